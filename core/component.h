@@ -1,0 +1,78 @@
+#pragma once
+// Component: the unit of modelling (DESIGN.md §2, §9).
+//
+// A component declares named states, inputs and outputs, each with an SI unit and a nominal
+// value (the typical magnitude; it sets absolute tolerances and the finite-difference step).
+// It computes its outputs and the derivatives of its states from the slice of the state
+// vector it is given. It holds parameters only: nothing in it changes during a run, so one
+// built model can back many runs on several threads.
+//
+// Structure is declared through the dependsOn* hooks. The defaults (everything depends on
+// everything) are always correct; components with many states override them so the Jacobian
+// stays sparse and direct feedthrough (which orders the evaluation and detects algebraic
+// loops) is exact.
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dctwin {
+
+struct Variable {
+    std::string name;
+    std::string unit;         // SI unit: "K", "W", "m3/s", "Pa", "J", "1"
+    double nominal = 1.0;     // typical magnitude (> 0) [unit]
+    double start = 0.0;       // initial value of a state, default value of an input [unit]
+    std::string description;
+};
+
+class Component {
+public:
+    explicit Component(std::string name);
+    virtual ~Component() = default;
+    Component(const Component&) = delete;
+    Component& operator=(const Component&) = delete;
+
+    const std::string& name() const { return name_; }
+    const std::vector<Variable>& states() const { return states_; }
+    const std::vector<Variable>& inputs() const { return inputs_; }
+    const std::vector<Variable>& outputs() const { return outputs_; }
+
+    /// Index of a named port; throws ModelError listing the valid names.
+    std::size_t stateIndex(std::string_view name) const;
+    std::size_t inputIndex(std::string_view name) const;
+    std::size_t outputIndex(std::string_view name) const;
+
+    /// y = g(t, x, u). Called once per evaluation, in feedthrough order.
+    virtual void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
+                                std::span<double> y) const = 0;
+
+    /// dx/dt = f(t, x, u). Components without states need not override it.
+    virtual void computeDerivatives(double t, std::span<const double> x,
+                                    std::span<const double> u, std::span<double> dxdt) const;
+
+    /// Initial state; the default takes each state's start value.
+    virtual void initialState(std::span<double> x0) const;
+
+    // Structure. Defaults are conservative (dense).
+    virtual bool outputDependsOnInput(std::size_t output, std::size_t input) const;
+    virtual bool outputDependsOnState(std::size_t output, std::size_t state) const;
+    virtual bool derivativeDependsOnState(std::size_t row, std::size_t state) const;
+    virtual bool derivativeDependsOnInput(std::size_t row, std::size_t input) const;
+
+    /// Appends the times in (t0, t1] at which this component's behaviour jumps (job starts,
+    /// events, step changes). The simulator stops there and restarts the integrator.
+    virtual void discontinuities(double t0, double t1, std::vector<double>& times) const;
+
+protected:
+    std::size_t addState(Variable v);
+    std::size_t addInput(Variable v);
+    std::size_t addOutput(Variable v);
+
+private:
+    std::string name_;
+    std::vector<Variable> states_, inputs_, outputs_;
+};
+
+}  // namespace dctwin

@@ -1,0 +1,110 @@
+#pragma once
+// JSON helpers for scenario and catalog files (DESIGN.md §5.1).
+//
+// A JsonView is a JSON value plus its JSON-pointer path ("/cooling/cdu/racks_per_cdu"), so
+// every error names where it happened, what was found and what was expected. Keys carry their
+// unit where it is not SI ("supply_temp_C"); quantity() finds the key with any accepted unit
+// suffix and converts to SI. checkKeys() rejects unknown keys and suggests the nearest valid
+// one (edit distance), to catch typos instead of silently ignoring them.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dctwin {
+
+using Json = nlohmann::json;
+
+/// Parses a JSON file; throws InputError with file, line and column on a syntax error and a
+/// clear message when the file cannot be read.
+Json readJsonFile(const std::filesystem::path& path);
+/// Parses JSON text; `origin` names it in errors.
+Json parseJson(std::string_view text, std::string_view origin);
+
+/// The nearest candidate by edit distance, or "" if none is reasonably close.
+std::string nearestName(std::string_view name, const std::vector<std::string>& candidates);
+
+class JsonView {
+public:
+    JsonView(const Json& value, std::string path = "");
+
+    const Json& json() const { return *value_; }
+    const std::string& path() const { return path_; }  // "" is the root
+    /// Path for messages: "/" for the root.
+    std::string where() const { return path_.empty() ? "/" : path_; }
+
+    bool isObject() const { return value_->is_object(); }
+    bool isArray() const { return value_->is_array(); }
+    bool has(std::string_view key) const;
+
+    /// Child of an object; InputError naming the path if absent or if this is not an object.
+    JsonView at(std::string_view key) const;
+    /// Child if present.
+    std::optional<JsonView> find(std::string_view key) const;
+    /// Element of an array.
+    JsonView at(std::size_t index) const;
+    std::size_t size() const;  // array length or object size
+    /// Elements of an array (InputError if not an array).
+    std::vector<JsonView> elements() const;
+    /// Keys of an object, in file order is not guaranteed (nlohmann sorts them).
+    std::vector<std::string> keys() const;
+
+    // Typed reads of this value.
+    double asNumber() const;
+    std::int64_t asInteger() const;
+    bool asBool() const;
+    std::string asString() const;
+
+    // Typed reads of a child; the optional forms take a default when the key is absent.
+    double number(std::string_view key) const;
+    double number(std::string_view key, double fallback) const;
+    std::int64_t integer(std::string_view key) const;
+    std::int64_t integer(std::string_view key, std::int64_t fallback) const;
+    bool boolean(std::string_view key, bool fallback) const;
+    std::string string(std::string_view key) const;
+    std::string string(std::string_view key, std::string_view fallback) const;
+    /// A string that must be one of `choices`; the error lists them.
+    std::string choice(std::string_view key, const std::vector<std::string>& choices) const;
+    std::string choice(std::string_view key, const std::vector<std::string>& choices,
+                       std::string_view fallback) const;
+
+    /// Quantity whose key is `base` + "_" + unit suffix, e.g. base "supply_temp" matches
+    /// "supply_temp_C" or "supply_temp_F" when both "C" and "F" are in `units`. Returns the
+    /// value in SI. InputError if absent (first form), if more than one suffix is given, or if
+    /// the value is not a number.
+    double quantity(std::string_view base, const std::vector<std::string>& units) const;
+    double quantity(std::string_view base, const std::vector<std::string>& units,
+                    double fallback_si) const;
+    /// True if any base_<unit> key is present.
+    bool hasQuantity(std::string_view base, const std::vector<std::string>& units) const;
+
+    /// Range checks that name the path, value and the expected range in the given unit.
+    /// `value_si` is converted back to `unit` for the message.
+    void requireRange(std::string_view key, double value_si, double min_si, double max_si,
+                      std::string_view unit = "") const;
+
+    /// InputError for the first key not in `allowed`, naming the nearest valid key and listing
+    /// all valid keys.
+    void checkKeys(const std::vector<std::string>& allowed) const;
+
+    /// InputError "<where>/<key>: <message>".
+    [[noreturn]] void fail(std::string_view key, std::string_view message) const;
+    [[noreturn]] void fail(std::string_view message) const;
+
+private:
+    std::string childPath(std::string_view key) const;
+    const Json* value_;
+    std::string path_;
+};
+
+/// Merges `overrides` into `base` recursively (objects merge key by key; other values replace),
+/// for catalog entries with scenario overrides. Unknown override keys are reported by the
+/// caller's checkKeys on the merged result.
+Json mergePatch(Json base, const Json& overrides);
+
+}  // namespace dctwin

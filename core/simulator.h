@@ -1,0 +1,81 @@
+#pragma once
+// Simulator: advances a System through time with an OdeSolver, samples outputs on the
+// requested grid, stops exactly at every discontinuity (and restarts the integrator there),
+// reports progress and honours cancellation (DESIGN.md §4).
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/results.h"
+#include "core/solver/ode_solver.h"
+#include "core/system.h"
+
+namespace dctwin {
+
+/// What to record at each output time: model outputs, states, or derived values.
+class Recorder {
+public:
+    explicit Recorder(const System& system) : system_(system) {}
+    /// Records output "component.output" as channel group/name (unit from the output).
+    void addOutput(std::string_view qualified, std::string group, std::string name,
+                   std::string description = {});
+    /// Records state "component.state".
+    void addState(std::string_view qualified, std::string group, std::string name,
+                  std::string description = {});
+    /// Records any function of (t, x, outputs).
+    using Probe = std::function<double(double t, std::span<const double> x,
+                                       std::span<const double> y)>;
+    void addProbe(Probe probe, std::string group, std::string name, std::string unit,
+                  std::string description = {});
+
+    /// Called by the simulator; appends one sample to every channel.
+    void sample(double t, std::span<const double> x, std::span<const double> y);
+    ResultSet& results() { return results_; }
+    const ResultSet& results() const { return results_; }
+
+private:
+    struct Source {
+        enum Kind { Output, State, Function } kind;
+        std::size_t index;
+        Probe probe;
+    };
+    const System& system_;
+    std::vector<Source> sources_;
+    ResultSet results_;
+};
+
+struct SimulationOptions {
+    double t_start = 0.0;           // [s]
+    double t_end = 0.0;             // [s]
+    double output_interval = 60.0;  // [s]
+    SolverOptions solver;
+};
+
+/// fraction in [0, 1], simulated time [s]
+using ProgressCallback = std::function<void(double fraction, double t)>;
+
+class Simulator {
+public:
+    Simulator(const System& system, SimulationOptions options);
+    /// Runs from t_start (initial state from the system, or x0 if given) to t_end, sampling
+    /// into the recorder at t_start, t_start + interval, ..., t_end. Throws SolverError on
+    /// integrator failure and CancelledError when *cancel becomes true.
+    void run(Recorder& recorder, const ProgressCallback& progress = {},
+             const std::atomic<bool>* cancel = nullptr, std::span<const double> x0 = {});
+    const SolverStats& stats() const { return stats_; }
+    const std::string& linearSolverName() const { return linear_solver_; }
+    /// Final state of the last run.
+    const std::vector<double>& finalState() const { return x_; }
+
+private:
+    const System& system_;
+    SimulationOptions options_;
+    SolverStats stats_;
+    std::string linear_solver_;
+    std::vector<double> x_;
+};
+
+}  // namespace dctwin

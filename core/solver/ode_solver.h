@@ -1,0 +1,75 @@
+#pragma once
+// The solver interface: an ODE problem and an integrator that know nothing of SUNDIALS
+// (DESIGN.md §4, §9). The CVODE adapter (cvode_solver.cpp) is the one implementation; no
+// SUNDIALS type appears in this header.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace dctwin {
+
+/// Compressed-sparse-column pattern of the Jacobian ∂f_i/∂x_j (rows i, columns j).
+struct SparsityPattern {
+    std::size_t n = 0;
+    std::vector<std::int64_t> col_ptr;    // size n+1
+    std::vector<std::int64_t> row_index;  // size nnz, sorted within each column
+    std::size_t nnz() const { return row_index.size(); }
+};
+
+/// dx/dt = f(t, x). rhs may use internal scratch space; a problem serves one solver at a time.
+class OdeProblem {
+public:
+    virtual ~OdeProblem() = default;
+    virtual std::size_t size() const = 0;
+    virtual void rhs(double t, std::span<const double> x, std::span<double> dxdt) = 0;
+    /// Typical magnitude of state i (> 0); absolute tolerance = abs_tol_factor · nominal.
+    virtual double nominal(std::size_t i) const = 0;
+    /// "component.variable", for error messages.
+    virtual std::string stateName(std::size_t i) const = 0;
+    virtual SparsityPattern jacobianPattern() const = 0;
+};
+
+enum class LinearSolverKind { Automatic, Dense, Sparse };
+
+struct SolverOptions {
+    double rel_tol = 1e-6;
+    double abs_tol_factor = 1e-6;  // absolute tolerance per state = factor · nominal
+    LinearSolverKind linear_solver = LinearSolverKind::Automatic;
+    std::size_t dense_limit = 48;  // Automatic picks dense at or below this many states
+    double max_step = 0.0;         // [s] 0 = no limit
+    long max_steps = 500000;       // per advance call
+    int max_order = 5;
+};
+
+struct SolverStats {
+    long steps = 0;
+    long rhs_evals = 0;            // including those spent on Jacobians
+    long jacobian_evals = 0;
+    long factorizations = 0;       // linear solver setups
+    long error_test_failures = 0;
+    long convergence_failures = 0;
+    long reinits = 0;
+};
+
+class OdeSolver {
+public:
+    virtual ~OdeSolver() = default;
+    /// Starts (or restarts after a discontinuity) at t0 from x0. Forgets step history.
+    virtual void reset(double t0, std::span<const double> x0) = 0;
+    /// Integrates to tout. With stop_exactly the integrator never steps past tout (use it at
+    /// discontinuities); otherwise it may step past and interpolate. x receives x(tout).
+    /// Throws SolverError naming the time and the states with the largest error.
+    virtual void advance(double tout, std::span<double> x, bool stop_exactly) = 0;
+    virtual SolverStats stats() const = 0;
+    /// "dense" or "sparse (KLU)".
+    virtual std::string linearSolverName() const = 0;
+};
+
+/// CVODE (BDF, Newton) with a dense or KLU sparse direct linear solver. The sparse Jacobian
+/// is formed by finite differences with column colouring from the problem's pattern.
+std::unique_ptr<OdeSolver> makeCvodeSolver(OdeProblem& problem, const SolverOptions& options);
+
+}  // namespace dctwin

@@ -1,0 +1,380 @@
+#include "core/system.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+
+#include "core/errors.h"
+
+namespace dctwin {
+
+void System::requireFinalized(const char* what) const {
+    if (!finalized_) throw ModelError(fmt::format("System::{} called before finalize()", what));
+}
+void System::requireOpen(const char* what) const {
+    if (finalized_) throw ModelError(fmt::format("System::{} called after finalize()", what));
+}
+
+void System::addComponent(std::shared_ptr<const Component> c) {
+    requireOpen("addComponent");
+    if (!c) throw ModelError("System::addComponent: null component");
+    for (const auto& e : components_) {
+        if (e.component->name() == c->name()) {
+            throw ModelError(fmt::format("two components are named '{}'", c->name()));
+        }
+    }
+    components_.push_back({std::move(c), 0, 0, 0});
+}
+
+std::size_t System::componentIndex(std::string_view name) const {
+    for (std::size_t i = 0; i < components_.size(); ++i) {
+        if (components_[i].component->name() == name) return i;
+    }
+    std::string some;
+    for (std::size_t i = 0; i < components_.size() && i < 12; ++i) {
+        some += (i ? ", " : "") + components_[i].component->name();
+    }
+    if (components_.size() > 12) some += ", ...";
+    throw ModelError(fmt::format("no component named '{}'; components: {}", name, some));
+}
+
+std::pair<std::size_t, std::size_t> System::resolve(std::string_view qualified,
+                                                    bool output) const {
+    auto dot = qualified.rfind('.');
+    if (dot == std::string_view::npos) {
+        throw ModelError(fmt::format("port '{}' must be written 'component.{}'", qualified,
+                                     output ? "output" : "input"));
+    }
+    std::size_t c = componentIndex(qualified.substr(0, dot));
+    const Component& comp = *components_[c].component;
+    std::size_t p = output ? comp.outputIndex(qualified.substr(dot + 1))
+                           : comp.inputIndex(qualified.substr(dot + 1));
+    return {c, p};
+}
+
+void System::connect(std::string_view from, std::string_view to) {
+    requireOpen("connect");
+    auto [fc, fo] = resolve(from, true);
+    auto [tc, ti] = resolve(to, false);
+    for (const auto& k : connections_) {
+        if (k.to_component == tc && k.to_input == ti) {
+            throw ModelError(fmt::format("input '{}' is connected twice", to));
+        }
+    }
+    const auto& out = components_[fc].component->outputs()[fo];
+    const auto& in = components_[tc].component->inputs()[ti];
+    if (out.unit != in.unit) {
+        throw ModelError(fmt::format("cannot connect '{}' [{}] to '{}' [{}]: units differ", from,
+                                     out.unit, to, in.unit));
+    }
+    connections_.push_back({fc, fo, tc, ti});
+}
+
+void System::setInput(std::string_view to, double value) {
+    requireOpen("setInput");
+    resolve(to, false);  // validates the name
+    fixed_inputs_.emplace_back(std::string(to), value);
+}
+
+void System::finalize() {
+    requireOpen("finalize");
+    const std::size_t nc = components_.size();
+    n_states_ = n_inputs_ = n_outputs_ = 0;
+    for (auto& e : components_) {
+        e.state_offset = n_states_;
+        e.input_offset = n_inputs_;
+        e.output_offset = n_outputs_;
+        n_states_ += e.component->states().size();
+        n_inputs_ += e.component->inputs().size();
+        n_outputs_ += e.component->outputs().size();
+    }
+    state_owner_.assign(n_states_, 0);
+    for (std::size_t c = 0; c < nc; ++c) {
+        for (std::size_t s = 0; s < components_[c].component->states().size(); ++s) {
+            state_owner_[components_[c].state_offset + s] = c;
+        }
+    }
+
+    input_source_.assign(n_inputs_, -1);
+    input_constant_.assign(n_inputs_, 0.0);
+    for (std::size_t c = 0; c < nc; ++c) {
+        const auto& ins = components_[c].component->inputs();
+        for (std::size_t i = 0; i < ins.size(); ++i) {
+            input_constant_[components_[c].input_offset + i] = ins[i].start;
+        }
+    }
+    for (const auto& [name, value] : fixed_inputs_) {
+        auto [c, i] = resolve(name, false);
+        input_constant_[components_[c].input_offset + i] = value;
+    }
+    for (const auto& k : connections_) {
+        input_source_[components_[k.to_component].input_offset + k.to_input] =
+            static_cast<std::ptrdiff_t>(components_[k.from_component].output_offset +
+                                        k.from_output);
+    }
+
+    // Feedthrough graph between components: edge a → b when an output of a feeds an input of b
+    // that some output of b depends on directly. Topological sort (Kahn); what remains is a
+    // cycle = algebraic loop.
+    std::vector<std::vector<std::size_t>> succ(nc);
+    std::vector<std::vector<const Connection*>> feed_edges(nc);  // incoming feedthrough edges
+    std::vector<std::size_t> indeg(nc, 0);
+    for (const auto& k : connections_) {
+        const Component& to = *components_[k.to_component].component;
+        bool feeds = false;
+        for (std::size_t o = 0; o < to.outputs().size() && !feeds; ++o) {
+            feeds = to.outputDependsOnInput(o, k.to_input);
+        }
+        if (!feeds) continue;
+        if (k.from_component == k.to_component) {
+            throw ModelError(fmt::format(
+                "algebraic loop: '{}.{}' feeds '{}.{}' of the same component directly",
+                to.name(), components_[k.from_component].component->outputs()[k.from_output].name,
+                to.name(), to.inputs()[k.to_input].name));
+        }
+        succ[k.from_component].push_back(k.to_component);
+        feed_edges[k.to_component].push_back(&k);
+        ++indeg[k.to_component];
+    }
+    order_.clear();
+    std::vector<std::size_t> ready;
+    for (std::size_t c = nc; c-- > 0;) {
+        if (indeg[c] == 0) ready.push_back(c);
+    }
+    while (!ready.empty()) {
+        std::size_t c = ready.back();
+        ready.pop_back();
+        order_.push_back(c);
+        for (std::size_t s : succ[c]) {
+            if (--indeg[s] == 0) ready.push_back(s);
+        }
+    }
+    if (order_.size() != nc) {
+        // Walk back along feedthrough edges inside the remaining set until a component
+        // repeats: that walk is one loop, which we print port by port.
+        std::size_t start = 0;
+        while (indeg[start] == 0) ++start;
+        std::vector<const Connection*> path;
+        std::vector<int> seen(nc, -1);
+        std::size_t c = start;
+        while (seen[c] < 0) {
+            seen[c] = static_cast<int>(path.size());
+            const Connection* in = nullptr;
+            for (const Connection* k : feed_edges[c]) {
+                if (indeg[k->from_component] > 0) {
+                    in = k;
+                    break;
+                }
+            }
+            path.push_back(in);
+            c = in->from_component;
+        }
+        std::string loop;
+        for (std::size_t i = path.size(); i-- > static_cast<std::size_t>(seen[c]);) {
+            const Connection* k = path[i];
+            const Component& a = *components_[k->from_component].component;
+            const Component& b = *components_[k->to_component].component;
+            loop += fmt::format("{}{}.{} -> {}.{}", loop.empty() ? "" : ", ", a.name(),
+                                a.outputs()[k->from_output].name, b.name(),
+                                b.inputs()[k->to_input].name);
+        }
+        throw ModelError(fmt::format(
+            "algebraic loop through direct-feedthrough ports: {}. Break it with a state "
+            "(a component whose output does not depend directly on its input).",
+            loop));
+    }
+    finalized_ = true;
+}
+
+std::string System::stateName(std::size_t i) const {
+    requireFinalized("stateName");
+    const auto& e = components_[state_owner_.at(i)];
+    return e.component->name() + "." + e.component->states()[i - e.state_offset].name;
+}
+
+const Variable& System::stateVariable(std::size_t i) const {
+    requireFinalized("stateVariable");
+    const auto& e = components_[state_owner_.at(i)];
+    return e.component->states()[i - e.state_offset];
+}
+
+std::size_t System::stateIndex(std::string_view qualified) const {
+    requireFinalized("stateIndex");
+    auto dot = qualified.rfind('.');
+    if (dot == std::string_view::npos) {
+        throw ModelError(fmt::format("state '{}' must be written 'component.state'", qualified));
+    }
+    std::size_t c = componentIndex(qualified.substr(0, dot));
+    return components_[c].state_offset +
+           components_[c].component->stateIndex(qualified.substr(dot + 1));
+}
+
+std::size_t System::outputIndex(std::string_view qualified) const {
+    requireFinalized("outputIndex");
+    auto [c, o] = resolve(qualified, true);
+    return components_[c].output_offset + o;
+}
+
+std::string System::outputName(std::size_t k) const {
+    requireFinalized("outputName");
+    auto it = std::upper_bound(components_.begin(), components_.end(), k,
+                               [](std::size_t v, const Entry& e) { return v < e.output_offset; });
+    // The entry whose range holds k: the last one starting at or before k with outputs.
+    for (auto e = it; e != components_.begin();) {
+        --e;
+        if (k < e->output_offset + e->component->outputs().size()) {
+            return e->component->name() + "." + e->component->outputs()[k - e->output_offset].name;
+        }
+    }
+    throw ModelError(fmt::format("output index {} out of range", k));
+}
+
+const Variable& System::outputVariable(std::size_t k) const {
+    requireFinalized("outputVariable");
+    for (const auto& e : components_) {
+        if (k >= e.output_offset && k < e.output_offset + e.component->outputs().size()) {
+            return e.component->outputs()[k - e.output_offset];
+        }
+    }
+    throw ModelError(fmt::format("output index {} out of range", k));
+}
+
+System::Workspace System::makeWorkspace() const {
+    requireFinalized("makeWorkspace");
+    return Workspace{std::vector<double>(n_inputs_), std::vector<double>(n_outputs_)};
+}
+
+void System::initialState(std::span<double> x0) const {
+    requireFinalized("initialState");
+    for (const auto& e : components_) {
+        e.component->initialState(x0.subspan(e.state_offset, e.component->states().size()));
+    }
+}
+
+void System::gatherInputs(std::size_t c, Workspace& ws) const {
+    const Entry& e = components_[c];
+    const std::size_t n = e.component->inputs().size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t g = e.input_offset + i;
+        const std::ptrdiff_t src = input_source_[g];
+        ws.u[g] = src >= 0 ? ws.y[static_cast<std::size_t>(src)] : input_constant_[g];
+    }
+}
+
+void System::evaluateOutputs(double t, std::span<const double> x, Workspace& ws) const {
+    for (std::size_t c : order_) {
+        const Entry& e = components_[c];
+        const Component& comp = *e.component;
+        gatherInputs(c, ws);
+        comp.computeOutputs(
+            t, x.subspan(e.state_offset, comp.states().size()),
+            std::span<const double>(ws.u).subspan(e.input_offset, comp.inputs().size()),
+            std::span<double>(ws.y).subspan(e.output_offset, comp.outputs().size()));
+    }
+}
+
+void System::evaluate(double t, std::span<const double> x, std::span<double> dxdt,
+                      Workspace& ws) const {
+    evaluateOutputs(t, x, ws);
+    for (std::size_t c = 0; c < components_.size(); ++c) {
+        const Entry& e = components_[c];
+        const Component& comp = *e.component;
+        const std::size_t ns = comp.states().size();
+        if (ns == 0) continue;
+        // Inputs fed by components later in the order were stale during output evaluation
+        // (harmlessly: no output depended on them); refresh them for the derivatives.
+        gatherInputs(c, ws);
+        comp.computeDerivatives(
+            t, x.subspan(e.state_offset, ns),
+            std::span<const double>(ws.u).subspan(e.input_offset, comp.inputs().size()),
+            dxdt.subspan(e.state_offset, ns));
+    }
+}
+
+SparsityPattern System::jacobianPattern() const {
+    requireFinalized("jacobianPattern");
+    // deps[k]: sorted global states that output k depends on.
+    std::vector<std::vector<std::int64_t>> deps(n_outputs_);
+    auto inputDeps = [&](std::size_t global_input) -> const std::vector<std::int64_t>* {
+        const std::ptrdiff_t src = input_source_[global_input];
+        return src >= 0 ? &deps[static_cast<std::size_t>(src)] : nullptr;
+    };
+    auto merge = [](std::vector<std::int64_t>& into, const std::vector<std::int64_t>& add) {
+        if (add.empty()) return;
+        std::vector<std::int64_t> out;
+        out.reserve(into.size() + add.size());
+        std::set_union(into.begin(), into.end(), add.begin(), add.end(), std::back_inserter(out));
+        into.swap(out);
+    };
+    for (std::size_t c : order_) {
+        const Entry& e = components_[c];
+        const Component& comp = *e.component;
+        for (std::size_t o = 0; o < comp.outputs().size(); ++o) {
+            auto& d = deps[e.output_offset + o];
+            for (std::size_t s = 0; s < comp.states().size(); ++s) {
+                if (comp.outputDependsOnState(o, s)) {
+                    d.push_back(static_cast<std::int64_t>(e.state_offset + s));
+                }
+            }
+            for (std::size_t i = 0; i < comp.inputs().size(); ++i) {
+                if (!comp.outputDependsOnInput(o, i)) continue;
+                if (const auto* src = inputDeps(e.input_offset + i)) merge(d, *src);
+            }
+        }
+    }
+    // Rows per column: build (row, col) pairs then compress.
+    std::vector<std::vector<std::int64_t>> cols(n_states_);
+    for (const Entry& e : components_) {
+        const Component& comp = *e.component;
+        for (std::size_t r = 0; r < comp.states().size(); ++r) {
+            const auto row = static_cast<std::int64_t>(e.state_offset + r);
+            std::vector<std::int64_t> row_deps;
+            for (std::size_t s = 0; s < comp.states().size(); ++s) {
+                if (comp.derivativeDependsOnState(r, s)) {
+                    row_deps.push_back(static_cast<std::int64_t>(e.state_offset + s));
+                }
+            }
+            for (std::size_t i = 0; i < comp.inputs().size(); ++i) {
+                if (!comp.derivativeDependsOnInput(r, i)) continue;
+                if (const auto* src = inputDeps(e.input_offset + i)) merge(row_deps, *src);
+            }
+            row_deps.push_back(row);  // keep the diagonal: the solver adds γ·I there
+            for (std::int64_t col : row_deps) cols[static_cast<std::size_t>(col)].push_back(row);
+        }
+    }
+    SparsityPattern p;
+    p.n = n_states_;
+    p.col_ptr.assign(n_states_ + 1, 0);
+    for (std::size_t j = 0; j < n_states_; ++j) {
+        auto& rows = cols[j];
+        std::sort(rows.begin(), rows.end());
+        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+        p.col_ptr[j + 1] = p.col_ptr[j] + static_cast<std::int64_t>(rows.size());
+        p.row_index.insert(p.row_index.end(), rows.begin(), rows.end());
+    }
+    return p;
+}
+
+std::vector<double> System::discontinuities(double t0, double t1) const {
+    std::vector<double> times;
+    for (const auto& e : components_) e.component->discontinuities(t0, t1, times);
+    std::erase_if(times, [&](double t) { return !(t > t0 && t <= t1); });
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    return times;
+}
+
+SystemProblem::SystemProblem(const System& system)
+    : system_(system), ws_(system.makeWorkspace()) {}
+
+void SystemProblem::rhs(double t, std::span<const double> x, std::span<double> dxdt) {
+    system_.evaluate(t, x, dxdt, ws_);
+}
+
+double SystemProblem::nominal(std::size_t i) const {
+    return system_.stateVariable(i).nominal;
+}
+
+}  // namespace dctwin

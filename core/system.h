@@ -1,0 +1,128 @@
+#pragma once
+// System: many components and their connections (output → input) assembled into one ODE
+// (DESIGN.md §2, §4).
+//
+// Evaluation order: outputs are computed component by component in an order in which every
+// direct-feedthrough input is ready before it is read; a cycle of feedthrough connections is
+// an algebraic loop and finalize() rejects it naming the ports. Then every component computes
+// its derivatives from its (now complete) inputs. Couplings are therefore resolved inside
+// each right-hand-side evaluation, never one step late.
+//
+// Unconnected inputs take their declared start value, or the value set with setInput().
+// The Jacobian sparsity follows the component graph: ∂(dx_i)/∂x_j may be non-zero only if x_j
+// reaches row i through the component's declared dependencies and the connections.
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/component.h"
+#include "core/solver/ode_solver.h"
+
+namespace dctwin {
+
+class System {
+public:
+    /// Adds a component; names must be unique. Returns a reference valid for the System's life.
+    template <class C>
+    const C& add(std::shared_ptr<const C> c) {
+        const C& ref = *c;
+        addComponent(std::move(c));
+        return ref;
+    }
+    void addComponent(std::shared_ptr<const Component> c);
+
+    /// Connects "component.output" to "component.input".
+    void connect(std::string_view from, std::string_view to);
+    /// Fixes an unconnected input to a constant value [SI].
+    void setInput(std::string_view to, double value);
+
+    /// Orders the evaluation, rejects algebraic loops and builds the index maps. No component
+    /// or connection may be added afterwards.
+    void finalize();
+    bool finalized() const { return finalized_; }
+
+    // Components
+    std::size_t componentCount() const { return components_.size(); }
+    const Component& component(std::size_t c) const { return *components_[c].component; }
+    /// Index of the named component; throws ModelError listing close names.
+    std::size_t componentIndex(std::string_view name) const;
+
+    // States ("component.variable")
+    std::size_t stateCount() const { return n_states_; }
+    std::string stateName(std::size_t i) const;
+    const Variable& stateVariable(std::size_t i) const;
+    std::size_t stateOffset(std::size_t c) const { return components_[c].state_offset; }
+    /// Global index of "component.state".
+    std::size_t stateIndex(std::string_view qualified) const;
+
+    // Outputs
+    std::size_t outputCount() const { return n_outputs_; }
+    std::size_t outputOffset(std::size_t c) const { return components_[c].output_offset; }
+    /// Global index of "component.output" into Workspace::y.
+    std::size_t outputIndex(std::string_view qualified) const;
+    std::string outputName(std::size_t k) const;
+    const Variable& outputVariable(std::size_t k) const;
+
+    /// Scratch space of one evaluating thread.
+    struct Workspace {
+        std::vector<double> u;  // all inputs, component by component
+        std::vector<double> y;  // all outputs, component by component
+    };
+    Workspace makeWorkspace() const;
+
+    void initialState(std::span<double> x0) const;
+    /// Computes every output into ws.y.
+    void evaluateOutputs(double t, std::span<const double> x, Workspace& ws) const;
+    /// Computes every output into ws.y and dx/dt into dxdt.
+    void evaluate(double t, std::span<const double> x, std::span<double> dxdt,
+                  Workspace& ws) const;
+
+    SparsityPattern jacobianPattern() const;
+    /// Sorted, unique discontinuity times in (t0, t1] from all components.
+    std::vector<double> discontinuities(double t0, double t1) const;
+
+private:
+    struct Entry {
+        std::shared_ptr<const Component> component;
+        std::size_t state_offset = 0, input_offset = 0, output_offset = 0;
+    };
+    struct Connection {
+        std::size_t from_component, from_output, to_component, to_input;
+    };
+    void requireFinalized(const char* what) const;
+    void requireOpen(const char* what) const;
+    std::pair<std::size_t, std::size_t> resolve(std::string_view qualified, bool output) const;
+    void gatherInputs(std::size_t c, Workspace& ws) const;
+
+    std::vector<Entry> components_;
+    std::vector<Connection> connections_;
+    std::vector<std::pair<std::string, double>> fixed_inputs_;
+    bool finalized_ = false;
+    std::size_t n_states_ = 0, n_inputs_ = 0, n_outputs_ = 0;
+    std::vector<std::size_t> order_;              // evaluation order of components
+    std::vector<std::ptrdiff_t> input_source_;    // global input → global output, or -1
+    std::vector<double> input_constant_;          // value of unconnected inputs
+    std::vector<std::size_t> state_owner_;        // global state → component
+};
+
+/// Adapts a finalized System to the solver interface.
+class SystemProblem : public OdeProblem {
+public:
+    explicit SystemProblem(const System& system);
+    std::size_t size() const override { return system_.stateCount(); }
+    void rhs(double t, std::span<const double> x, std::span<double> dxdt) override;
+    double nominal(std::size_t i) const override;
+    std::string stateName(std::size_t i) const override { return system_.stateName(i); }
+    SparsityPattern jacobianPattern() const override { return system_.jacobianPattern(); }
+    const System& system() const { return system_; }
+    System::Workspace& workspace() { return ws_; }
+
+private:
+    const System& system_;
+    System::Workspace ws_;
+};
+
+}  // namespace dctwin
