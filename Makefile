@@ -1,0 +1,37 @@
+# The README's two commands:
+#   make run    installs what is missing, builds, and runs the default scenario → report.h5
+#   make test   installs what is missing, builds, and runs every test (CTest summary at the end)
+# Other targets: make build, make bench, make asan-test, make clean.
+BUILD      ?= build
+BUILD_TYPE ?= Release
+GUI        ?= ON
+JOBS       ?= $(shell nproc)
+SCENARIO   ?= scenarios/azure_gb300_64.json
+CMAKE_ARGS ?=
+
+.PHONY: deps configure build run test bench asan-test clean
+
+deps:
+	DCTWIN_BUILD_GUI=$(GUI) ./scripts/install-deps.sh
+
+configure: deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DDCTWIN_BUILD_GUI=$(GUI) $(CMAKE_ARGS)
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	./$(BUILD)/dctwin run $(SCENARIO) -o report.h5 --summary-json summary.json
+
+test: build
+	QT_QPA_PLATFORM=offscreen ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+bench: build
+	./$(BUILD)/dctwin-bench
+
+# The sanitizer configuration CI runs: AddressSanitizer + UndefinedBehaviorSanitizer.
+asan-test:
+	$(MAKE) test BUILD=build-asan BUILD_TYPE=Debug CMAKE_ARGS=-DDCTWIN_SANITIZE=ON
+
+clean:
+	rm -rf $(BUILD) build-asan
