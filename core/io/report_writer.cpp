@@ -1,0 +1,686 @@
+// Report writers: HDF5 (layout in report_writer.h, DESIGN.md §5.3), CSV and null. Both real
+// writers validate the whole report first and write through a temporary file that is renamed
+// only on success, so a failed run never leaves a half-written report under the final name.
+#include "core/io/report_writer.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/errors.h"
+
+namespace dctwin {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---- shared: validation and atomic file placement -------------------------------------------
+
+/// An HDF5 path (or CSV name) from the report: non-empty segments, no "." or "..".
+bool isValidObjectPath(std::string_view path) {
+    if (path.empty()) return false;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = path.find('/', start);
+        const std::string_view seg = path.substr(
+            start, end == std::string_view::npos ? std::string_view::npos : end - start);
+        if (seg.empty() || seg == "." || seg == "..") return false;
+        if (end == std::string_view::npos) return true;
+        start = end + 1;
+    }
+}
+
+std::string channelPath(const Channel& c) {
+    return c.group.empty() ? c.name : fmt::format("{}/{}", c.group, c.name);
+}
+
+std::size_t columnLength(const Table::Column& c) {
+    return std::visit([](const auto& v) { return v.size(); }, c.data);
+}
+
+/// Everything that can be checked without touching the disk, so an inconsistent report fails
+/// before a temporary file exists. Names the destination and the offending item.
+void validateReport(const Report& report, const fs::path& dest) {
+    auto fail = [&](const std::string& what) {
+        throw ModelError(fmt::format("cannot write report '{}': {}", dest.string(), what));
+    };
+    const ResultSet& ts = report.timeseries;
+    std::set<std::string> seen;
+    for (const Channel& c : ts.channels) {
+        const std::string p = channelPath(c);
+        if (c.name.empty() || c.name.find('/') != std::string::npos || !isValidObjectPath(p)) {
+            fail(fmt::format("invalid channel name '{}' (group '{}', name '{}')", p, c.group,
+                             c.name));
+        }
+        if (p == "time") fail("a channel may not be called 'time' without a group");
+        if (!seen.insert(p).second) fail(fmt::format("channel '{}' appears twice", p));
+        if (c.values.size() != ts.time.size()) {
+            fail(fmt::format("channel '{}' has {} values but the time grid has {} samples", p,
+                             c.values.size(), ts.time.size()));
+        }
+    }
+    std::set<std::string> metric_names;
+    for (const Metric& m : report.summary) {
+        if (m.name.empty() || m.name.find('/') != std::string::npos || m.name == "." ||
+            m.name == "..") {
+            fail(fmt::format("invalid summary metric name '{}'", m.name));
+        }
+        if (!metric_names.insert(m.name).second) {
+            fail(fmt::format("summary metric '{}' appears twice", m.name));
+        }
+    }
+    for (const auto& [path, text] : report.texts) {
+        if (!isValidObjectPath(path)) fail(fmt::format("invalid text path '{}'", path));
+    }
+    std::set<std::string> table_paths;
+    for (const Table& t : report.tables) {
+        if (!isValidObjectPath(t.path)) fail(fmt::format("invalid table path '{}'", t.path));
+        if (!table_paths.insert(t.path).second) {
+            fail(fmt::format("table '{}' appears twice", t.path));
+        }
+        if (t.columns.empty()) fail(fmt::format("table '{}' has no columns", t.path));
+        std::set<std::string> names;
+        for (const auto& col : t.columns) {
+            if (col.name.empty())
+                fail(fmt::format("table '{}' has a column without a name", t.path));
+            if (!names.insert(col.name).second) {
+                fail(fmt::format("table '{}' has two columns named '{}'", t.path, col.name));
+            }
+            if (columnLength(col) != columnLength(t.columns.front())) {
+                fail(fmt::format("table '{}': column '{}' has {} rows but column '{}' has {}",
+                                 t.path, col.name, columnLength(col), t.columns.front().name,
+                                 columnLength(t.columns.front())));
+            }
+        }
+    }
+}
+
+/// The destination's directory must exist and be writable; that is the user's to fix.
+void checkDestinationDirectory(const fs::path& dir, const fs::path& dest, std::string_view what) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+        throw InputError(fmt::format("cannot write {} '{}': directory '{}' does not exist", what,
+                                     dest.string(), dir.string()));
+    }
+    if (::access(dir.c_str(), W_OK) != 0) {
+        throw InputError(fmt::format("cannot write {} '{}': directory '{}' is not writable", what,
+                                     dest.string(), dir.string()));
+    }
+}
+
+fs::path parentOrCurrent(const fs::path& p) {
+    return p.has_parent_path() ? p.parent_path() : fs::path(".");
+}
+
+/// "<final>.tmp.<pid>" next to the final file, so the rename stays within one file system.
+fs::path temporaryPathFor(const fs::path& final_path) {
+    return fs::path(fmt::format("{}.tmp.{}", final_path.string(), ::getpid()));
+}
+
+void removeQuietly(const fs::path& p) {
+    std::error_code ec;
+    fs::remove(p, ec);
+}
+
+// ---- HDF5 ------------------------------------------------------------------------------------
+
+/// Turns off HDF5's printing of error stacks for this thread (the library is thread-safe, so
+/// the setting is per thread) and restores whatever was there before.
+class Hdf5ErrorSilencer {
+public:
+    Hdf5ErrorSilencer() {
+        H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
+        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    }
+    ~Hdf5ErrorSilencer() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
+    Hdf5ErrorSilencer(const Hdf5ErrorSilencer&) = delete;
+    Hdf5ErrorSilencer& operator=(const Hdf5ErrorSilencer&) = delete;
+
+private:
+    H5E_auto2_t func_ = nullptr;
+    void* data_ = nullptr;
+};
+
+/// The outermost and innermost descriptions on HDF5's error stack ("unable to create group
+/// (name already exists)"): the outer says what failed, the inner why.
+std::string hdf5ErrorDetail() {
+    std::vector<std::string> descs;
+    H5Ewalk2(
+        H5E_DEFAULT, H5E_WALK_DOWNWARD,
+        [](unsigned, const H5E_error2_t* e, void* out) -> herr_t {
+            if (e->desc && *e->desc)
+                static_cast<std::vector<std::string>*>(out)->push_back(e->desc);
+            return 0;
+        },
+        &descs);
+    if (descs.empty()) return "HDF5 error";
+    if (descs.size() == 1 || descs.front() == descs.back()) return descs.front();
+    return fmt::format("{} ({})", descs.front(), descs.back());
+}
+
+/// Owns one HDF5 identifier and closes it with the matching function.
+class Handle {
+public:
+    using Closer = herr_t (*)(hid_t);
+    Handle() = default;
+    Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+    Handle(Handle&& o) noexcept : id_(std::exchange(o.id_, H5I_INVALID_HID)), closer_(o.closer_) {}
+    Handle& operator=(Handle&& o) noexcept {
+        if (this != &o) {
+            reset();
+            id_ = std::exchange(o.id_, H5I_INVALID_HID);
+            closer_ = o.closer_;
+        }
+        return *this;
+    }
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+    ~Handle() { reset(); }
+
+    hid_t get() const { return id_; }
+    /// Closes now and reports whether closing worked (a file close flushes, and can fail).
+    bool close() {
+        if (id_ < 0) return true;
+        const herr_t rc = closer_(std::exchange(id_, H5I_INVALID_HID));
+        return rc >= 0;
+    }
+
+private:
+    void reset() {
+        if (id_ >= 0) closer_(std::exchange(id_, H5I_INVALID_HID));
+    }
+    hid_t id_ = H5I_INVALID_HID;
+    Closer closer_ = nullptr;
+};
+
+/// Writes one report into one (temporary) file; every failure becomes an Error that names the
+/// final report path and the object being written.
+class Hdf5FileWriter {
+public:
+    Hdf5FileWriter(const Hdf5Options& options, fs::path final_path)
+        : options_(options), final_path_(std::move(final_path)) {}
+
+    void write(const Report& report, const fs::path& file_path) {
+        Handle fcpl = make(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "creating file properties");
+        check(H5Pset_link_creation_order(fcpl.get(), kCreationOrder), "creating file properties");
+        Handle fapl = make(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "creating file properties");
+        // STRONG: closing the file closes anything still open, so a late failure cannot keep
+        // the temporary file open (and undeletable on some systems).
+        check(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_STRONG), "creating file properties");
+        const hid_t fid = H5Fcreate(file_path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
+        if (fid < 0) {
+            throw InputError(fmt::format("cannot write report '{}': cannot create '{}': {}",
+                                         final_path_.string(), file_path.string(),
+                                         hdf5ErrorDetail()));
+        }
+        Handle file(fid, H5Fclose);
+
+        for (const auto& [name, value] : report.attributes) {
+            writeStringAttribute(file.get(), name, value, "/");
+        }
+        for (const auto& [path, text] : report.texts) {
+            auto [parent, leaf] = parentGroup(file.get(), path);
+            writeStringDataset(parent.get(), leaf, text, path);
+        }
+        writeSummary(file.get(), report.summary);
+        for (const Table& t : report.tables) writeTable(file.get(), t);
+        writeTimeseries(file.get(), report.timeseries);
+
+        check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flushing the file");
+        if (!file.close()) fail("closing the file", hdf5ErrorDetail());
+    }
+
+private:
+    static constexpr unsigned kCreationOrder = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
+
+    [[noreturn]] void fail(std::string_view context, std::string_view detail) const {
+        throw Error(
+            fmt::format("cannot write report '{}': {}: {}", final_path_.string(), context, detail));
+    }
+    void check(herr_t rc, std::string_view context) const {
+        if (rc < 0) fail(context, hdf5ErrorDetail());
+    }
+    Handle make(hid_t id, Handle::Closer closer, std::string_view context) const {
+        if (id < 0) fail(context, hdf5ErrorDetail());
+        return Handle(id, closer);
+    }
+
+    Handle groupCreationProperties() const {
+        Handle gcpl = make(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, "creating group properties");
+        check(H5Pset_link_creation_order(gcpl.get(), kCreationOrder), "creating group properties");
+        return gcpl;
+    }
+
+    /// Opens or creates every group along `path` ("a/b/c") below `loc`, whose own path in the
+    /// file is `loc_path` (for messages).
+    Handle openOrCreateGroups(hid_t loc, std::string_view path,
+                              std::string_view loc_path = "") const {
+        Handle current = make(H5Oopen(loc, ".", H5P_DEFAULT), H5Oclose, "opening group");
+        std::size_t start = 0;
+        std::string so_far(loc_path);
+        while (start <= path.size() && !path.empty()) {
+            const std::size_t end = std::min(path.find('/', start), path.size());
+            const std::string seg(path.substr(start, end - start));
+            so_far += "/" + seg;
+            const htri_t exists = H5Lexists(current.get(), seg.c_str(), H5P_DEFAULT);
+            if (exists < 0) fail(fmt::format("looking up '{}'", so_far), hdf5ErrorDetail());
+            if (exists > 0) {
+                current = make(H5Gopen2(current.get(), seg.c_str(), H5P_DEFAULT), H5Gclose,
+                               fmt::format("'{}' must be a group, but another object of the report "
+                                           "already has that path",
+                                           so_far));
+            } else {
+                Handle gcpl = groupCreationProperties();
+                current = make(
+                    H5Gcreate2(current.get(), seg.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT),
+                    H5Gclose, fmt::format("creating group '{}'", so_far));
+            }
+            start = end + 1;
+        }
+        return current;
+    }
+
+    /// Group holding the object at `path` (created as needed) and the object's own name.
+    std::pair<Handle, std::string> parentGroup(hid_t file, std::string_view path) const {
+        const std::size_t slash = path.rfind('/');
+        if (slash == std::string_view::npos)
+            return {openOrCreateGroups(file, ""), std::string(path)};
+        return {openOrCreateGroups(file, path.substr(0, slash)),
+                std::string(path.substr(slash + 1))};
+    }
+
+    Handle utf8StringType(std::size_t size, std::string_view context) const {
+        Handle type = make(H5Tcopy(H5T_C_S1), H5Tclose, context);
+        check(H5Tset_size(type.get(), size), context);
+        check(H5Tset_cset(type.get(), H5T_CSET_UTF8), context);
+        if (size != H5T_VARIABLE) check(H5Tset_strpad(type.get(), H5T_STR_NULLTERM), context);
+        return type;
+    }
+
+    void writeStringAttribute(hid_t loc, const std::string& name, const std::string& value,
+                              std::string_view where) const {
+        const std::string ctx = fmt::format("writing attribute '{}' of '{}'", name, where);
+        Handle type = utf8StringType(H5T_VARIABLE, ctx);
+        Handle space = make(H5Screate(H5S_SCALAR), H5Sclose, ctx);
+        Handle attr =
+            make(H5Acreate2(loc, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                 H5Aclose, ctx);
+        const char* data = value.c_str();
+        check(H5Awrite(attr.get(), type.get(), &data), ctx);
+    }
+
+    void writeStringArrayAttribute(hid_t loc, const std::string& name,
+                                   const std::vector<std::string>& values,
+                                   std::string_view where) const {
+        const std::string ctx = fmt::format("writing attribute '{}' of '{}'", name, where);
+        Handle type = utf8StringType(H5T_VARIABLE, ctx);
+        const hsize_t dims[1] = {values.size()};
+        Handle space = make(H5Screate_simple(1, dims, nullptr), H5Sclose, ctx);
+        Handle attr =
+            make(H5Acreate2(loc, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                 H5Aclose, ctx);
+        std::vector<const char*> data;
+        for (const auto& v : values) data.push_back(v.c_str());
+        check(H5Awrite(attr.get(), type.get(), data.data()), ctx);
+    }
+
+    void writeDoubleAttribute(hid_t loc, const std::string& name, double value,
+                              std::string_view where) const {
+        const std::string ctx = fmt::format("writing attribute '{}' of '{}'", name, where);
+        Handle space = make(H5Screate(H5S_SCALAR), H5Sclose, ctx);
+        Handle attr = make(
+            H5Acreate2(loc, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+            H5Aclose, ctx);
+        check(H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, &value), ctx);
+    }
+
+    void writeStringDataset(hid_t loc, const std::string& name, const std::string& value,
+                            std::string_view where) const {
+        const std::string ctx = fmt::format("writing text '/{}'", where);
+        Handle type = utf8StringType(H5T_VARIABLE, ctx);
+        Handle space = make(H5Screate(H5S_SCALAR), H5Sclose, ctx);
+        Handle ds = make(H5Dcreate2(loc, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
+                                    H5P_DEFAULT, H5P_DEFAULT),
+                         H5Dclose, ctx);
+        const char* data = value.c_str();
+        check(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &data), ctx);
+    }
+
+    void writeSummary(hid_t file, const std::vector<Metric>& metrics) const {
+        Handle group = openOrCreateGroups(file, "summary");
+        for (const Metric& m : metrics) {
+            writeDoubleAttribute(group.get(), m.name, m.value, "/summary");
+            writeStringAttribute(group.get(), m.name + "_units", m.unit, "/summary");
+            const std::string where = "/summary/" + m.name;
+            const std::string ctx = fmt::format("writing dataset '{}'", where);
+            Handle space = make(H5Screate(H5S_SCALAR), H5Sclose, ctx);
+            Handle ds = make(H5Dcreate2(group.get(), m.name.c_str(), H5T_IEEE_F64LE, space.get(),
+                                        H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                             H5Dclose, ctx);
+            check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &m.value),
+                  ctx);
+            writeStringAttribute(ds.get(), "units", m.unit, where);
+        }
+    }
+
+    /// Rows as packed records; the memory compound type describes exactly this packing, so
+    /// HDF5 copies bytes without conversion.
+    void writeTable(hid_t file, const Table& table) const {
+        const std::string where = "/" + table.path;
+        const std::string ctx = fmt::format("writing table '{}'", where);
+        const std::size_t rows = columnLength(table.columns.front());
+
+        std::vector<std::size_t> offsets, sizes;
+        std::vector<Handle> member_types;
+        std::size_t record = 0;
+        for (const auto& col : table.columns) {
+            std::size_t size = sizeof(double);
+            if (const auto* text = std::get_if<std::vector<std::string>>(&col.data)) {
+                std::size_t longest = 0;
+                for (const auto& s : *text) longest = std::max(longest, s.size());
+                size = longest + 1;  // room for the terminating NUL
+                member_types.push_back(utf8StringType(size, ctx));
+            } else {
+                member_types.push_back(make(H5Tcopy(H5T_NATIVE_DOUBLE), H5Tclose, ctx));
+            }
+            offsets.push_back(record);
+            sizes.push_back(size);
+            record += size;
+        }
+        Handle compound = make(H5Tcreate(H5T_COMPOUND, record), H5Tclose, ctx);
+        for (std::size_t c = 0; c < table.columns.size(); ++c) {
+            check(H5Tinsert(compound.get(), table.columns[c].name.c_str(), offsets[c],
+                            member_types[c].get()),
+                  ctx);
+        }
+
+        std::vector<unsigned char> buffer(std::max<std::size_t>(1, rows * record), 0);
+        for (std::size_t c = 0; c < table.columns.size(); ++c) {
+            const auto& col = table.columns[c];
+            for (std::size_t r = 0; r < rows; ++r) {
+                unsigned char* dst = buffer.data() + r * record + offsets[c];
+                if (const auto* nums = std::get_if<std::vector<double>>(&col.data)) {
+                    std::memcpy(dst, &(*nums)[r], sizeof(double));
+                } else {
+                    const std::string& s = std::get<std::vector<std::string>>(col.data)[r];
+                    std::memcpy(dst, s.data(), s.size());  // rest stays 0: NUL-terminated
+                }
+            }
+        }
+
+        auto [parent, leaf] = parentGroup(file, table.path);
+        const hsize_t dims[1] = {rows};
+        Handle space = make(H5Screate_simple(1, dims, nullptr), H5Sclose, ctx);
+        Handle ds = make(H5Dcreate2(parent.get(), leaf.c_str(), compound.get(), space.get(),
+                                    H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                         H5Dclose, ctx);
+        if (rows > 0) {
+            check(H5Dwrite(ds.get(), compound.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()),
+                  ctx);
+        }
+        std::vector<std::string> units;
+        for (const auto& col : table.columns) units.push_back(col.unit);
+        writeStringArrayAttribute(ds.get(), "units", units, where);
+    }
+
+    void writeSeries(hid_t loc, const std::string& name, const std::vector<double>& values,
+                     const std::string& unit, const std::string& description,
+                     const std::string& where) const {
+        const std::string ctx = fmt::format("writing dataset '{}'", where);
+        const hsize_t n = values.size();
+        const hsize_t dims[1] = {n};
+        Handle space = make(H5Screate_simple(1, dims, nullptr), H5Sclose, ctx);
+        Handle dcpl = make(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, ctx);
+        if (n > 0) {  // a chunk cannot be empty: empty series stay contiguous
+            const hsize_t chunk[1] = {std::min<hsize_t>(n, options_.chunk_size)};
+            check(H5Pset_chunk(dcpl.get(), 1, chunk), ctx);
+            if (options_.compression_level > 0) {
+                // Shuffle groups the bytes of neighbouring doubles, which deflate then
+                // compresses far better for smooth signals.
+                check(H5Pset_shuffle(dcpl.get()), ctx);
+                check(H5Pset_deflate(dcpl.get(), static_cast<unsigned>(options_.compression_level)),
+                      ctx);
+            }
+        }
+        Handle ds = make(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                                    dcpl.get(), H5P_DEFAULT),
+                         H5Dclose, ctx);
+        if (n > 0) {
+            check(
+                H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+                ctx);
+        }
+        writeStringAttribute(ds.get(), "units", unit, where);
+        if (!description.empty()) writeStringAttribute(ds.get(), "description", description, where);
+    }
+
+    void writeTimeseries(hid_t file, const ResultSet& ts) const {
+        Handle root = openOrCreateGroups(file, "timeseries");
+        writeSeries(root.get(), "time", ts.time, "s", "time since study start", "/timeseries/time");
+        {
+            const std::string ctx = "writing attribute 'start' of '/timeseries/time'";
+            Handle ds = make(H5Dopen2(root.get(), "time", H5P_DEFAULT), H5Dclose, ctx);
+            writeStringAttribute(ds.get(), "start", ts.start_iso8601, "/timeseries/time");
+        }
+        for (const Channel& c : ts.channels) {
+            Handle group = openOrCreateGroups(root.get(), c.group, "/timeseries");
+            writeSeries(group.get(), c.name, c.values, c.unit, c.description,
+                        "/timeseries/" + channelPath(c));
+        }
+    }
+
+    Hdf5Options options_;
+    fs::path final_path_;
+};
+
+class Hdf5Writer final : public ReportWriter {
+public:
+    explicit Hdf5Writer(const Hdf5Options& options) : options_(options) {
+        if (options.compression_level < 0 || options.compression_level > 9) {
+            throw InputError(fmt::format("HDF5 compression level must be 0 to 9, got {}",
+                                         options.compression_level));
+        }
+        if (options.chunk_size == 0) throw InputError("HDF5 chunk size must be at least 1");
+    }
+
+    void write(const Report& report, const fs::path& path) override {
+        if (path.empty() || !path.has_filename()) {
+            throw InputError(
+                fmt::format("cannot write report '{}': not a file name", path.string()));
+        }
+        validateReport(report, path);
+        checkDestinationDirectory(parentOrCurrent(path), path, "report");
+        std::error_code ec;
+        if (fs::is_directory(path, ec)) {
+            throw InputError(
+                fmt::format("cannot write report '{}': a directory has that name", path.string()));
+        }
+
+        const fs::path tmp = temporaryPathFor(path);
+        try {
+            {
+                Hdf5ErrorSilencer silence;
+                if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0 ||
+                    H5Zfilter_avail(H5Z_FILTER_SHUFFLE) <= 0) {
+                    throw Error(fmt::format(
+                        "cannot write report '{}': the HDF5 library lacks deflate/shuffle",
+                        path.string()));
+                }
+                Hdf5FileWriter(options_, path).write(report, tmp);
+            }
+            fs::rename(tmp, path);
+        } catch (const fs::filesystem_error& e) {
+            removeQuietly(tmp);
+            throw Error(fmt::format("cannot write report '{}': renaming '{}' failed: {}",
+                                    path.string(), tmp.string(), e.code().message()));
+        } catch (...) {
+            removeQuietly(tmp);
+            throw;
+        }
+    }
+
+private:
+    Hdf5Options options_;
+};
+
+// ---- CSV ---------------------------------------------------------------------------------------
+
+std::string csvField(std::string_view s) {
+    if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    out += '"';
+    return out;
+}
+
+std::string headerWithUnit(std::string_view name, std::string_view unit) {
+    return csvField(unit.empty() ? std::string(name) : fmt::format("{} [{}]", name, unit));
+}
+
+/// Writes one CSV file through a temporary name; `fill` streams the content.
+template <typename Fill>
+void writeCsvAtomically(const fs::path& final_path, Fill&& fill) {
+    const fs::path tmp = temporaryPathFor(final_path);
+    try {
+        {
+            std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+            if (!out) {
+                throw Error(fmt::format("cannot write '{}': cannot create '{}': {}",
+                                        final_path.string(), tmp.string(), std::strerror(errno)));
+            }
+            fill(out);
+            out.close();
+            if (!out) {
+                throw Error(fmt::format("cannot write '{}': writing '{}' failed",
+                                        final_path.string(), tmp.string()));
+            }
+        }
+        fs::rename(tmp, final_path);
+    } catch (const fs::filesystem_error& e) {
+        removeQuietly(tmp);
+        throw Error(fmt::format("cannot write '{}': renaming '{}' failed: {}", final_path.string(),
+                                tmp.string(), e.code().message()));
+    } catch (...) {
+        removeQuietly(tmp);
+        throw;
+    }
+}
+
+class CsvWriter final : public ReportWriter {
+public:
+    void write(const Report& report, const fs::path& dir) override {
+        validateReport(report, dir);
+        std::set<std::string> files = {"timeseries.csv", "summary.csv"};
+        for (const Table& t : report.tables) {
+            if (!files.insert(tableFileName(t)).second) {
+                throw ModelError(
+                    fmt::format("cannot write CSV report '{}': table '{}' would be "
+                                "written to '{}', which is already taken",
+                                dir.string(), t.path, tableFileName(t)));
+            }
+        }
+        std::error_code ec;
+        if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
+            throw InputError(fmt::format(
+                "cannot write CSV report '{}': it exists and is not a directory", dir.string()));
+        }
+        if (!fs::is_directory(dir, ec)) {
+            checkDestinationDirectory(parentOrCurrent(dir), dir, "CSV report");
+            if (!fs::create_directory(dir, ec) && ec) {
+                throw InputError(
+                    fmt::format("cannot write CSV report '{}': cannot create the "
+                                "directory: {}",
+                                dir.string(), ec.message()));
+            }
+        }
+        checkDestinationDirectory(dir, dir, "CSV report");
+
+        writeCsvAtomically(dir / "timeseries.csv",
+                           [&](std::ofstream& out) { writeTimeseries(out, report.timeseries); });
+        writeCsvAtomically(dir / "summary.csv", [&](std::ofstream& out) {
+            out << "name,value,unit\n";
+            for (const Metric& m : report.summary) {
+                out << fmt::format("{},{},{}\n", csvField(m.name), m.value, csvField(m.unit));
+            }
+        });
+        for (const Table& t : report.tables) {
+            writeCsvAtomically(dir / tableFileName(t),
+                               [&](std::ofstream& out) { writeTable(out, t); });
+        }
+    }
+
+private:
+    static std::string tableFileName(const Table& t) {
+        std::string name = t.path;
+        std::replace(name.begin(), name.end(), '/', '_');
+        return name + ".csv";
+    }
+
+    static void writeTimeseries(std::ofstream& out, const ResultSet& ts) {
+        fmt::memory_buffer line;
+        fmt::format_to(std::back_inserter(line), "time_s");
+        for (const Channel& c : ts.channels) {
+            fmt::format_to(std::back_inserter(line), ",{}", headerWithUnit(channelPath(c), c.unit));
+        }
+        line.push_back('\n');
+        out.write(line.data(), static_cast<std::streamsize>(line.size()));
+        for (std::size_t i = 0; i < ts.time.size(); ++i) {
+            line.clear();
+            fmt::format_to(std::back_inserter(line), "{}", ts.time[i]);
+            for (const Channel& c : ts.channels) {
+                fmt::format_to(std::back_inserter(line), ",{}", c.values[i]);
+            }
+            line.push_back('\n');
+            out.write(line.data(), static_cast<std::streamsize>(line.size()));
+        }
+    }
+
+    static void writeTable(std::ofstream& out, const Table& t) {
+        std::vector<std::string> header;
+        for (const auto& col : t.columns) header.push_back(headerWithUnit(col.name, col.unit));
+        out << fmt::format("{}\n", fmt::join(header, ","));
+        const std::size_t rows = columnLength(t.columns.front());
+        for (std::size_t r = 0; r < rows; ++r) {
+            std::vector<std::string> cells;
+            for (const auto& col : t.columns) {
+                if (const auto* nums = std::get_if<std::vector<double>>(&col.data)) {
+                    cells.push_back(fmt::format("{}", (*nums)[r]));
+                } else {
+                    cells.push_back(csvField(std::get<std::vector<std::string>>(col.data)[r]));
+                }
+            }
+            out << fmt::format("{}\n", fmt::join(cells, ","));
+        }
+    }
+};
+
+class NullWriter final : public ReportWriter {
+public:
+    void write(const Report&, const fs::path&) override {}
+};
+
+}  // namespace
+
+std::unique_ptr<ReportWriter> makeHdf5Writer(const Hdf5Options& options) {
+    return std::make_unique<Hdf5Writer>(options);
+}
+
+std::unique_ptr<ReportWriter> makeCsvWriter() { return std::make_unique<CsvWriter>(); }
+
+std::unique_ptr<ReportWriter> makeNullWriter() { return std::make_unique<NullWriter>(); }
+
+}  // namespace dctwin

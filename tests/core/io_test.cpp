@@ -1,0 +1,402 @@
+// Report writers: HDF5 round trip through the reader (values, units, attributes, summary,
+// tables, chunking/compression), atomic writes that leave nothing behind on failure, CSV
+// content, and the null writer.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/errors.h"
+#include "core/io/hdf5_reader.h"
+#include "core/io/report_writer.h"
+
+namespace dctwin {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A fresh directory per test, removed afterwards.
+class IoTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() /
+               (std::string("dctwin_io_test_") + std::to_string(::getpid()) + "_" + info->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    std::vector<std::string> entries(const fs::path& dir) const {
+        std::vector<std::string> names;
+        for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename());
+        std::sort(names.begin(), names.end());
+        return names;
+    }
+
+    fs::path dir_;
+};
+
+std::string readText(const fs::path& p) {
+    std::ifstream in(p);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Report sampleReport(std::size_t samples = 10000) {
+    Report r;
+    r.attributes = {{"generator", "dctwin"},
+                    {"version", "0.1.0"},
+                    {"git_commit", "abc123"},
+                    {"created_utc", "2026-07-01T00:00:00Z"},
+                    {"scenario_name", "64 racks, \"quoted\""}};
+    r.texts["scenario/input"] = R"({"name": "x"})";
+    r.texts["scenario/resolved"] = R"({"name": "x", "cooling": {"coolant": "PG25"}})";
+    r.summary = {{"pue", 1.12, "1"}, {"it_energy_MWh", 42.5, "MWh"}, {"max_gpu_temp_C", 71.0, "C"}};
+
+    Table power;
+    power.path = "sizing/power";
+    power.columns.push_back(
+        {"element", "", std::vector<std::string>{"UPS", "PDU, row A", "Ω bus"}});
+    power.columns.push_back({"rating", "W", std::vector<double>{1.5e6, 4.0e5, 2.5e6}});
+    power.columns.push_back({"count", "1", std::vector<double>{4, 16, 2}});
+    power.columns.push_back({"redundancy", "", std::vector<std::string>{"4N/3", "", "N+1"}});
+    r.tables.push_back(power);
+
+    ResultSet& ts = r.timeseries;
+    ts.start_iso8601 = "2026-07-01T00:00:00";
+    for (std::size_t i = 0; i < samples; ++i) ts.time.push_back(60.0 * static_cast<double>(i));
+    Channel it{"power", "it_power", "W", "IT power of all racks", {}};
+    Channel supply{"cooling", "tcs_supply_temp", "K", "", {}};
+    Channel gpu{"rack/r01", "gpu_max_temp", "K", "hottest GPU in rack r01", {}};
+    for (std::size_t i = 0; i < samples; ++i) {
+        const double x = static_cast<double>(i);
+        it.values.push_back(8.4e6 + 1e5 * std::sin(x / 50.0));
+        supply.values.push_back(308.15 + 0.01 * x / static_cast<double>(samples));
+        gpu.values.push_back(340.0 + std::cos(x / 10.0));
+    }
+    ts.channels = {it, supply, gpu};
+    return r;
+}
+
+TEST_F(IoTest, Hdf5RoundTripValuesAndUnits) {
+    const Report r = sampleReport();
+    const fs::path file = dir_ / "report.h5";
+    makeHdf5Writer()->write(r, file);
+    EXPECT_EQ(entries(dir_), std::vector<std::string>{"report.h5"});
+
+    hdf5::Reader reader(file);
+    EXPECT_EQ(reader.readDataset("/timeseries/time"), r.timeseries.time);
+    EXPECT_EQ(reader.readStringAttribute("/timeseries/time", "units"), "s");
+    EXPECT_EQ(reader.readStringAttribute("/timeseries/time", "start"), "2026-07-01T00:00:00");
+    for (const Channel& c : r.timeseries.channels) {
+        const std::string path = "/timeseries/" + c.group + "/" + c.name;
+        EXPECT_EQ(reader.readDataset(path), c.values) << path;
+        EXPECT_EQ(reader.readStringAttribute(path, "units"), c.unit) << path;
+        if (c.description.empty()) {
+            EXPECT_FALSE(hdf5::exists(file, path + "/description"));
+            const auto attrs = reader.listAttributes(path);
+            EXPECT_EQ(std::count(attrs.begin(), attrs.end(), "description"), 0);
+        } else {
+            EXPECT_EQ(reader.readStringAttribute(path, "description"), c.description);
+        }
+    }
+    // Channels come back in the order the model declared them.
+    EXPECT_EQ(reader.listChildren("/timeseries"),
+              (std::vector<std::string>{"time", "power", "cooling", "rack"}));
+    EXPECT_EQ(reader.listChildren("/timeseries/rack"), std::vector<std::string>{"r01"});
+    // The free functions read the same thing.
+    EXPECT_EQ(hdf5::readDataset(file, "timeseries/power/it_power"),
+              r.timeseries.channels[0].values);
+}
+
+TEST_F(IoTest, Hdf5EveryTimeseriesDatasetHasUnits) {
+    const fs::path file = dir_ / "report.h5";
+    makeHdf5Writer()->write(sampleReport(100), file);
+    hdf5::Reader reader(file);
+    std::size_t datasets = 0;
+    std::vector<std::string> pending{"/timeseries"};
+    while (!pending.empty()) {
+        const std::string group = pending.back();
+        pending.pop_back();
+        for (const std::string& child : reader.listChildren(group)) {
+            const std::string path = group + "/" + child;
+            const auto attrs = reader.listAttributes(path);
+            if (std::find(attrs.begin(), attrs.end(), "units") != attrs.end()) {
+                EXPECT_FALSE(reader.readStringAttribute(path, "units").empty()) << path;
+                ++datasets;
+            } else {
+                pending.push_back(path);  // a group
+                EXPECT_FALSE(reader.listChildren(path).empty()) << path << " has no units";
+            }
+        }
+    }
+    EXPECT_EQ(datasets, 4u);  // time + 3 channels
+}
+
+TEST_F(IoTest, Hdf5RootAttributesAndTexts) {
+    const Report r = sampleReport(10);
+    const fs::path file = dir_ / "report.h5";
+    makeHdf5Writer()->write(r, file);
+    for (const auto& [name, value] : r.attributes) {
+        EXPECT_EQ(hdf5::readStringAttribute(file, "/", name), value) << name;
+    }
+    EXPECT_EQ(hdf5::readStringDataset(file, "/scenario/input"), r.texts.at("scenario/input"));
+    EXPECT_EQ(hdf5::readStringDataset(file, "/scenario/resolved"), r.texts.at("scenario/resolved"));
+}
+
+TEST_F(IoTest, Hdf5SummaryMetricsCarryUnits) {
+    const Report r = sampleReport(10);
+    const fs::path file = dir_ / "report.h5";
+    makeHdf5Writer()->write(r, file);
+    for (const Metric& m : r.summary) {
+        EXPECT_DOUBLE_EQ(hdf5::readDoubleAttribute(file, "/summary", m.name), m.value);
+        EXPECT_EQ(hdf5::readStringAttribute(file, "/summary", m.name + "_units"), m.unit);
+        const std::string ds = "/summary/" + m.name;
+        EXPECT_EQ(hdf5::readDataset(file, ds), std::vector<double>{m.value});
+        EXPECT_EQ(hdf5::readStringAttribute(file, ds, "units"), m.unit);
+    }
+}
+
+TEST_F(IoTest, Hdf5TableWithTextAndNumericColumns) {
+    const Report r = sampleReport(10);
+    const fs::path file = dir_ / "report.h5";
+    makeHdf5Writer()->write(r, file);
+    const Table t = hdf5::readTable(file, "/sizing/power");
+    const Table& expected = r.tables.front();
+    EXPECT_EQ(t.path, "sizing/power");
+    ASSERT_EQ(t.columns.size(), expected.columns.size());
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        EXPECT_EQ(t.columns[c].name, expected.columns[c].name);
+        EXPECT_EQ(t.columns[c].unit, expected.columns[c].unit);
+        EXPECT_EQ(t.columns[c].data, expected.columns[c].data) << t.columns[c].name;
+    }
+    EXPECT_EQ(hdf5::readStringArrayAttribute(file, "/sizing/power", "units"),
+              (std::vector<std::string>{"", "W", "1", ""}));
+}
+
+TEST_F(IoTest, Hdf5TimeseriesAreChunkedAndCompressed) {
+    const fs::path file = dir_ / "report.h5";
+    makeHdf5Writer()->write(sampleReport(10000), file);
+    for (const char* path :
+         {"/timeseries/time", "/timeseries/power/it_power", "/timeseries/rack/r01/gpu_max_temp"}) {
+        EXPECT_TRUE(hdf5::datasetIsChunkedCompressed(file, path)) << path;
+        const auto s = hdf5::Reader(file).storage(path);
+        EXPECT_EQ(s.chunk_dims, std::vector<std::uint64_t>{4096}) << path;
+        EXPECT_TRUE(s.shuffle);
+        EXPECT_EQ(s.deflate_level, 4);
+    }
+    // Short series: one chunk of the whole length.
+    const fs::path small = dir_ / "small.h5";
+    makeHdf5Writer({.compression_level = 9})->write(sampleReport(10), small);
+    const auto s = hdf5::Reader(small).storage("/timeseries/power/it_power");
+    EXPECT_EQ(s.chunk_dims, std::vector<std::uint64_t>{10});
+    EXPECT_EQ(s.deflate_level, 9);
+    // Level 0: chunked, not compressed.
+    const fs::path plain = dir_ / "plain.h5";
+    makeHdf5Writer({.compression_level = 0})->write(sampleReport(10), plain);
+    EXPECT_FALSE(hdf5::datasetIsChunkedCompressed(plain, "/timeseries/power/it_power"));
+    EXPECT_TRUE(hdf5::Reader(plain).storage("/timeseries/power/it_power").chunked);
+}
+
+TEST_F(IoTest, Hdf5CompressionShrinksSmoothSeries) {
+    Report r = sampleReport(20000);
+    const fs::path packed = dir_ / "packed.h5";
+    const fs::path plain = dir_ / "plain.h5";
+    makeHdf5Writer()->write(r, packed);
+    makeHdf5Writer({.compression_level = 0})->write(r, plain);
+    EXPECT_LT(fs::file_size(packed), fs::file_size(plain));
+}
+
+TEST_F(IoTest, Hdf5InvalidOptionsAreRejected) {
+    EXPECT_THROW(makeHdf5Writer({.compression_level = 10}), InputError);
+    EXPECT_THROW(makeHdf5Writer({.compression_level = 4, .chunk_size = 0}), InputError);
+}
+
+TEST_F(IoTest, Hdf5EmptyTimeseriesIsWritten) {
+    Report r;
+    r.summary = {{"pue", 1.1, "1"}};
+    const fs::path file = dir_ / "empty.h5";
+    makeHdf5Writer()->write(r, file);
+    EXPECT_TRUE(hdf5::readDataset(file, "/timeseries/time").empty());
+    EXPECT_EQ(hdf5::readStringAttribute(file, "/timeseries/time", "units"), "s");
+}
+
+TEST_F(IoTest, Hdf5MissingDirectoryThrowsInputErrorAndCreatesNothing) {
+    const fs::path file = dir_ / "no_such_dir" / "report.h5";
+    try {
+        makeHdf5Writer()->write(sampleReport(10), file);
+        FAIL() << "expected InputError";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(dir_ / "no_such_dir"));
+    EXPECT_TRUE(entries(dir_).empty());
+}
+
+TEST_F(IoTest, Hdf5ChannelLengthMismatchThrowsAndLeavesNothing) {
+    Report r = sampleReport(10);
+    r.timeseries.channels[1].values.pop_back();
+    const fs::path file = dir_ / "report.h5";
+    try {
+        makeHdf5Writer()->write(r, file);
+        FAIL() << "expected ModelError";
+    } catch (const ModelError& e) {
+        EXPECT_NE(std::string(e.what()).find("cooling/tcs_supply_temp"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos);
+    }
+    EXPECT_TRUE(entries(dir_).empty());
+}
+
+TEST_F(IoTest, Hdf5FailureMidWriteRemovesTheTemporaryFile) {
+    // /timeseries/rack/r01 is a dataset here and would have to be a group for the second
+    // channel: HDF5 itself fails after the temporary file was created and partly written.
+    Report r = sampleReport(10);
+    r.timeseries.channels.push_back({"rack", "r01", "K", "", std::vector<double>(10, 1.0)});
+    std::swap(r.timeseries.channels[2], r.timeseries.channels[3]);
+    const fs::path file = dir_ / "report.h5";
+    try {
+        makeHdf5Writer()->write(r, file);
+        FAIL() << "expected Error";
+    } catch (const Error& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find(file.string()), std::string::npos) << msg;
+        EXPECT_NE(msg.find("/timeseries/rack/r01"), std::string::npos) << msg;
+    }
+    EXPECT_TRUE(entries(dir_).empty());
+}
+
+TEST_F(IoTest, Hdf5FailedWriteDoesNotClobberExistingReport) {
+    const fs::path file = dir_ / "report.h5";
+    const Report good = sampleReport(50);
+    makeHdf5Writer()->write(good, file);
+
+    Report bad = sampleReport(10);
+    bad.timeseries.channels.push_back({"rack", "r01", "K", "", std::vector<double>(10, 1.0)});
+    std::swap(bad.timeseries.channels[2], bad.timeseries.channels[3]);
+    EXPECT_THROW(makeHdf5Writer()->write(bad, file), Error);
+    bad = sampleReport(10);
+    bad.timeseries.time.push_back(1e9);
+    EXPECT_THROW(makeHdf5Writer()->write(bad, file), ModelError);
+
+    EXPECT_EQ(entries(dir_), std::vector<std::string>{"report.h5"});
+    EXPECT_EQ(hdf5::readDataset(file, "/timeseries/power/it_power"),
+              good.timeseries.channels[0].values);
+}
+
+TEST_F(IoTest, Hdf5SuccessfulWriteReplacesExistingReport) {
+    const fs::path file = dir_ / "report.h5";
+    makeHdf5Writer()->write(sampleReport(50), file);
+    makeHdf5Writer()->write(sampleReport(20), file);
+    EXPECT_EQ(hdf5::readDataset(file, "/timeseries/time").size(), 20u);
+    EXPECT_EQ(entries(dir_), std::vector<std::string>{"report.h5"});
+}
+
+TEST_F(IoTest, Hdf5InconsistentReportsAreRejectedBeforeWriting) {
+    const fs::path file = dir_ / "report.h5";
+    Report r = sampleReport(5);
+    r.timeseries.channels.push_back(r.timeseries.channels.front());
+    EXPECT_THROW(makeHdf5Writer()->write(r, file), ModelError);
+    r = sampleReport(5);
+    std::get<std::vector<double>>(r.tables[0].columns[1].data).pop_back();
+    EXPECT_THROW(makeHdf5Writer()->write(r, file), ModelError);
+    r = sampleReport(5);
+    r.summary.push_back({"bad/name", 1.0, "1"});
+    EXPECT_THROW(makeHdf5Writer()->write(r, file), ModelError);
+    EXPECT_TRUE(entries(dir_).empty());
+}
+
+TEST_F(IoTest, H5dumpReadsTheReport) {
+    if (!fs::exists("/usr/bin/h5dump")) GTEST_SKIP() << "h5dump not installed";
+    const fs::path file = dir_ / "report.h5";
+    makeHdf5Writer()->write(sampleReport(100), file);
+    const std::string cmd = "/usr/bin/h5dump -H '" + file.string() + "' > /dev/null 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0);
+    const std::string full = "/usr/bin/h5dump '" + file.string() + "' > /dev/null 2>&1";
+    EXPECT_EQ(std::system(full.c_str()), 0);
+}
+
+TEST_F(IoTest, ReaderErrorsNameFileAndObject) {
+    const fs::path file = dir_ / "report.h5";
+    makeHdf5Writer()->write(sampleReport(5), file);
+    try {
+        hdf5::readDataset(file, "/timeseries/power/nope");
+        FAIL() << "expected InputError";
+    } catch (const InputError& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find(file.string()), std::string::npos) << msg;
+        EXPECT_NE(msg.find("/timeseries/power/nope"), std::string::npos) << msg;
+    }
+    EXPECT_FALSE(hdf5::exists(file, "/no/such/group"));
+    EXPECT_TRUE(hdf5::exists(file, "/"));
+    EXPECT_THROW(hdf5::readStringAttribute(file, "/", "missing_attr"), InputError);
+    EXPECT_THROW(hdf5::readDataset(file, "/timeseries"), InputError);        // a group
+    EXPECT_THROW(hdf5::readDataset(file, "/scenario/input"), InputError);    // not numeric
+    EXPECT_THROW(hdf5::readTable(file, "/timeseries/time"), InputError);     // not compound
+    EXPECT_THROW(hdf5::listChildren(file, "/timeseries/time"), InputError);  // not a group
+    EXPECT_THROW(hdf5::readDataset(dir_ / "absent.h5", "/x"), InputError);
+    std::ofstream(dir_ / "text.h5") << "not hdf5";
+    EXPECT_THROW(hdf5::Reader(dir_ / "text.h5"), InputError);
+}
+
+TEST_F(IoTest, CsvWriterContent) {
+    const Report r = sampleReport(3);
+    const fs::path out = dir_ / "csv";
+    makeCsvWriter()->write(r, out);
+    EXPECT_EQ(entries(out),
+              (std::vector<std::string>{"sizing_power.csv", "summary.csv", "timeseries.csv"}));
+
+    std::istringstream ts(readText(out / "timeseries.csv"));
+    std::string line;
+    std::getline(ts, line);
+    EXPECT_EQ(line,
+              "time_s,power/it_power [W],cooling/tcs_supply_temp [K],rack/r01/gpu_max_temp [K]");
+    std::getline(ts, line);
+    EXPECT_EQ(line, "0,8400000,308.15,341");
+    std::getline(ts, line);
+    EXPECT_EQ(line.substr(0, 3), "60,");
+    // Full precision: the value parses back exactly.
+    const double v = std::stod(line.substr(3, line.find(',', 3) - 3));
+    EXPECT_EQ(v, r.timeseries.channels[0].values[1]);
+    std::getline(ts, line);
+    EXPECT_FALSE(std::getline(ts, line));  // header + 3 rows
+
+    EXPECT_EQ(readText(out / "summary.csv"),
+              "name,value,unit\npue,1.12,1\nit_energy_MWh,42.5,MWh\nmax_gpu_temp_C,71,C\n");
+    EXPECT_EQ(readText(out / "sizing_power.csv"),
+              "element,rating [W],count [1],redundancy\n"
+              "UPS,1500000,4,4N/3\n"
+              "\"PDU, row A\",400000,16,\n"
+              "Ω bus,2500000,2,N+1\n");
+
+    // Writing again into the existing directory replaces the files.
+    makeCsvWriter()->write(sampleReport(1), out);
+    EXPECT_EQ(entries(out).size(), 3u);
+}
+
+TEST_F(IoTest, CsvWriterRejectsBadDestinations) {
+    EXPECT_THROW(makeCsvWriter()->write(sampleReport(2), dir_ / "a" / "b"), InputError);
+    std::ofstream(dir_ / "file") << "x";
+    EXPECT_THROW(makeCsvWriter()->write(sampleReport(2), dir_ / "file"), InputError);
+    Report r = sampleReport(2);
+    r.timeseries.channels[0].values.clear();
+    EXPECT_THROW(makeCsvWriter()->write(r, dir_ / "csv"), ModelError);
+    EXPECT_FALSE(fs::exists(dir_ / "csv"));
+}
+
+TEST_F(IoTest, NullWriterWritesNothing) {
+    makeNullWriter()->write(sampleReport(5), dir_ / "report.h5");
+    EXPECT_TRUE(entries(dir_).empty());
+}
+
+}  // namespace
+}  // namespace dctwin
