@@ -1,0 +1,52 @@
+#include "thermal/catalog.h"
+
+#include <fmt/format.h>
+
+#include "core/errors.h"
+
+namespace dctwin::thermal {
+
+std::filesystem::path catalogDirectory() {
+    return std::filesystem::path(DCTWIN_SOURCE_DIR) / "data" / "catalog" / "thermal";
+}
+
+std::vector<std::string> catalogEntries(std::string_view file) {
+    const Json doc = readJsonFile(catalogDirectory() / file);
+    std::vector<std::string> names;
+    for (auto it = doc.begin(); it != doc.end(); ++it) {
+        if (it.value().is_object()) names.push_back(it.key());
+    }
+    return names;
+}
+
+Json loadCatalogEntry(std::string_view file, std::string_view name, const Json& overrides) {
+    const auto path = catalogDirectory() / file;
+    const Json doc = readJsonFile(path);
+    auto it = doc.find(std::string(name));
+    if (it == doc.end() || !it->is_object()) {
+        std::string list;
+        for (const auto& n : catalogEntries(file)) list += (list.empty() ? "" : ", ") + n;
+        const std::string near = nearestName(name, catalogEntries(file));
+        throw InputError(fmt::format("{}: no entry '{}'{}; valid choices: {}", path.string(), name,
+                                     near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near),
+                                     list));
+    }
+    if (overrides.is_null()) return *it;
+    return mergePatch(*it, overrides);
+}
+
+bool isDocumentationKey(std::string_view key) {
+    auto ends = [&](std::string_view suffix) {
+        return key.size() >= suffix.size() && key.substr(key.size() - suffix.size()) == suffix;
+    };
+    return key == "description" || key == "source" || ends("_source") || ends("_note");
+}
+
+void checkEntryKeys(const JsonView& entry, std::vector<std::string> allowed) {
+    for (const auto& k : entry.keys()) {
+        if (isDocumentationKey(k)) allowed.push_back(k);
+    }
+    entry.checkKeys(allowed);
+}
+
+}  // namespace dctwin::thermal

@@ -1,0 +1,30 @@
+#pragma once
+// Catalog files of the thermal layer: data/catalog/thermal/<file>.json, each an object of
+// named entries; every numeric value has a sibling "<key>_source" or the entry a "source".
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/json.h"
+
+namespace dctwin::thermal {
+
+/// DCTWIN_SOURCE_DIR/data/catalog/thermal
+std::filesystem::path catalogDirectory();
+
+/// The entry `name` of catalog file `file` ("cdus.json"), merged with `overrides` (a JSON
+/// object, may be null). InputError naming the file and the valid entries if absent.
+Json loadCatalogEntry(std::string_view file, std::string_view name, const Json& overrides = {});
+
+/// Names of the entries of a catalog file.
+std::vector<std::string> catalogEntries(std::string_view file);
+
+/// Keys of an entry that are documentation, not parameters: "description", "source" and
+/// every "*_source" / "*_note".
+bool isDocumentationKey(std::string_view key);
+
+/// checkKeys() on an entry, allowing `allowed` plus every documentation key.
+void checkEntryKeys(const JsonView& entry, std::vector<std::string> allowed);
+
+}  // namespace dctwin::thermal

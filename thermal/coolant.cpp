@@ -1,0 +1,221 @@
+#include "thermal/coolant.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "core/errors.h"
+#include "core/json.h"
+#include "core/units.h"
+
+// Table file format (data/coolants/<name>.json):
+//   name, description, source, freezing_point_C, freezing_point_source,
+//   temperature_C [°C, strictly increasing], density_kg_per_m3, specific_heat_J_per_kgK,
+//   viscosity_Pa_s, conductivity_W_per_mK (one value per temperature).
+
+namespace dctwin::thermal {
+
+MonotoneTable::MonotoneTable(std::vector<double> x, std::vector<double> y, std::string_view what)
+    : x_(std::move(x)), y_(std::move(y)) {
+    const std::size_t n = x_.size();
+    if (n < 2 || y_.size() != n) {
+        throw InputError(fmt::format("{}: a table needs at least two points and as many values "
+                                     "as temperatures (got {} temperatures, {} values)",
+                                     what, n, y_.size()));
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!std::isfinite(x_[i]) || !std::isfinite(y_[i])) {
+            throw InputError(fmt::format("{}: non-finite table entry at index {}", what, i));
+        }
+        if (i > 0 && !(x_[i] > x_[i - 1])) {
+            throw InputError(fmt::format("{}: temperatures must increase strictly; entry {} "
+                                         "({}) follows {}",
+                                         what, i, x_[i], x_[i - 1]));
+        }
+    }
+    // Fritsch–Carlson slopes: harmonic-mean interior slopes, zero where the data turn, which
+    // guarantees a monotone interpolant on every monotone stretch of data.
+    std::vector<double> d(n - 1);
+    for (std::size_t i = 0; i + 1 < n; ++i) d[i] = (y_[i + 1] - y_[i]) / (x_[i + 1] - x_[i]);
+    m_.assign(n, 0.0);
+    m_[0] = d[0];
+    m_[n - 1] = d[n - 2];
+    for (std::size_t i = 1; i + 1 < n; ++i) {
+        if (d[i - 1] * d[i] <= 0.0) {
+            m_[i] = 0.0;
+        } else {
+            const double h0 = x_[i] - x_[i - 1], h1 = x_[i + 1] - x_[i];
+            const double w1 = 2.0 * h1 + h0, w2 = h1 + 2.0 * h0;
+            m_[i] = (w1 + w2) / (w1 / d[i - 1] + w2 / d[i]);
+        }
+    }
+    cumulative_.assign(n, 0.0);
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        cumulative_[i + 1] = cumulative_[i] + partialIntegral(i, x_[i + 1]);
+    }
+}
+
+std::size_t MonotoneTable::interval(double x) const {
+    auto it = std::upper_bound(x_.begin(), x_.end(), x);
+    std::size_t i = it == x_.begin() ? 0 : static_cast<std::size_t>(it - x_.begin()) - 1;
+    return std::min(i, x_.size() - 2);
+}
+
+double MonotoneTable::operator()(double x) const {
+    const std::size_t i = interval(x);
+    const double h = x_[i + 1] - x_[i];
+    const double t = (x - x_[i]) / h;
+    const double t2 = t * t, t3 = t2 * t;
+    return (2 * t3 - 3 * t2 + 1) * y_[i] + (t3 - 2 * t2 + t) * h * m_[i] +
+           (-2 * t3 + 3 * t2) * y_[i + 1] + (t3 - t2) * h * m_[i + 1];
+}
+
+double MonotoneTable::derivative(double x) const {
+    const std::size_t i = interval(x);
+    const double h = x_[i + 1] - x_[i];
+    const double t = (x - x_[i]) / h;
+    const double t2 = t * t;
+    return ((6 * t2 - 6 * t) * y_[i] + (-6 * t2 + 6 * t) * y_[i + 1]) / h +
+           (3 * t2 - 4 * t + 1) * m_[i] + (3 * t2 - 2 * t) * m_[i + 1];
+}
+
+double MonotoneTable::partialIntegral(std::size_t i, double x) const {
+    // Two-point Gauss–Legendre is exact for the cubic on [x_i, x].
+    const double a = x_[i], half = 0.5 * (x - a), mid = a + half;
+    const double g = half / std::sqrt(3.0);
+    return half * ((*this)(mid - g) + (*this)(mid + g));
+}
+
+double MonotoneTable::integral(double x) const {
+    const std::size_t i = interval(x);
+    return cumulative_[i] + partialIntegral(i, x);
+}
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::vector<double> numbers(const JsonView& v, std::string_view key) {
+    std::vector<double> out;
+    for (const auto& e : v.at(key).elements()) out.push_back(e.asNumber());
+    return out;
+}
+
+}  // namespace
+
+Coolant Coolant::fromFile(const std::filesystem::path& file) {
+    const Json doc = readJsonFile(file);
+    const JsonView v(doc);
+    v.checkKeys({"name", "description", "source", "freezing_point_C", "freezing_point_source",
+                 "temperature_C", "density_kg_per_m3", "specific_heat_J_per_kgK",
+                 "viscosity_Pa_s", "conductivity_W_per_mK"});
+    Coolant c;
+    c.file_ = file.string();
+    c.name_ = v.string("name");
+    c.source_ = v.string("source");
+    std::vector<double> T = numbers(v, "temperature_C");
+    for (double& t : T) t = units::celsiusToKelvin(t);
+    auto what = [&](std::string_view p) { return fmt::format("{} ({}): {}", c.name_, c.file_, p); };
+    c.rho_ = MonotoneTable(T, numbers(v, "density_kg_per_m3"), what("density_kg_per_m3"));
+    c.cp_ = MonotoneTable(T, numbers(v, "specific_heat_J_per_kgK"),
+                          what("specific_heat_J_per_kgK"));
+    c.mu_ = MonotoneTable(T, numbers(v, "viscosity_Pa_s"), what("viscosity_Pa_s"));
+    c.k_ = MonotoneTable(T, numbers(v, "conductivity_W_per_mK"), what("conductivity_W_per_mK"));
+    c.T_min_ = T.front();
+    c.T_max_ = T.back();
+    c.T_freeze_ = units::celsiusToKelvin(v.number("freezing_point_C"));
+    for (double t : T) {
+        if (c.rho_(t) <= 0 || c.cp_(t) <= 0 || c.mu_(t) <= 0 || c.k_(t) <= 0) {
+            throw InputError(fmt::format("{}: every property must be positive (at {:.1f} °C)",
+                                         c.file_, units::kelvinToCelsius(t)));
+        }
+    }
+    const double T_ref = std::clamp(units::celsiusToKelvin(30.0), c.T_min_, c.T_max_);
+    return c.withReferenceTemperature(T_ref);
+}
+
+std::vector<std::string> Coolant::knownNames() { return {"water", "PG20", "PG25", "PG30"}; }
+
+std::filesystem::path Coolant::dataDirectory() {
+    return std::filesystem::path(DCTWIN_SOURCE_DIR) / "data" / "coolants";
+}
+
+Coolant Coolant::byName(std::string_view name) {
+    for (const auto& known : knownNames()) {
+        if (lower(known) == lower(name)) {
+            return fromFile(dataDirectory() / (lower(known) + ".json"));
+        }
+    }
+    std::string list;
+    for (const auto& k : knownNames()) list += (list.empty() ? "" : ", ") + k;
+    throw InputError(fmt::format("unknown coolant '{}'; valid choices: {}", name, list));
+}
+
+Coolant Coolant::withReferenceTemperature(double T_ref) const {
+    check(T_ref, "reference temperature");
+    Coolant c = *this;
+    c.T_ref_ = T_ref;
+    c.rho_ref_ = rho_(T_ref);
+    c.h_ref_offset_ = cp_.integral(T_ref);
+    return c;
+}
+
+void Coolant::check(double T, std::string_view property) const {
+    if (!(T >= T_min_ && T <= T_max_)) {
+        throw ModelError(fmt::format(
+            "coolant {}: {} requested at {:.2f} °C ({:.2f} K), outside its table; valid range "
+            "{:.1f} to {:.1f} °C ({})",
+            name_, property, units::kelvinToCelsius(T), T, units::kelvinToCelsius(T_min_),
+            units::kelvinToCelsius(T_max_), file_));
+    }
+}
+
+double Coolant::density(double T) const {
+    check(T, "density");
+    return rho_(T);
+}
+double Coolant::specificHeat(double T) const {
+    check(T, "specific heat");
+    return cp_(T);
+}
+double Coolant::viscosity(double T) const {
+    check(T, "viscosity");
+    return mu_(T);
+}
+double Coolant::conductivity(double T) const {
+    check(T, "thermal conductivity");
+    return k_(T);
+}
+
+double Coolant::enthalpy(double T) const {
+    check(T, "enthalpy");
+    return cp_.integral(T) - h_ref_offset_;
+}
+
+double Coolant::temperatureFromEnthalpy(double h) const {
+    // Newton on the strictly increasing h(T) (c_p > 0), from the constant-c_p guess; the
+    // c_p variation is < 2 % per 10 K, so two or three steps reach round-off.
+    double T = T_ref_ + h / cp_(T_ref_);
+    for (int it = 0; it < 30; ++it) {
+        const double Tc = std::clamp(T, T_min_, T_max_);
+        const double f = cp_.integral(Tc) - h_ref_offset_ - h;
+        const double step = f / cp_(Tc);
+        T = Tc - step;
+        if (std::abs(step) < 1e-12 * std::max(1.0, std::abs(T))) break;
+    }
+    check(T, "temperature from enthalpy");
+    return T;
+}
+
+double Coolant::heatedTemperature(double T_in, double mdot, double heat) const {
+    if (!(mdot > 0.0)) return T_in;
+    return temperatureFromEnthalpy(enthalpy(T_in) + heat / mdot);
+}
+
+}  // namespace dctwin::thermal

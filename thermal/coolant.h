@@ -1,0 +1,96 @@
+#pragma once
+// Coolant properties (DESIGN.md §3.3): density, specific heat, viscosity and thermal
+// conductivity of water and aqueous propylene glycol (PG20, PG25 = default, PG30) as
+// functions of temperature, read from the tables in data/coolants/*.json (each with its
+// source).
+//
+// Interpolation: monotone piecewise-cubic Hermite (Fritsch–Carlson), so a table that rises
+// or falls keeps doing so between its points (no overshoot into non-physical values) and the
+// curve is C¹ for the solver. Outside the table range every call throws ModelError naming the
+// fluid, the property, the temperature and the valid range: we never extrapolate silently.
+//
+// Energy bookkeeping. Thermal components exchange temperatures and volume flows. To make the
+// energy balance of a loop close exactly from component to component, they all use
+//   mass flow       ṁ = ρ_ref · V̇          (V̇ is "standard" volume flow at T_ref, so ṁ is
+//                                           conserved around a loop of varying temperature)
+//   enthalpy        h(T) = ∫_{T_ref}^{T} c_p(T') dT'   (exact integral of the interpolant)
+// and write every enthalpy flow as ṁ·(h(T_out) − h(T_in)) instead of ṁ·c_p·ΔT. What one
+// component hands over at a port is then exactly what the next one receives. T_ref defaults
+// to 30 °C, the middle of a TCS loop (domain-facts B2).
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dctwin::thermal {
+
+/// y(x) by monotone cubic Hermite interpolation, with its exact integral.
+class MonotoneTable {
+public:
+    MonotoneTable() = default;
+    /// x strictly increasing, at least two points. Throws InputError naming `what` otherwise.
+    MonotoneTable(std::vector<double> x, std::vector<double> y, std::string_view what);
+    double operator()(double x) const;
+    double derivative(double x) const;
+    /// ∫_{x_0}^{x} y dx' from the first table point (exact for the cubic interpolant).
+    double integral(double x) const;
+    double xMin() const { return x_.front(); }
+    double xMax() const { return x_.back(); }
+    bool contains(double x) const { return x >= x_.front() && x <= x_.back(); }
+
+private:
+    std::size_t interval(double x) const;
+    double partialIntegral(std::size_t i, double x) const;
+    std::vector<double> x_, y_, m_;  // knots, values, slopes
+    std::vector<double> cumulative_;  // ∫ from x_0 to x_i
+};
+
+class Coolant {
+public:
+    /// Reads a table file (keys in data/coolants/README in the file header of coolant.cpp).
+    static Coolant fromFile(const std::filesystem::path& file);
+    /// "water", "PG20", "PG25", "PG30" (case-insensitive) from data/coolants/. InputError
+    /// listing the choices for any other name.
+    static Coolant byName(std::string_view name);
+    /// The names byName() accepts.
+    static std::vector<std::string> knownNames();
+    /// DCTWIN_SOURCE_DIR/data/coolants
+    static std::filesystem::path dataDirectory();
+
+    const std::string& name() const { return name_; }
+    const std::string& source() const { return source_; }
+
+    double density(double T) const;        // [kg/m³], T [K]
+    double specificHeat(double T) const;   // [J/(kg·K)]
+    double viscosity(double T) const;      // [Pa·s] dynamic
+    double conductivity(double T) const;   // [W/(m·K)]
+    double minTemperature() const { return T_min_; }    // [K] first table point
+    double maxTemperature() const { return T_max_; }    // [K] last table point
+    double freezingPoint() const { return T_freeze_; }  // [K]
+
+    /// Reference temperature of volume flows and node masses (see header comment). [K]
+    double referenceTemperature() const { return T_ref_; }
+    /// A copy whose standard volume flows refer to T_ref [K].
+    Coolant withReferenceTemperature(double T_ref) const;
+    double referenceDensity() const { return rho_ref_; }  // [kg/m³] ρ(T_ref)
+    /// ṁ = ρ_ref · V̇.                                       [m³/s] → [kg/s]
+    double massFlow(double volume_flow) const { return rho_ref_ * volume_flow; }
+    /// h(T) = ∫_{T_ref}^{T} c_p dT.                                     [K] → [J/kg]
+    double enthalpy(double T) const;
+    /// Inverse of enthalpy(); ModelError if the result leaves the table.  [J/kg] → [K]
+    double temperatureFromEnthalpy(double h) const;
+    /// Temperature after adding `heat` [W] to a stream of ṁ [kg/s] entering at T_in [K]:
+    /// h⁻¹(h(T_in) + heat/ṁ). Returns T_in for ṁ ≤ 0.
+    double heatedTemperature(double T_in, double mdot, double heat) const;
+
+private:
+    void check(double T, std::string_view property) const;
+    std::string name_, source_, file_;
+    MonotoneTable rho_, cp_, mu_, k_;
+    double T_min_ = 0.0, T_max_ = 0.0, T_freeze_ = 0.0;  // [K]
+    double T_ref_ = 0.0;                                 // [K]
+    double rho_ref_ = 0.0;                               // [kg/m³]
+    double h_ref_offset_ = 0.0;                          // [J/kg] ∫ c_p from T_min to T_ref
+};
+
+}  // namespace dctwin::thermal

@@ -1,0 +1,104 @@
+#include "thermal/heat_exchanger.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.h"
+
+namespace dctwin::thermal {
+namespace {
+
+void checkArgs(std::string_view fn, double ntu, double cr) {
+    if (!(ntu >= 0.0) || !std::isfinite(ntu) || !(cr >= 0.0 && cr <= 1.0 + 1e-12)) {
+        throw InputError(fmt::format("{}: NTU = {} and C_r = {}: expected NTU ≥ 0 (finite) and "
+                                     "0 ≤ C_r ≤ 1",
+                                     fn, ntu, cr));
+    }
+}
+
+}  // namespace
+
+double effectivenessCounterflow(double ntu, double cr) {
+    checkArgs("effectivenessCounterflow", ntu, cr);
+    cr = std::min(cr, 1.0);
+    if (cr < 1e-12) return -std::expm1(-ntu);
+    if (std::abs(1.0 - cr) < 1e-9) return ntu / (1.0 + ntu);
+    const double e = std::exp(-ntu * (1.0 - cr));
+    return (1.0 - e) / (1.0 - cr * e);
+}
+
+double effectivenessCrossflowUnmixed(double ntu, double cr) {
+    checkArgs("effectivenessCrossflowUnmixed", ntu, cr);
+    cr = std::min(cr, 1.0);
+    if (ntu == 0.0) return 0.0;
+    if (cr < 1e-12) return -std::expm1(-ntu);
+    // expm1 keeps the small-C_r limit (→ 1 − e^{−NTU}) accurate.
+    const double arg = std::pow(ntu, 0.22) / cr * std::expm1(-cr * std::pow(ntu, 0.78));
+    return -std::expm1(arg);
+}
+
+double effectiveness(HxArrangement arrangement, double ntu, double cr) {
+    return arrangement == HxArrangement::Counterflow ? effectivenessCounterflow(ntu, cr)
+                                                     : effectivenessCrossflowUnmixed(ntu, cr);
+}
+
+double ntuCounterflow(double eps, double cr) {
+    if (!(eps >= 0.0 && eps < 1.0) || !(cr >= 0.0 && cr <= 1.0)) {
+        throw InputError(fmt::format("ntuCounterflow: effectiveness {} with C_r = {} is not "
+                                     "reachable; expected 0 ≤ ε < 1 and 0 ≤ C_r ≤ 1",
+                                     eps, cr));
+    }
+    if (std::abs(1.0 - cr) < 1e-9) return eps / (1.0 - eps);
+    return std::log((1.0 - eps * cr) / (1.0 - eps)) / (1.0 - cr);
+}
+
+double ntuFromEffectiveness(HxArrangement arrangement, double eps, double cr) {
+    if (arrangement == HxArrangement::Counterflow) return ntuCounterflow(eps, cr);
+    // ε(NTU) is increasing but saturates below 1 for C_r > 0: bracket before bisecting.
+    double hi = 1.0;
+    while (effectiveness(arrangement, hi, cr) < eps) {
+        hi *= 2.0;
+        if (hi > 1e4) {
+            throw InputError(fmt::format("ntuFromEffectiveness: effectiveness {} is not reachable "
+                                         "by a {} exchanger with C_r = {}",
+                                         eps, arrangementName(arrangement), cr));
+        }
+    }
+    double lo = 0.0;
+    for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (effectiveness(arrangement, mid, cr) < eps ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+double UaScaling::operator()(double mdot_hot, double mdot_cold) const {
+    if (!(mdot_hot > 0.0) || !(mdot_cold > 0.0)) return 0.0;
+    const double f = hot_resistance_fraction;
+    const double hA_hot = UA_design / f * std::pow(mdot_hot / mdot_hot_design, exponent_hot);
+    const double hA_cold =
+        UA_design / (1.0 - f) * std::pow(mdot_cold / mdot_cold_design, exponent_cold);
+    return 1.0 / (1.0 / hA_hot + 1.0 / hA_cold);
+}
+
+HxResult heatExchange(HxArrangement arrangement, double UA, double C_hot, double T_hot_in,
+                      double C_cold, double T_cold_in) {
+    HxResult r;
+    r.C_hot = C_hot;
+    r.C_cold = C_cold;
+    const double C_min = std::min(C_hot, C_cold), C_max = std::max(C_hot, C_cold);
+    if (!(C_min > 0.0) || !(UA > 0.0)) return r;
+    r.cr = C_min / C_max;
+    r.ntu = UA / C_min;
+    r.effectiveness = effectiveness(arrangement, r.ntu, r.cr);
+    r.Q = r.effectiveness * C_min * (T_hot_in - T_cold_in);
+    return r;
+}
+
+std::string_view arrangementName(HxArrangement arrangement) {
+    return arrangement == HxArrangement::Counterflow ? "counterflow" : "cross-flow (unmixed)";
+}
+
+}  // namespace dctwin::thermal

@@ -1,0 +1,608 @@
+#include "thermal/heat_rejection.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.h"
+#include "core/units.h"
+#include "core/weather/psychrometrics.h"
+#include "thermal/catalog.h"
+#include "thermal/water.h"
+
+namespace dctwin::thermal {
+namespace {
+
+double cpMoist(double W) { return 1006.0 + 1860.0 * W; }  // [J/(kg_da·K)]
+
+double celsius(double K) { return units::kelvinToCelsius(K); }
+
+/// Largest f in [0, 1] with T_out(f) ≥ setpoint, by bisection on a decreasing function.
+template <class F>
+double solveAirFraction(F&& outlet, double setpoint) {
+    double lo = 0.0, hi = 1.0;
+    for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
+        const double m = 0.5 * (lo + hi);
+        (outlet(m) > setpoint ? lo : hi) = m;
+    }
+    return 0.5 * (lo + hi);
+}
+
+void checkWaterSide(std::string_view where, const Coolant& c, double T_in, double flow,
+                    double setpoint) {
+    auto inTable = [&](double T) { return T >= c.minTemperature() && T <= c.maxTemperature(); };
+    if (!inTable(T_in) || !inTable(setpoint) || !(flow >= 0.0) || !std::isfinite(flow)) {
+        throw InputError(fmt::format(
+            "{}: inlet {:.2f} °C, setpoint {:.2f} °C, flow {} m3/s; expected temperatures "
+            "within the {} table ({:.1f}..{:.1f} °C) and a finite flow ≥ 0",
+            where, celsius(T_in), celsius(setpoint), flow, c.name(), celsius(c.minTemperature()),
+            celsius(c.maxTemperature())));
+    }
+}
+
+}  // namespace
+
+void checkAmbient(const AmbientAir& a, std::string_view where) {
+    const bool ok = a.dry_bulb >= units::celsiusToKelvin(-50.0) &&
+                    a.dry_bulb <= units::celsiusToKelvin(60.0) &&
+                    a.wet_bulb >= units::celsiusToKelvin(-50.0) &&
+                    a.wet_bulb <= a.dry_bulb + 0.05 && a.pressure >= 50e3 && a.pressure <= 110e3;
+    if (!ok) {
+        throw InputError(fmt::format(
+            "{}: ambient dry bulb {:.2f} °C, wet bulb {:.2f} °C, pressure {:.0f} Pa; expected "
+            "dry bulb -50..60 °C, wet bulb -50 °C..dry bulb, pressure 50..110 kPa",
+            where, celsius(a.dry_bulb), celsius(a.wet_bulb), a.pressure));
+    }
+}
+
+double ambientHumidityRatio(const AmbientAir& a) {
+    return psychro::humidityRatioFromWetBulb(a.dry_bulb, std::min(a.wet_bulb, a.dry_bulb),
+                                             a.pressure);
+}
+
+FanState stageFans(const FanStaging& s, double f) {
+    FanState st;
+    if (!(f > 0.0)) return st;
+    f = std::min(f, 1.0);
+    if (f >= s.min_speed) {
+        st.running = s.fans;
+        st.speed = f;
+    } else {
+        st.running = std::max(1, static_cast<int>(std::ceil(f * s.fans / s.min_speed - 1e-12)));
+        st.running = std::min(st.running, s.fans);
+        st.speed = f * s.fans / st.running;
+    }
+    st.power = st.running * s.rated_power * st.speed * st.speed * st.speed;
+    return st;
+}
+
+// ------------------------------------------------------------------------------ dry cooler
+
+DryCoolerSpec DryCoolerSpec::fromJson(const JsonView& v, std::string name) {
+    checkEntryKeys(v, {"capacity_kW", "capacity_W", "capacity_MW", "rating_inlet_temp_C",
+                       "rating_outlet_temp_C", "rating_dry_bulb_C", "rating_wet_bulb_C",
+                       "air_flow_m3s", "fan_power_kW", "fan_power_W", "fans_per_unit",
+                       "min_fan_speed", "air_flow_exponent", "water_flow_exponent",
+                       "air_resistance_fraction", "coolant", "adiabatic",
+                       "saturation_effectiveness", "switch_over_temp_C", "switch_band_K",
+                       "spray_overhead"});
+    DryCoolerSpec s;
+    s.name = std::move(name);
+    s.capacity = v.quantity("capacity", {"W", "kW", "MW"});
+    s.rating_inlet_temp = v.quantity("rating_inlet_temp", {"C"});
+    s.rating_outlet_temp = v.quantity("rating_outlet_temp", {"C"});
+    s.rating_dry_bulb = v.quantity("rating_dry_bulb", {"C"});
+    s.rating_wet_bulb = v.quantity("rating_wet_bulb", {"C"});
+    s.air_flow = v.quantity("air_flow", {"m3s"});
+    s.fan_power = v.quantity("fan_power", {"W", "kW"});
+    s.fans_per_unit = static_cast<int>(v.integer("fans_per_unit", s.fans_per_unit));
+    s.min_fan_speed = v.number("min_fan_speed", s.min_fan_speed);
+    s.air_flow_exponent = v.number("air_flow_exponent", s.air_flow_exponent);
+    s.water_flow_exponent = v.number("water_flow_exponent", s.water_flow_exponent);
+    s.air_resistance_fraction = v.number("air_resistance_fraction", s.air_resistance_fraction);
+    s.coolant = v.string("coolant", s.coolant);
+    s.adiabatic = v.boolean("adiabatic", false);
+    s.saturation_effectiveness = v.number("saturation_effectiveness", s.saturation_effectiveness);
+    s.switch_over_temp = v.quantity("switch_over_temp", {"C"}, s.switch_over_temp);
+    s.switch_band = v.quantity("switch_band", {"K"}, s.switch_band);
+    s.spray_overhead = v.number("spray_overhead", s.spray_overhead);
+    v.requireRange("capacity", s.capacity, 1e3, 1e8, "kW");
+    v.requireRange("rating_outlet_temp_C", s.rating_outlet_temp, s.rating_dry_bulb + 0.5,
+                   s.rating_inlet_temp - 0.5, "C");
+    v.requireRange("rating_wet_bulb_C", s.rating_wet_bulb, 223.15, s.rating_dry_bulb, "C");
+    v.requireRange("air_flow_m3s", s.air_flow, 0.1, 1e4);
+    v.requireRange("fan_power", s.fan_power, 0.0, 1e7, "kW");
+    v.requireRange("fans_per_unit", s.fans_per_unit, 1, 1000);
+    v.requireRange("min_fan_speed", s.min_fan_speed, 0.01, 1.0);
+    v.requireRange("air_resistance_fraction", s.air_resistance_fraction, 0.05, 0.95);
+    v.requireRange("saturation_effectiveness", s.saturation_effectiveness, 0.0, 1.0);
+    v.requireRange("switch_band_K", s.switch_band, 0.01, 20.0);
+    v.requireRange("spray_overhead", s.spray_overhead, 0.0, 10.0);
+    return s;
+}
+
+DryCoolerSpec DryCoolerSpec::fromCatalog(std::string_view name, const Json& overrides) {
+    const Json e = loadCatalogEntry("dry_coolers.json", name, overrides);
+    return fromJson(JsonView(e, fmt::format("dry_coolers.json/{}", name)), std::string(name));
+}
+
+DryCooler::DryCooler(DryCoolerSpec spec, int units)
+    : spec_(std::move(spec)), units_(units), coolant_(Coolant::byName(spec_.coolant)) {
+    if (units_ < 1) {
+        throw InputError(fmt::format("dry cooler '{}': {} units; expected ≥ 1", spec_.name,
+                                     units_));
+    }
+    // Rating point of one unit → UA by inverting the cross-flow ε(NTU).
+    const double Q = spec_.capacity;
+    const double T_in = spec_.rating_inlet_temp, T_out = spec_.rating_outlet_temp;
+    const double mdot_w = Q / (coolant_.enthalpy(T_in) - coolant_.enthalpy(T_out));
+    const AmbientAir air{spec_.rating_dry_bulb, spec_.rating_wet_bulb, 101325.0};
+    const double W = ambientHumidityRatio(air);
+    const double mdot_a =
+        spec_.air_flow / psychro::moistAirSpecificVolume(air.dry_bulb, W, air.pressure);
+    const double C_w = mdot_w * coolant_.specificHeat(T_in), C_a = mdot_a * cpMoist(W);
+    const double C_min = std::min(C_w, C_a), C_r = C_min / std::max(C_w, C_a);
+    const double eps = Q / (C_min * (T_in - air.dry_bulb));
+    if (!(eps > 0.0 && eps < 1.0)) {
+        throw InputError(fmt::format("dry cooler '{}': the rating point needs effectiveness "
+                                     "{:.3f}; raise the air flow or the approach",
+                                     spec_.name, eps));
+    }
+    const double UA = ntuFromEffectiveness(HxArrangement::CrossflowUnmixed, eps, C_r) * C_min;
+    water_flow_design_ = units_ * mdot_w / coolant_.referenceDensity();
+    ua_ = UaScaling{units_ * UA,
+                    units_ * mdot_w,
+                    units_ * mdot_a,
+                    1.0 - spec_.air_resistance_fraction,
+                    spec_.water_flow_exponent,
+                    spec_.air_flow_exponent};
+    fans_ = FanStaging{units_ * spec_.fans_per_unit, spec_.min_fan_speed,
+                       spec_.fan_power / spec_.fans_per_unit};
+}
+
+DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f) const {
+    Outputs o;
+    const AmbientAir& a = in.air;
+    const double W_db = ambientHumidityRatio(a);
+    // Adiabatic pads: smooth on-ramp across the switch-over band.
+    double T_ai = a.dry_bulb, W_ai = W_db;
+    if (spec_.adiabatic) {
+        o.adiabatic_fraction = std::clamp(
+            (a.dry_bulb - spec_.switch_over_temp) / spec_.switch_band + 0.5, 0.0, 1.0);
+        if (o.adiabatic_fraction > 0.0 && a.wet_bulb < a.dry_bulb) {
+            T_ai = a.dry_bulb -
+                   o.adiabatic_fraction * spec_.saturation_effectiveness * (a.dry_bulb - a.wet_bulb);
+            W_ai = psychro::humidityRatioFromWetBulb(T_ai, std::min(a.wet_bulb, T_ai), a.pressure);
+        }
+    }
+    o.air_inlet_temp = T_ai;
+    o.air_fraction = f;
+    const double mdot_w = coolant_.massFlow(in.flow);
+    const double v_air = psychro::moistAirSpecificVolume(T_ai, W_ai, a.pressure);
+    const double mdot_a = f * units_ * spec_.air_flow / v_air;
+    o.air_mass_flow = mdot_a;
+    const double C_w = mdot_w * coolant_.specificHeat(in.inlet_temp);
+    const double C_a = mdot_a * cpMoist(W_ai);
+    const HxResult hx = heatExchange(HxArrangement::CrossflowUnmixed, ua_(mdot_w, mdot_a), C_w,
+                                     in.inlet_temp, C_a, T_ai);
+    o.effectiveness = hx.effectiveness;
+    o.heat_rejected = hx.Q;
+    o.outlet_temp = coolant_.heatedTemperature(in.inlet_temp, mdot_w, -hx.Q);
+    o.air_outlet_temp = C_a > 0.0 ? T_ai + hx.Q / C_a : T_ai;
+    o.heat_to_air = C_a * (o.air_outlet_temp - T_ai);
+    const double evaporated = mdot_a * (W_ai - W_db);  // [kg/s]
+    o.evaporation_rate = std::max(0.0, evaporated) / kMakeupWaterDensity;
+    o.spray_water_rate = o.evaporation_rate * (1.0 + spec_.spray_overhead);
+    const FanState fs = stageFans(fans_, f);
+    o.fans_running = fs.running;
+    o.fan_power = fs.power;
+    o.setpoint_unmet = std::max(0.0, o.outlet_temp - in.setpoint);
+    return o;
+}
+
+DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
+    const std::string where = fmt::format("dry cooler '{}'", spec_.name);
+    checkAmbient(in.air, where);
+    checkWaterSide(where, coolant_, in.inlet_temp, in.flow, in.setpoint);
+    if (in.inlet_temp <= in.setpoint || in.flow <= 0.0) return evaluateAt(in, 0.0);
+    const Outputs full = evaluateAt(in, 1.0);
+    if (full.heat_rejected <= 0.0) return evaluateAt(in, 0.0);  // air not colder: bypass
+    if (full.outlet_temp >= in.setpoint) return full;
+    const double f =
+        solveAirFraction([&](double x) { return evaluateAt(in, x).outlet_temp; }, in.setpoint);
+    return evaluateAt(in, f);
+}
+
+// --------------------------------------------------------------------------- cooling tower
+
+CoolingTowerSpec CoolingTowerSpec::fromJson(const JsonView& v, std::string name) {
+    checkEntryKeys(v, {"capacity_kW", "capacity_W", "capacity_MW", "rating_inlet_temp_C",
+                       "rating_outlet_temp_C", "rating_wet_bulb_C", "rating_dry_bulb_C",
+                       "liquid_to_gas_ratio", "ntu_exponent", "fan_gpm_per_hp", "fan_power_kW",
+                       "fans_per_cell", "min_fan_speed", "latent_fraction", "drift_fraction",
+                       "cycles_of_concentration"});
+    CoolingTowerSpec s;
+    s.name = std::move(name);
+    s.capacity = v.quantity("capacity", {"W", "kW", "MW"});
+    s.rating_inlet_temp = v.quantity("rating_inlet_temp", {"C"});
+    s.rating_outlet_temp = v.quantity("rating_outlet_temp", {"C"});
+    s.rating_wet_bulb = v.quantity("rating_wet_bulb", {"C"});
+    s.rating_dry_bulb = v.quantity("rating_dry_bulb", {"C"}, s.rating_inlet_temp);
+    s.liquid_to_gas_ratio = v.number("liquid_to_gas_ratio", s.liquid_to_gas_ratio);
+    s.ntu_exponent = v.number("ntu_exponent", s.ntu_exponent);
+    s.fans_per_cell = static_cast<int>(v.integer("fans_per_cell", s.fans_per_cell));
+    s.min_fan_speed = v.number("min_fan_speed", s.min_fan_speed);
+    s.latent_fraction = v.number("latent_fraction", s.latent_fraction);
+    s.drift_fraction = v.number("drift_fraction", s.drift_fraction);
+    s.cycles_of_concentration = v.number("cycles_of_concentration", s.cycles_of_concentration);
+    v.requireRange("capacity", s.capacity, 1e3, 1e8, "kW");
+    v.requireRange("rating_outlet_temp_C", s.rating_outlet_temp, s.rating_wet_bulb + 0.5,
+                   s.rating_inlet_temp - 0.5, "C");
+    v.requireRange("liquid_to_gas_ratio", s.liquid_to_gas_ratio, 0.2, 5.0);
+    v.requireRange("ntu_exponent", s.ntu_exponent, -1.5, 0.0);
+    v.requireRange("latent_fraction", s.latent_fraction, 0.0, 1.0);
+    v.requireRange("drift_fraction", s.drift_fraction, 0.0, 0.02);
+    v.requireRange("cycles_of_concentration", s.cycles_of_concentration, 1.01, 50.0);
+    v.requireRange("min_fan_speed", s.min_fan_speed, 0.01, 1.0);
+    // Fan power from the rating-point water flow and the 90.1 gpm/hp figure, or given.
+    const Coolant water = Coolant::byName("water");
+    const double mdot_w = s.capacity / (water.enthalpy(s.rating_inlet_temp) -
+                                        water.enthalpy(s.rating_outlet_temp));
+    if (v.has("fan_gpm_per_hp")) {
+        const double gpm_per_hp = v.number("fan_gpm_per_hp");
+        v.requireRange("fan_gpm_per_hp", gpm_per_hp, 1.0, 1000.0);
+        const double gpm = mdot_w / water.referenceDensity() / units::gpm;
+        s.fan_power = gpm / gpm_per_hp * units::hp;
+    } else {
+        s.fan_power = v.quantity("fan_power", {"kW"});
+    }
+    return s;
+}
+
+CoolingTowerSpec CoolingTowerSpec::fromCatalog(std::string_view name, const Json& overrides) {
+    const Json e = loadCatalogEntry("cooling_towers.json", name, overrides);
+    return fromJson(JsonView(e, fmt::format("cooling_towers.json/{}", name)), std::string(name));
+}
+
+double CoolingTower::saturatedEnthalpy(double T, double p) const {
+    const double W_s = psychro::humidityRatioFromVapourPressure(psychro::saturationPressure(T), p);
+    return psychro::moistAirEnthalpy(T, W_s);
+}
+
+CoolingTower::CoolingTower(CoolingTowerSpec spec, int cells)
+    : spec_(std::move(spec)), cells_(cells), water_(Coolant::byName("water")) {
+    if (cells_ < 1) {
+        throw InputError(fmt::format("cooling tower '{}': {} cells; expected ≥ 1", spec_.name,
+                                     cells_));
+    }
+    // Rating point of one cell → the NTU coefficient c.
+    const double T_wi = spec_.rating_inlet_temp, T_wo = spec_.rating_outlet_temp;
+    const double p = spec_.rating_pressure;
+    const double Q = spec_.capacity;
+    const double mdot_w = Q / (water_.enthalpy(T_wi) - water_.enthalpy(T_wo));
+    const double mdot_a = mdot_w / spec_.liquid_to_gas_ratio;
+    const AmbientAir air{spec_.rating_dry_bulb, spec_.rating_wet_bulb, p};
+    const double W = ambientHumidityRatio(air);
+    const double h_ai = psychro::moistAirEnthalpy(air.dry_bulb, W);
+    const double c_s = (saturatedEnthalpy(T_wi, p) - saturatedEnthalpy(T_wo, p)) / (T_wi - T_wo);
+    const double C_w = mdot_w * water_.specificHeat(T_wi) / c_s;
+    const double C_min = std::min(C_w, mdot_a), C_r = C_min / std::max(C_w, mdot_a);
+    const double eps = Q / (C_min * (saturatedEnthalpy(T_wi, p) - h_ai));
+    if (!(eps > 0.0 && eps < 1.0)) {
+        throw InputError(fmt::format("cooling tower '{}': the rating point needs an air-side "
+                                     "effectiveness of {:.3f}; check the rating temperatures and "
+                                     "L/G",
+                                     spec_.name, eps));
+    }
+    const double ntu_air = ntuCounterflow(eps, C_r) * C_min / mdot_a;
+    c_ = ntu_air / std::pow(mdot_w / mdot_a, 1.0 + spec_.ntu_exponent);
+    water_flow_design_ = cells_ * mdot_w / water_.referenceDensity();
+    air_volume_design_ =
+        cells_ * mdot_a * psychro::moistAirSpecificVolume(air.dry_bulb, W, air.pressure);
+    fans_ = FanStaging{cells_ * spec_.fans_per_cell, spec_.min_fan_speed,
+                       spec_.fan_power / spec_.fans_per_cell};
+}
+
+CoolingTower::Outputs CoolingTower::evaluateAt(const Inputs& in, double f) const {
+    Outputs o;
+    const AmbientAir& a = in.air;
+    const double W = ambientHumidityRatio(a);
+    const double h_ai = psychro::moistAirEnthalpy(a.dry_bulb, W);
+    const double mdot_w = water_.massFlow(in.flow);
+    const double mdot_a =
+        f * air_volume_design_ / psychro::moistAirSpecificVolume(a.dry_bulb, W, a.pressure);
+    o.air_fraction = f;
+    o.air_mass_flow = mdot_a;
+    o.air_inlet_enthalpy = h_ai;
+    const double T_wi = in.inlet_temp;
+    const double hs_in = saturatedEnthalpy(T_wi, a.pressure);
+    double Q = 0.0, T_wo = T_wi;
+    if (mdot_a > 0.0 && mdot_w > 0.0) {
+        const double ntu_air = c_ * std::pow(mdot_w / mdot_a, 1.0 + spec_.ntu_exponent);
+        const double UA_h = ntu_air * mdot_a;  // [kg/s] enthalpy conductance
+        T_wo = std::max(a.wet_bulb, T_wi - 5.0);
+        // Fixed point on c_s(T_wo): c_s varies slowly, so this contracts quickly.
+        for (int it = 0; it < 200; ++it) {
+            double c_s;
+            if (T_wi - T_wo > 1e-6) {
+                c_s = (hs_in - saturatedEnthalpy(T_wo, a.pressure)) / (T_wi - T_wo);
+            } else {
+                c_s = (hs_in - saturatedEnthalpy(T_wi - 1e-3, a.pressure)) / 1e-3;
+            }
+            const double C_w = mdot_w * water_.specificHeat(T_wi) / c_s;
+            const HxResult hx =
+                heatExchange(HxArrangement::Counterflow, UA_h, C_w, hs_in, mdot_a, h_ai);
+            Q = hx.Q;
+            const double next = water_.heatedTemperature(T_wi, mdot_w, -Q);
+            const double change = std::abs(next - T_wo);
+            T_wo = next;
+            if (change < 1e-11) break;
+        }
+    }
+    o.heat_rejected = Q;
+    o.outlet_temp = T_wo;
+    o.air_outlet_enthalpy = mdot_a > 0.0 ? h_ai + Q / mdot_a : h_ai;
+    o.approach = T_wo - a.wet_bulb;
+    const FanState fs = stageFans(fans_, f);
+    o.fans_running = fs.running;
+    o.fan_power = fs.power;
+    const double h_fg = psychro::latentHeatOfVaporisation(0.5 * (T_wi + T_wo));
+    const TowerWater w = towerWaterBalance(std::max(0.0, Q), spec_.latent_fraction, h_fg,
+                                           mdot_w, spec_.drift_fraction,
+                                           spec_.cycles_of_concentration);
+    o.evaporation_rate = w.evaporation;
+    o.drift_rate = w.drift;
+    o.blowdown_rate = w.blowdown;
+    o.makeup_rate = w.makeup;
+    o.setpoint_unmet = std::max(0.0, o.outlet_temp - in.setpoint);
+    return o;
+}
+
+CoolingTower::Outputs CoolingTower::evaluate(const Inputs& in) const {
+    const std::string where = fmt::format("cooling tower '{}'", spec_.name);
+    checkAmbient(in.air, where);
+    checkWaterSide(where, water_, in.inlet_temp, in.flow, in.setpoint);
+    if (in.inlet_temp <= in.setpoint || in.flow <= 0.0) return evaluateAt(in, 0.0);
+    const Outputs full = evaluateAt(in, 1.0);
+    if (full.heat_rejected <= 0.0) return evaluateAt(in, 0.0);
+    if (full.outlet_temp >= in.setpoint) return full;
+    const double f =
+        solveAirFraction([&](double x) { return evaluateAt(in, x).outlet_temp; }, in.setpoint);
+    return evaluateAt(in, f);
+}
+
+// -------------------------------------------------------------------------------- chiller
+
+ChillerSpec ChillerSpec::fromJson(const JsonView& v, std::string name) {
+    checkEntryKeys(v, {"kind", "capacity_kW", "capacity_W", "capacity_MW", "cop_ref", "capft",
+                       "eirft", "eirfplr", "chw_leaving_min_C", "chw_leaving_max_C",
+                       "cw_entering_min_C", "cw_entering_max_C", "plr_min",
+                       "second_law_efficiency", "evaporator_offset_K", "condenser_offset_K"});
+    ChillerSpec s;
+    s.name = std::move(name);
+    s.kind = v.choice("kind", {"eir", "carnot"}) == "eir" ? Kind::Eir : Kind::Carnot;
+    s.capacity = v.quantity("capacity", {"W", "kW", "MW"});
+    v.requireRange("capacity", s.capacity, 1e3, 1e8, "kW");
+    if (s.kind == Kind::Eir) {
+        s.cop_ref = v.number("cop_ref");
+        auto arr = [&](std::string_view key, auto& out) {
+            const auto e = v.at(key).elements();
+            if (e.size() != out.size()) {
+                v.fail(key, fmt::format("expected {} coefficients, got {}", out.size(), e.size()));
+            }
+            for (std::size_t i = 0; i < out.size(); ++i) out[i] = e[i].asNumber();
+        };
+        arr("capft", s.capft);
+        arr("eirft", s.eirft);
+        arr("eirfplr", s.eirfplr);
+        s.chw_min = v.quantity("chw_leaving_min", {"C"});
+        s.chw_max = v.quantity("chw_leaving_max", {"C"});
+        s.cw_min = v.quantity("cw_entering_min", {"C"});
+        s.cw_max = v.quantity("cw_entering_max", {"C"});
+        s.plr_min = v.number("plr_min", s.plr_min);
+        v.requireRange("cop_ref", s.cop_ref, 0.5, 30.0);
+        v.requireRange("plr_min", s.plr_min, 0.0, 1.0);
+        if (!(s.chw_min < s.chw_max) || !(s.cw_min < s.cw_max)) {
+            v.fail("curve ranges must have min < max");
+        }
+    } else {
+        s.second_law_efficiency = v.number("second_law_efficiency");
+        s.evaporator_offset = v.quantity("evaporator_offset", {"K"}, s.evaporator_offset);
+        s.condenser_offset = v.quantity("condenser_offset", {"K"}, s.condenser_offset);
+        v.requireRange("second_law_efficiency", s.second_law_efficiency, 0.05, 1.0);
+    }
+    return s;
+}
+
+ChillerSpec ChillerSpec::fromCatalog(std::string_view name, const Json& overrides) {
+    const Json e = loadCatalogEntry("chillers.json", name, overrides);
+    return fromJson(JsonView(e, fmt::format("chillers.json/{}", name)), std::string(name));
+}
+
+Chiller::Chiller(ChillerSpec spec) : spec_(std::move(spec)) {}
+
+double Chiller::biquadratic(const std::array<double, 6>& c, double x, double y) {
+    return c[0] + c[1] * x + c[2] * x * x + c[3] * y + c[4] * y * y + c[5] * x * y;
+}
+
+Chiller::Outputs Chiller::evaluate(double load, double T_chw, double T_cw) const {
+    if (!(load >= 0.0) || !std::isfinite(load) || !(T_chw > 250.0 && T_chw < 340.0) ||
+        !(T_cw > 230.0 && T_cw < 340.0)) {
+        throw InputError(fmt::format("chiller '{}': load {} W, leaving chilled water {:.2f} °C, "
+                                     "entering condenser {:.2f} °C; expected load ≥ 0 and "
+                                     "temperatures -23..67 °C",
+                                     spec_.name, load, celsius(T_chw), celsius(T_cw)));
+    }
+    Outputs o;
+    if (spec_.kind == ChillerSpec::Kind::Eir) {
+        const double x = std::clamp(T_chw, spec_.chw_min, spec_.chw_max);
+        const double y = std::clamp(T_cw, spec_.cw_min, spec_.cw_max);
+        o.clamped = x != T_chw || y != T_cw;
+        const double xc = celsius(x), yc = celsius(y);
+        o.capacity = spec_.capacity * std::max(0.0, biquadratic(spec_.capft, xc, yc));
+        o.cooling = std::min(load, o.capacity);
+        o.plr = o.capacity > 0.0 ? o.cooling / o.capacity : 0.0;
+        const auto& e = spec_.eirfplr;
+        const double p = std::max(o.plr, spec_.plr_min);
+        const double eirfplr = e[0] + e[1] * p + e[2] * p * p;
+        const double cycling = o.plr < spec_.plr_min ? o.plr / spec_.plr_min : 1.0;
+        o.power = o.capacity / spec_.cop_ref * std::max(0.0, biquadratic(spec_.eirft, xc, yc)) *
+                  eirfplr * cycling;
+    } else {
+        const double T_evap = T_chw - spec_.evaporator_offset;
+        // A minimum lift of 5 K keeps the Carnot COP finite when condenser water is cold.
+        const double T_cond = std::max(T_cw + spec_.condenser_offset, T_evap + 5.0);
+        const double cop = spec_.second_law_efficiency * T_evap / (T_cond - T_evap);
+        o.capacity = spec_.capacity;
+        o.cooling = std::min(load, o.capacity);
+        o.plr = o.cooling / o.capacity;
+        o.power = o.cooling / cop;
+    }
+    o.cop = o.power > 0.0 ? o.cooling / o.power : 0.0;
+    o.heat_to_condenser = o.cooling + o.power;
+    return o;
+}
+
+EconomizerMode economizerMode(double T_return, double T_after, double T_set) {
+    if (T_after <= T_set) return EconomizerMode::Economizer;
+    if (T_after < T_return) return EconomizerMode::Integrated;
+    return EconomizerMode::Mechanical;
+}
+
+// -------------------------------------------------------------------------- ASHRAE classes
+
+AshraeLiquidClass loadAshraeClass(std::string_view name) {
+    const Json e = loadCatalogEntry("ashrae_liquid_classes.json", name);
+    const JsonView v(e, fmt::format("ashrae_liquid_classes.json/{}", name));
+    checkEntryKeys(v, {"max_supply_temp_C", "min_supply_temp_C", "typical_heat_rejection"});
+    AshraeLiquidClass c;
+    c.name = std::string(name);
+    c.max_supply_temp = v.quantity("max_supply_temp", {"C"});
+    c.min_supply_temp = v.quantity("min_supply_temp", {"C"});
+    c.typical_heat_rejection = v.string("typical_heat_rejection", "");
+    return c;
+}
+
+double facilitySupplySetpoint(const AshraeLiquidClass& cls, double margin) {
+    if (!(margin >= 0.0) || cls.max_supply_temp - margin < cls.min_supply_temp) {
+        throw InputError(fmt::format("ASHRAE class {}: margin {} K leaves the setpoint below the "
+                                     "class minimum {:.1f} °C",
+                                     cls.name, margin, celsius(cls.min_supply_temp)));
+    }
+    return cls.max_supply_temp - margin;
+}
+
+// ----------------------------------------------------------------------------- components
+
+DryCoolerComponent::DryCoolerComponent(std::string name, DryCooler model)
+    : Component(std::move(name)), model_(std::move(model)) {
+    const auto& s = model_.spec();
+    const double Qn = s.capacity * model_.units();
+    addInput({"inlet_temp", "K", s.rating_inlet_temp, s.rating_inlet_temp, "water in"});
+    addInput({"flow", "m3/s", model_.designWaterFlow(), model_.designWaterFlow(), "water flow"});
+    addInput({"setpoint", "K", s.rating_outlet_temp, s.rating_outlet_temp,
+              "leaving water setpoint"});
+    addInput({"dry_bulb", "K", 300.0, s.rating_dry_bulb, "ambient dry bulb"});
+    addInput({"wet_bulb", "K", 300.0, s.rating_wet_bulb, "ambient wet bulb"});
+    addInput({"pressure", "Pa", 101325.0, 101325.0, "station pressure"});
+    addOutput({"outlet_temp", "K", s.rating_outlet_temp, 0.0, "water out"});
+    addOutput({"heat_rejected", "W", Qn, 0.0, "heat rejected to air"});
+    addOutput({"fan_power", "W", std::max(1.0, s.fan_power * model_.units()), 0.0, "fans"});
+    addOutput({"air_fraction", "1", 1.0, 0.0, "air flow fraction of rated"});
+    addOutput({"air_inlet_temp", "K", s.rating_dry_bulb, 0.0, "air after adiabatic pads"});
+    addOutput({"spray_water_rate", "m3/s", 1e-4, 0.0, "adiabatic spray water"});
+    addOutput({"evaporation_rate", "m3/s", 1e-4, 0.0, "water evaporated by the pads"});
+    addOutput({"setpoint_unmet", "K", 1.0, 0.0, "leaving water above setpoint"});
+}
+
+void DryCoolerComponent::computeOutputs(double, std::span<const double>,
+                                        std::span<const double> u, std::span<double> y) const {
+    const DryCooler::Outputs o =
+        model_.evaluate({u[0], u[1], u[2], AmbientAir{u[3], u[4], u[5]}});
+    y[0] = o.outlet_temp;
+    y[1] = o.heat_rejected;
+    y[2] = o.fan_power;
+    y[3] = o.air_fraction;
+    y[4] = o.air_inlet_temp;
+    y[5] = o.spray_water_rate;
+    y[6] = o.evaporation_rate;
+    y[7] = o.setpoint_unmet;
+}
+
+CoolingTowerComponent::CoolingTowerComponent(std::string name, CoolingTower model)
+    : Component(std::move(name)), model_(std::move(model)) {
+    const auto& s = model_.spec();
+    addInput({"inlet_temp", "K", s.rating_inlet_temp, s.rating_inlet_temp, "water in"});
+    addInput({"flow", "m3/s", model_.designWaterFlow(), model_.designWaterFlow(), "water flow"});
+    addInput({"setpoint", "K", s.rating_outlet_temp, s.rating_outlet_temp,
+              "leaving water setpoint"});
+    addInput({"dry_bulb", "K", 300.0, s.rating_dry_bulb, "ambient dry bulb"});
+    addInput({"wet_bulb", "K", 300.0, s.rating_wet_bulb, "ambient wet bulb"});
+    addInput({"pressure", "Pa", 101325.0, 101325.0, "station pressure"});
+    const double Qn = s.capacity * model_.cells();
+    addOutput({"outlet_temp", "K", s.rating_outlet_temp, 0.0, "water out"});
+    addOutput({"heat_rejected", "W", std::max(1.0, Qn), 0.0, "heat rejected"});
+    addOutput({"fan_power", "W", std::max(1.0, s.fan_power), 0.0, "fans"});
+    addOutput({"air_fraction", "1", 1.0, 0.0, "air flow fraction of rated"});
+    addOutput({"approach", "K", 4.0, 0.0, "leaving water minus wet bulb"});
+    for (const char* n : {"evaporation_rate", "drift_rate", "blowdown_rate", "makeup_rate"}) {
+        addOutput({n, "m3/s", 1e-3, 0.0, n});
+    }
+    addOutput({"setpoint_unmet", "K", 1.0, 0.0, "leaving water above setpoint"});
+}
+
+void CoolingTowerComponent::computeOutputs(double, std::span<const double>,
+                                           std::span<const double> u, std::span<double> y) const {
+    const CoolingTower::Outputs o =
+        model_.evaluate({u[0], u[1], u[2], AmbientAir{u[3], u[4], u[5]}});
+    y[0] = o.outlet_temp;
+    y[1] = o.heat_rejected;
+    y[2] = o.fan_power;
+    y[3] = o.air_fraction;
+    y[4] = o.approach;
+    y[5] = o.evaporation_rate;
+    y[6] = o.drift_rate;
+    y[7] = o.blowdown_rate;
+    y[8] = o.makeup_rate;
+    y[9] = o.setpoint_unmet;
+}
+
+TrimChillerComponent::TrimChillerComponent(std::string name, Chiller chiller, Coolant water)
+    : Component(std::move(name)), chiller_(std::move(chiller)), water_(std::move(water)) {
+    const double Qn = chiller_.spec().capacity;
+    addInput({"inlet_temp", "K", 303.15, 303.15, "water after the heat rejection unit"});
+    addInput({"loop_return_temp", "K", 303.15, 303.15, "water before the heat rejection unit"});
+    addInput({"flow", "m3/s", 0.05, 0.05, "water flow"});
+    addInput({"setpoint", "K", 300.15, 300.15, "supply setpoint"});
+    addInput({"condenser_temp", "K", 302.55, 302.55, "entering condenser water or air"});
+    addOutput({"outlet_temp", "K", 300.0, 0.0, "water out"});
+    addOutput({"cooling", "W", Qn, 0.0, "evaporator duty"});
+    addOutput({"power", "W", Qn / 5.0, 0.0, "compressor power"});
+    addOutput({"heat_to_condenser", "W", Qn, 0.0, "condenser heat"});
+    addOutput({"cop", "1", 5.0, 0.0, "coefficient of performance"});
+    addOutput({"mode", "1", 1.0, 0.0, "0 economizer, 1 integrated, 2 mechanical"});
+    addOutput({"setpoint_unmet", "K", 1.0, 0.0, "outlet above setpoint (capacity short)"});
+}
+
+void TrimChillerComponent::computeOutputs(double, std::span<const double>,
+                                          std::span<const double> u, std::span<double> y) const {
+    const double T_in = u[0], T_ret = u[1], flow = u[2], T_set = u[3], T_cond = u[4];
+    checkWaterSide(fmt::format("trim chiller '{}'", name()), water_, T_in, flow, T_set);
+    const EconomizerMode mode = economizerMode(T_ret, T_in, T_set);
+    const double mdot = water_.massFlow(flow);
+    const double load = mode == EconomizerMode::Economizer
+                            ? 0.0
+                            : mdot * (water_.enthalpy(T_in) - water_.enthalpy(T_set));
+    const Chiller::Outputs o = chiller_.evaluate(load, T_set, T_cond);
+    y[0] = water_.heatedTemperature(T_in, mdot, -o.cooling);
+    if (mdot <= 0.0) y[0] = T_in;
+    y[1] = o.cooling;
+    y[2] = o.power;
+    y[3] = o.heat_to_condenser;
+    y[4] = o.cop;
+    y[5] = static_cast<double>(static_cast<int>(mode));
+    y[6] = std::max(0.0, y[0] - T_set);
+}
+
+}  // namespace dctwin::thermal

@@ -1,0 +1,166 @@
+#include "thermal/rack_loop.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/errors.h"
+#include "core/units.h"
+#include "thermal/catalog.h"
+
+namespace dctwin::thermal {
+
+RackLoopParams RackLoopParams::fromJson(const JsonView& v) {
+    checkEntryKeys(v, {"heat_liquid_kW", "flow_Lpm", "flow_exponent", "gpus_per_rack",
+                       "gpu_heat_share", "gpu_resistance_K_per_W", "metal_capacity_kJ_per_K",
+                       "fluid_volume_L", "count", "initial_temp_C"});
+    RackLoopParams p;
+    p.heat_design = v.quantity("heat_liquid", {"kW"});
+    p.flow_design = v.quantity("flow", {"Lpm"});
+    p.flow_exponent = v.number("flow_exponent", p.flow_exponent);
+    const double gpus = v.number("gpus_per_rack");
+    const double share = v.number("gpu_heat_share");
+    const double r_gpu = v.number("gpu_resistance_K_per_W");
+    v.requireRange("gpus_per_rack", gpus, 1, 1e4);
+    v.requireRange("gpu_heat_share", share, 0.01, 1.0);
+    v.requireRange("gpu_resistance_K_per_W", r_gpu, 1e-4, 1.0);
+    p.R_design = r_gpu * share / gpus;
+    p.C_metal = v.number("metal_capacity_kJ_per_K") * 1e3;
+    p.fluid_volume = v.quantity("fluid_volume", {"L"});
+    p.count = v.number("count", 1.0);
+    p.initial_temp = v.quantity("initial_temp", {"C"}, p.initial_temp);
+    v.requireRange("heat_liquid_kW", p.heat_design, 1.0, 10e6, "kW");
+    v.requireRange("flow_Lpm", p.flow_design, 1e-6, 1.0, "Lpm");
+    v.requireRange("metal_capacity_kJ_per_K", p.C_metal, 1.0, 1e9);
+    v.requireRange("fluid_volume_L", p.fluid_volume, 1e-5, 100.0, "L");
+    v.requireRange("count", p.count, 1.0, 1e6);
+    return p;
+}
+
+RackLoopParams RackLoopParams::fromCatalog(std::string_view name) {
+    const Json entry = loadCatalogEntry("rack_loops.json", name);
+    return fromJson(JsonView(entry, fmt::format("rack_loops.json/{}", name)));
+}
+
+RackLoop::RackLoop(std::string name, Coolant coolant, RackLoopParams params)
+    : Component(std::move(name)), coolant_(std::move(coolant)), p_(params) {
+    auto bad = [&](const char* what, double v, const char* expected) {
+        throw InputError(
+            fmt::format("rack loop '{}': {} = {} ({})", this->name(), what, v, expected));
+    };
+    if (!(p_.count >= 1.0)) bad("count", p_.count, "expected ≥ 1");
+    if (!(p_.C_metal > 0)) bad("C_metal [J/K]", p_.C_metal, "expected > 0");
+    if (!(p_.fluid_volume > 0)) bad("fluid_volume [m3]", p_.fluid_volume, "expected > 0");
+    if (!(p_.R_design > 0)) bad("R_design [K/W]", p_.R_design, "expected > 0");
+    if (!(p_.flow_design > 0)) bad("flow_design [m3/s]", p_.flow_design, "expected > 0");
+    if (!(p_.min_flow_ratio > 0 && p_.min_flow_ratio <= 1)) {
+        bad("min_flow_ratio", p_.min_flow_ratio, "expected in (0, 1]");
+    }
+    fluid_mass_ = coolant_.referenceDensity() * p_.fluid_volume;
+    const double T0 = p_.initial_temp;
+    const double dT = std::max(1.0, p_.heat_design * p_.R_design);
+    addState({"die_temp", "K", T0, T0, "GPU die / cold-plate metal temperature"});
+    addState({"fluid_temp", "K", T0, T0, "coolant temperature in the rack (= outlet)"});
+    addInput({"heat_liquid", "W", std::max(1.0, p_.heat_design), p_.heat_design,
+              "heat to liquid per rack"});
+    addInput({"supply_temp", "K", T0, T0, "coolant supply temperature"});
+    addInput({"flow", "m3/s", p_.flow_design, p_.flow_design, "coolant flow per rack"});
+    addOutput({"outlet_temp", "K", T0, 0.0, "coolant outlet temperature"});
+    addOutput({"die_temp", "K", T0 + dT, 0.0, "GPU die temperature"});
+    addOutput({"heat_to_coolant", "W", std::max(1.0, p_.heat_design), 0.0,
+               "enthalpy rise of the coolant stream per rack"});
+    addOutput({"heat_to_coolant_total", "W", std::max(1.0, p_.count * p_.heat_design), 0.0,
+               "enthalpy rise of the coolant streams of all racks represented"});
+    addOutput({"flow_total", "m3/s", p_.count * p_.flow_design, 0.0,
+               "coolant flow of all racks represented"});
+}
+
+double RackLoop::resistance(double flow) const {
+    const double r = std::max(flow / p_.flow_design, p_.min_flow_ratio);
+    return p_.R_design * std::pow(r, -p_.flow_exponent);
+}
+
+double RackLoop::fluidCapacity(double T) const { return fluid_mass_ * coolant_.specificHeat(T); }
+
+double RackLoop::storedEnergy(std::span<const double> x) const {
+    return p_.count * (p_.C_metal * x[kDie] + fluid_mass_ * coolant_.enthalpy(x[kFluid]));
+}
+
+void RackLoop::checkInputs(std::span<const double> u) const {
+    if (!(u[kHeat] >= 0.0) || !std::isfinite(u[kHeat])) {
+        throw InputError(fmt::format("rack loop '{}': heat_liquid = {} W; expected a finite "
+                                     "value ≥ 0",
+                                     name(), u[kHeat]));
+    }
+    if (!(u[kFlow] >= 0.0) || !std::isfinite(u[kFlow])) {
+        throw InputError(fmt::format("rack loop '{}': flow = {} m3/s; expected a finite value ≥ 0",
+                                     name(), u[kFlow]));
+    }
+    const double T = u[kSupplyTemp];
+    if (!(T >= coolant_.minTemperature() && T <= coolant_.maxTemperature())) {
+        throw InputError(fmt::format(
+            "rack loop '{}': supply_temp = {:.2f} K ({:.2f} °C) is outside the {} table, "
+            "{:.1f}..{:.1f} °C",
+            name(), T, units::kelvinToCelsius(T), coolant_.name(),
+            units::kelvinToCelsius(coolant_.minTemperature()),
+            units::kelvinToCelsius(coolant_.maxTemperature())));
+    }
+}
+
+void RackLoop::computeOutputs(double, std::span<const double> x, std::span<const double> u,
+                              std::span<double> y) const {
+    checkInputs(u);
+    const double mdot = coolant_.massFlow(u[kFlow]);
+    const double q = mdot * (coolant_.enthalpy(x[kFluid]) - coolant_.enthalpy(u[kSupplyTemp]));
+    y[kOutletTemp] = x[kFluid];
+    y[kDieTemp] = x[kDie];
+    y[kHeatToCoolant] = q;
+    y[kHeatTotal] = p_.count * q;
+    y[kFlowTotal] = p_.count * u[kFlow];
+}
+
+void RackLoop::computeDerivatives(double, std::span<const double> x, std::span<const double> u,
+                                  std::span<double> dxdt) const {
+    checkInputs(u);
+    const double q_plate = (x[kDie] - x[kFluid]) / resistance(u[kFlow]);
+    const double mdot = coolant_.massFlow(u[kFlow]);
+    const double q_out =
+        mdot * (coolant_.enthalpy(x[kFluid]) - coolant_.enthalpy(u[kSupplyTemp]));
+    dxdt[kDie] = (u[kHeat] - q_plate) / p_.C_metal;
+    dxdt[kFluid] = (q_plate - q_out) / fluidCapacity(x[kFluid]);
+}
+
+bool RackLoop::outputDependsOnInput(std::size_t o, std::size_t i) const {
+    switch (o) {
+        case kOutletTemp:
+        case kDieTemp:
+            return false;
+        case kHeatToCoolant:
+        case kHeatTotal:
+            return i == kSupplyTemp || i == kFlow;
+        default:
+            return i == kFlow;
+    }
+}
+
+bool RackLoop::outputDependsOnState(std::size_t o, std::size_t s) const {
+    switch (o) {
+        case kOutletTemp:
+        case kHeatToCoolant:
+        case kHeatTotal:
+            return s == kFluid;
+        case kDieTemp:
+            return s == kDie;
+        default:
+            return false;
+    }
+}
+
+bool RackLoop::derivativeDependsOnState(std::size_t, std::size_t) const { return true; }
+
+bool RackLoop::derivativeDependsOnInput(std::size_t row, std::size_t i) const {
+    if (row == kDie) return i == kHeat || i == kFlow;
+    return i == kSupplyTemp || i == kFlow;
+}
+
+}  // namespace dctwin::thermal
