@@ -1,0 +1,299 @@
+#include "power/chain.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.h"
+
+namespace dctwin::power {
+namespace {
+
+const double kSqrt3 = std::sqrt(3.0);
+
+double lineCurrent(double P, double V, double pf) { return P / (kSqrt3 * V * pf); }
+
+/// One set of `n` conductors (feeds, busways, breakers) sharing `P_out` [W].
+ChainElement conductorStage(const char* name, const ConductorSpec& c, int n, double P_out,
+                            double pf) {
+    ChainElement e;
+    e.name = name;
+    e.model = c.name;
+    e.count = n;
+    e.output_power = P_out;
+    e.current = lineCurrent(P_out / n, c.voltage, pf);
+    e.loss = n * 3.0 * e.current * e.current * c.resistance();
+    e.input_power = P_out + e.loss;
+    e.rating = c.rating;
+    e.rating_unit = "A";
+    e.loading = e.current / c.rating;
+    return e;
+}
+
+}  // namespace
+
+UpsLossCurve UpsLossCurve::fit(const std::vector<std::pair<double, double>>& points) {
+    if (points.size() < 3) throw ModelError("UPS loss fit needs at least 3 efficiency points");
+    // Normal equations for l(x) = a + b x + c x², with l = x (1/η − 1).
+    double A[3][3] = {}, r[3] = {};
+    for (const auto& [x, eta] : points) {
+        const double l = x * (1.0 / eta - 1.0);
+        const double phi[3] = {1.0, x, x * x};
+        for (int i = 0; i < 3; ++i) {
+            r[i] += phi[i] * l;
+            for (int j = 0; j < 3; ++j) A[i][j] += phi[i] * phi[j];
+        }
+    }
+    // Gaussian elimination with partial pivoting (3×3).
+    int idx[3] = {0, 1, 2};
+    for (int k = 0; k < 3; ++k) {
+        int p = k;
+        for (int i = k + 1; i < 3; ++i) {
+            if (std::abs(A[idx[i]][k]) > std::abs(A[idx[p]][k])) p = i;
+        }
+        std::swap(idx[k], idx[p]);
+        const double piv = A[idx[k]][k];
+        if (std::abs(piv) < 1e-14) throw ModelError("UPS loss fit: points are degenerate");
+        for (int i = k + 1; i < 3; ++i) {
+            const double f = A[idx[i]][k] / piv;
+            for (int j = k; j < 3; ++j) A[idx[i]][j] -= f * A[idx[k]][j];
+            r[idx[i]] -= f * r[idx[k]];
+        }
+    }
+    double s[3];
+    for (int k = 2; k >= 0; --k) {
+        double acc = r[idx[k]];
+        for (int j = k + 1; j < 3; ++j) acc -= A[idx[k]][j] * s[j];
+        s[k] = acc / A[idx[k]][k];
+    }
+    return UpsLossCurve{s[0], s[1], s[2]};
+}
+
+double transformerEfficiency(const TransformerSpec& t, double x, double pf) {
+    const double p = x * t.rating * pf;
+    return p / (p + t.no_load_loss + x * x * t.load_loss);
+}
+
+const ChainElement& ChainResult::element(std::string_view name) const {
+    for (const auto& e : elements) {
+        if (e.name == name) return e;
+    }
+    std::vector<std::string> names;
+    for (const auto& e : elements) names.push_back(e.name);
+    throw ModelError(fmt::format("chain has no element '{}'; elements: {}", name,
+                                 fmt::join(names, ", ")));
+}
+
+ChainModel::ChainModel(ChainDesign design) : d_(std::move(design)) {
+    const auto check = [](int n, const char* what) {
+        if (n < 1) throw ModelError(fmt::format("electrical chain: {} count must be ≥ 1", what));
+    };
+    check(d_.rack_feeds, "rack feed");
+    check(d_.busways, "busway");
+    check(d_.ups_units, "UPS");
+    check(d_.lv_breakers, "LV breaker");
+    check(d_.transformers, "transformer");
+    check(d_.mv_feeders, "MV feeder");
+    if (!(d_.power_factor > 0.5 && d_.power_factor <= 1.0) ||
+        !(d_.mv_power_factor > 0.5 && d_.mv_power_factor <= 1.0)) {
+        throw ModelError("electrical chain: power factors must be in (0.5, 1]");
+    }
+    dc_ = UpsLossCurve::fit(d_.ups.double_conversion_points);
+    eco_ = UpsLossCurve::fit(d_.ups.eco_points);
+}
+
+ChainResult ChainModel::evaluate(double it_power, double cooling_power, double other_power,
+                                 UpsMode mode) const {
+    if (!(it_power >= 0) || !(cooling_power >= 0) || !(other_power >= 0)) {
+        throw ModelError(fmt::format("electrical chain: loads must be ≥ 0 W (IT {} W, cooling "
+                                     "{} W, other {} W)",
+                                     it_power, cooling_power, other_power));
+    }
+    ChainResult r;
+    r.it_power = it_power;
+    r.cooling_power = cooling_power;
+    r.other_power = other_power;
+    const double pf = d_.power_factor;
+
+    const ChainElement feed = conductorStage("rack_feed", d_.rack_feed, d_.rack_feeds, it_power, pf);
+    const ChainElement bus =
+        conductorStage("busway", d_.busway, d_.busways, feed.input_power, pf);
+
+    // UPS: its output carries the IT path and the UPS-backed share of cooling.
+    const double cooling_ups = d_.cooling_on_ups_fraction * cooling_power;
+    ChainElement ups;
+    ups.name = "ups";
+    ups.model = d_.ups.name;
+    ups.count = d_.ups_units;
+    ups.output_power = bus.input_power + cooling_ups;
+    const double x = ups.output_power / (d_.ups_units * d_.ups.rating);
+    ups.loss = d_.ups_units * d_.ups.rating * upsCurve(mode).lossFraction(x);
+    ups.input_power = ups.output_power + ups.loss;
+    ups.current = lineCurrent(ups.output_power / d_.ups_units, d_.ups.voltage, d_.ups.power_factor);
+    ups.rating = d_.ups.rating;
+    ups.rating_unit = "W";
+    ups.loading = x;
+
+    const double lv_load = ups.input_power + (cooling_power - cooling_ups) + other_power;
+    const ChainElement lv =
+        conductorStage("lv_switchgear", d_.lv_breaker, d_.lv_breakers, lv_load, pf);
+
+    ChainElement tr;
+    tr.name = "transformer";
+    tr.model = d_.transformer.name;
+    tr.count = d_.transformers;
+    tr.output_power = lv.input_power;
+    const double S_unit = lv.input_power / pf / d_.transformers;  // [VA]
+    const double xt = S_unit / d_.transformer.rating;
+    tr.loss = d_.transformers * (d_.transformer.no_load_loss + xt * xt * d_.transformer.load_loss);
+    tr.input_power = tr.output_power + tr.loss;
+    tr.current = S_unit / (kSqrt3 * d_.transformer.secondary_voltage);
+    tr.rating = d_.transformer.rating;
+    tr.rating_unit = "VA";
+    tr.loading = xt;
+
+    const ChainElement mv =
+        conductorStage("mv_feeder", d_.mv_feeder, d_.mv_feeders, tr.input_power, d_.mv_power_factor);
+
+    r.elements = {feed, bus, ups, lv, tr, mv};
+    r.facility_power = mv.input_power;
+    r.ups_loss = ups.loss;
+    r.transformer_loss = tr.loss;
+    r.distribution_loss = feed.loss + bus.loss + lv.loss + mv.loss;
+    r.total_loss = r.ups_loss + r.transformer_loss + r.distribution_loss;
+    r.hall_heat = feed.loss + bus.loss;
+    r.electrical_room_heat = ups.loss + lv.loss;
+    r.mv_current = lineCurrent(mv.input_power, d_.mv_feeder.voltage, d_.mv_power_factor);
+    return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+ElectricalChain::ElectricalChain(std::string name, ChainDesign design, UpsMode mode,
+                                 double nominal_power)
+    : Component(std::move(name)), model_(std::move(design)), mode_(mode) {
+    const double P = nominal_power;
+    addInput({"it_power", "W", P, 0.0, "AC power at the rack shelf inputs"});
+    addInput({"cooling_power", "W", 0.1 * P, 0.0, "cooling plant electrical power"});
+    addInput({"other_power", "W", 0.01 * P, 0.0, "other facility loads"});
+    addOutput({"facility_power", "W", P, 0.0, "power from the utility"});
+    addOutput({"total_loss", "W", 0.03 * P, 0.0, "all chain losses"});
+    addOutput({"ups_loss", "W", 0.03 * P, 0.0, "UPS losses"});
+    addOutput({"transformer_loss", "W", 0.005 * P, 0.0, "transformer losses"});
+    addOutput({"distribution_loss", "W", 0.005 * P, 0.0, "feeds, busways, switchgear, MV"});
+    addOutput({"hall_heat", "W", 0.005 * P, 0.0, "feed and busway losses (data hall)"});
+    addOutput({"electrical_room_heat", "W", 0.03 * P, 0.0, "UPS and LV switchgear losses"});
+    addOutput({"feed_loading", "1", 1.0, 0.0, "per rack feed"});
+    addOutput({"busway_loading", "1", 1.0, 0.0, "per busway"});
+    addOutput({"ups_loading", "1", 1.0, 0.0, "per UPS unit"});
+    addOutput({"transformer_loading", "1", 1.0, 0.0, "per transformer"});
+    addOutput({"mv_current", "A", 500.0, 0.0, "MV current at the utility"});
+}
+
+void ElectricalChain::computeOutputs(double, std::span<const double>, std::span<const double> u,
+                                     std::span<double> y) const {
+    const ChainResult r = model_.evaluate(std::max(0.0, u[kItPower]),
+                                          std::max(0.0, u[kCoolingPower]),
+                                          std::max(0.0, u[kOtherPower]), mode_);
+    y[0] = r.facility_power;
+    y[1] = r.total_loss;
+    y[2] = r.ups_loss;
+    y[3] = r.transformer_loss;
+    y[4] = r.distribution_loss;
+    y[5] = r.hall_heat;
+    y[6] = r.electrical_room_heat;
+    y[7] = r.elements[0].loading;
+    y[8] = r.elements[1].loading;
+    y[9] = r.elements[2].loading;
+    y[10] = r.elements[4].loading;
+    y[11] = r.mv_current;
+}
+
+// ---------------------------------------------------------------------------------------------
+UtilityLossResult analyzeUtilityLoss(const UtilityLossSpec& s) {
+    if (s.ups_units < 1 || s.generators < 1 || s.mechanical_blocks < 1 || !(s.walk_in >= 0) ||
+        !(s.time_step > 0) || !(s.duration > 0) || !(s.critical_load >= 0) ||
+        !(s.mechanical_load >= 0)) {
+        throw ModelError("utility-loss analysis: counts must be ≥ 1 and times and loads ≥ 0");
+    }
+    UtilityLossResult r;
+    const double capacity = s.generators * s.generator.rating;
+    const double step_limit = s.generator.step_load_limit * capacity;
+    // Usable battery energy: the autonomy is quoted at rated UPS output.
+    r.battery_energy_initial =
+        s.ups_units * s.ups.rating * s.ups.ride_through / s.ups.battery_discharge_efficiency;
+    r.generator_online = s.generator.start_delay;
+
+    // Load plan on the generators.
+    double gen_load = 0.0;
+    const double block = s.mechanical_load / s.mechanical_blocks;
+    for (int k = 0; k < s.mechanical_blocks; ++k) {
+        LoadStep st;
+        st.time = r.generator_online + k * s.block_interval;
+        st.what = fmt::format("mechanical block {}/{}", k + 1, s.mechanical_blocks);
+        st.step = block;
+        st.limit = step_limit;
+        gen_load += block;
+        st.total = gen_load;
+        st.overload = st.step > st.limit || st.total > capacity;
+        r.steps.push_back(st);
+    }
+    const double walk_start = r.generator_online + s.mechanical_blocks * s.block_interval;
+    r.transfer_complete = walk_start + s.walk_in;
+    {
+        LoadStep st;
+        st.time = walk_start;
+        st.what = fmt::format("UPS walk-in over {} s", s.walk_in);
+        // A ramp is judged by what it adds within one second (a step for walk_in < 1 s).
+        st.step = s.critical_load * std::min(1.0, s.walk_in > 0 ? 1.0 / s.walk_in : 1.0);
+        st.limit = step_limit;
+        st.total = gen_load + s.critical_load;
+        st.overload = st.step > st.limit || st.total > capacity;
+        r.steps.push_back(st);
+    }
+    for (const auto& st : r.steps) r.overload = r.overload || st.overload;
+
+    auto critical_on_gen = [&](double t) {
+        if (t < walk_start) return 0.0;
+        if (s.walk_in <= 0 || t >= r.transfer_complete) return s.critical_load;
+        return s.critical_load * (t - walk_start) / s.walk_in;
+    };
+    auto mech_on_gen = [&](double t) {
+        double m = 0;
+        for (int k = 0; k < s.mechanical_blocks; ++k) {
+            if (t >= r.generator_online + k * s.block_interval) m += block;
+        }
+        return m;
+    };
+
+    double E = r.battery_energy_initial;
+    r.battery_energy_min = E;
+    r.ride_through_ok = true;
+    const auto n = static_cast<long>(std::ceil(s.duration / s.time_step));
+    for (long i = 0; i <= n; ++i) {
+        const double t = std::min(i * s.time_step, s.duration);
+        const double from_gen = critical_on_gen(t);
+        const double served = E > 0.0 ? s.critical_load : from_gen;
+        r.time.push_back(t);
+        r.battery_soe.push_back(r.battery_energy_initial > 0 ? E / r.battery_energy_initial : 0);
+        r.generator_load.push_back(from_gen + mech_on_gen(t));
+        r.served_critical.push_back(served);
+        if (i == n) break;
+        // Energy drawn over the next step; the walk-in is linear, so the midpoint is exact.
+        const double tm = t + 0.5 * s.time_step;
+        const double p_bat = s.critical_load - critical_on_gen(tm);
+        E -= p_bat * s.time_step / s.ups.battery_discharge_efficiency;
+        if (E <= 0.0 && r.battery_empty_at < 0 && p_bat > 0) {
+            r.battery_empty_at = t + s.time_step;
+            r.ride_through_ok = false;
+            E = 0.0;
+        }
+        r.battery_energy_min = std::min(r.battery_energy_min, E);
+    }
+    r.battery_soe_min =
+        r.battery_energy_initial > 0 ? r.battery_energy_min / r.battery_energy_initial : 0.0;
+    return r;
+}
+
+}  // namespace dctwin::power

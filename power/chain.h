@@ -1,0 +1,176 @@
+#pragma once
+// Electrical chain from the utility to the rack shelves (DESIGN.md §3.2; domain-facts D1, D2).
+//
+//   utility MV ─ MV feeders ─ transformers ─ LV switchgear ─ UPS ─ busways ─ rack feeds ─ racks
+//                                              └──────────── cooling and other loads (no UPS)
+//
+// Every element set has `count` identical units that share the load equally in normal
+// operation (A/B paths, distributed-redundant systems and redundant modules all carry load).
+// Computed from the racks upstream, each stage's input is its output plus its losses:
+//   currents   I = P/(√3·V·PF) per unit; loading = I/I_rated (conductors),
+//              P/P_rated (UPS), S/S_rated (transformers)
+//   conductors P_loss = 3·I²·R per unit, R from the catalog's loss at rated current
+//   UPS        P_loss = n·S_r·(a + b·x + c·x²), x = P_out/(n·S_r), a, b, c least-squares
+//              fitted to the catalog's efficiency points (double conversion or eco mode)
+//   transformer P_loss = n·(P_NL + P_LL·(S/(n·S_r))²), S = P/PF
+// All losses are heat: feeds and busways in the data hall, UPS and switchgear in the
+// electrical rooms, transformers outdoors.
+//
+// Component ElectricalChain (no states; algebraic, direct feedthrough from every input):
+//   | kind   | name                 | unit | meaning                                   |
+//   |--------|----------------------|------|-------------------------------------------|
+//   | input  | it_power             | W    | AC power at the rack shelf inputs         |
+//   | input  | cooling_power        | W    | cooling plant electrical power            |
+//   | input  | other_power          | W    | lighting, offices, ... (no UPS)           |
+//   | output | facility_power       | W    | power drawn from the utility              |
+//   | output | total_loss           | W    | all chain losses                          |
+//   | output | ups_loss             | W    |                                           |
+//   | output | transformer_loss     | W    |                                           |
+//   | output | distribution_loss    | W    | feeds + busways + LV switchgear + MV      |
+//   | output | hall_heat            | W    | feed and busway losses (data hall air)    |
+//   | output | electrical_room_heat | W    | UPS and LV switchgear losses              |
+//   | output | feed_loading         | 1    | per rack feed                             |
+//   | output | busway_loading       | 1    | per busway                                |
+//   | output | ups_loading          | 1    | per UPS unit                              |
+//   | output | transformer_loading  | 1    | per transformer                           |
+//   | output | mv_current           | A    | total MV current at the utility           |
+//
+// Utility-loss contingency (analyzeUtilityLoss): the UPS batteries carry the critical load
+// from the loss until the generators (start delay) pick it up; mechanical load is re-applied in
+// blocks, each checked against the generators' step-load limit, then the UPS walks its load in
+// over a ramp. Reports battery state of energy, generator online time, step overloads and
+// whether the ride-through succeeds.
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/component.h"
+#include "power/catalog.h"
+
+namespace dctwin::power {
+
+enum class UpsMode { DoubleConversion, Eco };
+
+/// P_loss/S_r = a + b·x + c·x², least-squares fit to (x, η) points.
+struct UpsLossCurve {
+    double a = 0, b = 0, c = 0;  // [1]
+    static UpsLossCurve fit(const std::vector<std::pair<double, double>>& points);
+    double lossFraction(double x) const { return a + b * x + c * x * x; }
+    double efficiency(double x) const { return x / (x + lossFraction(x)); }
+};
+
+/// Transformer efficiency at load fraction x and power factor pf (domain-facts D1).
+double transformerEfficiency(const TransformerSpec& t, double x, double pf = 1.0);
+
+struct ChainDesign {
+    ConductorSpec rack_feed;   int rack_feeds = 1;   // energized feeds (A and B both count)
+    ConductorSpec busway;      int busways = 1;
+    UpsSpec ups;               int ups_units = 1;    // all units in service (incl. redundant)
+    ConductorSpec lv_breaker;  int lv_breakers = 1;  // LV mains, one per transformer
+    TransformerSpec transformer; int transformers = 1;
+    ConductorSpec mv_feeder;   int mv_feeders = 1;
+    double power_factor = 0.99;           // [1] LV load power factor
+    double mv_power_factor = 0.99;        // [1]
+    double cooling_on_ups_fraction = 0.0; // [1] share of cooling power that is UPS-backed
+};
+
+struct ChainElement {
+    std::string name;         // "rack_feed", "busway", "ups", "lv_switchgear", ...
+    std::string model;        // catalog entry
+    int count = 0;
+    double output_power = 0;  // [W] total
+    double input_power = 0;   // [W] total
+    double loss = 0;          // [W] total
+    double current = 0;       // [A] per unit
+    double rating = 0;        // per unit, in rating_unit
+    std::string rating_unit;  // "A", "W", "VA"
+    double loading = 0;       // [1] per unit
+};
+
+struct ChainResult {
+    std::vector<ChainElement> elements;  // downstream → upstream
+    double it_power = 0, cooling_power = 0, other_power = 0;  // [W]
+    double facility_power = 0;           // [W] at the utility
+    double total_loss = 0;               // [W]
+    double ups_loss = 0, transformer_loss = 0, distribution_loss = 0;  // [W]
+    double hall_heat = 0, electrical_room_heat = 0;                    // [W]
+    double mv_current = 0;               // [A]
+    const ChainElement& element(std::string_view name) const;
+};
+
+class ChainModel {
+public:
+    explicit ChainModel(ChainDesign design);
+    const ChainDesign& design() const { return d_; }
+    const UpsLossCurve& upsCurve(UpsMode mode) const {
+        return mode == UpsMode::Eco ? eco_ : dc_;
+    }
+    ChainResult evaluate(double it_power, double cooling_power, double other_power,
+                         UpsMode mode = UpsMode::DoubleConversion) const;
+
+private:
+    ChainDesign d_;
+    UpsLossCurve dc_, eco_;
+};
+
+class ElectricalChain : public Component {
+public:
+    ElectricalChain(std::string name, ChainDesign design,
+                    UpsMode mode = UpsMode::DoubleConversion, double nominal_power = 1e7);
+    const ChainModel& model() const { return model_; }
+    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
+                        std::span<double> y) const override;
+    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
+    bool derivativeDependsOnState(std::size_t, std::size_t) const override { return false; }
+    bool derivativeDependsOnInput(std::size_t, std::size_t) const override { return false; }
+
+    static constexpr std::size_t kItPower = 0, kCoolingPower = 1, kOtherPower = 2;
+
+private:
+    ChainModel model_;
+    UpsMode mode_;
+};
+
+// ---------------------------------------------------------------------------------------------
+struct UtilityLossSpec {
+    double critical_load = 0;     // [W] UPS output (IT) load
+    double mechanical_load = 0;   // [W] load restarted on generators (cooling, ...)
+    UpsSpec ups;
+    int ups_units = 1;            // units sharing the critical load
+    GeneratorSpec generator;
+    int generators = 1;           // generators in service
+    int mechanical_blocks = 2;    // mechanical load re-applied in this many equal steps
+    double block_interval = 5.0;  // [s] between steps
+    double walk_in = 10.0;        // [s] UPS ramps its load onto the generators over this time
+    double duration = 120.0;      // [s] analysed window after the loss
+    double time_step = 0.05;      // [s]
+};
+
+struct LoadStep {
+    double time = 0;              // [s] after the loss
+    std::string what;
+    double step = 0;              // [W] (for the walk-in: the step within one second)
+    double limit = 0;             // [W] step-load limit of the online generators
+    double total = 0;             // [W] generator load after the step
+    bool overload = false;        // step > limit or total > capacity
+};
+
+struct UtilityLossResult {
+    double generator_online = 0;        // [s] after the loss
+    double transfer_complete = 0;       // [s] when the critical load is fully on generators
+    double battery_energy_initial = 0;  // [J]
+    double battery_energy_min = 0;      // [J]
+    double battery_soe_min = 0;         // [1]
+    bool ride_through_ok = false;       // battery never empty before the transfer completed
+    double battery_empty_at = -1;       // [s] after the loss, −1 if never
+    bool overload = false;              // any step or the total over the limit
+    std::vector<LoadStep> steps;
+    std::vector<double> time;           // [s] after the loss
+    std::vector<double> battery_soe;    // [1]
+    std::vector<double> generator_load; // [W]
+    std::vector<double> served_critical;  // [W] critical load actually served
+};
+
+UtilityLossResult analyzeUtilityLoss(const UtilityLossSpec& spec);
+
+}  // namespace dctwin::power

@@ -1,0 +1,95 @@
+#include "power/rack.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.h"
+#include "power/smooth.h"
+
+namespace dctwin::power {
+
+RackPowerModel::RackPowerModel(RackSpec spec) : spec_(std::move(spec)) {
+    if (spec_.psu_curve.points().empty()) {
+        throw ModelError(fmt::format("rack model '{}' has no PSU efficiency curve", spec_.name));
+    }
+}
+
+RackPowerResult RackPowerModel::evaluate(double u, double T_die) const {
+    const RackSpec& s = spec_;
+    if (!std::isfinite(u) || !std::isfinite(T_die)) {
+        throw ModelError(fmt::format("rack '{}': utilization {} or die temperature {} K is not "
+                                     "finite",
+                                     s.name, u, T_die));
+    }
+    u = std::clamp(u, 0.0, 1.0);
+    RackPowerResult r;
+    const double theta = smooth::step01((T_die - s.throttle_temp) / s.throttle_width);
+    r.throughput_factor = 1.0 - theta * (1.0 - s.throttle_min_clock_fraction);
+    // Exponent capped so an absurd temperature from a diverging thermal model gives a large
+    // but finite power (the solver then reports the failure) rather than inf.
+    const double dT = std::min(T_die - s.die_ref_temp, 150.0);
+    const double leak =
+        s.leakage_fraction_at_ref * s.gpu_tdp * (std::exp2(dT / s.leakage_doubling) - 1.0);
+    const double p_gpu = std::max(
+        0.0, s.gpu_idle + u * (s.gpu_tdp - s.gpu_idle) * r.throughput_factor + leak);
+    r.gpu_power = s.gpus * p_gpu;
+    r.cpu_power = s.cpus * (s.cpu_idle + u * (s.cpu_max - s.cpu_idle));
+    r.switch_power = s.switch_trays * s.switch_tray_max *
+                     (s.switch_tray_idle_fraction + (1.0 - s.switch_tray_idle_fraction) * u);
+    const double fans = s.fan_idle + u * (s.fan_max - s.fan_idle);
+    r.other_power = s.nics * s.nic_power + s.compute_trays * s.tray_other + fans;
+    r.dc_power = r.gpu_power + r.cpu_power + r.switch_power + r.other_power;
+    r.shelf_load = r.dc_power / installedShelfPower();
+    r.psu_efficiency = s.psu_curve(r.shelf_load);
+    r.it_power = r.dc_power / r.psu_efficiency;
+    r.psu_loss = r.it_power - r.dc_power;
+    r.heat_to_liquid = s.gpu_liquid_fraction * r.gpu_power + s.cpu_liquid_fraction * r.cpu_power +
+                       s.switch_liquid_fraction * r.switch_power;
+    r.heat_to_air = r.it_power - r.heat_to_liquid;
+    return r;
+}
+
+double RackPowerModel::utilizationForGpuFraction(double fraction) const {
+    return (fraction * spec_.gpu_tdp - spec_.gpu_idle) / (spec_.gpu_tdp - spec_.gpu_idle);
+}
+
+// ---------------------------------------------------------------------------------------------
+RackPower::RackPower(std::string name, RackSpec spec, int count)
+    : Component(std::move(name)), model_(std::move(spec)), count_(count) {
+    if (count_ < 1) {
+        throw ModelError(fmt::format("RackPower '{}': count must be at least 1, got {}",
+                                     this->name(), count_));
+    }
+    const RackSpec& s = model_.spec();
+    const double n = count_;
+    addInput({"utilization", "1", 1.0, 0.0, "GPU utilization (idle 0 → power cap 1)"});
+    addInput({"die_temp", "K", s.die_ref_temp, s.die_ref_temp, "GPU die temperature"});
+    addOutput({"it_power", "W", n * s.tdp, 0.0, "AC power at the shelf inputs, all racks"});
+    addOutput({"heat_liquid", "W", n * s.tdp, 0.0, "heat to the coolant"});
+    addOutput({"heat_air", "W", n * 0.1 * s.tdp, 0.0, "heat to air incl. PSU losses"});
+    addOutput({"gpu_power", "W", n * s.gpus * s.gpu_tdp, 0.0, "power of all GPUs"});
+    addOutput({"throughput", "1", 1.0, 1.0, "clock factor (1 = not throttled)"});
+    addOutput({"psu_loss", "W", n * 0.03 * s.tdp, 0.0, "PSU shelf conversion losses"});
+}
+
+void RackPower::computeOutputs(double, std::span<const double>, std::span<const double> u,
+                               std::span<double> y) const {
+    const RackPowerResult r = model_.evaluate(u[kUtilization], u[kDieTemp]);
+    const double n = count_;
+    y[kItPower] = n * r.it_power;
+    y[kHeatLiquid] = n * r.heat_to_liquid;
+    y[kHeatAir] = n * r.heat_to_air;
+    y[kGpuPower] = n * r.gpu_power;
+    y[kThroughput] = r.throughput_factor;
+    y[kPsuLoss] = n * r.psu_loss;
+}
+
+bool RackPower::outputDependsOnInput(std::size_t output, std::size_t input) const {
+    // The clock factor is set by temperature alone; every power depends on both.
+    if (output == kThroughput) return input == kDieTemp;
+    return true;
+}
+
+}  // namespace dctwin::power

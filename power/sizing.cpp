@@ -1,0 +1,363 @@
+#include "power/sizing.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.h"
+#include "power/chain.h"
+#include "power/rack.h"
+
+namespace dctwin::power {
+namespace {
+
+const double kSqrt3 = std::sqrt(3.0);
+int ceilDiv(double a, double b) { return static_cast<int>(std::ceil(a / b - 1e-9)); }
+
+}  // namespace
+
+Redundancy Redundancy::parse(std::string_view text) {
+    Redundancy r;
+    if (text == "N") return r;
+    if (text == "N+1") {
+        r.kind = Kind::NPlus1;
+        return r;
+    }
+    if (text == "2N") {
+        r.kind = Kind::TwoN;
+        r.systems = 2;
+        return r;
+    }
+    if (text == "block") {
+        r.kind = Kind::Block;
+        return r;
+    }
+    // "sN/k" with k = s − 1
+    const auto n = text.find("N/");
+    if (n != std::string_view::npos && n > 0) {
+        try {
+            const int s = std::stoi(std::string(text.substr(0, n)));
+            const int k = std::stoi(std::string(text.substr(n + 2)));
+            if (s >= 3 && k == s - 1) {
+                r.kind = Kind::Distributed;
+                r.systems = s;
+                return r;
+            }
+        } catch (const std::exception&) {
+        }
+    }
+    throw InputError(fmt::format("unknown redundancy '{}'; valid choices: N, N+1, 2N, 4N/3, "
+                                 "3N/2 (any sN/(s-1) with s ≥ 3), block",
+                                 text));
+}
+
+std::string Redundancy::label() const {
+    switch (kind) {
+        case Kind::N: return "N";
+        case Kind::NPlus1: return "N+1";
+        case Kind::TwoN: return "2N";
+        case Kind::Distributed: return fmt::format("{}N/{}", systems, systems - 1);
+        case Kind::Block: return "block";
+    }
+    return "?";
+}
+
+UnitCount countUnits(const Redundancy& r, double I, double Iu, double ln, double lf) {
+    if (!(I >= 0) || !(Iu > 0) || !(ln > 0) || !(lf > 0)) {
+        throw ModelError("countUnits: currents and limits must be positive");
+    }
+    UnitCount c;
+    switch (r.kind) {
+        case Redundancy::Kind::N:
+            c.units_per_system = std::max(1, ceilDiv(I, Iu * ln));
+            c.count = c.sharing = c.units_per_system;
+            c.failure_loading = I / (c.sharing * Iu);  // no failure covered
+            break;
+        case Redundancy::Kind::NPlus1:
+            c.units_per_system = std::max({1, ceilDiv(I, Iu * lf), ceilDiv(I, Iu * ln) - 1});
+            c.count = c.sharing = c.units_per_system + 1;
+            c.failure_loading = I / ((c.sharing - 1) * Iu);
+            break;
+        case Redundancy::Kind::TwoN:
+        case Redundancy::Kind::Distributed: {
+            const int s = r.systems;
+            c.units_per_system =
+                std::max({1, ceilDiv(I, (s - 1) * Iu * lf), ceilDiv(I, s * Iu * ln)});
+            c.count = c.sharing = s * c.units_per_system;
+            c.failure_loading = I / ((s - 1) * c.units_per_system * Iu);
+            break;
+        }
+        case Redundancy::Kind::Block:
+            c.units_per_system = std::max(1, ceilDiv(I, Iu * ln));
+            c.sharing = c.units_per_system;
+            c.count = c.units_per_system + 1;
+            c.failure_loading = I / (c.sharing * Iu);  // the reserve block replaces the failed
+            break;
+    }
+    c.normal_loading = I / (c.sharing * Iu);
+    return c;
+}
+
+void SizingInput::readJson(const JsonView& v) {
+    v.checkKeys({"growth_margin_pct", "cooling_power_kW", "cooling_fraction_pct",
+                 "other_power_kW", "racks_per_row", "feeds_per_path", "ups", "transformers",
+                 "generators", "bess", "smoothing"});
+    growth_margin = v.number("growth_margin_pct", growth_margin * 100) / 100.0;
+    v.requireRange("growth_margin_pct", growth_margin * 100, 0, 200);
+    if (v.has("cooling_power_kW")) {
+        cooling_power = v.number("cooling_power_kW") * 1e3;
+        v.requireRange("cooling_power_kW", cooling_power / 1e3, 0, 1e7);
+    }
+    cooling_fraction = v.number("cooling_fraction_pct", cooling_fraction * 100) / 100.0;
+    v.requireRange("cooling_fraction_pct", cooling_fraction * 100, 0, 200);
+    other_power = v.number("other_power_kW", other_power / 1e3) * 1e3;
+    v.requireRange("other_power_kW", other_power / 1e3, 0, 1e7);
+    racks_per_row = static_cast<int>(v.integer("racks_per_row", racks_per_row));
+    v.requireRange("racks_per_row", racks_per_row, 1, 100);
+    feeds_per_path = static_cast<int>(v.integer("feeds_per_path", feeds_per_path));
+    v.requireRange("feeds_per_path", feeds_per_path, 1, 16);
+    auto group = [&](const char* key, Redundancy& red, std::string& model,
+                     const char* extra = nullptr) {
+        const auto g = v.find(key);
+        if (!g) return;
+        std::vector<std::string> keys{"topology", "model"};
+        if (extra) keys.push_back(extra);
+        g->checkKeys(keys);
+        if (g->has("topology")) {
+            try {
+                red = Redundancy::parse(g->string("topology"));
+            } catch (const InputError& e) {
+                g->fail("topology", e.what());
+            }
+        }
+        model = g->string("model", model);
+    };
+    group("ups", ups_redundancy, ups_model);
+    // Transformers follow the UPS topology unless told otherwise.
+    transformer_redundancy = ups_redundancy;
+    group("transformers", transformer_redundancy, transformer_model);
+    group("generators", generator_redundancy, generator_model);
+    group("bess", bess_redundancy, bess_model, "power_pct");
+    if (const auto b = v.find("bess")) {
+        bess_power_fraction = b->number("power_pct", bess_power_fraction * 100) / 100.0;
+        b->requireRange("power_pct", bess_power_fraction * 100, 0, 200);
+    }
+}
+
+const SizingRow& SizingResult::row(std::string_view element) const {
+    for (const auto& r : rows) {
+        if (r.element == element) return r;
+    }
+    throw ModelError(fmt::format("sizing has no element '{}'", element));
+}
+
+Table SizingResult::toTable() const {
+    Table t;
+    t.path = "sizing/power";
+    std::vector<std::string> element, model, unit, red, per;
+    std::vector<double> rating, count, groups, volt, ides, iu, load, fail;
+    for (const auto& r : rows) {
+        element.push_back(r.element);
+        model.push_back(r.model);
+        rating.push_back(r.rating);
+        unit.push_back(r.unit);
+        count.push_back(r.count);
+        red.push_back(r.redundancy);
+        per.push_back(r.per);
+        groups.push_back(r.groups);
+        volt.push_back(r.voltage);
+        ides.push_back(r.design_current);
+        iu.push_back(r.unit_current);
+        load.push_back(100.0 * r.normal_loading);
+        fail.push_back(100.0 * r.failure_loading);
+    }
+    t.addText("element", element);
+    t.addText("model", model);
+    t.addNumbers("rating", "", rating);  // unit differs per row: see the unit column
+    t.addText("unit", unit);
+    t.addNumbers("count", "1", count);
+    t.addText("redundancy", red);
+    t.addText("per", per);
+    t.addNumbers("groups", "1", groups);
+    t.addNumbers("voltage_V", "V", volt);
+    t.addNumbers("design_current_A", "A", ides);
+    t.addNumbers("unit_current_A", "A", iu);
+    t.addNumbers("peak_loading_pct", "%", load);
+    t.addNumbers("failure_loading_pct", "%", fail);
+    return t;
+}
+
+std::string SizingResult::format() const {
+    std::string s = fmt::format(
+        "design loads: rack {:.1f} kW, IT {:.1f} kW (incl. growth), UPS {:.1f} kW, LV {:.1f} "
+        "kW, cooling {:.1f} kW, facility {:.1f} kW\n",
+        rack_power / 1e3, it_design / 1e3, ups_design / 1e3, lv_design / 1e3,
+        cooling_design / 1e3, facility_design / 1e3);
+    s += fmt::format("{:<14} {:<18} {:>12} {:<3} {:>6} {:<6} {:<5} {:>6} {:>8} {:>11} {:>10} "
+                     "{:>7} {:>7}\n",
+                     "element", "model", "rating", "", "count", "redund", "per", "groups",
+                     "voltage", "I_design_A", "I_unit_A", "load%", "fail%");
+    for (const auto& r : rows) {
+        s += fmt::format(
+            "{:<14} {:<18} {:>12.0f} {:<3} {:>6} {:<6} {:<5} {:>6} {:>8.0f} {:>11.1f} {:>10.1f} "
+            "{:>7.1f} {:>7.1f}\n",
+            r.element, r.model, r.rating, r.unit, r.count, r.redundancy, r.per, r.groups,
+            r.voltage, r.design_current, r.unit_current, 100 * r.normal_loading,
+            100 * r.failure_loading);
+    }
+    return s;
+}
+
+SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
+    if (in.racks < 1) throw InputError("sizing: at least one rack is needed");
+    SizingResult res;
+    const RackPowerModel rack(in.rack);
+    const RackPowerResult peak = rack.evaluate(1.0);
+    res.rack_power = peak.it_power;
+    const double pf = in.power_factor;
+    const double ln = in.limit_normal, lfe = in.limit_failure_equipment,
+                 lfc = in.limit_failure_conductor;
+    auto lvCurrent = [&](double P) { return P / (kSqrt3 * in.lv_voltage * pf); };
+
+    auto addRow = [&](std::string element, std::string model, double rating, std::string unit,
+                      const Redundancy& red, std::string per, int groups, double voltage,
+                      double I, double Iu, double lf) {
+        const UnitCount c = countUnits(red, I, Iu, ln, lf);
+        SizingRow r;
+        r.element = std::move(element);
+        r.model = std::move(model);
+        r.rating = rating;
+        r.unit = std::move(unit);
+        r.count = c.count * groups;
+        r.redundancy = red.label();
+        r.per = std::move(per);
+        r.groups = groups;
+        r.voltage = voltage;
+        r.design_current = I;
+        r.unit_current = Iu;
+        r.limit_normal = ln;
+        r.limit_failure = lf;
+        r.normal_loading = c.normal_loading;
+        r.failure_loading = c.failure_loading;
+        res.rows.push_back(std::move(r));
+        return c;
+    };
+    // Smallest catalog conductor whose counted loading fits both limits.
+    auto pickConductor = [&](const std::vector<ConductorSpec>& options, const Redundancy& red,
+                             double I, const char* what) -> const ConductorSpec& {
+        for (const auto& c : options) {
+            const UnitCount n = countUnits(red, I, c.rating, ln, lfc);
+            if (n.units_per_system == 1) return c;
+        }
+        throw InputError(fmt::format(
+            "sizing: no {} in the catalog carries {:.0f} A with {} redundancy at the 80 % rule "
+            "(largest {:.0f} A); lower racks_per_row or feeds_per_path",
+            what, I, red.label(), options.empty() ? 0.0 : options.back().rating));
+    };
+
+    // 1. PSU shelves, per rack, at the DC bus. Rack hardware is fixed: no growth margin.
+    const double I_shelf = peak.dc_power / in.dc_bus_voltage;
+    addRow("psu_shelf", in.rack.name + " shelf", in.rack.shelfRating(), "W", in.shelf_redundancy,
+           "rack", in.racks, in.dc_bus_voltage, I_shelf,
+           in.rack.shelfRating() / in.dc_bus_voltage, lfe);
+
+    // 2. Rack feeds: per rack and path, over feeds_per_path whips.
+    const double I_rack = lvCurrent(peak.it_power);
+    {
+        const auto feeds = catalog.conductors("rack_feeds");
+        const double I_whip = I_rack / in.feeds_per_path;
+        const ConductorSpec& f = pickConductor(feeds, in.feed_redundancy, I_whip, "rack feed");
+        addRow("rack_feed", f.name, f.rating, "A", in.feed_redundancy, "rack",
+               in.racks * in.feeds_per_path, in.lv_voltage, I_whip, f.rating, lfc);
+    }
+    // 3. Busways, per row.
+    const int rows = (in.racks + in.racks_per_row - 1) / in.racks_per_row;
+    const int racks_in_row = std::min(in.racks, in.racks_per_row);
+    {
+        const double I_row = racks_in_row * I_rack;
+        const ConductorSpec& b =
+            pickConductor(catalog.conductors("busways"), in.busway_redundancy, I_row, "busway");
+        addRow("busway", b.name, b.rating, "A", in.busway_redundancy, "row", rows, in.lv_voltage,
+               I_row, b.rating, lfc);
+    }
+    // 4. UPS: the hall's IT load with growth, plus distribution losses (~0.5 %, from the
+    //    chain model at this load) and the UPS-backed share of cooling.
+    res.it_design = (in.racks * peak.it_power + in.fabric_power) * (1.0 + in.growth_margin);
+    res.cooling_design =
+        (in.cooling_power >= 0 ? in.cooling_power : in.cooling_fraction * res.it_design / (1.0 + in.growth_margin)) *
+        (1.0 + in.growth_margin);
+    const double other = in.other_power * (1.0 + in.growth_margin);
+    {
+        const auto feed = catalog.conductor("rack_feeds", res.rows[1].model);
+        const auto bus = catalog.conductor("busways", res.rows[2].model);
+        const double I_f = lvCurrent(res.it_design) / (in.racks * in.feeds_per_path * 2);
+        const double I_b = lvCurrent(res.it_design) / (rows * 2);
+        const double loss = in.racks * in.feeds_per_path * 2 * 3 * I_f * I_f * feed.resistance() +
+                            rows * 2 * 3 * I_b * I_b * bus.resistance();
+        res.ups_design = res.it_design + loss + in.cooling_on_ups_fraction * res.cooling_design;
+    }
+    const UpsSpec ups = catalog.ups(in.ups_model);
+    const double Iu_ups = ups.rating / (kSqrt3 * ups.voltage * pf);
+    const UnitCount n_ups = addRow("ups", ups.name, ups.rating, "W", in.ups_redundancy, "hall", 1,
+                                   ups.voltage, lvCurrent(res.ups_design), Iu_ups, lfe);
+    const UpsLossCurve curve = UpsLossCurve::fit(ups.double_conversion_points);
+    const double ups_loss =
+        n_ups.sharing * ups.rating * curve.lossFraction(res.ups_design / (n_ups.sharing * ups.rating));
+    // 5. Transformers, then one LV main breaker per transformer.
+    res.lv_design = res.ups_design + ups_loss +
+                    (1.0 - in.cooling_on_ups_fraction) * res.cooling_design + other;
+    const TransformerSpec tr = catalog.transformer(in.transformer_model);
+    const double Iu_tr = tr.rating / (kSqrt3 * tr.secondary_voltage);
+    const double I_lv = res.lv_design / pf / (kSqrt3 * tr.secondary_voltage);
+    const UnitCount n_tr = addRow("transformer", tr.name, tr.rating, "VA",
+                                  in.transformer_redundancy, "hall", 1, tr.secondary_voltage,
+                                  I_lv, Iu_tr, lfe);
+    {
+        // NEC: the main breaker carries the transformer's full rated current continuously, so
+        // it is rated ≥ 125 % of it (80 % rule) — a breaker that never limits the transformer.
+        const auto breakers = catalog.conductors("breakers", "lv_");
+        const ConductorSpec* pick = nullptr;
+        for (const auto& b : breakers) {
+            if (Iu_tr <= ln * b.rating) {
+                pick = &b;
+                break;
+            }
+        }
+        if (!pick) {
+            throw InputError(fmt::format("sizing: no LV breaker carries the {:.0f} A of a {} at "
+                                         "the 80 % rule",
+                                         Iu_tr, tr.name));
+        }
+        // Per transformer: its design current; unit = the breaker. Redundancy "N" per group.
+        const double I_per_tr = I_lv / n_tr.sharing;
+        addRow("lv_switchgear", pick->name, pick->rating, "A", Redundancy::parse("N"),
+               "transformer", n_tr.count, tr.secondary_voltage, I_per_tr, pick->rating, lfc);
+    }
+    const double tr_loss =
+        n_tr.sharing * (tr.no_load_loss + std::pow(res.lv_design / pf / (n_tr.sharing * tr.rating), 2) *
+                                              tr.load_loss);
+    res.facility_design = res.lv_design + tr_loss;
+    // 6. Generators on the whole facility load, 7. MV service, 8. site battery.
+    const GeneratorSpec gen = catalog.generator(in.generator_model);
+    const double I_mv = res.facility_design / (kSqrt3 * in.mv_voltage * pf);
+    addRow("generator", gen.name, gen.rating, "W", in.generator_redundancy, "hall", 1,
+           in.mv_voltage, I_mv, gen.rating / (kSqrt3 * in.mv_voltage * pf), lfe);
+    {
+        const ConductorSpec& mv =
+            pickConductor(catalog.conductors("breakers", "mv_"), in.mv_redundancy, I_mv,
+                          "MV feeder");
+        addRow("mv_feeder", mv.name, mv.rating, "A", in.mv_redundancy, "hall", 1, mv.voltage, I_mv,
+               mv.rating, lfc);
+    }
+    const BessSpec bess = catalog.bess(in.bess_model);
+    if (in.bess_power_fraction > 0) {
+        const double P = in.bess_power_fraction * res.it_design;
+        addRow("bess", bess.name, bess.power, "W", in.bess_redundancy, "hall", 1, in.mv_voltage,
+               P / (kSqrt3 * in.mv_voltage * pf), bess.power / (kSqrt3 * in.mv_voltage * pf), lfe);
+    }
+    return res;
+}
+
+}  // namespace dctwin::power

@@ -1,0 +1,240 @@
+#include "power/smoothing.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.h"
+#include "power/smooth.h"
+
+namespace dctwin::power {
+
+SmoothingParams SmoothingParams::fromJson(const JsonView& v, SmoothingParams base,
+                                          double floor_base_W) {
+    v.checkKeys({"floor_pct", "ramp_up_W_per_s", "ramp_down_W_per_s", "hysteresis_s",
+                 "tracking_time_s", "storage_time_s", "initial_soc"});
+    SmoothingParams p = base;
+    const double floor_pct = v.number("floor_pct", 0.0);
+    v.requireRange("floor_pct", floor_pct, 0.0, 90.0);  // domain-facts A5: 0-90 % of TGP
+    p.floor_power = floor_pct / 100.0 * floor_base_W;
+    p.ramp_up = v.number("ramp_up_W_per_s", base.ramp_up);
+    v.requireRange("ramp_up_W_per_s", p.ramp_up, 1e-3, 1e15);
+    p.ramp_down = v.number("ramp_down_W_per_s", base.ramp_down);
+    v.requireRange("ramp_down_W_per_s", p.ramp_down, 1e-3, 1e15);
+    p.hysteresis = v.number("hysteresis_s", base.hysteresis);
+    v.requireRange("hysteresis_s", p.hysteresis, 0.0, 3600.0);
+    p.tracking_time = v.number("tracking_time_s", base.tracking_time);
+    v.requireRange("tracking_time_s", p.tracking_time, 1e-3, 60.0);
+    p.storage_time = v.number("storage_time_s", base.storage_time);
+    v.requireRange("storage_time_s", p.storage_time, 1e-3, 3600.0);
+    p.initial_soc = v.number("initial_soc", base.initial_soc);
+    v.requireRange("initial_soc", p.initial_soc, 0.0, 1.0);
+    return p;
+}
+
+PowerSmoothing::PowerSmoothing(std::string name, SmoothingParams params)
+    : Component(std::move(name)), p_(params) {
+    auto bad = [&](const char* what, double v) {
+        throw ModelError(fmt::format("PowerSmoothing '{}': {} = {} is out of range",
+                                     this->name(), what, v));
+    };
+    if (!(p_.storage_energy >= 0)) bad("storage_energy", p_.storage_energy);
+    if (!(p_.initial_soc >= 0 && p_.initial_soc <= 1)) bad("initial_soc", p_.initial_soc);
+    if (!(p_.floor_power >= 0)) bad("floor_power", p_.floor_power);
+    if (!(p_.ramp_up > 0)) bad("ramp_up", p_.ramp_up);
+    if (!(p_.ramp_down > 0)) bad("ramp_down", p_.ramp_down);
+    if (!(p_.hysteresis >= 0)) bad("hysteresis", p_.hysteresis);
+    if (!(p_.tracking_time > 0)) bad("tracking_time", p_.tracking_time);
+    if (!(p_.storage_time > 0)) bad("storage_time", p_.storage_time);
+    if (!(p_.gate_width > 0 && p_.gate_width < 0.5)) bad("gate_width", p_.gate_width);
+    if (!(p_.nominal_power > 0)) bad("nominal_power", p_.nominal_power);
+    // The hold cannot fall faster than it rises; a hysteresis below τ_r just means "no hold".
+    p_.hysteresis = std::max(p_.hysteresis, p_.tracking_time);
+    eps_ = 1e-4 * p_.nominal_power;
+    const double P = p_.nominal_power;
+    const double E = std::max(p_.storage_energy, 1.0);
+    const double Eacc = P * p_.nominal_time;
+    addState({"hold_power", "W", P, p_.initial_power, "peak-hold of the load (hysteresis)"});
+    addState({"envelope_power", "W", P, p_.initial_power, "ramp-limited grid-side target"});
+    addState({"stored_energy", "J", E, p_.initial_soc * p_.storage_energy, "PSU storage"});
+    addState({"burnt_energy", "J", Eacc, 0.0, "energy burnt by floor and ramp-down limit"});
+    addState({"grid_energy", "J", Eacc, 0.0, "grid-side energy"});
+    addState({"load_energy", "J", Eacc, 0.0, "load energy"});
+    addInput({"load_power", "W", P, p_.initial_power, "power the racks want"});
+    addInput({"floor_active", "1", 1.0, 1.0, "1 while a job runs"});
+    addOutput({"grid_power", "W", P, 0.0, "grid-side power"});
+    addOutput({"stored_energy", "J", E, 0.0, "PSU storage"});
+    addOutput({"burn_power", "W", P, 0.0, "power burnt by floor and ramp-down limit"});
+    addOutput({"storage_power", "W", P, 0.0, "into storage (charging positive)"});
+    addOutput({"excess_power", "W", P, 0.0, "load the storage could not cover"});
+    addOutput({"floor_power", "W", P, 0.0, "active power floor"});
+}
+
+PowerSmoothing::Flows PowerSmoothing::flows(std::span<const double> x,
+                                            std::span<const double> u) const {
+    const double load = u[kLoadPower];
+    const double active = std::clamp(u[kFloorActive], 0.0, 1.0);
+    Flows f{};
+    f.floor = active * p_.floor_power;
+    f.command = smooth::max(x[kEnvelope], f.floor, eps_);
+    const double delta = f.command - load;
+    const double surplus = smooth::positivePart(delta, eps_);
+    const double deficit = delta - surplus;  // ≤ 0; exactly delta − surplus keeps the balance
+    const double Emax = p_.storage_energy;
+    double g_full = 0.0, g_empty = 0.0;
+    if (Emax > 0.0) {
+        const double w = p_.gate_width * Emax;
+        g_full = 1.0 - smooth::step01((x[kStored] - (Emax - w)) / w);
+        g_empty = smooth::step01(x[kStored] / w);
+    }
+    f.storage = surplus * g_full + deficit * g_empty;
+    f.burn = surplus * (1.0 - g_full);
+    f.excess = -deficit * (1.0 - g_empty);
+    f.grid = load + f.burn + f.storage;
+    return f;
+}
+
+void PowerSmoothing::computeOutputs(double, std::span<const double> x,
+                                    std::span<const double> u, std::span<double> y) const {
+    const Flows f = flows(x, u);
+    y[kGridPower] = f.grid;
+    y[kStoredOut] = x[kStored];
+    y[kBurnPower] = f.burn;
+    y[kStoragePower] = f.storage;
+    y[kExcessPower] = f.excess;
+    y[kFloorPower] = f.floor;
+}
+
+void PowerSmoothing::computeDerivatives(double, std::span<const double> x,
+                                        std::span<const double> u,
+                                        std::span<double> dxdt) const {
+    const double load = u[kLoadPower];
+    const Flows f = flows(x, u);
+    const double dh = load - x[kHold];
+    const double rise = smooth::positivePart(dh, eps_);
+    dxdt[kHold] = rise / p_.tracking_time + (dh - rise) / p_.hysteresis;
+    double target = smooth::max(x[kHold], f.floor, eps_);
+    if (p_.storage_energy > 0.0) {
+        target += (p_.initial_soc * p_.storage_energy - x[kStored]) / p_.storage_time;
+    }
+    dxdt[kEnvelope] =
+        smooth::rateLimit((target - x[kEnvelope]) / p_.tracking_time, p_.ramp_up, p_.ramp_down);
+    dxdt[kStored] = f.storage;
+    dxdt[kBurnt] = f.burn;
+    dxdt[kGrid] = f.grid;
+    dxdt[kLoad] = load;
+}
+
+bool PowerSmoothing::outputDependsOnInput(std::size_t output, std::size_t input) const {
+    if (output == kStoredOut) return false;
+    if (output == kFloorPower) return input == kFloorActive;
+    return true;
+}
+
+bool PowerSmoothing::outputDependsOnState(std::size_t output, std::size_t state) const {
+    if (output == kStoredOut) return state == kStored;
+    if (output == kFloorPower) return false;
+    return state == kEnvelope || state == kStored;
+}
+
+bool PowerSmoothing::derivativeDependsOnState(std::size_t row, std::size_t state) const {
+    switch (row) {
+        case kHold: return state == kHold;
+        case kEnvelope: return state == kHold || state == kEnvelope || state == kStored;
+        case kLoad: return false;
+        default: return state == kEnvelope || state == kStored;  // store, burn, grid
+    }
+}
+
+bool PowerSmoothing::derivativeDependsOnInput(std::size_t row, std::size_t input) const {
+    if (row == kHold || row == kLoad) return input == kLoadPower;
+    if (row == kEnvelope) return input == kFloorActive;
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+SiteBattery::SiteBattery(std::string name, BatteryParams params)
+    : Component(std::move(name)), p_(std::move(params)) {
+    if (p_.count < 1) {
+        throw ModelError(fmt::format("SiteBattery '{}': count must be at least 1", this->name()));
+    }
+    if (!(p_.initial_soc >= p_.spec.min_soc && p_.initial_soc <= p_.spec.max_soc)) {
+        throw ModelError(fmt::format("SiteBattery '{}': initial_soc {} is outside [{}, {}]",
+                                     this->name(), p_.initial_soc, p_.spec.min_soc,
+                                     p_.spec.max_soc));
+    }
+    if (!(p_.averaging_time > 0) || !(p_.soc_time > 0)) {
+        throw ModelError(fmt::format("SiteBattery '{}': time constants must be positive",
+                                     this->name()));
+    }
+    const double P = powerLimit();
+    const double E = capacity();
+    const double Pload = std::max(p_.initial_load, P);
+    const double Eacc = Pload * p_.nominal_time;
+    addState({"energy", "J", E, p_.initial_soc * E, "stored energy"});
+    addState({"average_load", "W", Pload, p_.initial_load, "moving average of the load"});
+    addState({"loss_energy", "J", P * p_.nominal_time, 0.0, "conversion losses"});
+    addState({"grid_energy", "J", Eacc, 0.0, "grid-side energy"});
+    addState({"load_energy", "J", Eacc, 0.0, "load energy"});
+    addInput({"load_power", "W", Pload, p_.initial_load, "site load at the battery"});
+    addOutput({"grid_power", "W", Pload, 0.0, "grid-side power"});
+    addOutput({"battery_power", "W", P, 0.0, "battery power (discharge positive)"});
+    addOutput({"soc", "1", 1.0, p_.initial_soc, "state of charge"});
+    addOutput({"loss_power", "W", 0.05 * P, 0.0, "conversion losses"});
+}
+
+SiteBattery::Flows SiteBattery::flows(std::span<const double> x, double load) const {
+    const double Pmax = powerLimit();
+    const double cap = capacity();
+    const double Emin = p_.spec.min_soc * cap, Emax = p_.spec.max_soc * cap;
+    const double w = 0.02 * cap;
+    double request = 0.0;
+    if (p_.mode == BatteryParams::Mode::TrackAverage) {
+        request = (load - x[kAverage]) - (p_.initial_soc * cap - x[kEnergy]) / p_.soc_time;
+    }
+    const double pb = Pmax * std::tanh(request / Pmax);
+    const double dis = smooth::positivePart(pb, 1e-6 * Pmax);
+    const double chg = pb - dis;  // ≤ 0
+    const double ge = smooth::step01((x[kEnergy] - Emin) / w);
+    const double gf = 1.0 - smooth::step01((x[kEnergy] - (Emax - w)) / w);
+    const double eta = std::sqrt(p_.spec.round_trip_efficiency);
+    Flows f{};
+    f.battery = dis * ge + chg * gf;
+    f.dE = -dis * ge / eta - chg * gf * eta;
+    f.loss = dis * ge * (1.0 / eta - 1.0) - chg * gf * (1.0 - eta);
+    return f;
+}
+
+void SiteBattery::computeOutputs(double, std::span<const double> x, std::span<const double> u,
+                                 std::span<double> y) const {
+    const double load = u[kLoadPower];
+    const Flows f = flows(x, load);
+    y[kGridPower] = load - f.battery;
+    y[kBatteryPower] = f.battery;
+    y[kSoc] = x[kEnergy] / capacity();
+    y[kLossPower] = f.loss;
+}
+
+void SiteBattery::computeDerivatives(double, std::span<const double> x,
+                                     std::span<const double> u, std::span<double> dxdt) const {
+    const double load = u[kLoadPower];
+    const Flows f = flows(x, load);
+    dxdt[kEnergy] = f.dE;
+    dxdt[kAverage] = (load - x[kAverage]) / p_.averaging_time;
+    dxdt[kLossEnergy] = f.loss;
+    dxdt[kGridEnergy] = load - f.battery;
+    dxdt[kLoadEnergy] = load;
+}
+
+bool SiteBattery::outputDependsOnInput(std::size_t output, std::size_t) const {
+    return output != kSoc;
+}
+
+bool SiteBattery::derivativeDependsOnState(std::size_t row, std::size_t state) const {
+    if (row == kAverage) return state == kAverage;
+    if (row == kLoadEnergy) return false;
+    return state == kEnergy || state == kAverage;
+}
+
+}  // namespace dctwin::power

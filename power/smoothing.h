@@ -1,0 +1,167 @@
+#pragma once
+// GB300 power smoothing and a site battery (DESIGN.md §3.1, §3.2; domain-facts A5, D4 and the
+// "GB300 smoothing at grid side" formula F1).
+//
+// ---------------------------------------------------------------------------------------------
+// PowerSmoothing: PSU energy storage + power floor + ramp limits + ramp-down hysteresis.
+//
+// The GPUs want P_d (input load_power). The controller computes a grid-side command C that
+// moves slowly; the PSU store E_s covers C − P_d while it can, and when it is full the surplus
+// is burnt by the GPUs (the "power burner"); when it is empty the grid has to follow the load
+// (that part is reported as excess_power, the share of the swing the smoothing could not hold
+// back). With ⁺ a smooth positive part and step() a C¹ step:
+//   hold (hysteresis)  dP_h/dt = (P_d − P_h)⁺/τ_r + (P_d − P_h)⁻/τ_h
+//                      (rises with the load at once, falls with time constant τ_h, so a short
+//                       dip does not start a ramp-down)
+//   floor              F = a·P_floor,  a = floor_active ∈ [0, 1] (on while a job runs)
+//   target             T = max(P_h, F) + (E_ref − E_s)/τ_E      (keeps the store mid-way)
+//   envelope           dP_e/dt = rateLimit((T − P_e)/τ_r, r_up, r_down)   (tanh saturation)
+//   command            C = max(P_e, F)
+//   Δ = C − P_d,  g_full = 1 − step((E_s − E_max + w)/w),  g_empty = step(E_s/w)
+//   store              dE_s/dt = Δ⁺·g_full + Δ⁻·g_empty
+//   burn               P_burn = Δ⁺·(1 − g_full)
+//   grid               P_grid = P_d + Δ⁺ + Δ⁻·g_empty = P_d + P_burn + dE_s/dt
+//   accumulators       dE_burn/dt = P_burn, dE_grid/dt = P_grid, dE_load/dt = P_d
+// The energy balance E_grid = E_load + E_burn + ΔE_s therefore holds identically in the
+// derivatives; a linear multistep method keeps it to round-off and the Newton tolerance.
+//
+//   | kind   | name           | unit | meaning                                          |
+//   |--------|----------------|------|--------------------------------------------------|
+//   | state  | hold_power     | W    | P_h, peak-hold of the load (hysteresis)          |
+//   | state  | envelope_power | W    | P_e, ramp-limited grid-side target               |
+//   | state  | stored_energy  | J    | E_s, PSU capacitor energy                        |
+//   | state  | burnt_energy   | J    | ∫P_burn dt                                       |
+//   | state  | grid_energy    | J    | ∫P_grid dt                                       |
+//   | state  | load_energy    | J    | ∫P_d dt                                          |
+//   | input  | load_power     | W    | P_d, power the racks want                        |
+//   | input  | floor_active   | 1    | a, 1 while a job runs (0 lets the floor go)      |
+//   | output | grid_power     | W    | P_grid, grid-side (shelf input) power            |
+//   | output | stored_energy  | J    | E_s                                              |
+//   | output | burn_power     | W    | P_burn                                           |
+//   | output | storage_power  | W    | dE_s/dt (charging positive)                      |
+//   | output | excess_power   | W    | −Δ⁻·(1 − g_empty): load the store could not cover|
+//   | output | floor_power    | W    | F                                                |
+// grid_power, burn_power, storage_power and excess_power depend directly on both inputs.
+//
+// ---------------------------------------------------------------------------------------------
+// SiteBattery (BESS): power and energy limits, state of charge, round-trip efficiency.
+// Mode "track_average" shaves the swing of the site load around its moving average:
+//   dP_avg/dt = (P_d − P_avg)/τ_avg
+//   request   R = (P_d − P_avg) − (E_ref − E)/τ_soc        (discharge positive)
+//   P_b = P_max·tanh(R/P_max),  P⁺ = P_b⁺, P⁻ = P_b − P⁺
+//   gates g_e = step((E − E_min)/w), g_f = 1 − step((E − E_max + w)/w)
+//   P_bat = P⁺·g_e + P⁻·g_f,   η = √η_rt
+//   dE/dt = −P⁺·g_e/η − P⁻·g_f·η,  P_loss = P⁺·g_e·(1/η − 1) − P⁻·g_f·(1 − η)
+//   P_grid = P_d − P_bat  (= P_d + dE/dt + P_loss)
+// Mode "off" holds the charge (R = 0).
+//
+//   | kind   | name          | unit | meaning                                   |
+//   |--------|---------------|------|-------------------------------------------|
+//   | state  | energy        | J    | E, stored energy                          |
+//   | state  | average_load  | W    | P_avg                                     |
+//   | state  | loss_energy   | J    | ∫P_loss dt                                |
+//   | state  | grid_energy   | J    | ∫P_grid dt                                |
+//   | state  | load_energy   | J    | ∫P_d dt                                   |
+//   | input  | load_power    | W    | P_d, site load seen at the battery        |
+//   | output | grid_power    | W    | P_grid                                    |
+//   | output | battery_power | W    | P_bat (discharge positive)                |
+//   | output | soc           | 1    | E / capacity                              |
+//   | output | loss_power    | W    | P_loss                                    |
+#include <span>
+#include <string>
+
+#include "core/component.h"
+#include "core/json.h"
+#include "power/catalog.h"
+
+namespace dctwin::power {
+
+struct SmoothingParams {
+    double storage_energy = 0;     // [J] E_max (65 J per GPU on GB300)
+    double initial_soc = 0.5;      // [1] E_s(0)/E_max, also the target E_ref/E_max
+    double floor_power = 0;        // [W] P_floor in load units (0 = no floor)
+    double ramp_up = 1e12;         // [W/s] r_up
+    double ramp_down = 1e12;       // [W/s] r_down
+    double hysteresis = 0;         // [s] τ_h (0 = no hold)
+    double tracking_time = 0.05;   // [s] τ_r, response of hold and envelope inside the limits
+    double storage_time = 2.0;     // [s] τ_E, store-restoring time constant
+    double gate_width = 0.05;      // [1] w/E_max, width of the full/empty gates
+    double initial_power = 0;      // [W] P_h(0) = P_e(0)
+    double nominal_power = 1e5;    // [W] typical load (tolerances, smoothing widths)
+    double nominal_time = 3600;    // [s] typical run length (nominal of energy accumulators)
+
+    /// Reads {"floor_pct", "ramp_up_W_per_s", "ramp_down_W_per_s", "hysteresis_s",
+    /// "tracking_time_s", "storage_time_s", "initial_soc"} (all optional) on top of `base`;
+    /// floor_pct is % of `floor_base_W`. Unknown keys are errors.
+    static SmoothingParams fromJson(const JsonView& v, SmoothingParams base,
+                                    double floor_base_W);
+};
+
+class PowerSmoothing : public Component {
+public:
+    PowerSmoothing(std::string name, SmoothingParams params);
+    const SmoothingParams& params() const { return p_; }
+
+    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
+                        std::span<double> y) const override;
+    void computeDerivatives(double t, std::span<const double> x, std::span<const double> u,
+                            std::span<double> dxdt) const override;
+    bool outputDependsOnInput(std::size_t output, std::size_t input) const override;
+    bool outputDependsOnState(std::size_t output, std::size_t state) const override;
+    bool derivativeDependsOnState(std::size_t row, std::size_t state) const override;
+    bool derivativeDependsOnInput(std::size_t row, std::size_t input) const override;
+
+    static constexpr std::size_t kHold = 0, kEnvelope = 1, kStored = 2, kBurnt = 3, kGrid = 4,
+                                 kLoad = 5;
+    static constexpr std::size_t kLoadPower = 0, kFloorActive = 1;
+    static constexpr std::size_t kGridPower = 0, kStoredOut = 1, kBurnPower = 2,
+                                 kStoragePower = 3, kExcessPower = 4, kFloorPower = 5;
+
+private:
+    struct Flows {
+        double floor, command, grid, burn, storage, excess;
+    };
+    Flows flows(std::span<const double> x, std::span<const double> u) const;
+    SmoothingParams p_;
+    double eps_;  // [W] corner width of the smooth max / positive part
+};
+
+struct BatteryParams {
+    BessSpec spec;                  // one block
+    int count = 1;                  // blocks in parallel
+    enum class Mode { Off, TrackAverage } mode = Mode::TrackAverage;
+    double initial_soc = 0.5;       // [1], also the target
+    double averaging_time = 300.0;  // [s] τ_avg
+    double soc_time = 3600.0;       // [s] τ_soc
+    double initial_load = 0;        // [W] P_avg(0)
+    double nominal_time = 3600;     // [s] nominal of the energy accumulators
+};
+
+class SiteBattery : public Component {
+public:
+    SiteBattery(std::string name, BatteryParams params);
+    const BatteryParams& params() const { return p_; }
+    double capacity() const { return p_.spec.energy * p_.count; }      // [J]
+    double powerLimit() const { return p_.spec.power * p_.count; }     // [W]
+
+    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
+                        std::span<double> y) const override;
+    void computeDerivatives(double t, std::span<const double> x, std::span<const double> u,
+                            std::span<double> dxdt) const override;
+    bool outputDependsOnInput(std::size_t output, std::size_t input) const override;
+    bool derivativeDependsOnState(std::size_t row, std::size_t state) const override;
+
+    static constexpr std::size_t kEnergy = 0, kAverage = 1, kLossEnergy = 2, kGridEnergy = 3,
+                                 kLoadEnergy = 4;
+    static constexpr std::size_t kLoadPower = 0;
+    static constexpr std::size_t kGridPower = 0, kBatteryPower = 1, kSoc = 2, kLossPower = 3;
+
+private:
+    struct Flows {
+        double battery, loss, dE;
+    };
+    Flows flows(std::span<const double> x, double load) const;
+    BatteryParams p_;
+};
+
+}  // namespace dctwin::power

@@ -1,0 +1,190 @@
+#pragma once
+// Workload → GPU utilization per rack (DESIGN.md §3.1; domain-facts F1, F2, formula F1).
+//
+// Utilization u ∈ [0, 1] is the position between idle and the power cap in the rack model
+// (P_gpu = P_idle + u·(P_cap − P_idle)); levels in the JSON are percentages of that range.
+// Time t [s] counts from the study start; `start_weekday` and `start_hour` place it in the
+// week for the inference shapes.
+//
+// Two resolutions from one description:
+//  * resolved   utilization(rack, t): the iteration square wave, checkpoints, ramps.
+//  * averaged   averagedUtilization(rack, t): the square wave replaced by its mean level
+//               (τ_c·u_hi + τ_x·u_lo)/T, checkpoints, starts, ends and ramps kept.
+//  * meanUtilization(rack, t0, t1): the exact average of the resolved waveform over an
+//    interval (closed-form integral of the square wave; Simpson's rule on pieces where the
+//    waveform is at most quadratic, which is exact there).
+// discontinuities(rack, t0, t1, resolution) lists job starts and ends, ramp corners,
+// checkpoint edges, trace wrap-arounds and, when resolved, every square-wave edge.
+//
+// JSON schema (all keys optional unless marked; unknown keys are errors):
+// {
+//   "racks": 64,                              rack count (or given by the caller)
+//   "tenants": {"research": 0.6, "product": 0.4},   shares of the racks (sum ≤ 1)
+//   "placement": "first_fit" | "contiguous",  first-fit over the tenant's racks (default), or
+//                                             the first contiguous block that is free
+//   "start_weekday": 0..6 (0 = Monday), "start_hour": 0..24,
+//   "jobs": [
+//     { "name": "pretrain" (required, unique), "type": "training" (required),
+//       "tenant": "research" (required when tenants are given), "racks": 32 (required),
+//       "start_h": 0, "duration_h": 168 (required),
+//       "iteration_period_s": 2 (required), "compute_fraction": 0.5,
+//       "compute_util_pct": 100, "comm_util_pct": 40,
+//       "checkpoint_interval_h": 0 (0 = none), "checkpoint_duration_s": 0,
+//       "checkpoint_util_pct": 0,
+//       "start_ramp_s": 0, "end": "stop" | "ramp_down", "end_ramp_s": 0 },
+//     { "name": "chat", "type": "inference", "tenant": "product", "racks": 24,
+//       "start_h": 0, "duration_h": 168 (default: to the end of time),
+//       "peak_util_pct": 90, "peak_to_trough": 2 (domain-facts F2 placeholder),
+//       "hourly_profile": [24 numbers, relative], "weekday_factors": [7 numbers, Mon..Sun] },
+//     { "name": "replay", "type": "trace", "tenant": "research", "racks": 4,
+//       "start_h": 0, "duration_h": 168 (default: to the end of time),
+//       "file": "data/traces/cbsugpu08_usage_stats.txt" (required; relative to the source
+//       tree unless absolute), "format": "cornell" | "csv" (required),
+//       "column": "utilave" (Cornell column, or CSV header name),
+//       "quantity": "utilization_pct" | "utilization" | "power_W" (default utilization_pct),
+//       "idle_W": 50, "max_W": 350 (power traces: P → u = (P − idle)/(max − idle)),
+//       "time_unit": "s" | "min" | "h" (CSV), "offset_h": 0 (trace time at job start),
+//       "max_gap_h": 48, "repeat": true }
+//   ]
+// }
+// Racks without a job at time t are idle (u = 0), so the rack model gives idle power.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "power/trace.h"
+
+namespace dctwin::power {
+
+enum class Resolution { Resolved, Averaged };
+
+/// One job's utilization over time (identical on each of its racks).
+class Job {
+public:
+    virtual ~Job() = default;
+    std::string name, tenant, type;
+    int racks = 1;
+    double start = 0;               // [s]
+    double duration = 0;            // [s] nominal
+    /// Last time the job draws power (incl. ramp-down) [s].
+    virtual double end() const { return start + duration; }
+    virtual double utilization(double t) const = 0;
+    virtual double averagedUtilization(double t) const = 0;
+    /// ∫ utilization dt over [t0, t1] (exact).
+    virtual double integral(double t0, double t1) const = 0;
+    virtual void discontinuities(double t0, double t1, Resolution r,
+                                 std::vector<double>& out) const = 0;
+    /// True while the job runs (power floor on for training).
+    virtual bool floorActive(double t) const { return t >= start && t < end(); }
+};
+
+class TrainingJob : public Job {
+public:
+    double period = 2.0;             // [s] iteration period T
+    double compute_fraction = 0.5;   // [1] τ_c/T
+    double u_compute = 1.0;          // [1]
+    double u_comm = 0.4;             // [1]
+    double checkpoint_interval = 0;  // [s] 0 = none
+    double checkpoint_duration = 0;  // [s]
+    double u_checkpoint = 0.0;       // [1]
+    double start_ramp = 0;           // [s]
+    bool ramp_down = false;
+    double end_ramp = 0;             // [s]
+
+    double end() const override { return start + duration + (ramp_down ? end_ramp : 0.0); }
+    double utilization(double t) const override;
+    double averagedUtilization(double t) const override;
+    double integral(double t0, double t1) const override;
+    void discontinuities(double t0, double t1, Resolution r,
+                         std::vector<double>& out) const override;
+    double meanLevel() const { return compute_fraction * u_compute + (1 - compute_fraction) * u_comm; }
+
+private:
+    double multiplier(double t) const;     // ramp factor m(t) ∈ [0, 1]
+    bool inCheckpoint(double t) const;
+    double square(double t) const;         // u_compute or u_comm
+    double squareIntegral(double a, double b) const;  // ∫ square over [a, b], closed form
+};
+
+class InferenceService : public Job {
+public:
+    double u_peak = 0.9;                 // [1]
+    double peak_to_trough = 2.0;         // [1]
+    std::vector<double> hourly;          // 24 relative values at hours 0..23
+    std::vector<double> weekday;         // 7 factors Mon..Sun
+    double week_offset = 0;              // [s] time of the study start after Monday 00:00
+
+    double utilization(double t) const override;
+    double averagedUtilization(double t) const override { return utilization(t); }
+    double integral(double t0, double t1) const override;
+    void discontinuities(double t0, double t1, Resolution r,
+                         std::vector<double>& out) const override;
+    bool floorActive(double) const override { return false; }  // floor is for training
+};
+
+class TraceJob : public Job {
+public:
+    std::shared_ptr<const TraceSeries> trace;
+    enum class Quantity { UtilizationPct, Utilization, Power } quantity = Quantity::UtilizationPct;
+    double idle_power = 0, max_power = 1;  // [W] for power traces
+    double offset = 0;                     // [s] trace time at the job start
+    bool repeat = true;
+
+    double utilization(double t) const override;
+    double averagedUtilization(double t) const override { return utilization(t); }
+    double integral(double t0, double t1) const override;
+    void discontinuities(double t0, double t1, Resolution r,
+                         std::vector<double>& out) const override;
+    bool floorActive(double) const override { return false; }
+
+private:
+    double traceTime(double t) const;
+    double map(double v) const;
+};
+
+struct RackGroup {
+    std::vector<int> racks;             // identical racks (same job sequence)
+    std::vector<std::size_t> jobs;      // jobs they run, in time order
+    std::string tenant;                 // "" for unallocated racks
+    int representative() const { return racks.front(); }
+};
+
+class Workload {
+public:
+    /// `racks` is used when the JSON has no "racks"; `trace_dir` resolves relative trace paths
+    /// (default: the source tree).
+    static Workload fromJson(const JsonView& v, int racks = 0,
+                             const std::filesystem::path& trace_dir = DCTWIN_SOURCE_DIR);
+
+    int racks() const { return racks_; }
+    const std::vector<std::unique_ptr<Job>>& jobs() const { return jobs_; }
+    const std::vector<int>& racksOf(std::size_t job) const { return placement_[job]; }
+    /// Tenant name → racks allocated to it.
+    const std::map<std::string, std::vector<int>>& tenants() const { return tenant_racks_; }
+    std::string tenantOf(int rack) const;
+
+    double utilization(int rack, double t) const;
+    double averagedUtilization(int rack, double t) const;
+    double utilization(int rack, double t, Resolution r) const {
+        return r == Resolution::Resolved ? utilization(rack, t) : averagedUtilization(rack, t);
+    }
+    double meanUtilization(int rack, double t0, double t1) const;
+    bool floorActive(int rack, double t) const;
+    void discontinuities(int rack, double t0, double t1, Resolution r,
+                         std::vector<double>& out) const;
+    /// Racks grouped by identical job sequence (for lumping with a multiplicity).
+    std::vector<RackGroup> rackGroups() const;
+
+private:
+    void checkRack(int rack) const;
+    int racks_ = 0;
+    std::vector<std::unique_ptr<Job>> jobs_;
+    std::vector<std::vector<int>> placement_;            // job → racks
+    std::vector<std::vector<std::size_t>> rack_jobs_;    // rack → jobs
+    std::map<std::string, std::vector<int>> tenant_racks_;
+};
+
+}  // namespace dctwin::power
