@@ -1,0 +1,242 @@
+// Recorder (what to sample) and Simulator (the run loop: output grid, discontinuities, solver
+// restarts, progress and cancellation).
+#include "core/simulator.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "core/errors.h"
+
+namespace dctwin {
+
+// ---------------------------------------------------------------------------------------------
+// Recorder
+
+namespace {
+
+void requireNoSamples(const ResultSet& r, std::string_view what) {
+    if (!r.time.empty()) {
+        throw ModelError(fmt::format("recorder: cannot add '{}' after sampling has started", what));
+    }
+}
+
+}  // namespace
+
+void Recorder::addOutput(std::string_view qualified, std::string group, std::string name,
+                         std::string description) {
+    requireNoSamples(results_, qualified);
+    const std::size_t k = system_.outputIndex(qualified);
+    const Variable& v = system_.outputVariable(k);
+    results_.addChannel(std::move(group), std::move(name), v.unit,
+                        description.empty() ? v.description : std::move(description));
+    sources_.push_back({Source::Output, k, {}});
+}
+
+void Recorder::addState(std::string_view qualified, std::string group, std::string name,
+                        std::string description) {
+    requireNoSamples(results_, qualified);
+    const std::size_t i = system_.stateIndex(qualified);
+    const Variable& v = system_.stateVariable(i);
+    results_.addChannel(std::move(group), std::move(name), v.unit,
+                        description.empty() ? v.description : std::move(description));
+    sources_.push_back({Source::State, i, {}});
+}
+
+void Recorder::addProbe(Probe probe, std::string group, std::string name, std::string unit,
+                        std::string description) {
+    requireNoSamples(results_, name);
+    if (!probe) throw ModelError(fmt::format("recorder: probe '{}/{}' is empty", group, name));
+    results_.addChannel(std::move(group), std::move(name), std::move(unit), std::move(description));
+    sources_.push_back({Source::Function, 0, std::move(probe)});
+}
+
+void Recorder::sample(double t, std::span<const double> x, std::span<const double> y) {
+    // Channel k belongs to source k; channels added to results() by hand would break that.
+    if (results_.channels.size() != sources_.size()) {
+        throw ModelError(
+            fmt::format("recorder has {} sources but {} channels: channels were "
+                        "added to its ResultSet directly",
+                        sources_.size(), results_.channels.size()));
+    }
+    results_.time.push_back(t);
+    for (std::size_t k = 0; k < sources_.size(); ++k) {
+        const Source& s = sources_[k];
+        double v = 0.0;
+        switch (s.kind) {
+            case Source::Output:
+                v = y[s.index];
+                break;
+            case Source::State:
+                v = x[s.index];
+                break;
+            case Source::Function:
+                v = s.probe(t, x, y);
+                break;
+        }
+        results_.channels[k].values.push_back(v);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Simulator
+
+namespace {
+
+/// The system as the integrator sees it during one segment between discontinuities.
+///
+/// A stop time keeps CVODE's steps from passing a discontinuity only when it integrates
+/// straight to it; while it is heading for an output time before the discontinuity it may step
+/// past and interpolate back. So the time handed to the components is clamped into the open
+/// segment: beyond its end they see the behaviour just before the jump (a smooth continuation,
+/// which the error test handles), at its start the behaviour just after. The integrator
+/// therefore never integrates across a jump, whichever way a component writes its switch
+/// (t < d or t <= d).
+class SegmentProblem final : public OdeProblem {
+public:
+    explicit SegmentProblem(const System& system) : inner_(system) {}
+
+    void setSegment(double begin, double end) {
+        after_begin_ = std::nextafter(begin, std::numeric_limits<double>::infinity());
+        before_end_ = std::nextafter(end, -std::numeric_limits<double>::infinity());
+        begin_ = begin;
+        end_ = end;
+    }
+
+    std::size_t size() const override { return inner_.size(); }
+    void rhs(double t, std::span<const double> x, std::span<double> dxdt) override {
+        const double tc = t >= end_ ? before_end_ : (t <= begin_ ? after_begin_ : t);
+        inner_.rhs(tc, x, dxdt);
+    }
+    double nominal(std::size_t i) const override { return inner_.nominal(i); }
+    std::string stateName(std::size_t i) const override { return inner_.stateName(i); }
+    SparsityPattern jacobianPattern() const override { return inner_.jacobianPattern(); }
+
+private:
+    SystemProblem inner_;
+    double begin_ = 0.0, end_ = 0.0, after_begin_ = 0.0, before_end_ = 0.0;
+};
+
+}  // namespace
+
+Simulator::Simulator(const System& system, SimulationOptions options)
+    : system_(system), options_(std::move(options)) {}
+
+void Simulator::run(Recorder& recorder, const ProgressCallback& progress,
+                    const std::atomic<bool>* cancel, std::span<const double> x0) {
+    const double t0 = options_.t_start;
+    const double t1 = options_.t_end;
+    const double dt = options_.output_interval;
+    if (!std::isfinite(t0) || !std::isfinite(t1) || !(t1 > t0)) {
+        throw InputError(
+            fmt::format("simulation: t_end ({} s) must be finite and after t_start "
+                        "({} s)",
+                        t1, t0));
+    }
+    if (!std::isfinite(dt) || !(dt > 0.0)) {
+        throw InputError(
+            fmt::format("simulation: output_interval must be a positive number of "
+                        "seconds, got {}",
+                        dt));
+    }
+    const double span = t1 - t0;
+    // Output grid t0 + k·dt, with t_end always the last point. A grid point within a tiny
+    // fraction of dt of t_end is t_end (so 0..10 by 0.1 has 101 points, not 102).
+    const double tol = 1e-9 * dt;
+    const double whole = std::floor(span / dt + 1e-9);
+    if (whole > 1e9) {
+        throw InputError(
+            fmt::format("simulation: {} output points from {} s to {} s every {} s "
+                        "is too many; choose a longer output_interval",
+                        whole, t0, t1, dt));
+    }
+    std::vector<double> grid;
+    grid.reserve(static_cast<std::size_t>(whole) + 2);
+    for (std::size_t k = 0; k <= static_cast<std::size_t>(whole); ++k) {
+        grid.push_back(t0 + static_cast<double>(k) * dt);
+    }
+    if (t1 - grid.back() > tol) {
+        grid.push_back(t1);
+    } else {
+        grid.back() = t1;
+    }
+
+    // Discontinuities within rounding of an output time move onto it, so no sliver segment
+    // (and no needless extra restart) appears next to an output.
+    std::vector<double> jumps;
+    for (double d : system_.discontinuities(t0, t1)) {
+        const double k = std::round((d - t0) / dt);
+        if (k >= 0.0 && k < static_cast<double>(grid.size())) {
+            const double g = grid[static_cast<std::size_t>(k)];
+            if (std::abs(d - g) <= tol) d = g;
+        }
+        if (std::abs(d - t1) <= tol) d = t1;
+        if (d <= t0 || d > t1) continue;
+        if (!jumps.empty() && d <= jumps.back()) continue;
+        jumps.push_back(d);
+    }
+
+    const std::size_t n = system_.stateCount();
+    if (!x0.empty()) {
+        if (x0.size() != n) {
+            throw InputError(
+                fmt::format("simulation: initial state has {} values, the model has "
+                            "{} states",
+                            x0.size(), n));
+        }
+        x_.assign(x0.begin(), x0.end());
+    } else {
+        x_.assign(n, 0.0);
+        system_.initialState(x_);
+    }
+
+    SegmentProblem problem(system_);
+    std::unique_ptr<OdeSolver> solver = makeCvodeSolver(problem, options_.solver);
+    linear_solver_ = solver->linearSolverName();
+    stats_ = SolverStats{};
+    System::Workspace ws = system_.makeWorkspace();
+
+    std::size_t next_jump = 0;
+    auto segmentEnd = [&] { return next_jump < jumps.size() ? jumps[next_jump] : t1; };
+    auto emit = [&](double t) {
+        system_.evaluateOutputs(t, x_, ws);
+        recorder.sample(t, x_, ws.y);
+        if (progress) progress(t == t1 ? 1.0 : (t - t0) / span, t);
+    };
+    auto checkCancel = [&](double t) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) {
+            throw CancelledError(fmt::format("run cancelled at t = {} s", t));
+        }
+    };
+
+    try {
+        problem.setSegment(t0, segmentEnd());
+        solver->reset(t0, x_);
+        double t = t0;
+        emit(t);
+        for (std::size_t k = 1; k < grid.size(); ++k) {
+            checkCancel(t);
+            const double tout = grid[k];
+            while (next_jump < jumps.size() && jumps[next_jump] <= tout) {
+                const double d = jumps[next_jump++];
+                solver->advance(d, x_, true);
+                t = d;
+                if (d < t1) {
+                    problem.setSegment(d, segmentEnd());
+                    solver->reset(d, x_);
+                }
+            }
+            if (t < tout) solver->advance(tout, x_, tout == t1);
+            t = tout;
+            stats_ = solver->stats();
+            emit(t);
+        }
+    } catch (...) {
+        stats_ = solver->stats();
+        throw;
+    }
+    stats_ = solver->stats();
+}
+
+}  // namespace dctwin

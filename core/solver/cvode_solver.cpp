@@ -1,0 +1,544 @@
+// CVODE adapter: makeCvodeSolver (BDF + Newton) with a dense or a KLU sparse direct linear
+// solver (DESIGN.md §4). Everything SUNDIALS lives in this file; the rest of dctwin sees only
+// OdeSolver/OdeProblem from ode_solver.h.
+//
+// The sparse Jacobian is formed here by finite differences with column colouring: columns that
+// share no row are perturbed together, so a Jacobian costs one rhs evaluation per colour (a
+// handful for the banded patterns our component graphs produce) instead of one per state.
+#include <cvode/cvode.h>
+#include <fmt/format.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/errors.h"
+#include "core/solver/ode_solver.h"
+
+namespace dctwin {
+namespace {
+
+// RAII owners for the SUNDIALS objects (C handles freed by C functions).
+struct ContextDeleter {
+    void operator()(SUNContext ctx) const { SUNContext_Free(&ctx); }
+};
+struct VectorDeleter {
+    void operator()(N_Vector v) const { N_VDestroy(v); }
+};
+struct MatrixDeleter {
+    void operator()(SUNMatrix m) const { SUNMatDestroy(m); }
+};
+struct LinSolDeleter {
+    void operator()(SUNLinearSolver ls) const { SUNLinSolFree(ls); }
+};
+struct CvodeDeleter {
+    void operator()(void* mem) const { CVodeFree(&mem); }
+};
+using ContextPtr = std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDeleter>;
+using VectorPtr = std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter>;
+using MatrixPtr = std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter>;
+using LinSolPtr = std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, LinSolDeleter>;
+using CvodePtr = std::unique_ptr<void, CvodeDeleter>;
+
+std::string flagName(int flag) {
+    // CVodeGetReturnFlagName hands back malloc'ed memory.
+    char* raw = CVodeGetReturnFlagName(flag);
+    std::string name = raw ? raw : fmt::format("flag {}", flag);
+    std::free(raw);
+    return name;
+}
+
+bool isRhsFailure(int flag) {
+    return flag == CV_RHSFUNC_FAIL || flag == CV_FIRST_RHSFUNC_ERR ||
+           flag == CV_REPTD_RHSFUNC_ERR || flag == CV_UNREC_RHSFUNC_ERR;
+}
+
+std::string likelyCause(int flag) {
+    switch (flag) {
+        case CV_TOO_MUCH_WORK:
+            return "the step size collapsed or the interval needs more than max_steps steps: a "
+                   "state running away (finite-time blow-up), a very stiff or fast-oscillating "
+                   "model, or max_steps too small";
+        case CV_TOO_MUCH_ACC:
+            return "tolerances too tight for double precision (raise rel_tol, abs_tol_factor or "
+                   "the states' nominal values)";
+        case CV_LSETUP_FAIL:
+        case CV_LSOLVE_FAIL:
+            return "a singular or badly scaled Jacobian: a state without dynamics, a sparsity "
+                   "pattern missing a dependency, or a stiff/unstable model";
+        case CV_RHSFUNC_FAIL:
+        case CV_FIRST_RHSFUNC_ERR:
+        case CV_REPTD_RHSFUNC_ERR:
+        case CV_UNREC_RHSFUNC_ERR:
+            return "the model produced NaN or Inf: a division by zero, a property outside its "
+                   "range, or a state running away";
+        default:
+            return "tolerances too tight, a discontinuity not declared (Component::"
+                   "discontinuities), or a stiff/unstable model";
+    }
+}
+
+void validate(const SolverOptions& o) {
+    auto positive = [](double v) { return std::isfinite(v) && v > 0.0; };
+    if (!positive(o.rel_tol)) {
+        throw InputError(
+            fmt::format("solver rel_tol must be a positive number, got {}", o.rel_tol));
+    }
+    if (!positive(o.abs_tol_factor)) {
+        throw InputError(fmt::format("solver abs_tol_factor must be a positive number, got {}",
+                                     o.abs_tol_factor));
+    }
+    if (!std::isfinite(o.max_step) || o.max_step < 0.0) {
+        throw InputError(
+            fmt::format("solver max_step must be >= 0 s (0 = no limit), got {}", o.max_step));
+    }
+    if (o.max_steps <= 0) {
+        throw InputError(fmt::format("solver max_steps must be positive, got {}", o.max_steps));
+    }
+    if (o.max_order < 1 || o.max_order > 5) {
+        throw InputError(
+            fmt::format("solver max_order must be between 1 and 5 (BDF), got {}", o.max_order));
+    }
+}
+
+/// The problem's pattern, checked, with sorted unique rows and the diagonal always present
+/// (CVODE forms I - γJ in place, and a missing diagonal would force a reallocation).
+SparsityPattern normalizedPattern(const OdeProblem& problem, std::size_t n) {
+    SparsityPattern in = problem.jacobianPattern();
+    if (in.n != n || in.col_ptr.size() != n + 1 ||
+        in.col_ptr.back() != static_cast<std::int64_t>(in.row_index.size())) {
+        throw ModelError(
+            fmt::format("Jacobian sparsity pattern is malformed: n = {} (problem has "
+                        "{} states), {} column pointers, {} row indices",
+                        in.n, n, in.col_ptr.size(), in.row_index.size()));
+    }
+    SparsityPattern out;
+    out.n = n;
+    out.col_ptr.assign(n + 1, 0);
+    out.row_index.reserve(in.row_index.size() + n);
+    std::vector<std::int64_t> rows;
+    for (std::size_t j = 0; j < n; ++j) {
+        rows.assign(in.row_index.begin() + in.col_ptr[j], in.row_index.begin() + in.col_ptr[j + 1]);
+        rows.push_back(static_cast<std::int64_t>(j));
+        for (std::int64_t r : rows) {
+            if (r < 0 || r >= static_cast<std::int64_t>(n)) {
+                throw ModelError(fmt::format(
+                    "Jacobian sparsity pattern has row {} in column {} (only {} states)", r, j, n));
+            }
+        }
+        std::sort(rows.begin(), rows.end());
+        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+        out.row_index.insert(out.row_index.end(), rows.begin(), rows.end());
+        out.col_ptr[j + 1] = static_cast<std::int64_t>(out.row_index.size());
+    }
+    return out;
+}
+
+class CvodeSolver final : public OdeSolver {
+public:
+    CvodeSolver(OdeProblem& problem, const SolverOptions& options)
+        : problem_(problem), options_(options), n_(problem.size()) {
+        validate(options_);
+        sparse_ =
+            options_.linear_solver == LinearSolverKind::Sparse ||
+            (options_.linear_solver == LinearSolverKind::Automatic && n_ > options_.dense_limit);
+        if (n_ == 0) return;  // nothing to integrate; advance() only moves the clock
+
+        nominal_.resize(n_);
+        for (std::size_t i = 0; i < n_; ++i) {
+            nominal_[i] = problem_.nominal(i);
+            if (!(nominal_[i] > 0.0) || !std::isfinite(nominal_[i])) {
+                throw ModelError(fmt::format("state '{}' needs a positive nominal value, got {}",
+                                             problem_.stateName(i), nominal_[i]));
+            }
+        }
+
+        SUNContext raw_ctx = nullptr;
+        if (SUNContext_Create(nullptr, &raw_ctx) != 0 || !raw_ctx) {
+            throw SolverError("could not create a SUNDIALS context");
+        }
+        ctx_.reset(raw_ctx);
+        const auto n = static_cast<sunindextype>(n_);
+        y_.reset(N_VNew_Serial(n, ctx_.get()));
+        abstol_.reset(N_VNew_Serial(n, ctx_.get()));
+        ele_.reset(N_VNew_Serial(n, ctx_.get()));
+        ewt_.reset(N_VNew_Serial(n, ctx_.get()));
+        if (!y_ || !abstol_ || !ele_ || !ewt_) throw SolverError("out of memory (N_Vector)");
+        double* atol = N_VGetArrayPointer(abstol_.get());
+        for (std::size_t i = 0; i < n_; ++i) atol[i] = options_.abs_tol_factor * nominal_[i];
+
+        if (sparse_) {
+            pattern_ = normalizedPattern(problem_, n_);
+            colour();
+            matrix_.reset(SUNSparseMatrix(n, n, static_cast<sunindextype>(pattern_.nnz()), CSC_MAT,
+                                          ctx_.get()));
+            if (matrix_) linsol_.reset(SUNLinSol_KLU(y_.get(), matrix_.get(), ctx_.get()));
+        } else {
+            matrix_.reset(SUNDenseMatrix(n, n, ctx_.get()));
+            if (matrix_) linsol_.reset(SUNLinSol_Dense(y_.get(), matrix_.get(), ctx_.get()));
+        }
+        if (!matrix_ || !linsol_) throw SolverError("could not create the linear solver");
+
+        cvode_.reset(CVodeCreate(CV_BDF, ctx_.get()));
+        if (!cvode_) throw SolverError("could not create the CVODE integrator");
+        // Route every SUNDIALS message into this object; nothing may print to stderr.
+        check(CVodeSetErrHandlerFn(cvode_.get(), &CvodeSolver::errorHandler, this),
+              "CVodeSetErrHandlerFn");
+    }
+
+    void reset(double t0, std::span<const double> x0) override {
+        if (x0.size() != n_) {
+            throw SolverError(fmt::format("reset: initial state has {} values, the problem has {}",
+                                          x0.size(), n_));
+        }
+        if (!std::isfinite(t0)) throw SolverError(fmt::format("reset: start time {} s", t0));
+        t_ = t0;
+        x_.assign(x0.begin(), x0.end());
+        if (n_ == 0) {
+            if (initialized_) ++reinits_;
+            initialized_ = true;
+            return;
+        }
+        for (std::size_t i = 0; i < n_; ++i) {
+            if (!std::isfinite(x0[i])) {
+                throw SolverError(fmt::format("initial value of '{}' is {} at t = {} s",
+                                              problem_.stateName(i), x0[i], t0));
+            }
+        }
+        std::copy(x0.begin(), x0.end(), N_VGetArrayPointer(y_.get()));
+        if (!initialized_) {
+            check(CVodeInit(cvode_.get(), &CvodeSolver::rhsCallback, t0, y_.get()), "CVodeInit");
+            check(CVodeSVtolerances(cvode_.get(), options_.rel_tol, abstol_.get()),
+                  "CVodeSVtolerances");
+            check(CVodeSetUserData(cvode_.get(), this), "CVodeSetUserData");
+            check(CVodeSetMaxNumSteps(cvode_.get(), options_.max_steps), "CVodeSetMaxNumSteps");
+            check(CVodeSetMaxOrd(cvode_.get(), options_.max_order), "CVodeSetMaxOrd");
+            check(CVodeSetMaxStep(cvode_.get(), options_.max_step), "CVodeSetMaxStep");
+            // The error handler already collects warnings; the hnil ones would only repeat.
+            check(CVodeSetMaxHnilWarns(cvode_.get(), -1), "CVodeSetMaxHnilWarns");
+            check(CVodeSetLinearSolver(cvode_.get(), linsol_.get(), matrix_.get()),
+                  "CVodeSetLinearSolver");
+            if (sparse_) {
+                check(CVodeSetJacFn(cvode_.get(), &CvodeSolver::jacobianCallback), "CVodeSetJacFn");
+            }
+            initialized_ = true;
+        } else {
+            // ReInit zeroes CVODE's counters; keep what they counted so far.
+            if (called_since_init_) accumulate(base_);
+            check(CVodeReInit(cvode_.get(), t0, y_.get()), "CVodeReInit");
+            ++reinits_;
+        }
+        called_since_init_ = false;
+    }
+
+    void advance(double tout, std::span<double> x, bool stop_exactly) override {
+        if (!initialized_) throw SolverError("OdeSolver::advance called before reset()");
+        if (x.size() != n_) {
+            throw SolverError(
+                fmt::format("advance: state has {} values, the problem has {}", x.size(), n_));
+        }
+        if (!std::isfinite(tout) || tout < t_) {
+            throw SolverError(fmt::format(
+                "advance: output time {} s is not after the current time {} s", tout, t_));
+        }
+        if (n_ == 0 || tout == t_) {
+            t_ = tout;
+            std::copy(x_.begin(), x_.end(), x.begin());
+            return;
+        }
+        last_message_.clear();
+        nonfinite_.reset();
+        pending_ = nullptr;
+
+        double tcur = t_;
+        if (called_since_init_)
+            check(CVodeGetCurrentTime(cvode_.get(), &tcur), "CVodeGetCurrentTime");
+        int flag = 0;
+        double tret = t_;
+        if (stop_exactly && called_since_init_ && tout <= tcur) {
+            // An earlier advance without a stop stepped past tout already; the last step covers
+            // tout, so interpolating is as accurate as stopping there.
+            flag = CVodeGetDky(cvode_.get(), tout, 0, y_.get());
+            tret = tout;
+        } else {
+            // CVODE 6.4 has no CVodeClearStopTime: a stop time at +inf never binds.
+            check(CVodeSetStopTime(cvode_.get(),
+                                   stop_exactly ? tout : std::numeric_limits<double>::infinity()),
+                  "CVodeSetStopTime");
+            called_since_init_ = true;
+            flag = CVode(cvode_.get(), tout, y_.get(), &tret, CV_NORMAL);
+        }
+        if (pending_) {
+            std::exception_ptr e = pending_;
+            pending_ = nullptr;
+            std::rethrow_exception(e);
+        }
+        if (flag < 0) throw SolverError(failureMessage(flag, tret));
+        const double* y = N_VGetArrayPointer(y_.get());
+        std::copy(y, y + n_, x.begin());
+        x_.assign(y, y + n_);
+        t_ = tout;
+    }
+
+    SolverStats stats() const override {
+        SolverStats s = base_;
+        if (initialized_ && n_ > 0 && called_since_init_) accumulate(s);
+        s.rhs_evals += fd_rhs_evals_;
+        s.reinits = reinits_;
+        return s;
+    }
+
+    std::string linearSolverName() const override { return sparse_ ? "sparse (KLU)" : "dense"; }
+
+private:
+    static int rhsCallback(sunrealtype t, N_Vector y, N_Vector ydot, void* user) {
+        auto* self = static_cast<CvodeSolver*>(user);
+        return self->evalRhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
+    }
+
+    static int jacobianCallback(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void* user,
+                                N_Vector tmp1, N_Vector tmp2, N_Vector /*tmp3*/) {
+        return static_cast<CvodeSolver*>(user)->finiteDifferenceJacobian(t, y, fy, J, tmp1, tmp2);
+    }
+
+    static void errorHandler(int code, const char* module, const char* function, char* msg,
+                             void* user) {
+        auto* self = static_cast<CvodeSolver*>(user);
+        // Warnings (code > 0) are kept only if no error message follows them.
+        if (code < 0 || self->last_message_.empty()) {
+            self->last_message_ = fmt::format("{} {}: {}", module ? module : "",
+                                              function ? function : "", msg ? msg : "");
+        }
+    }
+
+    /// Never lets an exception reach C code: it is stored and rethrown once CVode returns.
+    int evalRhs(double t, const double* y, double* ydot) noexcept {
+        try {
+            problem_.rhs(t, std::span<const double>(y, n_), std::span<double>(ydot, n_));
+        } catch (...) {
+            pending_ = std::current_exception();
+            return -1;
+        }
+        for (std::size_t i = 0; i < n_; ++i) {
+            if (!std::isfinite(ydot[i])) {
+                // Recoverable first: CVODE retries with a smaller step. But once the step has
+                // shrunk below the resolution of t, CVODE keeps "stepping" in place until
+                // max_steps; repeated failures at one time mean cutting cannot help.
+                const double resolution =
+                    64.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t));
+                const bool same_time = nonfinite_ && std::abs(t - nonfinite_->t) <= resolution;
+                const int repeats = same_time ? nonfinite_->repeats + 1 : 1;
+                nonfinite_ = NonFinite{t, i, ydot[i], y[i], repeats};
+                return repeats > 20 ? -1 : 1;
+            }
+        }
+        return 0;
+    }
+
+    int finiteDifferenceJacobian(double t, N_Vector y, N_Vector fy, SUNMatrix J, N_Vector tmp1,
+                                 N_Vector tmp2) noexcept {
+        const double* yv = N_VGetArrayPointer(y);
+        const double* f0 = N_VGetArrayPointer(fy);
+        double* yp = N_VGetArrayPointer(tmp1);
+        double* fp = N_VGetArrayPointer(tmp2);
+        sunindextype* colptr = SUNSparseMatrix_IndexPointers(J);
+        sunindextype* rowval = SUNSparseMatrix_IndexValues(J);
+        double* data = SUNSparseMatrix_Data(J);
+        // CVODE zeroes the whole matrix, structure included, before each call.
+        std::copy(pattern_.col_ptr.begin(), pattern_.col_ptr.end(), colptr);
+        std::copy(pattern_.row_index.begin(), pattern_.row_index.end(), rowval);
+        std::copy(yv, yv + n_, yp);
+        static const double sqrt_eps = std::sqrt(std::numeric_limits<double>::epsilon());
+        for (std::size_t c = 0; c + 1 < colour_ptr_.size(); ++c) {
+            for (std::size_t k = colour_ptr_[c]; k < colour_ptr_[c + 1]; ++k) {
+                const std::size_t j = colour_cols_[k];
+                const double h = sqrt_eps * std::max(std::abs(yv[j]), nominal_[j]);
+                yp[j] = yv[j] + h;
+                step_[j] = yp[j] - yv[j];  // the step actually taken after rounding
+            }
+            const int rc = evalRhs(t, yp, fp);
+            ++fd_rhs_evals_;
+            if (rc != 0) return rc;
+            for (std::size_t k = colour_ptr_[c]; k < colour_ptr_[c + 1]; ++k) {
+                const std::size_t j = colour_cols_[k];
+                for (auto p = pattern_.col_ptr[j]; p < pattern_.col_ptr[j + 1]; ++p) {
+                    const auto i = static_cast<std::size_t>(pattern_.row_index[p]);
+                    data[p] = (fp[i] - f0[i]) / step_[j];
+                }
+                yp[j] = yv[j];
+            }
+        }
+        return 0;
+    }
+
+    /// Greedy colouring: a column takes the lowest colour not used by any column it shares a
+    /// row with.
+    void colour() {
+        const std::size_t n = n_;
+        // Row → columns (transpose of the CSC pattern).
+        std::vector<std::size_t> row_ptr(n + 1, 0), row_cols(pattern_.nnz());
+        for (auto r : pattern_.row_index) ++row_ptr[static_cast<std::size_t>(r) + 1];
+        std::partial_sum(row_ptr.begin(), row_ptr.end(), row_ptr.begin());
+        {
+            std::vector<std::size_t> fill(row_ptr.begin(), row_ptr.end() - 1);
+            for (std::size_t j = 0; j < n; ++j) {
+                for (auto p = pattern_.col_ptr[j]; p < pattern_.col_ptr[j + 1]; ++p) {
+                    row_cols[fill[static_cast<std::size_t>(pattern_.row_index[p])]++] = j;
+                }
+            }
+        }
+        constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+        std::vector<std::size_t> col_colour(n, none);
+        std::vector<std::size_t> forbidden_by;  // colour → last column that forbade it
+        std::size_t colours = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+            for (auto p = pattern_.col_ptr[j]; p < pattern_.col_ptr[j + 1]; ++p) {
+                const auto r = static_cast<std::size_t>(pattern_.row_index[p]);
+                for (std::size_t q = row_ptr[r]; q < row_ptr[r + 1]; ++q) {
+                    const std::size_t c = col_colour[row_cols[q]];
+                    if (c != none) forbidden_by[c] = j;
+                }
+            }
+            std::size_t c = 0;
+            while (c < colours && forbidden_by[c] == j) ++c;
+            if (c == colours) {
+                ++colours;
+                forbidden_by.push_back(none);
+            }
+            col_colour[j] = c;
+        }
+        colour_ptr_.assign(colours + 1, 0);
+        for (std::size_t c : col_colour) ++colour_ptr_[c + 1];
+        std::partial_sum(colour_ptr_.begin(), colour_ptr_.end(), colour_ptr_.begin());
+        colour_cols_.resize(n);
+        std::vector<std::size_t> fill(colour_ptr_.begin(), colour_ptr_.end() - 1);
+        for (std::size_t j = 0; j < n; ++j) colour_cols_[fill[col_colour[j]]++] = j;
+        step_.assign(n, 0.0);
+    }
+
+    void accumulate(SolverStats& s) const {
+        long v = 0;
+        void* mem = cvode_.get();
+        if (CVodeGetNumSteps(mem, &v) == CV_SUCCESS) s.steps += v;
+        if (CVodeGetNumRhsEvals(mem, &v) == CV_SUCCESS) s.rhs_evals += v;
+        if (CVodeGetNumLinRhsEvals(mem, &v) == CV_SUCCESS) s.rhs_evals += v;  // dense DQ
+        if (CVodeGetNumJacEvals(mem, &v) == CV_SUCCESS) s.jacobian_evals += v;
+        if (CVodeGetNumLinSolvSetups(mem, &v) == CV_SUCCESS) s.factorizations += v;
+        if (CVodeGetNumErrTestFails(mem, &v) == CV_SUCCESS) s.error_test_failures += v;
+        if (CVodeGetNumNonlinSolvConvFails(mem, &v) == CV_SUCCESS) s.convergence_failures += v;
+    }
+
+    void check(int flag, const char* what) const {
+        if (flag >= 0) return;
+        throw SolverError(fmt::format("{} failed ({}){}{}", what, flagName(flag),
+                                      last_message_.empty() ? "" : ": ", last_message_));
+    }
+
+    std::string failureMessage(int flag, double t) {
+        std::string msg = fmt::format("integration failed at t = {:.9g} s ({}", t, flagName(flag));
+        if (!last_message_.empty()) msg += fmt::format(": {}", last_message_);
+        msg += ").";
+        if (nonfinite_) {
+            msg += fmt::format(
+                " The right-hand side gave d/dt '{}' = {} at t = {:.9g} s (state "
+                "value {:.6g}).",
+                problem_.stateName(nonfinite_->state), nonfinite_->value, nonfinite_->t,
+                nonfinite_->x);
+        }
+        // Weighted local error = what the error test compares with 1; its largest entries
+        // point at the states that forced the step size down.
+        if (CVodeGetEstLocalErrors(cvode_.get(), ele_.get()) == CV_SUCCESS &&
+            CVodeGetErrWeights(cvode_.get(), ewt_.get()) == CV_SUCCESS) {
+            const double* ele = N_VGetArrayPointer(ele_.get());
+            const double* ewt = N_VGetArrayPointer(ewt_.get());
+            const double* y = N_VGetArrayPointer(y_.get());
+            std::vector<std::pair<double, std::size_t>> err(n_);
+            for (std::size_t i = 0; i < n_; ++i) {
+                const double e = std::abs(ele[i] * ewt[i]);
+                err[i] = {std::isnan(e) ? std::numeric_limits<double>::infinity() : e, i};
+            }
+            std::size_t k = std::min<std::size_t>(5, n_);
+            std::partial_sort(err.begin(), err.begin() + static_cast<std::ptrdiff_t>(k), err.end(),
+                              [](const auto& a, const auto& b) { return a > b; });
+            if (err.front().first == 0.0) {
+                // Happens when the step failed in the rhs or the Newton iteration, before its
+                // error test: there is no ranking to report.
+                msg += " No local error estimate (the step failed before its error test).";
+                k = 0;
+            } else {
+                msg += " States with the largest weighted local error:";
+            }
+            for (std::size_t r = 0; r < k; ++r) {
+                const std::size_t i = err[r].second;
+                msg += fmt::format("{} {} (error {:.3g}, value {:.6g})", r ? "," : "",
+                                   problem_.stateName(i), err[r].first, y[i]);
+            }
+            if (k > 0) msg += ".";
+        } else if (nonfinite_ == std::nullopt && n_ > 0 && isRhsFailure(flag)) {
+            msg += " The model's right-hand side failed.";
+        }
+        msg += fmt::format(" Likely cause: {}.",
+                           nonfinite_ ? likelyCause(CV_RHSFUNC_FAIL) : likelyCause(flag));
+        return msg;
+    }
+
+    struct NonFinite {
+        double t;
+        std::size_t state;
+        double value;
+        double x;
+        int repeats;  // consecutive failures at (about) this time
+    };
+
+    OdeProblem& problem_;
+    SolverOptions options_;
+    std::size_t n_;
+    bool sparse_ = false;
+    std::vector<double> nominal_;
+
+    // Declaration order is destruction order reversed: CVODE goes first, the context last.
+    ContextPtr ctx_;
+    VectorPtr y_, abstol_, ele_, ewt_;
+    MatrixPtr matrix_;
+    LinSolPtr linsol_;
+    CvodePtr cvode_;
+
+    SparsityPattern pattern_;
+    std::vector<std::size_t> colour_ptr_, colour_cols_;  // columns grouped by colour
+    std::vector<double> step_;                           // FD step per column
+
+    bool initialized_ = false;
+    bool called_since_init_ = false;  // CVode ran since the last (re)init
+    double t_ = 0.0;                  // time of x_
+    std::vector<double> x_;
+    SolverStats base_;  // counters from before the last reinit
+    long reinits_ = 0;
+    long fd_rhs_evals_ = 0;
+
+    std::string last_message_;
+    std::optional<NonFinite> nonfinite_;
+    std::exception_ptr pending_;
+};
+
+}  // namespace
+
+std::unique_ptr<OdeSolver> makeCvodeSolver(OdeProblem& problem, const SolverOptions& options) {
+    return std::make_unique<CvodeSolver>(problem, options);
+}
+
+}  // namespace dctwin

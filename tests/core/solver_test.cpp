@@ -1,0 +1,395 @@
+// CVODE adapter against analytic solutions, with the dense and the KLU sparse linear solvers:
+// exponential decay, a two-node thermal RC network, a 2,000-node RC chain; error reporting.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "core/errors.h"
+#include "core/solver/ode_solver.h"
+#include "core/system.h"
+
+namespace dctwin {
+namespace {
+
+/// dx/dt = -x/tau.
+class Decay : public Component {
+public:
+    Decay(std::string name, double tau, double x0) : Component(std::move(name)), tau_(tau) {
+        addState({"x", "1", 1.0, x0, "decaying quantity"});
+        addOutput({"x", "1", 1.0, 0.0});
+    }
+    void computeOutputs(double, std::span<const double> x, std::span<const double>,
+                        std::span<double> y) const override {
+        y[0] = x[0];
+    }
+    void computeDerivatives(double, std::span<const double> x, std::span<const double>,
+                            std::span<double> dxdt) const override {
+        dxdt[0] = -x[0] / tau_;
+    }
+
+private:
+    double tau_;  // [s]
+};
+
+/// C dT/dt = (T_neighbour - T)/R12 + (T_amb - T)/R_amb.
+class ThermalNode : public Component {
+public:
+    ThermalNode(std::string name, double C, double R12, double R_amb, double T_amb, double T0)
+        : Component(std::move(name)), C_(C), R12_(R12), R_amb_(R_amb), T_amb_(T_amb) {
+        addState({"T", "K", 300.0, T0, "node temperature"});
+        addInput({"T_neighbour", "K", 300.0, T_amb, "temperature of the coupled node"});
+        addOutput({"T", "K", 300.0, 0.0});
+    }
+    void computeOutputs(double, std::span<const double> x, std::span<const double>,
+                        std::span<double> y) const override {
+        y[0] = x[0];
+    }
+    void computeDerivatives(double, std::span<const double> x, std::span<const double> u,
+                            std::span<double> dxdt) const override {
+        dxdt[0] = ((u[0] - x[0]) / R12_ + (T_amb_ - x[0]) / R_amb_) / C_;
+    }
+    bool outputDependsOnInput(std::size_t, std::size_t) const override { return false; }
+
+private:
+    double C_, R12_, R_amb_, T_amb_;  // [J/K], [K/W], [K/W], [K]
+};
+
+/// n nodes in a line between two walls at T_amb: C dT_i/dt = (T_{i-1} - 2 T_i + T_{i+1})/R.
+/// Starts in the slowest sine mode, so T_i - T_amb = A sin(π(i+1)/(n+1)) e^{λt} exactly, with
+/// λ = -(2 - 2 cos(π/(n+1)))/(RC).
+class RcChain : public Component {
+public:
+    RcChain(std::string name, std::size_t n, double RC, double T_amb, double A)
+        : Component(std::move(name)), n_(n), RC_(RC), T_amb_(T_amb), A_(A) {
+        for (std::size_t i = 0; i < n; ++i) addState({"T" + std::to_string(i), "K", 300.0});
+    }
+    void initialState(std::span<double> x0) const override {
+        for (std::size_t i = 0; i < n_; ++i) x0[i] = exact(0.0, i);
+    }
+    double lambda() const {
+        return -(2.0 - 2.0 * std::cos(std::numbers::pi / static_cast<double>(n_ + 1))) / RC_;
+    }
+    double exact(double t, std::size_t i) const {
+        const double mode =
+            std::sin(std::numbers::pi * static_cast<double>(i + 1) / static_cast<double>(n_ + 1));
+        return T_amb_ + A_ * mode * std::exp(lambda() * t);
+    }
+    void computeOutputs(double, std::span<const double>, std::span<const double>,
+                        std::span<double>) const override {}
+    void computeDerivatives(double, std::span<const double> x, std::span<const double>,
+                            std::span<double> dxdt) const override {
+        for (std::size_t i = 0; i < n_; ++i) {
+            const double left = i > 0 ? x[i - 1] : T_amb_;
+            const double right = i + 1 < n_ ? x[i + 1] : T_amb_;
+            dxdt[i] = (left - 2.0 * x[i] + right) / RC_;
+        }
+    }
+    bool derivativeDependsOnState(std::size_t row, std::size_t s) const override {
+        return s + 1 >= row && s <= row + 1;
+    }
+
+private:
+    std::size_t n_;
+    double RC_, T_amb_, A_;  // [s], [K], [K]
+};
+
+/// dx/dt = x², x(0) = 1: x = 1/(1 - t) runs away at t = 1.
+class BlowUp : public Component {
+public:
+    explicit BlowUp(std::string name) : Component(std::move(name)) {
+        addState({"x", "1", 1.0, 1.0});
+    }
+    void computeOutputs(double, std::span<const double>, std::span<const double>,
+                        std::span<double>) const override {}
+    void computeDerivatives(double, std::span<const double> x, std::span<const double>,
+                            std::span<double> dxdt) const override {
+        dxdt[0] = x[0] * x[0];
+    }
+};
+
+/// dx/dt = -x until t = 1, then NaN (a model leaving its valid range).
+class GoesNaN : public Component {
+public:
+    explicit GoesNaN(std::string name) : Component(std::move(name)) {
+        addState({"x", "1", 1.0, 1.0});
+    }
+    void computeOutputs(double, std::span<const double>, std::span<const double>,
+                        std::span<double>) const override {}
+    void computeDerivatives(double t, std::span<const double> x, std::span<const double>,
+                            std::span<double> dxdt) const override {
+        dxdt[0] = t < 1.0 ? -x[0] : std::numeric_limits<double>::quiet_NaN();
+    }
+};
+
+/// dx/dt = -x, but throws after t = 0.5 (as a property lookup out of its table would).
+class Throws : public Component {
+public:
+    explicit Throws(std::string name) : Component(std::move(name)) {
+        addState({"x", "1", 1.0, 1.0});
+    }
+    void computeOutputs(double, std::span<const double>, std::span<const double>,
+                        std::span<double>) const override {}
+    void computeDerivatives(double t, std::span<const double> x, std::span<const double>,
+                            std::span<double> dxdt) const override {
+        if (t > 0.5) throw ModelError("property table exceeded in 'thrower'");
+        dxdt[0] = -x[0];
+    }
+};
+
+SolverOptions tightOptions(LinearSolverKind kind) {
+    SolverOptions o;
+    o.rel_tol = 1e-9;
+    o.abs_tol_factor = 1e-10;
+    o.linear_solver = kind;
+    return o;
+}
+
+class BothSolvers : public ::testing::TestWithParam<LinearSolverKind> {};
+
+TEST_P(BothSolvers, ExponentialDecayMatchesExp) {
+    const double tau = 2.0;
+    System sys;
+    sys.add(std::make_shared<const Decay>("d", tau, 1.0));
+    sys.finalize();
+    SystemProblem problem(sys);
+    auto solver = makeCvodeSolver(problem, tightOptions(GetParam()));
+    EXPECT_EQ(solver->linearSolverName(),
+              GetParam() == LinearSolverKind::Dense ? "dense" : "sparse (KLU)");
+    std::vector<double> x{1.0};
+    solver->reset(0.0, x);
+    for (double t : {0.1, 0.5, 1.0, 2.0, 5.0, 10.0}) {
+        solver->advance(t, x, false);
+        EXPECT_NEAR(x[0], std::exp(-t / tau), 1e-7) << "t = " << t;
+    }
+    const SolverStats s = solver->stats();
+    EXPECT_GT(s.steps, 0);
+    EXPECT_GT(s.rhs_evals, s.steps);
+    EXPECT_GT(s.factorizations, 0);
+    EXPECT_EQ(s.reinits, 0);
+}
+
+/// Closed form of the two-node network θ' = Aθ (θ = T - T_amb) by its eigen-decomposition.
+struct TwoNodeExact {
+    double a11, a12, a21, a22, l1, l2, c1, c2, v1x, v1y, v2x, v2y;
+    TwoNodeExact(double C1, double C2, double R12, double R1, double R2, double th1, double th2) {
+        a11 = -(1.0 / R12 + 1.0 / R1) / C1;
+        a12 = 1.0 / (R12 * C1);
+        a21 = 1.0 / (R12 * C2);
+        a22 = -(1.0 / R12 + 1.0 / R2) / C2;
+        const double tr = a11 + a22, det = a11 * a22 - a12 * a21;
+        const double disc = std::sqrt(tr * tr - 4.0 * det);  // real: A is similar to symmetric
+        l1 = 0.5 * (tr + disc);
+        l2 = 0.5 * (tr - disc);
+        // Eigenvector for λ: (a12, λ - a11).
+        v1x = a12, v1y = l1 - a11;
+        v2x = a12, v2y = l2 - a11;
+        // θ0 = c1 v1 + c2 v2 (Cramer).
+        const double d = v1x * v2y - v2x * v1y;
+        c1 = (th1 * v2y - v2x * th2) / d;
+        c2 = (v1x * th2 - th1 * v1y) / d;
+    }
+    double theta1(double t) const {
+        return c1 * v1x * std::exp(l1 * t) + c2 * v2x * std::exp(l2 * t);
+    }
+    double theta2(double t) const {
+        return c1 * v1y * std::exp(l1 * t) + c2 * v2y * std::exp(l2 * t);
+    }
+};
+
+TEST_P(BothSolvers, TwoNodeThermalNetworkMatchesEigenSolution) {
+    const double C1 = 1000.0, C2 = 2000.0, R12 = 0.01, R1 = 0.05, R2 = 0.1, T_amb = 300.0;
+    const double T1_0 = 350.0, T2_0 = 320.0;
+    System sys;
+    sys.add(std::make_shared<const ThermalNode>("n1", C1, R12, R1, T_amb, T1_0));
+    sys.add(std::make_shared<const ThermalNode>("n2", C2, R12, R2, T_amb, T2_0));
+    sys.connect("n2.T", "n1.T_neighbour");
+    sys.connect("n1.T", "n2.T_neighbour");
+    sys.finalize();
+    const TwoNodeExact exact(C1, C2, R12, R1, R2, T1_0 - T_amb, T2_0 - T_amb);
+    ASSERT_LT(exact.l1, 0.0);
+    ASSERT_LT(exact.l2, 0.0);
+
+    SystemProblem problem(sys);
+    auto solver = makeCvodeSolver(problem, tightOptions(GetParam()));
+    std::vector<double> x(2);
+    sys.initialState(x);
+    EXPECT_DOUBLE_EQ(x[0], T1_0);
+    solver->reset(0.0, x);
+    for (double t = 5.0; t <= 200.0; t += 5.0) {
+        solver->advance(t, x, false);
+        EXPECT_NEAR(x[sys.stateIndex("n1.T")], T_amb + exact.theta1(t), 1e-5) << "t = " << t;
+        EXPECT_NEAR(x[sys.stateIndex("n2.T")], T_amb + exact.theta2(t), 1e-5) << "t = " << t;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cvode, BothSolvers,
+                         ::testing::Values(LinearSolverKind::Dense, LinearSolverKind::Sparse),
+                         [](const ::testing::TestParamInfo<LinearSolverKind>& p) {
+                             return p.param == LinearSolverKind::Dense ? "Dense" : "SparseKlu";
+                         });
+
+TEST(CvodeSolver, AutomaticChoosesByDenseLimit) {
+    System sys;
+    sys.add(std::make_shared<const RcChain>("chain", 10, 1.0, 300.0, 10.0));
+    sys.finalize();
+    SystemProblem problem(sys);
+    SolverOptions o;
+    o.dense_limit = 10;
+    EXPECT_EQ(makeCvodeSolver(problem, o)->linearSolverName(), "dense");
+    o.dense_limit = 9;
+    EXPECT_EQ(makeCvodeSolver(problem, o)->linearSolverName(), "sparse (KLU)");
+}
+
+TEST(CvodeSolver, StopExactlyAndResetKeepStats) {
+    System sys;
+    sys.add(std::make_shared<const Decay>("d", 1.0, 1.0));
+    sys.finalize();
+    SystemProblem problem(sys);
+    auto solver = makeCvodeSolver(problem, tightOptions(LinearSolverKind::Dense));
+    std::vector<double> x{1.0};
+    solver->reset(0.0, x);
+    solver->advance(1.0, x, true);
+    EXPECT_NEAR(x[0], std::exp(-1.0), 1e-7);
+    const long steps_before = solver->stats().steps;
+    // Restart from a different state: the history must be forgotten, the counters kept.
+    x[0] = 2.0;
+    solver->reset(1.0, x);
+    solver->advance(1.5, x, false);
+    solver->advance(3.0, x, true);
+    EXPECT_NEAR(x[0], 2.0 * std::exp(-2.0), 2e-7);
+    const SolverStats s = solver->stats();
+    EXPECT_EQ(s.reinits, 1);
+    EXPECT_GT(s.steps, steps_before);
+    EXPECT_THROW(solver->advance(2.0, x, false), SolverError);  // backwards
+}
+
+TEST(CvodeSolver, BlowUpReportsTheStateByName) {
+    System sys;
+    sys.add(std::make_shared<const BlowUp>("comp"));
+    sys.finalize();
+    SystemProblem problem(sys);
+    auto solver = makeCvodeSolver(problem, SolverOptions{});
+    std::vector<double> x{1.0};
+    solver->reset(0.0, x);
+    try {
+        solver->advance(2.0, x, false);
+        FAIL() << "integrated through a finite-time singularity";
+    } catch (const SolverError& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("comp.x"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("t = "), std::string::npos) << msg;
+        EXPECT_NE(msg.find("CV_"), std::string::npos) << msg;  // the CVODE flag name
+        EXPECT_NE(msg.find("Likely cause"), std::string::npos) << msg;
+    }
+}
+
+TEST(CvodeSolver, NonFiniteDerivativeNamesTheState) {
+    System sys;
+    sys.add(std::make_shared<const GoesNaN>("bad"));
+    sys.finalize();
+    SystemProblem problem(sys);
+    for (auto kind : {LinearSolverKind::Dense, LinearSolverKind::Sparse}) {
+        auto solver = makeCvodeSolver(problem, tightOptions(kind));
+        std::vector<double> x{1.0};
+        solver->reset(0.0, x);
+        try {
+            solver->advance(3.0, x, false);
+            FAIL() << "NaN derivative went unnoticed";
+        } catch (const SolverError& e) {
+            const std::string msg = e.what();
+            EXPECT_NE(msg.find("'bad.x'"), std::string::npos) << msg;
+            EXPECT_NE(msg.find("nan"), std::string::npos) << msg;
+        }
+    }
+}
+
+TEST(CvodeSolver, ExceptionInRhsPropagatesUnchanged) {
+    System sys;
+    sys.add(std::make_shared<const Throws>("thrower"));
+    sys.finalize();
+    SystemProblem problem(sys);
+    for (auto kind : {LinearSolverKind::Dense, LinearSolverKind::Sparse}) {
+        auto solver = makeCvodeSolver(problem, tightOptions(kind));
+        std::vector<double> x{1.0};
+        solver->reset(0.0, x);
+        EXPECT_THROW(solver->advance(1.0, x, false), ModelError);
+    }
+}
+
+TEST(CvodeSolver, BadOptionsAreInputErrors) {
+    System sys;
+    sys.add(std::make_shared<const Decay>("d", 1.0, 1.0));
+    sys.finalize();
+    SystemProblem problem(sys);
+    SolverOptions o;
+    o.rel_tol = -1.0;
+    EXPECT_THROW(makeCvodeSolver(problem, o), InputError);
+    o = SolverOptions{};
+    o.max_order = 7;
+    EXPECT_THROW(makeCvodeSolver(problem, o), InputError);
+}
+
+TEST(CvodeSolver, TwoThousandNodeChainSparseMatchesDenseAndExact) {
+    const std::size_t n = 2000;
+    const double tau = 100.0;  // [s] slowest mode
+    // RC chosen so that the slowest mode decays with tau; the fastest is ~16,000× faster (stiff).
+    const double RC = tau * (2.0 - 2.0 * std::cos(std::numbers::pi / (n + 1.0)));
+    System sys;
+    const auto& chain = sys.add(std::make_shared<const RcChain>("chain", n, RC, 300.0, 50.0));
+    sys.finalize();
+    SystemProblem problem(sys);
+    const SparsityPattern p = problem.jacobianPattern();
+    EXPECT_EQ(p.nnz(), 3 * n - 2);  // tridiagonal
+
+    auto run = [&](LinearSolverKind kind, std::string& name, SolverStats& stats) {
+        SolverOptions o;
+        o.rel_tol = 1e-8;
+        o.abs_tol_factor = 1e-9;
+        o.linear_solver = kind;
+        auto solver = makeCvodeSolver(problem, o);
+        name = solver->linearSolverName();
+        std::vector<double> x(n);
+        sys.initialState(x);
+        const auto start = std::chrono::steady_clock::now();
+        solver->reset(0.0, x);
+        solver->advance(tau, x, true);
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        stats = solver->stats();
+        return std::pair{x, wall};
+    };
+    std::string sparse_name, dense_name;
+    SolverStats sparse_stats, dense_stats;
+    const auto [xs, wall_sparse] = run(LinearSolverKind::Automatic, sparse_name, sparse_stats);
+    const auto [xd, wall_dense] = run(LinearSolverKind::Dense, dense_name, dense_stats);
+    EXPECT_EQ(sparse_name, "sparse (KLU)");
+    EXPECT_EQ(dense_name, "dense");
+
+    double max_diff = 0.0, max_err = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        max_diff = std::max(max_diff, std::abs(xs[i] - xd[i]));
+        max_err = std::max(max_err, std::abs(xs[i] - chain.exact(tau, i)));
+    }
+    EXPECT_LT(max_diff, 1e-4) << "sparse and dense disagree [K]";
+    EXPECT_LT(max_err, 1e-4) << "sparse differs from the exact mode [K]";
+
+    // Timing is reported, never asserted (DESIGN.md §6: budgets belong to the benchmark).
+    std::cout << "[ timing ] 2000-state RC chain to t = " << tau << " s: dense " << wall_dense
+              << " s (" << dense_stats.steps << " steps, " << dense_stats.factorizations
+              << " factorizations, " << dense_stats.rhs_evals << " rhs), sparse (KLU) "
+              << wall_sparse << " s (" << sparse_stats.steps << " steps, "
+              << sparse_stats.factorizations << " factorizations, " << sparse_stats.rhs_evals
+              << " rhs)\n";
+    RecordProperty("dense_seconds", std::to_string(wall_dense));
+    RecordProperty("sparse_klu_seconds", std::to_string(wall_sparse));
+}
+
+}  // namespace
+}  // namespace dctwin
