@@ -1,0 +1,48 @@
+#include "power/workload_source.h"
+
+#include <fmt/format.h>
+
+#include "core/errors.h"
+
+namespace dctwin::power {
+
+WorkloadSource::WorkloadSource(std::string name, std::shared_ptr<const Workload> workload,
+                               int rack, Resolution resolution)
+    : Component(std::move(name)), workload_(std::move(workload)), rack_(rack),
+      resolution_(resolution) {
+    if (!workload_) throw ModelError(fmt::format("WorkloadSource '{}': no workload", this->name()));
+    if (rack_ < 0 || rack_ >= workload_->racks()) {
+        throw ModelError(fmt::format("WorkloadSource '{}': rack {} is not in the workload (0..{})",
+                                     this->name(), rack_, workload_->racks() - 1));
+    }
+    addOutput({"utilization", "1", 1.0, 0.0, "GPU utilization of the rack"});
+    addOutput({"floor_active", "1", 1.0, 0.0, "1 while a training job runs"});
+}
+
+void WorkloadSource::computeOutputs(double t, std::span<const double>, std::span<const double>,
+                                    std::span<double> y) const {
+    y[0] = workload_->utilization(rack_, t, resolution_);
+    y[1] = workload_->floorActive(rack_, t) ? 1.0 : 0.0;
+}
+
+void WorkloadSource::discontinuities(double t0, double t1, std::vector<double>& times) const {
+    workload_->discontinuities(rack_, t0, t1, resolution_, times);
+}
+
+PowerBus::PowerBus(std::string name, int inputs, double nominal_power)
+    : Component(std::move(name)) {
+    if (inputs < 1) throw ModelError(fmt::format("PowerBus '{}': needs ≥ 1 input", this->name()));
+    for (int i = 0; i < inputs; ++i) {
+        addInput({fmt::format("in{}", i), "W", nominal_power / inputs, 0.0, "power"});
+    }
+    addOutput({"total", "W", nominal_power, 0.0, "sum of the inputs"});
+}
+
+void PowerBus::computeOutputs(double, std::span<const double>, std::span<const double> u,
+                              std::span<double> y) const {
+    double s = 0;
+    for (double v : u) s += v;
+    y[0] = s;
+}
+
+}  // namespace dctwin::power

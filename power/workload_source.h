@@ -1,0 +1,49 @@
+#pragma once
+// Components that feed the workload into a System (DESIGN.md §3.1, §4).
+//
+// WorkloadSource: the utilization of one representative rack (a RackGroup), in the resolved
+// or the averaged resolution. It reports the workload's discontinuities (job starts and ends,
+// checkpoint edges and, when resolved, square-wave edges) so the Simulator stops there.
+//   | kind   | name         | unit | meaning                                      |
+//   |--------|--------------|------|----------------------------------------------|
+//   | output | utilization  | 1    | u(t) of the rack                             |
+//   | output | floor_active | 1    | 1 while a training job runs (power floor on) |
+// No states, no inputs.
+//
+// PowerBus: sums n power inputs (rack groups) into one output.
+//   | input  | in0 .. in{n-1} | W | |
+//   | output | total          | W | Σ inputs |
+#include <memory>
+#include <span>
+#include <string>
+
+#include "core/component.h"
+#include "power/workload.h"
+
+namespace dctwin::power {
+
+class WorkloadSource : public Component {
+public:
+    WorkloadSource(std::string name, std::shared_ptr<const Workload> workload, int rack,
+                   Resolution resolution);
+    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
+                        std::span<double> y) const override;
+    void discontinuities(double t0, double t1, std::vector<double>& times) const override;
+    bool outputDependsOnInput(std::size_t, std::size_t) const override { return false; }
+    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
+
+private:
+    std::shared_ptr<const Workload> workload_;
+    int rack_;
+    Resolution resolution_;
+};
+
+class PowerBus : public Component {
+public:
+    PowerBus(std::string name, int inputs, double nominal_power);
+    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
+                        std::span<double> y) const override;
+    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
+};
+
+}  // namespace dctwin::power

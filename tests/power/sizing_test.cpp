@@ -1,0 +1,129 @@
+// Sizing of the 64-rack reference hall (DESIGN.md §1; domain-facts D2, D3) with 4N/3 UPS.
+#include "power/sizing.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "power/fabric.h"
+#include "test_util.h"
+
+namespace dctwin::power {
+namespace {
+
+using test::catalog;
+
+SizingResult referenceHall() {
+    SizingInput in;
+    in.racks = 64;
+    in.rack = catalog().rack("gb300_nvl72");
+    FabricOptions f;
+    f.gpus = 64 * 72;
+    in.fabric_power = sizeFabric(f, catalog()).power_outside_racks;
+    in.ups_redundancy = Redundancy::parse("4N/3");
+    in.transformer_redundancy = Redundancy::parse("4N/3");
+    return sizeElectrical(in, catalog());
+}
+
+/// The engineer's recount from the printed table: only the columns design_current_A,
+/// unit_current_A, redundancy, groups and the stated limits (80 % normal; after a failure 100 %
+/// for equipment, 80 % for conductors), written independently of countUnits.
+int recount(const std::string& red, double I, double Iu, double lf) {
+    const double ln = 0.8;
+    auto up = [](double x) { return static_cast<int>(std::ceil(x - 1e-9)); };
+    if (red == "N") return std::max(1, up(I / (Iu * ln)));
+    if (red == "N+1") return std::max({1, up(I / (Iu * lf)), up(I / (Iu * ln)) - 1}) + 1;
+    if (red == "block") return std::max(1, up(I / (Iu * ln))) + 1;
+    const int s = red == "2N" ? 2 : std::stoi(red.substr(0, red.find('N')));
+    return s * std::max({1, up(I / ((s - 1) * Iu * lf)), up(I / (s * Iu * ln))});
+}
+
+TEST(Sizing, ReferenceHallEveryElementWithin80PercentAndCountsRecomputable) {
+    const SizingResult r = referenceHall();
+    std::printf("%s", r.format().c_str());
+    // ~9 MW IT incl. fabric before growth (domain-facts D3).
+    EXPECT_NEAR(r.it_design / 1.1, 9.0e6, 0.4e6);
+    const Table t = r.toTable();
+    ASSERT_EQ(t.rows(), r.rows.size());
+    const auto& text = [&](const char* name) -> const std::vector<std::string>& {
+        for (const auto& c : t.columns) {
+            if (c.name == name) return std::get<std::vector<std::string>>(c.data);
+        }
+        throw std::runtime_error(name);
+    };
+    const auto& num = [&](const char* name) -> const std::vector<double>& {
+        for (const auto& c : t.columns) {
+            if (c.name == name) return std::get<std::vector<double>>(c.data);
+        }
+        throw std::runtime_error(name);
+    };
+    const auto& element = text("element");
+    const auto& red = text("redundancy");
+    const auto& count = num("count");
+    const auto& groups = num("groups");
+    const auto& I = num("design_current_A");
+    const auto& Iu = num("unit_current_A");
+    const auto& load = num("peak_loading_pct");
+    for (std::size_t i = 0; i < t.rows(); ++i) {
+        SCOPED_TRACE(element[i]);
+        EXPECT_LE(load[i], 80.0 + 1e-9);
+        EXPECT_GT(load[i], 0.0);
+        const bool conductor = element[i] == "rack_feed" || element[i] == "busway" ||
+                               element[i] == "lv_switchgear" || element[i] == "mv_feeder";
+        const double lf = conductor ? 0.8 : 1.0;
+        EXPECT_EQ(count[i], groups[i] * recount(red[i], I[i], Iu[i], lf));
+        // Loading printed = design current over the units sharing it.
+        EXPECT_LE(r.rows[i].failure_loading, lf + 1e-9);
+    }
+    // Hand checks of the headline numbers.
+    // Rack feed: 134.6 kW / (√3 × 415 × 0.99) = 189 A per path → 250 A breaker (76 % after
+    // the A/B failover; domain-facts D2 "≥ 240 A of breaker capacity per path").
+    const SizingRow& feed = r.row("rack_feed");
+    EXPECT_NEAR(feed.design_current, r.rack_power / (std::sqrt(3.0) * 415 * 0.99), 1e-9);
+    EXPECT_DOUBLE_EQ(feed.rating, 250.0);
+    EXPECT_EQ(feed.count, 128);
+    // PSU shelves: 8 per rack (N+N), ~50 % loaded (domain-facts A3).
+    EXPECT_EQ(r.row("psu_shelf").count, 512);
+    EXPECT_NEAR(r.row("psu_shelf").normal_loading, 0.5, 0.01);
+    // UPS 4N/3 in 1.5 MW frames: each of 4 systems carries 1/3 after a failure.
+    const SizingRow& ups = r.row("ups");
+    EXPECT_EQ(ups.redundancy, "4N/3");
+    EXPECT_EQ(ups.count % 4, 0);
+    EXPECT_LE(ups.normal_loading, 0.75 + 1e-9);
+    EXPECT_EQ(r.row("generator").redundancy, "N+1");
+    // Facility power above IT by UPS, transformer and cooling.
+    EXPECT_GT(r.facility_design, r.it_design + r.cooling_design);
+}
+
+TEST(Sizing, RedundancyFormulas) {
+    // 10 units of load at unit rating 1, l_n = 0.8, l_f = 1.
+    EXPECT_EQ(countUnits(Redundancy::parse("N"), 10, 1, 0.8, 1).count, 13);     // ⌈10/0.8⌉
+    EXPECT_EQ(countUnits(Redundancy::parse("N+1"), 10, 1, 0.8, 1).count, 13);   // max(10,12)+1
+    EXPECT_EQ(countUnits(Redundancy::parse("2N"), 10, 1, 0.8, 1).count, 20);
+    EXPECT_EQ(countUnits(Redundancy::parse("4N/3"), 10, 1, 0.8, 1).count, 16);  // 4 × ⌈10/3⌉
+    EXPECT_EQ(countUnits(Redundancy::parse("3N/2"), 10, 1, 0.8, 1).count, 15);  // 3 × 5
+    const UnitCount b = countUnits(Redundancy::parse("block"), 10, 1, 0.8, 1);
+    EXPECT_EQ(b.count, 14);  // 13 active + 1 reserve
+    EXPECT_EQ(b.sharing, 13);
+    test::expectInputError([] { Redundancy::parse("5N/3"); }, {"5N/3", "4N/3", "block"});
+}
+
+TEST(Sizing, JsonOptionsAndErrors) {
+    SizingInput in;
+    in.rack = catalog().rack("gb300_nvl72");
+    const Json j = parseJson(R"({"ups": {"topology": "3N/2"}, "growth_margin_pct": 20})", "s");
+    in.readJson(JsonView(j, "/power"));
+    EXPECT_EQ(in.ups_redundancy.label(), "3N/2");
+    EXPECT_EQ(in.transformer_redundancy.label(), "3N/2");
+    EXPECT_DOUBLE_EQ(in.growth_margin, 0.2);
+    const Json bad = parseJson(R"({"ups": {"topology": "4N/2"}})", "s");
+    test::expectInputError([&] { in.readJson(JsonView(bad, "/power")); },
+                           {"/power/ups/topology", "4N/3"});
+    const Json typo = parseJson(R"({"ups": {"topolgy": "2N"}})", "s");
+    test::expectInputError([&] { in.readJson(JsonView(typo, "/power")); },
+                           {"/power/ups", "topolgy", "topology"});
+}
+
+}  // namespace
+}  // namespace dctwin::power
