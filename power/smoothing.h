@@ -83,7 +83,7 @@ struct SmoothingParams {
     double ramp_up = 1e12;         // [W/s] r_up
     double ramp_down = 1e12;       // [W/s] r_down
     double hysteresis = 0;         // [s] τ_h (0 = no hold)
-    double tracking_time = 0.05;   // [s] τ_r, response of hold and envelope inside the limits
+    double tracking_time = 0.01;   // [s] τ_r, response of hold and envelope inside the limits
     double storage_time = 2.0;     // [s] τ_E, store-restoring time constant
     double gate_width = 0.05;      // [1] w/E_max, width of the full/empty gates
     double initial_power = 0;      // [W] P_h(0) = P_e(0)
