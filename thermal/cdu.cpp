@@ -208,6 +208,8 @@ Cdu::Cdu(std::string name, CduModel model, double racks_served, Control control)
                "electric input of the secondary pumps"});
     addOutput({"approach", "K", std::max(0.5, s.approach), 0.0,
                "secondary supply minus facility supply temperature"});
+    addOutput({"pump_heat", "W", std::max(1.0, s.secondary_flow * s.pump_pressure_rise), 0.0,
+               "pump work dissipated in the secondary coolant"});
 }
 
 double Cdu::piOutput(std::span<const double> x, double setpoint) const {
@@ -228,7 +230,7 @@ double Cdu::storedEnergy(std::span<const double> x) const {
            M_f_ * model_.facilityCoolant().enthalpy(x[kFacReturn]);
 }
 
-void Cdu::checkInputs(std::span<const double> u) const {
+void Cdu::checkInputs(std::span<const double> u, bool with_return) const {
     if (!(u[kFacFlowAvail] >= 0.0) || !std::isfinite(u[kFacFlowAvail])) {
         throw InputError(fmt::format("CDU '{}': facility_flow_available = {} m3/s; expected a "
                                      "finite value ≥ 0",
@@ -253,14 +255,16 @@ void Cdu::checkInputs(std::span<const double> u) const {
                 units::kelvinToCelsius(c.maxTemperature())));
         }
     };
-    temp(kReturnTemp, "secondary_return_temp", s);
+    // computeOutputs must not read secondary_return_temp: no output depends on it, so the
+    // System may evaluate the CDU before the racks and hand it a stale value.
+    if (with_return) temp(kReturnTemp, "secondary_return_temp", s);
     temp(kFacSupplyTemp, "facility_supply_temp", f);
     temp(kSetpoint, "supply_temp_setpoint", s);
 }
 
 void Cdu::computeOutputs(double, std::span<const double> x, std::span<const double> u,
                          std::span<double> y) const {
-    checkInputs(u);
+    checkInputs(u, false);
     const PumpOperatingPoint op = model_.pumps(u[kPumpSpeed], u[kPumpsFailed]);
     const double v = valvePosition(x, u[kSetpoint]);
     const double V_f = v * u[kFacFlowAvail];
@@ -274,11 +278,12 @@ void Cdu::computeOutputs(double, std::span<const double> x, std::span<const doub
     y[kOutHeat] = f.massFlow(V_f) * (f.enthalpy(x[kFacReturn]) - f.enthalpy(u[kFacSupplyTemp]));
     y[kOutPumpPower] = op.power;
     y[kOutApproach] = x[kSupply] - u[kFacSupplyTemp];
+    y[kOutPumpHeat] = op.flow * op.pressure_rise;
 }
 
 void Cdu::computeDerivatives(double, std::span<const double> x, std::span<const double> u,
                              std::span<double> dxdt) const {
-    checkInputs(u);
+    checkInputs(u, true);
     const Coolant& s = model_.secondaryCoolant();
     const Coolant& f = model_.facilityCoolant();
     const PumpOperatingPoint op = model_.pumps(u[kPumpSpeed], u[kPumpsFailed]);
@@ -306,6 +311,7 @@ bool Cdu::outputDependsOnInput(std::size_t o, std::size_t i) const {
         case kOutSecondaryFlow:
         case kOutFlowPerRack:
         case kOutPumpPower:
+        case kOutPumpHeat:
             return i == kPumpSpeed || i == kPumpsFailed;
         case kOutFacilityFlow:
             return i == kFacFlowAvail || i == kSetpoint;
@@ -330,6 +336,7 @@ bool Cdu::outputDependsOnState(std::size_t o, std::size_t s) const {
         case kOutSecondaryFlow:
         case kOutFlowPerRack:
         case kOutPumpPower:
+        case kOutPumpHeat:
             return false;
         case kOutFacilityFlow:
         case kOutValve:

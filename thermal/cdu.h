@@ -44,6 +44,7 @@
 // | output | heat_transferred      | W    | facility_supply_temp, facility_flow_available, supply_temp_setpoint |
 // | output | pump_power            | W    | pump_speed, pumps_failed                       |
 // | output | approach              | K    | facility_supply_temp                           |
+// | output | pump_heat             | W    | pump_speed, pumps_failed (hydraulic work V̇·Δp) |
 // heat_transferred = ṁ_f·(h_f(T_fr) − h_f(T_fs)), the heat handed to the facility loop (equal
 // to Q_hx in steady state). No output depends on secondary_return_temp, so racks and mixers
 // may feed through from the CDU's outputs.
@@ -171,7 +172,8 @@ public:
         kOutValve,
         kOutHeat,
         kOutPumpPower,
-        kOutApproach
+        kOutApproach,
+        kOutPumpHeat
     };
 
     /// `racks_served` divides the secondary flow into flow_per_rack (identical branches).
@@ -198,7 +200,7 @@ public:
 
 private:
     double piOutput(std::span<const double> x, double setpoint) const;
-    void checkInputs(std::span<const double> u) const;
+    void checkInputs(std::span<const double> u, bool with_return) const;
     CduModel model_;
     double racks_;
     Control control_;

@@ -18,15 +18,33 @@ double cpMoist(double W) { return 1006.0 + 1860.0 * W; }  // [J/(kg_da·K)]
 
 double celsius(double K) { return units::kelvinToCelsius(K); }
 
-/// Largest f in [0, 1] with T_out(f) ≥ setpoint, by bisection on a decreasing function.
+/// The fraction f in (0, 1) (air flow or pad wetting) with T_out(f) = setpoint, T_out
+/// decreasing in f, given
+/// T_out(0) > setpoint > T_out(1). Illinois (bracketed secant): superlinear, never leaves the
+/// bracket, and ends at round-off so finite-difference Jacobians of the caller stay clean.
 template <class F>
-double solveAirFraction(F&& outlet, double setpoint) {
-    double lo = 0.0, hi = 1.0;
-    for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
-        const double m = 0.5 * (lo + hi);
-        (outlet(m) > setpoint ? lo : hi) = m;
+double solveFraction(F&& outlet, double setpoint) {
+    double a = 0.0, b = 1.0;
+    double ga = outlet(a) - setpoint, gb = outlet(b) - setpoint;  // ga > 0 > gb
+    int side = 0;
+    for (int i = 0; i < 100; ++i) {
+        double c = (a * gb - b * ga) / (gb - ga);
+        if (!(c > a && c < b)) c = 0.5 * (a + b);
+        const double gc = outlet(c) - setpoint;
+        if (gc == 0.0 || b - a < 1e-15 || std::abs(gc) < 1e-12) return c;
+        if (gc > 0.0) {
+            a = c;
+            ga = gc;
+            if (side == -1) gb *= 0.5;
+            side = -1;
+        } else {
+            b = c;
+            gb = gc;
+            if (side == 1) ga *= 0.5;
+            side = 1;
+        }
     }
-    return 0.5 * (lo + hi);
+    return 0.5 * (a + b);
 }
 
 void checkWaterSide(std::string_view where, const Coolant& c, double T_in, double flow,
@@ -161,20 +179,22 @@ DryCooler::DryCooler(DryCoolerSpec spec, int units)
                        spec_.fan_power / spec_.fans_per_unit};
 }
 
-DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f) const {
+double DryCooler::padsAllowed(double dry_bulb) const {
+    if (!spec_.adiabatic) return 0.0;
+    return std::clamp((dry_bulb - spec_.switch_over_temp) / spec_.switch_band + 0.5, 0.0, 1.0);
+}
+
+DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f, double pads) const {
     Outputs o;
     const AmbientAir& a = in.air;
     const double W_db = ambientHumidityRatio(a);
-    // Adiabatic pads: smooth on-ramp across the switch-over band.
+    // Pads cool the inlet air along its constant-wet-bulb line by the fraction `pads` of the
+    // saturation effectiveness.
     double T_ai = a.dry_bulb, W_ai = W_db;
-    if (spec_.adiabatic) {
-        o.adiabatic_fraction = std::clamp(
-            (a.dry_bulb - spec_.switch_over_temp) / spec_.switch_band + 0.5, 0.0, 1.0);
-        if (o.adiabatic_fraction > 0.0 && a.wet_bulb < a.dry_bulb) {
-            T_ai = a.dry_bulb -
-                   o.adiabatic_fraction * spec_.saturation_effectiveness * (a.dry_bulb - a.wet_bulb);
-            W_ai = psychro::humidityRatioFromWetBulb(T_ai, std::min(a.wet_bulb, T_ai), a.pressure);
-        }
+    o.adiabatic_fraction = pads;
+    if (pads > 0.0 && a.wet_bulb < a.dry_bulb) {
+        T_ai = a.dry_bulb - pads * spec_.saturation_effectiveness * (a.dry_bulb - a.wet_bulb);
+        W_ai = psychro::humidityRatioFromWetBulb(T_ai, std::min(a.wet_bulb, T_ai), a.pressure);
     }
     o.air_inlet_temp = T_ai;
     o.air_fraction = f;
@@ -205,13 +225,31 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
     const std::string where = fmt::format("dry cooler '{}'", spec_.name);
     checkAmbient(in.air, where);
     checkWaterSide(where, coolant_, in.inlet_temp, in.flow, in.setpoint);
-    if (in.inlet_temp <= in.setpoint || in.flow <= 0.0) return evaluateAt(in, 0.0);
-    const Outputs full = evaluateAt(in, 1.0);
-    if (full.heat_rejected <= 0.0) return evaluateAt(in, 0.0);  // air not colder: bypass
-    if (full.outlet_temp >= in.setpoint) return full;
-    const double f =
-        solveAirFraction([&](double x) { return evaluateAt(in, x).outlet_temp; }, in.setpoint);
-    return evaluateAt(in, f);
+    if (in.inlet_temp <= in.setpoint || in.flow <= 0.0) return evaluateAt(in, 0.0, 0.0);
+    const Outputs dry_full = evaluateAt(in, 1.0, 0.0);
+    const double allowed = padsAllowed(in.air.dry_bulb);
+    if (dry_full.outlet_temp < in.setpoint) {
+        // Dry operation meets the setpoint: fans modulate, pads stay dry (water first saved).
+        if (dry_full.heat_rejected <= 0.0) return evaluateAt(in, 0.0, 0.0);
+        const double f = solveFraction(
+            [&](double x) { return evaluateAt(in, x, 0.0).outlet_temp; }, in.setpoint);
+        return evaluateAt(in, f, 0.0);
+    }
+    if (allowed <= 0.0) {
+        // Air no colder than the water: bypass instead of heating the water.
+        return dry_full.heat_rejected > 0.0 ? dry_full : evaluateAt(in, 0.0, 0.0);
+    }
+    // Fans at full speed and still short: wet the pads, as little as meets the setpoint.
+    const Outputs wet_full = evaluateAt(in, 1.0, allowed);
+    if (wet_full.outlet_temp >= in.setpoint) {
+        return wet_full.heat_rejected > 0.0 ? wet_full : evaluateAt(in, 0.0, 0.0);
+    }
+    const double pads = allowed * solveFraction(
+                                      [&](double x) {
+                                          return evaluateAt(in, 1.0, allowed * x).outlet_temp;
+                                      },
+                                      in.setpoint);
+    return evaluateAt(in, 1.0, pads);
 }
 
 // --------------------------------------------------------------------------- cooling tower
@@ -368,7 +406,7 @@ CoolingTower::Outputs CoolingTower::evaluate(const Inputs& in) const {
     if (full.heat_rejected <= 0.0) return evaluateAt(in, 0.0);
     if (full.outlet_temp >= in.setpoint) return full;
     const double f =
-        solveAirFraction([&](double x) { return evaluateAt(in, x).outlet_temp; }, in.setpoint);
+        solveFraction([&](double x) { return evaluateAt(in, x).outlet_temp; }, in.setpoint);
     return evaluateAt(in, f);
 }
 

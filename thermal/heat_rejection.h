@@ -21,11 +21,15 @@
 //   already at or below the setpoint or the air is not colder than the water.
 //   Fans: N = units·fans_per_unit, minimum speed s_min. f ≥ s_min: all fans at speed f;
 //   f < s_min: n = ⌈f·N/s_min⌉ fans at speed f·N/n (staging). P_fan = Σ P_fan,rated·s³.
-//   Adiabatic assist (optional): above the switch-over dry bulb the pads cool the inlet air
-//   toward the wet bulb along its constant-wet-bulb line:
+//   Adiabatic assist (optional): the pads cool the inlet air toward the wet bulb along its
+//   constant-wet-bulb line:
 //     T_a,in = T_db − a·η_sat·(T_db − T_wb),  W_a,in = W(T_a,in, T_wb, p)
-//   a ramps 0 → 1 across a band of `switch_band` K centred on the switch-over (keeps the
-//   right-hand side continuous for the integrator). Water evaporated (mass balance of the
+//   Control saves water first: pads stay dry while the fans alone can meet the setpoint;
+//   when the fans at full speed cannot, the wetted fraction a rises (pad sections staged) just
+//   enough to meet it, up to a_max. a_max ramps 0 → 1 across a band of `switch_band` K
+//   centred on the switch-over dry bulb (no pads in cool weather). Every step of this is
+//   continuous in the inputs (at the hand-over f = 1 and a = 0), which the integrator needs.
+//   Water evaporated (mass balance of the
 //   air) E = ṁ_da·(W_a,in − W_db); spray water = E·(1 + overhead) (overhead: bleed/overspray
 //   fraction, 0 by default). By the psychrometric equation the air's enthalpy rises by exactly
 //   E·h_f(T_wb): the process is adiabatic (checked in the tests).
@@ -139,8 +143,10 @@ public:
     };
     DryCooler(DryCoolerSpec spec, int units);
     Outputs evaluate(const Inputs& in) const;
-    /// At a fixed air-flow fraction f (no control).
-    Outputs evaluateAt(const Inputs& in, double f) const;
+    /// At a fixed air-flow fraction f and pad wetting fraction `pads` (no control).
+    Outputs evaluateAt(const Inputs& in, double f, double pads) const;
+    /// Largest pad wetting fraction the switch-over allows at this dry bulb (0 without pads).
+    double padsAllowed(double dry_bulb) const;
     const DryCoolerSpec& spec() const { return spec_; }
     int units() const { return units_; }
     double designWaterFlow() const { return water_flow_design_; }  // [m³/s] bank

@@ -86,8 +86,9 @@ double RackLoop::storedEnergy(std::span<const double> x) const {
     return p_.count * (p_.C_metal * x[kDie] + fluid_mass_ * coolant_.enthalpy(x[kFluid]));
 }
 
-void RackLoop::checkInputs(std::span<const double> u) const {
-    if (!(u[kHeat] >= 0.0) || !std::isfinite(u[kHeat])) {
+void RackLoop::checkInputs(std::span<const double> u, bool with_heat) const {
+    // computeOutputs must not read heat_liquid (no output depends on it; it may be stale).
+    if (with_heat && (!(u[kHeat] >= 0.0) || !std::isfinite(u[kHeat]))) {
         throw InputError(fmt::format("rack loop '{}': heat_liquid = {} W; expected a finite "
                                      "value ≥ 0",
                                      name(), u[kHeat]));
@@ -109,7 +110,7 @@ void RackLoop::checkInputs(std::span<const double> u) const {
 
 void RackLoop::computeOutputs(double, std::span<const double> x, std::span<const double> u,
                               std::span<double> y) const {
-    checkInputs(u);
+    checkInputs(u, false);
     const double mdot = coolant_.massFlow(u[kFlow]);
     const double q = mdot * (coolant_.enthalpy(x[kFluid]) - coolant_.enthalpy(u[kSupplyTemp]));
     y[kOutletTemp] = x[kFluid];
@@ -121,7 +122,7 @@ void RackLoop::computeOutputs(double, std::span<const double> x, std::span<const
 
 void RackLoop::computeDerivatives(double, std::span<const double> x, std::span<const double> u,
                                   std::span<double> dxdt) const {
-    checkInputs(u);
+    checkInputs(u, true);
     const double q_plate = (x[kDie] - x[kFluid]) / resistance(u[kFlow]);
     const double mdot = coolant_.massFlow(u[kFlow]);
     const double q_out =

@@ -87,7 +87,7 @@ public:
     const Coolant& coolant() const { return coolant_; }
 
 private:
-    void checkInputs(std::span<const double> u) const;
+    void checkInputs(std::span<const double> u, bool with_heat) const;
     Coolant coolant_;
     RackLoopParams p_;
     double fluid_mass_;  // [kg] per rack
