@@ -1,0 +1,175 @@
+// Workload: scheduler with tenants, two resolutions from one description, JSON errors.
+#include "power/workload.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/json.h"
+#include "test_util.h"
+
+namespace dctwin::power {
+namespace {
+
+using test::expectInputError;
+
+Workload load(const char* text) {
+    const Json j = parseJson(text, "workload");
+    return Workload::fromJson(JsonView(j, "/workload"));
+}
+
+/// Midpoint-rule average of the resolved waveform (fine enough to be exact to ~1e-6 here).
+double numericMean(const Workload& w, int rack, double t0, double t1, int n = 400000) {
+    double s = 0;
+    const double h = (t1 - t0) / n;
+    for (int i = 0; i < n; ++i) s += w.utilization(rack, t0 + (i + 0.5) * h);
+    return s / n;
+}
+
+constexpr const char* kTraining = R"({"racks": 4, "jobs": [{"name": "t", "type": "training",
+    "racks": 2, "start_h": 0.01, "duration_h": 2, "iteration_period_s": 2.5,
+    "compute_fraction": 0.6, "compute_util_pct": 100, "comm_util_pct": 30,
+    "checkpoint_interval_h": 0.5, "checkpoint_duration_s": 120, "checkpoint_util_pct": 5,
+    "start_ramp_s": 30, "end": "ramp_down", "end_ramp_s": 20}]})";
+
+TEST(Workload, MeanOverAPeriodEqualsAverageOfResolvedWaveform) {
+    const Workload w = load(kTraining);
+    const double s = 36.0;  // start_h 0.01
+    // One full iteration on the plateau: (0.6 × 1 + 0.4 × 0.3) = 0.72 exactly.
+    const double t0 = s + 100 * 2.5;
+    EXPECT_NEAR(w.meanUtilization(0, t0, t0 + 2.5), 0.72, 1e-12);
+    EXPECT_NEAR(numericMean(w, 0, t0, t0 + 2.5), 0.72, 1e-5);
+    // A partial, unaligned interval, the start ramp, a checkpoint and the ramp-down: the
+    // closed-form mean equals the numerical average of the resolved waveform.
+    const double cases[][2] = {{t0 + 0.7, t0 + 9.1},   {0.0, s + 40.0},
+                               {s + 1790, s + 1930},   {s + 7190, s + 7230},
+                               {0.0, s + 7300}};
+    for (const auto& c : cases) {
+        EXPECT_NEAR(w.meanUtilization(0, c[0], c[1]), numericMean(w, 0, c[0], c[1]), 2e-5)
+            << c[0] << ".." << c[1];
+    }
+    // Averaged resolution: the iteration mean level, checkpoints kept.
+    EXPECT_NEAR(w.averagedUtilization(0, t0 + 1.0), 0.72, 1e-12);
+    EXPECT_NEAR(w.averagedUtilization(0, s + 1800 + 60), 0.05, 1e-12);  // inside a checkpoint
+    EXPECT_NEAR(w.averagedUtilization(0, s + 15), 0.5 * 0.72, 1e-12);   // half-way up the ramp
+    EXPECT_DOUBLE_EQ(w.utilization(3, t0), 0.0);                        // idle rack
+}
+
+TEST(Workload, DiscontinuitiesPerResolution) {
+    const Workload w = load(kTraining);
+    std::vector<double> avg, res;
+    w.discontinuities(0, 0, 200, Resolution::Averaged, avg);
+    w.discontinuities(0, 0, 200, Resolution::Resolved, res);
+    // Averaged: the start (36 s) and the end of the start ramp (66 s).
+    std::sort(avg.begin(), avg.end());
+    EXPECT_EQ(avg, (std::vector<double>{36.0, 66.0}));
+    // Resolved adds the edges: every 2.5 s from 36 s and 1.5 s after each (164 s / 2.5 s).
+    std::sort(res.begin(), res.end());
+    res.erase(std::unique(res.begin(), res.end()), res.end());
+    EXPECT_GT(res.size(), 100u);
+    EXPECT_TRUE(std::binary_search(res.begin(), res.end(), 36.0 + 2.5 * 10 + 1.5));
+    // Checkpoints: the first at 36 + 1800 s for 120 s.
+    std::vector<double> ck;
+    w.discontinuities(0, 1800, 2000, Resolution::Averaged, ck);
+    EXPECT_NE(std::find(ck.begin(), ck.end(), 1836.0), ck.end());
+    EXPECT_NE(std::find(ck.begin(), ck.end(), 1956.0), ck.end());
+}
+
+TEST(Workload, InferenceDiurnalPeakToTroughAndWeekend) {
+    const Workload w = load(R"({"racks": 1, "jobs": [{"name": "chat", "type": "inference",
+        "racks": 1, "peak_util_pct": 80, "peak_to_trough": 2.5}]})");
+    double hi = 0, lo = 1;
+    for (int h = 0; h < 24; ++h) {
+        const double u = w.utilization(0, 2 * 86400.0 + 12 * 3600 + (h - 12) * 3600.0 + 0.0);
+        hi = std::max(hi, u);
+        lo = std::min(lo, u);
+    }
+    // Wednesday at the hourly points; the weekday factor is 1 all day (Tue-Thu all 1).
+    EXPECT_NEAR(hi, 0.8, 1e-12);
+    EXPECT_NEAR(hi / lo, 2.5, 1e-9);
+    // Saturday midday factor 0.85.
+    EXPECT_NEAR(w.utilization(0, 5 * 86400.0 + 15 * 3600) / w.utilization(0, 2 * 86400.0 + 15 * 3600),
+                0.85, 1e-12);
+    // Mean over a week equals the numerical average.
+    EXPECT_NEAR(w.meanUtilization(0, 0, 7 * 86400.0), numericMean(w, 0, 0, 7 * 86400.0), 1e-6);
+}
+
+TEST(Workload, TraceReplayMeanMatchesResolved) {
+    const Workload w = load(R"({"racks": 2, "jobs": [{"name": "replay", "type": "trace",
+        "racks": 2, "file": "data/traces/cbsugpu08_usage_stats.txt", "format": "cornell",
+        "quantity": "power_W", "column": "powerave", "idle_W": 40, "max_W": 400}]})");
+    const double t1 = 30 * 86400.0;
+    EXPECT_NEAR(w.meanUtilization(1, 0, t1), numericMean(w, 1, 0, t1), 1e-5);
+    // First sample: 87.07 W → (87.07 − 40)/360.
+    EXPECT_NEAR(w.utilization(0, 0.0), (87.07 - 40) / 360, 1e-12);
+}
+
+TEST(Scheduler, TenantsFirstFitAndClearErrorWhenAJobDoesNotFit) {
+    // 64 racks, research 0.6 → 38, product 0.4 → 26 (largest remainder of 38.4 / 25.6).
+    const Workload w = load(R"({"racks": 64, "tenants": {"research": 0.6, "product": 0.4},
+        "jobs": [
+          {"name": "a", "type": "training", "tenant": "research", "racks": 32,
+           "duration_h": 10, "iteration_period_s": 2},
+          {"name": "b", "type": "training", "tenant": "research", "racks": 6,
+           "duration_h": 10, "iteration_period_s": 2},
+          {"name": "c", "type": "training", "tenant": "research", "racks": 20, "start_h": 10,
+           "duration_h": 5, "iteration_period_s": 2},
+          {"name": "serve", "type": "inference", "tenant": "product", "racks": 24}]})");
+    EXPECT_EQ(w.tenants().at("research").size(), 38u);
+    EXPECT_EQ(w.tenants().at("product").size(), 26u);
+    // First fit: job c reuses the first racks of job a after it ends.
+    EXPECT_EQ(w.racksOf(2).front(), w.racksOf(0).front());
+    for (int r : w.racksOf(3)) EXPECT_EQ(w.tenantOf(r), "product");
+    // Two product racks stay idle.
+    int idle = 0;
+    for (int r = 0; r < 64; ++r) idle += w.utilization(r, 3600.0) == 0.0;
+    EXPECT_EQ(idle, 2);
+    // Groups: a→c racks (20), a-only (12), b (6), serve (24), idle (2).
+    EXPECT_EQ(w.rackGroups().size(), 5u);
+
+    expectInputError([] {
+        load(R"({"racks": 64, "tenants": {"research": 0.6, "product": 0.4}, "jobs": [
+          {"name": "a", "type": "training", "tenant": "research", "racks": 32,
+           "duration_h": 10, "iteration_period_s": 2},
+          {"name": "b", "type": "training", "tenant": "research", "racks": 8,
+           "duration_h": 10, "iteration_period_s": 2}]})");
+    }, {"/workload/jobs/1/racks", "job 'b' needs 8", "tenant 'research' has 38 racks of 64",
+        "only 6 of them are free"});
+}
+
+TEST(WorkloadJson, ErrorsNameTheJsonPath) {
+    expectInputError([] {
+        load(R"({"racks": 4, "jobs": [{"name": "t", "type": "training", "racks": 1,
+            "duration_h": 1, "iteration_perod_s": 2}]})");
+    }, {"/workload/jobs/0", "iteration_perod_s", "iteration_period_s"});
+    expectInputError([] {
+        load(R"({"racks": 4, "jobs": [{"name": "t", "type": "training", "racks": 1,
+            "duration_h": 1}]})");
+    }, {"/workload/jobs/0/iteration_period_s"});
+    expectInputError([] {
+        load(R"({"racks": 4, "jobs": [{"name": "t", "type": "fine-tune", "racks": 1}]})");
+    }, {"/workload/jobs/0/type", "training", "inference", "trace"});
+    expectInputError([] {
+        load(R"({"racks": 4, "tenants": {"a": 0.5}, "jobs": [{"name": "t",
+            "type": "inference", "tenant": "b", "racks": 1}]})");
+    }, {"/workload/jobs/0/tenant", "'b'", "a"});
+    expectInputError([] {
+        load(R"({"racks": 4, "jobs": [{"name": "t", "type": "training", "racks": "two",
+            "duration_h": 1, "iteration_period_s": 2}]})");
+    }, {"/workload/jobs/0/racks"});
+    expectInputError([] {
+        load(R"({"racks": 4, "tenants": {"a": 0.7, "b": 0.5}, "jobs": []})");
+    }, {"/workload/tenants", "more than 1"});
+    expectInputError([] {
+        load(R"({"racks": 4, "jobs": [{"name": "t", "type": "trace", "racks": 1,
+            "file": "data/traces/missing.txt", "format": "cornell"}]})");
+    }, {"/workload/jobs/0/file", "missing.txt"});
+    expectInputError([] {
+        load(R"({"racks": 4, "jobs": [{"name": "t", "type": "training", "racks": 1,
+            "duration_h": 1, "iteration_period_s": 2, "compute_util_pct": 120}]})");
+    }, {"/workload/jobs/0/compute_util_pct"});
+}
+
+}  // namespace
+}  // namespace dctwin::power
