@@ -360,4 +360,34 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     return res;
 }
 
+ChainDesign chainDesignFromSizing(const SizingResult& sizing, const SizingInput& in,
+                                  const Catalog& catalog) {
+    auto sharing = [&](const SizingRow& r) {
+        // The block-redundant reserve carries nothing in normal operation.
+        return r.redundancy == "block" ? r.count - r.groups : r.count;
+    };
+    ChainDesign d;
+    const SizingRow& feed = sizing.row("rack_feed");
+    d.rack_feed = catalog.conductor("rack_feeds", feed.model);
+    d.rack_feeds = sharing(feed);
+    const SizingRow& bus = sizing.row("busway");
+    d.busway = catalog.conductor("busways", bus.model);
+    d.busways = sharing(bus);
+    const SizingRow& ups = sizing.row("ups");
+    d.ups = catalog.ups(ups.model);
+    d.ups_units = sharing(ups);
+    const SizingRow& tr = sizing.row("transformer");
+    d.transformer = catalog.transformer(tr.model);
+    d.transformers = sharing(tr);
+    const SizingRow& lv = sizing.row("lv_switchgear");
+    d.lv_breaker = catalog.conductor("breakers", lv.model);
+    d.lv_breakers = d.transformers;
+    const SizingRow& mv = sizing.row("mv_feeder");
+    d.mv_feeder = catalog.conductor("breakers", mv.model);
+    d.mv_feeders = sharing(mv);
+    d.power_factor = in.power_factor;
+    d.cooling_on_ups_fraction = in.cooling_on_ups_fraction;
+    return d;
+}
+
 }  // namespace dctwin::power

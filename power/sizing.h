@@ -132,4 +132,10 @@ struct SizingResult {
 
 SizingResult sizeElectrical(const SizingInput& input, const Catalog& catalog);
 
+struct ChainDesign;
+/// The chain as sized: every installed unit that shares load in normal operation (A and B
+/// paths, all distributed-redundant systems, N+1 spares; not the idle reserve block).
+ChainDesign chainDesignFromSizing(const SizingResult& sizing, const SizingInput& input,
+                                  const Catalog& catalog);
+
 }  // namespace dctwin::power
