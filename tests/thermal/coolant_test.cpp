@@ -1,0 +1,115 @@
+// Coolant property tables (thermal/coolant.h) against their published sources.
+#include "thermal/coolant.h"
+
+#include <gtest/gtest.h>
+
+#include "core/errors.h"
+#include "core/units.h"
+#include "test_helpers.h"
+
+namespace dctwin::thermal {
+namespace {
+
+using units::celsiusToKelvin;
+
+TEST(Coolant, Pg25MatchesAiredaleDesignTable) {
+    // domain-facts B1 (Airedale DeltaChill manual): density and specific heat of PG25.
+    const Coolant pg = Coolant::byName("PG25");
+    const double T[] = {20, 25, 30, 40, 45};
+    const double rho[] = {1023.7, 1021.5, 1019.2, 1014.3, 1011.6};
+    const double cp[] = {3910, 3920, 3940, 3960, 3970};
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_NEAR(pg.density(celsiusToKelvin(T[i])), rho[i], 0.001 * rho[i]) << T[i];
+        EXPECT_NEAR(pg.specificHeat(celsiusToKelvin(T[i])), cp[i], 0.005 * cp[i]) << T[i];
+    }
+    // B1: viscosity ~1.3-1.5 mPa·s at 40 °C, ~2.0-2.4 at 20-25 °C.
+    EXPECT_GT(pg.viscosity(celsiusToKelvin(40)), 1.3e-3);
+    EXPECT_LT(pg.viscosity(celsiusToKelvin(40)), 1.5e-3);
+    EXPECT_GT(pg.viscosity(celsiusToKelvin(25)), 2.0e-3);
+    EXPECT_LT(pg.viscosity(celsiusToKelvin(25)), 2.4e-3);
+    EXPECT_NEAR(pg.freezingPoint(), celsiusToKelvin(-9.6), 1e-12);  // B1
+    // Physics check of B2: 1.49 L/(min·kW) at ΔT = 10 K with PG25 at 30 °C.
+    const double Lpm_per_kW = 60000.0 / (pg.density(celsiusToKelvin(30)) / 1000.0 *
+                                         pg.specificHeat(celsiusToKelvin(30)) * 10.0);
+    EXPECT_NEAR(Lpm_per_kW, 1.49, 0.01);
+}
+
+TEST(Coolant, WaterAndGlycolTableValues) {
+    const Coolant w = Coolant::byName("water");
+    // IAPWS-95 at 0.101325 MPa, 20 °C: ρ = 998.21 kg/m³, c_p = 4184.3 J/(kg·K); IAPWS 2008
+    // viscosity 1.0016 mPa·s; IAPWS 2011 conductivity 0.5984 W/(m·K).
+    EXPECT_NEAR(w.density(celsiusToKelvin(20)), 998.21, 1e-9);
+    EXPECT_NEAR(w.specificHeat(celsiusToKelvin(20)), 4184.3, 1e-9);
+    EXPECT_NEAR(w.viscosity(celsiusToKelvin(20)), 1.0016e-3, 1e-12);
+    EXPECT_NEAR(w.conductivity(celsiusToKelvin(20)), 0.5984, 1e-12);
+    // Between knots: 25 °C water is 997.05 kg/m³ (IAPWS-95); the interpolant is within 0.02.
+    EXPECT_NEAR(w.density(celsiusToKelvin(25)), 997.05, 0.05);
+    // ASHRAE Fundamentals ch. 31 (as tabulated by EnergyPlus), 40 °C.
+    EXPECT_NEAR(Coolant::byName("PG20").density(celsiusToKelvin(40)), 1010.16, 1e-9);
+    EXPECT_NEAR(Coolant::byName("pg30").specificHeat(celsiusToKelvin(40)), 3903, 1e-9);
+    EXPECT_NEAR(Coolant::byName("PG30").viscosity(celsiusToKelvin(40)), 1.63e-3, 1e-15);
+}
+
+TEST(Coolant, InterpolationIsMonotoneWhereTheDataAre) {
+    for (const auto& name : Coolant::knownNames()) {
+        const Coolant c = Coolant::byName(name);
+        double prev_rho = INFINITY, prev_mu = INFINITY;
+        for (double T = c.minTemperature(); T <= c.maxTemperature(); T += 0.05) {
+            const double rho = c.density(T), mu = c.viscosity(T);
+            if (T > celsiusToKelvin(4.5)) {  // water's density maximum is at 4 °C
+                EXPECT_LE(rho, prev_rho + 1e-12) << name << " " << T;
+            }
+            EXPECT_LT(mu, prev_mu) << name << " " << T;
+            EXPECT_GT(c.specificHeat(T), 3000.0);
+            EXPECT_GT(c.conductivity(T), 0.3);
+            prev_rho = rho;
+            prev_mu = mu;
+        }
+    }
+}
+
+TEST(Coolant, EnthalpyIsTheIntegralOfSpecificHeatAndInverts) {
+    const Coolant pg = Coolant::byName("PG25");
+    EXPECT_NEAR(pg.enthalpy(pg.referenceTemperature()), 0.0, 1e-9);
+    // Fine trapezoid of c_p from 20 to 55 °C.
+    const double a = celsiusToKelvin(20), b = celsiusToKelvin(55);
+    const int n = 20000;
+    double integral = 0.0;
+    for (int i = 0; i < n; ++i) {
+        const double t0 = a + (b - a) * i / n, t1 = a + (b - a) * (i + 1) / n;
+        integral += 0.5 * (pg.specificHeat(t0) + pg.specificHeat(t1)) * (t1 - t0);
+    }
+    EXPECT_NEAR(pg.enthalpy(b) - pg.enthalpy(a), integral, 1e-6 * integral);
+    for (double T = celsiusToKelvin(-4); T < celsiusToKelvin(99); T += 3.7) {
+        EXPECT_NEAR(pg.temperatureFromEnthalpy(pg.enthalpy(T)), T, 1e-9);
+    }
+    // Heating 1 kg/s by 39.4 kW raises PG25 near 35 °C by ~10 K.
+    const double T2 = pg.heatedTemperature(celsiusToKelvin(35), 1.0, 39400.0);
+    EXPECT_NEAR(T2 - celsiusToKelvin(35), 39400.0 / pg.specificHeat(celsiusToKelvin(40)), 0.01);
+}
+
+TEST(Coolant, OutsideTheTableIsAnErrorNamingFluidPropertyAndRange) {
+    const Coolant pg = Coolant::byName("PG25");
+    try {
+        pg.density(celsiusToKelvin(110));
+        FAIL() << "no error";
+    } catch (const ModelError& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("PG25"), std::string::npos) << m;
+        EXPECT_NE(m.find("density"), std::string::npos) << m;
+        EXPECT_NE(m.find("110.00 °C"), std::string::npos) << m;
+        EXPECT_NE(m.find("-5.0 to 100.0 °C"), std::string::npos) << m;
+    }
+    EXPECT_THROW(pg.viscosity(celsiusToKelvin(-6)), ModelError);
+    EXPECT_THROW(Coolant::byName("water").specificHeat(celsiusToKelvin(95)), ModelError);
+    EXPECT_THROW(pg.temperatureFromEnthalpy(1e9), ModelError);
+    try {
+        Coolant::byName("PG40");
+        FAIL() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("PG25"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace dctwin::thermal
