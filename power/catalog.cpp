@@ -25,8 +25,8 @@ int count(const JsonView& v, std::string_view key, int lo, int hi) {
 }
 
 /// [[x, y], ...] with x strictly increasing.
-std::vector<std::pair<double, double>> points(const JsonView& v, std::string_view key,
-                                              double ylo, double yhi) {
+std::vector<std::pair<double, double>> points(const JsonView& v, std::string_view key, double ylo,
+                                              double yhi) {
     const JsonView arr = v.at(key);
     std::vector<std::pair<double, double>> out;
     for (const JsonView& p : arr.elements()) {
@@ -103,16 +103,41 @@ double ConductorSpec::resistance() const {
 
 // ---------------------------------------------------------------------------------------------
 RackSpec parseRackSpec(const JsonView& v, std::string name, const Catalog* catalog) {
-    v.checkKeys(withMeta({"provisional", "gpus", "gpu_tdp_W", "gpu_idle_W", "cpus", "cpu_max_W",
-                          "cpu_idle_W", "compute_trays", "switch_trays", "switch_tray_max_W",
-                          "switch_tray_idle_fraction", "nics", "nic_W", "tray_other_W",
-                          "fan_max_W", "fan_idle_W", "psu_shelves", "psus_per_shelf",
-                          "psu_rating_W", "psu_curve", "gpu_liquid_fraction",
-                          "cpu_liquid_fraction", "switch_liquid_fraction",
-                          "leakage_fraction_at_ref", "leakage_doubling_K", "die_ref_temp_C",
-                          "throttle_temp_C", "throttle_width_K", "throttle_min_clock_fraction",
-                          "storage_per_gpu_J", "ac_voltage_V", "power_factor", "tdp_W",
-                          "idle_fraction", "heat_to_liquid_fraction"}));
+    v.checkKeys(withMeta({"provisional",
+                          "gpus",
+                          "gpu_tdp_W",
+                          "gpu_idle_W",
+                          "cpus",
+                          "cpu_max_W",
+                          "cpu_idle_W",
+                          "compute_trays",
+                          "switch_trays",
+                          "switch_tray_max_W",
+                          "switch_tray_idle_fraction",
+                          "nics",
+                          "nic_W",
+                          "tray_other_W",
+                          "fan_max_W",
+                          "fan_idle_W",
+                          "psu_shelves",
+                          "psus_per_shelf",
+                          "psu_rating_W",
+                          "psu_curve",
+                          "gpu_liquid_fraction",
+                          "cpu_liquid_fraction",
+                          "switch_liquid_fraction",
+                          "leakage_fraction_at_ref",
+                          "leakage_doubling_K",
+                          "die_ref_temp_C",
+                          "throttle_temp_C",
+                          "throttle_width_K",
+                          "throttle_min_clock_fraction",
+                          "storage_per_gpu_J",
+                          "ac_voltage_V",
+                          "power_factor",
+                          "tdp_W",
+                          "idle_fraction",
+                          "heat_to_liquid_fraction"}));
     RackSpec r;
     r.name = std::move(name);
     r.provisional = v.boolean("provisional", false);
@@ -274,8 +299,8 @@ std::filesystem::path Catalog::defaultDirectory() {
 
 Catalog Catalog::load(const std::filesystem::path& directory) {
     if (!std::filesystem::is_directory(directory)) {
-        throw InputError(fmt::format("power catalog directory '{}' does not exist",
-                                     directory.string()));
+        throw InputError(
+            fmt::format("power catalog directory '{}' does not exist", directory.string()));
     }
     std::vector<std::filesystem::path> files;
     for (const auto& e : std::filesystem::directory_iterator(directory)) {
@@ -283,8 +308,8 @@ Catalog Catalog::load(const std::filesystem::path& directory) {
     }
     std::sort(files.begin(), files.end());
     if (files.empty()) {
-        throw InputError(fmt::format("power catalog directory '{}' has no *.json files",
-                                     directory.string()));
+        throw InputError(
+            fmt::format("power catalog directory '{}' has no *.json files", directory.string()));
     }
     Catalog cat;
     std::vector<Json> docs;
@@ -314,8 +339,8 @@ Catalog Catalog::load(const std::filesystem::path& directory) {
     // PSU curves first: racks refer to them.
     for (const auto& [category, entries] : cat.entries_) {
         for (const auto& [name, json] : entries) {
-            const JsonView v(json, fmt::format("{}:/{}/{}", cat.originOf(category), category,
-                                               name));
+            const JsonView v(json,
+                             fmt::format("{}:/{}/{}", cat.originOf(category), category, name));
             if (category == "psu_curves") {
                 parsePsuCurve(v);
             }
@@ -323,8 +348,8 @@ Catalog Catalog::load(const std::filesystem::path& directory) {
     }
     for (const auto& [category, entries] : cat.entries_) {
         for (const auto& [name, json] : entries) {
-            const JsonView v(json, fmt::format("{}:/{}/{}", cat.originOf(category), category,
-                                               name));
+            const JsonView v(json,
+                             fmt::format("{}:/{}/{}", cat.originOf(category), category, name));
             if (category == "racks") {
                 parseRackSpec(v, name, &cat);
             } else if (category == "ups") {
@@ -372,8 +397,8 @@ std::vector<std::string> Catalog::categories() const {
 std::vector<std::string> Catalog::names(std::string_view category) const {
     auto it = entries_.find(category);
     if (it == entries_.end()) {
-        throw InputError(fmt::format("power catalog has no category '{}'; categories: {}",
-                                     category, fmt::join(categories(), ", ")));
+        throw InputError(fmt::format("power catalog has no category '{}'; categories: {}", category,
+                                     fmt::join(categories(), ", ")));
     }
     std::vector<std::string> out;
     for (const auto& [k, v] : it->second) out.push_back(k);
@@ -386,8 +411,7 @@ const Json& Catalog::entry(std::string_view category, std::string_view name) con
     auto it = entries.find(std::string(name));
     if (it == entries.end()) {
         const std::string near = nearestName(name, valid);
-        throw InputError(fmt::format("unknown {} model '{}';{} valid choices: {}", category,
-                                     name,
+        throw InputError(fmt::format("unknown {} model '{}';{} valid choices: {}", category, name,
                                      near.empty() ? "" : fmt::format(" did you mean '{}'?", near),
                                      fmt::join(valid, ", ")));
     }
@@ -405,9 +429,10 @@ std::pair<Json, std::string> Catalog::resolve(std::string_view category,
         }
     }
     if (!ref.isObject()) {
-        ref.fail(fmt::format("expected a {} model name or an object {{\"model\": name, "
-                             "overrides...}}",
-                             category));
+        ref.fail(
+            fmt::format("expected a {} model name or an object {{\"model\": name, "
+                        "overrides...}}",
+                        category));
     }
     const std::string name = ref.string("model");
     Json base;
@@ -427,18 +452,16 @@ std::pair<Json, std::string> Catalog::resolve(std::string_view category,
     return {mergePatch(std::move(base), overrides), ref.where()};
 }
 
-#define DCTWIN_CATALOG_GETTERS(Type, method, category, parse)                   \
-    Type Catalog::method(const JsonView& ref) const {                           \
-        auto [json, where] = resolve(category, ref);                            \
-        std::string name = ref.json().is_string() ? ref.asString()              \
-                                                  : ref.string("model");        \
-        return parse(JsonView(json, where), std::move(name));                   \
-    }                                                                           \
-    Type Catalog::method(std::string_view name) const {                         \
-        const Json& json = entry(category, name);                               \
-        return parse(JsonView(json, fmt::format("{}:/{}/{}", originOf(category), category, \
-                                                name)),                         \
-                     std::string(name));                                        \
+#define DCTWIN_CATALOG_GETTERS(Type, method, category, parse)                                      \
+    Type Catalog::method(const JsonView& ref) const {                                              \
+        auto [json, where] = resolve(category, ref);                                               \
+        std::string name = ref.json().is_string() ? ref.asString() : ref.string("model");          \
+        return parse(JsonView(json, where), std::move(name));                                      \
+    }                                                                                              \
+    Type Catalog::method(std::string_view name) const {                                            \
+        const Json& json = entry(category, name);                                                  \
+        return parse(JsonView(json, fmt::format("{}:/{}/{}", originOf(category), category, name)), \
+                     std::string(name));                                                           \
     }
 
 DCTWIN_CATALOG_GETTERS(UpsSpec, ups, "ups", parseUpsSpec)
@@ -483,8 +506,7 @@ OpticSpec Catalog::optic(std::string_view name) const {
                       std::string(name));
 }
 PiecewiseLinear Catalog::psuCurve(std::string_view name) const {
-    return parsePsuCurve(
-        JsonView(entry("psu_curves", name), fmt::format("/psu_curves/{}", name)));
+    return parsePsuCurve(JsonView(entry("psu_curves", name), fmt::format("/psu_curves/{}", name)));
 }
 
 std::vector<ConductorSpec> Catalog::conductors(std::string_view category,

@@ -45,74 +45,74 @@ struct RackSpec {
     std::string name;
     bool provisional = false;
     int gpus = 72;
-    double gpu_tdp = 1400.0;           // [W] GPU power cap (TGP) at the reference die temperature
-    double gpu_idle = 200.0;           // [W]
+    double gpu_tdp = 1400.0;  // [W] GPU power cap (TGP) at the reference die temperature
+    double gpu_idle = 200.0;  // [W]
     int cpus = 36;
-    double cpu_max = 280.0;            // [W] per CPU incl. memory
-    double cpu_idle = 84.0;            // [W]
+    double cpu_max = 280.0;  // [W] per CPU incl. memory
+    double cpu_idle = 84.0;  // [W]
     int compute_trays = 18;
     int switch_trays = 9;
-    double switch_tray_max = 1600.0;   // [W] per NVLink switch tray
+    double switch_tray_max = 1600.0;         // [W] per NVLink switch tray
     double switch_tray_idle_fraction = 0.7;  // [1]
     int nics = 72;
-    double nic_power = 30.0;           // [W] per NIC
-    double tray_other = 100.0;         // [W] per compute tray: DPU, SSDs, BMC
-    double fan_max = 2000.0;           // [W] per rack
-    double fan_idle = 1000.0;          // [W] per rack
+    double nic_power = 30.0;    // [W] per NIC
+    double tray_other = 100.0;  // [W] per compute tray: DPU, SSDs, BMC
+    double fan_max = 2000.0;    // [W] per rack
+    double fan_idle = 1000.0;   // [W] per rack
     int psu_shelves = 8;
     int psus_per_shelf = 6;
-    double psu_rating = 5500.0;        // [W] DC output rating of one PSU
+    double psu_rating = 5500.0;  // [W] DC output rating of one PSU
     std::string psu_curve_name;
-    PiecewiseLinear psu_curve;         // efficiency [1] vs shelf load fraction [1]
-    double gpu_liquid_fraction = 0.97;     // [1]
-    double cpu_liquid_fraction = 0.95;     // [1]
-    double switch_liquid_fraction = 0.95;  // [1]
-    double leakage_fraction_at_ref = 0.1;  // [1] share of TGP that is static leakage at T_ref
-    double leakage_doubling = 25.0;        // [K] temperature rise that doubles leakage
-    double die_ref_temp = 338.15;          // [K]
-    double throttle_temp = 360.15;         // [K]
-    double throttle_width = 3.0;           // [K]
+    PiecewiseLinear psu_curve;                 // efficiency [1] vs shelf load fraction [1]
+    double gpu_liquid_fraction = 0.97;         // [1]
+    double cpu_liquid_fraction = 0.95;         // [1]
+    double switch_liquid_fraction = 0.95;      // [1]
+    double leakage_fraction_at_ref = 0.1;      // [1] share of TGP that is static leakage at T_ref
+    double leakage_doubling = 25.0;            // [K] temperature rise that doubles leakage
+    double die_ref_temp = 338.15;              // [K]
+    double throttle_temp = 360.15;             // [K]
+    double throttle_width = 3.0;               // [K]
     double throttle_min_clock_fraction = 0.5;  // [1]
-    double storage_per_gpu = 65.0;     // [J] PSU energy storage for power smoothing
-    double ac_voltage = 415.0;         // [V] line-to-line
-    double power_factor = 0.99;        // [1]
-    double tdp = 135000.0;             // [W] published rack TDP (check value)
-    double idle_fraction = 0.25;       // [1] published idle / TDP (check value)
-    double heat_to_liquid_fraction = 0.9;  // [1] published (check value)
+    double storage_per_gpu = 65.0;             // [J] PSU energy storage for power smoothing
+    double ac_voltage = 415.0;                 // [V] line-to-line
+    double power_factor = 0.99;                // [1]
+    double tdp = 135000.0;                     // [W] published rack TDP (check value)
+    double idle_fraction = 0.25;               // [1] published idle / TDP (check value)
+    double heat_to_liquid_fraction = 0.9;      // [1] published (check value)
 
     double shelfRating() const { return psus_per_shelf * psu_rating; }  // [W]
 };
 
 struct UpsSpec {
     std::string name;
-    double rating = 1.5e6;               // [W] per frame (unity PF)
-    double voltage = 415.0;              // [V]
-    double power_factor = 1.0;           // [1]
+    double rating = 1.5e6;                                            // [W] per frame (unity PF)
+    double voltage = 415.0;                                           // [V]
+    double power_factor = 1.0;                                        // [1]
     std::vector<std::pair<double, double>> double_conversion_points;  // (load [1], η [1])
     std::vector<std::pair<double, double>> eco_points;                // (load [1], η [1])
-    double ride_through = 300.0;         // [s] battery autonomy at rated load
+    double ride_through = 300.0;                 // [s] battery autonomy at rated load
     double battery_discharge_efficiency = 0.95;  // [1]
 };
 
 struct TransformerSpec {
     std::string name;
-    double rating = 2.5e6;            // [VA]
-    double primary_voltage = 13800;   // [V]
-    double secondary_voltage = 415;   // [V]
+    double rating = 2.5e6;                 // [VA]
+    double primary_voltage = 13800;        // [V]
+    double secondary_voltage = 415;        // [V]
     double doe_efficiency_50pct = 0.9953;  // [1]
-    double no_load_loss = 2200;       // [W]
-    double load_loss = 14811;         // [W] at rated load
+    double no_load_loss = 2200;            // [W]
+    double load_loss = 14811;              // [W] at rated load
 };
 
 /// Busways, rack feeds, LV breakers and MV feeders: a current rating and an I²R loss.
 struct ConductorSpec {
     std::string name;
-    std::string category;             // "busways", "rack_feeds", "breakers"
-    double rating = 1000;             // [A]
-    double voltage = 415;             // [V] line-to-line
-    double loss_at_rating = 0.0035;   // [1] loss / (√3·V·I_r) at rated current
+    std::string category;            // "busways", "rack_feeds", "breakers"
+    double rating = 1000;            // [A]
+    double voltage = 415;            // [V] line-to-line
+    double loss_at_rating = 0.0035;  // [1] loss / (√3·V·I_r) at rated current
     /// Per-phase resistance giving that loss: 3 I_r² R = loss·√3·V·I_r.
-    double resistance() const;        // [Ω]
+    double resistance() const;  // [Ω]
 };
 
 struct GeneratorSpec {
@@ -127,28 +127,28 @@ struct GeneratorSpec {
 
 struct BessSpec {
     std::string name;
-    double power = 2e6;               // [W]
-    double energy = 7.2e9;            // [J]
+    double power = 2e6;                   // [W]
+    double energy = 7.2e9;                // [J]
     double round_trip_efficiency = 0.88;  // [1]
-    double min_soc = 0.1;             // [1]
-    double max_soc = 0.9;             // [1]
+    double min_soc = 0.1;                 // [1]
+    double max_soc = 0.9;                 // [1]
 };
 
 struct SwitchSpec {
     std::string name;
     int ports = 144;
-    double port_speed_Gbps = 800;     // [Gb/s]
-    double power = 1500;              // [W] without optics
+    double port_speed_Gbps = 800;  // [Gb/s]
+    double power = 1500;           // [W] without optics
 };
 struct NicSpec {
     std::string name;
-    double speed_Gbps = 800;          // [Gb/s]
-    double power = 30;                // [W]
+    double speed_Gbps = 800;  // [Gb/s]
+    double power = 30;        // [W]
 };
 struct OpticSpec {
     std::string name;
-    int ports = 1;                    // switch ports served by one module
-    double power = 16;                // [W]
+    int ports = 1;      // switch ports served by one module
+    double power = 16;  // [W]
 };
 
 class Catalog {

@@ -82,8 +82,8 @@ const ChainElement& ChainResult::element(std::string_view name) const {
     }
     std::vector<std::string> names;
     for (const auto& e : elements) names.push_back(e.name);
-    throw ModelError(fmt::format("chain has no element '{}'; elements: {}", name,
-                                 fmt::join(names, ", ")));
+    throw ModelError(
+        fmt::format("chain has no element '{}'; elements: {}", name, fmt::join(names, ", ")));
 }
 
 ChainModel::ChainModel(ChainDesign design) : d_(std::move(design)) {
@@ -107,9 +107,10 @@ ChainModel::ChainModel(ChainDesign design) : d_(std::move(design)) {
 ChainResult ChainModel::evaluate(double it_power, double cooling_power, double other_power,
                                  UpsMode mode) const {
     if (!(it_power >= 0) || !(cooling_power >= 0) || !(other_power >= 0)) {
-        throw ModelError(fmt::format("electrical chain: loads must be ≥ 0 W (IT {} W, cooling "
-                                     "{} W, other {} W)",
-                                     it_power, cooling_power, other_power));
+        throw ModelError(
+            fmt::format("electrical chain: loads must be ≥ 0 W (IT {} W, cooling "
+                        "{} W, other {} W)",
+                        it_power, cooling_power, other_power));
     }
     ChainResult r;
     r.it_power = it_power;
@@ -117,9 +118,9 @@ ChainResult ChainModel::evaluate(double it_power, double cooling_power, double o
     r.other_power = other_power;
     const double pf = d_.power_factor;
 
-    const ChainElement feed = conductorStage("rack_feed", d_.rack_feed, d_.rack_feeds, it_power, pf);
-    const ChainElement bus =
-        conductorStage("busway", d_.busway, d_.busways, feed.input_power, pf);
+    const ChainElement feed =
+        conductorStage("rack_feed", d_.rack_feed, d_.rack_feeds, it_power, pf);
+    const ChainElement bus = conductorStage("busway", d_.busway, d_.busways, feed.input_power, pf);
 
     // UPS: its output carries the IT path and the UPS-backed share of cooling.
     const double cooling_ups = d_.cooling_on_ups_fraction * cooling_power;
@@ -154,8 +155,8 @@ ChainResult ChainModel::evaluate(double it_power, double cooling_power, double o
     tr.rating_unit = "VA";
     tr.loading = xt;
 
-    const ChainElement mv =
-        conductorStage("mv_feeder", d_.mv_feeder, d_.mv_feeders, tr.input_power, d_.mv_power_factor);
+    const ChainElement mv = conductorStage("mv_feeder", d_.mv_feeder, d_.mv_feeders, tr.input_power,
+                                           d_.mv_power_factor);
 
     r.elements = {feed, bus, ups, lv, tr, mv};
     r.facility_power = mv.input_power;
@@ -193,9 +194,9 @@ ElectricalChain::ElectricalChain(std::string name, ChainDesign design, UpsMode m
 
 void ElectricalChain::computeOutputs(double, std::span<const double>, std::span<const double> u,
                                      std::span<double> y) const {
-    const ChainResult r = model_.evaluate(std::max(0.0, u[kItPower]),
-                                          std::max(0.0, u[kCoolingPower]),
-                                          std::max(0.0, u[kOtherPower]), mode_);
+    const ChainResult r =
+        model_.evaluate(std::max(0.0, u[kItPower]), std::max(0.0, u[kCoolingPower]),
+                        std::max(0.0, u[kOtherPower]), mode_);
     y[0] = r.facility_power;
     y[1] = r.total_loss;
     y[2] = r.ups_loss;

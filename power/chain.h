@@ -63,20 +63,26 @@ struct UpsLossCurve {
 double transformerEfficiency(const TransformerSpec& t, double x, double pf = 1.0);
 
 struct ChainDesign {
-    ConductorSpec rack_feed;   int rack_feeds = 1;   // energized feeds (A and B both count)
-    ConductorSpec busway;      int busways = 1;
-    UpsSpec ups;               int ups_units = 1;    // all units in service (incl. redundant)
-    ConductorSpec lv_breaker;  int lv_breakers = 1;  // LV mains, one per transformer
-    TransformerSpec transformer; int transformers = 1;
-    ConductorSpec mv_feeder;   int mv_feeders = 1;
-    double power_factor = 0.99;           // [1] LV load power factor
-    double mv_power_factor = 0.99;        // [1]
-    double cooling_on_ups_fraction = 0.0; // [1] share of cooling power that is UPS-backed
+    ConductorSpec rack_feed;
+    int rack_feeds = 1;  // energized feeds (A and B both count)
+    ConductorSpec busway;
+    int busways = 1;
+    UpsSpec ups;
+    int ups_units = 1;  // all units in service (incl. redundant)
+    ConductorSpec lv_breaker;
+    int lv_breakers = 1;  // LV mains, one per transformer
+    TransformerSpec transformer;
+    int transformers = 1;
+    ConductorSpec mv_feeder;
+    int mv_feeders = 1;
+    double power_factor = 0.99;            // [1] LV load power factor
+    double mv_power_factor = 0.99;         // [1]
+    double cooling_on_ups_fraction = 0.0;  // [1] share of cooling power that is UPS-backed
 };
 
 struct ChainElement {
-    std::string name;         // "rack_feed", "busway", "ups", "lv_switchgear", ...
-    std::string model;        // catalog entry
+    std::string name;   // "rack_feed", "busway", "ups", "lv_switchgear", ...
+    std::string model;  // catalog entry
     int count = 0;
     double output_power = 0;  // [W] total
     double input_power = 0;   // [W] total
@@ -88,13 +94,13 @@ struct ChainElement {
 };
 
 struct ChainResult {
-    std::vector<ChainElement> elements;  // downstream → upstream
-    double it_power = 0, cooling_power = 0, other_power = 0;  // [W]
-    double facility_power = 0;           // [W] at the utility
-    double total_loss = 0;               // [W]
+    std::vector<ChainElement> elements;                                // downstream → upstream
+    double it_power = 0, cooling_power = 0, other_power = 0;           // [W]
+    double facility_power = 0;                                         // [W] at the utility
+    double total_loss = 0;                                             // [W]
     double ups_loss = 0, transformer_loss = 0, distribution_loss = 0;  // [W]
     double hall_heat = 0, electrical_room_heat = 0;                    // [W]
-    double mv_current = 0;               // [A]
+    double mv_current = 0;                                             // [A]
     const ChainElement& element(std::string_view name) const;
 };
 
@@ -102,9 +108,7 @@ class ChainModel {
 public:
     explicit ChainModel(ChainDesign design);
     const ChainDesign& design() const { return d_; }
-    const UpsLossCurve& upsCurve(UpsMode mode) const {
-        return mode == UpsMode::Eco ? eco_ : dc_;
-    }
+    const UpsLossCurve& upsCurve(UpsMode mode) const { return mode == UpsMode::Eco ? eco_ : dc_; }
     ChainResult evaluate(double it_power, double cooling_power, double other_power,
                          UpsMode mode = UpsMode::DoubleConversion) const;
 
@@ -115,8 +119,8 @@ private:
 
 class ElectricalChain : public Component {
 public:
-    ElectricalChain(std::string name, ChainDesign design,
-                    UpsMode mode = UpsMode::DoubleConversion, double nominal_power = 1e7);
+    ElectricalChain(std::string name, ChainDesign design, UpsMode mode = UpsMode::DoubleConversion,
+                    double nominal_power = 1e7);
     const ChainModel& model() const { return model_; }
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
                         std::span<double> y) const override;
@@ -133,10 +137,10 @@ private:
 
 // ---------------------------------------------------------------------------------------------
 struct UtilityLossSpec {
-    double critical_load = 0;     // [W] UPS output (IT) load
-    double mechanical_load = 0;   // [W] load restarted on generators (cooling, ...)
+    double critical_load = 0;    // [W] UPS output (IT) load
+    double mechanical_load = 0;  // [W] load restarted on generators (cooling, ...)
     UpsSpec ups;
-    int ups_units = 1;            // units sharing the critical load
+    int ups_units = 1;  // units sharing the critical load
     GeneratorSpec generator;
     int generators = 1;           // generators in service
     int mechanical_blocks = 2;    // mechanical load re-applied in this many equal steps
@@ -147,12 +151,12 @@ struct UtilityLossSpec {
 };
 
 struct LoadStep {
-    double time = 0;              // [s] after the loss
+    double time = 0;  // [s] after the loss
     std::string what;
-    double step = 0;              // [W] (for the walk-in: the step within one second)
-    double limit = 0;             // [W] step-load limit of the online generators
-    double total = 0;             // [W] generator load after the step
-    bool overload = false;        // step > limit or total > capacity
+    double step = 0;        // [W] (for the walk-in: the step within one second)
+    double limit = 0;       // [W] step-load limit of the online generators
+    double total = 0;       // [W] generator load after the step
+    bool overload = false;  // step > limit or total > capacity
 };
 
 struct UtilityLossResult {
@@ -165,9 +169,9 @@ struct UtilityLossResult {
     double battery_empty_at = -1;       // [s] after the loss, −1 if never
     bool overload = false;              // any step or the total over the limit
     std::vector<LoadStep> steps;
-    std::vector<double> time;           // [s] after the loss
-    std::vector<double> battery_soe;    // [1]
-    std::vector<double> generator_load; // [W]
+    std::vector<double> time;             // [s] after the loss
+    std::vector<double> battery_soe;      // [1]
+    std::vector<double> generator_load;   // [W]
     std::vector<double> served_critical;  // [W] critical load actually served
 };
 

@@ -53,8 +53,8 @@ PowerWeekSummary runPowerWeekExample(const std::filesystem::path& report,
     const RackSpec spec = catalog.rack("gb300_nvl72");
     const RackPowerModel rack(spec);
     const Json workload_json = parseJson(kWorkload, "power week example");
-    auto workload = std::make_shared<const Workload>(
-        Workload::fromJson(JsonView(workload_json, "/workload")));
+    auto workload =
+        std::make_shared<const Workload>(Workload::fromJson(JsonView(workload_json, "/workload")));
 
     // Fabric and sizing of the hall (4N/3 UPS and transformers).
     FabricOptions fo;
@@ -70,8 +70,8 @@ PowerWeekSummary runPowerWeekExample(const std::filesystem::path& report,
 
     System sys;
     const auto groups = workload->rackGroups();
-    auto bus = std::make_shared<const PowerBus>("it_bus", static_cast<int>(groups.size()) + 1,
-                                                it_peak);
+    auto bus =
+        std::make_shared<const PowerBus>("it_bus", static_cast<int>(groups.size()) + 1, it_peak);
     sys.add(bus);
     std::vector<std::string> group_names;
     for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -87,8 +87,7 @@ PowerWeekSummary runPowerWeekExample(const std::filesystem::path& report,
         const std::string name = fmt::format("g{}_{}", g, label);
         group_names.push_back(name);
         sys.add(std::make_shared<const WorkloadSource>(name + "_work", workload,
-                                                       grp.representative(),
-                                                       Resolution::Averaged));
+                                                       grp.representative(), Resolution::Averaged));
         sys.add(std::make_shared<const RackPower>(name + "_rack", spec, n));
         SmoothingParams sp;
         sp.storage_energy = n * rack.storageEnergy();
@@ -110,8 +109,7 @@ PowerWeekSummary runPowerWeekExample(const std::filesystem::path& report,
     }
     sys.setInput(fmt::format("it_bus.in{}", groups.size()), fabric.power_outside_racks);
     sys.add(std::make_shared<const ElectricalChain>(
-        "chain", chainDesignFromSizing(sizing, si, catalog), UpsMode::DoubleConversion,
-        it_peak));
+        "chain", chainDesignFromSizing(sizing, si, catalog), UpsMode::DoubleConversion, it_peak));
     sys.connect("it_bus.total", "chain.it_power");
     sys.setInput("chain.cooling_power", cooling);
     BatteryParams bp;
@@ -144,10 +142,10 @@ PowerWeekSummary runPowerWeekExample(const std::filesystem::path& report,
         rec.addOutput(name + "_smooth.stored_energy", grp, "stored_energy", "PSU storage");
     }
     rec.addOutput("it_bus.total", "power", "it_power", "IT power incl. fabric");
-    for (const char* out : {"facility_power", "total_loss", "ups_loss", "transformer_loss",
-                            "distribution_loss", "hall_heat", "electrical_room_heat",
-                            "feed_loading", "busway_loading", "ups_loading",
-                            "transformer_loading", "mv_current"}) {
+    for (const char* out :
+         {"facility_power", "total_loss", "ups_loss", "transformer_loss", "distribution_loss",
+          "hall_heat", "electrical_room_heat", "feed_loading", "busway_loading", "ups_loading",
+          "transformer_loading", "mv_current"}) {
         rec.addOutput(std::string("chain.") + out, "chain", out);
     }
     rec.addOutput("bess.grid_power", "bess", "grid_power", "utility power after the battery");

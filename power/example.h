@@ -21,19 +21,19 @@ struct PowerWeekOptions {
 };
 
 struct PowerWeekSummary {
-    double it_energy = 0;            // [J] rack shelf input, incl. smoothing burn
-    double facility_energy = 0;      // [J] at the utility (before the site battery)
-    double grid_energy = 0;          // [J] after the site battery
-    double peak_it = 0;              // [W]
-    double peak_facility = 0;        // [W]
-    double max_ups_loading = 0;      // [1]
-    double max_transformer_loading = 0;  // [1]
-    double burnt_energy = 0;         // [J] by power floors
+    double it_energy = 0;                    // [J] rack shelf input, incl. smoothing burn
+    double facility_energy = 0;              // [J] at the utility (before the site battery)
+    double grid_energy = 0;                  // [J] after the site battery
+    double peak_it = 0;                      // [W]
+    double peak_facility = 0;                // [W]
+    double max_ups_loading = 0;              // [1]
+    double max_transformer_loading = 0;      // [1]
+    double burnt_energy = 0;                 // [J] by power floors
     double smoothing_balance_rel_error = 0;  // [1]
     double battery_balance_rel_error = 0;    // [1]
     std::size_t channels = 0;
     std::size_t samples = 0;
-    std::size_t groups = 0;          // lumped rack groups
+    std::size_t groups = 0;  // lumped rack groups
 };
 
 /// Builds, runs and writes the example; returns its summary. Throws on any failure (no

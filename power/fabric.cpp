@@ -23,14 +23,16 @@ FabricResult sizeFabric(const FabricOptions& o, const Catalog& catalog) {
         throw InputError(fmt::format("fabric: tiers must be 2 or 3, got {}", r.tiers));
     }
     if (r.tiers == 2 && N > max2) {
-        throw InputError(fmt::format("fabric: {} GPUs exceed a 2-tier fat tree of radix {} "
-                                     "(at most k²/2 = {}); use 3 tiers",
-                                     N, k, max2));
+        throw InputError(
+            fmt::format("fabric: {} GPUs exceed a 2-tier fat tree of radix {} "
+                        "(at most k²/2 = {}); use 3 tiers",
+                        N, k, max2));
     }
     if (N > max3) {
-        throw InputError(fmt::format("fabric: {} GPUs exceed a 3-tier fat tree of radix {} (at "
-                                     "most k³/4 = {})",
-                                     N, k, max3));
+        throw InputError(
+            fmt::format("fabric: {} GPUs exceed a 3-tier fat tree of radix {} (at "
+                        "most k³/4 = {})",
+                        N, k, max3));
     }
     const long half = k / 2;
     r.leaves = static_cast<int>((N + half - 1) / half);

@@ -23,8 +23,8 @@ namespace dctwin::power {
 
 struct FabricOptions {
     int gpus = 4608;
-    int tiers = 0;              // 0 = fewest tiers that fit
-    bool ra_rounding = false;   // balanced spines as in NVIDIA's reference architecture
+    int tiers = 0;             // 0 = fewest tiers that fit
+    bool ra_rounding = false;  // balanced spines as in NVIDIA's reference architecture
     std::string switch_model = "quantum_x800_q3400";
     std::string nic_model = "connectx8";
     std::string nic_optic_model = "osfp_800g_single";
@@ -34,16 +34,16 @@ struct FabricOptions {
 struct FabricResult {
     int tiers = 2;
     int radix = 0;
-    int leaves = 0, spines = 0, cores = 0;   // cores only for 3 tiers
+    int leaves = 0, spines = 0, cores = 0;  // cores only for 3 tiers
     int switches = 0;
-    long gpu_links = 0, switch_links = 0;    // cables
+    long gpu_links = 0, switch_links = 0;  // cables
     long switch_ports_used = 0;
     long nic_optics = 0, switch_optics = 0;
-    double switch_power = 0;                 // [W]
-    double optics_power = 0;                 // [W] NIC-side + switch-side
-    double nic_power = 0;                    // [W]
-    double total_power = 0;                  // [W] switches + optics + NICs
-    double power_outside_racks = 0;          // [W] switches + optics
+    double switch_power = 0;         // [W]
+    double optics_power = 0;         // [W] NIC-side + switch-side
+    double nic_power = 0;            // [W]
+    double total_power = 0;          // [W] switches + optics + NICs
+    double power_outside_racks = 0;  // [W] switches + optics
 };
 
 FabricResult sizeFabric(const FabricOptions& options, const Catalog& catalog);

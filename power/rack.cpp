@@ -19,9 +19,10 @@ RackPowerModel::RackPowerModel(RackSpec spec) : spec_(std::move(spec)) {
 RackPowerResult RackPowerModel::evaluate(double u, double T_die) const {
     const RackSpec& s = spec_;
     if (!std::isfinite(u) || !std::isfinite(T_die)) {
-        throw ModelError(fmt::format("rack '{}': utilization {} or die temperature {} K is not "
-                                     "finite",
-                                     s.name, u, T_die));
+        throw ModelError(
+            fmt::format("rack '{}': utilization {} or die temperature {} K is not "
+                        "finite",
+                        s.name, u, T_die));
     }
     u = std::clamp(u, 0.0, 1.0);
     RackPowerResult r;
@@ -32,8 +33,8 @@ RackPowerResult RackPowerModel::evaluate(double u, double T_die) const {
     const double dT = std::min(T_die - s.die_ref_temp, 150.0);
     const double leak =
         s.leakage_fraction_at_ref * s.gpu_tdp * (std::exp2(dT / s.leakage_doubling) - 1.0);
-    const double p_gpu = std::max(
-        0.0, s.gpu_idle + u * (s.gpu_tdp - s.gpu_idle) * r.throughput_factor + leak);
+    const double p_gpu =
+        std::max(0.0, s.gpu_idle + u * (s.gpu_tdp - s.gpu_idle) * r.throughput_factor + leak);
     r.gpu_power = s.gpus * p_gpu;
     r.cpu_power = s.cpus * (s.cpu_idle + u * (s.cpu_max - s.cpu_idle));
     r.switch_power = s.switch_trays * s.switch_tray_max *
@@ -59,8 +60,8 @@ double RackPowerModel::utilizationForGpuFraction(double fraction) const {
 RackPower::RackPower(std::string name, RackSpec spec, int count)
     : Component(std::move(name)), model_(std::move(spec)), count_(count) {
     if (count_ < 1) {
-        throw ModelError(fmt::format("RackPower '{}': count must be at least 1, got {}",
-                                     this->name(), count_));
+        throw ModelError(
+            fmt::format("RackPower '{}': count must be at least 1, got {}", this->name(), count_));
     }
     const RackSpec& s = model_.spec();
     const double n = count_;

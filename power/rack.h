@@ -40,18 +40,18 @@
 namespace dctwin::power {
 
 struct RackPowerResult {
-    double it_power = 0;         // [W] AC at the shelf inputs
-    double dc_power = 0;         // [W] at the ~50 V bus
-    double psu_loss = 0;         // [W]
-    double gpu_power = 0;        // [W] all GPUs of the rack
-    double cpu_power = 0;        // [W]
-    double switch_power = 0;     // [W] NVLink switch trays
-    double other_power = 0;      // [W] NICs, DPUs, SSDs, fans
-    double heat_to_liquid = 0;   // [W]
-    double heat_to_air = 0;      // [W]
+    double it_power = 0;           // [W] AC at the shelf inputs
+    double dc_power = 0;           // [W] at the ~50 V bus
+    double psu_loss = 0;           // [W]
+    double gpu_power = 0;          // [W] all GPUs of the rack
+    double cpu_power = 0;          // [W]
+    double switch_power = 0;       // [W] NVLink switch trays
+    double other_power = 0;        // [W] NICs, DPUs, SSDs, fans
+    double heat_to_liquid = 0;     // [W]
+    double heat_to_air = 0;        // [W]
     double throughput_factor = 1;  // [1]
-    double shelf_load = 0;       // [1] load fraction of the installed shelves
-    double psu_efficiency = 1;   // [1]
+    double shelf_load = 0;         // [1] load fraction of the installed shelves
+    double psu_efficiency = 1;     // [1]
 };
 
 class RackPowerModel {

@@ -48,18 +48,24 @@ Redundancy Redundancy::parse(std::string_view text) {
         } catch (const std::exception&) {
         }
     }
-    throw InputError(fmt::format("unknown redundancy '{}'; valid choices: N, N+1, 2N, 4N/3, "
-                                 "3N/2 (any sN/(s-1) with s ≥ 3), block",
-                                 text));
+    throw InputError(
+        fmt::format("unknown redundancy '{}'; valid choices: N, N+1, 2N, 4N/3, "
+                    "3N/2 (any sN/(s-1) with s ≥ 3), block",
+                    text));
 }
 
 std::string Redundancy::label() const {
     switch (kind) {
-        case Kind::N: return "N";
-        case Kind::NPlus1: return "N+1";
-        case Kind::TwoN: return "2N";
-        case Kind::Distributed: return fmt::format("{}N/{}", systems, systems - 1);
-        case Kind::Block: return "block";
+        case Kind::N:
+            return "N";
+        case Kind::NPlus1:
+            return "N+1";
+        case Kind::TwoN:
+            return "2N";
+        case Kind::Distributed:
+            return fmt::format("{}N/{}", systems, systems - 1);
+        case Kind::Block:
+            return "block";
     }
     return "?";
 }
@@ -101,9 +107,9 @@ UnitCount countUnits(const Redundancy& r, double I, double Iu, double ln, double
 }
 
 void SizingInput::readJson(const JsonView& v) {
-    v.checkKeys({"growth_margin_pct", "cooling_power_kW", "cooling_fraction_pct",
-                 "other_power_kW", "racks_per_row", "feeds_per_path", "ups", "transformers",
-                 "generators", "bess", "smoothing"});
+    v.checkKeys({"growth_margin_pct", "cooling_power_kW", "cooling_fraction_pct", "other_power_kW",
+                 "racks_per_row", "feeds_per_path", "ups", "transformers", "generators", "bess",
+                 "smoothing"});
     growth_margin = v.number("growth_margin_pct", growth_margin * 100) / 100.0;
     v.requireRange("growth_margin_pct", growth_margin * 100, 0, 200);
     if (v.has("cooling_power_kW")) {
@@ -193,19 +199,19 @@ std::string SizingResult::format() const {
     std::string s = fmt::format(
         "design loads: rack {:.1f} kW, IT {:.1f} kW (incl. growth), UPS {:.1f} kW, LV {:.1f} "
         "kW, cooling {:.1f} kW, facility {:.1f} kW\n",
-        rack_power / 1e3, it_design / 1e3, ups_design / 1e3, lv_design / 1e3,
-        cooling_design / 1e3, facility_design / 1e3);
-    s += fmt::format("{:<14} {:<18} {:>12} {:<3} {:>6} {:<6} {:<5} {:>6} {:>8} {:>11} {:>10} "
-                     "{:>7} {:>7}\n",
-                     "element", "model", "rating", "", "count", "redund", "per", "groups",
-                     "voltage", "I_design_A", "I_unit_A", "load%", "fail%");
+        rack_power / 1e3, it_design / 1e3, ups_design / 1e3, lv_design / 1e3, cooling_design / 1e3,
+        facility_design / 1e3);
+    s += fmt::format(
+        "{:<14} {:<18} {:>12} {:<3} {:>6} {:<6} {:<5} {:>6} {:>8} {:>11} {:>10} "
+        "{:>7} {:>7}\n",
+        "element", "model", "rating", "", "count", "redund", "per", "groups", "voltage",
+        "I_design_A", "I_unit_A", "load%", "fail%");
     for (const auto& r : rows) {
         s += fmt::format(
             "{:<14} {:<18} {:>12.0f} {:<3} {:>6} {:<6} {:<5} {:>6} {:>8.0f} {:>11.1f} {:>10.1f} "
             "{:>7.1f} {:>7.1f}\n",
-            r.element, r.model, r.rating, r.unit, r.count, r.redundancy, r.per, r.groups,
-            r.voltage, r.design_current, r.unit_current, 100 * r.normal_loading,
-            100 * r.failure_loading);
+            r.element, r.model, r.rating, r.unit, r.count, r.redundancy, r.per, r.groups, r.voltage,
+            r.design_current, r.unit_current, 100 * r.normal_loading, 100 * r.failure_loading);
     }
     return s;
 }
@@ -222,8 +228,8 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     auto lvCurrent = [&](double P) { return P / (kSqrt3 * in.lv_voltage * pf); };
 
     auto addRow = [&](std::string element, std::string model, double rating, std::string unit,
-                      const Redundancy& red, std::string per, int groups, double voltage,
-                      double I, double Iu, double lf) {
+                      const Redundancy& red, std::string per, int groups, double voltage, double I,
+                      double Iu, double lf) {
         const UnitCount c = countUnits(red, I, Iu, ln, lf);
         SizingRow r;
         r.element = std::move(element);
@@ -260,8 +266,8 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     // 1. PSU shelves, per rack, at the DC bus. Rack hardware is fixed: no growth margin.
     const double I_shelf = peak.dc_power / in.dc_bus_voltage;
     addRow("psu_shelf", in.rack.name + " shelf", in.rack.shelfRating(), "W", in.shelf_redundancy,
-           "rack", in.racks, in.dc_bus_voltage, I_shelf,
-           in.rack.shelfRating() / in.dc_bus_voltage, lfe);
+           "rack", in.racks, in.dc_bus_voltage, I_shelf, in.rack.shelfRating() / in.dc_bus_voltage,
+           lfe);
 
     // 2. Rack feeds: per rack and path, over feeds_per_path whips.
     const double I_rack = lvCurrent(peak.it_power);
@@ -286,7 +292,8 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     //    chain model at this load) and the UPS-backed share of cooling.
     res.it_design = (in.racks * peak.it_power + in.fabric_power) * (1.0 + in.growth_margin);
     res.cooling_design =
-        (in.cooling_power >= 0 ? in.cooling_power : in.cooling_fraction * res.it_design / (1.0 + in.growth_margin)) *
+        (in.cooling_power >= 0 ? in.cooling_power
+                               : in.cooling_fraction * res.it_design / (1.0 + in.growth_margin)) *
         (1.0 + in.growth_margin);
     const double other = in.other_power * (1.0 + in.growth_margin);
     {
@@ -303,17 +310,17 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     const UnitCount n_ups = addRow("ups", ups.name, ups.rating, "W", in.ups_redundancy, "hall", 1,
                                    ups.voltage, lvCurrent(res.ups_design), Iu_ups, lfe);
     const UpsLossCurve curve = UpsLossCurve::fit(ups.double_conversion_points);
-    const double ups_loss =
-        n_ups.sharing * ups.rating * curve.lossFraction(res.ups_design / (n_ups.sharing * ups.rating));
+    const double ups_loss = n_ups.sharing * ups.rating *
+                            curve.lossFraction(res.ups_design / (n_ups.sharing * ups.rating));
     // 5. Transformers, then one LV main breaker per transformer.
-    res.lv_design = res.ups_design + ups_loss +
-                    (1.0 - in.cooling_on_ups_fraction) * res.cooling_design + other;
+    res.lv_design =
+        res.ups_design + ups_loss + (1.0 - in.cooling_on_ups_fraction) * res.cooling_design + other;
     const TransformerSpec tr = catalog.transformer(in.transformer_model);
     const double Iu_tr = tr.rating / (kSqrt3 * tr.secondary_voltage);
     const double I_lv = res.lv_design / pf / (kSqrt3 * tr.secondary_voltage);
-    const UnitCount n_tr = addRow("transformer", tr.name, tr.rating, "VA",
-                                  in.transformer_redundancy, "hall", 1, tr.secondary_voltage,
-                                  I_lv, Iu_tr, lfe);
+    const UnitCount n_tr =
+        addRow("transformer", tr.name, tr.rating, "VA", in.transformer_redundancy, "hall", 1,
+               tr.secondary_voltage, I_lv, Iu_tr, lfe);
     {
         // NEC: the main breaker carries the transformer's full rated current continuously, so
         // it is rated ≥ 125 % of it (80 % rule) — a breaker that never limits the transformer.
@@ -326,9 +333,10 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
             }
         }
         if (!pick) {
-            throw InputError(fmt::format("sizing: no LV breaker carries the {:.0f} A of a {} at "
-                                         "the 80 % rule",
-                                         Iu_tr, tr.name));
+            throw InputError(
+                fmt::format("sizing: no LV breaker carries the {:.0f} A of a {} at "
+                            "the 80 % rule",
+                            Iu_tr, tr.name));
         }
         // Per transformer: its design current; unit = the breaker. Redundancy "N" per group.
         const double I_per_tr = I_lv / n_tr.sharing;
@@ -336,8 +344,9 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
                "transformer", n_tr.count, tr.secondary_voltage, I_per_tr, pick->rating, lfc);
     }
     const double tr_loss =
-        n_tr.sharing * (tr.no_load_loss + std::pow(res.lv_design / pf / (n_tr.sharing * tr.rating), 2) *
-                                              tr.load_loss);
+        n_tr.sharing *
+        (tr.no_load_loss +
+         std::pow(res.lv_design / pf / (n_tr.sharing * tr.rating), 2) * tr.load_loss);
     res.facility_design = res.lv_design + tr_loss;
     // 6. Generators on the whole facility load, 7. MV service, 8. site battery.
     const GeneratorSpec gen = catalog.generator(in.generator_model);
@@ -345,9 +354,8 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     addRow("generator", gen.name, gen.rating, "W", in.generator_redundancy, "hall", 1,
            in.mv_voltage, I_mv, gen.rating / (kSqrt3 * in.mv_voltage * pf), lfe);
     {
-        const ConductorSpec& mv =
-            pickConductor(catalog.conductors("breakers", "mv_"), in.mv_redundancy, I_mv,
-                          "MV feeder");
+        const ConductorSpec& mv = pickConductor(catalog.conductors("breakers", "mv_"),
+                                                in.mv_redundancy, I_mv, "MV feeder");
         addRow("mv_feeder", mv.name, mv.rating, "A", in.mv_redundancy, "hall", 1, mv.voltage, I_mv,
                mv.rating, lfc);
     }

@@ -44,11 +44,11 @@ struct Redundancy {
 };
 
 struct UnitCount {
-    int count = 0;                // units installed
-    int sharing = 0;              // units carrying load in normal operation
-    int units_per_system = 0;     // m
-    double normal_loading = 0;    // [1]
-    double failure_loading = 0;   // [1]
+    int count = 0;               // units installed
+    int sharing = 0;             // units carrying load in normal operation
+    int units_per_system = 0;    // m
+    double normal_loading = 0;   // [1]
+    double failure_loading = 0;  // [1]
 };
 
 /// The counting rules above.
@@ -58,18 +58,18 @@ UnitCount countUnits(const Redundancy& r, double design_current, double unit_cur
 struct SizingInput {
     int racks = 64;
     RackSpec rack;
-    double fabric_power = 0;            // [W] IT power outside the racks (switches, optics)
-    double cooling_power = -1;          // [W] design cooling power; < 0: cooling_fraction·IT
-    double cooling_fraction = 0.12;     // [1] estimate for a liquid-cooled hall (PUE ~1.15)
-    double other_power = 0;             // [W]
-    double growth_margin = 0.10;        // [1]
-    double cooling_on_ups_fraction = 0; // [1]
-    int racks_per_row = 8;              // racks per busway pair (an NVIDIA SU is 8 racks)
-    int feeds_per_path = 1;             // whips per rack per path
-    double dc_bus_voltage = 50.0;       // [V] shelf output (domain-facts A3)
-    double lv_voltage = 415.0;          // [V]
-    double mv_voltage = 13800.0;        // [V]
-    double power_factor = 0.99;         // [1]
+    double fabric_power = 0;             // [W] IT power outside the racks (switches, optics)
+    double cooling_power = -1;           // [W] design cooling power; < 0: cooling_fraction·IT
+    double cooling_fraction = 0.12;      // [1] estimate for a liquid-cooled hall (PUE ~1.15)
+    double other_power = 0;              // [W]
+    double growth_margin = 0.10;         // [1]
+    double cooling_on_ups_fraction = 0;  // [1]
+    int racks_per_row = 8;               // racks per busway pair (an NVIDIA SU is 8 racks)
+    int feeds_per_path = 1;              // whips per rack per path
+    double dc_bus_voltage = 50.0;        // [V] shelf output (domain-facts A3)
+    double lv_voltage = 415.0;           // [V]
+    double mv_voltage = 13800.0;         // [V]
+    double power_factor = 0.99;          // [1]
     Redundancy shelf_redundancy = Redundancy::parse("2N");
     Redundancy feed_redundancy = Redundancy::parse("2N");
     Redundancy busway_redundancy = Redundancy::parse("2N");
@@ -82,8 +82,8 @@ struct SizingInput {
     std::string transformer_model = "liquid_2500kva";
     std::string generator_model = "diesel_2500kw";
     std::string bess_model = "liion_4mw_15min";
-    double bess_power_fraction = 0.30;  // [1] of P_IT: the swing the battery must shave
-    double limit_normal = 0.8;          // [1] NEC 80 % rule
+    double bess_power_fraction = 0.30;     // [1] of P_IT: the swing the battery must shave
+    double limit_normal = 0.8;             // [1] NEC 80 % rule
     double limit_failure_equipment = 1.0;  // [1]
     double limit_failure_conductor = 0.8;  // [1]
 
@@ -96,30 +96,30 @@ struct SizingInput {
 };
 
 struct SizingRow {
-    std::string element;          // "psu_shelf", "rack_feed", "busway", "ups", ...
-    std::string model;            // catalog entry
-    double rating = 0;            // per unit, in `unit`
-    std::string unit;             // "W", "A", "VA"
-    int count = 0;                // installed, whole hall
+    std::string element;  // "psu_shelf", "rack_feed", "busway", "ups", ...
+    std::string model;    // catalog entry
+    double rating = 0;    // per unit, in `unit`
+    std::string unit;     // "W", "A", "VA"
+    int count = 0;        // installed, whole hall
     std::string redundancy;
-    std::string per;              // "rack", "row", "hall": the group one design current feeds
-    int groups = 1;               // number of such groups
-    double voltage = 0;           // [V]
-    double design_current = 0;    // [A] per group, before redundancy
-    double unit_current = 0;      // [A] rated current of one unit
-    double limit_normal = 0.8;    // [1]
-    double limit_failure = 1.0;   // [1]
-    double normal_loading = 0;    // [1] design case, all units in service
-    double failure_loading = 0;   // [1] after the worst covered failure
+    std::string per;             // "rack", "row", "hall": the group one design current feeds
+    int groups = 1;              // number of such groups
+    double voltage = 0;          // [V]
+    double design_current = 0;   // [A] per group, before redundancy
+    double unit_current = 0;     // [A] rated current of one unit
+    double limit_normal = 0.8;   // [1]
+    double limit_failure = 1.0;  // [1]
+    double normal_loading = 0;   // [1] design case, all units in service
+    double failure_loading = 0;  // [1] after the worst covered failure
 };
 
 struct SizingResult {
-    double rack_power = 0;          // [W] AC per rack at full utilization
-    double it_design = 0;           // [W] incl. growth
-    double ups_design = 0;          // [W]
-    double lv_design = 0;           // [W]
-    double facility_design = 0;     // [W]
-    double cooling_design = 0;      // [W]
+    double rack_power = 0;       // [W] AC per rack at full utilization
+    double it_design = 0;        // [W] incl. growth
+    double ups_design = 0;       // [W]
+    double lv_design = 0;        // [W]
+    double facility_design = 0;  // [W]
+    double cooling_design = 0;   // [W]
     std::vector<SizingRow> rows;
     const SizingRow& row(std::string_view element) const;
     /// Columns element, model, rating, unit, count, redundancy, per, groups, voltage_V,

@@ -36,8 +36,8 @@ SmoothingParams SmoothingParams::fromJson(const JsonView& v, SmoothingParams bas
 PowerSmoothing::PowerSmoothing(std::string name, SmoothingParams params)
     : Component(std::move(name)), p_(params) {
     auto bad = [&](const char* what, double v) {
-        throw ModelError(fmt::format("PowerSmoothing '{}': {} = {} is out of range",
-                                     this->name(), what, v));
+        throw ModelError(
+            fmt::format("PowerSmoothing '{}': {} = {} is out of range", this->name(), what, v));
     };
     if (!(p_.storage_energy >= 0)) bad("storage_energy", p_.storage_energy);
     if (!(p_.initial_soc >= 0 && p_.initial_soc <= 1)) bad("initial_soc", p_.initial_soc);
@@ -95,8 +95,8 @@ PowerSmoothing::Flows PowerSmoothing::flows(std::span<const double> x,
     return f;
 }
 
-void PowerSmoothing::computeOutputs(double, std::span<const double> x,
-                                    std::span<const double> u, std::span<double> y) const {
+void PowerSmoothing::computeOutputs(double, std::span<const double> x, std::span<const double> u,
+                                    std::span<double> y) const {
     const Flows f = flows(x, u);
     y[kGridPower] = f.grid;
     y[kStoredOut] = x[kStored];
@@ -107,8 +107,7 @@ void PowerSmoothing::computeOutputs(double, std::span<const double> x,
 }
 
 void PowerSmoothing::computeDerivatives(double, std::span<const double> x,
-                                        std::span<const double> u,
-                                        std::span<double> dxdt) const {
+                                        std::span<const double> u, std::span<double> dxdt) const {
     const double load = u[kLoadPower];
     const Flows f = flows(x, u);
     const double dh = load - x[kHold];
@@ -140,10 +139,14 @@ bool PowerSmoothing::outputDependsOnState(std::size_t output, std::size_t state)
 
 bool PowerSmoothing::derivativeDependsOnState(std::size_t row, std::size_t state) const {
     switch (row) {
-        case kHold: return state == kHold;
-        case kEnvelope: return state == kHold || state == kEnvelope || state == kStored;
-        case kLoad: return false;
-        default: return state == kEnvelope || state == kStored;  // store, burn, grid
+        case kHold:
+            return state == kHold;
+        case kEnvelope:
+            return state == kHold || state == kEnvelope || state == kStored;
+        case kLoad:
+            return false;
+        default:
+            return state == kEnvelope || state == kStored;  // store, burn, grid
     }
 }
 
@@ -165,8 +168,8 @@ SiteBattery::SiteBattery(std::string name, BatteryParams params)
                                      p_.spec.max_soc));
     }
     if (!(p_.averaging_time > 0) || !(p_.soc_time > 0)) {
-        throw ModelError(fmt::format("SiteBattery '{}': time constants must be positive",
-                                     this->name()));
+        throw ModelError(
+            fmt::format("SiteBattery '{}': time constants must be positive", this->name()));
     }
     const double P = powerLimit();
     const double E = capacity();
@@ -216,8 +219,8 @@ void SiteBattery::computeOutputs(double, std::span<const double> x, std::span<co
     y[kLossPower] = f.loss;
 }
 
-void SiteBattery::computeDerivatives(double, std::span<const double> x,
-                                     std::span<const double> u, std::span<double> dxdt) const {
+void SiteBattery::computeDerivatives(double, std::span<const double> x, std::span<const double> u,
+                                     std::span<double> dxdt) const {
     const double load = u[kLoadPower];
     const Flows f = flows(x, load);
     dxdt[kEnergy] = f.dE;

@@ -77,24 +77,23 @@
 namespace dctwin::power {
 
 struct SmoothingParams {
-    double storage_energy = 0;     // [J] E_max (65 J per GPU on GB300)
-    double initial_soc = 0.5;      // [1] E_s(0)/E_max, also the target E_ref/E_max
-    double floor_power = 0;        // [W] P_floor in load units (0 = no floor)
-    double ramp_up = 1e12;         // [W/s] r_up
-    double ramp_down = 1e12;       // [W/s] r_down
-    double hysteresis = 0;         // [s] τ_h (0 = no hold)
-    double tracking_time = 0.01;   // [s] τ_r, response of hold and envelope inside the limits
-    double storage_time = 2.0;     // [s] τ_E, store-restoring time constant
-    double gate_width = 0.05;      // [1] w/E_max, width of the full/empty gates
-    double initial_power = 0;      // [W] P_h(0) = P_e(0)
-    double nominal_power = 1e5;    // [W] typical load (tolerances, smoothing widths)
-    double nominal_time = 3600;    // [s] typical run length (nominal of energy accumulators)
+    double storage_energy = 0;    // [J] E_max (65 J per GPU on GB300)
+    double initial_soc = 0.5;     // [1] E_s(0)/E_max, also the target E_ref/E_max
+    double floor_power = 0;       // [W] P_floor in load units (0 = no floor)
+    double ramp_up = 1e12;        // [W/s] r_up
+    double ramp_down = 1e12;      // [W/s] r_down
+    double hysteresis = 0;        // [s] τ_h (0 = no hold)
+    double tracking_time = 0.01;  // [s] τ_r, response of hold and envelope inside the limits
+    double storage_time = 2.0;    // [s] τ_E, store-restoring time constant
+    double gate_width = 0.05;     // [1] w/E_max, width of the full/empty gates
+    double initial_power = 0;     // [W] P_h(0) = P_e(0)
+    double nominal_power = 1e5;   // [W] typical load (tolerances, smoothing widths)
+    double nominal_time = 3600;   // [s] typical run length (nominal of energy accumulators)
 
     /// Reads {"floor_pct", "ramp_up_W_per_s", "ramp_down_W_per_s", "hysteresis_s",
     /// "tracking_time_s", "storage_time_s", "initial_soc"} (all optional) on top of `base`;
     /// floor_pct is % of `floor_base_W`. Unknown keys are errors.
-    static SmoothingParams fromJson(const JsonView& v, SmoothingParams base,
-                                    double floor_base_W);
+    static SmoothingParams fromJson(const JsonView& v, SmoothingParams base, double floor_base_W);
 };
 
 class PowerSmoothing : public Component {
@@ -114,8 +113,8 @@ public:
     static constexpr std::size_t kHold = 0, kEnvelope = 1, kStored = 2, kBurnt = 3, kGrid = 4,
                                  kLoad = 5;
     static constexpr std::size_t kLoadPower = 0, kFloorActive = 1;
-    static constexpr std::size_t kGridPower = 0, kStoredOut = 1, kBurnPower = 2,
-                                 kStoragePower = 3, kExcessPower = 4, kFloorPower = 5;
+    static constexpr std::size_t kGridPower = 0, kStoredOut = 1, kBurnPower = 2, kStoragePower = 3,
+                                 kExcessPower = 4, kFloorPower = 5;
 
 private:
     struct Flows {
@@ -127,8 +126,8 @@ private:
 };
 
 struct BatteryParams {
-    BessSpec spec;                  // one block
-    int count = 1;                  // blocks in parallel
+    BessSpec spec;  // one block
+    int count = 1;  // blocks in parallel
     enum class Mode { Off, TrackAverage } mode = Mode::TrackAverage;
     double initial_soc = 0.5;       // [1], also the target
     double averaging_time = 300.0;  // [s] τ_avg
@@ -141,8 +140,8 @@ class SiteBattery : public Component {
 public:
     SiteBattery(std::string name, BatteryParams params);
     const BatteryParams& params() const { return p_; }
-    double capacity() const { return p_.spec.energy * p_.count; }      // [J]
-    double powerLimit() const { return p_.spec.power * p_.count; }     // [W]
+    double capacity() const { return p_.spec.energy * p_.count; }   // [J]
+    double powerLimit() const { return p_.spec.power * p_.count; }  // [W]
 
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
                         std::span<double> y) const override;

@@ -69,8 +69,7 @@ bool parseTimestamp(const std::string& s, double& out) {
     int Y, M, D, h, m;
     double sec;
     char tail;
-    if (std::sscanf(s.c_str(), "%4d-%2d-%2d %2d:%2d:%lf%c", &Y, &M, &D, &h, &m, &sec, &tail) !=
-        6) {
+    if (std::sscanf(s.c_str(), "%4d-%2d-%2d %2d:%2d:%lf%c", &Y, &M, &D, &h, &m, &sec, &tail) != 6) {
         return false;
     }
     if (M < 1 || M > 12 || D < 1 || D > 31 || h < 0 || h > 23 || m < 0 || m > 59 || sec < 0 ||
@@ -85,16 +84,17 @@ bool parseTimestamp(const std::string& s, double& out) {
 /// Nominal step, gaps and the max-gap check, on samples in time order with their file lines.
 void finish(TraceSeries& ts, const std::vector<std::size_t>& lines, double max_gap) {
     if (ts.time.size() < 2) {
-        throw InputError(fmt::format("{}: a trace needs at least 2 samples, found {}", ts.file,
-                                     ts.time.size()));
+        throw InputError(
+            fmt::format("{}: a trace needs at least 2 samples, found {}", ts.file, ts.time.size()));
     }
     std::map<long long, std::size_t> hist;  // spacing in ms → count
     for (std::size_t i = 1; i < ts.time.size(); ++i) {
         ++hist[std::llround((ts.time[i] - ts.time[i - 1]) * 1e3)];
     }
-    ts.nominal_step = std::max_element(hist.begin(), hist.end(), [](auto& a, auto& b) {
-                          return a.second < b.second;
-                      })->first / 1e3;
+    ts.nominal_step = std::max_element(hist.begin(), hist.end(),
+                                       [](auto& a, auto& b) { return a.second < b.second; })
+                          ->first /
+                      1e3;
     for (std::size_t i = 1; i < ts.time.size(); ++i) {
         const double dt = ts.time[i] - ts.time[i - 1];
         if (dt <= ts.nominal_step * 1.5) continue;
@@ -165,9 +165,10 @@ TraceSeries readCornellTrace(const std::filesystem::path& file, const TraceOptio
     if (lines.empty()) throw InputError(fmt::format("{}: trace file is empty", fname));
     const auto header = split(lines[0], '\t');
     if (header != kColumns) {
-        throw InputError(fmt::format("{}:1: not a Cornell GPU telemetry header; expected the "
-                                     "14 tab-separated columns {}",
-                                     fname, fmt::join(kColumns, ", ")));
+        throw InputError(
+            fmt::format("{}:1: not a Cornell GPU telemetry header; expected the "
+                        "14 tab-separated columns {}",
+                        fname, fmt::join(kColumns, ", ")));
     }
     const std::string column = options.column.empty() ? "utilave" : options.column;
     const auto col = std::find(kColumns.begin(), kColumns.end(), column);
@@ -185,14 +186,15 @@ TraceSeries readCornellTrace(const std::filesystem::path& file, const TraceOptio
         const std::size_t ln = i + 1;
         const auto f = split(lines[i], '\t');
         if (f.size() != kColumns.size()) {
-            throw InputError(fmt::format("{}:{}: expected 14 tab-separated fields, found {} "
-                                         "(truncated or malformed row)",
-                                         fname, ln, f.size()));
+            throw InputError(
+                fmt::format("{}:{}: expected 14 tab-separated fields, found {} "
+                            "(truncated or malformed row)",
+                            fname, ln, f.size()));
         }
         double ts = 0;
         if (!parseTimestamp(f[1], ts)) {
-            throw InputError(fmt::format("{}:{}: timestamp '{}' is not 'YYYY-MM-DD HH:MM:SS'",
-                                         fname, ln, f[1]));
+            throw InputError(
+                fmt::format("{}:{}: timestamp '{}' is not 'YYYY-MM-DD HH:MM:SS'", fname, ln, f[1]));
         }
         for (std::size_t c = 2; c < f.size(); ++c) {
             double x;
@@ -203,9 +205,10 @@ TraceSeries readCornellTrace(const std::filesystem::path& file, const TraceOptio
             if (c == ci) v_rev.push_back(x);
         }
         if (!t_rev.empty() && !(ts < t_rev.back())) {
-            throw InputError(fmt::format("{}:{}: timestamp {} is not older than the row above "
-                                         "(rows must run newest first, without duplicates)",
-                                         fname, ln, f[1]));
+            throw InputError(
+                fmt::format("{}:{}: timestamp {} is not older than the row above "
+                            "(rows must run newest first, without duplicates)",
+                            fname, ln, f[1]));
         }
         t_rev.push_back(ts);
         line_rev.push_back(ln);
@@ -218,9 +221,10 @@ TraceSeries readCornellTrace(const std::filesystem::path& file, const TraceOptio
         unsigned long n = 0;
         if (std::sscanf(l.c_str(), "(%lu rows affected)", &n) == 1) {
             if (n != rows) {
-                throw InputError(fmt::format("{}:{}: footer says {} rows, but {} data rows were "
-                                             "read (truncated file?)",
-                                             fname, i + 1, n, rows));
+                throw InputError(
+                    fmt::format("{}:{}: footer says {} rows, but {} data rows were "
+                                "read (truncated file?)",
+                                fname, i + 1, n, rows));
             }
             continue;
         }
@@ -257,8 +261,7 @@ TraceSeries readCsvTrace(const std::filesystem::path& file, const TraceOptions& 
         if (first) {
             first = false;
             double a = 0, b = 0;
-            const bool numeric =
-                parseNumber(f[0], a) && f.size() > vcol && parseNumber(f[vcol], b);
+            const bool numeric = parseNumber(f[0], a) && f.size() > vcol && parseNumber(f[vcol], b);
             if (!numeric) {
                 // A header: pick the value column by name if asked.
                 if (!options.column.empty()) {
@@ -274,9 +277,10 @@ TraceSeries readCsvTrace(const std::filesystem::path& file, const TraceOptions& 
             }
         }
         if (f.size() <= vcol) {
-            throw InputError(fmt::format("{}:{}: expected at least {} comma-separated fields "
-                                         "(time,value), found {}",
-                                         fname, ln, vcol + 1, f.size()));
+            throw InputError(
+                fmt::format("{}:{}: expected at least {} comma-separated fields "
+                            "(time,value), found {}",
+                            fname, ln, vcol + 1, f.size()));
         }
         double v;
         if (!parseNumber(f[0], t)) {

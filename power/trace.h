@@ -36,8 +36,8 @@ struct TraceSeries {
     std::vector<double> time;   // [s] since the first (oldest) sample, strictly increasing
     std::vector<double> value;  // as in the file (%, W, fraction)
     std::vector<TraceGap> gaps;
-    double nominal_step = 0;    // [s] most common sample spacing
-    double start_epoch = 0;     // [s] Unix time of the first sample (Cornell), 0 for CSV
+    double nominal_step = 0;  // [s] most common sample spacing
+    double start_epoch = 0;   // [s] Unix time of the first sample (Cornell), 0 for CSV
 
     std::size_t size() const { return time.size(); }
     double span() const { return time.empty() ? 0.0 : time.back() - time.front(); }  // [s]
@@ -50,9 +50,9 @@ struct TraceSeries {
 };
 
 struct TraceOptions {
-    std::string column;             // Cornell: column name (default "utilave"); CSV: "" = 2nd
-    double time_unit = 1.0;         // [s] per CSV time unit
-    double max_gap = 48 * 3600.0;   // [s]
+    std::string column;            // Cornell: column name (default "utilave"); CSV: "" = 2nd
+    double time_unit = 1.0;        // [s] per CSV time unit
+    double max_gap = 48 * 3600.0;  // [s]
 };
 
 TraceSeries readCornellTrace(const std::filesystem::path& file, const TraceOptions& options = {});

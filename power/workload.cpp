@@ -138,9 +138,7 @@ double TrainingJob::integral(double t0, double t1) const {
         }
         // Ramp piece: m is linear here; use its formula at the piece ends (one-sided).
         const bool up = mid < start + start_ramp;
-        auto m = [&](double t) {
-            return up ? (t - start) / start_ramp : 1.0 - (t - e) / end_ramp;
-        };
+        auto m = [&](double t) { return up ? (t - start) / start_ramp : 1.0 - (t - e) / end_ramp; };
         if (ckpt) {
             sum += u_checkpoint * 0.5 * (m(x) + m(y)) * (y - x);
             continue;
@@ -233,8 +231,10 @@ double TraceJob::traceTime(double t) const {
 
 double TraceJob::map(double v) const {
     switch (quantity) {
-        case Quantity::UtilizationPct: return std::clamp(v / 100.0, 0.0, 1.0);
-        case Quantity::Utilization: return std::clamp(v, 0.0, 1.0);
+        case Quantity::UtilizationPct:
+            return std::clamp(v / 100.0, 0.0, 1.0);
+        case Quantity::Utilization:
+            return std::clamp(v, 0.0, 1.0);
         case Quantity::Power:
             return std::clamp((v - idle_power) / (max_power - idle_power), 0.0, 1.0);
     }
@@ -304,8 +304,8 @@ std::vector<double> numbers(const JsonView& v, std::string_view key, std::size_t
 std::unique_ptr<Job> parseJob(const JsonView& v, double week_offset,
                               const std::filesystem::path& trace_dir) {
     const std::string type = v.choice("type", {"training", "inference", "trace"});
-    const std::vector<std::string> common{"name", "type", "tenant", "racks", "start_h",
-                                          "duration_h"};
+    const std::vector<std::string> common{"name",  "type",    "tenant",
+                                          "racks", "start_h", "duration_h"};
     auto keys = [&](std::vector<std::string> extra) {
         extra.insert(extra.begin(), common.begin(), common.end());
         return extra;
@@ -332,25 +332,25 @@ std::unique_ptr<Job> parseJob(const JsonView& v, double week_offset,
         j->ramp_down = v.choice("end", {"stop", "ramp_down"}, "stop") == "ramp_down";
         j->end_ramp = v.number("end_ramp_s", 0);
         v.requireRange("end_ramp_s", j->end_ramp, 0, 1e5);
-        if (j->ramp_down && j->end_ramp <= 0) v.fail("end_ramp_s", "\"ramp_down\" needs end_ramp_s > 0");
+        if (j->ramp_down && j->end_ramp <= 0)
+            v.fail("end_ramp_s", "\"ramp_down\" needs end_ramp_s > 0");
         job = std::move(j);
     } else if (type == "inference") {
-        v.checkKeys(keys({"peak_util_pct", "peak_to_trough", "hourly_profile",
-                          "weekday_factors"}));
+        v.checkKeys(keys({"peak_util_pct", "peak_to_trough", "hourly_profile", "weekday_factors"}));
         auto j = std::make_unique<InferenceService>();
         j->u_peak = pct(v, "peak_util_pct", 90);
         j->peak_to_trough = v.number("peak_to_trough", 2.0);
         v.requireRange("peak_to_trough", j->peak_to_trough, 1.0, 100.0);
-        j->hourly = v.has("hourly_profile") ? numbers(v, "hourly_profile", 24, 0, 1e9)
-                                            : defaultHourly();
+        j->hourly =
+            v.has("hourly_profile") ? numbers(v, "hourly_profile", 24, 0, 1e9) : defaultHourly();
         // Weekend traffic lower than weekdays: placeholder factors (no published figure).
         j->weekday = v.has("weekday_factors") ? numbers(v, "weekday_factors", 7, 0, 1)
                                               : std::vector<double>{1, 1, 1, 1, 1, 0.85, 0.85};
         j->week_offset = week_offset;
         job = std::move(j);
     } else {
-        v.checkKeys(keys({"file", "format", "column", "quantity", "idle_W", "max_W",
-                          "time_unit", "offset_h", "max_gap_h", "repeat"}));
+        v.checkKeys(keys({"file", "format", "column", "quantity", "idle_W", "max_W", "time_unit",
+                          "offset_h", "max_gap_h", "repeat"}));
         auto j = std::make_unique<TraceJob>();
         std::filesystem::path file = v.string("file");
         if (file.is_relative()) file = trace_dir / file;
@@ -364,9 +364,8 @@ std::unique_ptr<Job> parseJob(const JsonView& v, double week_offset,
             v.fail("time_unit", "Cornell traces carry timestamps; time_unit is for CSV");
         }
         try {
-            j->trace = std::make_shared<TraceSeries>(format == "cornell"
-                                                         ? readCornellTrace(file, opt)
-                                                         : readCsvTrace(file, opt));
+            j->trace = std::make_shared<TraceSeries>(
+                format == "cornell" ? readCornellTrace(file, opt) : readCsvTrace(file, opt));
         } catch (const InputError& e) {
             v.fail("file", e.what());
         }
@@ -441,7 +440,8 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
             given += n[i];
             rem.emplace_back(exact - n[i], i);
         }
-        std::stable_sort(rem.begin(), rem.end(), [](auto& a, auto& b) { return a.first > b.first; });
+        std::stable_sort(rem.begin(), rem.end(),
+                         [](auto& a, auto& b) { return a.first > b.first; });
         for (std::size_t k = 0; given < total && k < rem.size(); ++k, ++given) ++n[rem[k].second];
         int next = 0;
         for (std::size_t i = 0; i < shares.size(); ++i) {
@@ -460,7 +460,8 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
     for (const JsonView& jv : jobs.elements()) {
         auto job = parseJob(jv, week_offset, trace_dir);
         for (const auto& other : w.jobs_) {
-            if (other->name == job->name) jv.fail("name", fmt::format("job '{}' is defined twice", job->name));
+            if (other->name == job->name)
+                jv.fail("name", fmt::format("job '{}' is defined twice", job->name));
         }
         if (tenant_names.empty()) {
             if (jv.has("tenant")) jv.fail("tenant", "no \"tenants\" are defined in the workload");
@@ -496,16 +497,15 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
             }
         }
         if (static_cast<int>(chosen.size()) < job->racks) {
-            const std::string who =
-                job->tenant.empty() ? std::string("the site")
-                                    : fmt::format("tenant '{}'", job->tenant);
-            jv.fail("racks",
-                    fmt::format("job '{}' needs {} {}racks from {:.4g} h to {:.4g} h, but {} has "
-                                "{} racks of {} and only {} of them are free then",
-                                job->name, job->racks,
-                                placement == "contiguous" ? "contiguous " : "", s / kHour,
-                                std::min(e, kForever) / kHour, who, pool.size(), w.racks_,
-                                free_count));
+            const std::string who = job->tenant.empty() ? std::string("the site")
+                                                        : fmt::format("tenant '{}'", job->tenant);
+            jv.fail(
+                "racks",
+                fmt::format("job '{}' needs {} {}racks from {:.4g} h to {:.4g} h, but {} has "
+                            "{} racks of {} and only {} of them are free then",
+                            job->name, job->racks, placement == "contiguous" ? "contiguous " : "",
+                            s / kHour, std::min(e, kForever) / kHour, who, pool.size(), w.racks_,
+                            free_count));
         }
         const std::size_t idx = w.jobs_.size();
         for (int r : chosen) {
@@ -559,7 +559,8 @@ double Workload::meanUtilization(int rack, double t0, double t1) const {
         throw ModelError(fmt::format("meanUtilization: empty interval [{}, {}] s", t0, t1));
     }
     double sum = 0;
-    for (std::size_t j : rack_jobs_[static_cast<std::size_t>(rack)]) sum += jobs_[j]->integral(t0, t1);
+    for (std::size_t j : rack_jobs_[static_cast<std::size_t>(rack)])
+        sum += jobs_[j]->integral(t0, t1);
     return sum / (t1 - t0);
 }
 

@@ -67,8 +67,8 @@ public:
     virtual ~Job() = default;
     std::string name, tenant, type;
     int racks = 1;
-    double start = 0;               // [s]
-    double duration = 0;            // [s] nominal
+    double start = 0;     // [s]
+    double duration = 0;  // [s] nominal
     /// Last time the job draws power (incl. ramp-down) [s].
     virtual double end() const { return start + duration; }
     virtual double utilization(double t) const = 0;
@@ -92,7 +92,7 @@ public:
     double u_checkpoint = 0.0;       // [1]
     double start_ramp = 0;           // [s]
     bool ramp_down = false;
-    double end_ramp = 0;             // [s]
+    double end_ramp = 0;  // [s]
 
     double end() const override { return start + duration + (ramp_down ? end_ramp : 0.0); }
     double utilization(double t) const override;
@@ -100,22 +100,24 @@ public:
     double integral(double t0, double t1) const override;
     void discontinuities(double t0, double t1, Resolution r,
                          std::vector<double>& out) const override;
-    double meanLevel() const { return compute_fraction * u_compute + (1 - compute_fraction) * u_comm; }
+    double meanLevel() const {
+        return compute_fraction * u_compute + (1 - compute_fraction) * u_comm;
+    }
 
 private:
-    double multiplier(double t) const;     // ramp factor m(t) ∈ [0, 1]
+    double multiplier(double t) const;  // ramp factor m(t) ∈ [0, 1]
     bool inCheckpoint(double t) const;
-    double square(double t) const;         // u_compute or u_comm
+    double square(double t) const;                    // u_compute or u_comm
     double squareIntegral(double a, double b) const;  // ∫ square over [a, b], closed form
 };
 
 class InferenceService : public Job {
 public:
-    double u_peak = 0.9;                 // [1]
-    double peak_to_trough = 2.0;         // [1]
-    std::vector<double> hourly;          // 24 relative values at hours 0..23
-    std::vector<double> weekday;         // 7 factors Mon..Sun
-    double week_offset = 0;              // [s] time of the study start after Monday 00:00
+    double u_peak = 0.9;          // [1]
+    double peak_to_trough = 2.0;  // [1]
+    std::vector<double> hourly;   // 24 relative values at hours 0..23
+    std::vector<double> weekday;  // 7 factors Mon..Sun
+    double week_offset = 0;       // [s] time of the study start after Monday 00:00
 
     double utilization(double t) const override;
     double averagedUtilization(double t) const override { return utilization(t); }
@@ -146,9 +148,9 @@ private:
 };
 
 struct RackGroup {
-    std::vector<int> racks;             // identical racks (same job sequence)
-    std::vector<std::size_t> jobs;      // jobs they run, in time order
-    std::string tenant;                 // "" for unallocated racks
+    std::vector<int> racks;         // identical racks (same job sequence)
+    std::vector<std::size_t> jobs;  // jobs they run, in time order
+    std::string tenant;             // "" for unallocated racks
     int representative() const { return racks.front(); }
 };
 
@@ -182,8 +184,8 @@ private:
     void checkRack(int rack) const;
     int racks_ = 0;
     std::vector<std::unique_ptr<Job>> jobs_;
-    std::vector<std::vector<int>> placement_;            // job → racks
-    std::vector<std::vector<std::size_t>> rack_jobs_;    // rack → jobs
+    std::vector<std::vector<int>> placement_;          // job → racks
+    std::vector<std::vector<std::size_t>> rack_jobs_;  // rack → jobs
     std::map<std::string, std::vector<int>> tenant_racks_;
 };
 

@@ -6,9 +6,11 @@
 
 namespace dctwin::power {
 
-WorkloadSource::WorkloadSource(std::string name, std::shared_ptr<const Workload> workload,
-                               int rack, Resolution resolution)
-    : Component(std::move(name)), workload_(std::move(workload)), rack_(rack),
+WorkloadSource::WorkloadSource(std::string name, std::shared_ptr<const Workload> workload, int rack,
+                               Resolution resolution)
+    : Component(std::move(name)),
+      workload_(std::move(workload)),
+      rack_(rack),
       resolution_(resolution) {
     if (!workload_) throw ModelError(fmt::format("WorkloadSource '{}': no workload", this->name()));
     if (rack_ < 0 || rack_ >= workload_->racks()) {

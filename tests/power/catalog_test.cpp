@@ -15,7 +15,7 @@ namespace {
 using test::catalog;
 using test::expectInputError;
 
-TEST(Catalog, LoadsEveryCategoryAndEntry) {
+TEST(power_Catalog, LoadsEveryCategoryAndEntry) {
     const Catalog& c = catalog();
     const auto racks = c.names("racks");
     EXPECT_EQ(racks, (std::vector<std::string>{"gb200_nvl72", "gb300_nvl72", "vera_rubin_nvl144"}));
@@ -25,7 +25,7 @@ TEST(Catalog, LoadsEveryCategoryAndEntry) {
     }
 }
 
-TEST(Catalog, Gb300DefaultsMatchDomainFacts) {
+TEST(power_Catalog, Gb300DefaultsMatchDomainFacts) {
     // domain-facts A1-A5: 72 B300 at 1,400 W, 36 Grace, 18 compute trays, 9 switch trays,
     // 8 shelves of 6 × 5.5 kW, 65 J per GPU, ~135 kW TDP, ~90 % to liquid.
     const RackSpec r = catalog().rack("gb300_nvl72");
@@ -44,22 +44,24 @@ TEST(Catalog, Gb300DefaultsMatchDomainFacts) {
     EXPECT_TRUE(catalog().rack("vera_rubin_nvl144").provisional);
 }
 
-TEST(Catalog, EveryNumberHasASource) {
+TEST(power_Catalog, EveryNumberHasASource) {
     const Catalog& c = catalog();
     for (const auto& cat : c.categories()) {
         for (const auto& name : c.names(cat)) {
             const Json& e = c.entry(cat, name);
             for (const auto& item : e.items()) {
-                if (item.key() == "source" || !(item.value().is_number() || item.value().is_array()))
+                if (item.key() == "source" ||
+                    !(item.value().is_number() || item.value().is_array()))
                     continue;
-                ASSERT_TRUE(e["source"].contains(item.key())) << cat << "/" << name << "/" << item.key();
+                ASSERT_TRUE(e["source"].contains(item.key()))
+                    << cat << "/" << name << "/" << item.key();
                 EXPECT_GE(e["source"][item.key()].get<std::string>().size(), 8u);
             }
         }
     }
 }
 
-TEST(Catalog, OverridesMergeAndKeepOtherFields) {
+TEST(power_Catalog, OverridesMergeAndKeepOtherFields) {
     const Json ref = parseJson(R"({"model": "gb300_nvl72", "gpu_tdp_W": 1300})", "scenario");
     const RackSpec r = catalog().rack(JsonView(ref, "/it/racks/0"));
     EXPECT_DOUBLE_EQ(r.gpu_tdp, 1300.0);
@@ -67,20 +69,20 @@ TEST(Catalog, OverridesMergeAndKeepOtherFields) {
     EXPECT_EQ(r.name, "gb300_nvl72");
 }
 
-TEST(Catalog, UnknownOverrideKeyNamesPathAndNearestKey) {
+TEST(power_Catalog, UnknownOverrideKeyNamesPathAndNearestKey) {
     const Json ref = parseJson(R"({"model": "gb300_nvl72", "gpu_tdp_w": 1300})", "scenario");
     expectInputError([&] { catalog().rack(JsonView(ref, "/it/racks/0")); },
                      {"/it/racks/0", "gpu_tdp_w", "gpu_tdp_W"});
 }
 
-TEST(Catalog, UnknownModelListsValidChoices) {
+TEST(power_Catalog, UnknownModelListsValidChoices) {
     const Json ref = parseJson(R"({"model": "gb300_nvl36"})", "scenario");
-    expectInputError([&] { catalog().rack(JsonView(ref, "/it/racks/0")); },
-                     {"/it/racks/0/model", "gb300_nvl36", "gb200_nvl72", "gb300_nvl72",
-                      "vera_rubin_nvl144"});
+    expectInputError(
+        [&] { catalog().rack(JsonView(ref, "/it/racks/0")); },
+        {"/it/racks/0/model", "gb300_nvl36", "gb200_nvl72", "gb300_nvl72", "vera_rubin_nvl144"});
 }
 
-TEST(Catalog, OutOfRangeOverrideNamesPath) {
+TEST(power_Catalog, OutOfRangeOverrideNamesPath) {
     const Json ref = parseJson(R"({"model": "gb300_nvl72", "gpu_tdp_W": -5})", "scenario");
     expectInputError([&] { catalog().rack(JsonView(ref, "/it/racks/1")); },
                      {"/it/racks/1/gpu_tdp_W"});
@@ -89,7 +91,7 @@ TEST(Catalog, OutOfRangeOverrideNamesPath) {
                      {"/it/racks/2/gpus"});
 }
 
-TEST(Catalog, UncitedNumberInACatalogFileIsRejected) {
+TEST(power_Catalog, UncitedNumberInACatalogFileIsRejected) {
     const auto dir = std::filesystem::temp_directory_path() / "dctwin_power_catalog_test";
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);

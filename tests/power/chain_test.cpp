@@ -13,7 +13,7 @@ namespace {
 
 using test::catalog;
 
-TEST(Transformer, EfficiencyAtHalfLoadEqualsCatalogDoeValue) {
+TEST(power_Transformer, EfficiencyAtHalfLoadEqualsCatalogDoeValue) {
     // domain-facts D1: η(0.5) = DOE 2016 minimum (10 CFR 431.196), PF 1.
     for (const auto& t : catalog().transformers()) {
         EXPECT_NEAR(transformerEfficiency(t, 0.5, 1.0), t.doe_efficiency_50pct, 2e-6) << t.name;
@@ -24,7 +24,7 @@ TEST(Transformer, EfficiencyAtHalfLoadEqualsCatalogDoeValue) {
     EXPECT_NEAR(transformerEfficiency(t, 0.5), 0.9953, 1e-6);
 }
 
-TEST(Ups, FittedLossCurveReproducesCatalogPoints) {
+TEST(power_Ups, FittedLossCurveReproducesCatalogPoints) {
     // domain-facts D1 default points: ~96 % at 25 %, 97 % at 50 %, 97-97.5 % at 75-100 %;
     // eco ~99 %. A 3-parameter fit to 4 points: each within 0.1 percentage point.
     const UpsSpec u = catalog().ups("static_1500kw");
@@ -37,7 +37,7 @@ TEST(Ups, FittedLossCurveReproducesCatalogPoints) {
     }
 }
 
-TEST(Ups, FitIsExactForThreePoints) {
+TEST(power_Ups, FitIsExactForThreePoints) {
     // Three points determine a + b x + c x² exactly.
     const std::vector<std::pair<double, double>> p{{0.25, 0.95}, {0.5, 0.97}, {1.0, 0.96}};
     const UpsLossCurve c = UpsLossCurve::fit(p);
@@ -61,7 +61,7 @@ ChainDesign referenceDesign() {
     return d;
 }
 
-TEST(ChainModel, CurrentsLossesAndBalanceByHand) {
+TEST(power_ChainModel, CurrentsLossesAndBalanceByHand) {
     const ChainModel m(referenceDesign());
     const double it = 8.6e6, cooling = 1.0e6, other = 0.1e6;
     const ChainResult r = m.evaluate(it, cooling, other);
@@ -81,8 +81,9 @@ TEST(ChainModel, CurrentsLossesAndBalanceByHand) {
     double sum = 0;
     for (const auto& e : r.elements) sum += e.loss;
     EXPECT_NEAR(sum, r.total_loss, 1e-6);
-    EXPECT_NEAR(r.hall_heat + r.electrical_room_heat + r.transformer_loss +
-                    r.element("mv_feeder").loss, r.total_loss, 1e-6);
+    EXPECT_NEAR(
+        r.hall_heat + r.electrical_room_heat + r.transformer_loss + r.element("mv_feeder").loss,
+        r.total_loss, 1e-6);
     // Whole-chain efficiency of the IT path near domain-facts D1 (transformer 0.995 × UPS 0.97
     // × distribution 0.997 ≈ 0.962).
     const double eta_chain = it / (r.facility_power - cooling - other);
@@ -91,7 +92,7 @@ TEST(ChainModel, CurrentsLossesAndBalanceByHand) {
     EXPECT_LT(m.evaluate(it, cooling, other, UpsMode::Eco).ups_loss, r.ups_loss / 2);
 }
 
-TEST(ElectricalChain, ComponentMatchesModel) {
+TEST(power_ElectricalChain, ComponentMatchesModel) {
     const ElectricalChain c("chain", referenceDesign());
     std::vector<double> u{8e6, 1e6, 0}, y(c.outputs().size());
     c.computeOutputs(0, {}, u, y);
@@ -101,7 +102,7 @@ TEST(ElectricalChain, ComponentMatchesModel) {
     EXPECT_EQ(c.outputs()[c.outputIndex("mv_current")].unit, "A");
 }
 
-TEST(UtilityLoss, BatteryBridgesGeneratorStartAndStepsAreChecked) {
+TEST(power_UtilityLoss, BatteryBridgesGeneratorStartAndStepsAreChecked) {
     UtilityLossSpec s;
     s.critical_load = 9.0e6;
     s.mechanical_load = 1.2e6;

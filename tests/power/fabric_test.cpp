@@ -11,7 +11,7 @@ namespace {
 
 using test::catalog;
 
-TEST(Fabric, ReferenceCluster4608GpusOn144PortSwitches) {
+TEST(power_Fabric, ReferenceCluster4608GpusOn144PortSwitches) {
     FabricOptions o;
     o.gpus = 4608;
     const FabricResult r = sizeFabric(o, catalog());
@@ -34,7 +34,7 @@ TEST(Fabric, ReferenceCluster4608GpusOn144PortSwitches) {
     EXPECT_LT(r.power_outside_racks, 0.5e6);
 }
 
-TEST(Fabric, ReferenceArchitectureRoundingReproducesNvidiaTable) {
+TEST(power_Fabric, ReferenceArchitectureRoundingReproducesNvidiaTable) {
     // DGX SuperPOD B300-XDR RA Table 3: 1 SU 8+4, 2 SU 16+8, 4 SU 32+18, 8 SU 64+36,
     // 18 SU 144+72 (576 GPUs per SU).
     const int su[] = {1, 2, 4, 8, 18};
@@ -50,7 +50,7 @@ TEST(Fabric, ReferenceArchitectureRoundingReproducesNvidiaTable) {
     }
 }
 
-TEST(Fabric, ThreeTiersBeyondK2Over2) {
+TEST(power_Fabric, ThreeTiersBeyondK2Over2) {
     FabricOptions o;
     o.gpus = 100000;  // > 144²/2 = 10,368
     const FabricResult r = sizeFabric(o, catalog());

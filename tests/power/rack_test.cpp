@@ -13,22 +13,22 @@ namespace {
 
 using test::catalog;
 
-TEST(RackPowerModel, FullUtilizationDrawsCatalogTdpWithin3Percent) {
+TEST(power_RackPowerModel, FullUtilizationDrawsCatalogTdpWithin3Percent) {
     // Published GB300 NVL72 TDP 135 kW (domain-facts A1); the model is a bottom-up budget.
     const RackPowerModel m(catalog().rack("gb300_nvl72"));
     const RackPowerResult r = m.evaluate(1.0);
     const double rel = r.it_power / m.spec().tdp - 1.0;
     RecordProperty("gb300_full_kW", std::to_string(r.it_power / 1e3));
-    std::printf("GB300 full load: %.2f kW AC (%.2f %% of 135 kW TDP), DC %.2f kW, PSU loss %.2f kW\n",
-                r.it_power / 1e3, 100 * r.it_power / m.spec().tdp, r.dc_power / 1e3,
-                r.psu_loss / 1e3);
+    std::printf(
+        "GB300 full load: %.2f kW AC (%.2f %% of 135 kW TDP), DC %.2f kW, PSU loss %.2f kW\n",
+        r.it_power / 1e3, 100 * r.it_power / m.spec().tdp, r.dc_power / 1e3, r.psu_loss / 1e3);
     EXPECT_LT(std::abs(rel), 0.03);
     // GPUs: 72 × 1,400 W exactly at the reference die temperature.
     EXPECT_NEAR(r.gpu_power, 72 * 1400.0, 1e-9);
     EXPECT_DOUBLE_EQ(r.throughput_factor, 1.0);
 }
 
-TEST(RackPowerModel, OtherRacksWithinTheirPublishedFigures) {
+TEST(power_RackPowerModel, OtherRacksWithinTheirPublishedFigures) {
     for (const char* name : {"gb200_nvl72", "vera_rubin_nvl144"}) {
         const RackPowerModel m(catalog().rack(name));
         const double p = m.evaluate(1.0).it_power;
@@ -37,7 +37,7 @@ TEST(RackPowerModel, OtherRacksWithinTheirPublishedFigures) {
     }
 }
 
-TEST(RackPowerModel, IdleDrawsCatalogIdleFraction) {
+TEST(power_RackPowerModel, IdleDrawsCatalogIdleFraction) {
     // domain-facts A4: rack idle 20-30 % of TDP, catalog 25 %; tolerance 2 points of TDP.
     const RackPowerModel m(catalog().rack("gb300_nvl72"));
     const double frac = m.evaluate(0.0).it_power / m.spec().tdp;
@@ -45,20 +45,20 @@ TEST(RackPowerModel, IdleDrawsCatalogIdleFraction) {
     EXPECT_NEAR(frac, m.spec().idle_fraction, 0.02);
 }
 
-TEST(RackPowerModel, PsuLossesFollowTheCurve) {
+TEST(power_RackPowerModel, PsuLossesFollowTheCurve) {
     const RackPowerModel m(catalog().rack("gb300_nvl72"));
     for (double u : {0.0, 0.3, 0.7, 1.0}) {
         const RackPowerResult r = m.evaluate(u);
         // Shelf load x = P_dc/(8 × 33 kW); η by linear interpolation of the catalog points
         // (0.1, 0.94) (0.2, 0.965) (0.3, 0.972) (0.5, 0.975) (0.75, 0.973) (1.0, 0.97).
         const double x = r.dc_power / 264000.0;
-        const double pts[][2] = {{0.1, 0.94}, {0.2, 0.965}, {0.3, 0.972},
+        const double pts[][2] = {{0.1, 0.94},  {0.2, 0.965},  {0.3, 0.972},
                                  {0.5, 0.975}, {0.75, 0.973}, {1.0, 0.97}};
         double eta = pts[0][1];
         for (int i = 0; i + 1 < 6; ++i) {
             if (x >= pts[i][0] && x <= pts[i + 1][0]) {
-                eta = pts[i][1] + (pts[i + 1][1] - pts[i][1]) * (x - pts[i][0]) /
-                                      (pts[i + 1][0] - pts[i][0]);
+                eta = pts[i][1] +
+                      (pts[i + 1][1] - pts[i][1]) * (x - pts[i][0]) / (pts[i + 1][0] - pts[i][0]);
             }
         }
         EXPECT_NEAR(r.psu_loss, r.dc_power * (1.0 / eta - 1.0), 1e-6) << "u=" << u;
@@ -68,14 +68,14 @@ TEST(RackPowerModel, PsuLossesFollowTheCurve) {
     EXPECT_NEAR(m.evaluate(1.0).psu_efficiency, 0.975, 0.001);
 }
 
-TEST(RackPowerModel, HeatSplitNear90PercentLiquidAndClosesTheBalance) {
+TEST(power_RackPowerModel, HeatSplitNear90PercentLiquidAndClosesTheBalance) {
     const RackPowerModel m(catalog().rack("gb300_nvl72"));
     const RackPowerResult r = m.evaluate(1.0);
     EXPECT_NEAR(r.heat_to_liquid + r.heat_to_air, r.it_power, 1e-6);
     EXPECT_NEAR(r.heat_to_liquid / r.it_power, m.spec().heat_to_liquid_fraction, 0.02);
 }
 
-TEST(RackPowerModel, LeakageRisesAndThrottlingCutsPowerAndThroughput) {
+TEST(power_RackPowerModel, LeakageRisesAndThrottlingCutsPowerAndThroughput) {
     const RackPowerModel m(catalog().rack("gb300_nvl72"));
     const RackSpec& s = m.spec();
     const double T_ref = s.die_ref_temp;
@@ -93,7 +93,7 @@ TEST(RackPowerModel, LeakageRisesAndThrottlingCutsPowerAndThroughput) {
     EXPECT_NEAR(mid.throughput_factor, 1.0 - 0.5 * (1.0 - s.throttle_min_clock_fraction), 1e-12);
 }
 
-TEST(RackPower, ComponentScalesByCountAndDeclaresFeedthrough) {
+TEST(power_RackPower, ComponentScalesByCountAndDeclaresFeedthrough) {
     const RackPower c("racks", catalog().rack("gb300_nvl72"), 8);
     std::vector<double> u{1.0, c.model().spec().die_ref_temp}, y(c.outputs().size());
     c.computeOutputs(0.0, {}, u, y);

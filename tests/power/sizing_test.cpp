@@ -39,7 +39,7 @@ int recount(const std::string& red, double I, double Iu, double lf) {
     return s * std::max({1, up(I / ((s - 1) * Iu * lf)), up(I / (s * Iu * ln))});
 }
 
-TEST(Sizing, ReferenceHallEveryElementWithin80PercentAndCountsRecomputable) {
+TEST(power_Sizing, ReferenceHallEveryElementWithin80PercentAndCountsRecomputable) {
     const SizingResult r = referenceHall();
     std::printf("%s", r.format().c_str());
     // ~9 MW IT incl. fabric before growth (domain-facts D3).
@@ -96,10 +96,10 @@ TEST(Sizing, ReferenceHallEveryElementWithin80PercentAndCountsRecomputable) {
     EXPECT_GT(r.facility_design, r.it_design + r.cooling_design);
 }
 
-TEST(Sizing, RedundancyFormulas) {
+TEST(power_Sizing, RedundancyFormulas) {
     // 10 units of load at unit rating 1, l_n = 0.8, l_f = 1.
-    EXPECT_EQ(countUnits(Redundancy::parse("N"), 10, 1, 0.8, 1).count, 13);     // ⌈10/0.8⌉
-    EXPECT_EQ(countUnits(Redundancy::parse("N+1"), 10, 1, 0.8, 1).count, 13);   // max(10,12)+1
+    EXPECT_EQ(countUnits(Redundancy::parse("N"), 10, 1, 0.8, 1).count, 13);    // ⌈10/0.8⌉
+    EXPECT_EQ(countUnits(Redundancy::parse("N+1"), 10, 1, 0.8, 1).count, 13);  // max(10,12)+1
     EXPECT_EQ(countUnits(Redundancy::parse("2N"), 10, 1, 0.8, 1).count, 20);
     EXPECT_EQ(countUnits(Redundancy::parse("4N/3"), 10, 1, 0.8, 1).count, 16);  // 4 × ⌈10/3⌉
     EXPECT_EQ(countUnits(Redundancy::parse("3N/2"), 10, 1, 0.8, 1).count, 15);  // 3 × 5
@@ -109,7 +109,7 @@ TEST(Sizing, RedundancyFormulas) {
     test::expectInputError([] { Redundancy::parse("5N/3"); }, {"5N/3", "4N/3", "block"});
 }
 
-TEST(Sizing, JsonOptionsAndErrors) {
+TEST(power_Sizing, JsonOptionsAndErrors) {
     SizingInput in;
     in.rack = catalog().rack("gb300_nvl72");
     const Json j = parseJson(R"({"ups": {"topology": "3N/2"}, "growth_margin_pct": 20})", "s");

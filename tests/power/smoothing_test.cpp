@@ -38,7 +38,9 @@ SwingRun runSquareWave(double floor_pct, double ramp_W_per_s, double storage_per
     const Json wj = parseJson(fmt::format(R"({{"racks": 1, "jobs": [{{"name": "train",
         "type": "training", "racks": 1, "start_h": 0, "duration_h": 1,
         "iteration_period_s": 2, "compute_fraction": 0.5, "compute_util_pct": 100,
-        "comm_util_pct": {}}}]}})", 100 * u_lo), "test");
+        "comm_util_pct": {}}}]}})",
+                                          100 * u_lo),
+                              "test");
     auto workload = std::make_shared<const Workload>(Workload::fromJson(JsonView(wj)));
     const double tgp = spec.gpus * spec.gpu_tdp;
 
@@ -93,15 +95,16 @@ SwingRun runSquareWave(double floor_pct, double ramp_W_per_s, double storage_per
     return r;
 }
 
-TEST(PowerSmoothing, FloorAndStorageCutTheSwingAndEnergyBalances) {
+TEST(power_PowerSmoothing, FloorAndStorageCutTheSwingAndEnergyBalances) {
     // 60 % floor, ramps 20 kW/s per rack (illustrative; NVIDIA presets are not published,
     // domain-facts A5), 65 J per GPU.
     const SwingRun r = runSquareWave(60, 20e3, 65);
     const double tgp = 72 * 1400.0;
-    std::printf("square wave: load p2p %.1f kW, grid p2p %.1f kW (%.1f %% less), burnt %.1f kJ, "
-                "balance error %.2e\n",
-                r.load_p2p / 1e3, r.grid_p2p / 1e3, 100 * (1 - r.grid_p2p / r.load_p2p),
-                r.burnt / 1e3, r.balance_rel);
+    std::printf(
+        "square wave: load p2p %.1f kW, grid p2p %.1f kW (%.1f %% less), burnt %.1f kJ, "
+        "balance error %.2e\n",
+        r.load_p2p / 1e3, r.grid_p2p / 1e3, 100 * (1 - r.grid_p2p / r.load_p2p), r.burnt / 1e3,
+        r.balance_rel);
     EXPECT_NEAR(r.load_p2p, 0.5 * tgp, 1e-6 * tgp);  // 100 % − 50 % of 100.8 kW
     // The floor alone leaves 100 % − 60 % = 40 % of TGP; storage and ramp limits take more.
     EXPECT_LT(r.grid_p2p, 0.4 * tgp);
@@ -109,7 +112,7 @@ TEST(PowerSmoothing, FloorAndStorageCutTheSwingAndEnergyBalances) {
     EXPECT_GT(r.burnt, 0.0);
 }
 
-TEST(PowerSmoothing, FloorAloneBurnsTheHandCalculatedEnergy) {
+TEST(power_PowerSmoothing, FloorAloneBurnsTheHandCalculatedEnergy) {
     // No storage, unlimited ramps: P_grid = max(P_floor, P) (formula F1), so the swing is
     // 100 % − 60 % of TGP and E_extra = ∫ max(0, P_floor − P) dt = 10 % × 100.8 kW × 1 s per
     // iteration × 30 iterations = 302.4 kJ. The envelope's 2 ms response adds a little burn
@@ -121,7 +124,7 @@ TEST(PowerSmoothing, FloorAloneBurnsTheHandCalculatedEnergy) {
     EXPECT_LT(r.balance_rel, 1e-6);
 }
 
-TEST(PowerSmoothing, WithoutFloorOrStorageTheGridSeesTheFullSwing) {
+TEST(power_PowerSmoothing, WithoutFloorOrStorageTheGridSeesTheFullSwing) {
     // Control case: no floor, no storage, unlimited ramps → the grid follows the load; only
     // the envelope's response time (2 ms per falling edge) is burnt.
     const SwingRun r = runSquareWave(0, 1e9, 0, 0.002);
@@ -130,7 +133,7 @@ TEST(PowerSmoothing, WithoutFloorOrStorageTheGridSeesTheFullSwing) {
     EXPECT_LT(r.balance_rel, 1e-6);
 }
 
-TEST(PowerSmoothing, JsonParametersAndErrors) {
+TEST(power_PowerSmoothing, JsonParametersAndErrors) {
     const Json j = parseJson(R"({"floor_pct": 60, "ramp_up_W_per_s": 5000})", "s");
     const SmoothingParams p = SmoothingParams::fromJson(JsonView(j, "/power/smoothing"), {}, 1e5);
     EXPECT_DOUBLE_EQ(p.floor_power, 6e4);
@@ -141,7 +144,7 @@ TEST(PowerSmoothing, JsonParametersAndErrors) {
         {"/power/smoothing/floor_pct", "90"});
 }
 
-TEST(SiteBattery, ShavesSwingWithinLimitsAndBalancesEnergy) {
+TEST(power_SiteBattery, ShavesSwingWithinLimitsAndBalancesEnergy) {
     // A 1 MW load stepping between 0.6 and 1.0 MW every 60 s; a 4 MW / 1 MWh block tracks the
     // 300 s moving average. Grid energy = load energy + ΔE_battery + losses.
     struct Step : Component {

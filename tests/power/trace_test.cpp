@@ -21,12 +21,13 @@ std::string readAll(const std::filesystem::path& p) {
     return ss.str();
 }
 
-class BrokenCopy : public ::testing::Test {
+class power_BrokenCopy : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = std::filesystem::temp_directory_path() /
-               ("dctwin_trace_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        dir_ =
+            std::filesystem::temp_directory_path() /
+            ("dctwin_trace_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+             "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::create_directories(dir_);
         original_ = readAll(kTraces / "cbsugpu08_usage_stats.txt");
     }
@@ -44,7 +45,7 @@ protected:
     std::string original_;
 };
 
-TEST(CornellTrace, RealFilesRowCountsAndGaps) {
+TEST(power_CornellTrace, RealFilesRowCountsAndGaps) {
     // data/traces/SOURCES.md: cbsugpu08 15,277 rows over 15,341 h; cbsugpu07 15,493 over 15,600.
     const TraceSeries a = readCornellTrace(kTraces / "cbsugpu08_usage_stats.txt");
     EXPECT_EQ(a.size(), 15277u);
@@ -72,7 +73,7 @@ TEST(CornellTrace, RealFilesRowCountsAndGaps) {
     EXPECT_NEAR(a.at(mid), 0.5 * (a.at(g.from) + a.at(g.to)), 1e-9);
 }
 
-TEST(CornellTrace, GapLongerThanTheLimitIsAnError) {
+TEST(power_CornellTrace, GapLongerThanTheLimitIsAnError) {
     // cbsugpu07 has a 28 h gap (the largest; the next is 20 h): a 24 h limit rejects it,
     // naming file and lines.
     TraceOptions o;
@@ -81,26 +82,28 @@ TEST(CornellTrace, GapLongerThanTheLimitIsAnError) {
                            {"cbsugpu07_usage_stats.txt:", "gap of 28 h", "max_gap_h"});
 }
 
-TEST_F(BrokenCopy, TruncatedRow) {
+TEST_F(power_BrokenCopy, TruncatedRow) {
     const auto p = withLine(100, "cbsugpu08\t2025-10-16 10:00:00.000\t50.1\t49");
     test::expectInputError([&] { readCornellTrace(p); },
                            {"broken.txt:100", "expected 14 tab-separated fields, found 4"});
 }
 
-TEST_F(BrokenCopy, NonNumericField) {
+TEST_F(power_BrokenCopy, NonNumericField) {
     const auto p = withLine(
-        7, "cbsugpu08\t2025-10-20 08:00:00.000\tabc\t48.99\t51.17\t36.125\t34\t39\t0\t0\t0\t0\t0\t0");
+        7,
+        "cbsugpu08\t2025-10-20 08:00:00.000\tabc\t48.99\t51.17\t36.125\t34\t39\t0\t0\t0\t0\t0\t0");
     test::expectInputError([&] { readCornellTrace(p); },
                            {"broken.txt:7", "field 'powerave' is 'abc', not a number"});
 }
 
-TEST_F(BrokenCopy, WrongColumnCount) {
-    const auto p = withLine(
-        9, "cbsugpu08\t2025-10-20 06:00:00.000\t50.12\t49.02\t51.16\t36.5\t34\t39\t0\t0\t0\t0\t0\t0\t7");
+TEST_F(power_BrokenCopy, WrongColumnCount) {
+    const auto p = withLine(9,
+                            "cbsugpu08\t2025-10-20 "
+                            "06:00:00.000\t50.12\t49.02\t51.16\t36.5\t34\t39\t0\t0\t0\t0\t0\t0\t7");
     test::expectInputError([&] { readCornellTrace(p); }, {"broken.txt:9", "found 15"});
 }
 
-TEST_F(BrokenCopy, TruncatedFileFooterMismatch) {
+TEST_F(power_BrokenCopy, TruncatedFileFooterMismatch) {
     // Dropping a data row leaves the footer's "(15277 rows affected)" wrong.
     std::istringstream in(original_);
     std::string out, l;
@@ -112,13 +115,13 @@ TEST_F(BrokenCopy, TruncatedFileFooterMismatch) {
     test::expectInputError([&] { readCornellTrace(p); }, {"short.txt:", "footer says 15277"});
 }
 
-TEST_F(BrokenCopy, RowsOutOfOrder) {
-    const auto p = withLine(
-        3, "cbsugpu08\t2025-10-21 13:00:00.000\t50\t49\t50\t36\t36\t37\t0\t0\t0\t0\t0\t0");
+TEST_F(power_BrokenCopy, RowsOutOfOrder) {
+    const auto p =
+        withLine(3, "cbsugpu08\t2025-10-21 13:00:00.000\t50\t49\t50\t36\t36\t37\t0\t0\t0\t0\t0\t0");
     test::expectInputError([&] { readCornellTrace(p); }, {"broken.txt:3", "newest first"});
 }
 
-TEST(CsvTrace, GoogleClusterFileAndErrors) {
+TEST(power_CsvTrace, GoogleClusterFileAndErrors) {
     TraceOptions o;
     o.time_unit = 3600.0;
     const TraceSeries g = readCsvTrace(kTraces / "GoogleClusteData_CPU_Data_Hourly_1.csv", o);

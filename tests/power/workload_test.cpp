@@ -33,7 +33,7 @@ constexpr const char* kTraining = R"({"racks": 4, "jobs": [{"name": "t", "type":
     "checkpoint_interval_h": 0.5, "checkpoint_duration_s": 120, "checkpoint_util_pct": 5,
     "start_ramp_s": 30, "end": "ramp_down", "end_ramp_s": 20}]})";
 
-TEST(Workload, MeanOverAPeriodEqualsAverageOfResolvedWaveform) {
+TEST(power_Workload, MeanOverAPeriodEqualsAverageOfResolvedWaveform) {
     const Workload w = load(kTraining);
     const double s = 36.0;  // start_h 0.01
     // One full iteration on the plateau: (0.6 × 1 + 0.4 × 0.3) = 0.72 exactly.
@@ -42,8 +42,10 @@ TEST(Workload, MeanOverAPeriodEqualsAverageOfResolvedWaveform) {
     EXPECT_NEAR(numericMean(w, 0, t0, t0 + 2.5), 0.72, 1e-5);
     // A partial, unaligned interval, the start ramp, a checkpoint and the ramp-down: the
     // closed-form mean equals the numerical average of the resolved waveform.
-    const double cases[][2] = {{t0 + 0.7, t0 + 9.1},   {0.0, s + 40.0},
-                               {s + 1790, s + 1930},   {s + 7190, s + 7230},
+    const double cases[][2] = {{t0 + 0.7, t0 + 9.1},
+                               {0.0, s + 40.0},
+                               {s + 1790, s + 1930},
+                               {s + 7190, s + 7230},
                                {0.0, s + 7300}};
     for (const auto& c : cases) {
         EXPECT_NEAR(w.meanUtilization(0, c[0], c[1]), numericMean(w, 0, c[0], c[1]), 2e-5)
@@ -56,7 +58,7 @@ TEST(Workload, MeanOverAPeriodEqualsAverageOfResolvedWaveform) {
     EXPECT_DOUBLE_EQ(w.utilization(3, t0), 0.0);                        // idle rack
 }
 
-TEST(Workload, DiscontinuitiesPerResolution) {
+TEST(power_Workload, DiscontinuitiesPerResolution) {
     const Workload w = load(kTraining);
     std::vector<double> avg, res;
     w.discontinuities(0, 0, 200, Resolution::Averaged, avg);
@@ -76,7 +78,7 @@ TEST(Workload, DiscontinuitiesPerResolution) {
     EXPECT_NE(std::find(ck.begin(), ck.end(), 1956.0), ck.end());
 }
 
-TEST(Workload, InferenceDiurnalPeakToTroughAndWeekend) {
+TEST(power_Workload, InferenceDiurnalPeakToTroughAndWeekend) {
     const Workload w = load(R"({"racks": 1, "jobs": [{"name": "chat", "type": "inference",
         "racks": 1, "peak_util_pct": 80, "peak_to_trough": 2.5}]})");
     double hi = 0, lo = 1;
@@ -89,13 +91,14 @@ TEST(Workload, InferenceDiurnalPeakToTroughAndWeekend) {
     EXPECT_NEAR(hi, 0.8, 1e-12);
     EXPECT_NEAR(hi / lo, 2.5, 1e-9);
     // Saturday midday factor 0.85.
-    EXPECT_NEAR(w.utilization(0, 5 * 86400.0 + 15 * 3600) / w.utilization(0, 2 * 86400.0 + 15 * 3600),
-                0.85, 1e-12);
+    EXPECT_NEAR(
+        w.utilization(0, 5 * 86400.0 + 15 * 3600) / w.utilization(0, 2 * 86400.0 + 15 * 3600), 0.85,
+        1e-12);
     // Mean over a week equals the numerical average.
     EXPECT_NEAR(w.meanUtilization(0, 0, 7 * 86400.0), numericMean(w, 0, 0, 7 * 86400.0), 1e-6);
 }
 
-TEST(Workload, TraceReplayMeanMatchesResolved) {
+TEST(power_Workload, TraceReplayMeanMatchesResolved) {
     const Workload w = load(R"({"racks": 2, "jobs": [{"name": "replay", "type": "trace",
         "racks": 2, "file": "data/traces/cbsugpu08_usage_stats.txt", "format": "cornell",
         "quantity": "power_W", "column": "powerave", "idle_W": 40, "max_W": 400}]})");
@@ -105,7 +108,7 @@ TEST(Workload, TraceReplayMeanMatchesResolved) {
     EXPECT_NEAR(w.utilization(0, 0.0), (87.07 - 40) / 360, 1e-12);
 }
 
-TEST(Scheduler, TenantsFirstFitAndClearErrorWhenAJobDoesNotFit) {
+TEST(power_Scheduler, TenantsFirstFitAndClearErrorWhenAJobDoesNotFit) {
     // 64 racks, research 0.6 → 38, product 0.4 → 26 (largest remainder of 38.4 / 25.6).
     const Workload w = load(R"({"racks": 64, "tenants": {"research": 0.6, "product": 0.4},
         "jobs": [
@@ -128,47 +131,60 @@ TEST(Scheduler, TenantsFirstFitAndClearErrorWhenAJobDoesNotFit) {
     // Groups: a→c racks (20), a-only (12), b (6), serve (24), idle (2).
     EXPECT_EQ(w.rackGroups().size(), 5u);
 
-    expectInputError([] {
-        load(R"({"racks": 64, "tenants": {"research": 0.6, "product": 0.4}, "jobs": [
+    expectInputError(
+        [] {
+            load(R"({"racks": 64, "tenants": {"research": 0.6, "product": 0.4}, "jobs": [
           {"name": "a", "type": "training", "tenant": "research", "racks": 32,
            "duration_h": 10, "iteration_period_s": 2},
           {"name": "b", "type": "training", "tenant": "research", "racks": 8,
            "duration_h": 10, "iteration_period_s": 2}]})");
-    }, {"/workload/jobs/1/racks", "job 'b' needs 8", "tenant 'research' has 38 racks of 64",
-        "only 6 of them are free"});
+        },
+        {"/workload/jobs/1/racks", "job 'b' needs 8", "tenant 'research' has 38 racks of 64",
+         "only 6 of them are free"});
 }
 
-TEST(WorkloadJson, ErrorsNameTheJsonPath) {
-    expectInputError([] {
-        load(R"({"racks": 4, "jobs": [{"name": "t", "type": "training", "racks": 1,
+TEST(power_WorkloadJson, ErrorsNameTheJsonPath) {
+    expectInputError(
+        [] {
+            load(R"({"racks": 4, "jobs": [{"name": "t", "type": "training", "racks": 1,
             "duration_h": 1, "iteration_perod_s": 2}]})");
-    }, {"/workload/jobs/0", "iteration_perod_s", "iteration_period_s"});
-    expectInputError([] {
-        load(R"({"racks": 4, "jobs": [{"name": "t", "type": "training", "racks": 1,
+        },
+        {"/workload/jobs/0", "iteration_perod_s", "iteration_period_s"});
+    expectInputError(
+        [] {
+            load(R"({"racks": 4, "jobs": [{"name": "t", "type": "training", "racks": 1,
             "duration_h": 1}]})");
-    }, {"/workload/jobs/0/iteration_period_s"});
-    expectInputError([] {
-        load(R"({"racks": 4, "jobs": [{"name": "t", "type": "fine-tune", "racks": 1}]})");
-    }, {"/workload/jobs/0/type", "training", "inference", "trace"});
-    expectInputError([] {
-        load(R"({"racks": 4, "tenants": {"a": 0.5}, "jobs": [{"name": "t",
+        },
+        {"/workload/jobs/0/iteration_period_s"});
+    expectInputError(
+        [] { load(R"({"racks": 4, "jobs": [{"name": "t", "type": "fine-tune", "racks": 1}]})"); },
+        {"/workload/jobs/0/type", "training", "inference", "trace"});
+    expectInputError(
+        [] {
+            load(R"({"racks": 4, "tenants": {"a": 0.5}, "jobs": [{"name": "t",
             "type": "inference", "tenant": "b", "racks": 1}]})");
-    }, {"/workload/jobs/0/tenant", "'b'", "a"});
-    expectInputError([] {
-        load(R"({"racks": 4, "jobs": [{"name": "t", "type": "training", "racks": "two",
+        },
+        {"/workload/jobs/0/tenant", "'b'", "a"});
+    expectInputError(
+        [] {
+            load(R"({"racks": 4, "jobs": [{"name": "t", "type": "training", "racks": "two",
             "duration_h": 1, "iteration_period_s": 2}]})");
-    }, {"/workload/jobs/0/racks"});
-    expectInputError([] {
-        load(R"({"racks": 4, "tenants": {"a": 0.7, "b": 0.5}, "jobs": []})");
-    }, {"/workload/tenants", "more than 1"});
-    expectInputError([] {
-        load(R"({"racks": 4, "jobs": [{"name": "t", "type": "trace", "racks": 1,
+        },
+        {"/workload/jobs/0/racks"});
+    expectInputError([] { load(R"({"racks": 4, "tenants": {"a": 0.7, "b": 0.5}, "jobs": []})"); },
+                     {"/workload/tenants", "more than 1"});
+    expectInputError(
+        [] {
+            load(R"({"racks": 4, "jobs": [{"name": "t", "type": "trace", "racks": 1,
             "file": "data/traces/missing.txt", "format": "cornell"}]})");
-    }, {"/workload/jobs/0/file", "missing.txt"});
-    expectInputError([] {
-        load(R"({"racks": 4, "jobs": [{"name": "t", "type": "training", "racks": 1,
+        },
+        {"/workload/jobs/0/file", "missing.txt"});
+    expectInputError(
+        [] {
+            load(R"({"racks": 4, "jobs": [{"name": "t", "type": "training", "racks": 1,
             "duration_h": 1, "iteration_period_s": 2, "compute_util_pct": 120}]})");
-    }, {"/workload/jobs/0/compute_util_pct"});
+        },
+        {"/workload/jobs/0/compute_util_pct"});
 }
 
 }  // namespace
