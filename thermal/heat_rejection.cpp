@@ -47,6 +47,14 @@ double solveFraction(F&& outlet, double setpoint) {
     return 0.5 * (a + b);
 }
 
+/// Freeze protection of the water side: heat removed is limited so the outlet stays at or
+/// above the coolant table's lowest temperature (the unit would be throttled or drained long
+/// before; this keeps trial evaluations of the controllers defined in frost).
+double capHeat(const Coolant& c, double T_in, double mdot, double Q) {
+    if (!(mdot > 0.0) || Q <= 0.0) return Q;
+    return std::min(Q, mdot * (c.enthalpy(T_in) - c.enthalpy(c.minTemperature())));
+}
+
 void checkWaterSide(std::string_view where, const Coolant& c, double T_in, double flow,
                     double setpoint) {
     auto inTable = [&](double T) { return T >= c.minTemperature() && T <= c.maxTemperature(); };
@@ -71,6 +79,15 @@ void checkAmbient(const AmbientAir& a, std::string_view where) {
             "{}: ambient dry bulb {:.2f} °C, wet bulb {:.2f} °C, pressure {:.0f} Pa; expected "
             "dry bulb -50..60 °C, wet bulb -50 °C..dry bulb, pressure 50..110 kPa",
             where, celsius(a.dry_bulb), celsius(a.wet_bulb), a.pressure));
+    }
+    // The psychrometric equation gives W < 0 when the wet bulb lies below that of perfectly
+    // dry air at this dry bulb: no such air exists.
+    if (psychro::humidityRatioFromWetBulb(a.dry_bulb, std::min(a.wet_bulb, a.dry_bulb),
+                                          a.pressure) < 0.0) {
+        throw InputError(fmt::format(
+            "{}: ambient wet bulb {:.2f} °C is below the wet bulb of dry air at {:.2f} °C dry "
+            "bulb and {:.0f} Pa (humidity ratio would be negative); check the weather data",
+            where, celsius(a.wet_bulb), celsius(a.dry_bulb), a.pressure));
     }
 }
 
@@ -207,9 +224,9 @@ DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f, double pads
     const HxResult hx = heatExchange(HxArrangement::CrossflowUnmixed, ua_(mdot_w, mdot_a), C_w,
                                      in.inlet_temp, C_a, T_ai);
     o.effectiveness = hx.effectiveness;
-    o.heat_rejected = hx.Q;
-    o.outlet_temp = coolant_.heatedTemperature(in.inlet_temp, mdot_w, -hx.Q);
-    o.air_outlet_temp = C_a > 0.0 ? T_ai + hx.Q / C_a : T_ai;
+    o.heat_rejected = capHeat(coolant_, in.inlet_temp, mdot_w, hx.Q);
+    o.outlet_temp = coolant_.heatedTemperature(in.inlet_temp, mdot_w, -o.heat_rejected);
+    o.air_outlet_temp = C_a > 0.0 ? T_ai + o.heat_rejected / C_a : T_ai;
     o.heat_to_air = C_a * (o.air_outlet_temp - T_ai);
     const double evaporated = mdot_a * (W_ai - W_db);  // [kg/s]
     o.evaporation_rate = std::max(0.0, evaporated) / kMakeupWaterDensity;
@@ -257,16 +274,18 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
 CoolingTowerSpec CoolingTowerSpec::fromJson(const JsonView& v, std::string name) {
     checkEntryKeys(v, {"capacity_kW", "capacity_W", "capacity_MW", "rating_inlet_temp_C",
                        "rating_outlet_temp_C", "rating_wet_bulb_C", "rating_dry_bulb_C",
+                       "rating_inlet_temp_F", "rating_outlet_temp_F", "rating_wet_bulb_F",
+                       "rating_dry_bulb_F",
                        "liquid_to_gas_ratio", "ntu_exponent", "fan_gpm_per_hp", "fan_power_kW",
                        "fans_per_cell", "min_fan_speed", "latent_fraction", "drift_fraction",
                        "cycles_of_concentration"});
     CoolingTowerSpec s;
     s.name = std::move(name);
     s.capacity = v.quantity("capacity", {"W", "kW", "MW"});
-    s.rating_inlet_temp = v.quantity("rating_inlet_temp", {"C"});
-    s.rating_outlet_temp = v.quantity("rating_outlet_temp", {"C"});
-    s.rating_wet_bulb = v.quantity("rating_wet_bulb", {"C"});
-    s.rating_dry_bulb = v.quantity("rating_dry_bulb", {"C"}, s.rating_inlet_temp);
+    s.rating_inlet_temp = v.quantity("rating_inlet_temp", {"C", "F"});
+    s.rating_outlet_temp = v.quantity("rating_outlet_temp", {"C", "F"});
+    s.rating_wet_bulb = v.quantity("rating_wet_bulb", {"C", "F"});
+    s.rating_dry_bulb = v.quantity("rating_dry_bulb", {"C", "F"}, s.rating_inlet_temp);
     s.liquid_to_gas_ratio = v.number("liquid_to_gas_ratio", s.liquid_to_gas_ratio);
     s.ntu_exponent = v.number("ntu_exponent", s.ntu_exponent);
     s.fans_per_cell = static_cast<int>(v.integer("fans_per_cell", s.fans_per_cell));
@@ -275,7 +294,7 @@ CoolingTowerSpec CoolingTowerSpec::fromJson(const JsonView& v, std::string name)
     s.drift_fraction = v.number("drift_fraction", s.drift_fraction);
     s.cycles_of_concentration = v.number("cycles_of_concentration", s.cycles_of_concentration);
     v.requireRange("capacity", s.capacity, 1e3, 1e8, "kW");
-    v.requireRange("rating_outlet_temp_C", s.rating_outlet_temp, s.rating_wet_bulb + 0.5,
+    v.requireRange("rating_outlet_temp", s.rating_outlet_temp, s.rating_wet_bulb + 0.5,
                    s.rating_inlet_temp - 0.5, "C");
     v.requireRange("liquid_to_gas_ratio", s.liquid_to_gas_ratio, 0.2, 5.0);
     v.requireRange("ntu_exponent", s.ntu_exponent, -1.5, 0.0);
@@ -359,7 +378,7 @@ CoolingTower::Outputs CoolingTower::evaluateAt(const Inputs& in, double f) const
     if (mdot_a > 0.0 && mdot_w > 0.0) {
         const double ntu_air = c_ * std::pow(mdot_w / mdot_a, 1.0 + spec_.ntu_exponent);
         const double UA_h = ntu_air * mdot_a;  // [kg/s] enthalpy conductance
-        T_wo = std::max(a.wet_bulb, T_wi - 5.0);
+        T_wo = std::max({a.wet_bulb, T_wi - 5.0, water_.minTemperature()});
         // Fixed point on c_s(T_wo): c_s varies slowly, so this contracts quickly.
         for (int it = 0; it < 200; ++it) {
             double c_s;
@@ -371,7 +390,7 @@ CoolingTower::Outputs CoolingTower::evaluateAt(const Inputs& in, double f) const
             const double C_w = mdot_w * water_.specificHeat(T_wi) / c_s;
             const HxResult hx =
                 heatExchange(HxArrangement::Counterflow, UA_h, C_w, hs_in, mdot_a, h_ai);
-            Q = hx.Q;
+            Q = capHeat(water_, T_wi, mdot_w, hx.Q);
             const double next = water_.heatedTemperature(T_wi, mdot_w, -Q);
             const double change = std::abs(next - T_wo);
             T_wo = next;

@@ -1,0 +1,255 @@
+// Heat rejection (thermal/heat_rejection.h): cooling tower at the CTI rating point and its
+// water use, DOE-2 chiller, dry cooler with fans and adiabatic pads, economizer logic, ASHRAE
+// classes, energy conservation and input ranges.
+#include "thermal/heat_rejection.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/errors.h"
+#include "core/units.h"
+#include "core/weather/psychrometrics.h"
+#include "thermal/water.h"
+
+namespace dctwin::thermal {
+namespace {
+
+using units::celsiusToKelvin;
+
+// CTI point in its own units: 95 °F air (assumed dry bulb), 78 °F wet bulb.
+const AmbientAir kCti{units::fahrenheitToKelvin(95.0), units::fahrenheitToKelvin(78.0), 101325.0};
+
+TEST(CoolingTower, CtiRatingPointGivesTheRatedApproach) {
+    // CTI STD-201 point (domain-facts C2): 95 → 85 °F (35 → 29.4 °C) at 78 °F (25.6 °C) wet
+    // bulb: 7 °F = 3.9 K approach.
+    const CoolingTower tower(CoolingTowerSpec::fromCatalog("cti_open_tower_cell_3500kW"), 2);
+    CoolingTower::Inputs in{units::fahrenheitToKelvin(95.0), tower.designWaterFlow(),
+                            celsiusToKelvin(10.0), kCti};
+    const CoolingTower::Outputs o = tower.evaluate(in);  // setpoint out of reach: fans at 100 %
+    std::printf("tower at CTI point: approach %.4f K, range %.4f K, heat %.1f kW, fan %.2f %% of "
+                "heat\n",
+                o.approach, in.inlet_temp - o.outlet_temp, o.heat_rejected / 1e3,
+                100 * o.fan_power / o.heat_rejected);
+    EXPECT_EQ(o.air_fraction, 1.0);
+    EXPECT_NEAR(o.approach, units::fahrenheitDeltaToKelvin(7.0), 1e-6);
+    EXPECT_NEAR(o.approach, 3.9, 0.05);
+    EXPECT_NEAR(o.heat_rejected, 2 * 3.5e6, 0.01 * 7e6);
+    // ASHRAE 90.1 (C2): fan power ≤ ~1.3 % of the heat rejected.
+    EXPECT_LT(o.fan_power / o.heat_rejected, 0.0135);
+    // Energy: water loses what the air gains (Merkel enthalpy balance), 1e-9 relative.
+    const double water_side = tower.water().massFlow(in.flow) *
+                              (tower.water().enthalpy(in.inlet_temp) - tower.water().enthalpy(o.outlet_temp));
+    const double air_side = o.air_mass_flow * (o.air_outlet_enthalpy - o.air_inlet_enthalpy);
+    EXPECT_NEAR(water_side, o.heat_rejected, 1e-9 * o.heat_rejected);
+    EXPECT_NEAR(air_side, o.heat_rejected, 1e-9 * o.heat_rejected);
+    // A cooler, drier day: lower wet bulb, lower leaving water.
+    in.air = {celsiusToKelvin(25.0), celsiusToKelvin(18.0), 101325.0};
+    EXPECT_LT(tower.evaluate(in).outlet_temp, o.outlet_temp - 3.0);
+    // Fan control meets a reachable setpoint.
+    in.setpoint = celsiusToKelvin(28.0);
+    const CoolingTower::Outputs c = tower.evaluate(in);
+    EXPECT_NEAR(c.outlet_temp, in.setpoint, 1e-6);
+    EXPECT_LT(c.air_fraction, 1.0);
+}
+
+TEST(CoolingTower, EvaporationBlowdownAndMakeUp) {
+    const CoolingTower tower(CoolingTowerSpec::fromCatalog("cti_open_tower_cell_3500kW"), 1);
+    const CoolingTower::Inputs in{units::fahrenheitToKelvin(95.0), tower.designWaterFlow(),
+                                  celsiusToKelvin(10.0), kCti};
+    const CoolingTower::Outputs o = tower.evaluate(in);
+    // Per kWh of heat: below 3,600/2,430 = 1.48 L, the all-latent limit (C3).
+    const double L_per_kWh = o.evaporation_rate * 1e3 / (o.heat_rejected / 3.6e6);
+    EXPECT_LT(L_per_kWh, 1.48);
+    EXPECT_GT(L_per_kWh, 1.1);
+    // Rule of thumb (C3/C4): E [m³/h] = 0.00085 · 1.8 · C [m³/h] · R [°C], within 15 %.
+    const double C_m3h = in.flow * 3600.0, R = in.inlet_temp - o.outlet_temp;
+    const double rule = 0.00085 * 1.8 * C_m3h * R;
+    const double model = o.evaporation_rate * 3600.0;
+    std::printf("tower evaporation: %.3f L/kWh; %.3f m3/h vs rule of thumb %.3f m3/h (%.1f %%)\n",
+                L_per_kWh, model, rule, 100 * (model / rule - 1));
+    EXPECT_NEAR(model, rule, 0.15 * rule);
+    // Drift from the catalog: 2e-5 of circulation; blowdown + drift = E/(COC − 1);
+    // make-up = E·COC/(COC − 1) (C4).
+    EXPECT_NEAR(o.drift_rate, 2e-5 * tower.water().massFlow(in.flow) / kMakeupWaterDensity, 1e-15);
+    EXPECT_NEAR(o.blowdown_rate + o.drift_rate, o.evaporation_rate / 3.0, 1e-15);
+    EXPECT_NEAR(o.makeup_rate, o.evaporation_rate * 4.0 / 3.0, 1e-15);
+    // Without drift the blowdown is E/(COC − 1) exactly.
+    const CoolingTower clean(CoolingTowerSpec::fromCatalog("cti_open_tower_cell_3500kW",
+                                                           Json{{"drift_fraction", 0.0},
+                                                                {"cycles_of_concentration", 5.0}}),
+                             1);
+    const CoolingTower::Outputs c = clean.evaluate(in);
+    EXPECT_NEAR(c.blowdown_rate, c.evaporation_rate / 4.0, 1e-15);
+    // The plain function: E = f_lat·Q/h_fg.
+    const TowerWater w = towerWaterBalance(1e6, 0.85, 2.43e6, 40.0, 0.0, 4.0);
+    EXPECT_NEAR(w.evaporation * kMakeupWaterDensity, 0.85 * 1e6 / 2.43e6, 1e-15);
+    EXPECT_THROW(towerWaterBalance(1e6, 0.85, 2.43e6, 40.0, 0.0, 1.0), InputError);
+}
+
+TEST(Chiller, Doe2CentrifugalGivesCop55AtTheAhriPoint) {
+    const Chiller ch(ChillerSpec::fromCatalog("doe2_centrifugal_5_50cop"));
+    // Full load at 6.67 °C leaving chilled water, 29.4 °C entering condenser water (C5).
+    const double T_chw = celsiusToKelvin(6.67), T_cw = celsiusToKelvin(29.4);
+    const double cap = ch.evaluate(1e9, T_chw, T_cw).capacity;
+    const Chiller::Outputs o = ch.evaluate(cap, T_chw, T_cw);
+    std::printf("DOE-2 centrifugal: COP %.4f at 6.67/29.4 C, capacity %.1f kW\n", o.cop, cap / 1e3);
+    EXPECT_NEAR(o.cop, 5.5, 0.01 * 5.5);
+    EXPECT_NEAR(o.plr, 1.0, 1e-12);
+    EXPECT_NEAR(o.heat_to_condenser, o.cooling + o.power, 1e-9);  // energy
+    // Part load: EIRFPLR(0.5) = 0.2229 + 0.3134·0.5 + 0.4637·0.25 = 0.4955 of full power.
+    const Chiller::Outputs h = ch.evaluate(0.5 * cap, T_chw, T_cw);
+    EXPECT_NEAR(h.power / o.power, 0.222903 + 0.313387 * 0.5 + 0.463710 * 0.25, 1e-9);
+    // Warm water (W32+) is outside the curves: inputs are clamped and flagged.
+    const Chiller::Outputs warm = ch.evaluate(0.5 * cap, celsiusToKelvin(20.0), T_cw);
+    const Chiller::Outputs edge = ch.evaluate(0.5 * cap, celsiusToKelvin(10.0), T_cw);
+    EXPECT_TRUE(warm.clamped);
+    EXPECT_FALSE(edge.clamped);
+    EXPECT_NEAR(warm.power, edge.power, 1e-9);
+    // Carnot fraction: COP = 0.55·T_evap/(T_cond − T_evap), T_evap = T_chw − 2, T_cond = T_cw + 6.
+    const Chiller carnot(ChillerSpec::fromCatalog("carnot_centrifugal"));
+    const Chiller::Outputs k = carnot.evaluate(1e6, T_chw, T_cw);
+    const double Te = T_chw - 2.0, Tc = T_cw + 6.0;
+    EXPECT_NEAR(k.cop, 0.55 * Te / (Tc - Te), 1e-12);
+    EXPECT_THROW(ch.evaluate(-1.0, T_chw, T_cw), InputError);
+}
+
+TEST(DryCooler, RatingPointFanLawsAndStaging) {
+    const DryCooler dc(DryCoolerSpec::fromCatalog("generic_dry_cooler_1MW"), 2);
+    DryCooler::Inputs in{celsiusToKelvin(45.0), dc.designWaterFlow(), celsiusToKelvin(20.0),
+                         {celsiusToKelvin(27.0), celsiusToKelvin(19.0), 101325.0}};
+    const DryCooler::Outputs full = dc.evaluate(in);
+    // Rating point: 45 → 35 °C at 27 °C ambient (8 K approach, C2), 2 × 1 MW.
+    EXPECT_NEAR(full.outlet_temp, celsiusToKelvin(35.0), 1e-6);
+    EXPECT_NEAR(full.heat_rejected, 2e6, 1e-6 * 2e6);
+    EXPECT_NEAR(full.fan_power, 2 * 20e3, 1e-9);
+    // Energy: water loses what the air gains, 1e-9 relative.
+    EXPECT_NEAR(full.heat_to_air, full.heat_rejected, 1e-9 * full.heat_rejected);
+    // Fan power ∝ speed³ above the minimum speed; staging below it.
+    EXPECT_NEAR(dc.evaluateAt(in, 0.5, 0.0).fan_power, full.fan_power / 8.0, 1e-9);
+    const DryCooler::Outputs staged = dc.evaluateAt(in, 0.1, 0.0);
+    EXPECT_EQ(staged.fans_running, 10);  // half of 20 fans at the 0.2 minimum speed
+    EXPECT_NEAR(staged.fan_power, 10 * 2e3 * 0.008, 1e-9);
+    // Control: a reachable setpoint is met exactly with partial air flow.
+    in.setpoint = celsiusToKelvin(38.0);
+    const DryCooler::Outputs c = dc.evaluate(in);
+    EXPECT_NEAR(c.outlet_temp, in.setpoint, 1e-6);
+    EXPECT_GT(c.air_fraction, 0.0);
+    EXPECT_LT(c.air_fraction, 1.0);
+    EXPECT_EQ(c.setpoint_unmet, 0.0);
+    // Air warmer than the water: bypass, never heat the water.
+    in.air = {celsiusToKelvin(50.0), celsiusToKelvin(20.0), 101325.0};
+    const DryCooler::Outputs hot = dc.evaluate(in);
+    EXPECT_EQ(hot.heat_rejected, 0.0);
+    EXPECT_EQ(hot.outlet_temp, in.inlet_temp);
+    EXPECT_GT(hot.setpoint_unmet, 0.0);
+}
+
+TEST(DryCooler, AdiabaticPadsSaveWaterFirstAndAreAdiabatic) {
+    const DryCooler dc(DryCoolerSpec::fromCatalog("generic_adiabatic_dry_cooler_1MW"), 1);
+    const AmbientAir hot{celsiusToKelvin(40.0), celsiusToKelvin(22.0), 101325.0};
+    DryCooler::Inputs in{celsiusToKelvin(45.0), dc.designWaterFlow(), celsiusToKelvin(36.0), hot};
+    const DryCooler::Outputs o = dc.evaluate(in);
+    // Dry at 40 °C cannot bring 45 °C water to 36 °C: the pads wet just enough.
+    EXPECT_NEAR(o.outlet_temp, in.setpoint, 1e-6);
+    EXPECT_EQ(o.air_fraction, 1.0);
+    EXPECT_GT(o.adiabatic_fraction, 0.0);
+    EXPECT_LT(o.adiabatic_fraction, 1.0);
+    EXPECT_GT(o.spray_water_rate, 0.0);
+    // Pre-cooled air lies on the same wet-bulb line, no colder than η_sat allows.
+    EXPECT_GT(o.air_inlet_temp, hot.wet_bulb + 0.2 * (hot.dry_bulb - hot.wet_bulb) - 1e-9);
+    EXPECT_LT(o.air_inlet_temp, hot.dry_bulb);
+    // Adiabatic saturation: the air gains exactly the enthalpy of the water it took up,
+    // ṁ_da·(h_out − h_in) = E·h_f(T_wb), with h_f = 4186·t_wb (ASHRAE eq. 33), 1e-9.
+    const double W_in = psychro::humidityRatioFromWetBulb(hot.dry_bulb, hot.wet_bulb, hot.pressure);
+    const double W_pad = psychro::humidityRatioFromWetBulb(o.air_inlet_temp, hot.wet_bulb, hot.pressure);
+    const double dh = psychro::moistAirEnthalpy(o.air_inlet_temp, W_pad) -
+                      psychro::moistAirEnthalpy(hot.dry_bulb, W_in);
+    const double E = o.air_mass_flow * (W_pad - W_in);
+    EXPECT_NEAR(o.air_mass_flow * dh, E * 4186.0 * units::kelvinToCelsius(hot.wet_bulb),
+                1e-6 * E * 4186.0 * 22.0);
+    EXPECT_NEAR(o.evaporation_rate * kMakeupWaterDensity, E, 1e-12);
+    // Where the fans alone suffice, no water.
+    in.setpoint = celsiusToKelvin(43.0);
+    EXPECT_EQ(dc.evaluate(in).spray_water_rate, 0.0);
+    // Below the switch-over (28 °C ± 0.5 K) the pads stay dry even when short of the setpoint.
+    in.setpoint = celsiusToKelvin(30.0);
+    in.air = {celsiusToKelvin(27.0), celsiusToKelvin(20.0), 101325.0};
+    EXPECT_EQ(dc.evaluate(in).spray_water_rate, 0.0);
+}
+
+TEST(HeatRejection, NoNanAcrossTheDocumentedRangeAndClearErrorsOutside) {
+    const DryCooler dc(DryCoolerSpec::fromCatalog("generic_adiabatic_dry_cooler_1MW"), 2);
+    const CoolingTower tower(CoolingTowerSpec::fromCatalog("cti_open_tower_cell_3500kW"), 1);
+    for (double db : {-30.0, 0.0, 20.0, 35.0, 50.0}) {
+        for (double dep : {0.0, 5.0, 20.0}) {
+            for (double T_in : {10.0, 30.0, 45.0, 60.0}) {
+                for (double flow : {0.0, 0.5, 1.2}) {
+                    const AmbientAir a{celsiusToKelvin(db), celsiusToKelvin(db - dep), 101325.0};
+                    // Outside the documented range (drier than dry air): an error, tested below.
+                    if (psychro::humidityRatioFromWetBulb(a.dry_bulb, a.wet_bulb, a.pressure) < 0) {
+                        continue;
+                    }
+                    const auto o = dc.evaluate({celsiusToKelvin(T_in), flow * dc.designWaterFlow(),
+                                                celsiusToKelvin(30.0), a});
+                    for (double v : {o.outlet_temp, o.heat_rejected, o.fan_power, o.spray_water_rate,
+                                     o.air_inlet_temp, o.air_fraction}) {
+                        ASSERT_TRUE(std::isfinite(v)) << db << " " << dep << " " << T_in;
+                    }
+                    const auto t = tower.evaluate({celsiusToKelvin(T_in), flow * tower.designWaterFlow(),
+                                                   celsiusToKelvin(25.0), a});
+                    for (double v : {t.outlet_temp, t.heat_rejected, t.fan_power, t.makeup_rate}) {
+                        ASSERT_TRUE(std::isfinite(v)) << db << " " << dep << " " << T_in;
+                    }
+                    EXPECT_GE(t.makeup_rate, 0.0);
+                }
+            }
+        }
+    }
+    try {
+        dc.evaluate({celsiusToKelvin(40.0), 0.01, celsiusToKelvin(30.0),
+                     {celsiusToKelvin(70.0), celsiusToKelvin(20.0), 101325.0}});
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("dry bulb"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(tower.evaluate({celsiusToKelvin(40.0), 0.01, celsiusToKelvin(30.0),
+                                 {celsiusToKelvin(30.0), celsiusToKelvin(35.0), 101325.0}}),
+                 InputError);  // wet bulb above dry bulb
+    EXPECT_THROW(tower.evaluate({celsiusToKelvin(40.0), 0.01, celsiusToKelvin(30.0),
+                                 {celsiusToKelvin(0.0), celsiusToKelvin(-20.0), 101325.0}}),
+                 InputError);  // drier than dry air
+    EXPECT_THROW(dc.evaluate({celsiusToKelvin(40.0), -0.01, celsiusToKelvin(30.0), kCti}), InputError);
+    EXPECT_THROW(DryCoolerSpec::fromCatalog("generic_dry_cooler_1MW", Json{{"fans_per_unit", 0}}),
+                 InputError);
+}
+
+TEST(HeatRejection, EconomizerLogicTrimChillerAndAshraeClasses) {
+    EXPECT_EQ(economizerMode(313.0, 303.0, 305.0), EconomizerMode::Economizer);
+    EXPECT_EQ(economizerMode(313.0, 308.0, 305.0), EconomizerMode::Integrated);
+    EXPECT_EQ(economizerMode(313.0, 314.0, 305.0), EconomizerMode::Mechanical);
+    // ASHRAE TC 9.9 classes (C1).
+    EXPECT_NEAR(loadAshraeClass("W17").max_supply_temp, celsiusToKelvin(17), 1e-12);
+    EXPECT_NEAR(loadAshraeClass("W45").max_supply_temp, celsiusToKelvin(45), 1e-12);
+    EXPECT_NEAR(loadAshraeClass("W32").min_supply_temp, celsiusToKelvin(2), 1e-12);
+    EXPECT_NEAR(facilitySupplySetpoint(loadAshraeClass("W32"), 1.0), celsiusToKelvin(31), 1e-12);
+    EXPECT_THROW(loadAshraeClass("W50"), InputError);
+    // Trim chiller: water at 34 °C after the dry cooler, setpoint 27 °C (W27), 40 kg/s.
+    const TrimChillerComponent trim("trim", Chiller(ChillerSpec::fromCatalog("carnot_centrifugal")),
+                                    Coolant::byName("water"));
+    std::vector<double> y(7);
+    trim.computeOutputs(0, {}, std::vector<double>{celsiusToKelvin(34), celsiusToKelvin(38), 0.04,
+                                                   celsiusToKelvin(27), celsiusToKelvin(30)},
+                        y);
+    EXPECT_NEAR(y[0], celsiusToKelvin(27), 1e-9);
+    EXPECT_EQ(y[5], 1.0);  // integrated
+    EXPECT_NEAR(y[3], y[1] + y[2], 1e-9);
+    trim.computeOutputs(0, {}, std::vector<double>{celsiusToKelvin(25), celsiusToKelvin(38), 0.04,
+                                                   celsiusToKelvin(27), celsiusToKelvin(30)},
+                        y);
+    EXPECT_EQ(y[2], 0.0);  // economizer alone
+    EXPECT_EQ(y[0], celsiusToKelvin(25));
+}
+
+}  // namespace
+}  // namespace dctwin::thermal
