@@ -14,7 +14,7 @@ namespace {
 
 // Dry air at the room state: the coil is sensible-only (water above the dew point, B5), so a
 // constant c_p and the density at 101.325 kPa are adequate.
-constexpr double kAirCp = 1006.0;        // [J/(kg·K)]
+constexpr double kAirCp = 1006.0;            // [J/(kg·K)]
 constexpr double kAirGasConstant = 287.042;  // [J/(kg·K)]
 constexpr double kAirPressure = 101325.0;    // [Pa]
 
@@ -24,13 +24,12 @@ double airDensity(double T) { return kAirPressure / (kAirGasConstant * T); }
 
 AirCoilSpec AirCoilSpec::fromJson(const JsonView& v, std::string name) {
     checkEntryKeys(v, {"kind", "capacity_kW", "capacity_W", "rating_room_temp_C",
-                       "rating_water_temp_C", "air_flow_m3s", "water_flow_Lpm",
-                       "water_flow_m3s", "fan_power_kW", "fan_power_W", "coolant"});
+                       "rating_water_temp_C", "air_flow_m3s", "water_flow_Lpm", "water_flow_m3s",
+                       "fan_power_kW", "fan_power_W", "coolant"});
     AirCoilSpec s;
     s.name = std::move(name);
-    const std::string kind =
-        v.choice("kind", {"rear_door_passive", "rear_door_active", "crah"});
-    s.kind = kind == "crah"                ? Kind::Crah
+    const std::string kind = v.choice("kind", {"rear_door_passive", "rear_door_active", "crah"});
+    s.kind = kind == "crah"               ? Kind::Crah
              : kind == "rear_door_active" ? Kind::RearDoorActive
                                           : Kind::RearDoorPassive;
     s.capacity = v.quantity("capacity", {"W", "kW"});
@@ -66,14 +65,16 @@ AirCoil::AirCoil(AirCoilSpec spec, double units)
     const double Q = spec_.capacity + spec_.fan_power;
     const double mdot_a = spec_.air_flow * airDensity(spec_.rating_room_temp);
     const double mdot_w = coolant_.massFlow(spec_.water_flow);
-    const double C_a = mdot_a * kAirCp, C_w = mdot_w * coolant_.specificHeat(spec_.rating_water_temp);
+    const double C_a = mdot_a * kAirCp,
+                 C_w = mdot_w * coolant_.specificHeat(spec_.rating_water_temp);
     const double T_ai = spec_.rating_room_temp + Q / C_a;
     const double C_min = std::min(C_a, C_w), C_r = C_min / std::max(C_a, C_w);
     const double eps = Q / (C_min * (T_ai - spec_.rating_water_temp));
     if (!(eps > 0.0 && eps < 1.0)) {
-        throw InputError(fmt::format("air coil '{}': the rating point needs effectiveness {:.3f}; "
-                                     "raise the air or water flow",
-                                     spec_.name, eps));
+        throw InputError(
+            fmt::format("air coil '{}': the rating point needs effectiveness {:.3f}; "
+                        "raise the air or water flow",
+                        spec_.name, eps));
     }
     const double UA = ntuFromEffectiveness(HxArrangement::CrossflowUnmixed, eps, C_r) * C_min;
     air_mass_design_ = units_ * mdot_a;
@@ -84,8 +85,7 @@ AirCoil::Outputs AirCoil::evaluate(double heat_air, double T_water, double water
                                    double T_room, double air_fraction) const {
     const bool ok = heat_air >= 0.0 && std::isfinite(heat_air) && water_flow >= 0.0 &&
                     std::isfinite(water_flow) && T_water >= coolant_.minTemperature() &&
-                    T_water <= coolant_.maxTemperature() &&
-                    T_room >= units::celsiusToKelvin(5.0) &&
+                    T_water <= coolant_.maxTemperature() && T_room >= units::celsiusToKelvin(5.0) &&
                     T_room <= units::celsiusToKelvin(50.0) && air_fraction > 0.0 &&
                     air_fraction <= 1.2;
     if (!ok) {
@@ -109,8 +109,22 @@ AirCoil::Outputs AirCoil::evaluate(double heat_air, double T_water, double water
     o.water_return_temp = coolant_.heatedTemperature(T_water, mdot_w, hx.Q);
     o.air_outlet_temp = o.air_inlet_temp - hx.Q / C_a;
     o.heat_to_room = load - hx.Q;
-    const double eps_Cmin = hx.effectiveness * std::min(C_a, C_w);
-    o.required_water_temp = eps_Cmin > 0.0 ? o.air_inlet_temp - load / eps_Cmin : T_water;
+    // Room-neutral water temperature: T_w = T_a,in − load/(ε·C_min), with ε and C_w taken at
+    // that temperature (fixed point; c_p(T) changes them by < 0.1 %, so it settles at once).
+    double T_req = T_water;
+    for (int it = 0; it < 20 && mdot_w > 0.0; ++it) {
+        const double Cw =
+            mdot_w * coolant_.specificHeat(
+                         std::clamp(T_req, coolant_.minTemperature(), coolant_.maxTemperature()));
+        const double eps =
+            effectiveness(HxArrangement::CrossflowUnmixed, ua_(mdot_w, mdot_a) / std::min(C_a, Cw),
+                          std::min(C_a, Cw) / std::max(C_a, Cw));
+        const double next = o.air_inlet_temp - load / (eps * std::min(C_a, Cw));
+        const bool done = std::abs(next - T_req) < 1e-12;
+        T_req = next;
+        if (done) break;
+    }
+    o.required_water_temp = T_req;
     return o;
 }
 
@@ -119,8 +133,7 @@ AirCoilComponent::AirCoilComponent(std::string name, AirCoil coil)
     const auto& s = coil_.spec();
     const double n = coil_.units();
     addInput({"heat_air", "W", n * s.capacity, n * s.capacity, "heat into the air"});
-    addInput({"water_supply_temp", "K", s.rating_water_temp, s.rating_water_temp,
-              "water supply"});
+    addInput({"water_supply_temp", "K", s.rating_water_temp, s.rating_water_temp, "water supply"});
     addInput({"water_flow", "m3/s", n * s.water_flow, n * s.water_flow, "water flow"});
     addInput({"room_temp", "K", s.rating_room_temp, s.rating_room_temp,
               "air entering the racks or unit"});

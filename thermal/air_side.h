@@ -44,12 +44,12 @@ namespace dctwin::thermal {
 struct AirCoilSpec {
     std::string name;
     enum class Kind { RearDoorPassive, RearDoorActive, Crah } kind = Kind::RearDoorPassive;
-    double capacity = 30e3;          // [W] per unit at the rating point
+    double capacity = 30e3;             // [W] per unit at the rating point
     double rating_room_temp = 300.15;   // [K] air entering the rack/unit
     double rating_water_temp = 291.15;  // [K] water supply
-    double air_flow = 1.5;           // [m³/s] per unit (server air flow for a rear door)
-    double water_flow = 1.5e-3;      // [m³/s] per unit at rating
-    double fan_power = 0.0;          // [W] per unit at rated air flow
+    double air_flow = 1.5;              // [m³/s] per unit (server air flow for a rear door)
+    double water_flow = 1.5e-3;         // [m³/s] per unit at rating
+    double fan_power = 0.0;             // [W] per unit at rated air flow
     std::string coolant = "water";
 
     static AirCoilSpec fromJson(const JsonView& v, std::string name);
@@ -59,13 +59,13 @@ struct AirCoilSpec {
 class AirCoil {
 public:
     struct Outputs {
-        double heat_to_water = 0.0;       // [W]
-        double water_return_temp = 0.0;   // [K]
-        double fan_power = 0.0;           // [W]
-        double heat_to_room = 0.0;        // [W]
-        double required_water_temp = 0.0; // [K]
-        double air_inlet_temp = 0.0;      // [K] entering the coil
-        double air_outlet_temp = 0.0;     // [K]
+        double heat_to_water = 0.0;        // [W]
+        double water_return_temp = 0.0;    // [K]
+        double fan_power = 0.0;            // [W]
+        double heat_to_room = 0.0;         // [W]
+        double required_water_temp = 0.0;  // [K]
+        double air_inlet_temp = 0.0;       // [K] entering the coil
+        double air_outlet_temp = 0.0;      // [K]
     };
     AirCoil(AirCoilSpec spec, double units);
     /// heat_air [W], water supply [K], water flow [m³/s], room [K] (all units together).

@@ -10,12 +10,14 @@ namespace dctwin::thermal {
 
 AmbientWeather::AmbientWeather(std::string name, std::shared_ptr<const weather::Weather> w,
                                double start_seconds, bool stop_at_hours)
-    : Component(std::move(name)), weather_(std::move(w)), start_(start_seconds),
+    : Component(std::move(name)),
+      weather_(std::move(w)),
+      start_(start_seconds),
       stop_at_hours_(stop_at_hours) {
     if (!weather_) throw ModelError(fmt::format("ambient '{}': no weather", this->name()));
     if (!std::isfinite(start_)) {
-        throw InputError(fmt::format("ambient '{}': start time {} s is not finite", this->name(),
-                                     start_));
+        throw InputError(
+            fmt::format("ambient '{}': start time {} s is not finite", this->name(), start_));
     }
     const weather::WeatherSample s = weather_->at(start_);
     addOutput({"dry_bulb", "K", 300.0, s.dry_bulb, "outdoor dry bulb"});

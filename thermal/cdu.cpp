@@ -12,14 +12,30 @@
 namespace dctwin::thermal {
 
 CduSpec CduSpec::fromJson(const JsonView& v, std::string name) {
-    checkEntryKeys(v, {"capacity_kW", "capacity_W", "capacity_MW", "approach_K",
-                       "secondary_flow_gpm", "secondary_flow_Lpm", "secondary_flow_m3s",
-                       "facility_flow_gpm", "facility_flow_Lpm", "facility_flow_m3s",
-                       "secondary_supply_temp_C", "secondary_coolant", "facility_coolant",
-                       "pump_pressure_rise_psi", "pump_pressure_rise_kPa",
-                       "pump_pressure_rise_bar", "pump_pressure_rise_Pa", "pump_efficiency",
-                       "pumps_installed", "pumps_duty", "ua_flow_exponent",
-                       "hot_resistance_fraction", "secondary_volume_L", "facility_volume_L"});
+    checkEntryKeys(v, {"capacity_kW",
+                       "capacity_W",
+                       "capacity_MW",
+                       "approach_K",
+                       "secondary_flow_gpm",
+                       "secondary_flow_Lpm",
+                       "secondary_flow_m3s",
+                       "facility_flow_gpm",
+                       "facility_flow_Lpm",
+                       "facility_flow_m3s",
+                       "secondary_supply_temp_C",
+                       "secondary_coolant",
+                       "facility_coolant",
+                       "pump_pressure_rise_psi",
+                       "pump_pressure_rise_kPa",
+                       "pump_pressure_rise_bar",
+                       "pump_pressure_rise_Pa",
+                       "pump_efficiency",
+                       "pumps_installed",
+                       "pumps_duty",
+                       "ua_flow_exponent",
+                       "hot_resistance_fraction",
+                       "secondary_volume_L",
+                       "facility_volume_L"});
     CduSpec s;
     s.name = std::move(name);
     s.capacity = v.quantity("capacity", {"W", "kW", "MW"});
@@ -41,8 +57,8 @@ CduSpec CduSpec::fromJson(const JsonView& v, std::string name) {
     v.requireRange("approach_K", s.approach, 0.2, 30.0, "K");
     v.requireRange("secondary_flow", s.secondary_flow, 1e-5, 10.0, "Lpm");
     v.requireRange("facility_flow", s.facility_flow, 1e-5, 10.0, "Lpm");
-    v.requireRange("secondary_supply_temp_C", s.secondary_supply_temp, 273.15 + 2.0,
-                   273.15 + 70.0, "C");
+    v.requireRange("secondary_supply_temp_C", s.secondary_supply_temp, 273.15 + 2.0, 273.15 + 70.0,
+                   "C");
     v.requireRange("pump_pressure_rise", s.pump_pressure_rise, 1e3, 2e6, "kPa");
     v.requireRange("pump_efficiency", s.pump_efficiency, 0.05, 1.0);
     v.requireRange("pumps_installed", s.pumps_installed, 1, 20);
@@ -161,19 +177,21 @@ Cdu::Cdu(std::string name, CduModel model, double racks_served)
     : Cdu(std::move(name), std::move(model), racks_served, Control{}) {}
 
 Cdu::Cdu(std::string name, CduModel model, double racks_served, Control control)
-    : Component(std::move(name)), model_(std::move(model)), racks_(racks_served),
+    : Component(std::move(name)),
+      model_(std::move(model)),
+      racks_(racks_served),
       control_(control) {
     if (!(racks_ >= 1.0)) {
-        throw InputError(fmt::format("CDU '{}': racks_served = {}; expected ≥ 1", this->name(),
-                                     racks_));
+        throw InputError(
+            fmt::format("CDU '{}': racks_served = {}; expected ≥ 1", this->name(), racks_));
     }
-    if (!(control_.Kp > 0 && control_.Ti > 0 && control_.valve_min > 0 &&
-          control_.valve_min < 1 && control_.valve_start >= 0 && control_.valve_start <= 1)) {
-        throw InputError(fmt::format("CDU '{}': control Kp = {}, Ti = {} s, valve_min = {}, "
-                                     "valve_start = {}; expected Kp > 0, Ti > 0, 0 < valve_min "
-                                     "< 1, 0 ≤ valve_start ≤ 1",
-                                     this->name(), control_.Kp, control_.Ti, control_.valve_min,
-                                     control_.valve_start));
+    if (!(control_.Kp > 0 && control_.Ti > 0 && control_.valve_min > 0 && control_.valve_min < 1 &&
+          control_.valve_start >= 0 && control_.valve_start <= 1)) {
+        throw InputError(fmt::format(
+            "CDU '{}': control Kp = {}, Ti = {} s, valve_min = {}, "
+            "valve_start = {}; expected Kp > 0, Ti > 0, 0 < valve_min "
+            "< 1, 0 ≤ valve_start ≤ 1",
+            this->name(), control_.Kp, control_.Ti, control_.valve_min, control_.valve_start));
     }
     const CduSpec& s = model_.spec();
     const CduDesignPoint& d = model_.design();
@@ -196,11 +214,10 @@ Cdu::Cdu(std::string name, CduModel model, double racks_served, Control control)
     addInput({"pumps_failed", "1", 1.0, 0.0, "failed secondary pumps"});
     addOutput({"secondary_supply_temp", "K", d.secondary_supply_temp, 0.0,
                "secondary supply temperature"});
-    addOutput({"facility_return_temp", "K", d.facility_return_temp, 0.0,
-               "facility return temperature"});
+    addOutput(
+        {"facility_return_temp", "K", d.facility_return_temp, 0.0, "facility return temperature"});
     addOutput({"secondary_flow", "m3/s", s.secondary_flow, 0.0, "secondary flow"});
-    addOutput({"flow_per_rack", "m3/s", s.secondary_flow / racks_, 0.0,
-               "secondary flow per rack"});
+    addOutput({"flow_per_rack", "m3/s", s.secondary_flow / racks_, 0.0, "secondary flow per rack"});
     addOutput({"facility_flow", "m3/s", s.facility_flow, 0.0, "facility flow drawn"});
     addOutput({"valve_position", "1", 1.0, 0.0, "facility valve position"});
     addOutput({"heat_transferred", "W", s.capacity, 0.0, "heat handed to the facility loop"});
@@ -232,17 +249,18 @@ double Cdu::storedEnergy(std::span<const double> x) const {
 
 void Cdu::checkInputs(std::span<const double> u, bool with_return) const {
     if (!(u[kFacFlowAvail] >= 0.0) || !std::isfinite(u[kFacFlowAvail])) {
-        throw InputError(fmt::format("CDU '{}': facility_flow_available = {} m3/s; expected a "
-                                     "finite value ≥ 0",
-                                     name(), u[kFacFlowAvail]));
+        throw InputError(
+            fmt::format("CDU '{}': facility_flow_available = {} m3/s; expected a "
+                        "finite value ≥ 0",
+                        name(), u[kFacFlowAvail]));
     }
     if (!(u[kPumpSpeed] >= 0.0 && u[kPumpSpeed] <= 1.2)) {
-        throw InputError(fmt::format("CDU '{}': pump_speed = {}; expected 0..1.2 of rated",
-                                     name(), u[kPumpSpeed]));
+        throw InputError(fmt::format("CDU '{}': pump_speed = {}; expected 0..1.2 of rated", name(),
+                                     u[kPumpSpeed]));
     }
     if (!(u[kPumpsFailed] >= 0.0) || !std::isfinite(u[kPumpsFailed])) {
-        throw InputError(fmt::format("CDU '{}': pumps_failed = {}; expected ≥ 0", name(),
-                                     u[kPumpsFailed]));
+        throw InputError(
+            fmt::format("CDU '{}': pumps_failed = {}; expected ≥ 0", name(), u[kPumpsFailed]));
     }
     const Coolant& s = model_.secondaryCoolant();
     const Coolant& f = model_.facilityCoolant();
@@ -299,8 +317,8 @@ void Cdu::computeDerivatives(double, std::span<const double> x, std::span<const 
     const double in_f = mdot_f * (f.enthalpy(u[kFacSupplyTemp]) - f.enthalpy(x[kFacReturn]));
     dxdt[kFacReturn] = (in_f + hx.Q) / (M_f_ * f.specificHeat(x[kFacReturn]));
     const double pi = piOutput(x, u[kSetpoint]);
-    dxdt[kIntegral] = control_.Kp / control_.Ti * (x[kSupply] - u[kSetpoint]) +
-                      (v - pi) / control_.Ti;
+    dxdt[kIntegral] =
+        control_.Kp / control_.Ti * (x[kSupply] - u[kSetpoint]) + (v - pi) / control_.Ti;
 }
 
 bool Cdu::outputDependsOnInput(std::size_t o, std::size_t i) const {

@@ -41,10 +41,10 @@
 // | output | flow_per_rack         | m3/s | pump_speed, pumps_failed (identical branches)  |
 // | output | facility_flow         | m3/s | facility_flow_available, supply_temp_setpoint  |
 // | output | valve_position        | 1    | supply_temp_setpoint                           |
-// | output | heat_transferred      | W    | facility_supply_temp, facility_flow_available, supply_temp_setpoint |
-// | output | pump_power            | W    | pump_speed, pumps_failed                       |
-// | output | approach              | K    | facility_supply_temp                           |
-// | output | pump_heat             | W    | pump_speed, pumps_failed (hydraulic work V̇·Δp) |
+// | output | heat_transferred      | W    | facility_supply_temp, facility_flow_available,
+// supply_temp_setpoint | | output | pump_power            | W    | pump_speed, pumps_failed | |
+// output | approach              | K    | facility_supply_temp                           | | output
+// | pump_heat             | W    | pump_speed, pumps_failed (hydraulic work V̇·Δp) |
 // heat_transferred = ṁ_f·(h_f(T_fr) − h_f(T_fs)), the heat handed to the facility loop (equal
 // to Q_hx in steady state). No output depends on secondary_return_temp, so racks and mixers
 // may feed through from the CDU's outputs.
@@ -63,21 +63,21 @@ namespace dctwin::thermal {
 /// A CDU catalog record (data/catalog/thermal/cdus.json), SI.
 struct CduSpec {
     std::string name;
-    double capacity = 0.0;              // [W] design heat duty
-    double approach = 0.0;              // [K] T_secondary,supply − T_facility,supply at design
-    double secondary_flow = 0.0;        // [m³/s] design secondary (TCS) flow
-    double facility_flow = 0.0;         // [m³/s] design facility (FWS) flow
-    double secondary_supply_temp = 0.0; // [K] design secondary supply temperature
+    double capacity = 0.0;               // [W] design heat duty
+    double approach = 0.0;               // [K] T_secondary,supply − T_facility,supply at design
+    double secondary_flow = 0.0;         // [m³/s] design secondary (TCS) flow
+    double facility_flow = 0.0;          // [m³/s] design facility (FWS) flow
+    double secondary_supply_temp = 0.0;  // [K] design secondary supply temperature
     std::string secondary_coolant = "PG25";
     std::string facility_coolant = "water";
-    double pump_pressure_rise = 0.0;    // [Pa] at design flow and rated speed
-    double pump_efficiency = 0.6;       // [1] wire to water at design
-    int pumps_installed = 2;            // [1]
-    int pumps_duty = 1;                 // [1]
-    double ua_flow_exponent = 0.8;      // [1] both sides
+    double pump_pressure_rise = 0.0;       // [Pa] at design flow and rated speed
+    double pump_efficiency = 0.6;          // [1] wire to water at design
+    int pumps_installed = 2;               // [1]
+    int pumps_duty = 1;                    // [1]
+    double ua_flow_exponent = 0.8;         // [1] both sides
     double hot_resistance_fraction = 0.5;  // [1]
-    double secondary_volume = 0.1;      // [m³] hold-up on the secondary side
-    double facility_volume = 0.1;       // [m³] hold-up on the facility side
+    double secondary_volume = 0.1;         // [m³] hold-up on the secondary side
+    double facility_volume = 0.1;          // [m³] hold-up on the facility side
 
     static CduSpec fromJson(const JsonView& v, std::string name);
     /// "google_deschutes", "vertiv_xdu1350"; `overrides` merge over the record.
@@ -86,29 +86,29 @@ struct CduSpec {
 
 /// Steady-state result of the CDU at given inputs.
 struct CduOperatingPoint {
-    double secondary_supply_temp = 0.0;  // [K]
+    double secondary_supply_temp = 0.0;    // [K]
     double secondary_hx_inlet_temp = 0.0;  // [K] after the pumps
-    double facility_return_temp = 0.0;   // [K]
-    double heat = 0.0;                   // [W] Q_hx
-    double secondary_flow = 0.0;         // [m³/s]
-    double facility_flow = 0.0;          // [m³/s]
-    double pump_power = 0.0;             // [W] electric
-    double pump_heat = 0.0;              // [W] hydraulic work into the coolant
-    double approach = 0.0;               // [K]
-    double effectiveness = 0.0;          // [1]
-    double UA = 0.0;                     // [W/K]
+    double facility_return_temp = 0.0;     // [K]
+    double heat = 0.0;                     // [W] Q_hx
+    double secondary_flow = 0.0;           // [m³/s]
+    double facility_flow = 0.0;            // [m³/s]
+    double pump_power = 0.0;               // [W] electric
+    double pump_heat = 0.0;                // [W] hydraulic work into the coolant
+    double approach = 0.0;                 // [K]
+    double effectiveness = 0.0;            // [1]
+    double UA = 0.0;                       // [W/K]
 };
 
 /// The design point the catalog record implies.
 struct CduDesignPoint {
-    double secondary_supply_temp = 0.0;  // [K]
-    double secondary_return_temp = 0.0;  // [K] at the racks (before the pumps)
+    double secondary_supply_temp = 0.0;    // [K]
+    double secondary_return_temp = 0.0;    // [K] at the racks (before the pumps)
     double secondary_hx_inlet_temp = 0.0;  // [K]
-    double facility_supply_temp = 0.0;   // [K]
-    double facility_return_temp = 0.0;   // [K]
-    double UA = 0.0;                     // [W/K]
-    double effectiveness = 0.0;          // [1]
-    double pump_power = 0.0;             // [W]
+    double facility_supply_temp = 0.0;     // [K]
+    double facility_return_temp = 0.0;     // [K]
+    double UA = 0.0;                       // [W/K]
+    double effectiveness = 0.0;            // [1]
+    double pump_power = 0.0;               // [W]
 };
 
 /// Algebraic CDU model: derived UA, pumps, and steady solutions.
@@ -133,8 +133,8 @@ public:
     /// Steady state with the valve at the position that meets `T_set` (or fully open / at its
     /// minimum when it cannot), as the PI controller settles.
     CduOperatingPoint steadyStateControlled(double T_return, double T_fs, double T_set,
-                                            double facility_flow_available,
-                                            double pump_speed = 1.0, double pumps_failed = 0.0,
+                                            double facility_flow_available, double pump_speed = 1.0,
+                                            double pumps_failed = 0.0,
                                             double valve_min = 0.05) const;
 
 private:
@@ -149,10 +149,10 @@ private:
 class Cdu : public Component {
 public:
     struct Control {
-        double Kp = 0.3;          // [1/K] valve fraction per kelvin of error
-        double Ti = 60.0;         // [s] integral time; K_i = K_p/T_i
-        double valve_min = 0.05;  // [1] minimum facility flow fraction
-        double valve_start = 0.8; // [1] initial valve position (integral state)
+        double Kp = 0.3;           // [1/K] valve fraction per kelvin of error
+        double Ti = 60.0;          // [s] integral time; K_i = K_p/T_i
+        double valve_min = 0.05;   // [1] minimum facility flow fraction
+        double valve_start = 0.8;  // [1] initial valve position (integral state)
     };
     enum State : std::size_t { kSupply, kFacReturn, kIntegral };
     enum Input : std::size_t {

@@ -21,18 +21,20 @@ MonotoneTable::MonotoneTable(std::vector<double> x, std::vector<double> y, std::
     : x_(std::move(x)), y_(std::move(y)) {
     const std::size_t n = x_.size();
     if (n < 2 || y_.size() != n) {
-        throw InputError(fmt::format("{}: a table needs at least two points and as many values "
-                                     "as temperatures (got {} temperatures, {} values)",
-                                     what, n, y_.size()));
+        throw InputError(
+            fmt::format("{}: a table needs at least two points and as many values "
+                        "as temperatures (got {} temperatures, {} values)",
+                        what, n, y_.size()));
     }
     for (std::size_t i = 0; i < n; ++i) {
         if (!std::isfinite(x_[i]) || !std::isfinite(y_[i])) {
             throw InputError(fmt::format("{}: non-finite table entry at index {}", what, i));
         }
         if (i > 0 && !(x_[i] > x_[i - 1])) {
-            throw InputError(fmt::format("{}: temperatures must increase strictly; entry {} "
-                                         "({}) follows {}",
-                                         what, i, x_[i], x_[i - 1]));
+            throw InputError(
+                fmt::format("{}: temperatures must increase strictly; entry {} "
+                            "({}) follows {}",
+                            what, i, x_[i], x_[i - 1]));
         }
     }
     // Fritsch–Carlson slopes: harmonic-mean interior slopes, zero where the data turn, which
@@ -113,8 +115,8 @@ Coolant Coolant::fromFile(const std::filesystem::path& file) {
     const Json doc = readJsonFile(file);
     const JsonView v(doc);
     v.checkKeys({"name", "description", "source", "freezing_point_C", "freezing_point_source",
-                 "temperature_C", "density_kg_per_m3", "specific_heat_J_per_kgK",
-                 "viscosity_Pa_s", "conductivity_W_per_mK"});
+                 "temperature_C", "density_kg_per_m3", "specific_heat_J_per_kgK", "viscosity_Pa_s",
+                 "conductivity_W_per_mK"});
     Coolant c;
     c.file_ = file.string();
     c.name_ = v.string("name");
@@ -123,8 +125,8 @@ Coolant Coolant::fromFile(const std::filesystem::path& file) {
     for (double& t : T) t = units::celsiusToKelvin(t);
     auto what = [&](std::string_view p) { return fmt::format("{} ({}): {}", c.name_, c.file_, p); };
     c.rho_ = MonotoneTable(T, numbers(v, "density_kg_per_m3"), what("density_kg_per_m3"));
-    c.cp_ = MonotoneTable(T, numbers(v, "specific_heat_J_per_kgK"),
-                          what("specific_heat_J_per_kgK"));
+    c.cp_ =
+        MonotoneTable(T, numbers(v, "specific_heat_J_per_kgK"), what("specific_heat_J_per_kgK"));
     c.mu_ = MonotoneTable(T, numbers(v, "viscosity_Pa_s"), what("viscosity_Pa_s"));
     c.k_ = MonotoneTable(T, numbers(v, "conductivity_W_per_mK"), what("conductivity_W_per_mK"));
     c.T_min_ = T.front();

@@ -41,7 +41,7 @@ public:
 private:
     std::size_t interval(double x) const;
     double partialIntegral(std::size_t i, double x) const;
-    std::vector<double> x_, y_, m_;  // knots, values, slopes
+    std::vector<double> x_, y_, m_;   // knots, values, slopes
     std::vector<double> cumulative_;  // ∫ from x_0 to x_i
 };
 
@@ -60,10 +60,10 @@ public:
     const std::string& name() const { return name_; }
     const std::string& source() const { return source_; }
 
-    double density(double T) const;        // [kg/m³], T [K]
-    double specificHeat(double T) const;   // [J/(kg·K)]
-    double viscosity(double T) const;      // [Pa·s] dynamic
-    double conductivity(double T) const;   // [W/(m·K)]
+    double density(double T) const;                     // [kg/m³], T [K]
+    double specificHeat(double T) const;                // [J/(kg·K)]
+    double viscosity(double T) const;                   // [Pa·s] dynamic
+    double conductivity(double T) const;                // [W/(m·K)]
     double minTemperature() const { return T_min_; }    // [K] first table point
     double maxTemperature() const { return T_max_; }    // [K] last table point
     double freezingPoint() const { return T_freeze_; }  // [K]

@@ -47,7 +47,8 @@ public:
         for (int i = 0; i < racks_; ++i) {
             double f;
             if (i < n_train) {
-                f = 0.96 + 0.04 * std::sin(2 * std::numbers::pi * (t / (6 * units::hour) + 0.1 * i));
+                f = 0.96 +
+                    0.04 * std::sin(2 * std::numbers::pi * (t / (6 * units::hour) + 0.1 * i));
             } else {
                 // Peak of requests mid-afternoon, trough before dawn.
                 f = 0.675 - 0.225 * std::cos(2 * std::numbers::pi * (tod - 0.125));
@@ -88,9 +89,8 @@ std::string utcNow() {
 ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
                                          const std::filesystem::path& out_h5,
                                          const ThermalWeekOptions& o) {
-    if (o.start_day_of_year < 1 || o.start_day_of_year > 365 || !(o.days > 0.0) ||
-        o.days > 365.0 || !(o.output_interval > 0.0) || o.racks < 1 || o.racks > 64 ||
-        o.dry_cooler_units < 1) {
+    if (o.start_day_of_year < 1 || o.start_day_of_year > 365 || !(o.days > 0.0) || o.days > 365.0 ||
+        !(o.output_interval > 0.0) || o.racks < 1 || o.racks > 64 || o.dry_cooler_units < 1) {
         throw InputError(fmt::format(
             "thermal example: start day {}, {} days, output every {} s, {} racks, {} dry "
             "cooler units; expected day 1..365, 0 < days ≤ 365, interval > 0, 1..64 racks, "
@@ -114,8 +114,8 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
     const Cdu& cdu = sys.add(std::make_shared<const Cdu>("cdu", cdu_model, o.racks));
     std::vector<const RackLoop*> racks;
     for (int i = 1; i <= o.racks; ++i) {
-        racks.push_back(&sys.add(
-            std::make_shared<const RackLoop>(fmt::format("rack{:02}", i), pg, rp)));
+        racks.push_back(
+            &sys.add(std::make_shared<const RackLoop>(fmt::format("rack{:02}", i), pg, rp)));
     }
     sys.add(std::make_shared<const Mixer>("mixer", pg, std::vector<double>(o.racks, 1.0),
                                           rp.initial_temp, rp.flow_design));
@@ -133,12 +133,12 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
     const double duration = o.days * units::day;
     const double q_total = rp.heat_design * o.racks;
     sys.add(std::make_shared<const Accumulator>(
-        "energy", std::vector<Accumulator::Channel>{
-                      {"it_heat", "W", "J", q_total, q_total * duration},
-                      {"pump_heat", "W", "J", 1e4, 1e4 * duration},
-                      {"heat_rejected", "W", "J", q_total, q_total * duration},
-                      {"fan_power", "W", "J", 1e4, 1e4 * duration},
-                      {"pump_power", "W", "J", 1e4, 1e4 * duration}}));
+        "energy",
+        std::vector<Accumulator::Channel>{{"it_heat", "W", "J", q_total, q_total * duration},
+                                          {"pump_heat", "W", "J", 1e4, 1e4 * duration},
+                                          {"heat_rejected", "W", "J", q_total, q_total * duration},
+                                          {"fan_power", "W", "J", 1e4, 1e4 * duration},
+                                          {"pump_power", "W", "J", 1e4, 1e4 * duration}}));
 
     // Wiring.
     for (int i = 1; i <= o.racks; ++i) {
@@ -176,7 +176,8 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
         return x.subspan(sys.stateOffset(c), sys.component(c).states().size());
     };
     auto stored = [&](std::span<const double> x) {
-        double e = cdu.storedEnergy(slice("cdu", x)) + pipe_ret.storedEnergy(slice("pipe_return", x)) +
+        double e = cdu.storedEnergy(slice("cdu", x)) +
+                   pipe_ret.storedEnergy(slice("pipe_return", x)) +
                    pipe_sup.storedEnergy(slice("pipe_supply", x));
         for (const RackLoop* r : racks) e += r->storedEnergy(slice(r->name(), x));
         return e;
@@ -194,9 +195,9 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
         rec.addOutput(r + ".outlet_temp", g, "outlet_temp");
         rec.addOutput(r + ".heat_to_coolant", g, "heat_to_coolant");
     }
-    for (const char* n : {"secondary_supply_temp", "facility_return_temp", "secondary_flow",
-                          "facility_flow", "valve_position", "heat_transferred", "pump_power",
-                          "approach"}) {
+    for (const char* n :
+         {"secondary_supply_temp", "facility_return_temp", "secondary_flow", "facility_flow",
+          "valve_position", "heat_transferred", "pump_power", "approach"}) {
         rec.addOutput(fmt::format("cdu.{}", n), "cdu", n);
     }
     rec.addOutput("mixer.temp", "cdu", "secondary_return_temp");
@@ -208,13 +209,13 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
     }
     rec.addOutput("water.total", "water", "total");
     rec.addOutput("water.makeup_rate", "water", "makeup_rate");
-    for (const char* n :
-         {"it_heat_total", "pump_heat_total", "heat_rejected_total", "fan_power_total",
-          "pump_power_total"}) {
+    for (const char* n : {"it_heat_total", "pump_heat_total", "heat_rejected_total",
+                          "fan_power_total", "pump_power_total"}) {
         rec.addOutput(fmt::format("energy.{}", n), "energy", n);
     }
-    rec.addProbe([&](double, std::span<const double> x, std::span<const double>) { return stored(x); },
-                 "energy", "stored", "J", "heat stored in racks, CDU and pipes (enthalpy basis)");
+    rec.addProbe(
+        [&](double, std::span<const double> x, std::span<const double>) { return stored(x); },
+        "energy", "stored", "J", "heat stored in racks, CDU and pipes (enthalpy basis)");
 
     SimulationOptions so;
     so.t_start = 0.0;

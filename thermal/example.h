@@ -22,36 +22,36 @@
 namespace dctwin::thermal {
 
 struct ThermalWeekOptions {
-    int start_day_of_year = 196;          // [1..365] 196 = 15 July
-    double days = 7.0;                    // [d]
-    double output_interval = 600.0;       // [s]
-    int racks = 8;                        // [1]
+    int start_day_of_year = 196;     // [1..365] 196 = 15 July
+    double days = 7.0;               // [d]
+    double output_interval = 600.0;  // [s]
+    int racks = 8;                   // [1]
     std::string rack_model = "gb300_nvl72";
     std::string cdu_model = "vertiv_xdu1350";
     std::string dry_cooler_model = "generic_adiabatic_dry_cooler_1MW";
-    int dry_cooler_units = 2;             // [1]
-    double tcs_supply_setpoint = 313.15;  // [K] 40 °C (NVIDIA warm-water range 32–45 °C)
-    std::string ashrae_class = "W40";     // facility water class (C1)
+    int dry_cooler_units = 2;               // [1]
+    double tcs_supply_setpoint = 313.15;    // [K] 40 °C (NVIDIA warm-water range 32–45 °C)
+    std::string ashrae_class = "W40";       // facility water class (C1)
     double facility_setpoint_margin = 4.0;  // [K] setpoint = class maximum − margin (36 °C)
-    double pipe_volume = 1.8;             // [m³] each of supply and return (100 m of DN150)
-    int pipe_segments = 4;                // [1]
+    double pipe_volume = 1.8;               // [m³] each of supply and return (100 m of DN150)
+    int pipe_segments = 4;                  // [1]
 };
 
 struct ThermalWeekSummary {
-    double it_heat = 0.0;              // [J] heat to liquid from all racks
-    double pump_heat = 0.0;            // [J] CDU pump work into the coolant
-    double heat_rejected = 0.0;        // [J] by the dry coolers
-    double stored_change = 0.0;        // [J] change of heat stored in racks, CDU, pipes
+    double it_heat = 0.0;                   // [J] heat to liquid from all racks
+    double pump_heat = 0.0;                 // [J] CDU pump work into the coolant
+    double heat_rejected = 0.0;             // [J] by the dry coolers
+    double stored_change = 0.0;             // [J] change of heat stored in racks, CDU, pipes
     double energy_balance_rel_error = 0.0;  // [1] |in − out − Δstored| / in
-    double water = 0.0;                // [m³] adiabatic spray water
-    double fan_energy = 0.0;           // [J]
-    double pump_energy = 0.0;          // [J] CDU pumps, electric
-    double max_die_temp = 0.0;         // [K]
-    double max_tcs_supply_temp = 0.0;  // [K]
+    double water = 0.0;                     // [m³] adiabatic spray water
+    double fan_energy = 0.0;                // [J]
+    double pump_energy = 0.0;               // [J] CDU pumps, electric
+    double max_die_temp = 0.0;              // [K]
+    double max_tcs_supply_temp = 0.0;       // [K]
     double max_facility_supply_temp = 0.0;  // [K]
-    double min_temp = 0.0;             // [K] lowest coolant/water temperature recorded
-    double max_dry_bulb = 0.0;         // [K]
-    double hours_with_spray = 0.0;     // [h] output intervals with spray water > 0
+    double min_temp = 0.0;                  // [K] lowest coolant/water temperature recorded
+    double max_dry_bulb = 0.0;              // [K]
+    double hours_with_spray = 0.0;          // [h] output intervals with spray water > 0
     std::size_t samples = 0;
     std::size_t channels = 0;
     SolverStats stats;

@@ -12,9 +12,10 @@ namespace {
 
 void checkArgs(std::string_view fn, double ntu, double cr) {
     if (!(ntu >= 0.0) || !std::isfinite(ntu) || !(cr >= 0.0 && cr <= 1.0 + 1e-12)) {
-        throw InputError(fmt::format("{}: NTU = {} and C_r = {}: expected NTU ≥ 0 (finite) and "
-                                     "0 ≤ C_r ≤ 1",
-                                     fn, ntu, cr));
+        throw InputError(
+            fmt::format("{}: NTU = {} and C_r = {}: expected NTU ≥ 0 (finite) and "
+                        "0 ≤ C_r ≤ 1",
+                        fn, ntu, cr));
     }
 }
 
@@ -46,9 +47,10 @@ double effectiveness(HxArrangement arrangement, double ntu, double cr) {
 
 double ntuCounterflow(double eps, double cr) {
     if (!(eps >= 0.0 && eps < 1.0) || !(cr >= 0.0 && cr <= 1.0)) {
-        throw InputError(fmt::format("ntuCounterflow: effectiveness {} with C_r = {} is not "
-                                     "reachable; expected 0 ≤ ε < 1 and 0 ≤ C_r ≤ 1",
-                                     eps, cr));
+        throw InputError(
+            fmt::format("ntuCounterflow: effectiveness {} with C_r = {} is not "
+                        "reachable; expected 0 ≤ ε < 1 and 0 ≤ C_r ≤ 1",
+                        eps, cr));
     }
     if (std::abs(1.0 - cr) < 1e-9) return eps / (1.0 - eps);
     return std::log((1.0 - eps * cr) / (1.0 - eps)) / (1.0 - cr);
@@ -61,9 +63,10 @@ double ntuFromEffectiveness(HxArrangement arrangement, double eps, double cr) {
     while (effectiveness(arrangement, hi, cr) < eps) {
         hi *= 2.0;
         if (hi > 1e4) {
-            throw InputError(fmt::format("ntuFromEffectiveness: effectiveness {} is not reachable "
-                                         "by a {} exchanger with C_r = {}",
-                                         eps, arrangementName(arrangement), cr));
+            throw InputError(
+                fmt::format("ntuFromEffectiveness: effectiveness {} is not reachable "
+                            "by a {} exchanger with C_r = {}",
+                            eps, arrangementName(arrangement), cr));
         }
     }
     double lo = 0.0;

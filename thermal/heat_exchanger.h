@@ -39,22 +39,22 @@ double ntuFromEffectiveness(HxArrangement arrangement, double eps, double cr);
 
 /// UA at off-design flows, see header comment.                                     [W/K]
 struct UaScaling {
-    double UA_design = 0.0;              // [W/K] at design flows
-    double mdot_hot_design = 0.0;        // [kg/s]
-    double mdot_cold_design = 0.0;       // [kg/s]
+    double UA_design = 0.0;                // [W/K] at design flows
+    double mdot_hot_design = 0.0;          // [kg/s]
+    double mdot_cold_design = 0.0;         // [kg/s]
     double hot_resistance_fraction = 0.5;  // [1] share of 1/UA on the hot side at design
-    double exponent_hot = 0.8;           // [1]
-    double exponent_cold = 0.8;          // [1]
+    double exponent_hot = 0.8;             // [1]
+    double exponent_cold = 0.8;            // [1]
     double operator()(double mdot_hot, double mdot_cold) const;
 };
 
 struct HxResult {
-    double Q = 0.0;               // [W] from hot to cold, ≥ 0 when T_h,in ≥ T_c,in
-    double effectiveness = 0.0;   // [1]
-    double ntu = 0.0;             // [1]
-    double cr = 0.0;              // [1]
-    double C_hot = 0.0;           // [W/K]
-    double C_cold = 0.0;          // [W/K]
+    double Q = 0.0;              // [W] from hot to cold, ≥ 0 when T_h,in ≥ T_c,in
+    double effectiveness = 0.0;  // [1]
+    double ntu = 0.0;            // [1]
+    double cr = 0.0;             // [1]
+    double C_hot = 0.0;          // [W/K]
+    double C_cold = 0.0;         // [W/K]
 };
 
 /// Heat flow between two streams given UA and capacity rates. Zero capacity on either side

@@ -115,12 +115,26 @@ FanState stageFans(const FanStaging& s, double f) {
 // ------------------------------------------------------------------------------ dry cooler
 
 DryCoolerSpec DryCoolerSpec::fromJson(const JsonView& v, std::string name) {
-    checkEntryKeys(v, {"capacity_kW", "capacity_W", "capacity_MW", "rating_inlet_temp_C",
-                       "rating_outlet_temp_C", "rating_dry_bulb_C", "rating_wet_bulb_C",
-                       "air_flow_m3s", "fan_power_kW", "fan_power_W", "fans_per_unit",
-                       "min_fan_speed", "air_flow_exponent", "water_flow_exponent",
-                       "air_resistance_fraction", "coolant", "adiabatic",
-                       "saturation_effectiveness", "switch_over_temp_C", "switch_band_K",
+    checkEntryKeys(v, {"capacity_kW",
+                       "capacity_W",
+                       "capacity_MW",
+                       "rating_inlet_temp_C",
+                       "rating_outlet_temp_C",
+                       "rating_dry_bulb_C",
+                       "rating_wet_bulb_C",
+                       "air_flow_m3s",
+                       "fan_power_kW",
+                       "fan_power_W",
+                       "fans_per_unit",
+                       "min_fan_speed",
+                       "air_flow_exponent",
+                       "water_flow_exponent",
+                       "air_resistance_fraction",
+                       "coolant",
+                       "adiabatic",
+                       "saturation_effectiveness",
+                       "switch_over_temp_C",
+                       "switch_band_K",
                        "spray_overhead"});
     DryCoolerSpec s;
     s.name = std::move(name);
@@ -165,8 +179,8 @@ DryCoolerSpec DryCoolerSpec::fromCatalog(std::string_view name, const Json& over
 DryCooler::DryCooler(DryCoolerSpec spec, int units)
     : spec_(std::move(spec)), units_(units), coolant_(Coolant::byName(spec_.coolant)) {
     if (units_ < 1) {
-        throw InputError(fmt::format("dry cooler '{}': {} units; expected ≥ 1", spec_.name,
-                                     units_));
+        throw InputError(
+            fmt::format("dry cooler '{}': {} units; expected ≥ 1", spec_.name, units_));
     }
     // Rating point of one unit → UA by inverting the cross-flow ε(NTU).
     const double Q = spec_.capacity;
@@ -180,9 +194,10 @@ DryCooler::DryCooler(DryCoolerSpec spec, int units)
     const double C_min = std::min(C_w, C_a), C_r = C_min / std::max(C_w, C_a);
     const double eps = Q / (C_min * (T_in - air.dry_bulb));
     if (!(eps > 0.0 && eps < 1.0)) {
-        throw InputError(fmt::format("dry cooler '{}': the rating point needs effectiveness "
-                                     "{:.3f}; raise the air flow or the approach",
-                                     spec_.name, eps));
+        throw InputError(
+            fmt::format("dry cooler '{}': the rating point needs effectiveness "
+                        "{:.3f}; raise the air flow or the approach",
+                        spec_.name, eps));
     }
     const double UA = ntuFromEffectiveness(HxArrangement::CrossflowUnmixed, eps, C_r) * C_min;
     water_flow_design_ = units_ * mdot_w / coolant_.referenceDensity();
@@ -248,8 +263,8 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
     if (dry_full.outlet_temp < in.setpoint) {
         // Dry operation meets the setpoint: fans modulate, pads stay dry (water first saved).
         if (dry_full.heat_rejected <= 0.0) return evaluateAt(in, 0.0, 0.0);
-        const double f = solveFraction(
-            [&](double x) { return evaluateAt(in, x, 0.0).outlet_temp; }, in.setpoint);
+        const double f = solveFraction([&](double x) { return evaluateAt(in, x, 0.0).outlet_temp; },
+                                       in.setpoint);
         return evaluateAt(in, f, 0.0);
     }
     if (allowed <= 0.0) {
@@ -261,24 +276,26 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
     if (wet_full.outlet_temp >= in.setpoint) {
         return wet_full.heat_rejected > 0.0 ? wet_full : evaluateAt(in, 0.0, 0.0);
     }
-    const double pads = allowed * solveFraction(
-                                      [&](double x) {
-                                          return evaluateAt(in, 1.0, allowed * x).outlet_temp;
-                                      },
-                                      in.setpoint);
+    const double pads =
+        allowed *
+        solveFraction([&](double x) { return evaluateAt(in, 1.0, allowed * x).outlet_temp; },
+                      in.setpoint);
     return evaluateAt(in, 1.0, pads);
 }
 
 // --------------------------------------------------------------------------- cooling tower
 
 CoolingTowerSpec CoolingTowerSpec::fromJson(const JsonView& v, std::string name) {
-    checkEntryKeys(v, {"capacity_kW", "capacity_W", "capacity_MW", "rating_inlet_temp_C",
-                       "rating_outlet_temp_C", "rating_wet_bulb_C", "rating_dry_bulb_C",
-                       "rating_inlet_temp_F", "rating_outlet_temp_F", "rating_wet_bulb_F",
-                       "rating_dry_bulb_F",
-                       "liquid_to_gas_ratio", "ntu_exponent", "fan_gpm_per_hp", "fan_power_kW",
-                       "fans_per_cell", "min_fan_speed", "latent_fraction", "drift_fraction",
-                       "cycles_of_concentration"});
+    checkEntryKeys(v, {"capacity_kW",          "capacity_W",
+                       "capacity_MW",          "rating_inlet_temp_C",
+                       "rating_outlet_temp_C", "rating_wet_bulb_C",
+                       "rating_dry_bulb_C",    "rating_inlet_temp_F",
+                       "rating_outlet_temp_F", "rating_wet_bulb_F",
+                       "rating_dry_bulb_F",    "liquid_to_gas_ratio",
+                       "ntu_exponent",         "fan_gpm_per_hp",
+                       "fan_power_kW",         "fans_per_cell",
+                       "min_fan_speed",        "latent_fraction",
+                       "drift_fraction",       "cycles_of_concentration"});
     CoolingTowerSpec s;
     s.name = std::move(name);
     s.capacity = v.quantity("capacity", {"W", "kW", "MW"});
@@ -304,8 +321,8 @@ CoolingTowerSpec CoolingTowerSpec::fromJson(const JsonView& v, std::string name)
     v.requireRange("min_fan_speed", s.min_fan_speed, 0.01, 1.0);
     // Fan power from the rating-point water flow and the 90.1 gpm/hp figure, or given.
     const Coolant water = Coolant::byName("water");
-    const double mdot_w = s.capacity / (water.enthalpy(s.rating_inlet_temp) -
-                                        water.enthalpy(s.rating_outlet_temp));
+    const double mdot_w =
+        s.capacity / (water.enthalpy(s.rating_inlet_temp) - water.enthalpy(s.rating_outlet_temp));
     if (v.has("fan_gpm_per_hp")) {
         const double gpm_per_hp = v.number("fan_gpm_per_hp");
         v.requireRange("fan_gpm_per_hp", gpm_per_hp, 1.0, 1000.0);
@@ -330,8 +347,8 @@ double CoolingTower::saturatedEnthalpy(double T, double p) const {
 CoolingTower::CoolingTower(CoolingTowerSpec spec, int cells)
     : spec_(std::move(spec)), cells_(cells), water_(Coolant::byName("water")) {
     if (cells_ < 1) {
-        throw InputError(fmt::format("cooling tower '{}': {} cells; expected ≥ 1", spec_.name,
-                                     cells_));
+        throw InputError(
+            fmt::format("cooling tower '{}': {} cells; expected ≥ 1", spec_.name, cells_));
     }
     // Rating point of one cell → the NTU coefficient c.
     const double T_wi = spec_.rating_inlet_temp, T_wo = spec_.rating_outlet_temp;
@@ -347,10 +364,11 @@ CoolingTower::CoolingTower(CoolingTowerSpec spec, int cells)
     const double C_min = std::min(C_w, mdot_a), C_r = C_min / std::max(C_w, mdot_a);
     const double eps = Q / (C_min * (saturatedEnthalpy(T_wi, p) - h_ai));
     if (!(eps > 0.0 && eps < 1.0)) {
-        throw InputError(fmt::format("cooling tower '{}': the rating point needs an air-side "
-                                     "effectiveness of {:.3f}; check the rating temperatures and "
-                                     "L/G",
-                                     spec_.name, eps));
+        throw InputError(
+            fmt::format("cooling tower '{}': the rating point needs an air-side "
+                        "effectiveness of {:.3f}; check the rating temperatures and "
+                        "L/G",
+                        spec_.name, eps));
     }
     const double ntu_air = ntuCounterflow(eps, C_r) * C_min / mdot_a;
     c_ = ntu_air / std::pow(mdot_w / mdot_a, 1.0 + spec_.ntu_exponent);
@@ -405,9 +423,8 @@ CoolingTower::Outputs CoolingTower::evaluateAt(const Inputs& in, double f) const
     o.fans_running = fs.running;
     o.fan_power = fs.power;
     const double h_fg = psychro::latentHeatOfVaporisation(0.5 * (T_wi + T_wo));
-    const TowerWater w = towerWaterBalance(std::max(0.0, Q), spec_.latent_fraction, h_fg,
-                                           mdot_w, spec_.drift_fraction,
-                                           spec_.cycles_of_concentration);
+    const TowerWater w = towerWaterBalance(std::max(0.0, Q), spec_.latent_fraction, h_fg, mdot_w,
+                                           spec_.drift_fraction, spec_.cycles_of_concentration);
     o.evaporation_rate = w.evaporation;
     o.drift_rate = w.drift;
     o.blowdown_rate = w.blowdown;
@@ -434,8 +451,8 @@ CoolingTower::Outputs CoolingTower::evaluate(const Inputs& in) const {
 ChillerSpec ChillerSpec::fromJson(const JsonView& v, std::string name) {
     checkEntryKeys(v, {"kind", "capacity_kW", "capacity_W", "capacity_MW", "cop_ref", "capft",
                        "eirft", "eirfplr", "chw_leaving_min_C", "chw_leaving_max_C",
-                       "cw_entering_min_C", "cw_entering_max_C", "plr_min",
-                       "second_law_efficiency", "evaporator_offset_K", "condenser_offset_K"});
+                       "cw_entering_min_C", "cw_entering_max_C", "plr_min", "second_law_efficiency",
+                       "evaporator_offset_K", "condenser_offset_K"});
     ChillerSpec s;
     s.name = std::move(name);
     s.kind = v.choice("kind", {"eir", "carnot"}) == "eir" ? Kind::Eir : Kind::Carnot;
@@ -486,10 +503,11 @@ double Chiller::biquadratic(const std::array<double, 6>& c, double x, double y) 
 Chiller::Outputs Chiller::evaluate(double load, double T_chw, double T_cw) const {
     if (!(load >= 0.0) || !std::isfinite(load) || !(T_chw > 250.0 && T_chw < 340.0) ||
         !(T_cw > 230.0 && T_cw < 340.0)) {
-        throw InputError(fmt::format("chiller '{}': load {} W, leaving chilled water {:.2f} °C, "
-                                     "entering condenser {:.2f} °C; expected load ≥ 0 and "
-                                     "temperatures -23..67 °C",
-                                     spec_.name, load, celsius(T_chw), celsius(T_cw)));
+        throw InputError(
+            fmt::format("chiller '{}': load {} W, leaving chilled water {:.2f} °C, "
+                        "entering condenser {:.2f} °C; expected load ≥ 0 and "
+                        "temperatures -23..67 °C",
+                        spec_.name, load, celsius(T_chw), celsius(T_cw)));
     }
     Outputs o;
     if (spec_.kind == ChillerSpec::Kind::Eir) {
@@ -543,9 +561,10 @@ AshraeLiquidClass loadAshraeClass(std::string_view name) {
 
 double facilitySupplySetpoint(const AshraeLiquidClass& cls, double margin) {
     if (!(margin >= 0.0) || cls.max_supply_temp - margin < cls.min_supply_temp) {
-        throw InputError(fmt::format("ASHRAE class {}: margin {} K leaves the setpoint below the "
-                                     "class minimum {:.1f} °C",
-                                     cls.name, margin, celsius(cls.min_supply_temp)));
+        throw InputError(
+            fmt::format("ASHRAE class {}: margin {} K leaves the setpoint below the "
+                        "class minimum {:.1f} °C",
+                        cls.name, margin, celsius(cls.min_supply_temp)));
     }
     return cls.max_supply_temp - margin;
 }
@@ -558,8 +577,8 @@ DryCoolerComponent::DryCoolerComponent(std::string name, DryCooler model)
     const double Qn = s.capacity * model_.units();
     addInput({"inlet_temp", "K", s.rating_inlet_temp, s.rating_inlet_temp, "water in"});
     addInput({"flow", "m3/s", model_.designWaterFlow(), model_.designWaterFlow(), "water flow"});
-    addInput({"setpoint", "K", s.rating_outlet_temp, s.rating_outlet_temp,
-              "leaving water setpoint"});
+    addInput(
+        {"setpoint", "K", s.rating_outlet_temp, s.rating_outlet_temp, "leaving water setpoint"});
     addInput({"dry_bulb", "K", 300.0, s.rating_dry_bulb, "ambient dry bulb"});
     addInput({"wet_bulb", "K", 300.0, s.rating_wet_bulb, "ambient wet bulb"});
     addInput({"pressure", "Pa", 101325.0, 101325.0, "station pressure"});
@@ -573,10 +592,9 @@ DryCoolerComponent::DryCoolerComponent(std::string name, DryCooler model)
     addOutput({"setpoint_unmet", "K", 1.0, 0.0, "leaving water above setpoint"});
 }
 
-void DryCoolerComponent::computeOutputs(double, std::span<const double>,
-                                        std::span<const double> u, std::span<double> y) const {
-    const DryCooler::Outputs o =
-        model_.evaluate({u[0], u[1], u[2], AmbientAir{u[3], u[4], u[5]}});
+void DryCoolerComponent::computeOutputs(double, std::span<const double>, std::span<const double> u,
+                                        std::span<double> y) const {
+    const DryCooler::Outputs o = model_.evaluate({u[0], u[1], u[2], AmbientAir{u[3], u[4], u[5]}});
     y[0] = o.outlet_temp;
     y[1] = o.heat_rejected;
     y[2] = o.fan_power;
@@ -592,8 +610,8 @@ CoolingTowerComponent::CoolingTowerComponent(std::string name, CoolingTower mode
     const auto& s = model_.spec();
     addInput({"inlet_temp", "K", s.rating_inlet_temp, s.rating_inlet_temp, "water in"});
     addInput({"flow", "m3/s", model_.designWaterFlow(), model_.designWaterFlow(), "water flow"});
-    addInput({"setpoint", "K", s.rating_outlet_temp, s.rating_outlet_temp,
-              "leaving water setpoint"});
+    addInput(
+        {"setpoint", "K", s.rating_outlet_temp, s.rating_outlet_temp, "leaving water setpoint"});
     addInput({"dry_bulb", "K", 300.0, s.rating_dry_bulb, "ambient dry bulb"});
     addInput({"wet_bulb", "K", 300.0, s.rating_wet_bulb, "ambient wet bulb"});
     addInput({"pressure", "Pa", 101325.0, 101325.0, "station pressure"});

@@ -78,14 +78,14 @@ void checkAmbient(const AmbientAir& air, std::string_view where);
 double ambientHumidityRatio(const AmbientAir& air);
 
 struct FanStaging {
-    int fans = 1;                  // [1] fans in the bank
-    double min_speed = 0.2;        // [1] lowest VFD speed
-    double rated_power = 0.0;      // [W] per fan at full speed
+    int fans = 1;              // [1] fans in the bank
+    double min_speed = 0.2;    // [1] lowest VFD speed
+    double rated_power = 0.0;  // [W] per fan at full speed
 };
 struct FanState {
-    int running = 0;      // [1]
-    double speed = 0.0;   // [1]
-    double power = 0.0;   // [W]
+    int running = 0;     // [1]
+    double speed = 0.0;  // [1]
+    double power = 0.0;  // [W]
 };
 /// Fans that deliver air-flow fraction f of the bank's rated flow (see header comment).
 FanState stageFans(const FanStaging& staging, double air_fraction);
@@ -94,17 +94,17 @@ FanState stageFans(const FanStaging& staging, double air_fraction);
 
 struct DryCoolerSpec {
     std::string name;
-    double capacity = 1e6;            // [W] per unit at the rating point
-    double rating_inlet_temp = 318.15;   // [K] water in
-    double rating_outlet_temp = 308.15;  // [K] water out
-    double rating_dry_bulb = 300.15;     // [K]
-    double rating_wet_bulb = 292.15;     // [K]
-    double air_flow = 70.0;           // [m³/s] per unit at full fan speed
-    double fan_power = 20e3;          // [W] per unit at full fan speed
-    int fans_per_unit = 10;           // [1]
-    double min_fan_speed = 0.2;       // [1]
-    double air_flow_exponent = 0.6;   // [1]
-    double water_flow_exponent = 0.8; // [1]
+    double capacity = 1e6;                  // [W] per unit at the rating point
+    double rating_inlet_temp = 318.15;      // [K] water in
+    double rating_outlet_temp = 308.15;     // [K] water out
+    double rating_dry_bulb = 300.15;        // [K]
+    double rating_wet_bulb = 292.15;        // [K]
+    double air_flow = 70.0;                 // [m³/s] per unit at full fan speed
+    double fan_power = 20e3;                // [W] per unit at full fan speed
+    int fans_per_unit = 10;                 // [1]
+    double min_fan_speed = 0.2;             // [1]
+    double air_flow_exponent = 0.6;         // [1]
+    double water_flow_exponent = 0.8;       // [1]
     double air_resistance_fraction = 0.75;  // [1]
     std::string coolant = "water";
     bool adiabatic = false;
@@ -126,20 +126,20 @@ public:
         AmbientAir air;
     };
     struct Outputs {
-        double outlet_temp = 0.0;       // [K]
-        double heat_rejected = 0.0;     // [W] from the water
-        double fan_power = 0.0;         // [W]
-        double air_fraction = 0.0;      // [1]
-        int fans_running = 0;           // [1]
-        double air_inlet_temp = 0.0;    // [K] after the pads
-        double air_outlet_temp = 0.0;   // [K]
-        double air_mass_flow = 0.0;     // [kg/s] dry air
-        double heat_to_air = 0.0;       // [W] C_a·(T_a,out − T_a,in)
+        double outlet_temp = 0.0;         // [K]
+        double heat_rejected = 0.0;       // [W] from the water
+        double fan_power = 0.0;           // [W]
+        double air_fraction = 0.0;        // [1]
+        int fans_running = 0;             // [1]
+        double air_inlet_temp = 0.0;      // [K] after the pads
+        double air_outlet_temp = 0.0;     // [K]
+        double air_mass_flow = 0.0;       // [kg/s] dry air
+        double heat_to_air = 0.0;         // [W] C_a·(T_a,out − T_a,in)
         double adiabatic_fraction = 0.0;  // [1] a
-        double evaporation_rate = 0.0;  // [m³/s]
-        double spray_water_rate = 0.0;  // [m³/s]
-        double setpoint_unmet = 0.0;    // [K] max(0, T_out − setpoint)
-        double effectiveness = 0.0;     // [1]
+        double evaporation_rate = 0.0;    // [m³/s]
+        double spray_water_rate = 0.0;    // [m³/s]
+        double setpoint_unmet = 0.0;      // [K] max(0, T_out − setpoint)
+        double effectiveness = 0.0;       // [1]
     };
     DryCooler(DryCoolerSpec spec, int units);
     Outputs evaluate(const Inputs& in) const;
@@ -194,20 +194,20 @@ public:
         AmbientAir air;
     };
     struct Outputs {
-        double outlet_temp = 0.0;     // [K]
-        double heat_rejected = 0.0;   // [W]
-        double fan_power = 0.0;       // [W]
-        double air_fraction = 0.0;    // [1]
-        int fans_running = 0;         // [1]
-        double air_mass_flow = 0.0;   // [kg/s] dry air
+        double outlet_temp = 0.0;          // [K]
+        double heat_rejected = 0.0;        // [W]
+        double fan_power = 0.0;            // [W]
+        double air_fraction = 0.0;         // [1]
+        int fans_running = 0;              // [1]
+        double air_mass_flow = 0.0;        // [kg/s] dry air
         double air_outlet_enthalpy = 0.0;  // [J/kg_da]
         double air_inlet_enthalpy = 0.0;   // [J/kg_da]
-        double approach = 0.0;        // [K] T_out − T_wb
-        double evaporation_rate = 0.0;  // [m³/s]
-        double drift_rate = 0.0;        // [m³/s]
-        double blowdown_rate = 0.0;     // [m³/s]
-        double makeup_rate = 0.0;       // [m³/s]
-        double setpoint_unmet = 0.0;    // [K]
+        double approach = 0.0;             // [K] T_out − T_wb
+        double evaporation_rate = 0.0;     // [m³/s]
+        double drift_rate = 0.0;           // [m³/s]
+        double blowdown_rate = 0.0;        // [m³/s]
+        double makeup_rate = 0.0;          // [m³/s]
+        double setpoint_unmet = 0.0;       // [K]
     };
     CoolingTower(CoolingTowerSpec spec, int cells);
     Outputs evaluate(const Inputs& in) const;
@@ -225,9 +225,9 @@ private:
     int cells_;
     Coolant water_;
     FanStaging fans_;
-    double water_flow_design_ = 0.0;   // [m³/s]
-    double air_volume_design_ = 0.0;   // [m³/s]
-    double c_ = 0.0;                   // [1] NTU coefficient
+    double water_flow_design_ = 0.0;  // [m³/s]
+    double air_volume_design_ = 0.0;  // [m³/s]
+    double c_ = 0.0;                  // [1] NTU coefficient
 };
 
 // -------------------------------------------------------------------------------- chiller
@@ -235,8 +235,8 @@ private:
 struct ChillerSpec {
     std::string name;
     enum class Kind { Eir, Carnot } kind = Kind::Eir;
-    double capacity = 1e6;      // [W] reference evaporator capacity
-    double cop_ref = 5.5;       // [1]
+    double capacity = 1e6;  // [W] reference evaporator capacity
+    double cop_ref = 5.5;   // [1]
     std::array<double, 6> capft{}, eirft{};
     std::array<double, 3> eirfplr{};
     double chw_min = 278.15, chw_max = 283.15;  // [K] leaving chilled water range of curves
@@ -253,13 +253,13 @@ struct ChillerSpec {
 class Chiller {
 public:
     struct Outputs {
-        double cooling = 0.0;        // [W] delivered (≤ capacity available)
-        double power = 0.0;          // [W]
+        double cooling = 0.0;            // [W] delivered (≤ capacity available)
+        double power = 0.0;              // [W]
         double heat_to_condenser = 0.0;  // [W]
-        double cop = 0.0;            // [1]
-        double plr = 0.0;            // [1]
-        double capacity = 0.0;       // [W] available at these temperatures
-        bool clamped = false;        // curve inputs were clamped to their range
+        double cop = 0.0;                // [1]
+        double plr = 0.0;                // [1]
+        double capacity = 0.0;           // [W] available at these temperatures
+        bool clamped = false;            // curve inputs were clamped to their range
     };
     explicit Chiller(ChillerSpec spec);
     /// `load` [W] ≥ 0 asked of the evaporator, leaving chilled water and entering condenser
@@ -281,9 +281,9 @@ EconomizerMode economizerMode(double T_loop_return, double T_after_heat_rejectio
 // -------------------------------------------------------------------------- ASHRAE classes
 
 struct AshraeLiquidClass {
-    std::string name;                 // "W32"
-    double max_supply_temp = 0.0;     // [K]
-    double min_supply_temp = 0.0;     // [K]
+    std::string name;              // "W32"
+    double max_supply_temp = 0.0;  // [K]
+    double min_supply_temp = 0.0;  // [K]
     std::string typical_heat_rejection;
 };
 /// From data/catalog/thermal/ashrae_liquid_classes.json ("W17" … "W45").

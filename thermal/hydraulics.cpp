@@ -60,10 +60,11 @@ double SystemCurve::operator()(double Q) const {
 SystemCurve SystemCurve::throughPoint(double Q_design, double dp_design, double dp_static,
                                       double n) {
     if (!(Q_design > 0) || !(dp_design > dp_static)) {
-        throw InputError(fmt::format("system curve through {} m3/s at {} Pa with static part {} "
-                                     "Pa: expected flow > 0 and pressure drop above the static "
-                                     "part",
-                                     Q_design, dp_design, dp_static));
+        throw InputError(
+            fmt::format("system curve through {} m3/s at {} Pa with static part {} "
+                        "Pa: expected flow > 0 and pressure drop above the static "
+                        "part",
+                        Q_design, dp_design, dp_static));
     }
     return SystemCurve{(dp_design - dp_static) / std::pow(Q_design, n), n, dp_static};
 }
@@ -127,9 +128,10 @@ std::size_t HydraulicNetwork::addNode(std::string name) {
 
 std::size_t HydraulicNetwork::addBranch(Branch b) {
     if (b.from >= nodes_.size() || b.to >= nodes_.size() || b.from == b.to) {
-        throw ModelError(fmt::format("hydraulic network '{}': branch '{}' connects nodes {} and "
-                                     "{}; expected two different nodes of the {} added",
-                                     name_, b.name, b.from, b.to, nodes_.size()));
+        throw ModelError(
+            fmt::format("hydraulic network '{}': branch '{}' connects nodes {} and "
+                        "{}; expected two different nodes of the {} added",
+                        name_, b.name, b.from, b.to, nodes_.size()));
     }
     branches_.push_back(std::move(b));
     return branches_.size() - 1;
@@ -138,9 +140,10 @@ std::size_t HydraulicNetwork::addBranch(Branch b) {
 std::size_t HydraulicNetwork::addResistance(std::string name, std::size_t from, std::size_t to,
                                             double k, double n, double dp_static) {
     if (!(k > 0) || !(n >= 1.0 && n <= 3.0) || !std::isfinite(dp_static)) {
-        throw InputError(fmt::format("hydraulic network '{}': branch '{}' has k = {} and n = {}; "
-                                     "expected k > 0 and 1 ≤ n ≤ 3",
-                                     name_, name, k, n));
+        throw InputError(
+            fmt::format("hydraulic network '{}': branch '{}' has k = {} and n = {}; "
+                        "expected k > 0 and 1 ≤ n ≤ 3",
+                        name_, name, k, n));
     }
     Branch b{std::move(name), Kind::Resistance, from, to};
     b.k = k;
@@ -163,13 +166,13 @@ std::size_t HydraulicNetwork::addValve(std::string name, std::size_t from, std::
     return i;
 }
 
-std::size_t HydraulicNetwork::addPump(std::string name, std::size_t suction,
-                                      std::size_t discharge, PumpCurve curve, int parallel,
-                                      int series, double speed) {
+std::size_t HydraulicNetwork::addPump(std::string name, std::size_t suction, std::size_t discharge,
+                                      PumpCurve curve, int parallel, int series, double speed) {
     if (parallel < 1 || series < 1 || !(curve.H0 > 0)) {
-        throw InputError(fmt::format("hydraulic network '{}': pump '{}' needs parallel ≥ 1, "
-                                     "series ≥ 1 and a positive shut-off head (got {}, {}, {} Pa)",
-                                     name_, name, parallel, series, curve.H0));
+        throw InputError(
+            fmt::format("hydraulic network '{}': pump '{}' needs parallel ≥ 1, "
+                        "series ≥ 1 and a positive shut-off head (got {}, {}, {} Pa)",
+                        name_, name, parallel, series, curve.H0));
     }
     Branch b{std::move(name), Kind::Pump, suction, discharge};
     b.curve = curve;
@@ -184,9 +187,10 @@ std::size_t HydraulicNetwork::addPump(std::string name, std::size_t suction,
 const HydraulicNetwork::Branch& HydraulicNetwork::pumpBranch(std::size_t b,
                                                              const char* what) const {
     if (b >= branches_.size() || branches_[b].kind != Kind::Pump) {
-        throw ModelError(fmt::format("hydraulic network '{}': {} needs a pump branch, branch {} "
-                                     "is not one",
-                                     name_, what, b));
+        throw ModelError(
+            fmt::format("hydraulic network '{}': {} needs a pump branch, branch {} "
+                        "is not one",
+                        name_, what, b));
     }
     return branches_[b];
 }
@@ -194,9 +198,10 @@ const HydraulicNetwork::Branch& HydraulicNetwork::pumpBranch(std::size_t b,
 void HydraulicNetwork::setSpeed(std::size_t b, double speed) {
     pumpBranch(b, "setSpeed");
     if (!(speed >= 0.0 && speed <= 1.5)) {
-        throw InputError(fmt::format("hydraulic network '{}': pump '{}' speed {} is outside 0..1.5 "
-                                     "of rated",
-                                     name_, branches_[b].name, speed));
+        throw InputError(
+            fmt::format("hydraulic network '{}': pump '{}' speed {} is outside 0..1.5 "
+                        "of rated",
+                        name_, branches_[b].name, speed));
     }
     branches_[b].speed = speed;
 }
@@ -204,22 +209,24 @@ void HydraulicNetwork::setSpeed(std::size_t b, double speed) {
 void HydraulicNetwork::setRunning(std::size_t b, int running) {
     pumpBranch(b, "setRunning");
     if (running < 0 || running > branches_[b].parallel) {
-        throw InputError(fmt::format("hydraulic network '{}': pump '{}' has {} pumps in parallel; "
-                                     "{} cannot run",
-                                     name_, branches_[b].name, branches_[b].parallel, running));
+        throw InputError(
+            fmt::format("hydraulic network '{}': pump '{}' has {} pumps in parallel; "
+                        "{} cannot run",
+                        name_, branches_[b].name, branches_[b].parallel, running));
     }
     branches_[b].running = running;
 }
 
 void HydraulicNetwork::setOpening(std::size_t b, double opening) {
     if (b >= branches_.size() || branches_[b].kind != Kind::Valve) {
-        throw ModelError(fmt::format("hydraulic network '{}': setOpening needs a valve branch",
-                                     name_));
+        throw ModelError(
+            fmt::format("hydraulic network '{}': setOpening needs a valve branch", name_));
     }
     if (!(opening > 0.0 && opening <= 1.0)) {
-        throw InputError(fmt::format("hydraulic network '{}': valve '{}' opening {} is outside "
-                                     "(0, 1]; remove the branch to close it",
-                                     name_, branches_[b].name, opening));
+        throw InputError(
+            fmt::format("hydraulic network '{}': valve '{}' opening {} is outside "
+                        "(0, 1]; remove the branch to close it",
+                        name_, branches_[b].name, opening));
     }
     branches_[b].opening = opening;
     branches_[b].k = branches_[b].k_open / (opening * opening);
@@ -229,8 +236,7 @@ bool HydraulicNetwork::closed(const Branch& b) const {
     return b.kind == Kind::Pump && (b.running == 0 || b.speed <= 0.0);
 }
 
-void HydraulicNetwork::law(const Branch& b, double Q, double q_eps, double& dp,
-                           double& ddp) const {
+void HydraulicNetwork::law(const Branch& b, double Q, double q_eps, double& dp, double& ddp) const {
     if (b.kind == Kind::Pump) {
         const double m = b.running, s = b.speed;
         const double q = Q / m;
@@ -248,8 +254,8 @@ double HydraulicNetwork::flowScale() const {
     double q = 0.0;
     for (const auto& b : branches_) {
         if (b.kind == Kind::Pump && !closed(b)) {
-            q = std::max(q, b.running * b.speed * std::max(b.curve.Q_design,
-                                                           0.5 * b.curve.runoutFlow(1.0)));
+            q = std::max(
+                q, b.running * b.speed * std::max(b.curve.Q_design, 0.5 * b.curve.runoutFlow(1.0)));
         }
     }
     return q > 0.0 ? q : 1e-3;
@@ -267,9 +273,10 @@ double HydraulicNetwork::pressureScale() const {
 HydraulicSolution HydraulicNetwork::solve(const HydraulicSolution* guess) const {
     const std::size_t nb = branches_.size(), nn = nodes_.size();
     if (nn < 2 || nb == 0) {
-        throw ModelError(fmt::format("hydraulic network '{}' needs at least two nodes and one "
-                                     "branch",
-                                     name_));
+        throw ModelError(
+            fmt::format("hydraulic network '{}' needs at least two nodes and one "
+                        "branch",
+                        name_));
     }
     const std::size_t np = nn - 1;  // unknown pressures (node 0 is the reference)
     const std::size_t N = nb + np;
@@ -349,14 +356,15 @@ HydraulicSolution HydraulicNetwork::solve(const HydraulicSolution* guess) const 
         // J·x + (F − J·0) = 0 with the linear laws: x = −J⁻¹·F_offsets.
         Vec rhs = Vec::Zero(static_cast<Eigen::Index>(N));
         for (std::size_t b = 0; b < nb; ++b) {
-            if (!closed(branches_[b])) rhs[static_cast<Eigen::Index>(b)] = F[static_cast<Eigen::Index>(b)];
+            if (!closed(branches_[b]))
+                rhs[static_cast<Eigen::Index>(b)] = F[static_cast<Eigen::Index>(b)];
         }
         Eigen::FullPivLU<Mat> lu(J);
         if (lu.rank() < static_cast<Eigen::Index>(N)) {
-            throw ModelError(fmt::format(
-                "hydraulic network '{}' is singular: some node is not connected to the "
-                "reference node '{}' through open branches",
-                name_, nodes_[0]));
+            throw ModelError(
+                fmt::format("hydraulic network '{}' is singular: some node is not connected to the "
+                            "reference node '{}' through open branches",
+                            name_, nodes_[0]));
         }
         x = lu.solve(-rhs);
     }
@@ -451,14 +459,15 @@ double HydraulicNetwork::pumpPressureRise(const HydraulicSolution& s, std::size_
 
 PumpGroup::PumpGroup(std::string name, Params params) : Component(std::move(name)), p_(params) {
     if (p_.installed < 1 || p_.duty < 1 || p_.duty > p_.installed) {
-        throw InputError(fmt::format("pump group '{}': {} installed and {} duty pumps; expected "
-                                     "1 ≤ duty ≤ installed",
-                                     this->name(), p_.installed, p_.duty));
+        throw InputError(
+            fmt::format("pump group '{}': {} installed and {} duty pumps; expected "
+                        "1 ≤ duty ≤ installed",
+                        this->name(), p_.installed, p_.duty));
     }
     addInput({"speed", "1", 1.0, 1.0, "pump speed command, fraction of rated"});
     addInput({"pumps_failed", "1", 1.0, 0.0, "number of failed pumps"});
-    addOutput({"flow", "m3/s", std::max(1e-6, p_.duty * p_.curve.Q_design), 0.0,
-               "total flow delivered"});
+    addOutput(
+        {"flow", "m3/s", std::max(1e-6, p_.duty * p_.curve.Q_design), 0.0, "total flow delivered"});
     addOutput({"pressure_rise", "Pa", std::max(1.0, p_.curve.H0), 0.0, "pump pressure rise"});
     addOutput({"power", "W", std::max(1.0, p_.duty * p_.curve.P1 * p_.curve.Q_design), 0.0,
                "electric input of the running pumps"});
@@ -469,9 +478,10 @@ void PumpGroup::computeOutputs(double, std::span<const double>, std::span<const 
                                std::span<double> y) const {
     const double speed = u[0];
     if (!(speed >= 0.0 && speed <= 1.2)) {
-        throw InputError(fmt::format("pump group '{}': speed command {} is outside 0..1.2 of "
-                                     "rated",
-                                     name(), speed));
+        throw InputError(
+            fmt::format("pump group '{}': speed command {} is outside 0..1.2 of "
+                        "rated",
+                        name(), speed));
     }
     const int running = runningPumps(p_.installed, p_.duty, u[1]);
     const PumpOperatingPoint op = pumpOperatingPoint(p_.curve, running, speed, p_.system, name());

@@ -35,11 +35,11 @@
 namespace dctwin::thermal {
 
 struct PumpCurve {
-    double H0 = 0.0;  // [Pa] shut-off pressure rise at rated speed
-    double H1 = 0.0;  // [Pa·s/m³]
-    double H2 = 0.0;  // [Pa·s²/m⁶] (< 0)
-    double P0 = 0.0;  // [W] electric input at zero flow, rated speed
-    double P1 = 0.0;  // [W·s/m³] slope of electric input with flow at rated speed
+    double H0 = 0.0;        // [Pa] shut-off pressure rise at rated speed
+    double H1 = 0.0;        // [Pa·s/m³]
+    double H2 = 0.0;        // [Pa·s²/m⁶] (< 0)
+    double P0 = 0.0;        // [W] electric input at zero flow, rated speed
+    double P1 = 0.0;        // [W·s/m³] slope of electric input with flow at rated speed
     double Q_design = 0.0;  // [m³/s] design flow per pump at rated speed
 
     /// Quadratic curve through the design point (Q_d, Δp_d) with shut-off Δp = ratio·Δp_d and
@@ -48,8 +48,8 @@ struct PumpCurve {
                                      double shutoff_ratio = 1.25,
                                      double shutoff_power_fraction = 0.35);
 
-    double pressureRise(double Q, double speed) const;      // [Pa]
-    double electricPower(double Q, double speed) const;     // [W]
+    double pressureRise(double Q, double speed) const;   // [Pa]
+    double electricPower(double Q, double speed) const;  // [W]
     /// Q·Δp/P, 0 when P = 0.                                                         [1]
     double wireToWaterEfficiency(double Q, double speed) const;
     /// Flow at which the pressure rise falls to zero.                              [m³/s]
@@ -85,7 +85,7 @@ struct HydraulicSolution {
     std::vector<double> flow;      // [m³/s] per branch, positive from → to
     std::vector<double> pressure;  // [Pa] per node, gauge relative to node 0
     int iterations = 0;
-    double residual = 0.0;         // [1] scaled residual norm at the end
+    double residual = 0.0;  // [1] scaled residual norm at the end
 };
 
 class HydraulicNetwork {
@@ -130,7 +130,7 @@ private:
         double k_open = 0.0, opening = 1.0;        // valves
         PumpCurve curve;                           // pumps
         int parallel = 1, series = 1, running = 1;
-        double speed = 1.0;                        // [1]
+        double speed = 1.0;  // [1]
     };
     std::size_t addBranch(Branch b);
     const Branch& pumpBranch(std::size_t b, const char* what) const;

@@ -13,11 +13,11 @@ Pipe::Pipe(std::string name, Coolant coolant, PipeParams params)
     : Component(std::move(name)), coolant_(std::move(coolant)), p_(params) {
     if (!(p_.volume > 0) || p_.segments < 1 || p_.segments > 1000 || !(p_.wall_capacity >= 0) ||
         !(p_.UA_ambient >= 0) || !(p_.nominal_flow > 0)) {
-        throw InputError(fmt::format("pipe '{}': volume {} m3, {} segments, wall capacity {} J/K, "
-                                     "UA_ambient {} W/K; expected volume > 0, 1..1000 segments, "
-                                     "capacity ≥ 0, UA ≥ 0",
-                                     this->name(), p_.volume, p_.segments, p_.wall_capacity,
-                                     p_.UA_ambient));
+        throw InputError(
+            fmt::format("pipe '{}': volume {} m3, {} segments, wall capacity {} J/K, "
+                        "UA_ambient {} W/K; expected volume > 0, 1..1000 segments, "
+                        "capacity ≥ 0, UA ≥ 0",
+                        this->name(), p_.volume, p_.segments, p_.wall_capacity, p_.UA_ambient));
     }
     segment_mass_ = coolant_.referenceDensity() * p_.volume / p_.segments;
     for (int i = 1; i <= p_.segments; ++i) {
@@ -39,9 +39,10 @@ void Pipe::computeDerivatives(double, std::span<const double> x, std::span<const
                               std::span<double> dxdt) const {
     const double flow = u[kFlow];
     if (!(flow >= 0.0) || !std::isfinite(flow)) {
-        throw InputError(fmt::format("pipe '{}': flow = {} m3/s; expected a finite value ≥ 0 "
-                                     "(flow runs from inlet to outlet)",
-                                     name(), flow));
+        throw InputError(
+            fmt::format("pipe '{}': flow = {} m3/s; expected a finite value ≥ 0 "
+                        "(flow runs from inlet to outlet)",
+                        name(), flow));
     }
     const double mdot = coolant_.massFlow(flow);
     const double n = p_.segments;
@@ -94,9 +95,10 @@ Mixer::Mixer(std::string name, Coolant coolant, std::vector<double> multipliciti
     double total = 0.0;
     for (std::size_t j = 0; j < w_.size(); ++j) {
         if (!(w_[j] >= 0.0) || !std::isfinite(w_[j])) {
-            throw InputError(fmt::format("mixer '{}': multiplicity of stream {} is {}; expected "
-                                         "a finite value ≥ 0",
-                                         this->name(), j + 1, w_[j]));
+            throw InputError(
+                fmt::format("mixer '{}': multiplicity of stream {} is {}; expected "
+                            "a finite value ≥ 0",
+                            this->name(), j + 1, w_[j]));
         }
         total += w_[j];
         addInput({fmt::format("temp_{}", j + 1), "K", nominal_temp, nominal_temp,
@@ -114,9 +116,10 @@ void Mixer::computeOutputs(double, std::span<const double>, std::span<const doub
     for (std::size_t j = 0; j < w_.size(); ++j) {
         const double T = u[2 * j], flow = u[2 * j + 1];
         if (!(flow >= 0.0) || !std::isfinite(flow)) {
-            throw InputError(fmt::format("mixer '{}': flow_{} = {} m3/s; expected a finite value "
-                                         "≥ 0",
-                                         name(), j + 1, flow));
+            throw InputError(
+                fmt::format("mixer '{}': flow_{} = {} m3/s; expected a finite value "
+                            "≥ 0",
+                            name(), j + 1, flow));
         }
         const double mj = w_[j] * coolant_.massFlow(flow);
         m += mj;

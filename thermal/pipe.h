@@ -37,12 +37,12 @@
 namespace dctwin::thermal {
 
 struct PipeParams {
-    double volume = 1.0;          // [m³] fluid in the pipe
-    int segments = 4;             // [1] well-mixed segments
-    double wall_capacity = 0.0;   // [J/K] pipe wall metal, total
-    double UA_ambient = 0.0;      // [W/K] heat loss to the surroundings, total
-    double initial_temp = 303.15; // [K]
-    double nominal_flow = 0.03;   // [m³/s] typical flow (scaling only)
+    double volume = 1.0;           // [m³] fluid in the pipe
+    int segments = 4;              // [1] well-mixed segments
+    double wall_capacity = 0.0;    // [J/K] pipe wall metal, total
+    double UA_ambient = 0.0;       // [W/K] heat loss to the surroundings, total
+    double initial_temp = 303.15;  // [K]
+    double nominal_flow = 0.03;    // [m³/s] typical flow (scaling only)
 };
 
 class Pipe : public Component {

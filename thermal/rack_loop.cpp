@@ -89,9 +89,10 @@ double RackLoop::storedEnergy(std::span<const double> x) const {
 void RackLoop::checkInputs(std::span<const double> u, bool with_heat) const {
     // computeOutputs must not read heat_liquid (no output depends on it; it may be stale).
     if (with_heat && (!(u[kHeat] >= 0.0) || !std::isfinite(u[kHeat]))) {
-        throw InputError(fmt::format("rack loop '{}': heat_liquid = {} W; expected a finite "
-                                     "value ≥ 0",
-                                     name(), u[kHeat]));
+        throw InputError(
+            fmt::format("rack loop '{}': heat_liquid = {} W; expected a finite "
+                        "value ≥ 0",
+                        name(), u[kHeat]));
     }
     if (!(u[kFlow] >= 0.0) || !std::isfinite(u[kFlow])) {
         throw InputError(fmt::format("rack loop '{}': flow = {} m3/s; expected a finite value ≥ 0",
@@ -125,8 +126,7 @@ void RackLoop::computeDerivatives(double, std::span<const double> x, std::span<c
     checkInputs(u, true);
     const double q_plate = (x[kDie] - x[kFluid]) / resistance(u[kFlow]);
     const double mdot = coolant_.massFlow(u[kFlow]);
-    const double q_out =
-        mdot * (coolant_.enthalpy(x[kFluid]) - coolant_.enthalpy(u[kSupplyTemp]));
+    const double q_out = mdot * (coolant_.enthalpy(x[kFluid]) - coolant_.enthalpy(u[kSupplyTemp]));
     dxdt[kDie] = (u[kHeat] - q_plate) / p_.C_metal;
     dxdt[kFluid] = (q_plate - q_out) / fluidCapacity(x[kFluid]);
 }

@@ -44,15 +44,15 @@
 namespace dctwin::thermal {
 
 struct RackLoopParams {
-    double count = 1.0;            // [1] identical racks represented
-    double C_metal = 30e3;         // [J/K] per rack: dies, packages, cold plates, manifolds
-    double fluid_volume = 0.020;   // [m³] per rack: coolant in cold plates, hoses, manifold
-    double R_design = 2.54e-4;     // [K/W] per rack, die to coolant at design flow
+    double count = 1.0;           // [1] identical racks represented
+    double C_metal = 30e3;        // [J/K] per rack: dies, packages, cold plates, manifolds
+    double fluid_volume = 0.020;  // [m³] per rack: coolant in cold plates, hoses, manifold
+    double R_design = 2.54e-4;    // [K/W] per rack, die to coolant at design flow
     double flow_design = 200.0 / 60000.0;  // [m³/s] per rack
-    double flow_exponent = 0.8;    // [1]
-    double min_flow_ratio = 0.05;  // [1] floor of V̇/V̇_design in R(V̇)
-    double heat_design = 121.5e3;  // [W] per rack to liquid (nominal values only)
-    double initial_temp = 308.15;  // [K] start of both nodes
+    double flow_exponent = 0.8;            // [1]
+    double min_flow_ratio = 0.05;          // [1] floor of V̇/V̇_design in R(V̇)
+    double heat_design = 121.5e3;          // [W] per rack to liquid (nominal values only)
+    double initial_temp = 308.15;          // [K] start of both nodes
 
     /// From a data/catalog/thermal/rack_loops.json entry (keys with unit suffixes).
     static RackLoopParams fromJson(const JsonView& v);

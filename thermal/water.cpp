@@ -51,8 +51,8 @@ void WaterUseMeter::computeOutputs(double, std::span<const double> x, std::span<
     for (std::size_t i = 0; i < 4; ++i) y[2 + i] = x[i];
 }
 
-void WaterUseMeter::computeDerivatives(double, std::span<const double>,
-                                       std::span<const double> u, std::span<double> dxdt) const {
+void WaterUseMeter::computeDerivatives(double, std::span<const double>, std::span<const double> u,
+                                       std::span<double> dxdt) const {
     for (std::size_t i = 0; i < 4; ++i) {
         if (!(u[i] >= 0.0) || !std::isfinite(u[i])) {
             throw InputError(fmt::format("water meter '{}': {} = {} m3/s; expected ≥ 0", name(),

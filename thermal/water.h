@@ -68,7 +68,7 @@ class Accumulator : public Component {
 public:
     struct Channel {
         std::string name;        // input `name`; state and output `name`_total
-        std::string unit;      // unit of the rate, e.g. "W"
+        std::string unit;        // unit of the rate, e.g. "W"
         std::string total_unit;  // unit of the integral, e.g. "J"
         double nominal_rate = 1.0;
         double nominal_total = 1.0;

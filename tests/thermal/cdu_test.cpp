@@ -23,10 +23,11 @@ void expectDesignApproach(const std::string& name, double approach_published, do
     const CduSpec& s = m.spec();
     const CduOperatingPoint op =
         m.steadyState(d.secondary_return_temp, d.facility_supply_temp, s.facility_flow);
-    std::printf("%s: approach %.4f K at %.1f kW (published %.1f K, %.0f kW), UA %.1f kW/K, eps "
-                "%.3f, pump %.2f kW (%.2f %% of duty)\n",
-                name.c_str(), op.approach, op.heat / 1e3, approach_published, Q_published / 1e3,
-                d.UA / 1e3, d.effectiveness, op.pump_power / 1e3, 100 * op.pump_power / op.heat);
+    std::printf(
+        "%s: approach %.4f K at %.1f kW (published %.1f K, %.0f kW), UA %.1f kW/K, eps "
+        "%.3f, pump %.2f kW (%.2f %% of duty)\n",
+        name.c_str(), op.approach, op.heat / 1e3, approach_published, Q_published / 1e3, d.UA / 1e3,
+        d.effectiveness, op.pump_power / 1e3, 100 * op.pump_power / op.heat);
     EXPECT_NEAR(op.approach, approach_published, 0.2);
     EXPECT_NEAR(op.heat, Q_published, 1e-3 * Q_published);
     // Hand check of the secondary rise: Q ≈ ṁ·c_p·ΔT.
@@ -60,8 +61,8 @@ TEST(Cdu, SteadyStateConservesEnergyAndPartLoadApproachIsSmaller) {
             const double in = s.massFlow(op.secondary_flow) *
                                   (s.enthalpy(T_ret) - s.enthalpy(op.secondary_supply_temp)) +
                               op.pump_heat;
-            const double out =
-                f.massFlow(V_f) * (f.enthalpy(op.facility_return_temp) - f.enthalpy(celsiusToKelvin(30)));
+            const double out = f.massFlow(V_f) * (f.enthalpy(op.facility_return_temp) -
+                                                  f.enthalpy(celsiusToKelvin(30)));
             EXPECT_NEAR(in, op.heat, 1e-9 * op.heat);
             EXPECT_NEAR(out, op.heat, 1e-9 * op.heat);
         }
@@ -71,7 +72,8 @@ TEST(Cdu, SteadyStateConservesEnergyAndPartLoadApproachIsSmaller) {
     const CduDesignPoint& d = m.design();
     const double T_half = s.heatedTemperature(d.secondary_supply_temp,
                                               s.massFlow(m.spec().secondary_flow), 0.5 * 1.368e6);
-    const CduOperatingPoint half = m.steadyState(T_half, d.facility_supply_temp, m.spec().facility_flow);
+    const CduOperatingPoint half =
+        m.steadyState(T_half, d.facility_supply_temp, m.spec().facility_flow);
     // (0.5 % for the c_p change between the two inlet temperatures)
     EXPECT_NEAR(half.approach / half.heat, m.spec().approach / 1.368e6, 5e-3 * 4.0 / 1.368e6);
     EXPECT_LT(half.heat, 0.7 * 1.368e6);
@@ -103,7 +105,8 @@ CduRun runCdu(const CduModel& m, double T_ret, double T_fs, double setpoint, dou
     sys.setInput("cdu.supply_temp_setpoint", setpoint);
     sys.finalize();
     Recorder rec(sys);
-    for (const char* n : {"approach", "valve_position", "heat_transferred", "secondary_supply_temp"}) {
+    for (const char* n :
+         {"approach", "valve_position", "heat_transferred", "secondary_supply_temp"}) {
         rec.addOutput(std::string("cdu.") + n, "cdu", n);
     }
     SimulationOptions o;
@@ -137,7 +140,8 @@ TEST(Cdu, PiControlHoldsTheSupplySetpointAtPartLoad) {
     EXPECT_GT(r.valve, 0.05);
     EXPECT_LT(r.valve, 1.0);
     // The same point from the steady solver.
-    const CduOperatingPoint op = m.steadyStateControlled(T_ret, T_fs, T_set, m.spec().facility_flow);
+    const CduOperatingPoint op =
+        m.steadyStateControlled(T_ret, T_fs, T_set, m.spec().facility_flow);
     EXPECT_NEAR(op.secondary_supply_temp, T_set, 1e-9);
     EXPECT_NEAR(op.facility_flow / m.spec().facility_flow, r.valve, 1e-3);
 }
@@ -155,7 +159,8 @@ TEST(Cdu, StructureLetsRacksFeedThroughAndNoNanOverTheRange) {
                 for (double speed : {0.0, 0.5, 1.2}) {
                     for (double failed : {0.0, 1.0, 2.0}) {
                         std::vector<double> x{celsiusToKelvin(35), celsiusToKelvin(38), 0.5};
-                        std::vector<double> u{T_ret, T_fs, avail, celsiusToKelvin(35), speed, failed};
+                        std::vector<double> u{T_ret, T_fs,  avail, celsiusToKelvin(35),
+                                              speed, failed};
                         cdu.computeOutputs(0, x, u, y);
                         cdu.computeDerivatives(0, x, u, dx);
                         for (double v : y) ASSERT_TRUE(std::isfinite(v));
@@ -166,12 +171,16 @@ TEST(Cdu, StructureLetsRacksFeedThroughAndNoNanOverTheRange) {
         }
     }
     std::vector<double> x{308.0, 310.0, 0.5};
-    EXPECT_THROW(cdu.computeOutputs(0, x, std::vector<double>{318, 303, -1.0, 308, 1, 0}, y), InputError);
-    EXPECT_THROW(cdu.computeOutputs(0, x, std::vector<double>{318, 303, 0.03, 308, 2.0, 0}, y), InputError);
-    EXPECT_THROW(cdu.computeDerivatives(0, x, std::vector<double>{400, 303, 0.03, 308, 1, 0}, dx), InputError);
+    EXPECT_THROW(cdu.computeOutputs(0, x, std::vector<double>{318, 303, -1.0, 308, 1, 0}, y),
+                 InputError);
+    EXPECT_THROW(cdu.computeOutputs(0, x, std::vector<double>{318, 303, 0.03, 308, 2.0, 0}, y),
+                 InputError);
+    EXPECT_THROW(cdu.computeDerivatives(0, x, std::vector<double>{400, 303, 0.03, 308, 1, 0}, dx),
+                 InputError);
     EXPECT_THROW(CduSpec::fromCatalog("vertiv_xdu9999"), InputError);
     // A record asking for the impossible (approach too small for its flows).
-    EXPECT_THROW(CduModel(CduSpec::fromCatalog("vertiv_xdu1350", Json{{"approach_K", 0.3}, {"facility_flow_Lpm", 500}})),
+    EXPECT_THROW(CduModel(CduSpec::fromCatalog(
+                     "vertiv_xdu1350", Json{{"approach_K", 0.3}, {"facility_flow_Lpm", 500}})),
                  InputError);
 }
 

@@ -23,15 +23,16 @@ TEST(ComposedExample, PhoenixSummerWeekClosesEnergyAndWritesUnits) {
     fs::remove(out);
     ThermalWeekOptions opt;  // 15-21 July, 8 racks, XDU1350, 2 adiabatic dry coolers
     const ThermalWeekSummary s = runThermalWeekExample(epw, out, opt);
-    std::printf("thermal week: IT heat %.1f MWh, rejected %.1f MWh, stored change %.3g MWh, "
-                "energy rel. error %.2e, water %.1f m3 (%.1f h spraying), fans %.2f MWh, pumps "
-                "%.2f MWh, max die %.1f C, max TCS supply %.2f C, max FWS supply %.2f C, max dry "
-                "bulb %.1f C, steps %ld, rhs %ld\n",
-                s.it_heat / 3.6e9, s.heat_rejected / 3.6e9, s.stored_change / 3.6e9,
-                s.energy_balance_rel_error, s.water, s.hours_with_spray, s.fan_energy / 3.6e9,
-                s.pump_energy / 3.6e9, s.max_die_temp - 273.15, s.max_tcs_supply_temp - 273.15,
-                s.max_facility_supply_temp - 273.15, s.max_dry_bulb - 273.15, s.stats.steps,
-                s.stats.rhs_evals);
+    std::printf(
+        "thermal week: IT heat %.1f MWh, rejected %.1f MWh, stored change %.3g MWh, "
+        "energy rel. error %.2e, water %.1f m3 (%.1f h spraying), fans %.2f MWh, pumps "
+        "%.2f MWh, max die %.1f C, max TCS supply %.2f C, max FWS supply %.2f C, max dry "
+        "bulb %.1f C, steps %ld, rhs %ld\n",
+        s.it_heat / 3.6e9, s.heat_rejected / 3.6e9, s.stored_change / 3.6e9,
+        s.energy_balance_rel_error, s.water, s.hours_with_spray, s.fan_energy / 3.6e9,
+        s.pump_energy / 3.6e9, s.max_die_temp - 273.15, s.max_tcs_supply_temp - 273.15,
+        s.max_facility_supply_temp - 273.15, s.max_dry_bulb - 273.15, s.stats.steps,
+        s.stats.rhs_evals);
 
     // Energy closes (DESIGN.md §3.4: better than 0.1 %): IT heat + pump work = heat rejected +
     // change of stored heat.

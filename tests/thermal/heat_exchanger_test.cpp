@@ -17,7 +17,8 @@ double counterflowByHand(double ntu, double cr) {
     return (1.0 - std::exp(-ntu * (1.0 - cr))) / (1.0 - cr * std::exp(-ntu * (1.0 - cr)));
 }
 double crossflowByHand(double ntu, double cr) {
-    return 1.0 - std::exp((1.0 / cr) * std::pow(ntu, 0.22) * (std::exp(-cr * std::pow(ntu, 0.78)) - 1.0));
+    return 1.0 -
+           std::exp((1.0 / cr) * std::pow(ntu, 0.22) * (std::exp(-cr * std::pow(ntu, 0.78)) - 1.0));
 }
 
 TEST(EpsilonNtu, CounterflowAtThreePoints) {

@@ -27,10 +27,11 @@ TEST(CoolingTower, CtiRatingPointGivesTheRatedApproach) {
     CoolingTower::Inputs in{units::fahrenheitToKelvin(95.0), tower.designWaterFlow(),
                             celsiusToKelvin(10.0), kCti};
     const CoolingTower::Outputs o = tower.evaluate(in);  // setpoint out of reach: fans at 100 %
-    std::printf("tower at CTI point: approach %.4f K, range %.4f K, heat %.1f kW, fan %.2f %% of "
-                "heat\n",
-                o.approach, in.inlet_temp - o.outlet_temp, o.heat_rejected / 1e3,
-                100 * o.fan_power / o.heat_rejected);
+    std::printf(
+        "tower at CTI point: approach %.4f K, range %.4f K, heat %.1f kW, fan %.2f %% of "
+        "heat\n",
+        o.approach, in.inlet_temp - o.outlet_temp, o.heat_rejected / 1e3,
+        100 * o.fan_power / o.heat_rejected);
     EXPECT_EQ(o.air_fraction, 1.0);
     EXPECT_NEAR(o.approach, units::fahrenheitDeltaToKelvin(7.0), 1e-6);
     EXPECT_NEAR(o.approach, 3.9, 0.05);
@@ -38,8 +39,9 @@ TEST(CoolingTower, CtiRatingPointGivesTheRatedApproach) {
     // ASHRAE 90.1 (C2): fan power ≤ ~1.3 % of the heat rejected.
     EXPECT_LT(o.fan_power / o.heat_rejected, 0.0135);
     // Energy: water loses what the air gains (Merkel enthalpy balance), 1e-9 relative.
-    const double water_side = tower.water().massFlow(in.flow) *
-                              (tower.water().enthalpy(in.inlet_temp) - tower.water().enthalpy(o.outlet_temp));
+    const double water_side =
+        tower.water().massFlow(in.flow) *
+        (tower.water().enthalpy(in.inlet_temp) - tower.water().enthalpy(o.outlet_temp));
     const double air_side = o.air_mass_flow * (o.air_outlet_enthalpy - o.air_inlet_enthalpy);
     EXPECT_NEAR(water_side, o.heat_rejected, 1e-9 * o.heat_rejected);
     EXPECT_NEAR(air_side, o.heat_rejected, 1e-9 * o.heat_rejected);
@@ -75,9 +77,9 @@ TEST(CoolingTower, EvaporationBlowdownAndMakeUp) {
     EXPECT_NEAR(o.blowdown_rate + o.drift_rate, o.evaporation_rate / 3.0, 1e-15);
     EXPECT_NEAR(o.makeup_rate, o.evaporation_rate * 4.0 / 3.0, 1e-15);
     // Without drift the blowdown is E/(COC − 1) exactly.
-    const CoolingTower clean(CoolingTowerSpec::fromCatalog("cti_open_tower_cell_3500kW",
-                                                           Json{{"drift_fraction", 0.0},
-                                                                {"cycles_of_concentration", 5.0}}),
+    const CoolingTower clean(CoolingTowerSpec::fromCatalog(
+                                 "cti_open_tower_cell_3500kW",
+                                 Json{{"drift_fraction", 0.0}, {"cycles_of_concentration", 5.0}}),
                              1);
     const CoolingTower::Outputs c = clean.evaluate(in);
     EXPECT_NEAR(c.blowdown_rate, c.evaporation_rate / 4.0, 1e-15);
@@ -116,7 +118,9 @@ TEST(Chiller, Doe2CentrifugalGivesCop55AtTheAhriPoint) {
 
 TEST(DryCooler, RatingPointFanLawsAndStaging) {
     const DryCooler dc(DryCoolerSpec::fromCatalog("generic_dry_cooler_1MW"), 2);
-    DryCooler::Inputs in{celsiusToKelvin(45.0), dc.designWaterFlow(), celsiusToKelvin(20.0),
+    DryCooler::Inputs in{celsiusToKelvin(45.0),
+                         dc.designWaterFlow(),
+                         celsiusToKelvin(20.0),
                          {celsiusToKelvin(27.0), celsiusToKelvin(19.0), 101325.0}};
     const DryCooler::Outputs full = dc.evaluate(in);
     // Rating point: 45 → 35 °C at 27 °C ambient (8 K approach, C2), 2 × 1 MW.
@@ -162,7 +166,8 @@ TEST(DryCooler, AdiabaticPadsSaveWaterFirstAndAreAdiabatic) {
     // Adiabatic saturation: the air gains exactly the enthalpy of the water it took up,
     // ṁ_da·(h_out − h_in) = E·h_f(T_wb), with h_f = 4186·t_wb (ASHRAE eq. 33), 1e-9.
     const double W_in = psychro::humidityRatioFromWetBulb(hot.dry_bulb, hot.wet_bulb, hot.pressure);
-    const double W_pad = psychro::humidityRatioFromWetBulb(o.air_inlet_temp, hot.wet_bulb, hot.pressure);
+    const double W_pad =
+        psychro::humidityRatioFromWetBulb(o.air_inlet_temp, hot.wet_bulb, hot.pressure);
     const double dh = psychro::moistAirEnthalpy(o.air_inlet_temp, W_pad) -
                       psychro::moistAirEnthalpy(hot.dry_bulb, W_in);
     const double E = o.air_mass_flow * (W_pad - W_in);
@@ -192,12 +197,13 @@ TEST(HeatRejection, NoNanAcrossTheDocumentedRangeAndClearErrorsOutside) {
                     }
                     const auto o = dc.evaluate({celsiusToKelvin(T_in), flow * dc.designWaterFlow(),
                                                 celsiusToKelvin(30.0), a});
-                    for (double v : {o.outlet_temp, o.heat_rejected, o.fan_power, o.spray_water_rate,
-                                     o.air_inlet_temp, o.air_fraction}) {
+                    for (double v : {o.outlet_temp, o.heat_rejected, o.fan_power,
+                                     o.spray_water_rate, o.air_inlet_temp, o.air_fraction}) {
                         ASSERT_TRUE(std::isfinite(v)) << db << " " << dep << " " << T_in;
                     }
-                    const auto t = tower.evaluate({celsiusToKelvin(T_in), flow * tower.designWaterFlow(),
-                                                   celsiusToKelvin(25.0), a});
+                    const auto t =
+                        tower.evaluate({celsiusToKelvin(T_in), flow * tower.designWaterFlow(),
+                                        celsiusToKelvin(25.0), a});
                     for (double v : {t.outlet_temp, t.heat_rejected, t.fan_power, t.makeup_rate}) {
                         ASSERT_TRUE(std::isfinite(v)) << db << " " << dep << " " << T_in;
                     }
@@ -207,19 +213,26 @@ TEST(HeatRejection, NoNanAcrossTheDocumentedRangeAndClearErrorsOutside) {
         }
     }
     try {
-        dc.evaluate({celsiusToKelvin(40.0), 0.01, celsiusToKelvin(30.0),
+        dc.evaluate({celsiusToKelvin(40.0),
+                     0.01,
+                     celsiusToKelvin(30.0),
                      {celsiusToKelvin(70.0), celsiusToKelvin(20.0), 101325.0}});
         FAIL();
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("dry bulb"), std::string::npos) << e.what();
     }
-    EXPECT_THROW(tower.evaluate({celsiusToKelvin(40.0), 0.01, celsiusToKelvin(30.0),
+    EXPECT_THROW(tower.evaluate({celsiusToKelvin(40.0),
+                                 0.01,
+                                 celsiusToKelvin(30.0),
                                  {celsiusToKelvin(30.0), celsiusToKelvin(35.0), 101325.0}}),
                  InputError);  // wet bulb above dry bulb
-    EXPECT_THROW(tower.evaluate({celsiusToKelvin(40.0), 0.01, celsiusToKelvin(30.0),
+    EXPECT_THROW(tower.evaluate({celsiusToKelvin(40.0),
+                                 0.01,
+                                 celsiusToKelvin(30.0),
                                  {celsiusToKelvin(0.0), celsiusToKelvin(-20.0), 101325.0}}),
                  InputError);  // drier than dry air
-    EXPECT_THROW(dc.evaluate({celsiusToKelvin(40.0), -0.01, celsiusToKelvin(30.0), kCti}), InputError);
+    EXPECT_THROW(dc.evaluate({celsiusToKelvin(40.0), -0.01, celsiusToKelvin(30.0), kCti}),
+                 InputError);
     EXPECT_THROW(DryCoolerSpec::fromCatalog("generic_dry_cooler_1MW", Json{{"fans_per_unit", 0}}),
                  InputError);
 }
@@ -238,14 +251,16 @@ TEST(HeatRejection, EconomizerLogicTrimChillerAndAshraeClasses) {
     const TrimChillerComponent trim("trim", Chiller(ChillerSpec::fromCatalog("carnot_centrifugal")),
                                     Coolant::byName("water"));
     std::vector<double> y(7);
-    trim.computeOutputs(0, {}, std::vector<double>{celsiusToKelvin(34), celsiusToKelvin(38), 0.04,
-                                                   celsiusToKelvin(27), celsiusToKelvin(30)},
+    trim.computeOutputs(0, {},
+                        std::vector<double>{celsiusToKelvin(34), celsiusToKelvin(38), 0.04,
+                                            celsiusToKelvin(27), celsiusToKelvin(30)},
                         y);
     EXPECT_NEAR(y[0], celsiusToKelvin(27), 1e-9);
     EXPECT_EQ(y[5], 1.0);  // integrated
     EXPECT_NEAR(y[3], y[1] + y[2], 1e-9);
-    trim.computeOutputs(0, {}, std::vector<double>{celsiusToKelvin(25), celsiusToKelvin(38), 0.04,
-                                                   celsiusToKelvin(27), celsiusToKelvin(30)},
+    trim.computeOutputs(0, {},
+                        std::vector<double>{celsiusToKelvin(25), celsiusToKelvin(38), 0.04,
+                                            celsiusToKelvin(27), celsiusToKelvin(30)},
                         y);
     EXPECT_EQ(y[2], 0.0);  // economizer alone
     EXPECT_EQ(y[0], celsiusToKelvin(25));

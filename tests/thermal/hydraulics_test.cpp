@@ -2,9 +2,8 @@
 // solutions (domain-facts "Key formulas" C2).
 #include "thermal/hydraulics.h"
 
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cmath>
 
@@ -66,7 +65,8 @@ TEST(Network, TwoParallelPumpsAndEightRackBranchesMatchTheHandSolution) {
     const auto p1 = net.addPump("pump 1", ret, sup, pump);
     const auto p2 = net.addPump("pump 2", ret, sup, pump);
     std::vector<std::size_t> racks;
-    for (int i = 0; i < 8; ++i) racks.push_back(net.addResistance(fmt::format("rack {}", i), sup, ret, k_r));
+    for (int i = 0; i < 8; ++i)
+        racks.push_back(net.addResistance(fmt::format("rack {}", i), sup, ret, k_r));
     const HydraulicSolution s = net.solve();
     const double Q = std::sqrt(H0 / (c / 4 + k_r / 64));
     double total = 0.0;

@@ -166,8 +166,7 @@ TEST(RackLoop, NoNanOverTheInputRangeAndClearErrorsOutside) {
     std::vector<double> x{330.0, 320.0};
     EXPECT_THROW(rack.computeDerivatives(0, x, std::vector<double>{-1.0, 308.0, 0.003}, dx),
                  InputError);
-    EXPECT_THROW(rack.computeOutputs(0, x, std::vector<double>{1e5, 308.0, -0.001}, y),
-                 InputError);
+    EXPECT_THROW(rack.computeOutputs(0, x, std::vector<double>{1e5, 308.0, -0.001}, y), InputError);
     try {
         rack.computeOutputs(0, x, std::vector<double>{1e5, 400.0, 0.003}, y);
         FAIL();

@@ -1,10 +1,10 @@
 #pragma once
 // Shared helpers of the thermal tests.
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "thermal/coolant.h"
 

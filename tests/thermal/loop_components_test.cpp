@@ -1,0 +1,168 @@
+// Air-side coils, pipes, mixers and water/energy meters (thermal/air_side.h, pipe.h, water.h):
+// energy conservation, transport delay, hand calculations.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+
+#include "core/errors.h"
+#include "core/simulator.h"
+#include "core/system.h"
+#include "core/units.h"
+#include "test_helpers.h"
+#include "thermal/air_side.h"
+#include "thermal/pipe.h"
+#include "thermal/water.h"
+
+namespace dctwin::thermal {
+namespace {
+
+using testing::constantCoolant;
+using units::celsiusToKelvin;
+
+TEST(AirSide, RearDoorRatingEnergyAndWaterRequirement) {
+    const AirCoil door(AirCoilSpec::fromCatalog("passive_rear_door_20kW"), 1);
+    const auto& s = door.spec();
+    // At its rating the door takes the whole 20 kW: the room sees no heat (room-neutral).
+    const AirCoil::Outputs r =
+        door.evaluate(20e3, s.rating_water_temp, s.water_flow, s.rating_room_temp);
+    EXPECT_NEAR(r.heat_to_water, 20e3, 1e-6 * 20e3);
+    EXPECT_NEAR(r.heat_to_room, 0.0, 1e-6 * 20e3);
+    EXPECT_NEAR(r.required_water_temp, s.rating_water_temp, 1e-6);
+    // A GB300 rack puts ~13.5 kW on air (A4, B5): with warmer water some stays in the room.
+    for (double Tw : {celsiusToKelvin(16), celsiusToKelvin(22), celsiusToKelvin(26)}) {
+        const AirCoil::Outputs o = door.evaluate(13.5e3, Tw, s.water_flow, celsiusToKelvin(25));
+        // Energy: air heat + fan work = water heat + room heat (1e-9 relative).
+        EXPECT_NEAR(o.heat_to_water + o.heat_to_room, 13.5e3 + o.fan_power, 1e-9 * 13.5e3);
+        // Water return from the enthalpy balance.
+        const Coolant& w = door.coolant();
+        EXPECT_NEAR(w.massFlow(s.water_flow) * (w.enthalpy(o.water_return_temp) - w.enthalpy(Tw)),
+                    o.heat_to_water, 1e-9 * o.heat_to_water);
+        // Water at the required temperature makes the door room-neutral.
+        const AirCoil::Outputs n =
+            door.evaluate(13.5e3, o.required_water_temp, s.water_flow, celsiusToKelvin(25));
+        EXPECT_NEAR(n.heat_to_room, 0.0, 1e-6 * 13.5e3);
+    }
+    EXPECT_GT(
+        door.evaluate(13.5e3, celsiusToKelvin(26), s.water_flow, celsiusToKelvin(25)).heat_to_room,
+        0.0);
+}
+
+TEST(AirSide, CrahFanLawAndErrors) {
+    const AirCoil crah(AirCoilSpec::fromCatalog("crah_150kW"), 2);
+    const auto& s = crah.spec();
+    const AirCoil::Outputs full =
+        crah.evaluate(2e5, s.rating_water_temp, 2 * s.water_flow, s.rating_room_temp);
+    const AirCoil::Outputs half =
+        crah.evaluate(2e5, s.rating_water_temp, 2 * s.water_flow, s.rating_room_temp, 0.5);
+    EXPECT_NEAR(full.fan_power, 2 * 5e3, 1e-9);
+    EXPECT_NEAR(half.fan_power, full.fan_power / 8, 1e-9);  // P ∝ airflow³
+    EXPECT_THROW(crah.evaluate(-1.0, 291.0, 0.01, 300.0), InputError);
+    EXPECT_THROW(crah.evaluate(1e5, 291.0, 0.01, 400.0), InputError);
+    EXPECT_THROW(AirCoilSpec::fromCatalog("passive_rear_door_20kW", Json{{"fan_power_kW", 1.0}}),
+                 InputError);
+    AirCoilComponent comp("crah", crah);
+    std::vector<double> y(6);
+    comp.computeOutputs(0, {}, std::vector<double>{1e5, 291.15, 0.01, 300.15}, y);
+    for (double v : y) EXPECT_TRUE(std::isfinite(v));
+}
+
+TEST(Pipe, TransportDelayAndSteadyHeatLoss) {
+    const Coolant c = constantCoolant();
+    PipeParams p;
+    p.volume = 2.0;
+    p.segments = 8;
+    p.initial_temp = celsiusToKelvin(30);
+    p.nominal_flow = 0.04;
+    // Step of the inlet from 30 to 40 °C at 0.04 m³/s: mean delay V/V̇ = 50 s for N tanks in
+    // series (area above the normalised response), without wall mass.
+    System sys;
+    sys.add(std::make_shared<const Pipe>("pipe", c, p));
+    sys.setInput("pipe.inlet_temp", celsiusToKelvin(40));
+    sys.setInput("pipe.flow", 0.04);
+    sys.finalize();
+    Recorder rec(sys);
+    rec.addOutput("pipe.outlet_temp", "pipe", "outlet_temp");
+    SimulationOptions o;
+    o.t_end = 600;
+    o.output_interval = 0.25;
+    o.solver.rel_tol = 1e-9;
+    o.solver.abs_tol_factor = 1e-10;
+    Simulator sim(sys, o);
+    sim.run(rec);
+    const auto& t = rec.results().time;
+    const auto& v = rec.results().channels[0].values;
+    double area = 0.0;
+    for (std::size_t i = 1; i < t.size(); ++i) {
+        area +=
+            0.5 * ((1 - (v[i - 1] - 303.15) / 10) + (1 - (v[i] - 303.15) / 10)) * (t[i] - t[i - 1]);
+    }
+    const Pipe pipe("p", c, p);
+    EXPECT_NEAR(pipe.transportDelay(0.04), 50.0, 1e-12);
+    EXPECT_NEAR(area, 50.0, 0.2);
+    // N = 8 tanks in series give an Erlang-8 residence time: at half the delay the outlet has
+    // risen by P(Poisson(4) ≥ 8) = 1 − Σ_{k<8} e^{−4}·4^k/k! = 0.05113 of the step.
+    double cdf = 0.0, term = std::exp(-4.0);
+    for (int k = 0; k < 8; ++k) {
+        cdf += term;
+        term *= 4.0 / (k + 1);
+    }
+    EXPECT_NEAR((v[static_cast<std::size_t>(25.0 / 0.25)] - 303.15) / 10.0, 1.0 - cdf, 2e-4);
+
+    // Steady state with heat loss: each tank T_i − T_a = (T_{i−1} − T_a)·ṁc/(ṁc + UA/N).
+    p.UA_ambient = 400.0;
+    const Pipe lossy("lossy", c, p);
+    const double mc = 1000 * 0.04 * 4000, ua = 400.0 / 8, Ta = celsiusToKelvin(20);
+    std::vector<double> x(8), dx(8), u{celsiusToKelvin(40), 0.04, Ta};
+    double T = u[0];
+    for (auto& xi : x) xi = T = Ta + (T - Ta) * mc / (mc + ua);
+    lossy.computeDerivatives(0, x, u, dx);
+    for (double d : dx) EXPECT_NEAR(d, 0.0, 1e-12);
+    // Energy: enthalpy drop of the stream = heat lost to the surroundings.
+    EXPECT_NEAR(mc * (u[0] - x.back()), lossy.heatLoss(x, Ta), 1e-9 * lossy.heatLoss(x, Ta));
+    EXPECT_THROW(lossy.computeDerivatives(0, x, std::vector<double>{313.0, -0.01, 293.0}, dx),
+                 InputError);
+}
+
+TEST(Mixer, EnthalpyWeightedAndConservative) {
+    const Coolant pg = Coolant::byName("PG25");
+    const Mixer mix("mix", pg, {4.0, 2.0, 0.0});
+    std::vector<double> u{celsiusToKelvin(45), 0.003, celsiusToKelvin(50), 0.004,
+                          celsiusToKelvin(90), 0.01};
+    std::vector<double> y(2);
+    mix.computeOutputs(0, {}, u, y);
+    const double m1 = 4 * pg.massFlow(0.003), m2 = 2 * pg.massFlow(0.004);
+    EXPECT_NEAR((m1 + m2) * pg.enthalpy(y[0]), m1 * pg.enthalpy(u[0]) + m2 * pg.enthalpy(u[2]),
+                1e-9 * m1 * 4e4);
+    EXPECT_NEAR(y[1], 4 * 0.003 + 2 * 0.004, 1e-15);
+    u[1] = u[3] = u[5] = 0.0;  // no flow anywhere: still defined
+    mix.computeOutputs(0, {}, u, y);
+    EXPECT_TRUE(std::isfinite(y[0]));
+    EXPECT_EQ(y[1], 0.0);
+    EXPECT_FALSE(mix.outputDependsOnInput(1, 0));  // total flow does not depend on temperatures
+}
+
+TEST(WaterMeter, AccumulatesRatesAndSumsMakeUp) {
+    System sys;
+    sys.add(std::make_shared<const WaterUseMeter>("water", 1e-3));
+    sys.setInput("water.evaporation_rate", 2e-3);
+    sys.setInput("water.drift_rate", 1e-5);
+    sys.setInput("water.blowdown_rate", 6e-4);
+    sys.setInput("water.spray_rate", 1e-4);
+    sys.finalize();
+    Recorder rec(sys);
+    rec.addOutput("water.total", "water", "total");
+    rec.addOutput("water.makeup_rate", "water", "makeup_rate");
+    SimulationOptions o;
+    o.t_end = 3600;
+    o.output_interval = 600;
+    Simulator sim(sys, o);
+    sim.run(rec);
+    const double rate = 2e-3 + 1e-5 + 6e-4 + 1e-4;
+    EXPECT_NEAR(rec.results().channels[0].values.back(), rate * 3600, 1e-6 * rate * 3600);
+    EXPECT_NEAR(rec.results().channels[1].values.back(), rate, 1e-15);
+    EXPECT_NEAR(sim.finalState()[sys.stateIndex("water.evaporated")], 2e-3 * 3600, 1e-6 * 7.2);
+}
+
+}  // namespace
+}  // namespace dctwin::thermal
