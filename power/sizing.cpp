@@ -252,7 +252,7 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     };
     // Smallest catalog conductor whose counted loading fits both limits.
     auto pickConductor = [&](const std::vector<ConductorSpec>& options, const Redundancy& red,
-                             double I, const char* what) -> const ConductorSpec& {
+                             double I, const char* what) -> ConductorSpec {
         for (const auto& c : options) {
             const UnitCount n = countUnits(red, I, c.rating, ln, lfc);
             if (n.units_per_system == 1) return c;
@@ -274,7 +274,7 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     {
         const auto feeds = catalog.conductors("rack_feeds");
         const double I_whip = I_rack / in.feeds_per_path;
-        const ConductorSpec& f = pickConductor(feeds, in.feed_redundancy, I_whip, "rack feed");
+        const ConductorSpec f = pickConductor(feeds, in.feed_redundancy, I_whip, "rack feed");
         addRow("rack_feed", f.name, f.rating, "A", in.feed_redundancy, "rack",
                in.racks * in.feeds_per_path, in.lv_voltage, I_whip, f.rating, lfc);
     }
@@ -283,7 +283,7 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     const int racks_in_row = std::min(in.racks, in.racks_per_row);
     {
         const double I_row = racks_in_row * I_rack;
-        const ConductorSpec& b =
+        const ConductorSpec b =
             pickConductor(catalog.conductors("busways"), in.busway_redundancy, I_row, "busway");
         addRow("busway", b.name, b.rating, "A", in.busway_redundancy, "row", rows, in.lv_voltage,
                I_row, b.rating, lfc);
@@ -354,8 +354,8 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     addRow("generator", gen.name, gen.rating, "W", in.generator_redundancy, "hall", 1,
            in.mv_voltage, I_mv, gen.rating / (kSqrt3 * in.mv_voltage * pf), lfe);
     {
-        const ConductorSpec& mv = pickConductor(catalog.conductors("breakers", "mv_"),
-                                                in.mv_redundancy, I_mv, "MV feeder");
+        const ConductorSpec mv = pickConductor(catalog.conductors("breakers", "mv_"),
+                                               in.mv_redundancy, I_mv, "MV feeder");
         addRow("mv_feeder", mv.name, mv.rating, "A", in.mv_redundancy, "hall", 1, mv.voltage, I_mv,
                mv.rating, lfc);
     }
