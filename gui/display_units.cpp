@@ -1,0 +1,94 @@
+#include "gui/display_units.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/units.h"
+
+namespace dctwin::gui {
+
+std::vector<double> DisplayUnit::fromSI(std::span<const double> v) const {
+    std::vector<double> out(v.size());
+    std::transform(v.begin(), v.end(), out.begin(), [this](double x) { return fromSI(x); });
+    return out;
+}
+
+DisplayUnit displayUnitFor(const std::string& si_unit, double max_abs) {
+    if (si_unit == "K") return {QStringLiteral("°C"), 1.0, -units::kZeroCelsius};
+    if (si_unit == "W") {
+        if (max_abs >= 1e6) return {QStringLiteral("MW"), 1.0 / units::MW, 0.0};
+        if (max_abs >= 1e3) return {QStringLiteral("kW"), 1.0 / units::kW, 0.0};
+        return {QStringLiteral("W"), 1.0, 0.0};
+    }
+    if (si_unit == "J") {
+        if (max_abs >= 1e3 * units::MWh) return {QStringLiteral("MWh"), 1.0 / units::MWh, 0.0};
+        return {QStringLiteral("kWh"), 1.0 / units::kWh, 0.0};
+    }
+    if (si_unit == "m3/s") {
+        // Rack and CDU flows read naturally in L/min; plant flows beyond ~6,000 L/min in m3/h.
+        if (max_abs >= 0.1) return {QStringLiteral("m³/h"), 1.0 / units::m3_per_h, 0.0};
+        return {QStringLiteral("L/min"), 1.0 / units::L_per_min, 0.0};
+    }
+    if (si_unit == "m3") return {QStringLiteral("m³"), 1.0, 0.0};
+    if (si_unit == "Pa") {
+        if (max_abs >= units::bar) return {QStringLiteral("bar"), 1.0 / units::bar, 0.0};
+        return {QStringLiteral("kPa"), 1.0 / units::kPa, 0.0};
+    }
+    if (si_unit == "kg/s") return {QStringLiteral("kg/s"), 1.0, 0.0};
+    if (si_unit == "1" || si_unit.empty()) return {QString(), 1.0, 0.0};
+    return {QString::fromStdString(si_unit), 1.0, 0.0};
+}
+
+double maxAbs(const std::vector<std::span<const double>>& series) {
+    double m = 0.0;
+    for (const auto& s : series) {
+        for (double v : s) {
+            if (std::isfinite(v)) m = std::max(m, std::abs(v));
+        }
+    }
+    return m;
+}
+
+TimeAxis timeAxisFor(double span_s) {
+    if (span_s > 3.0 * units::day) return {QStringLiteral("time [days]"), units::day};
+    if (span_s > 3.0 * units::hour) return {QStringLiteral("time [h]"), units::hour};
+    if (span_s > 5.0 * units::minute) return {QStringLiteral("time [min]"), units::minute};
+    return {QStringLiteral("time [s]"), 1.0};
+}
+
+QString formatNumber(double v) {
+    if (!std::isfinite(v)) return QString::number(v);
+    const double a = std::abs(v);
+    if (a != 0.0 && (a < 1e-3 || a >= 1e7)) return QString::number(v, 'g', 4);
+    // Counts and other whole numbers read as such ("16", not "16.00").
+    if (a >= 100.0 || v == std::floor(v)) return QString::number(v, 'f', 0);
+    if (a >= 0.1) return QString::number(v, 'f', 2);
+    return QString::number(v, 'g', 3);
+}
+
+std::vector<std::size_t> decimationIndices(const std::vector<double>& y, std::size_t buckets) {
+    const std::size_t n = y.size();
+    std::vector<std::size_t> idx;
+    if (buckets == 0 || n <= 2 * buckets) {
+        idx.resize(n);
+        for (std::size_t i = 0; i < n; ++i) idx[i] = i;
+        return idx;
+    }
+    idx.reserve(2 * buckets);
+    for (std::size_t b = 0; b < buckets; ++b) {
+        const std::size_t lo = b * n / buckets;
+        const std::size_t hi = (b + 1) * n / buckets;
+        if (lo >= hi) continue;
+        std::size_t imin = lo, imax = lo;
+        for (std::size_t i = lo; i < hi; ++i) {
+            // NaN compares false, so a gap never becomes a bucket's extreme.
+            if (y[i] < y[imin] || std::isnan(y[imin])) imin = i;
+            if (y[i] > y[imax] || std::isnan(y[imax])) imax = i;
+        }
+        idx.push_back(std::min(imin, imax));
+        if (imin != imax) idx.push_back(std::max(imin, imax));
+    }
+    return idx;
+}
+
+}  // namespace dctwin::gui

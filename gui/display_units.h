@@ -1,0 +1,45 @@
+#pragma once
+// Display conversion of SI result channels (DESIGN.md §2: physics is SI inside; units are
+// converted once for display). The report stores K, W, m3/s, ...; engineers read °C, kW or MW,
+// L/min. A DisplayUnit is the affine map value_display = value_si * scale + offset and its
+// label, chosen once per chart so that every series on one axis shares a unit.
+#include <QString>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace dctwin::gui {
+
+struct DisplayUnit {
+    QString label;        // "°C", "kW", "L/min"; "" for dimensionless
+    double scale = 1.0;   // display per SI
+    double offset = 0.0;  // added after scaling (temperatures)
+
+    double fromSI(double v) const { return v * scale + offset; }
+    std::vector<double> fromSI(std::span<const double> v) const;
+};
+
+/// The display unit for values in `si_unit` whose largest magnitude is `max_abs` (in SI):
+/// K → °C; W → W, kW or MW; J → kWh or MWh; m3/s → L/min or m3/h; Pa → kPa or bar; "1" → "".
+/// Units it does not know are shown as they are, so a new channel still displays.
+DisplayUnit displayUnitFor(const std::string& si_unit, double max_abs);
+
+/// Largest |value| over all of `series` (0 when empty), to choose one unit for a chart.
+double maxAbs(const std::vector<std::span<const double>>& series);
+
+/// The time axis: seconds since study start shown in s, min, h or days depending on the span.
+struct TimeAxis {
+    QString label;         // "time [h]"
+    double divisor = 1.0;  // seconds per display unit
+};
+TimeAxis timeAxisFor(double span_s);
+
+/// "1.23 MW"-style text for tables, with the precision an engineer expects for the magnitude.
+QString formatNumber(double v);
+
+/// Sample indices that reduce a series to at most ~2*buckets points: each bucket's minimum and
+/// maximum, in time order, so a year at 10-min output (52,560 samples) draws fast and the peaks
+/// stay visible. All indices when the series is short enough.
+std::vector<std::size_t> decimationIndices(const std::vector<double>& y, std::size_t buckets);
+
+}  // namespace dctwin::gui

@@ -1,0 +1,152 @@
+#include "gui/table_models.h"
+
+#include <cmath>
+#include <span>
+
+namespace dctwin::gui {
+
+QColor loadingColour(double loading_pct) {
+    if (!std::isfinite(loading_pct)) return QColor();
+    if (loading_pct > 80.0) return QColor(0xf4, 0x9a, 0x9a);   // red
+    if (loading_pct >= 60.0) return QColor(0xff, 0xd5, 0x80);  // amber
+    return QColor(0xa8, 0xdf, 0xa8);                           // green
+}
+
+SizingTableModel::SizingTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void SizingTableModel::setTable(Table table) {
+    beginResetModel();
+    table_ = std::move(table);
+    units_.clear();
+    loading_column_ = -1;
+    for (std::size_t c = 0; c < table_.columns.size(); ++c) {
+        const Table::Column& col = table_.columns[c];
+        const auto* numbers = std::get_if<std::vector<double>>(&col.data);
+        // Percentages and per-unit values stay as they are; physical units get scaled.
+        const bool keep = col.unit == "%" || col.unit == "pct" || col.name.ends_with("_pct");
+        units_.push_back(numbers && !keep ? displayUnitFor(col.unit, maxAbs({*numbers}))
+                                          : DisplayUnit{QString::fromStdString(col.unit)});
+        if (numbers && loading_column_ < 0 && col.name.find("loading") != std::string::npos) {
+            loading_column_ = static_cast<int>(c);
+        }
+    }
+    endResetModel();
+}
+
+int SizingTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || table_.columns.empty() ? 0 : static_cast<int>(table_.rows());
+}
+
+int SizingTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(table_.columns.size());
+}
+
+QVariant SizingTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) return {};
+    const Table::Column& col = table_.columns[static_cast<std::size_t>(index.column())];
+    const auto row = static_cast<std::size_t>(index.row());
+    const auto* numbers = std::get_if<std::vector<double>>(&col.data);
+    if (numbers && row >= numbers->size()) return {};
+    if (!numbers && row >= std::get<std::vector<std::string>>(col.data).size()) return {};
+    switch (role) {
+        case Qt::DisplayRole:
+            if (numbers) {
+                return formatNumber(
+                    units_[static_cast<std::size_t>(index.column())].fromSI((*numbers)[row]));
+            }
+            return QString::fromStdString(std::get<std::vector<std::string>>(col.data)[row]);
+        case Qt::UserRole:  // the raw SI value, for sorting and tests
+            if (numbers) return (*numbers)[row];
+            return QString::fromStdString(std::get<std::vector<std::string>>(col.data)[row]);
+        case Qt::TextAlignmentRole:
+            return numbers ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+        case Qt::BackgroundRole:
+            if (index.column() == loading_column_) {
+                const QColor c = loadingColour((*numbers)[row]);
+                if (c.isValid()) return c;
+            }
+            return {};
+        case Qt::ForegroundRole:
+            // The loading colours are light; keep the text dark under a dark desktop theme.
+            if (index.column() == loading_column_) return QColor(Qt::black);
+            return {};
+        default:
+            return {};
+    }
+}
+
+QVariant SizingTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role != Qt::DisplayRole) return {};
+    if (orientation == Qt::Vertical) return section + 1;
+    if (section < 0 || section >= static_cast<int>(table_.columns.size())) return {};
+    const auto s = static_cast<std::size_t>(section);
+    const QString name = QString::fromStdString(table_.columns[s].name);
+    const QString unit = units_[s].label;
+    return unit.isEmpty() ? name : QStringLiteral("%1 [%2]").arg(name, unit);
+}
+
+SummaryTableModel::SummaryTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void SummaryTableModel::setMetrics(std::vector<Metric> metrics) {
+    beginResetModel();
+    metrics_ = std::move(metrics);
+    endResetModel();
+}
+
+int SummaryTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(metrics_.size());
+}
+
+int SummaryTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : 3;
+}
+
+QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) return {};
+    const Metric& m = metrics_[static_cast<std::size_t>(index.row())];
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+            case 0:
+                return QString::fromStdString(m.name);
+            case 1:
+                return QString::number(m.value, 'g', 6);
+            default:
+                return QString::fromStdString(m.unit == "1" ? std::string() : m.unit);
+        }
+    }
+    if (role == Qt::UserRole && index.column() == 1) return m.value;
+    if (role == Qt::TextAlignmentRole && index.column() == 1) {
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+QVariant SummaryTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role != Qt::DisplayRole || orientation != Qt::Horizontal) return {};
+    switch (section) {
+        case 0:
+            return tr("metric");
+        case 1:
+            return tr("value");
+        case 2:
+            return tr("unit");
+        default:
+            return {};
+    }
+}
+
+const Metric* findMetric(const std::vector<Metric>& metrics, const std::string& name) {
+    for (const Metric& m : metrics) {
+        if (m.name == name) return &m;
+    }
+    return nullptr;
+}
+
+const Table* findTable(const std::vector<Table>& tables, const std::string& path) {
+    for (const Table& t : tables) {
+        if (t.path == path) return &t;
+    }
+    return nullptr;
+}
+
+}  // namespace dctwin::gui

@@ -1,0 +1,67 @@
+#pragma once
+// Table models for the results tabs: the sizing tables (DESIGN.md §3.2: loading of every
+// element, coloured so an overloaded breaker stands out) and the summary metrics. Both are plain
+// QAbstractTableModels, testable without a display.
+#include <QAbstractTableModel>
+#include <QColor>
+#include <vector>
+
+#include "core/results.h"
+#include "gui/display_units.h"
+
+namespace dctwin::gui {
+
+/// Loading colour of a sizing row: green below 60 %, amber from 60 % to 80 %, red above 80 %
+/// (the NEC continuous-load limit for breakers and busway is 80 %).
+QColor loadingColour(double loading_pct);
+
+/// A sizing table (Report::tables entry). Numeric columns are shown in display units (W →
+/// kW/MW per column); the loading column (peak_loading_pct) gets its cell coloured by
+/// loadingColour().
+class SizingTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    explicit SizingTableModel(QObject* parent = nullptr);
+
+    void setTable(Table table);
+    const Table& table() const { return table_; }
+    /// Index of the loading column, or -1 when the table has none.
+    int loadingColumn() const { return loading_column_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    Table table_;
+    std::vector<DisplayUnit> units_;  // per column; unused for text columns
+    int loading_column_ = -1;
+};
+
+/// Report::summary as three columns: metric, value, unit.
+class SummaryTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    explicit SummaryTableModel(QObject* parent = nullptr);
+
+    void setMetrics(std::vector<Metric> metrics);
+    const std::vector<Metric>& metrics() const { return metrics_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<Metric> metrics_;
+};
+
+/// The metric called `name`, or nullptr.
+const Metric* findMetric(const std::vector<Metric>& metrics, const std::string& name);
+/// The table at `path` ("sizing/power"), or nullptr.
+const Table* findTable(const std::vector<Table>& tables, const std::string& path);
+
+}  // namespace dctwin::gui

@@ -1,0 +1,130 @@
+#include "gui/table_models.h"
+
+#include <gtest/gtest.h>
+
+#include "gui/display_units.h"
+
+namespace dctwin::gui {
+namespace {
+
+Table powerSizing() {
+    Table t;
+    t.path = "sizing/power";
+    t.addText("element", {"transformer", "UPS", "busway", "generator"});
+    t.addNumbers("rating", "W", {3.0e6, 1.5e6, 8.0e5, 2.5e6});
+    t.addNumbers("count", "1", {4, 8, 16, 4});
+    t.addText("redundancy", {"2N", "4N/3", "N", "N+1"});
+    t.addNumbers("peak_loading_pct", "%", {45.0, 60.0, 80.5, 80.0});
+    return t;
+}
+
+TEST(LoadingColour, Thresholds) {
+    const QColor green = loadingColour(10.0), amber = loadingColour(70.0),
+                 red = loadingColour(95.0);
+    EXPECT_NE(green, amber);
+    EXPECT_NE(amber, red);
+    EXPECT_NE(green, red);
+    EXPECT_GT(green.green(), green.red());  // green is green
+    EXPECT_GT(red.red(), red.green());      // red is red
+    EXPECT_EQ(loadingColour(59.99), green);
+    EXPECT_EQ(loadingColour(60.0), amber);
+    EXPECT_EQ(loadingColour(80.0), amber);
+    EXPECT_EQ(loadingColour(80.01), red);
+    EXPECT_FALSE(loadingColour(std::nan("")).isValid());
+}
+
+TEST(SizingTableModel, ColoursTheLoadingColumnOnly) {
+    SizingTableModel m;
+    m.setTable(powerSizing());
+    ASSERT_EQ(m.rowCount(), 4);
+    ASSERT_EQ(m.columnCount(), 5);
+    ASSERT_EQ(m.loadingColumn(), 4);
+    const auto bg = [&](int row, int col) {
+        return m.data(m.index(row, col), Qt::BackgroundRole).value<QColor>();
+    };
+    EXPECT_EQ(bg(0, 4), loadingColour(45.0));  // green
+    EXPECT_EQ(bg(1, 4), loadingColour(70.0));  // amber at exactly 60 %
+    EXPECT_EQ(bg(2, 4), loadingColour(95.0));  // red above 80 %
+    EXPECT_EQ(bg(3, 4), loadingColour(70.0));  // amber at exactly 80 %
+    EXPECT_FALSE(m.data(m.index(0, 1), Qt::BackgroundRole).isValid());
+    EXPECT_FALSE(m.data(m.index(0, 0), Qt::BackgroundRole).isValid());
+}
+
+TEST(SizingTableModel, ShowsValuesInDisplayUnits) {
+    SizingTableModel m;
+    m.setTable(powerSizing());
+    EXPECT_EQ(m.headerData(1, Qt::Horizontal).toString(), QStringLiteral("rating [MW]"));
+    EXPECT_EQ(m.headerData(0, Qt::Horizontal).toString(), QStringLiteral("element"));
+    EXPECT_EQ(m.headerData(4, Qt::Horizontal).toString(), QStringLiteral("peak_loading_pct [%]"));
+    EXPECT_EQ(m.data(m.index(0, 1)).toString(), QStringLiteral("3"));
+    EXPECT_EQ(m.data(m.index(2, 1)).toString(), QStringLiteral("0.80"));
+    EXPECT_EQ(m.data(m.index(2, 2)).toString(), QStringLiteral("16"));  // counts stay whole
+    EXPECT_DOUBLE_EQ(m.data(m.index(2, 1), Qt::UserRole).toDouble(), 8.0e5);
+    EXPECT_EQ(m.data(m.index(1, 3)).toString(), QStringLiteral("4N/3"));
+    EXPECT_EQ(m.data(m.index(2, 4)).toString(), QStringLiteral("80.50"));
+}
+
+TEST(SizingTableModel, TableWithoutLoadingHasNoColours) {
+    Table t;
+    t.path = "sizing/water";
+    t.addText("element", {"make-up"});
+    t.addNumbers("annual", "m3", {12000.0});
+    SizingTableModel m;
+    m.setTable(t);
+    EXPECT_EQ(m.loadingColumn(), -1);
+    EXPECT_FALSE(m.data(m.index(0, 1), Qt::BackgroundRole).isValid());
+}
+
+TEST(SummaryTableModel, ListsMetricsWithUnits) {
+    SummaryTableModel m;
+    m.setMetrics(
+        {{"pue", 1.12, "1"}, {"wue_L_per_kWh", 0.35, "L/kWh"}, {"peak_it_kW", 8640, "kW"}});
+    ASSERT_EQ(m.rowCount(), 3);
+    ASSERT_EQ(m.columnCount(), 3);
+    EXPECT_EQ(m.data(m.index(0, 0)).toString(), QStringLiteral("pue"));
+    EXPECT_EQ(m.data(m.index(0, 1)).toString(), QStringLiteral("1.12"));
+    EXPECT_EQ(m.data(m.index(0, 2)).toString(), QString());  // dimensionless
+    EXPECT_EQ(m.data(m.index(1, 2)).toString(), QStringLiteral("L/kWh"));
+    EXPECT_EQ(m.data(m.index(2, 1)).toString(), QStringLiteral("8640"));
+    ASSERT_NE(findMetric(m.metrics(), "wue_L_per_kWh"), nullptr);
+    EXPECT_EQ(findMetric(m.metrics(), "nope"), nullptr);
+}
+
+TEST(DisplayUnits, ConvertsFromSI) {
+    const DisplayUnit c = displayUnitFor("K", 320.0);
+    EXPECT_EQ(c.label, QStringLiteral("°C"));
+    EXPECT_NEAR(c.fromSI(308.15), 35.0, 1e-12);
+    EXPECT_EQ(displayUnitFor("W", 135e3).label, QStringLiteral("kW"));
+    EXPECT_NEAR(displayUnitFor("W", 135e3).fromSI(135e3), 135.0, 1e-12);
+    EXPECT_EQ(displayUnitFor("W", 9.5e6).label, QStringLiteral("MW"));
+    EXPECT_NEAR(displayUnitFor("W", 9.5e6).fromSI(9.5e6), 9.5, 1e-12);
+    EXPECT_EQ(displayUnitFor("W", 500.0).label, QStringLiteral("W"));
+    const DisplayUnit lpm = displayUnitFor("m3/s", 200.0 / 60000.0);
+    EXPECT_EQ(lpm.label, QStringLiteral("L/min"));
+    EXPECT_NEAR(lpm.fromSI(200.0 / 60000.0), 200.0, 1e-9);
+    const DisplayUnit m3h = displayUnitFor("m3/s", 0.5);
+    EXPECT_EQ(m3h.label, QStringLiteral("m³/h"));
+    EXPECT_NEAR(m3h.fromSI(0.5), 1800.0, 1e-9);
+    EXPECT_EQ(displayUnitFor("m3", 10.0).label, QStringLiteral("m³"));
+    EXPECT_EQ(displayUnitFor("1", 1.0).label, QString());
+    EXPECT_EQ(displayUnitFor("furlong", 1.0).label, QStringLiteral("furlong"));
+    EXPECT_EQ(timeAxisFor(365 * 86400.0).divisor, 86400.0);
+    EXPECT_EQ(timeAxisFor(86400.0).divisor, 3600.0);
+    EXPECT_EQ(timeAxisFor(60.0).divisor, 1.0);
+}
+
+TEST(DisplayUnits, DecimationKeepsExtremesInOrder) {
+    std::vector<double> y(52560);
+    for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<double>(i % 100);
+    y[12345] = 1000.0;  // a single-sample peak must survive
+    y[40000] = -50.0;
+    const auto idx = decimationIndices(y, 2000);
+    EXPECT_LE(idx.size(), 4000u);
+    EXPECT_TRUE(std::is_sorted(idx.begin(), idx.end()));
+    EXPECT_NE(std::find(idx.begin(), idx.end(), 12345u), idx.end());
+    EXPECT_NE(std::find(idx.begin(), idx.end(), 40000u), idx.end());
+    EXPECT_EQ(decimationIndices({1.0, 2.0, 3.0}, 2000).size(), 3u);
+}
+
+}  // namespace
+}  // namespace dctwin::gui
