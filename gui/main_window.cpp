@@ -1,0 +1,539 @@
+#include "gui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <fstream>
+
+#include "core/errors.h"
+#include "core/io/report_writer.h"
+#include "facility/scenario.h"
+#include "gui/plot/chart_adapter.h"
+#include "gui/report_loader.h"
+#include "gui/results_view.h"
+#include "gui/run_controller.h"
+#include "gui/scenario_form.h"
+#include "gui/scenario_tree_model.h"
+
+namespace dctwin::gui {
+namespace {
+
+namespace fs = std::filesystem;
+
+QString qpath(const fs::path& p) { return QString::fromStdString(p.string()); }
+fs::path fspath(const QString& s) { return fs::path(s.toStdString()); }
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent, RunController* controller)
+    : QMainWindow(parent),
+      model_(new ScenarioTreeModel(this)),
+      controller_(controller ? controller : new RunController(this)) {
+    if (!controller_->parent()) controller_->setParent(this);
+    unsaved_base_dir_ = fs::current_path();
+
+    // Scenario editor: the form above the tree, both over the same model.
+    form_ = new ScenarioForm(model_);
+    tree_ = new QTreeView;
+    tree_->setModel(model_);
+    tree_->setAlternatingRowColors(true);
+    tree_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                           QAbstractItemView::SelectedClicked);
+    tree_->header()->setSectionResizeMode(ScenarioTreeModel::KeyColumn,
+                                          QHeaderView::ResizeToContents);
+    tree_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(tree_, &QTreeView::customContextMenuRequested, this, &MainWindow::treeContextMenu);
+    auto* form_scroll = new QScrollArea;
+    form_scroll->setWidget(form_);
+    form_scroll->setWidgetResizable(true);
+    auto* editor = new QSplitter(Qt::Vertical);
+    editor->addWidget(form_scroll);
+    editor->addWidget(tree_);
+    editor->setStretchFactor(1, 1);
+
+    results_ = new ResultsView;
+    auto* central = new QSplitter(Qt::Horizontal);
+    central->addWidget(editor);
+    central->addWidget(results_);
+    central->setStretchFactor(1, 2);
+    central->setSizes({460, 940});
+    setCentralWidget(central);
+
+    messages_ = new QPlainTextEdit;
+    messages_->setReadOnly(true);
+    messages_->setMaximumBlockCount(5000);
+    messages_dock_ = new QDockWidget(tr("Messages"));
+    messages_dock_->setObjectName(QStringLiteral("messages"));
+    messages_dock_->setWidget(messages_);
+    addDockWidget(Qt::BottomDockWidgetArea, messages_dock_);
+
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 1000);
+    progress_->setMaximumWidth(260);
+    progress_->setFormat(QStringLiteral("%p%"));
+    cancel_button_ = new QPushButton(tr("Cancel"));
+    run_label_ = new QLabel;
+    statusBar()->addPermanentWidget(run_label_);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_button_);
+    progress_->hide();
+    cancel_button_->hide();
+    connect(cancel_button_, &QPushButton::clicked, this, &MainWindow::cancelRun);
+
+    connect(model_, &ScenarioTreeModel::jsonChanged, this, [this] {
+        if (!loading_) modified_ = true;
+        updateTitle();
+    });
+    connect(model_, &ScenarioTreeModel::editRejected, this,
+            [this](const QString& m) { error(tr("Edit rejected"), m); });
+    connect(form_, &ScenarioForm::problem, this,
+            [this](const QString& m) { error(tr("Form"), m); });
+
+    connect(controller_, &RunController::started, this, [this] {
+        progress_->setValue(0);
+        progress_->show();
+        cancel_button_->show();
+        cancel_button_->setEnabled(true);
+        run_label_->setText(tr("Running…"));
+        updateActions();
+    });
+    connect(controller_, &RunController::progress, this, [this](double f, double t) {
+        progress_->setValue(static_cast<int>(f * 1000.0 + 0.5));
+        run_label_->setText(tr("Simulated %1 h").arg(t / 3600.0, 0, 'f', 1));
+    });
+    connect(controller_, &RunController::finished, this, [this] {
+        progress_->hide();
+        cancel_button_->hide();
+        const auto outcome = controller_->outcome();
+        run_label_->setText(tr("Run finished"));
+        message(tr("Run finished in %1 s: %2 samples, %3 integrator steps, %4 states, %5 linear "
+                   "solver.")
+                    .arg(outcome->wall_seconds, 0, 'f', 2)
+                    .arg(outcome->report.timeseries.time.size())
+                    .arg(outcome->stats.steps)
+                    .arg(outcome->state_count)
+                    .arg(QString::fromStdString(outcome->linear_solver)));
+        // The report lives inside the outcome; share ownership instead of copying a year of
+        // samples.
+        showReport(std::shared_ptr<const Report>(outcome, &outcome->report));
+        updateActions();
+    });
+    connect(controller_, &RunController::failed, this, [this](const QString& m) {
+        progress_->hide();
+        cancel_button_->hide();
+        run_label_->setText(tr("Run failed"));
+        error(tr("Run failed"), m);
+        selectPathIn(m);
+        updateActions();
+    });
+    connect(controller_, &RunController::cancelled, this, [this] {
+        progress_->hide();
+        cancel_button_->hide();
+        run_label_->setText(tr("Run cancelled"));
+        message(tr("Run cancelled; the previous results are still shown."));
+        updateActions();
+    });
+
+    buildMenus();
+    resize(1400, 900);
+    // Messages are a few lines; the results need the height.
+    resizeDocks({messages_dock_}, {110}, Qt::Vertical);
+    updateTitle();
+    updateActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open scenario…"), QKeySequence::Open, this, &MainWindow::onOpen);
+    save_action_ =
+        file->addAction(tr("&Save scenario"), QKeySequence::Save, this, &MainWindow::onSave);
+    file->addAction(tr("Save scenario &as…"), QKeySequence::SaveAs, this, &MainWindow::onSaveAs);
+    file->addSeparator();
+    file->addAction(tr("Open &report (HDF5)…"), this, &MainWindow::onOpenReport);
+    QMenu* exp = file->addMenu(tr("&Export"));
+    export_h5_action_ = exp->addAction(tr("Report as &HDF5…"), this, &MainWindow::onExportHdf5);
+    export_csv_action_ = exp->addAction(tr("Report as &CSV…"), this, &MainWindow::onExportCsv);
+    export_png_action_ =
+        exp->addAction(tr("Charts of this tab as &PNG…"), this, &MainWindow::onExportPng);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    validate_action_ = run->addAction(tr("&Validate"), QKeySequence(Qt::Key_F7), this,
+                                      &MainWindow::validateScenario);
+    run_action_ = run->addAction(tr("&Run"), QKeySequence(Qt::Key_F5), this, &MainWindow::startRun);
+    cancel_action_ = run->addAction(tr("&Cancel run"), QKeySequence(Qt::Key_Escape), this,
+                                    &MainWindow::cancelRun);
+}
+
+QString MainWindow::messagesText() const { return messages_->toPlainText(); }
+
+void MainWindow::message(const QString& text) {
+    messages_->appendPlainText(QStringLiteral("[%1] %2").arg(
+        QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text));
+    statusBar()->showMessage(text.section(QLatin1Char('\n'), 0, 0), 8000);
+}
+
+void MainWindow::error(const QString& context, const QString& text) {
+    message(QStringLiteral("%1: %2").arg(context, text));
+    messages_dock_->show();
+    messages_dock_->raise();
+}
+
+void MainWindow::updateTitle() {
+    const auto name = model_->value("/name");
+    const QString n = name && name->is_string() ? QString::fromStdString(name->get<std::string>())
+                                                : tr("untitled scenario");
+    const QString f = file_.empty() ? tr("not saved") : qpath(file_.filename());
+    setWindowTitle(QStringLiteral("%1 [%2]%3 — dctwin").arg(n, f, modified_ ? "*" : ""));
+}
+
+void MainWindow::updateActions() {
+    const bool running = controller_->isRunning();
+    const bool have_results = results_->report() != nullptr;
+    run_action_->setEnabled(!running);
+    validate_action_->setEnabled(!running);
+    cancel_action_->setEnabled(running);
+    export_h5_action_->setEnabled(have_results);
+    export_csv_action_->setEnabled(have_results);
+    export_png_action_->setEnabled(have_results);
+}
+
+fs::path MainWindow::baseDir() const {
+    return file_.empty() ? unsaved_base_dir_
+                         : (file_.has_parent_path() ? file_.parent_path() : fs::path("."));
+}
+
+void MainWindow::setScenario(const Json& scenario, const fs::path& base_dir) {
+    loading_ = true;
+    unsaved_base_dir_ = base_dir;
+    form_->setBaseDir(base_dir);
+    model_->setJson(scenario);
+    loading_ = false;
+    file_.clear();
+    modified_ = false;
+    tree_->expandToDepth(0);
+    updateTitle();
+}
+
+bool MainWindow::openScenario(const fs::path& file) {
+    Json j;
+    try {
+        j = readJsonFile(file);
+    } catch (const Error& e) {
+        error(tr("Open"), QString::fromStdString(e.what()));
+        return false;
+    }
+    setScenario(j, file.has_parent_path() ? file.parent_path() : fs::path("."));
+    file_ = file;
+    updateTitle();
+    message(tr("Opened %1").arg(qpath(file)));
+    return true;
+}
+
+bool MainWindow::saveScenario(const fs::path& file) {
+    // Written beside the target and renamed, so a full disk never truncates the only copy.
+    const fs::path tmp = file.string() + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << model_->toJson().dump(2) << '\n';
+        out.close();
+        if (!out) {
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            error(tr("Save"), tr("cannot write '%1' (check that the folder exists and is "
+                                 "writable)")
+                                  .arg(qpath(file)));
+            return false;
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, file, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        error(tr("Save"),
+              tr("cannot replace '%1': %2").arg(qpath(file), QString::fromStdString(ec.message())));
+        return false;
+    }
+    file_ = file;
+    form_->setBaseDir(baseDir());
+    modified_ = false;
+    updateTitle();
+    message(tr("Saved %1").arg(qpath(file)));
+    return true;
+}
+
+bool MainWindow::openReport(const fs::path& file) {
+    try {
+        auto report = std::make_shared<const Report>(loadReportFile(file));
+        showReport(report);
+    } catch (const Error& e) {
+        error(tr("Open report"), QString::fromStdString(e.what()));
+        return false;
+    }
+    message(tr("Opened report %1").arg(qpath(file)));
+    return true;
+}
+
+bool MainWindow::validateScenario() {
+    const QString origin = file_.empty() ? tr("(unsaved scenario)") : qpath(file_);
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    bool ok = false;
+    try {
+        const facility::Scenario s =
+            facility::parseScenario(model_->toJson(), baseDir(), origin.toStdString());
+        facility::validateModel(s);
+        ok = true;
+    } catch (const std::exception& e) {
+        QApplication::restoreOverrideCursor();
+        const QString text = QString::fromStdString(e.what());
+        error(tr("Validation failed"), text);
+        selectPathIn(text);
+        return false;
+    }
+    QApplication::restoreOverrideCursor();
+    message(tr("Validation passed: the scenario builds."));
+    return ok;
+}
+
+bool MainWindow::startRun() {
+    const QString origin = file_.empty() ? tr("(unsaved scenario)") : qpath(file_);
+    if (!controller_->start(model_->toJson(), baseDir(), origin)) {
+        error(tr("Run"), tr("a run is already going; cancel it first"));
+        return false;
+    }
+    message(tr("Run started: %1").arg(origin));
+    return true;
+}
+
+void MainWindow::cancelRun() {
+    if (!controller_->isRunning()) return;
+    controller_->cancel();
+    cancel_button_->setEnabled(false);
+    run_label_->setText(tr("Cancelling…"));
+}
+
+void MainWindow::showReport(std::shared_ptr<const Report> report) {
+    results_->setReport(std::move(report));
+    updateActions();
+}
+
+bool MainWindow::exportHdf5(const fs::path& file) {
+    const auto report = results_->report();
+    if (!report) {
+        error(tr("Export"), tr("nothing to export: run the scenario or open a report first"));
+        return false;
+    }
+    try {
+        makeHdf5Writer()->write(*report, file);
+    } catch (const Error& e) {
+        error(tr("Export HDF5"), QString::fromStdString(e.what()));
+        return false;
+    }
+    message(tr("Report written to %1").arg(qpath(file)));
+    return true;
+}
+
+bool MainWindow::exportCsv(const fs::path& dir) {
+    const auto report = results_->report();
+    if (!report) {
+        error(tr("Export"), tr("nothing to export: run the scenario or open a report first"));
+        return false;
+    }
+    try {
+        makeCsvWriter()->write(*report, dir);
+    } catch (const Error& e) {
+        error(tr("Export CSV"), QString::fromStdString(e.what()));
+        return false;
+    }
+    message(tr("CSV files written to %1").arg(qpath(dir)));
+    return true;
+}
+
+bool MainWindow::exportCurrentChartsPng(const fs::path& file) {
+    const QList<ChartPanel*> charts = results_->currentCharts();
+    if (charts.isEmpty()) {
+        error(tr("Export PNG"), tr("the '%1' tab has no chart with data")
+                                    .arg(results_->tabText(results_->currentIndex())));
+        return false;
+    }
+    for (int i = 0; i < charts.size(); ++i) {
+        fs::path target = file;
+        if (charts.size() > 1) {
+            target.replace_filename(file.stem().string() + "_" + std::to_string(i + 1) +
+                                    file.extension().string());
+        }
+        QString err;
+        if (!charts[i]->savePng(qpath(target), &err)) {
+            error(tr("Export PNG"), err);
+            return false;
+        }
+        message(tr("Chart '%1' written to %2").arg(charts[i]->title(), qpath(target)));
+    }
+    return true;
+}
+
+void MainWindow::selectPathIn(const QString& text) {
+    // Error texts name the JSON path ("/cooling/cdu/racks_per_cdu: ..."); select the deepest
+    // part of it that exists so the user lands on the value to fix. File paths in the same
+    // text do not match the scenario and are skipped.
+    static const QRegularExpression re(QStringLiteral("(/[A-Za-z0-9_~.+\\-]+)+"));
+    auto it = re.globalMatch(text);
+    while (it.hasNext()) {
+        std::string p = it.next().captured(0).toStdString();
+        while (!p.empty()) {
+            const QModelIndex idx = model_->indexForPointer(p);
+            if (idx.isValid()) {
+                tree_->setCurrentIndex(idx);
+                tree_->scrollTo(idx);
+                return;
+            }
+            p.erase(p.rfind('/'));
+        }
+    }
+}
+
+void MainWindow::treeContextMenu(const QPoint& pos) {
+    const QModelIndex idx = tree_->indexAt(pos);
+    const std::string pointer = model_->jsonPointer(idx).toStdString();
+    const auto value = model_->value(pointer);
+    QMenu menu;
+    if (value && (value->is_object() || value->is_array())) {
+        menu.addAction(value->is_object() ? tr("Add key…") : tr("Append element…"), [=, this] {
+            QString key = QStringLiteral("-");
+            if (value->is_object()) {
+                bool ok = false;
+                key = QInputDialog::getText(this, tr("Add key"), tr("Key:"), QLineEdit::Normal, {},
+                                            &ok);
+                if (!ok || key.isEmpty()) return;
+            }
+            bool ok = false;
+            const QString text = QInputDialog::getText(
+                this, tr("Value"), tr("JSON value (e.g. 42, \"text\", true, {}, []):"),
+                QLineEdit::Normal, QStringLiteral("\"\""), &ok);
+            if (!ok) return;
+            Json v;
+            try {
+                v = Json::parse(text.toStdString());
+            } catch (const Json::exception& e) {
+                error(tr("Add"), tr("'%1' is not JSON: %2").arg(text, e.what()));
+                return;
+            }
+            QString err;
+            const std::string child = pointer + "/" + escapeJsonPointerToken(key.toStdString());
+            if (value->is_object() && model_->value(child)) {
+                error(tr("Add"), tr("%1 exists already").arg(QString::fromStdString(child)));
+                return;
+            }
+            if (!model_->setValue(child, v, &err)) error(tr("Add"), err);
+        });
+    }
+    if (idx.isValid()) {
+        menu.addAction(tr("Remove %1").arg(QString::fromStdString(pointer)),
+                       [this, pointer] { model_->removeValue(pointer); });
+    }
+    if (!menu.isEmpty()) menu.exec(tree_->viewport()->mapToGlobal(pos));
+}
+
+bool MainWindow::maybeSave() {
+    if (!modified_) return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("The scenario has unsaved changes. Save them?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Save) {
+        if (file_.empty()) {
+            onSaveAs();
+            return !modified_;
+        }
+        return saveScenario(file_);
+    }
+    return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    controller_->cancel();
+    event->accept();
+}
+
+void MainWindow::onOpen() {
+    if (!maybeSave()) return;
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open scenario"),
+                                                   QStringLiteral(DCTWIN_SOURCE_DIR "/scenarios"),
+                                                   tr("Scenarios (*.json);;All files (*)"));
+    if (!f.isEmpty()) openScenario(fspath(f));
+}
+
+void MainWindow::onSave() {
+    if (file_.empty()) {
+        onSaveAs();
+    } else {
+        saveScenario(file_);
+    }
+}
+
+void MainWindow::onSaveAs() {
+    QString f = QFileDialog::getSaveFileName(this, tr("Save scenario as"),
+                                             file_.empty() ? qpath(baseDir()) : qpath(file_),
+                                             tr("Scenarios (*.json)"));
+    if (f.isEmpty()) return;
+    if (!f.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) f += ".json";
+    saveScenario(fspath(f));
+}
+
+void MainWindow::onOpenReport() {
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open report"), qpath(baseDir()),
+                                                   tr("HDF5 reports (*.h5 *.hdf5);;All files (*)"));
+    if (!f.isEmpty()) openReport(fspath(f));
+}
+
+void MainWindow::onExportHdf5() {
+    QString f = QFileDialog::getSaveFileName(this, tr("Export report"), qpath(baseDir()),
+                                             tr("HDF5 reports (*.h5)"));
+    if (f.isEmpty()) return;
+    if (!f.endsWith(QStringLiteral(".h5"), Qt::CaseInsensitive)) f += ".h5";
+    exportHdf5(fspath(f));
+}
+
+void MainWindow::onExportCsv() {
+    const QString d =
+        QFileDialog::getExistingDirectory(this, tr("Export CSV into folder"), qpath(baseDir()));
+    if (!d.isEmpty()) exportCsv(fspath(d));
+}
+
+void MainWindow::onExportPng() {
+    QString f = QFileDialog::getSaveFileName(
+        this, tr("Export charts"),
+        qpath(baseDir() / (results_->tabText(results_->currentIndex()).toStdString() + ".png")),
+        tr("PNG images (*.png)"));
+    if (f.isEmpty()) return;
+    if (!f.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive)) f += ".png";
+    exportCurrentChartsPng(fspath(f));
+}
+
+}  // namespace dctwin::gui

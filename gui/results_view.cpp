@@ -1,0 +1,430 @@
+#include "gui/results_view.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "core/units.h"
+#include "gui/display_units.h"
+#include "gui/plot/chart_adapter.h"
+#include "gui/table_models.h"
+#include "gui/water_aggregation.h"
+
+namespace dctwin::gui {
+namespace {
+
+QTableView* makeTableView(QAbstractItemModel* model) {
+    auto* view = new QTableView;
+    view->setModel(model);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->verticalHeader()->setVisible(false);
+    view->setAlternatingRowColors(false);  // alternating rows would fight the loading colours
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    return view;
+}
+
+QLabel* makeNote() {
+    auto* l = new QLabel;
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return l;
+}
+
+// Channels of `group` in `preferred` order that exist, then every other channel of the group
+// whose unit is in `units` (so a channel the model adds later still shows up).
+std::vector<const Channel*> pick(const ResultSet& rs, const std::string& group,
+                                 const std::vector<std::string>& preferred,
+                                 const std::vector<std::string>& units) {
+    std::vector<const Channel*> out;
+    for (const std::string& n : preferred) {
+        if (const Channel* c = rs.find(group, n);
+            c && std::find(units.begin(), units.end(), c->unit) != units.end()) {
+            out.push_back(c);
+        }
+    }
+    for (const Channel& c : rs.channels) {
+        if (c.group != group || std::find(out.begin(), out.end(), &c) != out.end()) continue;
+        if (std::find(units.begin(), units.end(), c.unit) != units.end()) out.push_back(&c);
+    }
+    return out;
+}
+
+std::vector<double> scaled(const std::vector<double>& v, double divisor) {
+    std::vector<double> out(v.size());
+    std::transform(v.begin(), v.end(), out.begin(), [divisor](double x) { return x / divisor; });
+    return out;
+}
+
+// Lines on one chart; all channels share a unit (the caller groups them by unit).
+void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const Channel*>& chans,
+               const QString& quantity) {
+    chart->clear();
+    if (chans.empty() || rs.time.empty()) return;
+    std::vector<std::span<const double>> all;
+    for (const Channel* c : chans) all.emplace_back(c->values);
+    const DisplayUnit du = displayUnitFor(chans.front()->unit, maxAbs(all));
+    const TimeAxis ta = timeAxisFor(rs.time.back() - rs.time.front());
+    const std::vector<double> x = scaled(rs.time, ta.divisor);
+    for (const Channel* c : chans) {
+        QString name = channelLabel(c->name);
+        if (c->group != "cooling" && c->group != "power") {
+            name += QStringLiteral(" (%1)").arg(QString::fromStdString(c->group));
+        }
+        chart->setSeries(name, x, du.fromSI(c->values), du.label);
+    }
+    chart->setAxisTitles(ta.label, quantity);
+}
+
+QString missingText(const ResultSet& rs, const std::string& group,
+                    const std::vector<std::string>& names) {
+    QStringList missing;
+    for (const std::string& n : names) {
+        if (!rs.find(group, n)) missing << QString::fromStdString(group + "/" + n);
+    }
+    if (missing.isEmpty()) return {};
+    return QObject::tr("Not in this report: %1.").arg(missing.join(QStringLiteral(", ")));
+}
+
+}  // namespace
+
+QString channelLabel(const std::string& name) {
+    static const std::pair<const char*, const char*> kLabels[] = {
+        {"it_power", "IT power"},
+        {"facility_power", "facility power"},
+        {"cooling_power", "cooling power"},
+        {"electrical_losses", "electrical losses"},
+        {"grid_power", "grid power (IT after smoothing)"},
+        {"tcs_supply_temp", "TCS supply"},
+        {"tcs_return_temp", "TCS return"},
+        {"fws_supply_temp", "FWS supply"},
+        {"fws_return_temp", "FWS return"},
+        {"max_gpu_temp", "max GPU"},
+        {"heat_to_liquid", "heat to liquid"},
+        {"heat_to_air", "heat to air"},
+        {"cdu_pump_power", "CDU pumps"},
+        {"heat_rejection_fan_power", "heat rejection fans"},
+        {"chiller_power", "chillers"},
+        {"water_rate", "water use rate"},
+        {"water_total", "water used"},
+        {"dry_bulb", "outdoor dry bulb"},
+        {"wet_bulb", "outdoor wet bulb"},
+    };
+    for (const auto& [key, label] : kLabels) {
+        if (name == key) return QString::fromUtf8(label);
+    }
+    QString s = QString::fromStdString(name);
+    s.replace(QLatin1Char('_'), QLatin1Char(' '));
+    return s;
+}
+
+ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
+    // Power
+    power_chart_ = new ChartPanel;
+    power_chart_->setTitle(tr("Power"));
+    power_note_ = makeNote();
+    power_sizing_ = new SizingTableModel(this);
+    {
+        auto* page = new QSplitter(Qt::Vertical);
+        auto* top = new QWidget;
+        auto* l = new QVBoxLayout(top);
+        l->setContentsMargins(0, 0, 0, 0);
+        l->addWidget(power_chart_, 1);
+        l->addWidget(power_note_);
+        page->addWidget(top);
+        page->addWidget(makeTableView(power_sizing_));
+        page->setStretchFactor(0, 3);
+        page->setStretchFactor(1, 2);
+        addTab(page, tr("Power"));
+    }
+    // Cooling
+    temperature_chart_ = new ChartPanel;
+    temperature_chart_->setTitle(tr("Temperatures"));
+    heat_chart_ = new ChartPanel;
+    heat_chart_->setTitle(tr("Heat and cooling power"));
+    flow_chart_ = new ChartPanel;
+    flow_chart_->setTitle(tr("Flows"));
+    cooling_note_ = makeNote();
+    cooling_sizing_ = new SizingTableModel(this);
+    {
+        auto* page = new QSplitter(Qt::Vertical);
+        auto* charts = new QSplitter(Qt::Horizontal);
+        charts->addWidget(temperature_chart_);
+        charts->addWidget(heat_chart_);
+        charts->addWidget(flow_chart_);
+        page->addWidget(charts);
+        page->addWidget(cooling_note_);
+        page->addWidget(makeTableView(cooling_sizing_));
+        page->setStretchFactor(0, 3);
+        page->setStretchFactor(2, 2);
+        addTab(page, tr("Cooling"));
+    }
+    // Water
+    water_chart_ = new ChartPanel;
+    water_chart_->setTitle(tr("Water use by month"));
+    water_chart_->setAxisTitles(QString(), tr("water"));
+    water_caption_ = makeNote();
+    water_sizing_ = new SizingTableModel(this);
+    {
+        auto* page = new QSplitter(Qt::Vertical);
+        auto* top = new QWidget;
+        auto* l = new QVBoxLayout(top);
+        l->setContentsMargins(0, 0, 0, 0);
+        l->addWidget(water_chart_, 1);
+        l->addWidget(water_caption_);
+        page->addWidget(top);
+        page->addWidget(makeTableView(water_sizing_));
+        page->setStretchFactor(0, 3);
+        page->setStretchFactor(1, 2);
+        addTab(page, tr("Water"));
+    }
+    // Summary
+    energy_chart_ = new ChartPanel;
+    energy_chart_->setTitle(tr("Energy by use"));
+    energy_chart_->setAxisTitles(QString(), tr("energy"));
+    summary_ = new SummaryTableModel(this);
+    {
+        auto* page = new QSplitter(Qt::Vertical);
+        auto* top = new QSplitter(Qt::Horizontal);
+        top->addWidget(makeTableView(summary_));
+        top->addWidget(energy_chart_);
+        page->addWidget(top);
+        auto* tables = new QWidget;
+        summary_tables_ = new QVBoxLayout(tables);
+        summary_tables_->addStretch(1);
+        auto* scroll = new QScrollArea;
+        scroll->setWidgetResizable(true);
+        scroll->setWidget(tables);
+        page->addWidget(scroll);
+        page->setStretchFactor(0, 1);
+        page->setStretchFactor(1, 1);
+        addTab(page, tr("Summary"));
+    }
+    clearReport();
+}
+
+ResultsView::~ResultsView() = default;
+
+QList<ChartPanel*> ResultsView::charts(Tab tab) const {
+    switch (tab) {
+        case PowerTab:
+            return {power_chart_};
+        case CoolingTab:
+            return {temperature_chart_, heat_chart_, flow_chart_};
+        case WaterTab:
+            return {water_chart_};
+        case SummaryTab:
+            return {energy_chart_};
+    }
+    return {};
+}
+
+QList<ChartPanel*> ResultsView::currentCharts() const {
+    QList<ChartPanel*> out;
+    for (ChartPanel* c : charts(static_cast<Tab>(currentIndex()))) {
+        if (c->seriesCount() > 0) out << c;
+    }
+    return out;
+}
+
+QString ResultsView::waterCaption() const { return water_caption_->text(); }
+
+void ResultsView::clearReport() {
+    report_.reset();
+    for (Tab t : {PowerTab, CoolingTab, WaterTab, SummaryTab}) {
+        for (ChartPanel* c : charts(t)) c->clear();
+    }
+    flow_chart_->hide();
+    power_sizing_->setTable({});
+    cooling_sizing_->setTable({});
+    water_sizing_->setTable({});
+    summary_->setMetrics({});
+    qDeleteAll(summary_table_widgets_);
+    summary_table_widgets_.clear();
+    const QString none = tr("No results yet: run the scenario or open a report.");
+    power_note_->setText(none);
+    cooling_note_->setText(none);
+    water_caption_->setText(none);
+}
+
+void ResultsView::setReport(std::shared_ptr<const Report> report) {
+    clearReport();
+    report_ = std::move(report);
+    if (!report_) return;
+    showPower(*report_);
+    showCooling(*report_);
+    showWater(*report_);
+    showSummary(*report_);
+}
+
+void ResultsView::showPower(const Report& r) {
+    const ResultSet& rs = r.timeseries;
+    const std::vector<std::string> stack_names = {"it_power", "cooling_power", "electrical_losses"};
+    QStringList names;
+    std::vector<const Channel*> layers;
+    for (const std::string& n : stack_names) {
+        if (const Channel* c = rs.find("power", n); c && c->unit == "W") {
+            layers.push_back(c);
+            names << channelLabel(n);
+        }
+    }
+    QString note = missingText(
+        rs, "power", {"it_power", "cooling_power", "electrical_losses", "facility_power"});
+    if (rs.time.empty()) {
+        note =
+            tr("This report has no time series (a design-point study); see the sizing "
+               "table below.");
+    } else if (!layers.empty()) {
+        std::vector<double> total(rs.time.size(), 0.0);
+        for (const Channel* c : layers) {
+            for (std::size_t i = 0; i < total.size() && i < c->values.size(); ++i) {
+                total[i] += c->values[i];
+            }
+        }
+        std::vector<std::span<const double>> all{total};
+        const Channel* facility = rs.find("power", "facility_power");
+        if (facility) all.emplace_back(facility->values);
+        const DisplayUnit du = displayUnitFor("W", maxAbs(all));
+        const TimeAxis ta = timeAxisFor(rs.time.back() - rs.time.front());
+        const std::vector<double> x = scaled(rs.time, ta.divisor);
+        std::vector<std::vector<double>> ys;
+        for (const Channel* c : layers) ys.push_back(du.fromSI(c->values));
+        power_chart_->setStackedAreas(names, x, ys, du.label);
+        // Facility power above the stack shows what the stack leaves out (lighting, other).
+        if (facility && facility->unit == "W") {
+            power_chart_->setSeries(channelLabel(facility->name), x, du.fromSI(facility->values),
+                                    du.label);
+        }
+        power_chart_->setAxisTitles(ta.label, tr("power"));
+    } else {
+        plotLines(power_chart_, rs, pick(rs, "power", {}, {"W"}), tr("power"));
+        if (power_chart_->seriesCount() == 0) note = tr("This report has no power channels.");
+    }
+    power_note_->setText(note);
+    if (const Table* t = findTable(r.tables, "sizing/power")) power_sizing_->setTable(*t);
+}
+
+void ResultsView::showCooling(const Report& r) {
+    const ResultSet& rs = r.timeseries;
+    std::vector<const Channel*> temps = pick(rs, "cooling",
+                                             {"tcs_supply_temp", "tcs_return_temp",
+                                              "fws_supply_temp", "fws_return_temp", "max_gpu_temp"},
+                                             {"K"});
+    for (const Channel* c : pick(rs, "weather", {"dry_bulb", "wet_bulb"}, {"K"})) {
+        temps.push_back(c);
+    }
+    plotLines(temperature_chart_, rs, temps, tr("temperature"));
+    plotLines(heat_chart_, rs,
+              pick(rs, "cooling",
+                   {"heat_to_liquid", "heat_to_air", "cdu_pump_power", "heat_rejection_fan_power",
+                    "chiller_power"},
+                   {"W"}),
+              tr("power"));
+    // Flows only when the model reports them; an empty third chart would just take room.
+    const auto flows = pick(rs, "cooling", {}, {"m3/s"});
+    plotLines(flow_chart_, rs, flows, tr("flow"));
+    flow_chart_->setVisible(!flows.empty());
+    cooling_note_->setText(
+        rs.time.empty() ? tr("This report has no time series (a design-point study).")
+                        : missingText(rs, "cooling",
+                                      {"tcs_supply_temp", "tcs_return_temp", "fws_supply_temp",
+                                       "fws_return_temp", "max_gpu_temp"}));
+    if (const Table* t = findTable(r.tables, "sizing/cooling")) cooling_sizing_->setTable(*t);
+}
+
+void ResultsView::showWater(const Report& r) {
+    const ResultSet& rs = r.timeseries;
+    QStringList lines;
+    double total_m3 = std::nan("");
+    try {
+        const MonthlyWater w = monthlyWaterUse(rs);
+        if (!w.months.empty()) {
+            QStringList categories;
+            std::vector<double> values;
+            total_m3 = 0.0;
+            for (const MonthTotal& m : w.months) {
+                categories << m.label(w.has_year);
+                values.push_back(m.value);
+                total_m3 += m.value;
+            }
+            water_chart_->addBarSet(categories, tr("water use"), values, QStringLiteral("m³"));
+            lines << tr("Monthly totals from %1; %2 m³ over the study.")
+                         .arg(w.source, formatNumber(total_m3));
+            if (!w.has_year) {
+                lines << tr(
+                    "The report has no start date; months assume a study starting "
+                    "1 January.");
+            }
+        } else if (w.source.isEmpty()) {
+            lines << tr(
+                "This report has no water channels (water/water_total or "
+                "water/water_rate).");
+        } else {
+            lines << tr("The time series is too short for monthly totals.");
+        }
+    } catch (const std::exception& e) {
+        lines << QString::fromStdString(e.what());
+    }
+    if (const Metric* wue = findMetric(r.summary, "wue_L_per_kWh")) {
+        lines << tr("WUE %1 L/kWh (site water per IT energy).").arg(formatNumber(wue->value));
+    } else if (const Channel* it = rs.find("power", "it_power");
+               it && it->unit == "W" && std::isfinite(total_m3)) {
+        const double it_kWh = integrate(rs.time, it->values) / units::kWh;
+        if (it_kWh > 0.0) {
+            lines << tr("WUE %1 L/kWh (site water per IT energy, from the time series).")
+                         .arg(formatNumber(total_m3 / units::litre / it_kWh));
+        }
+    }
+    water_caption_->setText(lines.join(QLatin1Char(' ')));
+    if (const Table* t = findTable(r.tables, "sizing/water")) water_sizing_->setTable(*t);
+}
+
+void ResultsView::showSummary(const Report& r) {
+    summary_->setMetrics(r.summary);
+    // Energy by use from the time series; a design-point report has none, then the run's
+    // energy metrics (if any) stand in.
+    const ResultSet& rs = r.timeseries;
+    QStringList categories;
+    std::vector<double> mwh;
+    const std::pair<const char*, QString> uses[] = {{"it_power", tr("IT")},
+                                                    {"cooling_power", tr("cooling")},
+                                                    {"electrical_losses", tr("electrical losses")},
+                                                    {"facility_power", tr("facility")}};
+    for (const auto& [n, label] : uses) {
+        const Channel* c = rs.find("power", n);
+        if (!c || c->unit != "W" || rs.time.size() < 2) continue;
+        categories << label;
+        mwh.push_back(integrate(rs.time, c->values) / units::MWh);
+    }
+    if (categories.isEmpty()) {
+        for (const auto& [name, label] :
+             {std::pair{"it_energy_MWh", "IT"}, std::pair{"facility_energy_MWh", "facility"}}) {
+            if (const Metric* m = findMetric(r.summary, name)) {
+                categories << tr(label);
+                mwh.push_back(m->value);
+            }
+        }
+    }
+    if (!categories.isEmpty()) {
+        energy_chart_->addBarSet(categories, tr("energy"), mwh, QStringLiteral("MWh"));
+    }
+    for (const Table& t : r.tables) {
+        auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(t.path)));
+        auto* model = new SizingTableModel(label);  // owned by the label, deleted with it
+        model->setTable(t);
+        auto* view = makeTableView(model);
+        view->setMinimumHeight(std::min(400, 40 + 28 * static_cast<int>(t.rows())));
+        const int at = summary_tables_->count() - 1;  // before the stretch
+        summary_tables_->insertWidget(at, label);
+        summary_tables_->insertWidget(at + 1, view);
+        summary_table_widgets_ << view << label;  // view first: it uses the label's model
+    }
+}
+
+}  // namespace dctwin::gui

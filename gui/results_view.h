@@ -1,0 +1,74 @@
+#pragma once
+// The results tabs (DESIGN.md §5.4): Power, Cooling, Water, Summary. Every channel is optional:
+// a tab shows what the report has and says what it lacks, so a design-point report (no time
+// series) or an older report still opens. Values are converted for display only here, from
+// each channel's own unit.
+#include <QList>
+#include <QTabWidget>
+#include <memory>
+
+#include "core/results.h"
+
+class QLabel;
+class QTableView;
+class QVBoxLayout;
+
+namespace dctwin::gui {
+
+class ChartPanel;
+class SizingTableModel;
+class SummaryTableModel;
+
+class ResultsView : public QTabWidget {
+    Q_OBJECT
+public:
+    enum Tab { PowerTab = 0, CoolingTab = 1, WaterTab = 2, SummaryTab = 3 };
+
+    explicit ResultsView(QWidget* parent = nullptr);
+    ~ResultsView() override;
+
+    /// Shows a report; replaces what was shown.
+    void setReport(std::shared_ptr<const Report> report);
+    std::shared_ptr<const Report> report() const { return report_; }
+    void clearReport();
+
+    /// The charts on a tab, top to bottom.
+    QList<ChartPanel*> charts(Tab tab) const;
+    /// The charts on the tab being shown.
+    QList<ChartPanel*> currentCharts() const;
+    SizingTableModel* powerSizingModel() const { return power_sizing_; }
+    SummaryTableModel* summaryModel() const { return summary_; }
+    QString waterCaption() const;
+
+private:
+    void showPower(const Report& r);
+    void showCooling(const Report& r);
+    void showWater(const Report& r);
+    void showSummary(const Report& r);
+
+    std::shared_ptr<const Report> report_;
+
+    ChartPanel* power_chart_;
+    QLabel* power_note_;
+    SizingTableModel* power_sizing_;
+
+    ChartPanel* temperature_chart_;
+    ChartPanel* heat_chart_;
+    ChartPanel* flow_chart_;
+    QLabel* cooling_note_;
+    SizingTableModel* cooling_sizing_;
+
+    ChartPanel* water_chart_;
+    QLabel* water_caption_;
+    SizingTableModel* water_sizing_;
+
+    ChartPanel* energy_chart_;
+    SummaryTableModel* summary_;
+    QVBoxLayout* summary_tables_;
+    QList<QWidget*> summary_table_widgets_;
+};
+
+/// "IT power" for power/it_power: a readable label for a channel name.
+QString channelLabel(const std::string& name);
+
+}  // namespace dctwin::gui

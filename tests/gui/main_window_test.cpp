@@ -1,0 +1,234 @@
+#include "gui/main_window.h"
+
+#include <gtest/gtest.h>
+
+#include <QFileInfo>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "gui/plot/chart_adapter.h"
+#include "gui/report_loader.h"
+#include "gui/results_view.h"
+#include "gui/scenario_tree_model.h"
+#include "gui/table_models.h"
+
+namespace dctwin::gui {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A 60-day annual-style report with every channel of the report contract, hourly.
+std::shared_ptr<const Report> syntheticReport() {
+    auto r = std::make_shared<Report>();
+    r->attributes = {{"generator", "gui test"}, {"scenario_name", "synthetic"}};
+    ResultSet& ts = r->timeseries;
+    ts.start_iso8601 = "2026-01-01T00:00:00";
+    for (int h = 0; h <= 60 * 24; ++h) ts.time.push_back(h * 3600.0);
+    const auto fill = [&](const char* g, const char* n, const char* u, auto f) {
+        Channel& c = ts.addChannel(g, n, u);
+        for (double t : ts.time) c.values.push_back(f(t));
+    };
+    const auto daily = [](double t) { return std::sin(2.0 * M_PI * t / 86400.0); };
+    fill("power", "it_power", "W", [&](double t) { return 8.6e6 + 0.3e6 * daily(t); });
+    fill("power", "cooling_power", "W", [&](double t) { return 0.5e6 + 0.1e6 * daily(t); });
+    fill("power", "electrical_losses", "W", [](double) { return 0.3e6; });
+    fill("power", "facility_power", "W", [&](double t) { return 9.45e6 + 0.4e6 * daily(t); });
+    fill("power", "grid_power", "W", [&](double t) { return 8.6e6 + 0.3e6 * daily(t); });
+    fill("cooling", "tcs_supply_temp", "K", [](double) { return 308.15; });
+    fill("cooling", "tcs_return_temp", "K", [](double) { return 318.15; });
+    fill("cooling", "fws_supply_temp", "K", [](double) { return 305.15; });
+    fill("cooling", "fws_return_temp", "K", [](double) { return 315.15; });
+    fill("cooling", "max_gpu_temp", "K", [&](double t) { return 348.0 + 3.0 * daily(t); });
+    fill("cooling", "heat_to_liquid", "W", [&](double t) { return 7.7e6 + 0.3e6 * daily(t); });
+    fill("cooling", "heat_to_air", "W", [](double) { return 0.9e6; });
+    fill("cooling", "cdu_pump_power", "W", [](double) { return 0.12e6; });
+    fill("cooling", "heat_rejection_fan_power", "W", [](double) { return 0.3e6; });
+    fill("cooling", "chiller_power", "W", [](double) { return 0.0; });
+    fill("water", "water_rate", "m3/s", [](double) { return 1e-3; });
+    fill("water", "water_total", "m3", [](double t) { return 1e-3 * t; });
+    fill("weather", "dry_bulb", "K", [&](double t) { return 275.0 + 5.0 * daily(t); });
+    fill("weather", "wet_bulb", "K", [&](double t) { return 272.0 + 4.0 * daily(t); });
+    r->summary = {{"pue", 1.1, "1"},
+                  {"wue_L_per_kWh", 0.42, "L/kWh"},
+                  {"peak_it_kW", 8900.0, "kW"},
+                  {"max_gpu_temp_C", 77.85, "C"},
+                  {"energy_balance_rel_error", 2e-4, "1"}};
+    Table power;
+    power.path = "sizing/power";
+    power.addText("element", {"transformer", "UPS", "busway"});
+    power.addNumbers("rating", "W", {3.0e6, 1.5e6, 8.0e5});
+    power.addNumbers("count", "1", {4, 8, 16});
+    power.addText("redundancy", {"2N", "4N/3", "N"});
+    power.addNumbers("peak_loading_pct", "%", {40.0, 72.0, 85.0});
+    Table cooling;
+    cooling.path = "sizing/cooling";
+    cooling.addText("element", {"CDU", "dry cooler"});
+    cooling.addNumbers("rating", "W", {1.368e6, 2.0e6});
+    cooling.addNumbers("count", "1", {9, 6});
+    cooling.addText("redundancy", {"N+1", "N+1"});
+    cooling.addNumbers("peak_loading_pct", "%", {70.0, 55.0});
+    Table water;
+    water.path = "sizing/water";
+    water.addText("element", {"make-up"});
+    water.addNumbers("annual", "m3", {31536.0});
+    r->tables = {power, cooling, water};
+    return r;
+}
+
+// Not a blank image: a rendered chart has axes, text and series in several colours.
+bool hasContent(const QString& png) {
+    QImage img(png);
+    if (img.isNull() || img.width() < 100 || img.height() < 100) return false;
+    const QRgb first = img.pixel(0, 0);
+    int different = 0;
+    for (int y = 0; y < img.height(); y += 7) {
+        for (int x = 0; x < img.width(); x += 7) different += img.pixel(x, y) != first;
+    }
+    return different > 100;
+}
+
+TEST(MainWindow, ResultsTabsHaveChartsWithSeries) {
+    MainWindow w;
+    w.showReport(syntheticReport());
+    ResultsView* rv = w.results();
+    ASSERT_EQ(rv->count(), 4);
+    EXPECT_EQ(rv->tabText(ResultsView::PowerTab), QStringLiteral("Power"));
+    EXPECT_EQ(rv->tabText(ResultsView::SummaryTab), QStringLiteral("Summary"));
+    for (auto tab : {ResultsView::PowerTab, ResultsView::CoolingTab, ResultsView::WaterTab,
+                     ResultsView::SummaryTab}) {
+        const QList<ChartPanel*> charts = rv->charts(tab);
+        ASSERT_FALSE(charts.isEmpty()) << tab;
+        EXPECT_GT(charts.front()->seriesCount(), 0) << rv->tabText(tab).toStdString();
+    }
+    const QStringList power = rv->charts(ResultsView::PowerTab).front()->seriesNames();
+    EXPECT_EQ(power,
+              (QStringList{"IT power", "cooling power", "electrical losses", "facility power"}));
+    const QStringList temps = rv->charts(ResultsView::CoolingTab).front()->seriesNames();
+    EXPECT_TRUE(temps.contains(QStringLiteral("TCS supply")));
+    EXPECT_TRUE(temps.contains(QStringLiteral("max GPU")));
+    EXPECT_EQ(rv->charts(ResultsView::CoolingTab)[1]->seriesCount(), 5);  // heat and powers
+    EXPECT_EQ(rv->charts(ResultsView::CoolingTab)[2]->seriesCount(), 0);  // no flow channels
+    // Water: Jan, Feb and the one day of March; WUE from the summary.
+    ChartPanel* water = rv->charts(ResultsView::WaterTab).front();
+    EXPECT_EQ(water->pointCount(QStringLiteral("water use")), 3);
+    EXPECT_TRUE(rv->waterCaption().contains(QStringLiteral("WUE 0.42")))
+        << rv->waterCaption().toStdString();
+    // The sizing table carries the loading colours.
+    SizingTableModel* sizing = rv->powerSizingModel();
+    ASSERT_EQ(sizing->rowCount(), 3);
+    EXPECT_EQ(sizing->data(sizing->index(2, 4), Qt::BackgroundRole).value<QColor>(),
+              loadingColour(85.0));
+    EXPECT_EQ(rv->summaryModel()->rowCount(), 5);
+}
+
+TEST(MainWindow, MissingChannelsAreNamedNotFatal) {
+    auto r = std::make_shared<Report>(*syntheticReport());
+    auto& ch = r->timeseries.channels;
+    std::erase_if(ch, [](const Channel& c) {
+        return c.name == "cooling_power" || c.group == "water" || c.name == "max_gpu_temp";
+    });
+    r->summary.clear();
+    MainWindow w;
+    w.showReport(r);
+    EXPECT_EQ(w.results()->charts(ResultsView::PowerTab).front()->seriesCount(), 3);
+    EXPECT_EQ(w.results()->charts(ResultsView::WaterTab).front()->seriesCount(), 0);
+    EXPECT_TRUE(w.results()->waterCaption().contains(QStringLiteral("no water channels")));
+}
+
+TEST(MainWindow, ExportsPngHdf5AndCsv) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path out(dir.path().toStdString());
+    MainWindow w;
+    EXPECT_FALSE(w.exportHdf5(out / "none.h5"));  // nothing to export yet
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("nothing to export")));
+    w.showReport(syntheticReport());
+
+    w.results()->setCurrentIndex(ResultsView::PowerTab);
+    ASSERT_TRUE(w.exportCurrentChartsPng(out / "power.png"));
+    EXPECT_GT(QFileInfo(QString::fromStdString((out / "power.png").string())).size(), 0);
+    EXPECT_TRUE(hasContent(QString::fromStdString((out / "power.png").string())));
+    // Two charts with data on the Cooling tab → two numbered files.
+    w.results()->setCurrentIndex(ResultsView::CoolingTab);
+    ASSERT_TRUE(w.exportCurrentChartsPng(out / "cooling.png"));
+    EXPECT_TRUE(hasContent(QString::fromStdString((out / "cooling_1.png").string())));
+    EXPECT_TRUE(hasContent(QString::fromStdString((out / "cooling_2.png").string())));
+    EXPECT_FALSE(fs::exists(out / "cooling_3.png"));
+    // A folder that does not exist is an error with the path, not a crash.
+    w.results()->setCurrentIndex(ResultsView::WaterTab);
+    EXPECT_FALSE(w.exportCurrentChartsPng(out / "missing" / "water.png"));
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("missing/water.png")));
+
+    ASSERT_TRUE(w.exportHdf5(out / "report.h5"));
+    ASSERT_TRUE(w.exportCsv(out / "csv"));
+    EXPECT_GT(fs::file_size(out / "csv" / "timeseries.csv"), 0u);
+    EXPECT_TRUE(fs::exists(out / "csv" / "sizing_power.csv"));
+
+    // Reading the HDF5 back gives the same report.
+    const Report back = loadReportFile(out / "report.h5");
+    const auto original = syntheticReport();
+    EXPECT_EQ(back.timeseries.time, original->timeseries.time);
+    EXPECT_EQ(back.timeseries.start_iso8601, original->timeseries.start_iso8601);
+    ASSERT_EQ(back.timeseries.channels.size(), original->timeseries.channels.size());
+    for (const Channel& c : original->timeseries.channels) {
+        const Channel* b = back.timeseries.find(c.group, c.name);
+        ASSERT_NE(b, nullptr) << c.group << "/" << c.name;
+        EXPECT_EQ(b->unit, c.unit);
+        EXPECT_EQ(b->values, c.values);
+    }
+    ASSERT_EQ(back.summary.size(), original->summary.size());
+    for (std::size_t i = 0; i < back.summary.size(); ++i) {
+        EXPECT_EQ(back.summary[i].name, original->summary[i].name);
+        EXPECT_DOUBLE_EQ(back.summary[i].value, original->summary[i].value);
+        EXPECT_EQ(back.summary[i].unit, original->summary[i].unit);
+    }
+    EXPECT_EQ(back.tables.size(), 3u);
+    EXPECT_EQ(back.attributes.at("scenario_name"), "synthetic");
+
+    MainWindow w2;
+    ASSERT_TRUE(w2.openReport(out / "report.h5"));
+    EXPECT_EQ(w2.results()->charts(ResultsView::PowerTab).front()->seriesCount(), 4);
+    EXPECT_FALSE(w2.openReport(out / "power.png"));  // not HDF5: the error names the file
+    EXPECT_TRUE(w2.messagesText().contains(QStringLiteral("power.png")));
+}
+
+TEST(MainWindow, OpenSaveAndValidationErrorsShowTheirText) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path out(dir.path().toStdString());
+    MainWindow w;
+    Json s = Json::parse(R"({"name": "validate me", "site": {}, "it": {}, "cooling": {},
+                             "study": {"kind": "yearly", "days": 1}})");
+    w.setScenario(s, out);
+    EXPECT_FALSE(w.isModified());
+    EXPECT_FALSE(w.validateScenario());
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("/study/kind")))
+        << w.messagesText().toStdString();
+    // The tree lands on the value to fix.
+    EXPECT_EQ(w.scenarioModel()->jsonPointer(w.tree()->currentIndex()),
+              QStringLiteral("/study/kind"));
+
+    ASSERT_TRUE(w.scenarioModel()->setValue("/study/kind", "annual"));
+    EXPECT_TRUE(w.isModified());
+    ASSERT_TRUE(w.saveScenario(out / "s.json"));
+    EXPECT_FALSE(w.isModified());
+    MainWindow w2;
+    ASSERT_TRUE(w2.openScenario(out / "s.json"));
+    EXPECT_EQ(w2.scenarioModel()->toJson()["study"]["kind"], "annual");
+    EXPECT_EQ(w2.scenarioModel()->toJson(), w.scenarioModel()->toJson());
+
+    EXPECT_FALSE(w2.openScenario(out / "nope.json"));
+    EXPECT_TRUE(w2.messagesText().contains(QStringLiteral("nope.json")));
+    std::ofstream(out / "broken.json") << "{\"name\": ";
+    EXPECT_FALSE(w2.openScenario(out / "broken.json"));
+    EXPECT_TRUE(w2.messagesText().contains(QStringLiteral("broken.json")));
+    EXPECT_FALSE(w2.saveScenario(out / "no-such-dir" / "s.json"));
+    EXPECT_TRUE(w2.messagesText().contains(QStringLiteral("no-such-dir")));
+}
+
+}  // namespace
+}  // namespace dctwin::gui
