@@ -1,0 +1,201 @@
+// The CLI commands: load, run, write, print. All modelling is in facility/.
+#include "cli/commands.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+
+#include "core/errors.h"
+#include "core/io/report_writer.h"
+#include "facility/sweep.h"
+#include "facility/twin.h"
+
+namespace dctwin::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+/// Progress on stderr: a redrawn bar with ETA on a terminal, a plain line per 10 % otherwise.
+class ProgressPrinter {
+public:
+    ProgressPrinter(const Options& o, std::string label)
+        : o_(o), label_(std::move(label)), start_(Clock::now()) {}
+    ~ProgressPrinter() {
+        if (!o_.quiet && o_.progress_tty && drawn_) std::cerr << "\n";
+    }
+    void operator()(double fraction, double /*t*/) {
+        if (o_.quiet) return;
+        std::lock_guard lock(mutex_);
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+        if (o_.progress_tty) {
+            const int width = 30;
+            const int filled = static_cast<int>(std::lround(fraction * width));
+            const double eta = fraction > 1e-3 ? elapsed * (1.0 - fraction) / fraction : 0.0;
+            std::cerr << fmt::format("\r{} [{}{}] {:5.1f} %  ETA {:.0f} s ", label_,
+                                     std::string(filled, '#'), std::string(width - filled, '.'),
+                                     100.0 * fraction, eta);
+            drawn_ = true;
+        } else {
+            const int decile = static_cast<int>(std::floor(fraction * 10.0 + 1e-9));
+            if (decile > last_decile_) {
+                last_decile_ = decile;
+                std::cerr << fmt::format("{}: {:3d} % ({:.1f} s)\n", label_, decile * 10,
+                                         elapsed);
+            }
+        }
+    }
+
+private:
+    const Options& o_;
+    std::string label_;
+    Clock::time_point start_;
+    std::mutex mutex_;
+    bool drawn_ = false;
+    int last_decile_ = -1;
+};
+
+void writeText(const fs::path& path, const std::string& text) {
+    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    if (!fs::is_directory(dir)) {
+        throw InputError(fmt::format("cannot write '{}': directory '{}' does not exist",
+                                     path.string(), dir.string()));
+    }
+    const fs::path tmp = path.string() + ".tmp";
+    {
+        std::ofstream f(tmp);
+        f << text << "\n";
+        if (!f) throw InputError(fmt::format("cannot write '{}'", tmp.string()));
+    }
+    fs::rename(tmp, path);
+}
+
+void printSummary(const facility::RunOutcome& r) {
+    const Json& s = r.summary;
+    auto num = [&](const char* key) {
+        return s.contains(key) && s[key].is_number() ? s[key].get<double>() : NAN;
+    };
+    std::cout << fmt::format("scenario            {}\n", s.value("scenario", std::string()));
+    std::cout << fmt::format("study               {}  ({:.1f} h simulated)\n",
+                             s.value("study", std::string()), num("simulated_hours"));
+    std::cout << fmt::format("IT energy           {:.1f} MWh   peak IT {:.0f} kW\n",
+                             num("it_energy_MWh"), num("peak_it_kW"));
+    std::cout << fmt::format("facility energy     {:.1f} MWh   peak facility {:.0f} kW\n",
+                             num("facility_energy_MWh"), num("peak_facility_kW"));
+    std::cout << fmt::format("PUE                 {:.4f}\n", num("pue"));
+    std::cout << fmt::format("water               {:.1f} m3    WUE {:.3f} L/kWh\n",
+                             num("water_m3"), num("wue_L_per_kWh"));
+    std::cout << fmt::format("max GPU temperature {:.1f} C\n", num("max_gpu_temp_C"));
+    std::cout << fmt::format("energy balance      {:.2e} (relative error)\n",
+                             num("energy_balance_rel_error"));
+    if (s.contains("contingency")) {
+        std::cout << "contingency         " << s["contingency"].dump() << "\n";
+    }
+    std::cout << fmt::format("solver              {} states, {} linear solver, {} steps, {:.2f} s "
+                             "wall\n",
+                             r.state_count, r.linear_solver, r.stats.steps, r.wall_seconds);
+}
+
+void printTable(const Table& t) {
+    std::cout << "\n" << t.path << "\n";
+    std::vector<std::size_t> width;
+    std::vector<std::vector<std::string>> cells(t.columns.size());
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        const auto& col = t.columns[c];
+        std::string head = col.unit.empty() ? col.name : fmt::format("{} [{}]", col.name, col.unit);
+        cells[c].push_back(head);
+        if (const auto* nums = std::get_if<std::vector<double>>(&col.data)) {
+            for (double v : *nums) cells[c].push_back(fmt::format("{:.6g}", v));
+        } else {
+            for (const auto& v : std::get<std::vector<std::string>>(col.data)) cells[c].push_back(v);
+        }
+        std::size_t w = 0;
+        for (const auto& s : cells[c]) w = std::max(w, s.size());
+        width.push_back(w);
+    }
+    for (std::size_t r = 0; r <= t.rows(); ++r) {
+        std::string line;
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            line += fmt::format("{:<{}}  ", cells[c][r], width[c]);
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        std::cout << line << "\n";
+    }
+}
+
+}  // namespace
+
+int runCommand(const std::string& scenario_file, const std::optional<std::string>& report,
+               const std::optional<std::string>& summary_json,
+               const std::optional<std::string>& csv_dir, const Options& options) {
+    const facility::Scenario scenario = facility::loadScenario(scenario_file);
+    // Check the destinations before a long run, not after it.
+    for (const auto* p : {&report, &summary_json}) {
+        if (!*p) continue;
+        fs::path dir = fs::path(**p).has_parent_path() ? fs::path(**p).parent_path() : ".";
+        if (!fs::is_directory(dir)) {
+            throw InputError(fmt::format("cannot write '{}': directory '{}' does not exist",
+                                         **p, dir.string()));
+        }
+    }
+    ProgressPrinter progress(options, scenario.name);
+    facility::RunControl control;
+    control.progress = [&](double f, double t) { progress(f, t); };
+    control.cancel = options.cancel;
+    facility::RunOutcome r = facility::runScenario(scenario, control);
+    if (report) makeHdf5Writer()->write(r.report, *report);
+    if (csv_dir) makeCsvWriter()->write(r.report, *csv_dir);
+    if (summary_json) writeText(*summary_json, r.summary.dump(2));
+    if (!options.quiet) printSummary(r);
+    if (report && !options.quiet) std::cout << "report              " << *report << "\n";
+    return 0;
+}
+
+int sizeCommand(const std::string& scenario_file, bool as_json, const Options&) {
+    const facility::Scenario scenario = facility::loadScenario(scenario_file);
+    facility::RunOutcome r = facility::sizeScenario(scenario);
+    if (as_json) {
+        std::cout << r.summary.dump(2) << "\n";
+        return 0;
+    }
+    std::cout << fmt::format("design point of '{}' ({:.3f} s)\n", scenario.name, r.wall_seconds);
+    for (const auto& m : r.report.summary) {
+        std::cout << fmt::format("  {:<34} {:>12.6g} {}\n", m.name, m.value, m.unit);
+    }
+    for (const auto& t : r.report.tables) printTable(t);
+    return 0;
+}
+
+int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int threads,
+                 const Options& options) {
+    facility::SweepPlan plan = facility::loadSweep(sweep_file);
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (ec) {
+        throw InputError(fmt::format("cannot create sweep output directory '{}': {}", out_dir,
+                                     ec.message()));
+    }
+    ProgressPrinter progress(options, plan.name);
+    facility::SweepResult result = facility::runSweep(plan, out_dir, threads,
+                                                      [&](double f) { progress(f, 0.0); },
+                                                      options.cancel);
+    if (!options.quiet) std::cout << result.table_text;
+    std::cout << fmt::format("{} of {} cases succeeded; results in {}\n", result.succeeded,
+                             result.cases, out_dir);
+    return result.succeeded == result.cases ? 0 : 1;
+}
+
+int validateCommand(const std::string& scenario_file, const Options&) {
+    const facility::Scenario scenario = facility::loadScenario(scenario_file);
+    facility::validateModel(scenario);
+    std::cout << fmt::format("{}: valid ('{}', study {})\n", scenario_file, scenario.name,
+                             scenario.study.kind);
+    return 0;
+}
+
+}  // namespace dctwin::cli

@@ -1,0 +1,30 @@
+#pragma once
+// The CLI's commands, separated from argument parsing so each reads top to bottom.
+#include <atomic>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace dctwin::cli {
+
+/// Wrong command line: exit status 2 with usage advice.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct Options {
+    bool quiet = false;
+    bool progress_tty = false;  // stderr is a terminal: draw a bar with ETA
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+int runCommand(const std::string& scenario, const std::optional<std::string>& report,
+               const std::optional<std::string>& summary_json,
+               const std::optional<std::string>& csv_dir, const Options& options);
+int sizeCommand(const std::string& scenario, bool as_json, const Options& options);
+int sweepCommand(const std::string& sweep, const std::string& out_dir, int threads,
+                 const Options& options);
+int validateCommand(const std::string& scenario, const Options& options);
+
+}  // namespace dctwin::cli

@@ -1,0 +1,167 @@
+// dctwin: the headless front end (DESIGN.md §5.2).
+//
+//   dctwin run SCENARIO.json [-o REPORT.h5] [--summary-json FILE] [--csv DIR] [--quiet]
+//   dctwin size SCENARIO.json [--json]
+//   dctwin sweep SWEEP.json [-j THREADS] [-o DIR] [--quiet]
+//   dctwin validate SCENARIO.json
+//   dctwin --help | --version
+//
+// Exit status: 0 success, 1 the simulation failed, 2 bad input or usage. Progress goes to
+// stderr (a bar with ETA on a terminal, plain lines otherwise, nothing with --quiet); results
+// to stdout or files.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "core/errors.h"
+#include "dctwin/version.h"
+
+namespace {
+
+using namespace dctwin;
+
+constexpr const char* kUsage = R"(dctwin — digital twin of a liquid-cooled GB300 NVL72 datacenter
+
+Usage:
+  dctwin run SCENARIO.json [-o REPORT.h5] [--summary-json FILE] [--csv DIR] [--quiet]
+      Build the coupled model and run the scenario's study; print the summary.
+  dctwin size SCENARIO.json [--json]
+      Design-point sizing (power, cooling, water tables) at peak IT and design weather.
+  dctwin sweep SWEEP.json [-j THREADS] [-o DIR] [--quiet]
+      Run the variants of a base scenario described in SWEEP.json on several threads.
+  dctwin validate SCENARIO.json
+      Read and check a scenario without running it.
+  dctwin --help | --version
+
+Exit status: 0 success, 1 the simulation failed, 2 bad input or usage.
+)";
+
+[[noreturn]] void usageError(const std::string& message) {
+    throw cli::UsageError(message + "\nRun 'dctwin --help' for usage.");
+}
+
+struct Args {
+    std::string command;
+    std::vector<std::string> positional;
+    std::optional<std::string> output, summary_json, csv_dir;
+    int threads = 0;
+    bool quiet = false, json = false;
+};
+
+Args parseArgs(int argc, char** argv) {
+    Args a;
+    std::vector<std::string> v(argv + 1, argv + argc);
+    if (v.empty()) usageError("no command given");
+    a.command = v[0];
+    auto need = [&](std::size_t& i, const std::string& flag) -> std::string {
+        if (i + 1 >= v.size()) usageError(fmt::format("option {} needs a value", flag));
+        return v[++i];
+    };
+    for (std::size_t i = 1; i < v.size(); ++i) {
+        const std::string& s = v[i];
+        if (s == "-o" || s == "--output") {
+            a.output = need(i, s);
+        } else if (s == "--summary-json") {
+            a.summary_json = need(i, s);
+        } else if (s == "--csv") {
+            a.csv_dir = need(i, s);
+        } else if (s == "-j" || s == "--threads") {
+            std::string n = need(i, s);
+            try {
+                std::size_t pos = 0;
+                a.threads = std::stoi(n, &pos);
+                if (pos != n.size() || a.threads < 1) throw std::invalid_argument(n);
+            } catch (const std::exception&) {
+                usageError(fmt::format("{} expects a positive whole number of threads, got '{}'",
+                                       s, n));
+            }
+        } else if (s == "--quiet" || s == "-q") {
+            a.quiet = true;
+        } else if (s == "--json") {
+            a.json = true;
+        } else if (!s.empty() && s[0] == '-') {
+            usageError(fmt::format("unknown option '{}' for '{}'", s, a.command));
+        } else {
+            a.positional.push_back(s);
+        }
+    }
+    return a;
+}
+
+std::atomic<bool> g_cancel{false};
+extern "C" void onSignal(int) { g_cancel.store(true); }
+
+int dispatch(const Args& a) {
+    auto oneFile = [&](const char* what) -> const std::string& {
+        if (a.positional.size() != 1) {
+            usageError(fmt::format("'dctwin {}' expects exactly one {} file, got {}", a.command,
+                                   what, a.positional.size()));
+        }
+        return a.positional[0];
+    };
+    cli::Options o;
+    o.quiet = a.quiet;
+    o.progress_tty = isatty(STDERR_FILENO) != 0;
+    o.cancel = &g_cancel;
+    if (a.command == "run") {
+        return cli::runCommand(oneFile("scenario"), a.output, a.summary_json, a.csv_dir, o);
+    }
+    if (a.command == "size") return cli::sizeCommand(oneFile("scenario"), a.json, o);
+    if (a.command == "sweep") {
+        return cli::sweepCommand(oneFile("sweep"), a.output.value_or("sweep_out"),
+                                 a.threads > 0 ? a.threads : 1, o);
+    }
+    if (a.command == "validate") return cli::validateCommand(oneFile("scenario"), o);
+    usageError(fmt::format("unknown command '{}'; valid commands: run, size, sweep, validate",
+                           a.command));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc >= 2) {
+        std::string first = argv[1];
+        if (first == "--help" || first == "-h" || first == "help") {
+            std::cout << kUsage;
+            return 0;
+        }
+        if (first == "--version") {
+            std::cout << fmt::format("dctwin {} (commit {})\n", kVersion, kGitCommit);
+            return 0;
+        }
+    }
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    try {
+        return dispatch(parseArgs(argc, argv));
+    } catch (const cli::UsageError& e) {
+        std::cerr << "dctwin: " << e.what() << "\n";
+        return 2;
+    } catch (const InputError& e) {
+        std::cerr << "dctwin: error: " << e.what() << "\n";
+        return 2;
+    } catch (const ModelError& e) {
+        std::cerr << "dctwin: model error: " << e.what() << "\n";
+        return 2;
+    } catch (const CancelledError& e) {
+        std::cerr << "dctwin: " << e.what() << "; no report written\n";
+        return 1;
+    } catch (const SolverError& e) {
+        std::cerr << "dctwin: simulation failed: " << e.what() << "\nno report written\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "dctwin: failed: " << e.what() << "\n";
+        return 1;
+    }
+}

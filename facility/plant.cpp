@@ -1,0 +1,255 @@
+// Facility-level components: sums, schedules, design weather, the heat-rejection plant and the
+// site's electrical and air-side power (equations in plant.h).
+#include "facility/plant.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.h"
+
+namespace dctwin::facility {
+
+// ------------------------------------------------------------------------ LinearCombination
+LinearCombination::LinearCombination(std::string name, std::vector<Term> terms,
+                                     std::string unit, double nominal, double constant)
+    : Component(std::move(name)), constant_(constant) {
+    for (const auto& term : terms) {
+        if (!std::isfinite(term.weight)) {
+            throw ModelError(fmt::format("{}: weight of '{}' is not finite", this->name(),
+                                         term.name));
+        }
+        addInput({term.name, unit, nominal, 0.0, ""});
+        weights_.push_back(term.weight);
+    }
+    addOutput({"value", unit, nominal, 0.0, "weighted sum"});
+}
+
+void LinearCombination::computeOutputs(double, std::span<const double>,
+                                       std::span<const double> u, std::span<double> y) const {
+    double s = constant_;
+    for (std::size_t i = 0; i < weights_.size(); ++i) s += weights_[i] * u[i];
+    y[0] = s;
+}
+
+// ---------------------------------------------------------------------------------- Schedule
+Schedule::Schedule(std::string name, std::string unit, double nominal, double initial,
+                   std::vector<std::pair<double, double>> changes)
+    : Component(std::move(name)), initial_(initial), changes_(std::move(changes)) {
+    std::stable_sort(changes_.begin(), changes_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    addOutput({"value", std::move(unit), nominal, initial, "scheduled value"});
+}
+
+double Schedule::valueAt(double t) const {
+    double v = initial_;
+    for (const auto& [time, value] : changes_) {
+        if (t >= time) v = value;
+    }
+    return v;
+}
+
+void Schedule::computeOutputs(double t, std::span<const double>, std::span<const double>,
+                              std::span<double> y) const {
+    y[0] = valueAt(t);
+}
+
+void Schedule::discontinuities(double t0, double t1, std::vector<double>& times) const {
+    for (const auto& [time, value] : changes_) {
+        if (time > t0 && time <= t1) times.push_back(time);
+    }
+}
+
+// --------------------------------------------------------------------------- ConstantWeather
+ConstantWeather::ConstantWeather(std::string name, double dry_bulb, double wet_bulb,
+                                 double dew_point, double pressure)
+    : Component(std::move(name)), values_{dry_bulb, wet_bulb, dew_point, pressure} {
+    addOutput({"dry_bulb", "K", 300.0, 0.0, "outdoor dry bulb (design)"});
+    addOutput({"wet_bulb", "K", 290.0, 0.0, "outdoor wet bulb (design)"});
+    addOutput({"dew_point", "K", 285.0, 0.0, "outdoor dew point (design)"});
+    addOutput({"pressure", "Pa", 1e5, 0.0, "station pressure"});
+}
+
+void ConstantWeather::computeOutputs(double, std::span<const double>, std::span<const double>,
+                                     std::span<double> y) const {
+    for (int i = 0; i < 4; ++i) y[i] = values_[i];
+}
+
+// ------------------------------------------------------------------------ HeatRejectionPlant
+HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& design)
+    : Component(std::move(name)),
+      design_(design),
+      water_(thermal::Coolant::byName(design.coolant)) {
+    if (design.units < 1) {
+        throw ModelError(fmt::format("{}: needs at least one heat rejection unit", this->name()));
+    }
+    std::vector<int> counts = design.unit_counts_needed;
+    counts.push_back(design.units);
+    for (int n : counts) {
+        if (n < 0 || n > design.units) {
+            throw ModelError(fmt::format("{}: {} units asked for, {} installed", this->name(), n,
+                                         design.units));
+        }
+        if (n == 0) continue;
+        if (design.kind == PrimaryKind::DryCooler) {
+            dry_.try_emplace(n, design.dry_cooler, n);
+        } else {
+            tower_.try_emplace(n, design.tower, n);
+        }
+    }
+    if (design.chiller) {
+        thermal::ChillerSpec spec = *design.chiller;
+        spec.capacity *= design.chiller_units;
+        chiller_.emplace(spec);
+    }
+    const double q = design.kind == PrimaryKind::DryCooler ? design.dry_cooler.capacity
+                                                           : design.tower.capacity;
+    const double qn = q * design.units;
+    addInput({"inlet_temp", "K", 310.0, 310.0, "water entering the plant"});
+    addInput({"flow", "m3/s", 0.1, 0.0, "water through the plant"});
+    addInput({"setpoint", "K", 305.0, 305.0, "facility supply setpoint"});
+    addInput({"dry_bulb", "K", 300.0, 300.0, ""});
+    addInput({"wet_bulb", "K", 290.0, 290.0, ""});
+    addInput({"pressure", "Pa", 1e5, 101325.0, ""});
+    addInput({"units_available", "1", 1.0, static_cast<double>(design.units), ""});
+    addInput({"fans_available", "1", 1.0, 1.0, "0 while the fans have no power"});
+    addInput({"chiller_available", "1", 1.0, 1.0, "0 after a chiller trip"});
+    addOutput({"outlet_temp", "K", 305.0, 0.0, "water leaving the plant"});
+    addOutput({"heat_rejected", "W", qn, 0.0, "heat taken from the water"});
+    addOutput({"fan_power", "W", 0.02 * qn, 0.0, "fans of the primary units"});
+    addOutput({"chiller_power", "W", 0.02 * qn, 0.0, "trim chiller compressor"});
+    addOutput({"evaporation_rate", "m3/s", 1e-4, 0.0, "tower evaporation"});
+    addOutput({"drift_rate", "m3/s", 1e-6, 0.0, "tower drift"});
+    addOutput({"blowdown_rate", "m3/s", 1e-4, 0.0, "tower blowdown"});
+    addOutput({"spray_rate", "m3/s", 1e-4, 0.0, "adiabatic pad/spray water"});
+    addOutput({"setpoint_unmet", "K", 1.0, 0.0, "leaving water above the setpoint"});
+    addOutput({"chiller_cooling", "W", 0.1 * qn, 0.0, "trim chiller evaporator duty"});
+}
+
+void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y) const {
+    const double T_in = u[kInletTemp], flow = std::max(0.0, u[kFlow]), T_set = u[kSetpoint];
+    const thermal::AmbientAir air{u[kDryBulb], u[kWetBulb], u[kPressure]};
+    const int n = std::clamp(static_cast<int>(std::lround(u[kUnits])), 0, design_.units);
+    const bool fans = u[kFans] > 0.5;
+    std::fill(y.begin(), y.end(), 0.0);
+
+    double T1 = T_in;
+    if (n > 0 && flow > 0.0) {
+        if (design_.kind == PrimaryKind::DryCooler) {
+            const thermal::DryCooler& bank = dry_.at(n);
+            thermal::DryCooler::Inputs in{T_in, flow, T_set, air};
+            const auto o = fans ? bank.evaluate(in) : bank.evaluateAt(in, 0.0, 0.0);
+            T1 = o.outlet_temp;
+            y[kFanPower] = o.fan_power;
+            y[kSpray] = o.spray_water_rate;
+        } else {
+            const thermal::CoolingTower& cells = tower_.at(n);
+            thermal::CoolingTower::Inputs in{T_in, flow, T_set, air};
+            const auto o = fans ? cells.evaluate(in) : cells.evaluateAt(in, 0.0);
+            T1 = o.outlet_temp;
+            y[kFanPower] = o.fan_power;
+            y[kEvaporation] = o.evaporation_rate;
+            y[kDrift] = o.drift_rate;
+            y[kBlowdown] = o.blowdown_rate;
+        }
+    }
+    double T_out = T1;
+    const double mdot = water_.massFlow(flow);
+    if (chiller_ && u[kChiller] > 0.5 && fans && mdot > 0.0 && T1 > T_set) {
+        const double load = mdot * (water_.enthalpy(T1) - water_.enthalpy(T_set));
+        const auto c = chiller_->evaluate(load, T_set, air.dry_bulb);
+        y[kChillerPower] = c.power;
+        y[kChillerCooling] = c.cooling;
+        T_out = water_.temperatureFromEnthalpy(water_.enthalpy(T1) - c.cooling / mdot);
+    }
+    y[kOutletTemp] = T_out;
+    y[kHeat] = mdot * (water_.enthalpy(T_in) - water_.enthalpy(T_out));
+    y[kUnmet] = std::max(0.0, T_out - T_set);
+}
+
+void HeatRejectionPlant::computeOutputs(double, std::span<const double>,
+                                        std::span<const double> u, std::span<double> y) const {
+    evaluate(u, y);
+}
+
+// --------------------------------------------------------------------------------- SitePower
+SitePower::SitePower(std::string name, SitePowerDesign design)
+    : Component(std::move(name)),
+      design_(std::move(design)),
+      chain_(design_.chain),
+      air_chiller_(design_.air_side_chiller) {
+    const double P = design_.nominal_power;
+    addInput({"rack_power", "W", P, 0.0, "racks, grid side of the PSU shelves"});
+    addInput({"rack_heat_air", "W", 0.1 * P, 0.0, "rack heat to air"});
+    addInput({"cdu_pump_power", "W", 0.01 * P, 0.0, "CDU pumps, electric"});
+    addInput({"cdu_pump_heat", "W", 0.01 * P, 0.0, "CDU pump work into the coolant"});
+    addInput({"plant_power", "W", 0.02 * P, 0.0, "heat rejection fans and trim chiller"});
+    addInput({"fws_flow", "m3/s", design_.fws_design_flow, 0.0, "facility water flow"});
+    addInput({"dry_bulb", "K", 300.0, 300.0, ""});
+    addOutput({"facility_power", "W", P, 0.0, "drawn from the utility"});
+    addOutput({"it_power", "W", P, 0.0, "racks + fabric"});
+    addOutput({"cooling_power", "W", 0.1 * P, 0.0, "CDU and FWS pumps, plant, air side"});
+    addOutput({"air_side_power", "W", 0.01 * P, 0.0, "CRAH compressors and fans"});
+    addOutput({"fws_pump_power", "W", 0.005 * P, 0.0, "facility water pumps"});
+    addOutput({"losses", "W", 0.05 * P, 0.0, "electrical chain losses"});
+    addOutput({"heat_to_ambient", "W", 0.2 * P, 0.0, "air-side, outdoor and pump heat"});
+    addOutput({"ups_loading", "1", 1.0, 0.0, "per UPS unit"});
+    addOutput({"transformer_loading", "1", 1.0, 0.0, "per transformer"});
+    addOutput({"busway_loading", "1", 1.0, 0.0, "per busway"});
+    addOutput({"feed_loading", "1", 1.0, 0.0, "per rack feed"});
+}
+
+SitePower::Solution SitePower::solve(std::span<const double> u) const {
+    const auto& d = design_;
+    Solution s;
+    const double v = std::max(0.0, u[kFwsFlow]) / d.fws_design_flow;
+    s.fws = d.fws_design_flow * v * d.fws_design_dp * v * v / d.fws_pump_efficiency;
+    const double it = u[kRackPower] + d.fabric_power;
+    const double pump_loss = std::max(0.0, u[kCduPumpPower] - u[kCduPumpHeat]);
+    const double base_air = u[kRackHeatAir] + d.fabric_power + d.other_power + pump_loss;
+    double room = 0.0;  // chain heat into hall and electrical rooms
+    for (int iter = 0; iter < 50; ++iter) {
+        s.air_load = base_air + room;
+        const auto c = air_chiller_.evaluate(s.air_load, d.air_supply_temp, u[kDryBulb]);
+        s.air_side = c.power + d.air_fan_power_per_W * s.air_load;
+        s.cooling = u[kCduPumpPower] + s.fws + u[kPlantPower] + s.air_side;
+        s.chain = chain_.evaluate(it, s.cooling, d.other_power, d.ups_mode);
+        const double next = s.chain.hall_heat + s.chain.electrical_room_heat;
+        if (std::abs(next - room) <= 1e-12 * std::max(1.0, s.chain.facility_power)) {
+            room = next;
+            break;
+        }
+        room = next;
+    }
+    s.air_load = base_air + room;
+    return s;
+}
+
+power::ChainResult SitePower::chainAt(std::span<const double> u) const { return solve(u).chain; }
+
+void SitePower::computeOutputs(double, std::span<const double>, std::span<const double> u,
+                               std::span<double> y) const {
+    const Solution s = solve(u);
+    const auto& c = s.chain;
+    y[kFacilityPower] = c.facility_power;
+    y[kItPower] = u[kRackPower] + design_.fabric_power;
+    y[kCoolingPower] = s.cooling;
+    y[kAirSidePower] = s.air_side;
+    y[kFwsPumpPower] = s.fws;
+    y[kLosses] = c.total_loss;
+    const double outdoor = c.total_loss - c.hall_heat - c.electrical_room_heat;
+    y[kHeatToAmbient] = s.air_load + s.air_side + outdoor + s.fws;
+    auto loading = [&](const char* element) {
+        for (const auto& e : c.elements) {
+            if (e.name == element) return e.loading;
+        }
+        return 0.0;
+    };
+    y[kUpsLoading] = loading("ups");
+    y[kTransformerLoading] = loading("transformer");
+    y[kBuswayLoading] = loading("busway");
+    y[kFeedLoading] = loading("rack_feed");
+}
+
+}  // namespace dctwin::facility

@@ -1,0 +1,198 @@
+#pragma once
+// Facility-level components that join the power and thermal layers into one site model
+// (DESIGN.md §3.4). Each is algebraic (no states): the thermal masses live in the rack loops,
+// CDUs and pipes, so these components sit between states and never close an algebraic loop.
+//
+// LinearCombination — y = Σ w_i·u_i + c. Sums powers over lumped groups (w = multiplicity),
+//   turns a group total into a per-rack value (w = 1/count), adds burn power to rack heat.
+//   | input  | <name_i>  | unit | |
+//   | output | value     | unit | feedthrough from every input with w_i ≠ 0 |
+//
+// Schedule — piecewise-constant value that changes at given times (events: pumps failed,
+//   units available, fans available). Declares its switching times as discontinuities.
+//   | output | value | unit | no feedthrough |
+//
+// ConstantWeather — the design-point weather (outputs named like thermal::AmbientWeather:
+//   dry_bulb [K], wet_bulb [K], dew_point [K], pressure [Pa]).
+//
+// HeatRejectionPlant — the facility water's heat rejection: a primary bank (dry coolers with or
+//   without adiabatic pads, or cooling-tower cells; thermal/heat_rejection.h) controlled to the
+//   facility supply setpoint, and an optional air-cooled trim chiller after it (water-side
+//   economizer logic: the bank pre-cools, the chiller trims the rest to the setpoint):
+//     primary      T_1 = bank(n_available units, T_in, V̇, T_set, ambient, fans on/off)
+//     chiller      L = ṁ·(h(T_1) − h(T_set))⁺, Q_ch = min(L, capacity), P_ch from the chiller
+//                  model with its condenser at the dry bulb; T_out = h⁻¹(h(T_1) − Q_ch/ṁ)
+//     heat         Q_water = ṁ·(h(T_in) − h(T_out))   (= bank + chiller evaporator)
+//   Unit losses, fan outages (utility loss before the generators pick the fans up) and chiller
+//   trips arrive as inputs, so one plant object covers every event of a contingency.
+//   | input  | inlet_temp, flow, setpoint, dry_bulb, wet_bulb, pressure | K, m3/s, K, K, K, Pa |
+//   | input  | units_available [1], fans_available [1], chiller_available [1]            |
+//   | output | outlet_temp [K], heat_rejected [W], fan_power [W], chiller_power [W],
+//   |        | evaporation_rate, drift_rate, blowdown_rate, spray_rate [m3/s],
+//   |        | setpoint_unmet [K], chiller_cooling [W]                 all feedthrough |
+//
+// SitePower — everything electrical above the racks, and where the non-liquid heat goes:
+//     air load     Q_air = rack heat to air + fabric + other + CDU pump losses (P − hydraulic
+//                  work) + chain losses in the hall and electrical rooms
+//     air side     P_air = Q_air/COP_air(T_db) + P_fan,air (air-cooled CRAH units: a Carnot
+//                  fraction chiller with the condenser at the dry bulb; fans per kW of heat)
+//     FWS pumps    P_fws = V̇·Δp_d·(V̇/V̇_d)²/η  (variable speed on the loop's system curve)
+//     cooling      P_cool = P_cdu + P_fws + P_plant + P_air
+//     chain        facility = chain(IT = racks + fabric, cooling, other): losses depend on
+//                  P_air and P_air on the losses, so the pair is solved by fixed-point
+//                  iteration to 1e-12 relative (contraction ≈ loss fraction / COP ≈ 0.01)
+//     to ambient   Q_amb = Q_air + P_air + transformer/MV losses + P_fws (air-side heat, the
+//                  outdoor electrical losses and the facility pumps, booked straight to ambient)
+//   | input  | rack_power [W] (grid side), rack_heat_air [W], cdu_pump_power [W],
+//   |        | cdu_pump_heat [W], plant_power [W], fws_flow [m3/s], dry_bulb [K]              |
+//   | output | facility_power, it_power, cooling_power, air_side_power, fws_pump_power,
+//   |        | losses, heat_to_ambient [W]; ups_loading, transformer_loading, busway_loading,
+//   |        | feed_loading [1]                                         all feedthrough |
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/component.h"
+#include "power/chain.h"
+#include "thermal/coolant.h"
+#include "thermal/heat_rejection.h"
+
+namespace dctwin::facility {
+
+class LinearCombination : public Component {
+public:
+    struct Term {
+        std::string name;
+        double weight;
+    };
+    LinearCombination(std::string name, std::vector<Term> terms, std::string unit,
+                      double nominal, double constant = 0.0);
+    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
+                        std::span<double> y) const override;
+    bool outputDependsOnInput(std::size_t, std::size_t input) const override {
+        return weights_[input] != 0.0;
+    }
+    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
+
+private:
+    std::vector<double> weights_;
+    double constant_;
+};
+
+class Schedule : public Component {
+public:
+    /// Value `initial` until the first change; changes = (time [s], new value), any order.
+    Schedule(std::string name, std::string unit, double nominal, double initial,
+             std::vector<std::pair<double, double>> changes);
+    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
+                        std::span<double> y) const override;
+    void discontinuities(double t0, double t1, std::vector<double>& times) const override;
+    bool outputDependsOnInput(std::size_t, std::size_t) const override { return false; }
+    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
+    double valueAt(double t) const;
+
+private:
+    double initial_;
+    std::vector<std::pair<double, double>> changes_;  // sorted by time
+};
+
+class ConstantWeather : public Component {
+public:
+    ConstantWeather(std::string name, double dry_bulb, double wet_bulb, double dew_point,
+                    double pressure);
+    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
+                        std::span<double> y) const override;
+    bool outputDependsOnInput(std::size_t, std::size_t) const override { return false; }
+    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
+
+private:
+    double values_[4];  // [K, K, K, Pa]
+};
+
+enum class PrimaryKind { DryCooler, CoolingTower };
+
+struct PlantDesign {
+    PrimaryKind kind = PrimaryKind::DryCooler;
+    thermal::DryCoolerSpec dry_cooler;      // when kind == DryCooler
+    thermal::CoolingTowerSpec tower;        // when kind == CoolingTower
+    int units = 1;                          // [1] installed (all run; fans share the duty)
+    std::vector<int> unit_counts_needed;    // other counts events will ask for
+    std::optional<thermal::ChillerSpec> chiller;  // air-cooled trim chiller
+    int chiller_units = 0;                  // [1]
+    std::string coolant = "water";
+};
+
+class HeatRejectionPlant : public Component {
+public:
+    HeatRejectionPlant(std::string name, const PlantDesign& design);
+    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
+                        std::span<double> y) const override;
+    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
+
+    enum Input : std::size_t {
+        kInletTemp, kFlow, kSetpoint, kDryBulb, kWetBulb, kPressure, kUnits, kFans, kChiller
+    };
+    enum Output : std::size_t {
+        kOutletTemp, kHeat, kFanPower, kChillerPower, kEvaporation, kDrift, kBlowdown, kSpray,
+        kUnmet, kChillerCooling
+    };
+    const PlantDesign& design() const { return design_; }
+    /// Steady plant outputs for given inputs (the design-point sizing uses it directly).
+    void evaluate(std::span<const double> u, std::span<double> y) const;
+
+private:
+    PlantDesign design_;
+    thermal::Coolant water_;
+    std::map<int, thermal::DryCooler> dry_;
+    std::map<int, thermal::CoolingTower> tower_;
+    std::optional<thermal::Chiller> chiller_;
+};
+
+struct SitePowerDesign {
+    power::ChainDesign chain;
+    power::UpsMode ups_mode = power::UpsMode::DoubleConversion;
+    double fabric_power = 0.0;        // [W] switches and optics outside the racks
+    double other_power = 0.0;         // [W] lighting, offices, security (no UPS)
+    thermal::ChillerSpec air_side_chiller;  // Carnot-fraction model of the CRAH plant
+    double air_supply_temp = 291.15;  // [K] CRAH leaving air (the chiller's "chilled" side)
+    double air_fan_power_per_W = 0.033;  // [W/W] CRAH fans per watt of heat (crah_150kW)
+    double fws_design_flow = 0.1;     // [m³/s]
+    double fws_design_dp = 250e3;     // [Pa] loop pressure drop at design flow
+    double fws_pump_efficiency = 0.7; // [1] wire to water
+    double nominal_power = 1e7;       // [W]
+};
+
+class SitePower : public Component {
+public:
+    SitePower(std::string name, SitePowerDesign design);
+    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
+                        std::span<double> y) const override;
+    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
+    const power::ChainModel& chain() const { return chain_; }
+    const SitePowerDesign& design() const { return design_; }
+    /// Full chain result at given inputs (for the sizing report's loading column).
+    power::ChainResult chainAt(std::span<const double> u) const;
+
+    enum Input : std::size_t {
+        kRackPower, kRackHeatAir, kCduPumpPower, kCduPumpHeat, kPlantPower, kFwsFlow, kDryBulb
+    };
+    enum Output : std::size_t {
+        kFacilityPower, kItPower, kCoolingPower, kAirSidePower, kFwsPumpPower, kLosses,
+        kHeatToAmbient, kUpsLoading, kTransformerLoading, kBuswayLoading, kFeedLoading
+    };
+
+private:
+    struct Solution {
+        power::ChainResult chain;
+        double air_side = 0, fws = 0, cooling = 0, air_load = 0;
+    };
+    Solution solve(std::span<const double> u) const;
+    SitePowerDesign design_;
+    power::ChainModel chain_;
+    thermal::Chiller air_chiller_;
+};
+
+}  // namespace dctwin::facility
