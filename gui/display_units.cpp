@@ -39,6 +39,16 @@ DisplayUnit displayUnitFor(const std::string& si_unit, double max_abs) {
     return {QString::fromStdString(si_unit), 1.0, 0.0};
 }
 
+bool isAbsoluteTemperature(const std::string& name) {
+    return name.find("temp") != std::string::npos || name.find("bulb") != std::string::npos;
+}
+
+DisplayUnit displayUnitForQuantity(const std::string& name, const std::string& si_unit,
+                                   double max_abs) {
+    if (si_unit == "K" && !isAbsoluteTemperature(name)) return {QStringLiteral("K"), 1.0, 0.0};
+    return displayUnitFor(si_unit, max_abs);
+}
+
 double maxAbs(const std::vector<std::span<const double>>& series) {
     double m = 0.0;
     for (const auto& s : series) {

@@ -24,6 +24,17 @@ struct DisplayUnit {
 /// Units it does not know are shown as they are, so a new channel still displays.
 DisplayUnit displayUnitFor(const std::string& si_unit, double max_abs);
 
+/// True when a quantity in K named `name` is an absolute temperature ("tcs_supply_temp",
+/// "dry_bulb", "max_gpu_temp_C"), false for differences in K ("throttle_margin",
+/// "setpoint_unmet", "approach"). The unit string "K" says neither, and converting a difference
+/// to °C would show −250 °C; the report's names follow this convention.
+bool isAbsoluteTemperature(const std::string& name);
+
+/// The display unit of a named quantity: like displayUnitFor, except that K stays K for
+/// temperature differences.
+DisplayUnit displayUnitForQuantity(const std::string& name, const std::string& si_unit,
+                                   double max_abs);
+
 /// Largest |value| over all of `series` (0 when empty), to choose one unit for a chart.
 double maxAbs(const std::vector<std::span<const double>>& series);
 

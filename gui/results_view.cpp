@@ -74,7 +74,8 @@ void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const C
     const std::vector<double> x = scaled(rs.time, ta.divisor);
     for (const Channel* c : chans) {
         QString name = channelLabel(c->name);
-        if (c->group != "cooling" && c->group != "power") {
+        // Per-rack groups ("rack/r01") repeat channel names; the standard groups do not.
+        if (c->group.find('/') != std::string::npos) {
             name += QStringLiteral(" (%1)").arg(QString::fromStdString(c->group));
         }
         chart->setSeries(name, x, du.fromSI(c->values), du.label);
@@ -153,16 +154,19 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
     cooling_note_ = makeNote();
     cooling_sizing_ = new SizingTableModel(this);
     {
+        // Temperatures get the full width: they are what an engineer checks first, and the
+        // legend of seven series needs the room.
         auto* page = new QSplitter(Qt::Vertical);
-        auto* charts = new QSplitter(Qt::Horizontal);
-        charts->addWidget(temperature_chart_);
-        charts->addWidget(heat_chart_);
-        charts->addWidget(flow_chart_);
-        page->addWidget(charts);
+        auto* lower = new QSplitter(Qt::Horizontal);
+        lower->addWidget(heat_chart_);
+        lower->addWidget(flow_chart_);
+        page->addWidget(temperature_chart_);
+        page->addWidget(lower);
         page->addWidget(cooling_note_);
         page->addWidget(makeTableView(cooling_sizing_));
         page->setStretchFactor(0, 3);
-        page->setStretchFactor(2, 2);
+        page->setStretchFactor(1, 3);
+        page->setStretchFactor(3, 2);
         addTab(page, tr("Cooling"));
     }
     // Water
@@ -319,6 +323,9 @@ void ResultsView::showCooling(const Report& r) {
     for (const Channel* c : pick(rs, "weather", {"dry_bulb", "wet_bulb"}, {"K"})) {
         temps.push_back(c);
     }
+    // Differences in K (throttle margin, unmet setpoint) would read as −250 °C on this axis;
+    // they stay in the exports.
+    std::erase_if(temps, [](const Channel* c) { return !isAbsoluteTemperature(c->name); });
     plotLines(temperature_chart_, rs, temps, tr("temperature"));
     plotLines(heat_chart_, rs,
               pick(rs, "cooling",
@@ -371,7 +378,9 @@ void ResultsView::showWater(const Report& r) {
     } catch (const std::exception& e) {
         lines << QString::fromStdString(e.what());
     }
-    if (const Metric* wue = findMetric(r.summary, "wue_L_per_kWh")) {
+    const Metric* wue = findMetric(r.summary, "wue_L_per_kWh");
+    if (!wue) wue = findMetric(r.summary, "wue");
+    if (wue && wue->unit == "L/kWh") {
         lines << tr("WUE %1 L/kWh (site water per IT energy).").arg(formatNumber(wue->value));
     } else if (const Channel* it = rs.find("power", "it_power");
                it && it->unit == "W" && std::isfinite(total_m3)) {
@@ -403,10 +412,20 @@ void ResultsView::showSummary(const Report& r) {
         mwh.push_back(integrate(rs.time, c->values) / units::MWh);
     }
     if (categories.isEmpty()) {
-        for (const auto& [name, label] :
-             {std::pair{"it_energy_MWh", "IT"}, std::pair{"facility_energy_MWh", "facility"}}) {
-            if (const Metric* m = findMetric(r.summary, name)) {
-                categories << tr(label);
+        const std::pair<const char*, QString> metrics[] = {{"it_energy", tr("IT")},
+                                                           {"cooling_energy", tr("cooling")},
+                                                           {"loss_energy", tr("electrical losses")},
+                                                           {"facility_energy", tr("facility")},
+                                                           {"it_energy_MWh", tr("IT")},
+                                                           {"facility_energy_MWh", tr("facility")}};
+        for (const auto& [name, label] : metrics) {
+            const Metric* m = findMetric(r.summary, name);
+            if (!m || categories.contains(label)) continue;
+            if (m->unit == "J") {
+                categories << label;
+                mwh.push_back(m->value / units::MWh);
+            } else if (m->unit == "MWh") {
+                categories << label;
                 mwh.push_back(m->value);
             }
         }

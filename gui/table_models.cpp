@@ -105,13 +105,14 @@ QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const Metric& m = metrics_[static_cast<std::size_t>(index.row())];
     if (role == Qt::DisplayRole) {
+        const DisplayUnit du = displayUnitForQuantity(m.name, m.unit, std::abs(m.value));
         switch (index.column()) {
             case 0:
                 return QString::fromStdString(m.name);
             case 1:
-                return QString::number(m.value, 'g', 6);
+                return QString::number(du.fromSI(m.value), 'g', 6);
             default:
-                return QString::fromStdString(m.unit == "1" ? std::string() : m.unit);
+                return du.label;
         }
     }
     if (role == Qt::UserRole && index.column() == 1) return m.value;

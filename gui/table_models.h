@@ -40,7 +40,8 @@ private:
     int loading_column_ = -1;
 };
 
-/// Report::summary as three columns: metric, value, unit.
+/// Report::summary as three columns: metric, value, unit. Values are shown in display units
+/// (K → °C for temperatures, J → kWh/MWh, W → kW/MW); Qt::UserRole gives the stored value.
 class SummaryTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:

@@ -75,6 +75,10 @@ struct ChartPanel::Impl {
         }
     }
     void applyRanges() {
+        // Beyond a handful of series a bottom legend truncates names to "h..."; a side legend
+        // lists them in full.
+        chart->legend()->setAlignment(chart->series().size() > 5 ? Qt::AlignRight
+                                                                 : Qt::AlignBottom);
         if (x_axis) x_axis->setTitleText(x_title);
         if (y_axis) y_axis->setTitleText(yTitle());
         if (!have_range) return;

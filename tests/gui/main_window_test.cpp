@@ -50,6 +50,7 @@ std::shared_ptr<const Report> syntheticReport() {
     fill("cooling", "chiller_power", "W", [](double) { return 0.0; });
     fill("water", "water_rate", "m3/s", [](double) { return 1e-3; });
     fill("water", "water_total", "m3", [](double t) { return 1e-3 * t; });
+    fill("cooling", "throttle_margin", "K", [](double) { return 9.0; });  // a difference
     fill("weather", "dry_bulb", "K", [&](double t) { return 275.0 + 5.0 * daily(t); });
     fill("weather", "wet_bulb", "K", [&](double t) { return 272.0 + 4.0 * daily(t); });
     r->summary = {{"pue", 1.1, "1"},
@@ -110,6 +111,8 @@ TEST(MainWindow, ResultsTabsHaveChartsWithSeries) {
     const QStringList temps = rv->charts(ResultsView::CoolingTab).front()->seriesNames();
     EXPECT_TRUE(temps.contains(QStringLiteral("TCS supply")));
     EXPECT_TRUE(temps.contains(QStringLiteral("max GPU")));
+    EXPECT_TRUE(temps.contains(QStringLiteral("outdoor wet bulb")));
+    EXPECT_FALSE(temps.contains(QStringLiteral("throttle margin")));      // K difference, not °C
     EXPECT_EQ(rv->charts(ResultsView::CoolingTab)[1]->seriesCount(), 5);  // heat and powers
     EXPECT_EQ(rv->charts(ResultsView::CoolingTab)[2]->seriesCount(), 0);  // no flow channels
     // Water: Jan, Feb and the one day of March; WUE from the summary.
@@ -137,6 +140,19 @@ TEST(MainWindow, MissingChannelsAreNamedNotFatal) {
     EXPECT_EQ(w.results()->charts(ResultsView::PowerTab).front()->seriesCount(), 3);
     EXPECT_EQ(w.results()->charts(ResultsView::WaterTab).front()->seriesCount(), 0);
     EXPECT_TRUE(w.results()->waterCaption().contains(QStringLiteral("no water channels")));
+}
+
+TEST(MainWindow, SiNamedSummaryMetricsAreUsed) {
+    // The facility names metrics in SI ("wue" in L/kWh, "it_energy" in J); the tabs use them.
+    auto r = std::make_shared<Report>(*syntheticReport());
+    r->summary = {{"wue", 0.25, "L/kWh"}, {"it_energy", 3.6e12, "J"}};
+    r->timeseries = {};
+    MainWindow w;
+    w.showReport(r);
+    EXPECT_TRUE(w.results()->waterCaption().contains(QStringLiteral("WUE 0.25")))
+        << w.results()->waterCaption().toStdString();
+    ChartPanel* energy = w.results()->charts(ResultsView::SummaryTab).front();
+    EXPECT_EQ(energy->pointCount(QStringLiteral("energy")), 1);  // IT from the metric
 }
 
 TEST(MainWindow, ExportsPngHdf5AndCsv) {

@@ -90,6 +90,25 @@ TEST(SummaryTableModel, ListsMetricsWithUnits) {
     EXPECT_EQ(findMetric(m.metrics(), "nope"), nullptr);
 }
 
+TEST(SummaryTableModel, ConvertsSIMetricsForDisplay) {
+    SummaryTableModel m;
+    m.setMetrics({{"max_gpu_temp", 351.0, "K"},
+                  {"throttle_margin", 10.0, "K"},
+                  {"it_energy", 3.6e12, "J"},
+                  {"peak_it_power", 8.9e6, "W"}});
+    const auto text = [&](int r, int c) { return m.data(m.index(r, c)).toString(); };
+    EXPECT_EQ(text(0, 1), QStringLiteral("77.85"));
+    EXPECT_EQ(text(0, 2), QStringLiteral("°C"));
+    EXPECT_EQ(text(1, 1), QStringLiteral("10"));  // a difference stays in K
+    EXPECT_EQ(text(1, 2), QStringLiteral("K"));
+    EXPECT_EQ(text(2, 1), QStringLiteral("1000"));
+    EXPECT_EQ(text(2, 2), QStringLiteral("MWh"));
+    EXPECT_EQ(text(3, 1), QStringLiteral("8.9"));
+    EXPECT_EQ(text(3, 2), QStringLiteral("MW"));
+    EXPECT_DOUBLE_EQ(m.data(m.index(0, 1), Qt::UserRole).toDouble(), 351.0);
+    EXPECT_EQ(findMetric(m.metrics(), "nope"), nullptr);
+}
+
 TEST(DisplayUnits, ConvertsFromSI) {
     const DisplayUnit c = displayUnitFor("K", 320.0);
     EXPECT_EQ(c.label, QStringLiteral("°C"));
