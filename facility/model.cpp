@@ -143,7 +143,9 @@ SiteModel::SiteModel(const Site& site, const Conditions& conditions)
             rs.label = label;
             rs.power = add(std::make_shared<power::RackPower>("rp_" + label, spec, n));
             const power::RackPowerModel rpm(spec);
-            if (s.smoothing) {
+            // Smoothing acts within seconds: it exists in the model only when the workload is
+            // resolved (an averaged workload has no swing to smooth).
+            if (s.smoothing && c_.resolution == power::Resolution::Resolved) {
                 power::SmoothingParams base;
                 base.storage_energy = spec.gpus * spec.storage_per_gpu * n;
                 base.nominal_power = rpm.evaluate(1.0).it_power * n;

@@ -35,7 +35,7 @@ struct Conditions {
     bool steady = false;                 // constant boundary instead of workload + weather
     std::vector<double> utilization;     // steady: per rack kind [1]
     weather::WeatherSample air;          // steady: constant weather
-    power::Resolution resolution = power::Resolution::Averaged;  // study
+    power::Resolution resolution = power::Resolution::Averaged;  // study (resolved: smoothing)
     double weather_offset = 0.0;         // [s] study start after Jan 1 00:00
     bool stop_at_weather_hours = false;  // restart the integrator at hourly weather kinks
     power::ChainDesign chain;            // electrical chain from the sizing

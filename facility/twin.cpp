@@ -404,6 +404,7 @@ RunOutcome runStudy(const Scenario& sc, const Site& s, const Design& d, const Ru
             s.workload->utilization(k.representative, 0.0, power::Resolution::Averaged));
     }
     init.air = s.weather->at(st.start_s);
+    init.resolution = res;
     init.chain = d.chain;
     init.battery_blocks = d.battery_blocks;
     init.horizon = st.duration_s;

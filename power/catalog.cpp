@@ -132,6 +132,8 @@ RackSpec parseRackSpec(const JsonView& v, std::string name, const Catalog* catal
                           "throttle_temp_C",
                           "throttle_width_K",
                           "throttle_min_clock_fraction",
+                          "shutdown_temp_C",
+                          "shutdown_width_K",
                           "storage_per_gpu_J",
                           "ac_voltage_V",
                           "power_factor",
@@ -177,6 +179,12 @@ RackSpec parseRackSpec(const JsonView& v, std::string name, const Catalog* catal
     r.throttle_temp = units::celsiusToKelvin(num(v, "throttle_temp_C", 30, 150));
     r.throttle_width = num(v, "throttle_width_K", 0.1, 50);
     r.throttle_min_clock_fraction = num(v, "throttle_min_clock_fraction", 0.05, 1);
+    r.shutdown_temp = units::celsiusToKelvin(num(v, "shutdown_temp_C", 30, 150));
+    r.shutdown_width = num(v, "shutdown_width_K", 0.1, 20);
+    if (r.shutdown_temp <= r.throttle_temp + r.throttle_width) {
+        v.fail("shutdown_temp_C", "must lie above the throttle band (throttle_temp_C + "
+                                  "throttle_width_K)");
+    }
     r.storage_per_gpu = num(v, "storage_per_gpu_J", 0, 1e5);
     r.ac_voltage = num(v, "ac_voltage_V", 100, 1000);
     r.power_factor = num(v, "power_factor", 0.5, 1);

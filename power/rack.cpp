@@ -27,17 +27,22 @@ RackPowerResult RackPowerModel::evaluate(double u, double T_die) const {
     u = std::clamp(u, 0.0, 1.0);
     RackPowerResult r;
     const double theta = smooth::step01((T_die - s.throttle_temp) / s.throttle_width);
-    r.throughput_factor = 1.0 - theta * (1.0 - s.throttle_min_clock_fraction);
+    const double clock = 1.0 - theta * (1.0 - s.throttle_min_clock_fraction);
+    // Thermal trip: above the shutdown temperature the compute and NVLink switch trays power
+    // off (the rack cannot compute without either); NICs, DPUs and fans stay on, on air.
+    // Throughput is then zero and no heat reaches the coolant.
+    const double on = 1.0 - smooth::step01((T_die - s.shutdown_temp) / s.shutdown_width);
+    r.throughput_factor = clock * on;
     // Exponent capped so an absurd temperature from a diverging thermal model gives a large
     // but finite power (the solver then reports the failure) rather than inf.
     const double dT = std::min(T_die - s.die_ref_temp, 150.0);
     const double leak =
         s.leakage_fraction_at_ref * s.gpu_tdp * (std::exp2(dT / s.leakage_doubling) - 1.0);
     const double p_gpu =
-        std::max(0.0, s.gpu_idle + u * (s.gpu_tdp - s.gpu_idle) * r.throughput_factor + leak);
+        on * std::max(0.0, s.gpu_idle + u * (s.gpu_tdp - s.gpu_idle) * clock + leak);
     r.gpu_power = s.gpus * p_gpu;
-    r.cpu_power = s.cpus * (s.cpu_idle + u * (s.cpu_max - s.cpu_idle));
-    r.switch_power = s.switch_trays * s.switch_tray_max *
+    r.cpu_power = on * s.cpus * (s.cpu_idle + u * (s.cpu_max - s.cpu_idle));
+    r.switch_power = on * s.switch_trays * s.switch_tray_max *
                      (s.switch_tray_idle_fraction + (1.0 - s.switch_tray_idle_fraction) * u);
     const double fans = s.fan_idle + u * (s.fan_max - s.fan_idle);
     r.other_power = s.nics * s.nic_power + s.compute_trays * s.tray_other + fans;

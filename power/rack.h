@@ -3,12 +3,13 @@
 //
 // Equations, per rack, for GPU utilization u ∈ [0, 1] and die temperature T [K]:
 //   throttle       θ = step((T − T_thr)/ΔT_thr)          (C¹ smoothstep, 0 below T_thr)
+//   thermal trip   on = 1 − step((T − T_sd)/ΔT_sd): GPU, CPU and NVLink trays off above T_sd
 //   clock factor   f = 1 − θ·(1 − f_min)                  (throughput factor)
 //   leakage        ΔP_leak = k_leak·P_tdp·(2^((T − T_ref)/ΔT_2) − 1)
 //                  (TGP already contains the leakage at T_ref; ΔP_leak is the change)
-//   GPU            P_gpu = P_idle + u·(P_tdp − P_idle)·f + ΔP_leak            per GPU
-//   CPU            P_cpu = P_cpu,idle + u·(P_cpu,max − P_cpu,idle)             per CPU
-//   NVLink trays   P_sw  = P_sw,max·(φ_idle + (1 − φ_idle)·u)                per tray
+//   GPU            P_gpu = on·(P_idle + u·(P_tdp − P_idle)·f + ΔP_leak)       per GPU
+//   CPU            P_cpu = on·(P_cpu,idle + u·(P_cpu,max − P_cpu,idle))       per CPU
+//   NVLink trays   P_sw  = on·P_sw,max·(φ_idle + (1 − φ_idle)·u)             per tray
 //   fans           P_fan = P_fan,idle + u·(P_fan,max − P_fan,idle)             per rack
 //   NICs, DPUs, SSDs: constant
 //   DC load        P_dc = Σ of the above
@@ -27,7 +28,7 @@
 //   | output | heat_liquid | W    | heat to the coolant                            |
 //   | output | heat_air    | W    | heat to air (incl. PSU losses and fans)        |
 //   | output | gpu_power   | W    | GPU power, all GPUs                            |
-//   | output | throughput  | 1    | clock factor f (1 = no throttling)             |
+//   | output | throughput  | 1    | f·on (1 = full clocks, 0 = tripped)            |
 //   | output | psu_loss    | W    | shelf conversion losses                        |
 // No states. Every power output depends on both inputs; throughput only on die_temp.
 #include <memory>

@@ -108,7 +108,8 @@ UnitCount countUnits(const Redundancy& r, double I, double Iu, double ln, double
 
 void SizingInput::readJson(const JsonView& v) {
     v.checkKeys({"growth_margin_pct", "cooling_power_kW", "cooling_fraction_pct", "other_power_kW",
-                 "racks_per_row", "feeds_per_path", "ups", "transformers", "generators", "bess",
+                 "racks_per_row", "feeds_per_path", "mv_voltage_kV", "ups", "transformers",
+                 "generators", "bess",
                  "smoothing"});
     growth_margin = v.number("growth_margin_pct", growth_margin * 100) / 100.0;
     v.requireRange("growth_margin_pct", growth_margin * 100, 0, 200);
@@ -120,6 +121,9 @@ void SizingInput::readJson(const JsonView& v) {
     v.requireRange("cooling_fraction_pct", cooling_fraction * 100, 0, 200);
     other_power = v.number("other_power_kW", other_power / 1e3) * 1e3;
     v.requireRange("other_power_kW", other_power / 1e3, 0, 1e7);
+    // Large campuses distribute at 34.5 kV rather than 13.8 kV (domain-facts D2).
+    mv_voltage = v.number("mv_voltage_kV", mv_voltage / 1e3) * 1e3;
+    v.requireRange("mv_voltage_kV", mv_voltage / 1e3, 4.16, 69.0);
     racks_per_row = static_cast<int>(v.integer("racks_per_row", racks_per_row));
     v.requireRange("racks_per_row", racks_per_row, 1, 100);
     feeds_per_path = static_cast<int>(v.integer("feeds_per_path", feeds_per_path));
@@ -354,10 +358,19 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     addRow("generator", gen.name, gen.rating, "W", in.generator_redundancy, "hall", 1,
            in.mv_voltage, I_mv, gen.rating / (kSqrt3 * in.mv_voltage * pf), lfe);
     {
-        const ConductorSpec mv = pickConductor(catalog.conductors("breakers", "mv_"),
-                                               in.mv_redundancy, I_mv, "MV feeder");
-        addRow("mv_feeder", mv.name, mv.rating, "A", in.mv_redundancy, "hall", 1, mv.voltage, I_mv,
-               mv.rating, lfc);
+        // The smallest feeder that carries the site alone; a campus beyond the largest one
+        // takes several of the largest in parallel per system (countUnits counts them).
+        const auto feeders = catalog.conductors("breakers", "mv_");
+        if (feeders.empty()) throw InputError("sizing: the catalog has no MV feeder (mv_*)");
+        ConductorSpec mv = feeders.back();
+        for (const auto& c : feeders) {
+            if (countUnits(in.mv_redundancy, I_mv, c.rating, ln, lfc).units_per_system == 1) {
+                mv = c;
+                break;
+            }
+        }
+        addRow("mv_feeder", mv.name, mv.rating, "A", in.mv_redundancy, "hall", 1, in.mv_voltage,
+               I_mv, mv.rating, lfc);
     }
     const BessSpec bess = catalog.bess(in.bess_model);
     if (in.bess_power_fraction > 0) {

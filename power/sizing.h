@@ -89,7 +89,7 @@ struct SizingInput {
 
     /// Reads the scenario's "power" sizing options on top of the defaults:
     /// {"growth_margin_pct", "cooling_power_kW" | "cooling_fraction_pct", "other_power_kW",
-    ///  "racks_per_row", "feeds_per_path", "ups": {"topology", "model"},
+    ///  "racks_per_row", "feeds_per_path", "mv_voltage_kV", "ups": {"topology", "model"},
     ///  "transformers": {"topology", "model"}, "generators": {"topology", "model"},
     ///  "bess": {"model", "power_pct"}}.
     void readJson(const JsonView& v);

@@ -11,7 +11,7 @@ packages=(
 )
 if [[ "${DCTWIN_BUILD_GUI:-ON}" != "OFF" ]]; then
   # Qt6 Widgets + Charts for dctwin-gui; xvfb/xauth let the GUI tests run without a screen.
-  packages+=(qt6-base-dev libqt6charts6-dev libgl-dev xvfb xauth)
+  packages+=(qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev xvfb xauth)
 fi
 
 missing=()

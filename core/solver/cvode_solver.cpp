@@ -283,11 +283,14 @@ public:
             called_since_init_ = true;
             flag = CVode(cvode_.get(), tout, y_.get(), &tret, CV_NORMAL);
         }
-        if (pending_) {
+        // A recoverable model error that CVODE stepped around is forgotten; one that ended
+        // the integration is the failure to report.
+        if (pending_ && (flag < 0 || !pending_recoverable_)) {
             std::exception_ptr e = pending_;
             pending_ = nullptr;
             std::rethrow_exception(e);
         }
+        pending_ = nullptr;
         if (flag < 0) throw SolverError(failureMessage(flag, tret));
         const double* y = N_VGetArrayPointer(y_.get());
         std::copy(y, y + n_, x.begin());
@@ -330,8 +333,21 @@ private:
     int evalRhs(double t, const double* y, double* ydot) noexcept {
         try {
             problem_.rhs(t, std::span<const double>(y, n_), std::span<double>(ydot, n_));
+        } catch (const ModelError&) {
+            // A trial state outside a model's valid range (a property table, say) during a
+            // too-long step: recoverable first, so CVODE retries with a smaller step; if it
+            // persists at one time, the model itself left its range and the error stands.
+            pending_ = std::current_exception();
+            const double resolution =
+                64.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t));
+            const bool same_time = model_error_t_ && std::abs(t - *model_error_t_) <= resolution;
+            model_error_repeats_ = same_time ? model_error_repeats_ + 1 : 1;
+            model_error_t_ = t;
+            pending_recoverable_ = model_error_repeats_ <= 10;
+            return pending_recoverable_ ? 1 : -1;
         } catch (...) {
             pending_ = std::current_exception();
+            pending_recoverable_ = false;
             return -1;
         }
         for (std::size_t i = 0; i < n_; ++i) {
@@ -533,6 +549,9 @@ private:
     std::string last_message_;
     std::optional<NonFinite> nonfinite_;
     std::exception_ptr pending_;
+    bool pending_recoverable_ = false;
+    std::optional<double> model_error_t_;  // [s] time of the last recoverable model error
+    int model_error_repeats_ = 0;
 };
 
 }  // namespace
