@@ -1,0 +1,482 @@
+// dctwin-bench: measures the four performance cases of DESIGN.md §6 against their budgets.
+//
+//   dctwin-bench [--case N] [--quick] [--json FILE] [--help]
+//
+// Each case runs in its own child process so that its peak memory is its own and a crash in
+// one case does not take the others with it; the child sends its measurements back through a
+// pipe. The benchmark only measures: a case over budget is reported as OVER, never hidden and
+// never turned into a failure (exit 0 if every case ran, 1 if one failed, 2 on bad usage).
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "dctwin/version.h"
+#include "facility/scenario.h"
+#include "facility/twin.h"
+
+namespace {
+
+using namespace dctwin;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kUsage = R"(dctwin-bench — the performance cases of DESIGN.md §6
+
+Usage:
+  dctwin-bench [--case N] [--quick] [--json FILE]
+  dctwin-bench --help
+
+  --case N     run only case N (1..4); default: all four
+  --quick      shortened cases for a smoke test (annual: 7 days, transient: 60 s); their
+               figures are not comparable with the budgets
+  --json FILE  also write the results as JSON
+
+Cases (scenarios from the source tree's scenarios/ folder):
+  1  design-point sizing, 64 racks           azure_gb300_64.json (median of 5)  < 50 ms
+  2  annual, 64 racks, 10-min output          azure_gb300_64.json                < 5 s
+  3  annual, 1,390 racks, 60-min output       campus_100k.json                   < 60 s, < 4 GB
+  4  transient, 64 racks, 1 h at 0.1 s        transient_training_swings.json     < 10 s
+
+Exit status: 0 all cases ran (over-budget cases are reported, not failed), 1 a case failed,
+2 bad usage.
+)";
+
+struct CaseSpec {
+    int id;
+    const char* name;
+    const char* scenario;  // file in scenarios/
+    bool sizing;           // sizeScenario (median of repeats) instead of runScenario
+    double budget_s;       // [s] wall
+    double budget_mb;      // [MB] peak memory; 0 = no memory budget
+    const char* budget_text;
+};
+
+// DESIGN.md §6. The budgets are for one core of this machine.
+const std::vector<CaseSpec> kCases = {
+    {1, "sizing, 64 racks", "azure_gb300_64.json", true, 0.050, 0.0, "< 50 ms"},
+    {2, "annual, 64 racks", "azure_gb300_64.json", false, 5.0, 0.0, "< 5 s"},
+    {3, "annual, 1,390 racks", "campus_100k.json", false, 60.0, 4096.0, "< 60 s, < 4 GB"},
+    {4, "transient, 64 racks", "transient_training_swings.json", false, 10.0, 0.0, "< 10 s"},
+};
+
+constexpr int kSizingRepeats = 5;
+
+struct Options {
+    std::optional<int> only_case;
+    bool quick = false;
+    std::optional<std::string> json_file;
+};
+
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+Options parseArgs(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string s = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw UsageError(fmt::format("option {} needs a value", s));
+            return argv[++i];
+        };
+        if (s == "--case") {
+            const std::string v = value();
+            int n = 0;
+            try {
+                std::size_t used = 0;
+                n = std::stoi(v, &used);
+                if (used != v.size()) n = 0;
+            } catch (const std::exception&) {
+                n = 0;
+            }
+            if (n < 1 || n > static_cast<int>(kCases.size())) {
+                throw UsageError(fmt::format("--case expects 1..{}, got '{}'", kCases.size(), v));
+            }
+            o.only_case = n;
+        } else if (s == "--quick") {
+            o.quick = true;
+        } else if (s == "--json") {
+            o.json_file = value();
+        } else {
+            throw UsageError(fmt::format("unknown argument '{}'", s));
+        }
+    }
+    return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child side: load, run, measure.
+
+std::filesystem::path scenarioPath(const CaseSpec& c) {
+    return std::filesystem::path(DCTWIN_SOURCE_DIR) / "scenarios" / c.scenario;
+}
+
+// The quick variants change the study length in the input JSON and re-parse it, so the model
+// builder sees exactly what a scenario file with that length would give it.
+facility::Scenario loadCase(const CaseSpec& c, bool quick) {
+    facility::Scenario sc = facility::loadScenario(scenarioPath(c));
+    if (!quick || c.sizing) return sc;
+    Json input = sc.input;
+    Json& study = input["study"];
+    for (const char* key :
+         {"days", "hours", "duration_s", "duration_min", "duration_h", "duration_days"}) {
+        study.erase(key);
+    }
+    if (sc.study.kind == "transient") {
+        study["duration_s"] = 60.0;
+    } else {
+        study["days"] = 7;
+    }
+    facility::Scenario q =
+        facility::parseScenario(input, sc.base_dir, sc.file.string() + " (quick)");
+    q.file = sc.file;
+    return q;
+}
+
+// CPU time next to wall time shows when a measurement was disturbed by other load on the
+// machine (wall well above CPU), which the budgets (one core) do not account for.
+double cpuSeconds() {
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    auto sec = [](const timeval& t) { return t.tv_sec + 1e-6 * t.tv_usec; };
+    return sec(ru.ru_utime) + sec(ru.ru_stime);
+}
+
+double peakRssMb() {
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux reports kB
+}
+
+Json runCaseInChild(const CaseSpec& c, bool quick) {
+    Json r;
+    r["case"] = c.id;
+    try {
+        const facility::Scenario sc = loadCase(c, quick);
+        facility::RunOutcome out;
+        double wall = 0.0;
+        if (c.sizing) {
+            // A single sizing run is too short to time reliably; the median of a few repeats
+            // is robust against the first run's cold caches and scheduler noise.
+            std::vector<double> walls;
+            const double cpu0 = cpuSeconds();
+            for (int i = 0; i < kSizingRepeats; ++i) {
+                const auto t0 = Clock::now();
+                out = facility::sizeScenario(sc);
+                walls.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+            }
+            r["wall_samples_s"] = walls;
+            r["cpu_s"] = (cpuSeconds() - cpu0) / kSizingRepeats;
+            std::sort(walls.begin(), walls.end());
+            wall = walls[walls.size() / 2];
+            r["repeats"] = kSizingRepeats;
+            r["sim_s"] = 0.0;
+        } else {
+            // Long cases report progress at most every 10 s so a slow run is visibly alive
+            // without flooding the terminal.
+            facility::RunControl control;
+            const auto t0 = Clock::now();
+            auto last = t0;
+            const double cpu0 = cpuSeconds();
+            control.progress = [&](double fraction, double) {
+                const auto now = Clock::now();
+                if (now - last < std::chrono::seconds(10)) return;
+                last = now;
+                fmt::print(stderr, "  case {}: {:5.1f} % after {:.0f} s\n", c.id, 100.0 * fraction,
+                           std::chrono::duration<double>(now - t0).count());
+            };
+            out = facility::runScenario(sc, control);
+            wall = std::chrono::duration<double>(Clock::now() - t0).count();
+            r["cpu_s"] = cpuSeconds() - cpu0;
+            r["repeats"] = 1;
+            r["sim_s"] = sc.study.duration_s;
+        }
+        r["ok"] = true;
+        r["wall_s"] = wall;
+        r["states"] = out.state_count;
+        r["linear_solver"] = out.linear_solver;
+        r["steps"] = out.stats.steps;
+        r["rhs_evals"] = out.stats.rhs_evals;
+        r["jacobian_evals"] = out.stats.jacobian_evals;
+        r["factorizations"] = out.stats.factorizations;
+        r["error_test_failures"] = out.stats.error_test_failures;
+        r["convergence_failures"] = out.stats.convergence_failures;
+    } catch (const std::exception& e) {
+        r["ok"] = false;
+        r["error"] = e.what();
+    }
+    r["peak_mb"] = peakRssMb();
+    return r;
+}
+
+void writeAll(int fd, const std::string& s) {
+    std::size_t done = 0;
+    while (done < s.size()) {
+        const ssize_t n = ::write(fd, s.data() + done, s.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parent side: fork, collect, report.
+
+Json runCase(const CaseSpec& c, bool quick) {
+    int fds[2];
+    if (::pipe(fds) != 0) {
+        return Json{{"case", c.id}, {"ok", false}, {"error", std::strerror(errno)}};
+    }
+    // Unflushed output would be duplicated by the child's copy of the buffers.
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::cout.flush();
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        return Json{{"case", c.id}, {"ok", false}, {"error", std::strerror(errno)}};
+    }
+    if (pid == 0) {
+        ::close(fds[0]);
+        const Json r = runCaseInChild(c, quick);
+        writeAll(fds[1], r.dump());
+        ::close(fds[1]);
+        std::fflush(stderr);
+        ::_exit(0);  // no atexit handlers or static destructors of the parent's copy
+    }
+    ::close(fds[1]);
+    // Read to EOF before waiting, so a child never blocks on a full pipe.
+    std::string text;
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = ::read(fds[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        text.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fds[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    Json r;
+    try {
+        r = Json::parse(text);
+    } catch (const std::exception&) {
+        std::string why = "the child process sent no result";
+        if (WIFSIGNALED(status)) {
+            why += fmt::format(" (killed by signal {}: {})", WTERMSIG(status),
+                               strsignal(WTERMSIG(status)));
+        } else if (WIFEXITED(status)) {
+            why += fmt::format(" (exit status {})", WEXITSTATUS(status));
+        }
+        r = Json{{"case", c.id}, {"ok", false}, {"error", why}};
+    }
+    return r;
+}
+
+std::string cpuModel() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) {
+                std::string m = line.substr(colon + 1);
+                m.erase(0, m.find_first_not_of(" \t"));
+                return m;
+            }
+        }
+    }
+    return "unknown";
+}
+
+std::string gitCommit() {
+    const std::string c = kGitCommit;
+    return c.empty() ? "unknown" : c;
+}
+
+// Fills in the derived figures and the verdict; "quick" results are never judged.
+void evaluate(const CaseSpec& c, Json& r, bool quick) {
+    r["name"] = c.name;
+    r["scenario"] = std::string("scenarios/") + c.scenario;
+    r["budget"] = c.budget_text;
+    r["budget_wall_s"] = c.budget_s;
+    if (c.budget_mb > 0.0) r["budget_peak_mb"] = c.budget_mb;
+    const bool shortened = quick && !c.sizing;
+    r["comparable_with_budget"] = !shortened;
+    if (!r.value("ok", false)) {
+        r["result"] = "FAILED";
+        return;
+    }
+    const double wall = r["wall_s"].get<double>();
+    const double sim_s = r.value("sim_s", 0.0);
+    if (sim_s > 0.0) {
+        const double sim_h = sim_s / 3600.0;
+        r["sim_per_wall"] = wall > 0.0 ? sim_s / wall : 0.0;
+        r["rhs_evals_per_sim_h"] = r["rhs_evals"].get<double>() / sim_h;
+        r["factorizations_per_sim_h"] = r["factorizations"].get<double>() / sim_h;
+    }
+    if (shortened) {
+        r["result"] = "quick";
+        return;
+    }
+    const bool time_ok = wall < c.budget_s;
+    const bool mem_ok = c.budget_mb <= 0.0 || r["peak_mb"].get<double>() < c.budget_mb;
+    r["result"] = time_ok && mem_ok ? "PASS" : "OVER";
+}
+
+// Table figures span 1e-2 to 1e7; exponents are hard to compare down a column, so large
+// values are printed as whole numbers and small ones with four significant digits.
+std::string number(double v) {
+    return std::abs(v) >= 1000.0 ? fmt::format("{:.0f}", v) : fmt::format("{:.4g}", v);
+}
+
+std::string fieldOr(const Json& r, const char* key) {
+    return r.contains(key) ? number(r[key].get<double>()) : "-";
+}
+
+void printTable(const std::vector<Json>& results) {
+    constexpr const char* row =
+        "{:<22} {:>9} {:>8} {:>10} {:>6} {:<13} {:>9} {:>11} {:>10} {:>8}  {:<15} {}\n";
+    fmt::print(row, "case", "wall [s]", "cpu [s]", "sim/wall", "states", "linear solver", "steps",
+               "RHS/sim h", "fact/sim h", "peak MB", "budget", "result");
+    fmt::print("{}\n", std::string(134, '-'));
+    for (const Json& r : results) {
+        const std::string name =
+            fmt::format("{} {}", r["case"].get<int>(), r.value("name", std::string()));
+        const std::string mb =
+            r.contains("peak_mb") ? fmt::format("{:.0f}", r["peak_mb"].get<double>()) : "-";
+        if (!r.value("ok", false)) {
+            fmt::print(row, name, "-", "-", "-", "-", "-", "-", "-", "-", mb,
+                       r.value("budget", std::string()), "FAILED");
+            continue;
+        }
+        std::string wall = fmt::format("{:.4g}", r["wall_s"].get<double>());
+        if (r.value("repeats", 1) > 1) wall += "*";
+        // The sizing study is a steady-state solve: it integrates nothing, so "0 states" and an
+        // empty solver name would read as a fault; show them as not applicable.
+        const auto states = r["states"].get<std::size_t>();
+        const auto solver = r["linear_solver"].get<std::string>();
+        fmt::print(row, name, wall, fieldOr(r, "cpu_s"), fieldOr(r, "sim_per_wall"),
+                   states > 0 ? std::to_string(states) : "-", solver.empty() ? "-" : solver,
+                   r["steps"].get<long>(), fieldOr(r, "rhs_evals_per_sim_h"),
+                   fieldOr(r, "factorizations_per_sim_h"), mb, r["budget"].get<std::string>(),
+                   r["result"].get<std::string>());
+    }
+}
+
+int run(const Options& o) {
+    const long nproc = ::sysconf(_SC_NPROCESSORS_ONLN);
+    const std::string cpu = cpuModel();
+    fmt::print("dctwin-bench {} (commit {}){}\n", kVersion, gitCommit(),
+               o.quick ? " — QUICK: shortened cases, not comparable with the budgets" : "");
+    fmt::print("machine: {} CPUs online, {}\n", nproc, cpu);
+    fmt::print("budgets: DESIGN.md §6, one core of this machine; each case in its own process\n");
+    fmt::print("\n");
+    std::fflush(stdout);
+
+    std::vector<Json> results;
+    bool failed = false;
+    for (const CaseSpec& c : kCases) {
+        if (o.only_case && *o.only_case != c.id) continue;
+        std::string what = c.scenario;
+        if (o.quick && !c.sizing) {
+            what += std::string(", quick: ") +
+                    (std::string(c.scenario).find("transient") != std::string::npos ? "60 s"
+                                                                                    : "7 days");
+        }
+        fmt::print(stderr, "case {} ({}, {}): started\n", c.id, c.name, what);
+        std::fflush(stderr);
+        Json r = runCase(c, o.quick);
+        evaluate(c, r, o.quick);
+        if (r.value("ok", false)) {
+            fmt::print(stderr, "case {}: done in {:.3g} s, peak {:.0f} MB, {}\n", c.id,
+                       r["wall_s"].get<double>(), r["peak_mb"].get<double>(),
+                       r["result"].get<std::string>());
+        } else {
+            failed = true;
+            fmt::print(stderr, "case {}: FAILED: {}\n", c.id, r.value("error", std::string()));
+        }
+        std::fflush(stderr);
+        results.push_back(std::move(r));
+    }
+
+    printTable(results);
+    fmt::print("\n");
+    if (!o.only_case || *o.only_case == 1) {
+        fmt::print("* median of {} repeats; cpu [s] is their mean.\n", kSizingRepeats);
+    }
+    fmt::print(
+        "RHS evaluations include those spent on Jacobians; per simulated hour = over the "
+        "study's duration. Budgets apply to wall time; cpu well below wall means other load "
+        "on the machine.\n");
+    if (o.quick) {
+        fmt::print(
+            "QUICK run: cases 2-4 shortened (7 days / 60 s); result 'quick' = not judged "
+            "against the budgets.\n");
+    }
+    for (const Json& r : results) {
+        if (!r.value("ok", false)) {
+            fmt::print("case {} failed: {}\n", r["case"].get<int>(),
+                       r.value("error", std::string()));
+        }
+    }
+
+    if (o.json_file) {
+        Json doc;
+        doc["program"] = "dctwin-bench";
+        doc["version"] = kVersion;
+        doc["git_commit"] = gitCommit();
+        doc["machine"] = {{"nproc", nproc}, {"cpu_model", cpu}};
+        doc["quick"] = o.quick;
+        doc["cases"] = results;
+        std::ofstream out(*o.json_file);
+        out << doc.dump(2) << "\n";
+        if (!out) {
+            fmt::print(stderr, "dctwin-bench: cannot write {}\n", *o.json_file);
+            return 1;
+        }
+    }
+    return failed ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    try {
+        for (int i = 1; i < argc; ++i) {
+            const std::string s = argv[i];
+            if (s == "--help" || s == "-h") {
+                fmt::print("{}", kUsage);
+                return 0;
+            }
+        }
+        o = parseArgs(argc, argv);
+    } catch (const UsageError& e) {
+        fmt::print(stderr, "dctwin-bench: {}\nRun 'dctwin-bench --help' for usage.\n", e.what());
+        return 2;
+    }
+    try {
+        return run(o);
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "dctwin-bench: {}\n", e.what());
+        return 1;
+    }
+}
