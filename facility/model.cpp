@@ -96,7 +96,8 @@ SiteModel::SiteModel(const Site& site, const Conditions& conditions)
             util_port[k] = "value";
         } else {
             source[k] = add(std::make_shared<power::WorkloadSource>(
-                "u_" + kind.label, s.workload, kind.representative, c_.resolution));
+                "u_" + kind.label, s.workload, kind.representative, c_.resolution,
+                c_.resolution == power::Resolution::Averaged ? c_.workload_window : 0.0));
             util_port[k] = "utilization";
             floor_port[k] = "floor_active";
         }

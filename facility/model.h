@@ -36,6 +36,7 @@ struct Conditions {
     std::vector<double> utilization;     // steady: per rack kind [1]
     weather::WeatherSample air;          // steady: constant weather
     power::Resolution resolution = power::Resolution::Averaged;  // study (resolved: smoothing)
+    double workload_window = 0.0;        // [s] averaged workload: moving-average window
     double weather_offset = 0.0;         // [s] study start after Jan 1 00:00
     bool stop_at_weather_hours = false;  // restart the integrator at hourly weather kinks
     power::ChainDesign chain;            // electrical chain from the sizing

@@ -88,7 +88,11 @@ StudySpec parseStudy(const JsonView& v) {
     s.workload_resolution = v.choice("workload_resolution", {"mean", "resolved"},
                                      s.kind == "transient" ? "resolved" : "mean");
     s.per_rack_channels = v.boolean("per_rack_channels", false);
-    s.rel_tol = v.number("rel_tol", 1e-5);
+    // Annual studies answer energy and water questions: 5e-4 moves the PUE of the reference
+    // site by < 2e-4 relative against 1e-5 and the hottest GPU by < 0.05 K, at a tenth of the
+    // steps (measured on a 2-day run; the energy balance is exact by construction either way).
+    // Transients resolve sub-second swings and keep the tight default.
+    s.rel_tol = v.number("rel_tol", s.kind == "annual" ? 5e-4 : 1e-5);
     v.requireRange("rel_tol", s.rel_tol, 1e-10, 1e-2, "");
     return s;
 }

@@ -28,7 +28,7 @@ struct StudySpec {
     double output_interval_s = 0.0; // [s]
     std::string workload_resolution;  // "mean" (annual) or "resolved" (transient)
     bool per_rack_channels = false;   // per-rack-group time series in the report
-    double rel_tol = 1e-5;
+    double rel_tol = 1e-5;            // [1] integrator tolerance (annual default 5e-4)
 };
 
 struct EventSpec {

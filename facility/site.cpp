@@ -37,9 +37,15 @@ auto atPath(const JsonView& where, F&& f) -> decltype(f()) {
     }
 }
 
-const Json& emptyObject() {
-    static const Json j = Json::object();
-    return j;
+/// Keys of a scenario object that the scenario reads itself; every other key goes to the
+/// catalog as an override, whose key check cannot suggest these. A near miss of one of them
+/// ("racks_per_cud") is a typo and is reported with the suggestion here.
+void rejectNearMisses(const JsonView& v, const std::vector<std::string>& own) {
+    for (const auto& k : v.keys()) {
+        if (std::find(own.begin(), own.end(), k) != own.end()) continue;
+        const std::string near = nearestName(k, own);
+        if (!near.empty()) v.fail(fmt::format("unknown key '{}'; did you mean '{}'?", k, near));
+    }
 }
 
 void readIt(Site& s, const JsonView& root) {
@@ -50,6 +56,7 @@ void readIt(Site& s, const JsonView& root) {
     if (!racks.isArray() || racks.size() == 0) racks.fail("expected a non-empty list of racks");
     for (const JsonView& e : racks.elements()) {
         if (!e.isObject()) e.fail("expected {\"model\": \"gb300_nvl72\", \"count\": 64}");
+        rejectNearMisses(e, {"model", "count", "rack_loop"});
         const std::int64_t count = e.integer("count");
         e.requireRange("count", static_cast<double>(count), 1, 100000);
         const Json ref = without(e.json(), {"count", "rack_loop"});
@@ -202,6 +209,7 @@ void readCooling(Site& s, const JsonView& root) {
     const Json cdu_default = Json{{"model", "vertiv_xdu1350"}};
     const JsonView cv = cl.has("cdu") ? cl.at("cdu") : JsonView(cdu_default, cl.path() + "/cdu");
     if (!cv.isObject()) cv.fail("expected an object like {\"model\": \"vertiv_xdu1350\"}");
+    rejectNearMisses(cv, {"model", "racks_per_cdu", "redundancy"});
     const std::string cdu_model = cv.string("model", "vertiv_xdu1350");
     Json overrides = without(cv.json(), {"model", "racks_per_cdu", "redundancy"});
     if (!overrides.contains("secondary_coolant")) overrides["secondary_coolant"] = s.coolant;
@@ -269,6 +277,7 @@ void readCooling(Site& s, const JsonView& root) {
 
     // Heat rejection
     const JsonView hr = cl.at("heat_rejection");
+    rejectNearMisses(hr, {"type", "model", "units", "redundancy_units", "trim_chiller"});
     s.heat_rejection_type =
         hr.choice("type", {"dry_cooler", "adiabatic_cooler", "cooling_tower"});
     const bool tower = s.heat_rejection_type == "cooling_tower";

@@ -118,16 +118,8 @@ Design designPoint(const Site& s) {
     SitePowerDesign spd = static_cast<const SitePower&>(m.system().component(sp)).design();
     spd.chain = d.chain;
     const SitePower final_site("site_final", spd);
+    // The site component's inputs at the steady state, from the outputs that feed them.
     std::vector<double> u(7);
-    for (std::size_t i = 0; i < u.size(); ++i) {
-        const auto& comp = m.system().component(sp);
-        (void)comp;
-    }
-    // Inputs of the site component at the steady state.
-    System::Workspace ws = m.system().makeWorkspace();
-    m.system().evaluateOutputs(kSteadyHorizon, st.x, ws);
-    // Input values: read back through the system's input vector layout is private; the
-    // connected sources are known outputs, so gather them by name.
     u[SitePower::kRackPower] = y[m.system().outputIndex("rack_power.value")];
     u[SitePower::kRackHeatAir] = y[m.system().outputIndex("rack_heat_air.value")];
     u[SitePower::kCduPumpPower] = y[m.system().outputIndex("cdu_pump_power.value")];
@@ -144,8 +136,10 @@ Design designPoint(const Site& s) {
     // Cooling table.
     const thermal::CduModel cdu(s.cdu);
     double cdu_heat = 0, rack_flow_min = std::numeric_limits<double>::infinity();
-    double tcs_supply = 0, max_die = 0;
+    double tcs_supply = 0, max_die = 0, pump_flow_actual = 0;
     for (const auto& cs : m.cdus()) {
+        pump_flow_actual = std::max(pump_flow_actual,
+                                    out(m, y, cs.cdu, "secondary_flow") / s.cdu.pumps_duty);
         cdu_heat = std::max(cdu_heat, out(m, y, cs.cdu, "heat_transferred"));
         rack_flow_min = std::min(rack_flow_min, out(m, y, cs.cdu, "flow_per_rack"));
         tcs_supply = std::max(tcs_supply, out(m, y, cs.cdu, "secondary_supply_temp"));
@@ -171,8 +165,7 @@ Design designPoint(const Site& s) {
     std::vector<std::string> element = {"cdu", "cdu_pump", "rack_loop_flow", "heat_rejection",
                                         "fws_pumps", "air_side_crah"};
     std::vector<std::string> model = {
-        s.cdu.name, s.cdu.name + " pump", s.rack_loops.size() ? s.kinds.empty() ? "" : "rack loop"
-                                                             : "",
+        s.cdu.name, s.cdu.name + " pump", "rack loop",
         s.plant.kind == PrimaryKind::CoolingTower ? s.plant.tower.name : s.plant.dry_cooler.name,
         "facility water pumps", s.crah.name};
     std::vector<double> rating = {s.cdu.capacity, pump_flow, rack_flow_design, unit_capacity,
@@ -188,9 +181,10 @@ Design designPoint(const Site& s) {
         fmt::format("{}+{}", s.cdu.pumps_duty, s.cdu.pumps_installed - s.cdu.pumps_duty), "-",
         fmt::format("N+{}", s.plant_spare_units), "N", "N+1"};
     const double fws_flow = u[SitePower::kFwsFlow];
-    std::vector<double> load = {cdu_heat, pump_flow, rack_flow_min, plant_heat, fws_flow, air_load};
+    std::vector<double> load = {cdu_heat,   pump_flow_actual, rack_flow_min,
+                                plant_heat, fws_flow,         air_load};
     std::vector<double> loading = {100.0 * cdu_heat / s.cdu.capacity,
-                                   100.0,
+                                   100.0 * pump_flow_actual / pump_flow,
                                    100.0 * rack_flow_min / rack_flow_design,
                                    100.0 * plant_heat / (unit_capacity * s.plant.units),
                                    100.0 * fws_flow / s.design_fws_flow,
@@ -206,7 +200,6 @@ Design designPoint(const Site& s) {
         load.push_back(ch);
         loading.push_back(100.0 * ch / (s.plant.chiller->capacity * s.plant.chiller_units));
     }
-    model[2] = "rack loop";
     ct.addText("element", element);
     ct.addText("model", model);
     ct.addNumbers("rating", "", rating);
@@ -413,6 +406,9 @@ RunOutcome runStudy(const Scenario& sc, const Site& s, const Design& d, const Ru
 
     Conditions c;
     c.resolution = res;
+    // Averaged workload: a moving average over the output interval (at least a minute, at
+    // most an hour), which keeps the energy of job starts and checkpoints without jumps.
+    c.workload_window = std::clamp(st.output_interval_s, 60.0, 3600.0);
     c.weather_offset = st.start_s;
     c.stop_at_weather_hours = false;
     c.chain = d.chain;
@@ -432,7 +428,6 @@ RunOutcome runStudy(const Scenario& sc, const Site& s, const Design& d, const Ru
     auto outIdx = [&](std::size_t comp, std::string_view p) {
         return sys.outputIndex(fmt::format("{}.{}", sys.component(comp).name(), p));
     };
-    const std::size_t sp = m.sitePower();
     rec.addOutput("site.it_power", "power", "it_power", "racks (grid side) + fabric");
     rec.addOutput("site.facility_power", "power", "facility_power", "drawn from the utility");
     rec.addOutput("site.cooling_power", "power", "cooling_power",

@@ -564,6 +564,22 @@ double Workload::meanUtilization(int rack, double t0, double t1) const {
     return sum / (t1 - t0);
 }
 
+double Workload::windowedUtilization(int rack, double t, double window) const {
+    checkRack(rack);
+    if (!(window > 0.0)) {
+        throw ModelError(fmt::format("windowedUtilization: window {} s must be positive", window));
+    }
+    double u = 0;
+    for (std::size_t j : rack_jobs_[static_cast<std::size_t>(rack)]) {
+        double w = window;
+        if (const auto* tj = dynamic_cast<const TrainingJob*>(jobs_[j].get())) {
+            w = std::max(1.0, std::round(window / tj->period)) * tj->period;
+        }
+        u += jobs_[j]->integral(t - 0.5 * w, t + 0.5 * w) / w;
+    }
+    return std::min(u, 1.0);
+}
+
 bool Workload::floorActive(int rack, double t) const {
     checkRack(rack);
     for (std::size_t j : rack_jobs_[static_cast<std::size_t>(rack)]) {

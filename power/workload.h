@@ -174,6 +174,12 @@ public:
         return r == Resolution::Resolved ? utilization(rack, t) : averagedUtilization(rack, t);
     }
     double meanUtilization(int rack, double t0, double t1) const;
+    /// Moving average of the resolved utilization over a window centred on t: for each job
+    /// ∫u dt over [t − W_j/2, t + W_j/2] / W_j, with W_j the window rounded to whole iteration
+    /// periods for training jobs (so the square wave averages out exactly). Continuous in t
+    /// (no jumps: starts, ends and checkpoints become ramps of length W), and the energy of
+    /// every feature is kept: ∫ windowed dt = ∫ resolved dt away from the study's ends.
+    double windowedUtilization(int rack, double t, double window) const;
     bool floorActive(int rack, double t) const;
     void discontinuities(int rack, double t0, double t1, Resolution r,
                          std::vector<double>& out) const;

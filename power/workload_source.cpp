@@ -2,16 +2,23 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "core/errors.h"
 
 namespace dctwin::power {
 
 WorkloadSource::WorkloadSource(std::string name, std::shared_ptr<const Workload> workload, int rack,
-                               Resolution resolution)
+                               Resolution resolution, double window)
     : Component(std::move(name)),
       workload_(std::move(workload)),
       rack_(rack),
-      resolution_(resolution) {
+      resolution_(resolution),
+      window_(window) {
+    if (window_ < 0.0 || !std::isfinite(window_)) {
+        throw ModelError(fmt::format("WorkloadSource '{}': window {} s must be ≥ 0",
+                                     this->name(), window_));
+    }
     if (!workload_) throw ModelError(fmt::format("WorkloadSource '{}': no workload", this->name()));
     if (rack_ < 0 || rack_ >= workload_->racks()) {
         throw ModelError(fmt::format("WorkloadSource '{}': rack {} is not in the workload (0..{})",
@@ -23,11 +30,13 @@ WorkloadSource::WorkloadSource(std::string name, std::shared_ptr<const Workload>
 
 void WorkloadSource::computeOutputs(double t, std::span<const double>, std::span<const double>,
                                     std::span<double> y) const {
-    y[0] = workload_->utilization(rack_, t, resolution_);
+    y[0] = window_ > 0.0 ? workload_->windowedUtilization(rack_, t, window_)
+                         : workload_->utilization(rack_, t, resolution_);
     y[1] = workload_->floorActive(rack_, t) ? 1.0 : 0.0;
 }
 
 void WorkloadSource::discontinuities(double t0, double t1, std::vector<double>& times) const {
+    if (window_ > 0.0) return;  // the moving average has no jumps
     workload_->discontinuities(rack_, t0, t1, resolution_, times);
 }
 

@@ -9,6 +9,9 @@
 //   | output | utilization  | 1    | u(t) of the rack                             |
 //   | output | floor_active | 1    | 1 while a training job runs (power floor on) |
 // No states, no inputs.
+// With a window W > 0 the utilization is the moving average over W (Workload::
+// windowedUtilization): continuous, so the annual studies integrate across job starts and
+// checkpoints without restarting the integrator, while every feature keeps its energy.
 //
 // PowerBus: sums n power inputs (rack groups) into one output.
 //   | input  | in0 .. in{n-1} | W | |
@@ -25,7 +28,7 @@ namespace dctwin::power {
 class WorkloadSource : public Component {
 public:
     WorkloadSource(std::string name, std::shared_ptr<const Workload> workload, int rack,
-                   Resolution resolution);
+                   Resolution resolution, double window = 0.0);
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
                         std::span<double> y) const override;
     void discontinuities(double t0, double t1, std::vector<double>& times) const override;
@@ -36,6 +39,7 @@ private:
     std::shared_ptr<const Workload> workload_;
     int rack_;
     Resolution resolution_;
+    double window_;  // [s] moving-average window (0: none)
 };
 
 class PowerBus : public Component {

@@ -113,6 +113,13 @@ CduModel::CduModel(CduSpec spec)
                     spec_.hot_resistance_fraction,
                     spec_.ua_flow_exponent,
                     spec_.ua_flow_exponent};
+    // Operating points at rated speed for every number of running pumps: the pumps run at
+    // rated speed in every study, and solving the pump/system intersection in each
+    // right-hand-side evaluation cost a tenth of an annual run.
+    for (int running = 0; running <= spec_.pumps_installed; ++running) {
+        rated_.push_back(pumpOperatingPoint(pump_, running, 1.0, system_,
+                                            fmt::format("CDU '{}' secondary pumps", spec_.name)));
+    }
 }
 
 double CduModel::UA(double mdot_secondary, double mdot_facility) const {
@@ -121,6 +128,9 @@ double CduModel::UA(double mdot_secondary, double mdot_facility) const {
 
 PumpOperatingPoint CduModel::pumps(double speed, double pumps_failed) const {
     const int running = runningPumps(spec_.pumps_installed, spec_.pumps_duty, pumps_failed);
+    if (speed == 1.0 && running >= 0 && running < static_cast<int>(rated_.size())) {
+        return rated_[static_cast<std::size_t>(running)];
+    }
     return pumpOperatingPoint(pump_, running, speed, system_,
                               fmt::format("CDU '{}' secondary pumps", spec_.name));
 }

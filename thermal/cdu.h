@@ -51,6 +51,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/component.h"
 #include "core/json.h"
@@ -144,6 +145,7 @@ private:
     SystemCurve system_;
     UaScaling ua_;
     CduDesignPoint design_;
+    std::vector<PumpOperatingPoint> rated_;  // at rated speed, by number of running pumps
 };
 
 class Cdu : public Component {
