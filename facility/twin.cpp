@@ -252,9 +252,9 @@ Json tableJson(const Table& t) {
     for (std::size_t r = 0; r < t.rows(); ++r) {
         Json row = Json::object();
         for (const auto& c : t.columns) {
-            const std::string key = c.unit.empty() || c.unit == "1" || c.unit == "%"
-                                        ? c.name
-                                        : fmt::format("{}_{}", c.name, c.unit);
+            const bool bare = c.unit.empty() || c.unit == "1" || c.unit == "%" ||
+                              c.name.ends_with("_" + c.unit);
+            const std::string key = bare ? c.name : fmt::format("{}_{}", c.name, c.unit);
             if (const auto* v = std::get_if<std::vector<double>>(&c.data)) {
                 row[key] = std::isfinite((*v)[r]) ? Json((*v)[r]) : Json(nullptr);
             } else {
