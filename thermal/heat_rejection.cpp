@@ -423,7 +423,27 @@ CoolingTower::Outputs CoolingTower::evaluateAt(const Inputs& in, double f) const
     o.fans_running = fs.running;
     o.fan_power = fs.power;
     const double h_fg = psychro::latentHeatOfVaporisation(0.5 * (T_wi + T_wo));
-    const TowerWater w = towerWaterBalance(std::max(0.0, Q), spec_.latent_fraction, h_fg, mdot_w,
+    // Latent share of the heat from the air's state change (Merkel: the air leaves saturated
+    // at its exit enthalpy): E = ṁ_a·(W_sat(T_ao) − W_in), f_lat = E·h_fg/Q. Cold, dry air
+    // takes more of the heat as sensible heat, so a tower evaporates less per kWh in winter
+    // than in a desert summer. The catalog's latent fraction (≈0.85, domain-facts C3) caps it:
+    // in hot dry air the state change alone would call for more than 100 % latent heat, the
+    // water then also cooling the air, which the energy-based balance does not book.
+    double f_lat = spec_.latent_fraction;
+    if (Q > 0.0 && mdot_a > 0.0) {
+        const double h_ao = o.air_outlet_enthalpy;
+        double lo = std::min(a.wet_bulb, T_wi) - 30.0, hi = T_wi + 5.0;
+        for (int it = 0; it < 30; ++it) {  // 35 K / 2^30: well below a microkelvin
+            const double mid = 0.5 * (lo + hi);
+            (saturatedEnthalpy(mid, a.pressure) < h_ao ? lo : hi) = mid;
+        }
+        const double T_ao = 0.5 * (lo + hi);
+        const double W_ao =
+            psychro::humidityRatioFromVapourPressure(psychro::saturationPressure(T_ao), a.pressure);
+        f_lat = std::clamp(mdot_a * std::max(0.0, W_ao - W) * h_fg / Q, 0.0,
+                           spec_.latent_fraction);
+    }
+    const TowerWater w = towerWaterBalance(std::max(0.0, Q), f_lat, h_fg, mdot_w,
                                            spec_.drift_fraction, spec_.cycles_of_concentration);
     o.evaporation_rate = w.evaporation;
     o.drift_rate = w.drift;

@@ -42,7 +42,9 @@
 //   c is calibrated so the catalog rating point (CTI: 35 → 29.4 °C at 25.6 °C wet bulb, L/G
 //   from the catalog) gives the rated 3.9 K approach. T_w,out is found by fixed-point
 //   iteration on c_s. Fan control and staging as for the dry cooler.
-//   Water: E = f_lat·Q/h_fg(T_w,mean), D = d·ṁ_w, B = E/(COC−1) − D, M = E + D + B
+//   Water: E = f_lat·Q/h_fg(T_w,mean), f_lat = ṁ_a·(W_sat(T_ao) − W_in)·h_fg/Q from the
+//   exit air saturated at its enthalpy (Merkel), capped at the catalog's latent fraction,
+//   D = d·ṁ_w, B = E/(COC−1) − D, M = E + D + B
 //   (thermal/water.h).
 //
 // CHILLER: DOE-2 / EnergyPlus Chiller:Electric:EIR (C5) with inputs clamped to the curves'
