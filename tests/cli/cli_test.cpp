@@ -1,0 +1,311 @@
+// The dctwin executable (DESIGN.md §5.2, §7): exit status 0 success, 1 simulation failed,
+// 2 bad input or usage; errors on stderr name what the user can fix; results on stdout or in
+// files; a failed run leaves no report behind. Broken scenarios are generated into a temp
+// directory from scenarios/azure_gb300_64.json.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "core/json.h"
+#include "dctwin/version.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using dctwin::Json;
+
+const fs::path kSource = DCTWIN_SOURCE_DIR;
+
+std::string quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+class Cli : public ::testing::Test {
+protected:
+    struct Result {
+        int status = -1;
+        std::string out, err;
+    };
+
+    void SetUp() override {
+        std::random_device rd;
+        dir_ = fs::temp_directory_path() /
+               ("dctwin_cli_" + std::to_string(rd()) + "_" + std::to_string(rd()));
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        std::error_code ec;
+        fs::remove_all(dir_, ec);
+    }
+
+    /// Runs `dctwin ARGS` (args already shell-quoted) with stdout and stderr captured.
+    Result dctwin(const std::string& args) const {
+        const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
+        const std::string cmd = quote(DCTWIN_EXE) + " " + args + " >" + quote(out.string()) +
+                                " 2>" + quote(err.string()) + " </dev/null";
+        const int rc = std::system(cmd.c_str());
+        Result r;
+        r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+        r.out = slurp(out);
+        r.err = slurp(err);
+        return r;
+    }
+
+    /// The reference scenario with changes, written into the temp dir.
+    fs::path scenarioFile(const std::string& name, const Json& j) const {
+        std::ofstream(dir_ / name) << j.dump(2);
+        return dir_ / name;
+    }
+    static Json reference() {
+        return dctwin::readJsonFile(kSource / "scenarios/azure_gb300_64.json");
+    }
+    /// One summer day at hourly output: the shortest complete annual-study run.
+    static Json oneDay() {
+        Json j = reference();
+        j["study"] = {
+            {"kind", "annual"}, {"start", "07-15"}, {"days", 1}, {"output_interval_s", 3600}};
+        return j;
+    }
+
+    /// Expects exit status 2 and every fragment in stderr.
+    static void expectInputError(const Result& r, std::initializer_list<std::string> fragments) {
+        EXPECT_EQ(r.status, 2) << "stderr: " << r.err;
+        for (const auto& f : fragments) {
+            EXPECT_NE(r.err.find(f), std::string::npos)
+                << "stderr '" << r.err << "' lacks '" << f << "'";
+        }
+    }
+
+    fs::path dir_;
+};
+
+TEST_F(Cli, HelpPrintsUsageAndSucceeds) {
+    // DESIGN.md §5.2: --help lists the commands; exit status 0.
+    const Result r = dctwin("--help");
+    EXPECT_EQ(r.status, 0);
+    for (const char* s : {"Usage:", "dctwin run SCENARIO.json", "dctwin size", "dctwin sweep",
+                          "dctwin validate", "Exit status"}) {
+        EXPECT_NE(r.out.find(s), std::string::npos) << s;
+    }
+}
+
+TEST_F(Cli, VersionPrintsTheBuildVersion) {
+    // The version comes from the generated dctwin/version.h (CMake project version).
+    const Result r = dctwin("--version");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out.rfind(std::string("dctwin ") + dctwin::kVersion, 0), 0u) << r.out;
+}
+
+TEST_F(Cli, UsageErrorsExitWithStatusTwo) {
+    // DESIGN.md §5.2: exit status 2 for bad usage, with advice on stderr.
+    expectInputError(dctwin(""), {"no command given", "--help"});
+    expectInputError(dctwin("frobnicate x.json"),
+                     {"unknown command 'frobnicate'", "run, size, sweep, validate"});
+    expectInputError(dctwin("run x.json --fast"), {"unknown option '--fast'"});
+    expectInputError(dctwin("validate"), {"exactly one scenario file"});
+    expectInputError(dctwin("run x.json -o"), {"-o needs a value"});
+    expectInputError(dctwin("sweep x.json -j 0"), {"positive whole number"});
+}
+
+TEST_F(Cli, MissingScenarioFileIsNamed) {
+    const std::string missing = (dir_ / "no_such_scenario.json").string();
+    const Result r = dctwin("validate " + quote(missing));
+    expectInputError(r, {missing, "no such file"});
+}
+
+TEST_F(Cli, JsonSyntaxErrorGivesTheLine) {
+    // A missing comma on line 3: core/json.cpp reports "<file>:<line>:<column>".
+    const fs::path f = dir_ / "bad_syntax.json";
+    std::ofstream(f) << "{\n  \"name\": \"broken\",\n  \"site\": {} \"it\": {}\n}\n";
+    const Result r = dctwin("validate " + quote(f.string()));
+    expectInputError(r, {f.string() + ":3:"});
+}
+
+TEST_F(Cli, WrongTypeNamesTheJsonPath) {
+    Json j = reference();
+    j["it"]["racks"][0]["count"] = "64";
+    const Result r = dctwin("validate " + quote(scenarioFile("wrong_type.json", j).string()));
+    expectInputError(r, {"/it/racks/0/count", "expected an integer"});
+}
+
+TEST_F(Cli, NegativeCountIsOutOfRange) {
+    Json j = reference();
+    j["it"]["racks"][0]["count"] = -64;
+    const Result r = dctwin("validate " + quote(scenarioFile("negative.json", j).string()));
+    expectInputError(r, {"/it/racks/0/count", "-64", "out of range"});
+}
+
+TEST_F(Cli, UnknownCatalogNameListsTheChoices) {
+    // data/catalog/power/racks.json holds gb300_nvl72 (and others); gb999 is none of them.
+    Json j = reference();
+    j["it"]["racks"][0]["model"] = "gb999";
+    const Result r = dctwin("validate " + quote(scenarioFile("unknown_rack.json", j).string()));
+    expectInputError(r, {"/it/racks/0", "'gb999'", "valid choices", "gb300_nvl72"});
+}
+
+TEST_F(Cli, UnknownKeySuggestsTheNearestOne) {
+    Json j = reference();
+    j["cooling"]["cdu"].erase("racks_per_cdu");
+    j["cooling"]["cdu"]["racks_per_cud"] = 8;
+    const Result r = dctwin("validate " + quote(scenarioFile("typo.json", j).string()));
+    expectInputError(r, {"/cooling/cdu", "racks_per_cud", "did you mean 'racks_per_cdu'"});
+}
+
+TEST_F(Cli, MissingWeatherFileIsNamed) {
+    const std::string epw = (dir_ / "nowhere.epw").string();
+    Json j = reference();
+    j["site"]["weather"] = epw;
+    const Result r = dctwin("validate " + quote(scenarioFile("no_weather.json", j).string()));
+    expectInputError(r, {"/site/weather", epw});
+}
+
+TEST_F(Cli, TruncatedWeatherFileIsRejected) {
+    // DESIGN.md §3.3/§7: an EPW has 8 header lines and 8,760 hourly rows; a copy cut after
+    // 100 lines is an input error, not a silent result.
+    std::ifstream in(kSource / "data/weather/USA_WI_Milwaukee-Mitchell.Intl.AP.726400_TMY3.epw");
+    std::ofstream cut(dir_ / "truncated.epw");
+    std::string line;
+    for (int i = 0; i < 100 && std::getline(in, line); ++i) cut << line << "\n";
+    cut.close();
+    Json j = reference();
+    j["site"]["weather"] = (dir_ / "truncated.epw").string();
+    const Result r = dctwin("validate " + quote(scenarioFile("truncated.json", j).string()));
+    expectInputError(r, {"truncated.epw"});
+}
+
+TEST_F(Cli, EveryShippedScenarioValidates) {
+    // Issue 5 lists the scenarios of scenarios/; `validate` builds each model without running
+    // it. Sweep files are read by `dctwin sweep` (facility tests load them with loadSweep).
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(kSource / "scenarios")) {
+        if (e.path().extension() != ".json") continue;
+        if (e.path().filename().string().find("sweep") != std::string::npos) continue;
+        const Result r = dctwin("validate " + quote(e.path().string()));
+        EXPECT_EQ(r.status, 0) << e.path() << ": " << r.err;
+        EXPECT_NE(r.out.find("valid"), std::string::npos) << r.out;
+        ++n;
+    }
+    EXPECT_GE(n, 5);
+}
+
+TEST_F(Cli, RunWritesReportSummaryAndCsv) {
+    // DESIGN.md §5.2 and §5.3: run with a report, a summary JSON and CSV export.
+    const fs::path scen = scenarioFile("one_day.json", oneDay());
+    const fs::path report = dir_ / "report.h5", summary = dir_ / "s.json", csv = dir_ / "csv";
+    const Result r =
+        dctwin("run " + quote(scen.string()) + " -o " + quote(report.string()) +
+               " --summary-json " + quote(summary.string()) + " --csv " + quote(csv.string()));
+    ASSERT_EQ(r.status, 0) << r.err;
+    // The summary on stdout, plain progress lines on stderr (not a terminal).
+    EXPECT_NE(r.out.find("PUE"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("energy balance"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("100 %"), std::string::npos) << r.err;
+
+    ASSERT_TRUE(fs::is_regular_file(report));
+    ASSERT_TRUE(fs::is_regular_file(summary));
+    ASSERT_TRUE(fs::is_directory(csv));
+    EXPECT_FALSE(fs::is_empty(csv));
+    // No temporary files left next to the outputs.
+    for (const auto& e : fs::directory_iterator(dir_)) {
+        EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+    }
+
+    const Json s = dctwin::readJsonFile(summary);
+    for (const char* key :
+         {"it_energy_MWh", "facility_energy_MWh", "pue", "water_m3", "wue_L_per_kWh", "peak_it_kW",
+          "peak_facility_kW", "max_gpu_temp_C", "energy_balance_rel_error", "sizing"}) {
+        EXPECT_TRUE(s.contains(key)) << key;
+    }
+    EXPECT_LT(std::abs(s["energy_balance_rel_error"].get<double>()), 1e-3);
+    EXPECT_DOUBLE_EQ(s["simulated_hours"].get<double>(), 24.0);
+
+    // h5dump reads the report; every dataset under /timeseries has a units attribute.
+    if (fs::exists("/usr/bin/h5dump")) {
+        const fs::path header = dir_ / "h5dump.txt";
+        const int rc = std::system(("/usr/bin/h5dump -H -g /timeseries " + quote(report.string()) +
+                                    " >" + quote(header.string()) + " 2>&1")
+                                       .c_str());
+        ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0) << slurp(header);
+        const std::string h = slurp(header);
+        std::size_t datasets = 0, units = 0;
+        for (std::size_t p = 0; (p = h.find("DATASET \"", p)) != std::string::npos; ++p) {
+            ++datasets;
+        }
+        for (std::size_t p = 0; (p = h.find("ATTRIBUTE \"units\"", p)) != std::string::npos; ++p) {
+            ++units;
+        }
+        EXPECT_GE(datasets, 10u) << h;
+        EXPECT_EQ(units, datasets) << h;
+        // The root and summary attributes of DESIGN.md §5.3.
+        const int rc2 = std::system(("/usr/bin/h5dump -A -g / " + quote(report.string()) + " >" +
+                                     quote(header.string()) + " 2>&1")
+                                        .c_str());
+        ASSERT_TRUE(WIFEXITED(rc2) && WEXITSTATUS(rc2) == 0);
+        const std::string root = slurp(header);
+        for (const char* a : {"generator", "version", "git_commit", "scenario_name"}) {
+            EXPECT_NE(root.find(std::string("ATTRIBUTE \"") + a + "\""), std::string::npos) << a;
+        }
+    }
+}
+
+TEST_F(Cli, RunIntoMissingDirectoryFailsBeforeRunningAndWritesNothing) {
+    // commands.cpp checks the destinations before a long run: exit 2, nothing written.
+    const fs::path scen = scenarioFile("one_day.json", oneDay());
+    const fs::path report = dir_ / "no_such_dir" / "report.h5";
+    const Result r =
+        dctwin("run " + quote(scen.string()) + " -o " + quote(report.string()) + " --quiet");
+    expectInputError(r, {"no_such_dir", "does not exist"});
+    EXPECT_FALSE(fs::exists(report));
+    EXPECT_EQ(r.out, "");
+}
+
+TEST_F(Cli, FailedRunLeavesNoReportBehind) {
+    // DESIGN.md §5.3: a failed run never leaves a report under the requested name. The
+    // scenario fails at build time (unknown heat-rejection type) after the report directory
+    // was accepted.
+    Json j = oneDay();
+    j["cooling"]["heat_rejection"]["type"] = "river_water";
+    const fs::path scen = scenarioFile("bad_plant.json", j);
+    const fs::path out = dir_ / "out";
+    fs::create_directories(out);
+    const Result r =
+        dctwin("run " + quote(scen.string()) + " -o " + quote((out / "report.h5").string()) +
+               " --summary-json " + quote((out / "s.json").string()) + " --quiet");
+    expectInputError(r, {"/cooling/heat_rejection/type", "river_water", "cooling_tower"});
+    EXPECT_TRUE(fs::is_empty(out)) << "the failed run left files in " << out;
+}
+
+TEST_F(Cli, SizePrintsTheSizingTables) {
+    // DESIGN.md §5.2: `dctwin size` prints the design point and the sizing tables.
+    const fs::path ref = kSource / "scenarios/azure_gb300_64.json";
+    const Result r = dctwin("size " + quote(ref.string()));
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* s : {"sizing/power", "sizing/cooling", "sizing/water", "design_it_power",
+                          "peak_loading_pct", "ups", "transformer", "cdu", "heat_rejection"}) {
+        EXPECT_NE(r.out.find(s), std::string::npos) << s << " missing from:\n" << r.out;
+    }
+    // --json: the same as machine-readable JSON on stdout.
+    const Result js = dctwin("size " + quote(ref.string()) + " --json");
+    ASSERT_EQ(js.status, 0) << js.err;
+    const Json s = Json::parse(js.out);
+    EXPECT_TRUE(s["sizing"]["power"].is_array());
+    EXPECT_TRUE(s["sizing"]["cooling"].is_array());
+    EXPECT_GT(s["peak_it_kW"].get<double>(), 8600.0);
+}
+
+}  // namespace

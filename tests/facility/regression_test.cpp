@@ -1,0 +1,83 @@
+// Scenario regression (DESIGN.md §8, issue 5): small scenarios run end to end and their summary
+// metrics are compared with stored values. A change that moves a value beyond its tolerance is
+// either a bug or a model change; in the latter case re-derive the value, check it against the
+// hand estimate next to it and update the commit/date note.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "test_util.h"
+
+namespace dctwin::facility::test {
+namespace {
+
+struct Stored {
+    double pue, it_energy_MWh, water_m3, max_gpu_temp_C;
+};
+
+// Tolerances: PUE ±0.002 (absolute), IT energy ±0.5 %, water ±2 % (+0.01 m³ so that zero
+// stays zero), GPU temperature ±0.3 K. Wide enough for solver-tolerance noise (rel_tol 1e-5)
+// and compiler differences, narrow enough to catch a model change.
+void expectMatches(const Json& s, const Stored& v) {
+    std::printf("measured: pue %.5f  it_energy_MWh %.4f  water_m3 %.4f  max_gpu_temp_C %.3f\n",
+                num(s, "pue"), num(s, "it_energy_MWh"), num(s, "water_m3"),
+                num(s, "max_gpu_temp_C"));
+    EXPECT_NEAR(num(s, "pue"), v.pue, 0.002);
+    EXPECT_NEAR(num(s, "it_energy_MWh"), v.it_energy_MWh, 0.005 * v.it_energy_MWh);
+    EXPECT_NEAR(num(s, "water_m3"), v.water_m3, 0.02 * v.water_m3 + 0.01);
+    EXPECT_NEAR(num(s, "max_gpu_temp_C"), v.max_gpu_temp_C, 0.3);
+    EXPECT_LT(std::abs(num(s, "energy_balance_rel_error")), 1e-3);
+}
+
+/// A fixture scenario of tests/data (full files, so edits to scenarios/ do not move them).
+Json fixture(const std::string& file) {
+    return runScenario(loadScenario(std::filesystem::path(DCTWIN_TEST_DATA_DIR) / file)).summary;
+}
+
+// Stored values: produced by this code at commit 95589f9 (2026-11-29, Release build, GCC 12)
+// with the annual default rel_tol 5e-4. Hand estimates shared by the three fixtures (rack
+// figures from data/catalog/power/racks.json):
+//   rack power  P(u) ≈ idle + u·(TDP − idle) = 33.75 kW + u·101.25 kW (TDP 135 kW, idle 25 %)
+//   training    mean u = 0.7·100 % + 0.3·60 % = 0.88 → P ≈ 122.9 kW per rack
+//   fabric      design_point.fabric_power of the run: 50.5 kW for 8 racks, 101 kW for 16
+//   GPU die     die_ref_temp_C 65 °C at TGP with 35 °C coolant; a little less below full load
+
+TEST(Regression, EightRacksTrainingAdiabaticMilwaukeeJuly) {
+    // IT: (8 × 122.9 + 50.5) kW × 48 h = 49.6 MWh (stored 49.37, −0.5 %).
+    // PUE: electrical losses 3.36 MWh (6.8 %: UPS double conversion + transformers), air side
+    // for the ~10 % of rack heat to air 1.55 MWh (3.1 %), plant fans, CDU and FWS pumps
+    // 1.71 MWh (3.5 %), other 20 kW (1.9 %) → 1.153.
+    // Water: adiabatic spray only; bounded by evaporating all ~0.9 MW of heat for 48 h
+    // (≈ 64 m³); the pads run on the warm afternoons and pre-cool the air by a few K: a few m³.
+    const Json s = fixture("regression_8racks_adiabatic_milwaukee_july.json");
+    expectMatches(s, {1.15349, 49.3672, 2.8646, 64.102});
+}
+
+TEST(Regression, SixteenRacksMixedAdiabaticMilwaukeeJanuary) {
+    // IT: training u = 0.6·95 % + 0.4·50 % = 0.77 → 111.7 kW; inference between 47.5 % and
+    // 95 % (peak:trough 2), mean ≈ 0.71 → 105.6 kW; (8 × 111.7 + 8 × 105.6 + 101) kW × 48 h =
+    // 88.3 MWh (stored 87.68, −0.7 %).
+    // Water: a Milwaukee January stays far below the pads' switch-over temperature: exactly 0.
+    // PUE lower than in July (1.102): the air side and the fans work against cold air.
+    // GPU: the inference racks at their diurnal peak (u = 0.95, ~130 kW) run hotter than the
+    // 8-rack training fixtures (mean u = 0.88): ~66 °C against 64.1 °C.
+    const Json s = fixture("regression_16racks_adiabatic_milwaukee_january.json");
+    expectMatches(s, {1.10237, 87.6846, 0.0, 65.946});
+}
+
+TEST(Regression, EightRacksTrainingCoolingTowerDallasAugust) {
+    // IT as the Milwaukee fixture (same racks and workload): 49.37 MWh.
+    // Water (cooling_towers.json: latent fraction 0.85, 4 cycles of concentration): heat to the
+    // tower ≈ 90 % of 983 kW of rack power + ~14 kW CDU pump work ≈ 0.9 MW; evaporation
+    // 0.85 × 0.9 MW × 172,800 s / 2.42 MJ/kg ≈ 54.6 m³, blowdown E/(4 − 1) ≈ 18.2 m³, drift
+    // ~0.1 m³ → ≈ 72.9 m³ (stored 71.66, −1.7 %).
+    // PUE a little below the adiabatic Milwaukee case: tower fans barely run (wet bulb far
+    // below the 31 °C supply) but the air side works against Dallas heat.
+    const Json s = fixture("regression_8racks_tower_dallas_august.json");
+    expectMatches(s, {1.14843, 49.3673, 71.6642, 64.102});
+}
+
+}  // namespace
+}  // namespace dctwin::facility::test

@@ -1,0 +1,114 @@
+// Scenario and sweep loading (DESIGN.md §5.1): the shipped files load, and errors name the
+// JSON path, what was expected and the valid choices.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "facility/sweep.h"
+#include "test_util.h"
+
+namespace dctwin::facility::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool isSweepFile(const fs::path& p) {
+    return p.filename().string().find("sweep") != std::string::npos;
+}
+
+TEST(ScenarioFiles, EveryShippedScenarioLoadsWithItsStudy) {
+    // Issue 5 lists the scenarios of scenarios/; each must load (the CLI tests also validate
+    // each through `dctwin validate`, which builds the model).
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(scenariosDir())) {
+        if (e.path().extension() != ".json" || isSweepFile(e.path())) continue;
+        SCOPED_TRACE(e.path().string());
+        const Scenario s = loadScenario(e.path());
+        EXPECT_FALSE(s.name.empty());
+        EXPECT_GT(s.study.duration_s, 0.0);
+        ++n;
+    }
+    EXPECT_GE(n, 5);
+    // Studies as the issue describes them.
+    EXPECT_EQ(loadScenario(scenariosDir() / "azure_gb300_64.json").study.kind, "annual");
+    EXPECT_DOUBLE_EQ(loadScenario(scenariosDir() / "azure_gb300_64.json").study.duration_s,
+                     365 * 86400.0);
+    const Scenario tr = loadScenario(scenariosDir() / "transient_training_swings.json");
+    EXPECT_EQ(tr.study.kind, "transient");
+    EXPECT_EQ(tr.study.workload_resolution, "resolved");
+    EXPECT_DOUBLE_EQ(tr.study.output_interval_s, 0.1);
+    const Scenario pump = loadScenario(scenariosDir() / "contingency_cdu_pump_trip.json");
+    ASSERT_EQ(pump.events.size(), 1u);
+    EXPECT_EQ(pump.events[0].type, "cdu_pump_trip");
+    EXPECT_DOUBLE_EQ(pump.events[0].at_s, 60.0);
+    // July 15, 15:00: day of year 195 (0-based) × 86,400 s + 15 h.
+    EXPECT_DOUBLE_EQ(pump.study.start_s, 195 * 86400.0 + 15 * 3600.0);
+}
+
+TEST(ScenarioFiles, SweepFilesExpandIntoTheirCases) {
+    // sweep_heat_rejection_climate.json: 3 climates × 3 heat-rejection types (issue 5).
+    const SweepPlan climate = loadSweep(scenariosDir() / "sweep_heat_rejection_climate.json");
+    EXPECT_EQ(climate.cases.size(), 9u);
+    for (const auto& c : climate.cases) {
+        EXPECT_NE(c.scenario["name"].get<std::string>().find(c.name), std::string::npos);
+    }
+    // transient_smoothing_sweep.json: smoothing on and off.
+    const SweepPlan smoothing = loadSweep(scenariosDir() / "transient_smoothing_sweep.json");
+    ASSERT_EQ(smoothing.cases.size(), 2u);
+    EXPECT_TRUE(smoothing.cases[0].scenario["power"]["smoothing"]["enabled"].get<bool>());
+    EXPECT_FALSE(smoothing.cases[1].scenario["power"]["smoothing"]["enabled"].get<bool>());
+}
+
+TEST(ScenarioErrors, StudyErrorsNameThePathAndTheExpectation) {
+    // DESIGN.md §5.1: every error names the JSON path, the value and what was expected.
+    expectInputError(
+        [] {
+            scenario(reference({{"study", {{"kind", "anual"}}}}));
+        },
+        {"/study/kind", "anual", "did you mean 'annual'", "transient"});
+    expectInputError(
+        [] {
+            scenario(reference({{"study", {{"start", "13-01"}}}}));
+        },
+        {"/study/start", "13-01"});
+    expectInputError([] { scenario(reference({{"study", {{"hours", 5}}}})); }, {"/study", "once"});
+    expectInputError(
+        [] {
+            scenario(reference({{"study", {{"days", -1}}}}));
+        },
+        {"/study/days", "out of range"});
+    expectInputError(
+        [] {
+            scenario(reference({{"stuudy", 1}}));
+        },
+        {"stuudy", "did you mean 'study'"});
+}
+
+TEST(ScenarioErrors, SiteErrorsSurfaceWhenTheModelIsBuilt) {
+    // Equipment sections are checked by the builder (validateModel), with their JSON paths.
+    expectInputError(
+        [] {
+            validateModel(scenario(reference({{"cooling", {{"cdu", {{"racks_per_cud", 8}}}}}})));
+        },
+        {"/cooling/cdu", "racks_per_cud", "did you mean 'racks_per_cdu'"});
+    expectInputError(
+        [] {
+            validateModel(
+                scenario(reference({{"site", {{"weather", "data/weather/nowhere.epw"}}}})));
+        },
+        {"/site/weather", "nowhere.epw"});
+    // 16 racks × ~122 kW ≈ 1.95 MW to liquid exceed one 1,368 kW CDU (Vertiv XDU1350): the
+    // message says how many racks fit.
+    expectInputError(
+        [] {
+            validateModel(scenario(reference({{"cooling", {{"cdu", {{"racks_per_cdu", 16}}}}}})));
+        },
+        {"/cooling/cdu/racks_per_cdu", "exceeds the capacity"});
+    // An event outside the study.
+    Json late = scenarioJson("contingency_cdu_pump_trip.json");
+    late["events"][0]["at_s"] = 900;
+    expectInputError([&] { scenario(late); }, {"/events/0/at_s", "outside the study"});
+}
+
+}  // namespace
+}  // namespace dctwin::facility::test

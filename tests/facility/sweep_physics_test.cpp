@@ -1,0 +1,123 @@
+// Heat rejection × climate (issue 5, "What it must show", second point) on short July runs of
+// the reference site, and the sweep runner (facility/sweep.h) on a tiny sweep with 2 threads.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "facility/sweep.h"
+#include "test_util.h"
+
+namespace dctwin::facility::test {
+namespace {
+
+// Three days from July 15 at 30-minute output: the hot part of the year, short enough to run
+// in well under a second per case.
+Json july(const std::string& city, const std::string& heat_rejection) {
+    Json j = reference({{"study", annualStudy("07-15", 3.0, 1800.0)}});
+    j["site"]["weather"] = weather(city);
+    j["cooling"]["heat_rejection"] = {{"type", heat_rejection}};
+    return j;
+}
+
+struct Case {
+    double pue, wue, water_m3;
+};
+
+Case runCase(const std::string& city, const std::string& heat_rejection) {
+    const RunOutcome r = run(july(city, heat_rejection));
+    EXPECT_LT(std::abs(num(r.summary, "energy_balance_rel_error")), 1e-3)
+        << city << " " << heat_rejection;
+    return {num(r.summary, "pue"), num(r.summary, "wue_L_per_kWh"), num(r.summary, "water_m3")};
+}
+
+TEST(SweepPhysics, CoolingTowerUsesMoreWaterInPhoenixThanInMilwaukee) {
+    // Issue 5 requires Phoenix > Milwaukee. A tower rejects about the same heat in both places
+    // (same IT load); the dry desert air should take a larger share of it as latent heat
+    // (thermal/heat_rejection.cpp, Merkel latent fraction). Measured at 95589f9 the two July
+    // runs differ by only 0.01 % (827.86 against 827.78 m³, WUE 1.4457 L/kWh in both), so the
+    // climate hardly enters the tower's water use: see the test report.
+    const Case phoenix = runCase("phoenix", "cooling_tower");
+    const Case milwaukee = runCase("milwaukee", "cooling_tower");
+    EXPECT_GT(milwaukee.water_m3, 0.0);
+    EXPECT_GT(phoenix.water_m3, milwaukee.water_m3);
+    EXPECT_GT(phoenix.wue, milwaukee.wue);
+}
+
+TEST(SweepPhysics, DryCoolersWithoutPadsUseNoWater) {
+    // DESIGN.md §3.3: only evaporation, drift, blowdown and adiabatic spray use water; a dry
+    // cooler without pads has none of them, even in Phoenix in July.
+    const Case c = runCase("phoenix", "dry_cooler");
+    EXPECT_EQ(c.water_m3, 0.0);
+    EXPECT_EQ(c.wue, 0.0);
+}
+
+TEST(SweepPhysics, EvaporativeChoicesTradeWaterForEnergyInPhoenix) {
+    // Issue 5: PUE and WUE move in opposite directions between dry and evaporative choices.
+    // Evaporation cools toward the wet bulb (~20-25 °C in a Phoenix July) instead of the dry
+    // bulb (~40-45 °C), so fans and the air side work less: lower PUE, but water is used.
+    const Case dry = runCase("phoenix", "dry_cooler");
+    const Case adiabatic = runCase("phoenix", "adiabatic_cooler");
+    const Case tower = runCase("phoenix", "cooling_tower");
+    EXPECT_LT(adiabatic.pue, dry.pue);
+    EXPECT_LT(tower.pue, dry.pue);
+    EXPECT_GT(adiabatic.wue, dry.wue);
+    EXPECT_GT(tower.wue, dry.wue);
+}
+
+TEST(SweepRunner, TwoThreadsWriteTheSummaryTableAndOneFilePerCase) {
+    // facility/sweep.h: a sweep writes <case>.summary.json per case, sweep_summary.csv and
+    // sweep_summary.json. Two one-day cases on two threads.
+    const Json sweep = Json::parse(R"({
+        "name": "tiny",
+        "base": "azure_gb300_64.json",
+        "set": { "/study": { "kind": "annual", "start": "07-15", "days": 1,
+                             "output_interval_s": 3600 } },
+        "vary": { "/cooling/heat_rejection/type": ["dry_cooler", "cooling_tower"] }
+    })");
+    const SweepPlan plan = parseSweep(sweep, scenariosDir(), "tiny sweep");
+    ASSERT_EQ(plan.cases.size(), 2u);
+    EXPECT_EQ(plan.cases[0].name, "dry_cooler");
+    EXPECT_EQ(plan.cases[1].name, "cooling_tower");
+
+    TempDir out;
+    const SweepResult r = runSweep(plan, out.path(), 2);
+    EXPECT_EQ(r.cases, 2u);
+    EXPECT_EQ(r.succeeded, 2u);
+    ASSERT_EQ(r.summaries.size(), 2u);
+    for (const char* f : {"dry_cooler.summary.json", "cooling_tower.summary.json",
+                          "sweep_summary.csv", "sweep_summary.json"}) {
+        EXPECT_TRUE(std::filesystem::is_regular_file(out / f)) << f;
+    }
+    // The per-case file holds the case's summary with the §5.2 keys.
+    const Json tower = readJsonFile(out / "cooling_tower.summary.json");
+    for (const auto& key : requiredSummaryKeys()) EXPECT_TRUE(tower.contains(key)) << key;
+    EXPECT_GT(num(tower, "water_m3"), 0.0);
+    // Summaries come back in case order whatever thread finished first.
+    EXPECT_EQ(r.summaries[0].value("case", ""), "dry_cooler");
+    EXPECT_EQ(num(r.summaries[0], "water_m3"), 0.0);
+
+    // CSV: a header and one row per case; the water column agrees with the summaries.
+    std::ifstream csv(out / "sweep_summary.csv");
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(csv, line);) lines.push_back(line);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0].rfind("case,it_energy_MWh,", 0), 0u) << lines[0];
+    EXPECT_NE(lines[0].find(",water_m3,"), std::string::npos);
+    EXPECT_EQ(lines[1].rfind("dry_cooler,", 0), 0u);
+    EXPECT_EQ(lines[2].rfind("cooling_tower,", 0), 0u);
+    EXPECT_EQ(lines[1].back(), ',') << "a successful case has an empty error column";
+}
+
+TEST(SweepRunner, PointerWithoutParentInTheBaseIsAnError) {
+    // facility/sweep.h: setting a pointer whose parent does not exist is an error (typos).
+    const Json sweep = Json::parse(R"({
+        "base": "azure_gb300_64.json",
+        "vary": { "/cooling/heat_rejektion/type": ["dry_cooler"] }
+    })");
+    expectInputError([&] { parseSweep(sweep, scenariosDir(), "typo sweep"); },
+                     {"/cooling/heat_rejektion/type", "no parent"});
+}
+
+}  // namespace
+}  // namespace dctwin::facility::test
