@@ -72,11 +72,12 @@ TEST(Regression, EightRacksTrainingCoolingTowerDallasAugust) {
     // Water (cooling_towers.json: latent fraction 0.85, 4 cycles of concentration): heat to the
     // tower ≈ 90 % of 983 kW of rack power + ~14 kW CDU pump work ≈ 0.9 MW; evaporation
     // 0.85 × 0.9 MW × 172,800 s / 2.42 MJ/kg ≈ 54.6 m³, blowdown E/(4 − 1) ≈ 18.2 m³, drift
-    // ~0.1 m³ → ≈ 72.9 m³ (stored 71.66, −1.7 %).
+    // ~0.1 m³ → ≈ 72.9 m³ (stored 71.43, −2 %; the latent share from the air's state change,
+    // capped at 0.85 since 25f5d98, is at or just under the cap on an August day in Dallas).
     // PUE a little below the adiabatic Milwaukee case: tower fans barely run (wet bulb far
     // below the 31 °C supply) but the air side works against Dallas heat.
     const Json s = fixture("regression_8racks_tower_dallas_august.json");
-    expectMatches(s, {1.14843, 49.3673, 71.6642, 64.102});
+    expectMatches(s, {1.14843, 49.3673, 71.4256, 64.102});  // water re-derived at 25f5d98
 }
 
 }  // namespace

@@ -33,15 +33,16 @@ Case runCase(const std::string& city, const std::string& heat_rejection) {
 
 TEST(SweepPhysics, CoolingTowerUsesMoreWaterInPhoenixThanInMilwaukee) {
     // Issue 5 requires Phoenix > Milwaukee. A tower rejects about the same heat in both places
-    // (same IT load); the dry desert air should take a larger share of it as latent heat
-    // (thermal/heat_rejection.cpp, Merkel latent fraction). Measured at 95589f9 the two July
-    // runs differ by only 0.01 % (827.86 against 827.78 m³, WUE 1.4457 L/kWh in both), so the
-    // climate hardly enters the tower's water use: see the test report.
+    // (same IT load); the desert air takes a larger share of it as latent heat
+    // (thermal/heat_rejection.cpp: latent fraction from the air's state change, Merkel).
+    // Measured at 25f5d98: Phoenix 828 m³, Milwaukee 785 m³ (+5 %) over July 15-17; before
+    // that commit the latent fraction was fixed and the two differed by 0.01 %, so ask for a
+    // clear margin (2 %), not just "more".
     const Case phoenix = runCase("phoenix", "cooling_tower");
     const Case milwaukee = runCase("milwaukee", "cooling_tower");
     EXPECT_GT(milwaukee.water_m3, 0.0);
-    EXPECT_GT(phoenix.water_m3, milwaukee.water_m3);
-    EXPECT_GT(phoenix.wue, milwaukee.wue);
+    EXPECT_GT(phoenix.water_m3, 1.02 * milwaukee.water_m3);
+    EXPECT_GT(phoenix.wue, 1.02 * milwaukee.wue);
 }
 
 TEST(SweepPhysics, DryCoolersWithoutPadsUseNoWater) {
