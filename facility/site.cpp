@@ -101,10 +101,10 @@ void readIt(Site& s, const JsonView& root) {
 void readWorkload(Site& s, const JsonView& root) {
     const Json empty = Json::object();
     const JsonView w = root.has("workload") ? root.at("workload") : JsonView(empty, "/workload");
+    // Trace files resolve against the repository root, as power/workload.h documents (the
+    // shipped traces live in data/traces/).
     auto workload = std::make_shared<power::Workload>(
-        power::Workload::fromJson(w, s.racks, s.scenario->base_dir.empty()
-                                                  ? std::filesystem::path(DCTWIN_SOURCE_DIR)
-                                                  : std::filesystem::path(DCTWIN_SOURCE_DIR)));
+        power::Workload::fromJson(w, s.racks, std::filesystem::path(DCTWIN_SOURCE_DIR)));
     if (workload->racks() != s.racks) {
         w.fail("racks", fmt::format("the workload describes {} racks but /it/racks has {}",
                                     workload->racks(), s.racks));
