@@ -317,7 +317,7 @@ SiteModel::SiteModel(const Site& site, const Conditions& conditions)
         const double rate = water_q ? 1e-3 * d.nominal_fraction : P_site * d.nominal_fraction;
         ch.push_back({d.name, d.unit, water_q ? "m3" : "J", rate, rate * c_.horizon});
     }
-    meters_ = add(std::make_shared<thermal::Accumulator>("meters", ch));
+    meters_ = add(std::make_shared<thermal::Accumulator>("meters", ch, c_.quadrature_meters));
     const std::vector<std::pair<std::size_t, std::string>> meter_src = {
         {site_power_, "facility_power"}, {site_power_, "it_power"}, {rack_demand, "value"},
         {heat_out, "value"},            {site_power_, "cooling_power"},

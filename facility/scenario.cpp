@@ -25,7 +25,8 @@ constexpr int kDaysInMonth[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31
 StudySpec parseStudy(const JsonView& v) {
     v.checkKeys({"kind", "start", "start_hour", "duration_s", "duration_min", "duration_h",
                  "duration_days", "days", "hours", "output_interval_s", "output_interval_min",
-                 "output_interval_h", "workload_resolution", "per_rack_channels", "rel_tol"});
+                 "output_interval_h", "workload_resolution", "per_rack_channels", "rel_tol",
+                 "linear_solver"});
     StudySpec s;
     s.kind = v.choice("kind", kStudyKinds);
     const std::string start = v.string("start", "01-01");
@@ -94,6 +95,7 @@ StudySpec parseStudy(const JsonView& v) {
     // Transients resolve sub-second swings and keep the tight default.
     s.rel_tol = v.number("rel_tol", s.kind == "annual" ? 5e-4 : 1e-5);
     v.requireRange("rel_tol", s.rel_tol, 1e-10, 1e-2, "");
+    s.linear_solver = v.choice("linear_solver", {"auto", "dense", "sparse"}, "auto");
     return s;
 }
 

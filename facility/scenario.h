@@ -29,6 +29,7 @@ struct StudySpec {
     std::string workload_resolution;  // "mean" (annual) or "resolved" (transient)
     bool per_rack_channels = false;   // per-rack-group time series in the report
     double rel_tol = 1e-5;            // [1] integrator tolerance (annual default 5e-4)
+    std::string linear_solver = "auto";  // auto | dense | sparse (KLU)
 };
 
 struct EventSpec {

@@ -73,7 +73,8 @@ public:
         double nominal_rate = 1.0;
         double nominal_total = 1.0;
     };
-    Accumulator(std::string name, std::vector<Channel> channels);
+    /// `quadrature`: leave the rows out of the Jacobian (see derivativeDependsOnInput).
+    Accumulator(std::string name, std::vector<Channel> channels, bool quadrature = false);
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
                         std::span<double> y) const override;
     void computeDerivatives(double t, std::span<const double> x, std::span<const double> u,
@@ -82,8 +83,15 @@ public:
     bool outputDependsOnState(std::size_t o, std::size_t s) const override { return o == s; }
     bool derivativeDependsOnState(std::size_t, std::size_t) const override { return false; }
     bool derivativeDependsOnInput(std::size_t row, std::size_t i) const override {
-        return row == i;
+        // As quadratures nothing depends on these states, so their rows may be left out of the
+        // Jacobian: Newton converges for every other state as before and these follow, to
+        // within the others' last Newton correction. That keeps the column colouring of a
+        // sparse Jacobian effective (a full row couples every column); the price is a looser
+        // integral, so exact bookkeeping keeps the rows.
+        return !quadrature_ && row == i;
     }
-};
+
+private:
+    bool quadrature_;};
 
 }  // namespace dctwin::thermal
