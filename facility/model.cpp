@@ -239,7 +239,7 @@ SiteModel::SiteModel(const Site& site, const Conditions& conditions)
     const std::size_t rack_grid = sum("rack_power", t_grid, grid_src, "W", P_site);
     const std::size_t rack_demand = sum("rack_demand", t_demand, demand_src, "W", P_site);
     const std::size_t rack_air = sum("rack_heat_air", t_air, air_src, "W", 0.1 * P_site);
-    const std::size_t heat_liquid = sum("heat_to_liquid", t_liquid, liquid_src, "W", P_site);
+    sum("heat_to_liquid", t_liquid, liquid_src, "W", P_site);  // recorded by name
     const std::size_t cdu_pumps = sum("cdu_pump_power", t_pump, pump_src, "W", 0.01 * P_site);
     const std::size_t cdu_pump_heat =
         sum("cdu_pump_heat", t_pump_heat, pump_heat_src, "W", 0.01 * P_site);
@@ -247,7 +247,6 @@ SiteModel::SiteModel(const Site& site, const Conditions& conditions)
     const std::size_t plant_power =
         sum("plant_power", {{"fans", 1.0}, {"chiller", 1.0}},
             {{plant_, "fan_power"}, {plant_, "chiller_power"}}, "W", 0.02 * P_site);
-    (void)heat_liquid;
 
     // Facility water loop.
     connect(fws_mix, "temp", pipe_return_, "inlet_temp");

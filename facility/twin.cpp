@@ -377,11 +377,6 @@ Json applyEvents(const Scenario& sc, const Site& s, const Design& d, Conditions&
     return report;
 }
 
-struct Probe {
-    std::string group, name, unit, description;
-    Recorder::Probe f;
-};
-
 RunOutcome runStudy(const Scenario& sc, const Site& s, const Design& d, const RunControl& ctl,
                     const Clock::time_point t0) {
     RunOutcome r;
