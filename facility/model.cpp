@@ -154,6 +154,10 @@ SiteModel::SiteModel(const Site& site, const Conditions& conditions)
                 base.nominal_time = c_.horizon;
                 const JsonView sv(s.smoothing_json, "/power/smoothing");
                 auto params = power::SmoothingParams::fromJson(sv, base, base.nominal_power);
+                // Ramp rates are given per GPU, as NVML's power-smoothing knobs are (W/s).
+                const double gpus = static_cast<double>(spec.gpus) * n;
+                if (sv.has("ramp_up_W_per_s")) params.ramp_up *= gpus;
+                if (sv.has("ramp_down_W_per_s")) params.ramp_down *= gpus;
                 rs.smoothing = add(std::make_shared<power::PowerSmoothing>("sm_" + label, params));
             }
             std::vector<LinearCombination::Term> heat_terms = {{"heat_liquid", 1.0 / n}};

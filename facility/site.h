@@ -11,8 +11,10 @@
 //   workload the power layer's workload schema (power/workload.h); absent = all racks idle
 //   power    sizing options (power/sizing.h: growth_margin_pct, ups {topology, model},
 //            transformers, generators, bess {model, power_pct}, racks_per_row, ...), plus
-//            ups_mode ("double_conversion" | "eco"), smoothing {enabled, floor_pct,
-//            ramp_up_W_per_s, ...} and bess_mode ("off" | "track_average")
+//            ups_mode ("double_conversion" | "eco"), smoothing {enabled, floor_pct (% of
+//            the rack power at full load), ramp_up_W_per_s and ramp_down_W_per_s (per GPU, as
+//            the NVML power-smoothing knobs), hysteresis_s, ...} and bess_mode ("off" |
+//            "track_average")
 //   cooling  coolant, tcs_supply_temp_C, cdu {model, racks_per_cdu, redundancy, <overrides>},
 //            facility_loop {supply_temp_C | ashrae_class, pipe_volume_m3, pipe_segments,
 //            pressure_drop_kPa, pump_efficiency},
