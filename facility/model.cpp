@@ -249,8 +249,9 @@ SiteModel::SiteModel(const Site& site, const Conditions& conditions)
         sum("cdu_pump_heat", t_pump_heat, pump_heat_src, "W", 0.01 * P_site);
     const std::size_t burn = sum("burn_power", t_burn, burn_src, "W", 0.01 * P_site);
     const std::size_t plant_power =
-        sum("plant_power", {{"fans", 1.0}, {"chiller", 1.0}},
-            {{plant_, "fan_power"}, {plant_, "chiller_power"}}, "W", 0.02 * P_site);
+        sum("plant_power", {{"fans", 1.0}, {"chiller", 1.0}, {"fws_pumps", 1.0}},
+            {{plant_, "fan_power"}, {plant_, "chiller_power"}, {plant_, "fws_pump_power"}}, "W",
+            0.02 * P_site);
 
     // Facility water loop.
     connect(fws_mix, "temp", pipe_return_, "inlet_temp");
@@ -287,9 +288,6 @@ SiteModel::SiteModel(const Site& site, const Conditions& conditions)
     spd.air_side_chiller = s.air_chiller;
     spd.air_supply_temp = s.air_supply_temp;
     spd.air_fan_power_per_W = s.crah.fan_power / s.crah.capacity;
-    spd.fws_design_flow = s.design_fws_flow;
-    spd.fws_design_dp = s.fws_pressure_drop;
-    spd.fws_pump_efficiency = s.fws_pump_efficiency;
     spd.nominal_power = 1.2 * P_site;
     site_power_ = add(std::make_shared<SitePower>("site", spd));
     connect(rack_grid, "value", site_power_, "rack_power");
@@ -297,7 +295,6 @@ SiteModel::SiteModel(const Site& site, const Conditions& conditions)
     connect(cdu_pumps, "value", site_power_, "cdu_pump_power");
     connect(cdu_pump_heat, "value", site_power_, "cdu_pump_heat");
     connect(plant_power, "value", site_power_, "plant_power");
-    connect(fws_mix, "flow", site_power_, "fws_flow");
     connect(weather_, "dry_bulb", site_power_, "dry_bulb");
     if (s.bess) {
         power::BatteryParams bp = s.bess_params;
@@ -308,9 +305,11 @@ SiteModel::SiteModel(const Site& site, const Conditions& conditions)
         connect(site_power_, "facility_power", *battery_, "load_power");
     }
     const std::size_t heat_out = sum(
-        "heat_out", {{"plant_heat", 1.0}, {"plant_fans", 1.0}, {"chiller", 1.0}, {"site", 1.0}},
+        "heat_out",
+        {{"plant_heat", 1.0}, {"plant_fans", 1.0}, {"chiller", 1.0}, {"pump_loss", 1.0},
+         {"site", 1.0}},
         {{plant_, "heat_rejected"}, {plant_, "fan_power"}, {plant_, "chiller_power"},
-         {site_power_, "heat_to_ambient"}},
+         {plant_, "fws_pump_loss"}, {site_power_, "heat_to_ambient"}},
         "W", 1.2 * P_site);
 
     // Meters.
@@ -325,7 +324,7 @@ SiteModel::SiteModel(const Site& site, const Conditions& conditions)
         {site_power_, "facility_power"}, {site_power_, "it_power"}, {rack_demand, "value"},
         {heat_out, "value"},            {site_power_, "cooling_power"},
         {site_power_, "losses"},         {cdu_pumps, "value"},
-        {site_power_, "fws_pump_power"}, {plant_, "fan_power"},
+        {plant_, "fws_pump_power"},      {plant_, "fan_power"},
         {plant_, "chiller_power"},       {site_power_, "air_side_power"},
         {burn, "value"},                 {plant_, "evaporation_rate"},
         {plant_, "drift_rate"},          {plant_, "blowdown_rate"},

@@ -125,14 +125,30 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
     addOutput({"spray_rate", "m3/s", 1e-4, 0.0, "adiabatic pad/spray water"});
     addOutput({"setpoint_unmet", "K", 1.0, 0.0, "leaving water above the setpoint"});
     addOutput({"chiller_cooling", "W", 0.1 * qn, 0.0, "trim chiller evaporator duty"});
+    addOutput({"fws_pump_power", "W", 0.005 * qn, 0.0, "facility water pumps, electric"});
+    addOutput({"fws_pump_loss", "W", 0.002 * qn, 0.0, "pump and motor losses to the air"});
+    if (!(design.fws_design_flow > 0.0) || !(design.fws_design_dp > 0.0) ||
+        !(design.fws_pump_efficiency > 0.0 && design.fws_pump_efficiency <= 1.0)) {
+        throw ModelError(fmt::format("{}: facility pump design flow, pressure drop and "
+                                     "efficiency must be positive (efficiency ≤ 1)",
+                                     this->name()));
+    }
 }
 
 void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y) const {
-    const double T_in = u[kInletTemp], flow = std::max(0.0, u[kFlow]), T_set = u[kSetpoint];
+    const double flow = std::max(0.0, u[kFlow]), T_set = u[kSetpoint];
     const thermal::AmbientAir air{u[kDryBulb], u[kWetBulb], u[kPressure]};
     const int n = std::clamp(static_cast<int>(std::lround(u[kUnits])), 0, design_.units);
     const bool fans = u[kFans] > 0.5;
     std::fill(y.begin(), y.end(), 0.0);
+    const double mdot = water_.massFlow(flow);
+    // Facility pumps: their hydraulic work heats the water ahead of the bank.
+    const double v = flow / design_.fws_design_flow;
+    const double work = flow * design_.fws_design_dp * v * v;
+    y[kFwsPumpPower] = work / design_.fws_pump_efficiency;
+    y[kFwsPumpLoss] = y[kFwsPumpPower] - work;
+    const double T_in = mdot > 0.0 ? water_.heatedTemperature(u[kInletTemp], mdot, work)
+                                   : u[kInletTemp];
 
     double T1 = T_in;
     if (n > 0 && flow > 0.0) {
@@ -155,7 +171,6 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
         }
     }
     double T_out = T1;
-    const double mdot = water_.massFlow(flow);
     if (chiller_ && u[kChiller] > 0.5 && fans && mdot > 0.0 && T1 > T_set) {
         const double load = mdot * (water_.enthalpy(T1) - water_.enthalpy(T_set));
         const auto c = chiller_->evaluate(load, T_set, air.dry_bulb);
@@ -164,7 +179,7 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
         T_out = water_.temperatureFromEnthalpy(water_.enthalpy(T1) - c.cooling / mdot);
     }
     y[kOutletTemp] = T_out;
-    y[kHeat] = mdot * (water_.enthalpy(T_in) - water_.enthalpy(T_out));
+    y[kHeat] = mdot * (water_.enthalpy(u[kInletTemp]) - water_.enthalpy(T_out)) + work;
     y[kUnmet] = std::max(0.0, T_out - T_set);
 }
 
@@ -184,14 +199,12 @@ SitePower::SitePower(std::string name, SitePowerDesign design)
     addInput({"rack_heat_air", "W", 0.1 * P, 0.0, "rack heat to air"});
     addInput({"cdu_pump_power", "W", 0.01 * P, 0.0, "CDU pumps, electric"});
     addInput({"cdu_pump_heat", "W", 0.01 * P, 0.0, "CDU pump work into the coolant"});
-    addInput({"plant_power", "W", 0.02 * P, 0.0, "heat rejection fans and trim chiller"});
-    addInput({"fws_flow", "m3/s", design_.fws_design_flow, 0.0, "facility water flow"});
+    addInput({"plant_power", "W", 0.02 * P, 0.0, "plant fans, trim chiller, facility pumps"});
     addInput({"dry_bulb", "K", 300.0, 300.0, ""});
     addOutput({"facility_power", "W", P, 0.0, "drawn from the utility"});
     addOutput({"it_power", "W", P, 0.0, "racks + fabric"});
     addOutput({"cooling_power", "W", 0.1 * P, 0.0, "CDU and FWS pumps, plant, air side"});
     addOutput({"air_side_power", "W", 0.01 * P, 0.0, "CRAH compressors and fans"});
-    addOutput({"fws_pump_power", "W", 0.005 * P, 0.0, "facility water pumps"});
     addOutput({"losses", "W", 0.05 * P, 0.0, "electrical chain losses"});
     addOutput({"heat_to_ambient", "W", 0.2 * P, 0.0, "air-side, outdoor and pump heat"});
     addOutput({"ups_loading", "1", 1.0, 0.0, "per UPS unit"});
@@ -203,8 +216,6 @@ SitePower::SitePower(std::string name, SitePowerDesign design)
 SitePower::Solution SitePower::solve(std::span<const double> u) const {
     const auto& d = design_;
     Solution s;
-    const double v = std::max(0.0, u[kFwsFlow]) / d.fws_design_flow;
-    s.fws = d.fws_design_flow * v * d.fws_design_dp * v * v / d.fws_pump_efficiency;
     const double it = u[kRackPower] + d.fabric_power;
     const double pump_loss = std::max(0.0, u[kCduPumpPower] - u[kCduPumpHeat]);
     const double base_air = u[kRackHeatAir] + d.fabric_power + d.other_power + pump_loss;
@@ -213,7 +224,7 @@ SitePower::Solution SitePower::solve(std::span<const double> u) const {
         s.air_load = base_air + room;
         const auto c = air_chiller_.evaluate(s.air_load, d.air_supply_temp, u[kDryBulb]);
         s.air_side = c.power + d.air_fan_power_per_W * s.air_load;
-        s.cooling = u[kCduPumpPower] + s.fws + u[kPlantPower] + s.air_side;
+        s.cooling = u[kCduPumpPower] + u[kPlantPower] + s.air_side;
         s.chain = chain_.evaluate(it, s.cooling, d.other_power, d.ups_mode);
         const double next = s.chain.hall_heat + s.chain.electrical_room_heat;
         if (std::abs(next - room) <= 1e-12 * std::max(1.0, s.chain.facility_power)) {
@@ -236,10 +247,9 @@ void SitePower::computeOutputs(double, std::span<const double>, std::span<const 
     y[kItPower] = u[kRackPower] + design_.fabric_power;
     y[kCoolingPower] = s.cooling;
     y[kAirSidePower] = s.air_side;
-    y[kFwsPumpPower] = s.fws;
     y[kLosses] = c.total_loss;
     const double outdoor = c.total_loss - c.hall_heat - c.electrical_room_heat;
-    y[kHeatToAmbient] = s.air_load + s.air_side + outdoor + s.fws;
+    y[kHeatToAmbient] = s.air_load + s.air_side + outdoor;
     auto loading = [&](const char* element) {
         for (const auto& e : c.elements) {
             if (e.name == element) return e.loading;

@@ -23,30 +23,33 @@
 //     chiller      L = ṁ·(h(T_1) − h(T_set))⁺, Q_ch = min(L, capacity), P_ch from the chiller
 //                  model with its condenser at the dry bulb; T_out = h⁻¹(h(T_1) − Q_ch/ṁ)
 //     heat         Q_water = ṁ·(h(T_in) − h(T_out))   (= bank + chiller evaporator)
+//     FWS pumps    variable speed on the loop's system curve: W = V̇·Δp_d·(V̇/V̇_d)² is
+//                  hydraulic work into the water ahead of the bank, P = W/η electric, P − W
+//                  (motor and pump losses) goes to the plant room air
 //   Unit losses, fan outages (utility loss before the generators pick the fans up) and chiller
 //   trips arrive as inputs, so one plant object covers every event of a contingency.
 //   | input  | inlet_temp, flow, setpoint, dry_bulb, wet_bulb, pressure | K, m3/s, K, K, K, Pa |
 //   | input  | units_available [1], fans_available [1], chiller_available [1]            |
-//   | output | outlet_temp [K], heat_rejected [W], fan_power [W], chiller_power [W],
-//   |        | evaporation_rate, drift_rate, blowdown_rate, spray_rate [m3/s],
-//   |        | setpoint_unmet [K], chiller_cooling [W]                 all feedthrough |
+//   | output | outlet_temp [K], heat_rejected [W] (from the water, pump work included),
+//   |        | fan_power [W], chiller_power [W], evaporation_rate, drift_rate, blowdown_rate,
+//   |        | spray_rate [m3/s], setpoint_unmet [K], chiller_cooling [W],
+//   |        | fws_pump_power [W], fws_pump_loss [W]                   all feedthrough |
 //
 // SitePower — everything electrical above the racks, and where the non-liquid heat goes:
 //     air load     Q_air = rack heat to air + fabric + other + CDU pump losses (P − hydraulic
 //                  work) + chain losses in the hall and electrical rooms
 //     air side     P_air = Q_air/COP_air(T_db) + P_fan,air (air-cooled CRAH units: a Carnot
 //                  fraction chiller with the condenser at the dry bulb; fans per kW of heat)
-//     FWS pumps    P_fws = V̇·Δp_d·(V̇/V̇_d)²/η  (variable speed on the loop's system curve)
-//     cooling      P_cool = P_cdu + P_fws + P_plant + P_air
+//     cooling      P_cool = P_cdu + P_plant + P_air  (P_plant: fans, chiller, FWS pumps)
 //     chain        facility = chain(IT = racks + fabric, cooling, other): losses depend on
 //                  P_air and P_air on the losses, so the pair is solved by fixed-point
 //                  iteration to 1e-12 relative (contraction ≈ loss fraction / COP ≈ 0.01)
-//     to ambient   Q_amb = Q_air + P_air + transformer/MV losses + P_fws (air-side heat, the
-//                  outdoor electrical losses and the facility pumps, booked straight to ambient)
+//     to ambient   Q_amb = Q_air + P_air + transformer/MV losses (air-side heat and the
+//                  outdoor electrical losses)
 //   | input  | rack_power [W] (grid side), rack_heat_air [W], cdu_pump_power [W],
-//   |        | cdu_pump_heat [W], plant_power [W], fws_flow [m3/s], dry_bulb [K]              |
-//   | output | facility_power, it_power, cooling_power, air_side_power, fws_pump_power,
-//   |        | losses, heat_to_ambient [W]; ups_loading, transformer_loading, busway_loading,
+//   |        | cdu_pump_heat [W], plant_power [W], dry_bulb [K]                               |
+//   | output | facility_power, it_power, cooling_power, air_side_power, losses,
+//   |        | heat_to_ambient [W]; ups_loading, transformer_loading, busway_loading,
 //   |        | feed_loading [1]                                         all feedthrough |
 #include <map>
 #include <memory>
@@ -123,6 +126,9 @@ struct PlantDesign {
     std::optional<thermal::ChillerSpec> chiller;  // air-cooled trim chiller
     int chiller_units = 0;                  // [1]
     std::string coolant = "water";
+    double fws_design_flow = 0.1;     // [m³/s] facility water pumps
+    double fws_design_dp = 250e3;     // [Pa] loop pressure drop at design flow
+    double fws_pump_efficiency = 0.7; // [1] wire to water
 };
 
 class HeatRejectionPlant : public Component {
@@ -137,7 +143,7 @@ public:
     };
     enum Output : std::size_t {
         kOutletTemp, kHeat, kFanPower, kChillerPower, kEvaporation, kDrift, kBlowdown, kSpray,
-        kUnmet, kChillerCooling
+        kUnmet, kChillerCooling, kFwsPumpPower, kFwsPumpLoss
     };
     const PlantDesign& design() const { return design_; }
     /// Steady plant outputs for given inputs (the design-point sizing uses it directly).
@@ -159,9 +165,6 @@ struct SitePowerDesign {
     thermal::ChillerSpec air_side_chiller;  // Carnot-fraction model of the CRAH plant
     double air_supply_temp = 291.15;  // [K] CRAH leaving air (the chiller's "chilled" side)
     double air_fan_power_per_W = 0.033;  // [W/W] CRAH fans per watt of heat (crah_150kW)
-    double fws_design_flow = 0.1;     // [m³/s]
-    double fws_design_dp = 250e3;     // [Pa] loop pressure drop at design flow
-    double fws_pump_efficiency = 0.7; // [1] wire to water
     double nominal_power = 1e7;       // [W]
 };
 
@@ -177,17 +180,17 @@ public:
     power::ChainResult chainAt(std::span<const double> u) const;
 
     enum Input : std::size_t {
-        kRackPower, kRackHeatAir, kCduPumpPower, kCduPumpHeat, kPlantPower, kFwsFlow, kDryBulb
+        kRackPower, kRackHeatAir, kCduPumpPower, kCduPumpHeat, kPlantPower, kDryBulb
     };
     enum Output : std::size_t {
-        kFacilityPower, kItPower, kCoolingPower, kAirSidePower, kFwsPumpPower, kLosses,
-        kHeatToAmbient, kUpsLoading, kTransformerLoading, kBuswayLoading, kFeedLoading
+        kFacilityPower, kItPower, kCoolingPower, kAirSidePower, kLosses, kHeatToAmbient,
+        kUpsLoading, kTransformerLoading, kBuswayLoading, kFeedLoading
     };
 
 private:
     struct Solution {
         power::ChainResult chain;
-        double air_side = 0, fws = 0, cooling = 0, air_load = 0;
+        double air_side = 0, cooling = 0, air_load = 0;
     };
     Solution solve(std::span<const double> u) const;
     SitePowerDesign design_;

@@ -274,6 +274,9 @@ void readCooling(Site& s, const JsonView& root) {
     fl.requireRange("pressure_drop_kPa", s.fws_pressure_drop, 1e3, 2e6, "kPa");
     s.fws_pump_efficiency = fl.number("pump_efficiency", 0.7);
     fl.requireRange("pump_efficiency", s.fws_pump_efficiency, 0.1, 0.95);
+    s.plant.fws_design_flow = s.design_fws_flow;
+    s.plant.fws_design_dp = s.fws_pressure_drop;
+    s.plant.fws_pump_efficiency = s.fws_pump_efficiency;
 
     // Heat rejection
     const JsonView hr = cl.at("heat_rejection");

@@ -119,13 +119,12 @@ Design designPoint(const Site& s) {
     spd.chain = d.chain;
     const SitePower final_site("site_final", spd);
     // The site component's inputs at the steady state, from the outputs that feed them.
-    std::vector<double> u(7);
+    std::vector<double> u(6);
     u[SitePower::kRackPower] = y[m.system().outputIndex("rack_power.value")];
     u[SitePower::kRackHeatAir] = y[m.system().outputIndex("rack_heat_air.value")];
     u[SitePower::kCduPumpPower] = y[m.system().outputIndex("cdu_pump_power.value")];
     u[SitePower::kCduPumpHeat] = y[m.system().outputIndex("cdu_pump_heat.value")];
     u[SitePower::kPlantPower] = y[m.system().outputIndex("plant_power.value")];
-    u[SitePower::kFwsFlow] = y[m.system().outputIndex("fws_mix.flow")];
     u[SitePower::kDryBulb] = s.design_weather.dry_bulb;
     d.chain_at_design = final_site.chainAt(u);
     d.facility_power = d.chain_at_design.facility_power;
@@ -180,7 +179,7 @@ Design designPoint(const Site& s) {
         s.cdu_spares == 0 ? "N" : s.cdu_spares == 1 ? "N+1" : "2N",
         fmt::format("{}+{}", s.cdu.pumps_duty, s.cdu.pumps_installed - s.cdu.pumps_duty), "-",
         fmt::format("N+{}", s.plant_spare_units), "N", "N+1"};
-    const double fws_flow = u[SitePower::kFwsFlow];
+    const double fws_flow = y[m.system().outputIndex("fws_mix.flow")];
     std::vector<double> load = {cdu_heat,   pump_flow_actual, rack_flow_min,
                                 plant_heat, fws_flow,         air_load};
     std::vector<double> loading = {100.0 * cdu_heat / s.cdu.capacity,
@@ -492,7 +491,7 @@ RunOutcome runStudy(const Scenario& sc, const Site& s, const Design& d, const Ru
     rec.addOutput("heat_to_liquid.value", "cooling", "heat_to_liquid", "racks to coolant");
     rec.addOutput("rack_heat_air.value", "cooling", "heat_to_air", "rack heat to air");
     rec.addOutput("cdu_pump_power.value", "cooling", "cdu_pump_power", "CDU pumps");
-    rec.addOutput("site.fws_pump_power", "cooling", "fws_pump_power", "facility pumps");
+    rec.addOutput("plant.fws_pump_power", "cooling", "fws_pump_power", "facility pumps");
     rec.addOutput("plant.fan_power", "cooling", "heat_rejection_fan_power", "plant fans");
     rec.addOutput("plant.chiller_power", "cooling", "chiller_power", "trim chiller");
     rec.addOutput("site.air_side_power", "cooling", "air_side_power", "CRAH plant");
