@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "tests/common/expect_error.h"
 #include "core/json.h"
 #include "facility/scenario.h"
 #include "facility/twin.h"
@@ -96,19 +97,6 @@ private:
     std::filesystem::path path_;
 };
 
-/// Runs f, expects an InputError whose message contains every fragment.
-template <class F>
-void expectInputError(F&& f, std::initializer_list<std::string> fragments) {
-    try {
-        f();
-        ADD_FAILURE() << "expected an InputError";
-    } catch (const InputError& e) {
-        const std::string msg = e.what();
-        for (const auto& frag : fragments) {
-            EXPECT_NE(msg.find(frag), std::string::npos)
-                << "message '" << msg << "' lacks '" << frag << "'";
-        }
-    }
-}
+using dctwin::test::expectInputError;
 
 }  // namespace dctwin::facility::test

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "tests/common/expect_error.h"
 #include "power/catalog.h"
 
 namespace dctwin::power::test {
@@ -14,19 +15,6 @@ inline const Catalog& catalog() {
     return c;
 }
 
-/// Runs f, expects an InputError whose message contains every fragment.
-template <class F>
-void expectInputError(F&& f, std::initializer_list<std::string> fragments) {
-    try {
-        f();
-        ADD_FAILURE() << "expected an InputError";
-    } catch (const InputError& e) {
-        const std::string msg = e.what();
-        for (const auto& frag : fragments) {
-            EXPECT_NE(msg.find(frag), std::string::npos)
-                << "message '" << msg << "' lacks '" << frag << "'";
-        }
-    }
-}
+using dctwin::test::expectInputError;
 
 }  // namespace dctwin::power::test
