@@ -69,8 +69,7 @@ StudySpec parseStudy(const JsonView& v) {
         v.requireRange(v.has("days") ? "days" : v.has("hours") ? "hours" : "duration_s",
                        s.duration_s, 1.0, 10.0 * units::year, "s");
     }
-    const double default_interval = s.kind == "annual" ? 600.0 : s.kind == "design_point" ? 1.0
-                                                                                          : 1.0;
+    const double default_interval = s.kind == "annual" ? 600.0 : 1.0;
     s.output_interval_s =
         v.quantity("output_interval", {"s", "min", "h"}, default_interval);
     if (!(s.output_interval_s > 0.0)) {

@@ -322,7 +322,10 @@ void readCooling(Site& s, const JsonView& root) {
     s.design_weather_basis = tower ? "ASHRAE 0.4 % evaporation wet bulb with coincident dry bulb"
                                    : "ASHRAE 0.4 % cooling dry bulb with coincident wet bulb";
     const thermal::CduModel cdu_model_obj(s.cdu);
-    const double design_heat = s.design_heat_liquid + s.cdus * cdu_model_obj.design().pump_power;
+    // Heat the plant rejects at design: racks to liquid, CDU pump power and the facility pumps'
+    // hydraulic work (which HeatRejectionPlant adds to the water ahead of the bank).
+    const double design_heat = s.design_heat_liquid + s.cdus * cdu_model_obj.design().pump_power +
+                               s.design_fws_flow * s.fws_pressure_drop;
     const thermal::Coolant water = thermal::Coolant::byName("water");
     const double mdot = water.massFlow(s.design_fws_flow);
     const double T_return =
