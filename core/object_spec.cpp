@@ -1,0 +1,432 @@
+#include "core/object_spec.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/errors.h"
+#include "core/units.h"
+
+namespace dctwin {
+namespace {
+
+std::string fmtNumber(double v) {
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    return fmt::format("{:g}", v);
+}
+
+const char* typeName(KeyType t) {
+    switch (t) {
+        case KeyType::Number: return "number";
+        case KeyType::Integer: return "integer";
+        case KeyType::Boolean: return "boolean";
+        case KeyType::String: return "string";
+        case KeyType::Object: return "object";
+        case KeyType::Array: return "array";
+    }
+    return "null";
+}
+
+}  // namespace
+
+std::string describeKey(const KeySpec& k) {
+    std::string s = k.description;
+    if (!k.unit.empty()) s += fmt::format(" [{}]", k.unit);
+    if (std::isfinite(k.min) || std::isfinite(k.max)) {
+        s += fmt::format(" ({} to {})", fmtNumber(k.min), fmtNumber(k.max));
+    }
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+ObjectSpec& ObjectSpec::add(KeySpec k) {
+    if (find(k.key)) throw std::logic_error("ObjectSpec: key declared twice: " + k.key);
+    keys_.push_back(std::move(k));
+    return *this;
+}
+
+ObjectSpec& ObjectSpec::number(std::string key, std::string unit, double min, double max,
+                               std::optional<double> fallback, std::string description,
+                               std::string group) {
+    KeySpec k;
+    k.key = std::move(key);
+    k.unit = std::move(unit);
+    k.min = min;
+    k.max = max;
+    if (fallback) k.fallback = *fallback;
+    k.required = !fallback && group.empty();
+    k.description = std::move(description);
+    k.group = std::move(group);
+    return add(std::move(k));
+}
+
+ObjectSpec& ObjectSpec::optionalNumber(std::string key, std::string unit, double min, double max,
+                                       std::string description, std::string group) {
+    KeySpec k;
+    k.key = std::move(key);
+    k.unit = std::move(unit);
+    k.min = min;
+    k.max = max;
+    k.description = std::move(description);
+    k.group = std::move(group);
+    return add(std::move(k));
+}
+
+ObjectSpec& ObjectSpec::integer(std::string key, double min, double max,
+                                std::optional<double> fallback, std::string description) {
+    KeySpec k;
+    k.key = std::move(key);
+    k.type = KeyType::Integer;
+    k.min = min;
+    k.max = max;
+    if (fallback) k.fallback = static_cast<std::int64_t>(*fallback);
+    k.required = !fallback;
+    k.description = std::move(description);
+    return add(std::move(k));
+}
+
+ObjectSpec& ObjectSpec::boolean(std::string key, std::optional<bool> fallback,
+                                std::string description) {
+    KeySpec k;
+    k.key = std::move(key);
+    k.type = KeyType::Boolean;
+    if (fallback) k.fallback = *fallback;
+    k.required = !fallback;
+    k.description = std::move(description);
+    return add(std::move(k));
+}
+
+ObjectSpec& ObjectSpec::string(std::string key, std::optional<std::string> fallback,
+                               std::string description) {
+    KeySpec k;
+    k.key = std::move(key);
+    k.type = KeyType::String;
+    if (fallback) k.fallback = *fallback;
+    k.required = !fallback;
+    k.description = std::move(description);
+    return add(std::move(k));
+}
+
+ObjectSpec& ObjectSpec::choice(std::string key, std::vector<std::string> choices,
+                               std::optional<std::string> fallback, std::string description) {
+    KeySpec k;
+    k.key = std::move(key);
+    k.type = KeyType::String;
+    k.choices = std::move(choices);
+    if (fallback) k.fallback = *fallback;
+    k.required = !fallback;
+    k.description = std::move(description);
+    return add(std::move(k));
+}
+
+ObjectSpec& ObjectSpec::object(std::string key, std::shared_ptr<const ObjectSpec> spec,
+                               bool required, std::string description) {
+    KeySpec k;
+    k.key = std::move(key);
+    k.type = KeyType::Object;
+    k.object = std::move(spec);
+    k.required = required;
+    k.description = std::move(description);
+    return add(std::move(k));
+}
+
+ObjectSpec& ObjectSpec::array(std::string key, std::shared_ptr<const ObjectSpec> items,
+                              bool required, std::string description) {
+    KeySpec k;
+    k.key = std::move(key);
+    k.type = KeyType::Array;
+    k.object = std::move(items);
+    k.required = required;
+    k.description = std::move(description);
+    return add(std::move(k));
+}
+
+ObjectSpec& ObjectSpec::scalarArray(std::string key, KeyType items, std::string description) {
+    KeySpec k;
+    k.key = std::move(key);
+    k.type = KeyType::Array;
+    k.items = items;
+    k.description = std::move(description);
+    return add(std::move(k));
+}
+
+ObjectSpec& ObjectSpec::open(std::function<Json()> properties) {
+    overrides_ = std::move(properties);
+    return *this;
+}
+
+ObjectSpec& ObjectSpec::delegated(std::function<Json()> schema) {
+    delegate_ = std::move(schema);
+    return *this;
+}
+
+const KeySpec* ObjectSpec::find(std::string_view key) const {
+    for (const auto& k : keys_) {
+        if (k.key == key) return &k;
+    }
+    return nullptr;
+}
+
+const KeySpec& ObjectSpec::at(std::string_view key) const {
+    if (const KeySpec* k = find(key)) return *k;
+    throw std::logic_error(fmt::format("ObjectSpec: key '{}' is not declared", key));
+}
+
+std::vector<std::string> ObjectSpec::keyNames() const {
+    std::vector<std::string> names;
+    for (const auto& k : keys_) names.push_back(k.key);
+    return names;
+}
+
+Json ObjectSpec::schema() const {
+    Json s = {{"type", "object"}};
+    if (!description_.empty()) s["description"] = description_;
+    Json props = Json::object();
+    Json required = Json::array();
+    std::vector<std::string> groups;
+    for (const auto& k : keys_) {
+        Json p;
+        if (k.type == KeyType::Object && k.object) {
+            p = k.object->schema();
+        } else if (k.type == KeyType::Array) {
+            p = {{"type", "array"}};
+            if (k.object) {
+                p["items"] = k.object->schema();
+            } else {
+                p["items"] = {{"type", typeName(k.items)}};
+            }
+        } else {
+            p["type"] = typeName(k.type);
+            if (std::isfinite(k.min)) p["minimum"] = k.min;
+            if (std::isfinite(k.max)) p["maximum"] = k.max;
+            if (!k.choices.empty()) p["enum"] = k.choices;
+            if (!k.unit.empty()) p["x-unit"] = k.unit;
+        }
+        p["description"] = describeKey(k);
+        if (!k.fallback.is_null()) p["default"] = k.fallback;
+        props[k.key] = std::move(p);
+        if (k.required) required.push_back(k.key);
+        if (!k.group.empty() &&
+            std::find(groups.begin(), groups.end(), k.group) == groups.end()) {
+            groups.push_back(k.group);
+        }
+    }
+    // At most one key of each alternative group: "not both" for every pair.
+    Json all_of = Json::array();
+    for (const auto& g : groups) {
+        std::vector<std::string> members;
+        for (const auto& k : keys_) {
+            if (k.group == g) members.push_back(k.key);
+        }
+        for (std::size_t i = 0; i < members.size(); ++i) {
+            for (std::size_t j = i + 1; j < members.size(); ++j) {
+                all_of.push_back({{"not", {{"required", {members[i], members[j]}}}}});
+            }
+        }
+    }
+    if (overrides_) {
+        for (const auto& [key, value] : overrides_().items()) {
+            if (!props.contains(key)) props[key] = value;
+        }
+    }
+    if (delegate_) {
+        const Json d = delegate_();
+        if (d.contains("properties")) {
+            for (const auto& [key, value] : d["properties"].items()) {
+                if (!props.contains(key)) props[key] = value;
+            }
+        }
+        if (d.contains("allOf")) {
+            for (const auto& a : d["allOf"]) all_of.push_back(a);
+        }
+    }
+    s["properties"] = std::move(props);
+    if (!required.empty()) s["required"] = std::move(required);
+    if (!all_of.empty()) s["allOf"] = std::move(all_of);
+    s["additionalProperties"] = false;
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+SpecReader::SpecReader(const JsonView& v, const ObjectSpec& spec) : view_(v), spec_(&spec) {
+    if (!view_.isObject()) view_.fail("expected an object");
+    std::vector<std::string> own = spec.keyNames();
+    if (!spec.isOpen()) {
+        view_.checkKeys(own);
+    } else {
+        // An open object hands unknown keys on, but a near miss of one of its own keys
+        // ("racks_per_cud") is a typo, reported here with the suggestion.
+        for (const auto& key : view_.keys()) {
+            if (spec.find(key)) continue;
+            const std::string near = nearestName(key, own);
+            if (!near.empty()) {
+                view_.fail(fmt::format("unknown key '{}'; did you mean '{}'?", key, near));
+            }
+        }
+    }
+    for (const auto& k : spec.keys()) {
+        if (k.required && !view_.has(k.key)) view_.fail(k.key, "required key is missing");
+        if (k.group.empty() || !view_.has(k.key)) continue;
+        for (const auto& other : spec.keys()) {
+            if (&other != &k && other.group == k.group && view_.has(other.key)) {
+                view_.fail(fmt::format("give '{}' or '{}', not both", k.key, other.key));
+            }
+        }
+    }
+}
+
+const KeySpec& SpecReader::declared(std::string_view key) const { return spec_->at(key); }
+
+bool SpecReader::has(std::string_view key) const { return view_.has(key); }
+
+bool SpecReader::hasGroup(std::string_view group) const { return !presentKey(group).empty(); }
+
+std::string SpecReader::presentKey(std::string_view group) const {
+    for (const auto& k : spec_->keys()) {
+        if (k.group == group && view_.has(k.key)) return k.key;
+    }
+    return {};
+}
+
+std::optional<JsonView> SpecReader::value(const KeySpec& k) const { return view_.find(k.key); }
+
+void SpecReader::checkRange(const KeySpec& k, double v) const {
+    if (v >= k.min && v <= k.max) return;  // NaN fails here as well
+    const std::string u = k.unit.empty() ? "" : " " + k.unit;
+    std::string expected;
+    if (std::isfinite(k.min) && std::isfinite(k.max)) {
+        expected = fmt::format("between {}{} and {}{}", fmtNumber(k.min), u, fmtNumber(k.max), u);
+    } else if (std::isfinite(k.min)) {
+        expected = fmt::format("at least {}{}", fmtNumber(k.min), u);
+    } else {
+        expected = fmt::format("at most {}{}", fmtNumber(k.max), u);
+    }
+    fail(k.key, fmt::format("value {}{} is out of range; expected {}", fmtNumber(v), u, expected));
+}
+
+double SpecReader::number(std::string_view key) const {
+    const KeySpec& k = declared(key);
+    double v = 0.0;
+    if (auto c = value(k)) {
+        v = k.type == KeyType::Integer ? static_cast<double>(c->asInteger()) : c->asNumber();
+    } else if (k.fallback.is_number()) {
+        return k.fallback.get<double>();
+    } else {
+        view_.fail(k.key, "required key is missing");
+    }
+    checkRange(k, v);
+    return v;
+}
+
+double SpecReader::si(std::string_view key) const {
+    const KeySpec& k = declared(key);
+    return units::toSI(number(key), k.unit);
+}
+
+std::optional<double> SpecReader::optionalQuantity(std::string_view group) const {
+    const std::string present = presentKey(group);
+    if (!present.empty()) return si(present);
+    for (const auto& k : spec_->keys()) {
+        if (k.group == group && k.fallback.is_number()) {
+            return units::toSI(k.fallback.get<double>(), k.unit);
+        }
+    }
+    return std::nullopt;
+}
+
+double SpecReader::quantity(std::string_view group) const {
+    if (auto v = optionalQuantity(group)) return *v;
+    std::vector<std::string> names;
+    for (const auto& k : spec_->keys()) {
+        if (k.group == group) names.push_back(k.key);
+    }
+    view_.fail(group, fmt::format("required; give one of: {}", fmt::join(names, ", ")));
+}
+
+std::int64_t SpecReader::integer(std::string_view key) const {
+    const KeySpec& k = declared(key);
+    std::int64_t v = 0;
+    if (auto c = value(k)) {
+        v = c->asInteger();
+    } else if (k.fallback.is_number()) {
+        return k.fallback.get<std::int64_t>();
+    } else {
+        view_.fail(k.key, "required key is missing");
+    }
+    checkRange(k, static_cast<double>(v));
+    return v;
+}
+
+int SpecReader::count(std::string_view key) const {
+    const KeySpec& k = declared(key);
+    if (!(k.min >= std::numeric_limits<int>::min() && k.max <= std::numeric_limits<int>::max())) {
+        throw std::logic_error("SpecReader::count: range of '" + k.key + "' does not fit int");
+    }
+    return static_cast<int>(integer(key));
+}
+
+bool SpecReader::boolean(std::string_view key) const {
+    const KeySpec& k = declared(key);
+    if (auto c = value(k)) return c->asBool();
+    if (k.fallback.is_boolean()) return k.fallback.get<bool>();
+    view_.fail(k.key, "required key is missing");
+}
+
+std::string SpecReader::string(std::string_view key) const {
+    const KeySpec& k = declared(key);
+    if (!k.choices.empty()) {
+        return k.fallback.is_string() ? view_.choice(k.key, k.choices, k.fallback.get<std::string>())
+                                      : view_.choice(k.key, k.choices);
+    }
+    if (auto c = value(k)) return c->asString();
+    if (k.fallback.is_string()) return k.fallback.get<std::string>();
+    view_.fail(k.key, "required key is missing");
+}
+
+SpecReader SpecReader::object(std::string_view key) const {
+    const KeySpec& k = declared(key);
+    if (k.type != KeyType::Object || !k.object) {
+        throw std::logic_error("SpecReader::object: '" + k.key + "' is not an object key");
+    }
+    if (auto c = value(k)) return SpecReader(*c, *k.object);
+    auto empty = std::make_shared<const Json>(Json::object());
+    SpecReader r(JsonView(*empty, fmt::format("{}/{}", view_.path(), k.key)), *k.object);
+    r.empty_ = std::move(empty);
+    return r;
+}
+
+std::vector<SpecReader> SpecReader::array(std::string_view key) const {
+    const KeySpec& k = declared(key);
+    if (k.type != KeyType::Array || !k.object) {
+        throw std::logic_error("SpecReader::array: '" + k.key + "' is not an array of objects");
+    }
+    std::vector<SpecReader> out;
+    auto c = value(k);
+    if (!c) return out;
+    if (!c->isArray()) c->fail("expected a list");
+    for (const JsonView& e : c->elements()) {
+        if (!e.isObject()) e.fail("expected an object");
+        out.emplace_back(e, *k.object);
+    }
+    return out;
+}
+
+Json SpecReader::extraKeys() const {
+    Json out = Json::object();
+    for (const auto& [key, value] : view_.json().items()) {
+        if (!spec_->find(key)) out[key] = value;
+    }
+    return out;
+}
+
+void SpecReader::fail(std::string_view key, std::string_view message) const {
+    view_.fail(key, message);
+}
+
+void SpecReader::fail(std::string_view message) const { view_.fail(message); }
+
+}  // namespace dctwin
