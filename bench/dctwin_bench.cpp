@@ -128,8 +128,8 @@ std::filesystem::path scenarioPath(const CaseSpec& c) {
 
 // The quick variants change the study length in the input JSON and re-parse it, so the model
 // builder sees exactly what a scenario file with that length would give it.
-facility::Scenario loadCase(const CaseSpec& c, bool quick) {
-    facility::Scenario sc = facility::loadScenario(scenarioPath(c));
+facility::ScenarioSpec loadCase(const CaseSpec& c, bool quick) {
+    facility::ScenarioSpec sc = facility::loadScenario(scenarioPath(c));
     if (!quick || c.sizing) return sc;
     Json input = sc.input;
     Json& study = input["study"];
@@ -142,7 +142,7 @@ facility::Scenario loadCase(const CaseSpec& c, bool quick) {
     } else {
         study["days"] = 7;
     }
-    facility::Scenario q =
+    facility::ScenarioSpec q =
         facility::parseScenario(input, sc.base_dir, sc.file.string() + " (quick)");
     q.file = sc.file;
     return q;
@@ -167,7 +167,7 @@ Json runCaseInChild(const CaseSpec& c, bool quick) {
     Json r;
     r["case"] = c.id;
     try {
-        const facility::Scenario sc = loadCase(c, quick);
+        const facility::ScenarioSpec sc = loadCase(c, quick);
         facility::RunOutcome out;
         double wall = 0.0;
         if (c.sizing) {

@@ -12,6 +12,7 @@
 
 #include "core/errors.h"
 #include "core/io/report_writer.h"
+#include "facility/scenario.h"
 #include "facility/sweep.h"
 #include "facility/twin.h"
 
@@ -82,7 +83,7 @@ void printSummary(const facility::RunOutcome& r) {
     };
     std::cout << fmt::format("scenario            {}\n", s.value("scenario", std::string()));
     std::cout << fmt::format("study               {}  ({:.1f} h simulated)\n",
-                             s.value("study", std::string()), num("simulated_hours"));
+                             s.value("study", std::string()), num("simulated_h"));
     std::cout << fmt::format("IT energy           {:.1f} MWh   peak IT {:.0f} kW\n",
                              num("it_energy_MWh"), num("peak_it_kW"));
     std::cout << fmt::format("facility energy     {:.1f} MWh   peak facility {:.0f} kW\n",
@@ -133,7 +134,7 @@ void printTable(const Table& t) {
 int runCommand(const std::string& scenario_file, const std::optional<std::string>& report,
                const std::optional<std::string>& summary_json,
                const std::optional<std::string>& csv_dir, const Options& options) {
-    const facility::Scenario scenario = facility::loadScenario(scenario_file);
+    const facility::ScenarioSpec scenario = facility::loadScenario(scenario_file);
     // Check the destinations before a long run, not after it.
     for (const auto* p : {&report, &summary_json}) {
         if (!*p) continue;
@@ -157,7 +158,7 @@ int runCommand(const std::string& scenario_file, const std::optional<std::string
 }
 
 int sizeCommand(const std::string& scenario_file, bool as_json, const Options&) {
-    const facility::Scenario scenario = facility::loadScenario(scenario_file);
+    const facility::ScenarioSpec scenario = facility::loadScenario(scenario_file);
     facility::RunOutcome r = facility::sizeScenario(scenario);
     if (as_json) {
         std::cout << r.summary.dump(2) << "\n";
@@ -191,10 +192,25 @@ int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int 
 }
 
 int validateCommand(const std::string& scenario_file, const Options&) {
-    const facility::Scenario scenario = facility::loadScenario(scenario_file);
+    const facility::ScenarioSpec scenario = facility::loadScenario(scenario_file);
     facility::validateModel(scenario);
     std::cout << fmt::format("{}: valid ('{}', study {})\n", scenario_file, scenario.name,
                              scenario.study.kind);
+    return 0;
+}
+
+}  // namespace dctwin::cli
+
+namespace dctwin::cli {
+
+int schemaCommand(const std::optional<std::string>& output, bool markdown) {
+    const std::string text =
+        markdown ? facility::scenarioReference() : facility::scenarioSchema().dump(2);
+    if (output) {
+        writeText(*output, text);
+    } else {
+        std::cout << text << "\n";
+    }
     return 0;
 }
 

@@ -26,5 +26,7 @@ int sizeCommand(const std::string& scenario, bool as_json, const Options& option
 int sweepCommand(const std::string& sweep, const std::string& out_dir, int threads,
                  const Options& options);
 int validateCommand(const std::string& scenario, const Options& options);
+/// The scenario JSON Schema (or, with `markdown`, the scenario reference) to stdout or `output`.
+int schemaCommand(const std::optional<std::string>& output, bool markdown);
 
 }  // namespace dctwin::cli

@@ -4,6 +4,7 @@
 //   dctwin size SCENARIO.json [--json]
 //   dctwin sweep SWEEP.json [-j THREADS] [-o DIR] [--quiet]
 //   dctwin validate SCENARIO.json
+//   dctwin schema [--markdown] [-o FILE]
 //   dctwin --help | --version
 //
 // Exit status: 0 success, 1 the simulation failed, 2 bad input or usage. Progress goes to
@@ -42,6 +43,9 @@ Usage:
       Run the variants of a base scenario described in SWEEP.json on several threads.
   dctwin validate SCENARIO.json
       Read and check a scenario without running it.
+  dctwin schema [--markdown] [-o FILE]
+      Write the JSON Schema of scenario files, or with --markdown the scenario reference,
+      both generated from the scenario specs.
   dctwin --help | --version
 
 Exit status: 0 success, 1 the simulation failed, 2 bad input or usage.
@@ -56,7 +60,7 @@ struct Args {
     std::vector<std::string> positional;
     std::optional<std::string> output, summary_json, csv_dir;
     int threads = 0;
-    bool quiet = false, json = false;
+    bool quiet = false, json = false, markdown = false;
 };
 
 Args parseArgs(int argc, char** argv) {
@@ -90,6 +94,8 @@ Args parseArgs(int argc, char** argv) {
             a.quiet = true;
         } else if (s == "--json") {
             a.json = true;
+        } else if (s == "--markdown") {
+            a.markdown = true;
         } else if (!s.empty() && s[0] == '-') {
             usageError(fmt::format("unknown option '{}' for '{}'", s, a.command));
         } else {
@@ -123,8 +129,12 @@ int dispatch(const Args& a) {
                                  a.threads > 0 ? a.threads : 1, o);
     }
     if (a.command == "validate") return cli::validateCommand(oneFile("scenario"), o);
-    usageError(fmt::format("unknown command '{}'; valid commands: run, size, sweep, validate",
-                           a.command));
+    if (a.command == "schema") {
+        if (!a.positional.empty()) usageError("'dctwin schema' takes no file; use -o FILE");
+        return cli::schemaCommand(a.output, a.markdown);
+    }
+    usageError(fmt::format(
+        "unknown command '{}'; valid commands: run, size, sweep, validate, schema", a.command));
 }
 
 }  // namespace

@@ -181,8 +181,24 @@ std::string nearestName(std::string_view name, const std::vector<std::string>& c
 
 JsonView::JsonView(const Json& value, std::string path) : value_(&value), path_(std::move(path)) {}
 
+JsonView JsonView::merged(const Json& value, JsonProvenance provenance) {
+    JsonView v(value, provenance.user_path);
+    v.provenance_ = std::make_shared<const JsonProvenance>(std::move(provenance));
+    return v;
+}
+
 std::string JsonView::childPath(std::string_view key) const {
-    return fmt::format("{}/{}", path_, escapePointerToken(key));
+    const std::string token = escapePointerToken(key);
+    if (!provenance_) return fmt::format("{}/{}", path_, token);
+    const auto& o = provenance_->overridden;
+    if (std::find(o.begin(), o.end(), key) != o.end()) {
+        return fmt::format("{}/{} (overriding catalog record {})", provenance_->user_path, token,
+                           provenance_->record);
+    }
+    return fmt::format("{}: catalog record {}/{}", provenance_->user_path.empty()
+                                                       ? "/"
+                                                       : provenance_->user_path,
+                       provenance_->record, token);
 }
 
 void JsonView::fail(std::string_view key, std::string_view message) const {
@@ -405,10 +421,16 @@ void JsonView::requireRange(std::string_view key, double value_si, double min_si
 }
 
 void JsonView::checkKeys(const std::vector<std::string>& allowed) const {
+    checkKeys(allowed, nullptr);
+}
+
+void JsonView::checkKeys(const std::vector<std::string>& allowed,
+                         bool (*also_accepted)(std::string_view)) const {
     if (!value_->is_object()) fail(fmt::format("expected an object, got {}", describe(*value_)));
     for (const auto& item : value_->items()) {
         const std::string& key = item.key();
         if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+        if (also_accepted && also_accepted(key)) continue;
         const std::string near = nearestName(key, allowed);
         fail(fmt::format("unknown key '{}';{} valid keys: {}", key,
                          near.empty() ? "" : fmt::format(" did you mean '{}'?", near),

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,9 +30,21 @@ Json parseJson(std::string_view text, std::string_view origin);
 /// The nearest candidate by edit distance, or "" if none is reasonably close.
 std::string nearestName(std::string_view name, const std::vector<std::string>& candidates);
 
+/// Where the keys of a merged catalog record come from (DESIGN.md §2: every value keeps its
+/// origin through catalog merges). A key the scenario overrides is reported at the scenario's
+/// path first and the record second; a key from the record at the scenario object that named
+/// the model, then the record's own path.
+struct JsonProvenance {
+    std::string user_path;                 ///< the scenario object ("/cooling/cdu")
+    std::string record;                    ///< the catalog record ("cdus.json/vertiv_xdu1350")
+    std::vector<std::string> overridden;   ///< keys the scenario sets
+};
+
 class JsonView {
 public:
     JsonView(const Json& value, std::string path = "");
+    /// A merged catalog record whose messages name the scenario's key first.
+    static JsonView merged(const Json& value, JsonProvenance provenance);
 
     const Json& json() const { return *value_; }
     const std::string& path() const { return path_; }  // "" is the root
@@ -91,6 +104,10 @@ public:
     /// InputError for the first key not in `allowed`, naming the nearest valid key and listing
     /// all valid keys.
     void checkKeys(const std::vector<std::string>& allowed) const;
+    /// The same, also accepting (without listing them as choices) keys for which
+    /// `also_accepted` is true — documentation keys of catalog records.
+    void checkKeys(const std::vector<std::string>& allowed,
+                   bool (*also_accepted)(std::string_view)) const;
 
     /// InputError "<where>/<key>: <message>".
     [[noreturn]] void fail(std::string_view key, std::string_view message) const;
@@ -100,6 +117,7 @@ private:
     std::string childPath(std::string_view key) const;
     const Json* value_;
     std::string path_;
+    std::shared_ptr<const JsonProvenance> provenance_;  // merged catalog records only
 };
 
 /// Merges `overrides` into `base` recursively (objects merge key by key; other values replace),

@@ -158,8 +158,8 @@ ObjectSpec& ObjectSpec::open(std::function<Json()> properties) {
     return *this;
 }
 
-ObjectSpec& ObjectSpec::delegated(std::function<Json()> schema) {
-    delegate_ = std::move(schema);
+ObjectSpec& ObjectSpec::delegated(std::shared_ptr<const ObjectSpec> spec) {
+    delegate_ = std::move(spec);
     return *this;
 }
 
@@ -233,7 +233,7 @@ Json ObjectSpec::schema() const {
         }
     }
     if (delegate_) {
-        const Json d = delegate_();
+        const Json d = delegate_->schema();
         if (d.contains("properties")) {
             for (const auto& [key, value] : d["properties"].items()) {
                 if (!props.contains(key)) props[key] = value;
@@ -248,6 +248,47 @@ Json ObjectSpec::schema() const {
     if (!all_of.empty()) s["allOf"] = std::move(all_of);
     s["additionalProperties"] = false;
     return s;
+}
+
+std::string ObjectSpec::markdown(const std::string& path) const {
+    std::string out = fmt::format("### `{}`\n\n", path.empty() ? "/" : path);
+    if (!description_.empty()) out += description_ + "\n\n";
+    out += "| key | type | unit | range | default | meaning |\n|---|---|---|---|---|---|\n";
+    auto cell = [](std::string s) {
+        std::string o;
+        for (char c : s) o += c == '|' ? std::string("\\|") : std::string(1, c);
+        return o;
+    };
+    for (const auto& k : keys_) {
+        std::string type = typeName(k.type);
+        if (k.type == KeyType::Array) {
+            type = fmt::format("list of {}", k.object ? "objects" : typeName(k.items));
+        }
+        std::string range;
+        if (!k.choices.empty()) {
+            range = fmt::format("one of: {}", fmt::join(k.choices, ", "));
+        } else if (std::isfinite(k.min) || std::isfinite(k.max)) {
+            range = fmt::format("{} to {}", fmtNumber(k.min), fmtNumber(k.max));
+        }
+        std::string fallback = k.fallback.is_null() ? (k.required ? "required" : "")
+                                                     : k.fallback.dump();
+        std::string meaning = k.description;
+        if (!k.group.empty()) meaning += fmt::format(" (one of the `{}` keys)", k.group);
+        out += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", k.key, type, k.unit,
+                           cell(range), cell(fallback), cell(meaning));
+    }
+    if (overrides_) {
+        out += "\nAny other key overrides the named catalog record's value of that key.\n";
+    }
+    out += "\n";
+    if (delegate_) out += delegate_->markdown(path);
+    for (const auto& k : keys_) {
+        if (k.object) {
+            out += k.object->markdown(fmt::format("{}/{}{}", path, k.key,
+                                                  k.type == KeyType::Array ? "/i" : ""));
+        }
+    }
+    return out;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -81,8 +81,8 @@ public:
     /// schema (a JSON Schema "properties" object).
     ObjectSpec& open(std::function<Json()> properties);
     /// Keys this object does not know are accepted and checked by another reader (a section
-    /// that a lower layer reads with its own spec); `schema` describes them.
-    ObjectSpec& delegated(std::function<Json()> schema);
+    /// that a lower layer reads with its own spec), whose declaration is `spec`.
+    ObjectSpec& delegated(std::shared_ptr<const ObjectSpec> spec);
 
     const KeySpec* find(std::string_view key) const;
     const KeySpec& at(std::string_view key) const;  ///< std::logic_error if undeclared
@@ -93,12 +93,15 @@ public:
 
     /// JSON Schema (draft 2020-12) of this object.
     Json schema() const;
+    /// A reference in Markdown: one table of keys (type, unit, range, default, meaning) per
+    /// object, headed by its JSON path, nested objects after their parent.
+    std::string markdown(const std::string& path) const;
 
 private:
     std::string description_;
     std::vector<KeySpec> keys_;
     std::function<Json()> overrides_;
-    std::function<Json()> delegate_;
+    std::shared_ptr<const ObjectSpec> delegate_;
 };
 
 /// Reads one JSON object against its ObjectSpec: the object's type, unknown keys (with the

@@ -51,9 +51,10 @@ struct Table {
 };
 
 struct Metric {
-    std::string name;
-    double value = 0.0;
-    std::string unit;
+    std::string name;         // unit in the name where it has one ("it_energy_MWh")
+    double value = 0.0;       // in `unit`
+    std::string unit;         // "MWh", "kW", "C", "%", "1", ...
+    std::string description;  // what it is, for the report, the CLI and the GUI
 };
 
 /// Everything a report holds.

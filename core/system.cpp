@@ -55,27 +55,54 @@ std::pair<std::size_t, std::size_t> System::resolve(std::string_view qualified,
 }
 
 void System::connect(std::string_view from, std::string_view to) {
-    requireOpen("connect");
     auto [fc, fo] = resolve(from, true);
     auto [tc, ti] = resolve(to, false);
+    connect(OutputPort{fc, fo}, InputPort{tc, ti});
+}
+
+void System::connect(OutputPort from, InputPort to) {
+    requireOpen("connect");
+    const Component& fc = *components_.at(from.component).component;
+    const Component& tc = *components_.at(to.component).component;
+    const auto& out = fc.outputs().at(from.port);
+    const auto& in = tc.inputs().at(to.port);
     for (const auto& k : connections_) {
-        if (k.to_component == tc && k.to_input == ti) {
-            throw ModelError(fmt::format("input '{}' is connected twice", to));
+        if (k.to_component == to.component && k.to_input == to.port) {
+            throw ModelError(fmt::format("input '{}.{}' is connected twice", tc.name(), in.name));
         }
     }
-    const auto& out = components_[fc].component->outputs()[fo];
-    const auto& in = components_[tc].component->inputs()[ti];
     if (out.unit != in.unit) {
-        throw ModelError(fmt::format("cannot connect '{}' [{}] to '{}' [{}]: units differ", from,
-                                     out.unit, to, in.unit));
+        throw ModelError(fmt::format("cannot connect '{}.{}' [{}] to '{}.{}' [{}]: units differ",
+                                     fc.name(), out.name, out.unit, tc.name(), in.name, in.unit));
     }
-    connections_.push_back({fc, fo, tc, ti});
+    connections_.push_back({from.component, from.port, to.component, to.port});
 }
 
 void System::setInput(std::string_view to, double value) {
+    auto [c, i] = resolve(to, false);  // validates the name
+    setInput(InputPort{c, i}, value);
+}
+
+void System::setInput(InputPort to, double value) {
     requireOpen("setInput");
-    resolve(to, false);  // validates the name
-    fixed_inputs_.emplace_back(std::string(to), value);
+    components_.at(to.component).component->inputs().at(to.port);  // validates the handle
+    fixed_inputs_.emplace_back(to, value);
+}
+
+ComponentHandle System::insert(std::shared_ptr<const Component> c) {
+    const Component* raw = c.get();
+    addComponent(std::move(c));
+    return ComponentHandle(raw, components_.size() - 1);
+}
+
+std::size_t System::outputIndex(OutputPort port) const {
+    requireFinalized("outputIndex");
+    return components_.at(port.component).output_offset + port.port;
+}
+
+std::size_t System::stateIndex(std::size_t component, std::size_t state) const {
+    requireFinalized("stateIndex");
+    return components_.at(component).state_offset + state;
 }
 
 void System::finalize() {
@@ -105,9 +132,8 @@ void System::finalize() {
             input_constant_[components_[c].input_offset + i] = ins[i].start;
         }
     }
-    for (const auto& [name, value] : fixed_inputs_) {
-        auto [c, i] = resolve(name, false);
-        input_constant_[components_[c].input_offset + i] = value;
+    for (const auto& [port, value] : fixed_inputs_) {
+        input_constant_[components_[port.component].input_offset + port.port] = value;
     }
     for (const auto& k : connections_) {
         input_source_[components_[k.to_component].input_offset + k.to_input] =

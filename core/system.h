@@ -23,6 +23,34 @@
 
 namespace dctwin {
 
+/// A checked handle to one output of a component in a System (as Drake's OutputPort): made
+/// once from names, then used without strings and without index enums kept in sync by hand.
+struct OutputPort {
+    std::size_t component = 0;  ///< component index in the System
+    std::size_t port = 0;       ///< output index in the component
+};
+/// A checked handle to one input of a component in a System.
+struct InputPort {
+    std::size_t component = 0;
+    std::size_t port = 0;
+};
+
+/// A component added to a System: its index, and its ports by name (ModelError listing the
+/// valid names when a name is wrong).
+class ComponentHandle {
+public:
+    ComponentHandle() = default;
+    ComponentHandle(const Component* c, std::size_t index) : c_(c), index_(index) {}
+    std::size_t index() const { return index_; }
+    const Component& component() const { return *c_; }
+    OutputPort out(std::string_view name) const { return {index_, c_->outputIndex(name)}; }
+    InputPort in(std::string_view name) const { return {index_, c_->inputIndex(name)}; }
+
+private:
+    const Component* c_ = nullptr;
+    std::size_t index_ = 0;
+};
+
 class System {
 public:
     /// Adds a component; names must be unique. Returns a reference valid for the System's life.
@@ -33,6 +61,17 @@ public:
         return ref;
     }
     void addComponent(std::shared_ptr<const Component> c);
+    /// Adds a component and returns its handle.
+    ComponentHandle insert(std::shared_ptr<const Component> c);
+
+    /// Connects an output to an input (units must agree; an input takes one connection).
+    void connect(OutputPort from, InputPort to);
+    /// Fixes an unconnected input to a constant value [SI].
+    void setInput(InputPort to, double value);
+    /// Global index of an output into Workspace::y (after finalize()).
+    std::size_t outputIndex(OutputPort port) const;
+    /// Global index of a component's state into the state vector (after finalize()).
+    std::size_t stateIndex(std::size_t component, std::size_t state) const;
 
     /// Connects "component.output" to "component.input".
     void connect(std::string_view from, std::string_view to);
@@ -99,7 +138,7 @@ private:
 
     std::vector<Entry> components_;
     std::vector<Connection> connections_;
-    std::vector<std::pair<std::string, double>> fixed_inputs_;
+    std::vector<std::pair<InputPort, double>> fixed_inputs_;
     bool finalized_ = false;
     std::size_t n_states_ = 0, n_inputs_ = 0, n_outputs_ = 0;
     std::vector<std::size_t> order_;              // evaluation order of components

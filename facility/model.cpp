@@ -51,215 +51,240 @@ const std::vector<std::string>& SiteModel::meterNames() {
     return names;
 }
 
-std::size_t SiteModel::add(std::shared_ptr<const Component> c) {
-    system_.addComponent(std::move(c));
-    return system_.componentCount() - 1;
+void SiteModel::SumTerms::add(std::string name, double weight, OutputPort p) {
+    terms.emplace_back(std::move(name), weight);
+    sources.push_back(p);
 }
 
-std::string SiteModel::port(std::size_t component, std::string_view p) const {
-    return fmt::format("{}.{}", system_.component(component).name(), p);
+ComponentHandle SiteModel::add(std::shared_ptr<const Component> c) {
+    return system_.insert(std::move(c));
 }
 
-SiteModel::SiteModel(const Site& site, const Conditions& conditions)
-    : site_(site), c_(conditions) {
-    const Site& s = site_;
-    const thermal::Coolant coolant = thermal::Coolant::byName(s.coolant);
-    const thermal::Coolant water = thermal::Coolant::byName("water");
-    const double P_site = std::max(1e5, s.design_rack_power * s.racks);
-    auto connect = [&](std::size_t a, std::string_view out, std::size_t b, std::string_view in) {
-        system_.connect(port(a, out), port(b, in));
-    };
-    auto fix = [&](std::size_t b, std::string_view in, double v) {
-        system_.setInput(port(b, in), v);
-    };
-    auto schedule = [&](std::string name, const char* unit, double initial,
-                        const std::vector<std::pair<double, double>>& changes) {
-        return add(std::make_shared<Schedule>(std::move(name), unit, std::max(1.0, initial),
-                                              initial, changes));
-    };
+void SiteModel::connect(const ComponentHandle& from, std::string_view out,
+                        const ComponentHandle& to, std::string_view in) {
+    system_.connect(from.out(out), to.in(in));
+}
 
-    // Boundary: weather and the utilization of every rack kind.
+void SiteModel::fix(const ComponentHandle& to, std::string_view in, double value) {
+    system_.setInput(to.in(in), value);
+}
+
+ComponentHandle SiteModel::schedule(std::string name, const char* unit, double initial,
+                                    const std::vector<std::pair<double, double>>& changes) {
+    return add(std::make_shared<Schedule>(std::move(name), unit, std::max(1.0, initial), initial,
+                                          changes));
+}
+
+OutputPort SiteModel::addSum(std::string name, const SumTerms& t, const char* unit,
+                             double nominal) {
+    std::vector<LinearCombination::Term> terms;
+    for (const auto& [n, w] : t.terms) terms.push_back({n, w});
+    const ComponentHandle h =
+        add(std::make_shared<LinearCombination>(std::move(name), terms, unit, nominal));
+    for (std::size_t i = 0; i < t.terms.size(); ++i) {
+        system_.connect(t.sources[i], h.in(t.terms[i].first));
+    }
+    return h.out("value");
+}
+
+SiteModel::SiteModel(const ScenarioSpec& spec, const SiteSizing& sizing,
+                     const Conditions& conditions)
+    : spec_(spec),
+      sizing_(sizing),
+      c_(conditions),
+      coolant_(thermal::Coolant::byName(spec.cooling.coolant)),
+      cdu_model_(spec.cooling.cdu) {
+    const double P_site = std::max(1e5, sizing_.design_rack_power * sizing_.racks);
+    const std::vector<KindSource> sources = addBoundary();
+    const ComponentHandle fws_mix = addFacilityLoopParts();
+    SiteSumTerms sums;
+    for (std::size_t g = 0; g < sizing_.cdu_groups.size(); ++g) {
+        addCduGroup(g, sources, fws_mix, sums);
+    }
+    addSums(sums, P_site);
+    wireFacilityLoop(fws_mix);
+    addSitePower(P_site);
+    addMeters(P_site);
+    system_.finalize();
+}
+
+/// Weather and the utilization of every rack kind: the study's (workload, hourly weather) or
+/// a steady operating point's (constant utilization and weather).
+std::vector<SiteModel::KindSource> SiteModel::addBoundary() {
     if (c_.steady) {
         weather_ = add(std::make_shared<ConstantWeather>("weather", c_.air.dry_bulb,
                                                          c_.air.wet_bulb, c_.air.dew_point,
                                                          c_.air.pressure));
     } else {
         weather_ = add(std::make_shared<thermal::AmbientWeather>(
-            "weather", s.weather, c_.weather_offset, c_.stop_at_weather_hours));
+            "weather", spec_.site.weather, c_.weather_offset, c_.stop_at_weather_hours));
     }
-    std::vector<std::size_t> source(s.kinds.size());
-    std::vector<std::string> util_port(s.kinds.size()), floor_port(s.kinds.size());
-    for (std::size_t k = 0; k < s.kinds.size(); ++k) {
-        const RackKind& kind = s.kinds[k];
+    std::vector<KindSource> sources;
+    for (std::size_t k = 0; k < sizing_.kinds.size(); ++k) {
+        const RackKind& kind = sizing_.kinds[k];
         if (c_.steady) {
-            source[k] = schedule("u_" + kind.label, "1", c_.utilization.at(k), {});
-            util_port[k] = "value";
+            sources.push_back({schedule("u_" + kind.label, "1", c_.utilization.at(k), {}),
+                               "value", ""});
         } else {
-            source[k] = add(std::make_shared<power::WorkloadSource>(
-                "u_" + kind.label, s.workload, kind.representative, c_.resolution,
-                c_.resolution == power::Resolution::Averaged ? c_.workload_window : 0.0));
-            util_port[k] = "utilization";
-            floor_port[k] = "floor_active";
+            sources.push_back({add(std::make_shared<power::WorkloadSource>(
+                                   "u_" + kind.label, spec_.workload, kind.representative,
+                                   c_.resolution,
+                                   c_.resolution == power::Resolution::Averaged
+                                       ? c_.workload_window
+                                       : 0.0)),
+                               "utilization", "floor_active"});
         }
     }
+    return sources;
+}
 
-    // Facility water loop pieces that the CDUs refer to (added first so names resolve).
+/// Facility water loop parts the CDUs refer to: return mixer, pipes, heat rejection plant.
+ComponentHandle SiteModel::addFacilityLoopParts() {
+    const thermal::Coolant water = thermal::Coolant::byName("water");
     std::vector<double> cdu_weights;
-    for (const auto& g : s.cdu_groups) cdu_weights.push_back(g.multiplicity);
-    const std::size_t fws_mix = add(std::make_shared<thermal::Mixer>(
-        "fws_mix", water, cdu_weights, s.fws_supply_setpoint + 8.0, s.cdu.facility_flow));
-    thermal::PipeParams pipe = s.pipe;
-    pipe_return_ = add(std::make_shared<thermal::Pipe>("fws_return", water, pipe));
-    pipe_supply_ = add(std::make_shared<thermal::Pipe>("fws_supply", water, pipe));
-    plant_ = add(std::make_shared<HeatRejectionPlant>("plant", s.plant));
+    for (const auto& g : sizing_.cdu_groups) cdu_weights.push_back(g.multiplicity);
+    const ComponentHandle fws_mix = add(std::make_shared<thermal::Mixer>(
+        "fws_mix", water, cdu_weights, sizing_.fws_supply_setpoint + 8.0,
+        spec_.cooling.cdu.facility_flow));
+    sums_.fws_flow = fws_mix.out("flow");
+    pipe_return_ = add(std::make_shared<thermal::Pipe>("fws_return", water, sizing_.pipe));
+    pipe_supply_ = add(std::make_shared<thermal::Pipe>("fws_supply", water, sizing_.pipe));
+    plant_ = add(std::make_shared<HeatRejectionPlant>("plant", sizing_.plant));
+    return fws_mix;
+}
 
-    // Racks, rack loops and CDUs.
-    const thermal::CduModel cdu_model(s.cdu);
-    std::vector<LinearCombination::Term> t_grid, t_demand, t_air, t_pump, t_pump_heat, t_burn,
-        t_liquid;
-    std::vector<std::pair<std::size_t, std::string>> grid_src, demand_src, air_src, pump_src,
-        pump_heat_src, burn_src, liquid_src;
-    for (std::size_t gi = 0; gi < s.cdu_groups.size(); ++gi) {
-        const CduGroup& g = s.cdu_groups[gi];
-        const std::string gname = fmt::format("g{}", gi);
-        CduSlot cs;
-        cs.multiplicity = g.multiplicity;
-        cs.cdu = add(std::make_shared<thermal::Cdu>("cdu_" + gname, cdu_model,
-                                                    static_cast<double>(g.racksPerCdu())));
-        std::vector<double> rack_weights;
-        for (const auto& [k, n] : g.racks) rack_weights.push_back(n);
-        cs.mixer = add(std::make_shared<thermal::Mixer>("mix_" + gname, coolant, rack_weights,
-                                                        s.tcs_supply_setpoint + 10.0,
-                                                        s.rack_loops.front().flow_design));
-        std::size_t j = 0;
-        for (const auto& [k, n] : g.racks) {
-            const RackKind& kind = s.kinds[k];
-            const power::RackSpec& spec = s.rack_specs[kind.spec];
-            const std::string label = fmt::format("{}_{}", gname, kind.label);
-            RackSlot rs;
-            rs.group = gi;
-            rs.kind = k;
-            rs.count = n;
-            rs.weight = static_cast<double>(g.multiplicity) * n;
-            rs.label = label;
-            rs.power = add(std::make_shared<power::RackPower>("rp_" + label, spec, n));
-            const power::RackPowerModel rpm(spec);
-            // Smoothing acts within seconds: it exists in the model only when the workload is
-            // resolved (an averaged workload has no swing to smooth).
-            if (s.smoothing && c_.resolution == power::Resolution::Resolved) {
-                power::SmoothingParams base;
-                base.storage_energy = spec.gpus * spec.storage_per_gpu * n;
-                base.nominal_power = rpm.evaluate(1.0).it_power * n;
-                base.initial_power = rpm.evaluate(0.0).it_power * n;
-                base.nominal_time = c_.horizon;
-                const JsonView sv(s.smoothing_json, "/power/smoothing");
-                auto params = power::SmoothingParams::fromJson(sv, base, base.nominal_power);
-                // Ramp rates are given per GPU, as NVML's power-smoothing knobs are (W/s).
-                const double gpus = static_cast<double>(spec.gpus) * n;
-                if (sv.has("ramp_up_W_per_s")) params.ramp_up *= gpus;
-                if (sv.has("ramp_down_W_per_s")) params.ramp_down *= gpus;
-                rs.smoothing = add(std::make_shared<power::PowerSmoothing>("sm_" + label, params));
-            }
-            std::vector<LinearCombination::Term> heat_terms = {{"heat_liquid", 1.0 / n}};
-            if (rs.smoothing) heat_terms.push_back({"burn", 1.0 / n});
-            rs.heat = add(std::make_shared<LinearCombination>("hq_" + label, heat_terms, "W",
-                                                              s.rack_loops[kind.spec].heat_design));
-            thermal::RackLoopParams lp = s.rack_loops[kind.spec];
-            lp.count = n;
-            lp.initial_temp = s.tcs_supply_setpoint + 5.0;
-            rs.loop = add(std::make_shared<thermal::RackLoop>("rl_" + label, coolant, lp));
-
-            connect(source[k], util_port[k], rs.power, "utilization");
-            connect(rs.loop, "die_temp", rs.power, "die_temp");
-            connect(rs.power, "heat_liquid", rs.heat, "heat_liquid");
-            if (rs.smoothing) {
-                connect(rs.power, "it_power", *rs.smoothing, "load_power");
-                if (c_.steady) {
-                    fix(*rs.smoothing, "floor_active", 0.0);
-                } else {
-                    connect(source[k], floor_port[k], *rs.smoothing, "floor_active");
-                }
-                connect(*rs.smoothing, "burn_power", rs.heat, "burn");
-            }
-            connect(rs.heat, "value", rs.loop, "heat_liquid");
-            connect(cs.cdu, "secondary_supply_temp", rs.loop, "supply_temp");
-            connect(cs.cdu, "flow_per_rack", rs.loop, "flow");
-            ++j;
-            connect(rs.loop, "outlet_temp", cs.mixer, fmt::format("temp_{}", j));
-            connect(cs.cdu, "flow_per_rack", cs.mixer, fmt::format("flow_{}", j));
-
-            const double m = g.multiplicity;
-            const std::string tn = fmt::format("t{}", racks_.size());
-            t_grid.push_back({tn, m});
-            grid_src.emplace_back(rs.smoothing ? *rs.smoothing : rs.power,
-                                  rs.smoothing ? "grid_power" : "it_power");
-            t_demand.push_back({tn, m});
-            demand_src.emplace_back(rs.power, "it_power");
-            t_air.push_back({tn, m});
-            air_src.emplace_back(rs.power, "heat_air");
-            t_liquid.push_back({tn, m});
-            liquid_src.emplace_back(rs.loop, "heat_to_coolant_total");
-            if (rs.smoothing) {
-                t_burn.push_back({tn, m});
-                burn_src.emplace_back(*rs.smoothing, "burn_power");
-            }
-            racks_.push_back(rs);
-        }
-        connect(cs.mixer, "temp", cs.cdu, "secondary_return_temp");
-        connect(pipe_supply_, "outlet_temp", cs.cdu, "facility_supply_temp");
-        fix(cs.cdu, "facility_flow_available", s.cdu.facility_flow);
-        fix(cs.cdu, "supply_temp_setpoint", s.tcs_supply_setpoint);
-        fix(cs.cdu, "pump_speed", 1.0);
-        // A pump trip applies to one physical CDU, which site.cpp keeps in a group of its own.
-        std::vector<std::pair<double, double>> trips;
-        for (int c : g.cdu_indices) {
-            if (auto it = c_.pumps_failed.find(c); it != c_.pumps_failed.end()) trips = it->second;
-        }
-        if (trips.empty()) {
-            fix(cs.cdu, "pumps_failed", 0.0);
-        } else {
-            connect(schedule("pumps_failed_" + gname, "1", 0.0, trips), "value", cs.cdu,
-                    "pumps_failed");
-        }
-        const std::string fj = std::to_string(gi + 1);
-        connect(cs.cdu, "facility_return_temp", fws_mix, "temp_" + fj);
-        connect(cs.cdu, "facility_flow", fws_mix, "flow_" + fj);
-        t_pump.push_back({"t" + fj, static_cast<double>(g.multiplicity)});
-        pump_src.emplace_back(cs.cdu, "pump_power");
-        t_pump_heat.push_back({"t" + fj, static_cast<double>(g.multiplicity)});
-        pump_heat_src.emplace_back(cs.cdu, "pump_heat");
-        cdus_.push_back(cs);
+/// One CDU group: the CDU, its return mixer, its racks, and its pump-trip schedule.
+void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sources,
+                            const ComponentHandle& fws_mix, SiteSumTerms& sums) {
+    const CoolingSpec& cool = spec_.cooling;
+    const CduGroup& g = sizing_.cdu_groups[gi];
+    const std::string gname = fmt::format("g{}", gi);
+    CduSlot cs;
+    cs.multiplicity = g.multiplicity;
+    cs.cdu = add(std::make_shared<thermal::Cdu>("cdu_" + gname, cdu_model_,
+                                                static_cast<double>(g.racksPerCdu())));
+    std::vector<double> rack_weights;
+    for (const auto& [k, n] : g.racks) rack_weights.push_back(n);
+    cs.mixer = add(std::make_shared<thermal::Mixer>(
+        "mix_" + gname, coolant_, rack_weights,
+        cool.tcs_supply_setpoint + 10.0, spec_.it.racks.front().loop.flow_design));
+    std::size_t position = 0;
+    for (const auto& [k, n] : g.racks) addRack(gi, k, n, ++position, sources[k], cs, sums);
+    connect(cs.mixer, "temp", cs.cdu, "secondary_return_temp");
+    connect(pipe_supply_, "outlet_temp", cs.cdu, "facility_supply_temp");
+    fix(cs.cdu, "facility_flow_available", cool.cdu.facility_flow);
+    fix(cs.cdu, "supply_temp_setpoint", cool.tcs_supply_setpoint);
+    fix(cs.cdu, "pump_speed", 1.0);
+    // A pump trip applies to one physical CDU, which sizing keeps in a group of its own.
+    std::vector<std::pair<double, double>> trips;
+    for (int c : g.cdu_indices) {
+        if (auto it = c_.pumps_failed.find(c); it != c_.pumps_failed.end()) trips = it->second;
     }
+    if (trips.empty()) {
+        fix(cs.cdu, "pumps_failed", 0.0);
+    } else {
+        connect(schedule("pumps_failed_" + gname, "1", 0.0, trips), "value", cs.cdu,
+                "pumps_failed");
+    }
+    const std::string fj = std::to_string(gi + 1);
+    connect(cs.cdu, "facility_return_temp", fws_mix, "temp_" + fj);
+    connect(cs.cdu, "facility_flow", fws_mix, "flow_" + fj);
+    sums.pump.add("t" + fj, static_cast<double>(g.multiplicity), cs.cdu.out("pump_power"));
+    sums.pump_heat.add("t" + fj, static_cast<double>(g.multiplicity), cs.cdu.out("pump_heat"));
+    cdus_.push_back(cs);
+}
 
-    auto sum = [&](std::string name, const std::vector<LinearCombination::Term>& terms,
-                   const std::vector<std::pair<std::size_t, std::string>>& src,
-                   const char* unit, double nominal) {
-        const std::size_t i = add(std::make_shared<LinearCombination>(name, terms, unit, nominal));
-        for (std::size_t t = 0; t < terms.size(); ++t) {
-            connect(src[t].first, src[t].second, i, terms[t].name);
+/// `count` racks of one kind on a CDU: rack power, [smoothing], heat to liquid, rack loop.
+void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t position,
+                        const KindSource& source, const CduSlot& cs, SiteSumTerms& sums) {
+    const CoolingSpec& cool = spec_.cooling;
+    const CduGroup& g = sizing_.cdu_groups[gi];
+    const RackKind& kind = sizing_.kinds[k];
+    const RackEntry& entry = spec_.it.racks[kind.entry];
+    const power::RackSpec& rack = entry.rack;
+    const std::string label = fmt::format("g{}_{}", gi, kind.label);
+    RackSlot rs;
+    rs.group = gi;
+    rs.kind = k;
+    rs.count = n;
+    rs.weight = static_cast<double>(g.multiplicity) * n;
+    rs.label = label;
+    rs.power = add(std::make_shared<power::RackPower>("rp_" + label, rack, n));
+    // Smoothing acts within seconds: it exists in the model only when the workload is resolved
+    // (an averaged workload has no swing to smooth).
+    if (spec_.power.smoothing && c_.resolution == power::Resolution::Resolved) {
+        const power::RackPowerModel rpm(rack);
+        power::SmoothingParams base;
+        base.storage_energy = rack.gpus * rack.storage_per_gpu * n;
+        base.nominal_power = rpm.evaluate(1.0).it_power * n;
+        base.initial_power = rpm.evaluate(0.0).it_power * n;
+        base.nominal_time = c_.horizon;
+        // Ramp rates are given per GPU, as NVML's power-smoothing knobs are (W/s).
+        const power::SmoothingParams params =
+            power::SmoothingParams::make(spec_.power.smoothing_settings, base,
+                                         base.nominal_power, static_cast<double>(rack.gpus) * n);
+        rs.smoothing = add(std::make_shared<power::PowerSmoothing>("sm_" + label, params));
+    }
+    std::vector<LinearCombination::Term> heat_terms = {{"heat_liquid", 1.0 / n}};
+    if (rs.smoothing) heat_terms.push_back({"burn", 1.0 / n});
+    rs.heat = add(std::make_shared<LinearCombination>("hq_" + label, heat_terms, "W",
+                                                      entry.loop.heat_design));
+    thermal::RackLoopParams lp = entry.loop;
+    lp.count = n;
+    lp.initial_temp = cool.tcs_supply_setpoint + 5.0;
+    rs.loop = add(std::make_shared<thermal::RackLoop>("rl_" + label, coolant_, lp));
+
+    connect(source.source, source.utilization, rs.power, "utilization");
+    connect(rs.loop, "die_temp", rs.power, "die_temp");
+    connect(rs.power, "heat_liquid", rs.heat, "heat_liquid");
+    if (rs.smoothing) {
+        connect(rs.power, "it_power", *rs.smoothing, "load_power");
+        if (c_.steady) {
+            fix(*rs.smoothing, "floor_active", 0.0);
+        } else {
+            connect(source.source, source.floor_active, *rs.smoothing, "floor_active");
         }
-        return i;
-    };
-    const std::size_t rack_grid = sum("rack_power", t_grid, grid_src, "W", P_site);
-    const std::size_t rack_demand = sum("rack_demand", t_demand, demand_src, "W", P_site);
-    const std::size_t rack_air = sum("rack_heat_air", t_air, air_src, "W", 0.1 * P_site);
-    sum("heat_to_liquid", t_liquid, liquid_src, "W", P_site);  // recorded by name
-    const std::size_t cdu_pumps = sum("cdu_pump_power", t_pump, pump_src, "W", 0.01 * P_site);
-    const std::size_t cdu_pump_heat =
-        sum("cdu_pump_heat", t_pump_heat, pump_heat_src, "W", 0.01 * P_site);
-    const std::size_t burn = sum("burn_power", t_burn, burn_src, "W", 0.01 * P_site);
-    const std::size_t plant_power =
-        sum("plant_power", {{"fans", 1.0}, {"chiller", 1.0}, {"fws_pumps", 1.0}},
-            {{plant_, "fan_power"}, {plant_, "chiller_power"}, {plant_, "fws_pump_power"}}, "W",
-            0.02 * P_site);
+        connect(*rs.smoothing, "burn_power", rs.heat, "burn");
+    }
+    connect(rs.heat, "value", rs.loop, "heat_liquid");
+    connect(cs.cdu, "secondary_supply_temp", rs.loop, "supply_temp");
+    connect(cs.cdu, "flow_per_rack", rs.loop, "flow");
+    connect(rs.loop, "outlet_temp", cs.mixer, fmt::format("temp_{}", position));
+    connect(cs.cdu, "flow_per_rack", cs.mixer, fmt::format("flow_{}", position));
 
-    // Facility water loop.
+    const double m = g.multiplicity;
+    const std::string tn = fmt::format("t{}", racks_.size());
+    sums.grid.add(tn, m, rs.smoothing ? rs.smoothing->out("grid_power") : rs.power.out("it_power"));
+    sums.demand.add(tn, m, rs.power.out("it_power"));
+    sums.air.add(tn, m, rs.power.out("heat_air"));
+    sums.liquid.add(tn, m, rs.loop.out("heat_to_coolant_total"));
+    if (rs.smoothing) sums.burn.add(tn, m, rs.smoothing->out("burn_power"));
+    racks_.push_back(rs);
+}
+
+void SiteModel::addSums(const SiteSumTerms& t, double P_site) {
+    SumTerms plant;
+    plant.add("fans", 1.0, plant_.out("fan_power"));
+    plant.add("chiller", 1.0, plant_.out("chiller_power"));
+    plant.add("fws_pumps", 1.0, plant_.out("fws_pump_power"));
+    sums_.rack_grid = addSum("rack_power", t.grid, "W", P_site);
+    sums_.rack_demand = addSum("rack_demand", t.demand, "W", P_site);
+    sums_.rack_heat_air = addSum("rack_heat_air", t.air, "W", 0.1 * P_site);
+    sums_.heat_to_liquid = addSum("heat_to_liquid", t.liquid, "W", P_site);
+    sums_.cdu_pump_power = addSum("cdu_pump_power", t.pump, "W", 0.01 * P_site);
+    sums_.cdu_pump_heat = addSum("cdu_pump_heat", t.pump_heat, "W", 0.01 * P_site);
+    sums_.burn_power = addSum("burn_power", t.burn, "W", 0.01 * P_site);
+    sums_.plant_power = addSum("plant_power", plant, "W", 0.02 * P_site);
+}
+
+/// CDUs → return mixer → return pipe → plant → supply pipe; events as plant-input schedules.
+void SiteModel::wireFacilityLoop(const ComponentHandle& fws_mix) {
     connect(fws_mix, "temp", pipe_return_, "inlet_temp");
     connect(fws_mix, "flow", pipe_return_, "flow");
-    fix(pipe_return_, "ambient_temp", s.fws_ambient);
+    fix(pipe_return_, "ambient_temp", spec_.site.fws_ambient);
     connect(pipe_return_, "outlet_temp", plant_, "inlet_temp");
     connect(fws_mix, "flow", plant_, "flow");
-    fix(plant_, "setpoint", s.fws_supply_setpoint);
+    fix(plant_, "setpoint", sizing_.fws_supply_setpoint);
     connect(weather_, "dry_bulb", plant_, "dry_bulb");
     connect(weather_, "wet_bulb", plant_, "wet_bulb");
     connect(weather_, "pressure", plant_, "pressure");
@@ -272,47 +297,52 @@ SiteModel::SiteModel(const Site& site, const Conditions& conditions)
                     plant_, input);
         }
     };
-    scheduled("units_available", s.plant.units, c_.units_available);
+    scheduled("units_available", sizing_.plant.units, c_.units_available);
     scheduled("fans_available", 1.0, c_.fans_available);
     scheduled("chiller_available", 1.0, c_.chiller_available);
     connect(plant_, "outlet_temp", pipe_supply_, "inlet_temp");
     connect(fws_mix, "flow", pipe_supply_, "flow");
-    fix(pipe_supply_, "ambient_temp", s.fws_ambient);
+    fix(pipe_supply_, "ambient_temp", spec_.site.fws_ambient);
+}
 
-    // Electrical side and air side.
+/// Everything electrical above the racks, the air side, and the optional site battery.
+void SiteModel::addSitePower(double P_site) {
+    const AirSideSpec& air = spec_.cooling.air_side;
     SitePowerDesign spd;
     spd.chain = c_.chain;
-    spd.ups_mode = s.ups_mode;
-    spd.fabric_power = s.fabricPower();
-    spd.other_power = s.other_power;
-    spd.air_side_chiller = s.air_chiller;
-    spd.air_supply_temp = s.air_supply_temp;
-    spd.air_fan_power_per_W = s.crah.fan_power / s.crah.capacity;
+    spd.ups_mode = spec_.power.ups_mode;
+    spd.fabric_power = sizing_.fabricPower();
+    spd.other_power = spec_.site.other_power;
+    spd.air_side_chiller = air.chiller;
+    spd.air_supply_temp = air.supply_air_temp;
+    spd.air_fan_power_per_W = air.crah.fan_power / air.crah.capacity;
     spd.nominal_power = 1.2 * P_site;
     site_power_ = add(std::make_shared<SitePower>("site", spd));
-    connect(rack_grid, "value", site_power_, "rack_power");
-    connect(rack_air, "value", site_power_, "rack_heat_air");
-    connect(cdu_pumps, "value", site_power_, "cdu_pump_power");
-    connect(cdu_pump_heat, "value", site_power_, "cdu_pump_heat");
-    connect(plant_power, "value", site_power_, "plant_power");
+    system_.connect(sums_.rack_grid, site_power_.in("rack_power"));
+    system_.connect(sums_.rack_heat_air, site_power_.in("rack_heat_air"));
+    system_.connect(sums_.cdu_pump_power, site_power_.in("cdu_pump_power"));
+    system_.connect(sums_.cdu_pump_heat, site_power_.in("cdu_pump_heat"));
+    system_.connect(sums_.plant_power, site_power_.in("plant_power"));
     connect(weather_, "dry_bulb", site_power_, "dry_bulb");
-    if (s.bess) {
-        power::BatteryParams bp = s.bess_params;
+    if (spec_.power.bess) {
+        power::BatteryParams bp = spec_.power.bess_params;
         bp.count = c_.battery_blocks;
         bp.initial_load = 1.15 * P_site;
         bp.nominal_time = c_.horizon;
         battery_ = add(std::make_shared<power::SiteBattery>("bess", bp));
         connect(site_power_, "facility_power", *battery_, "load_power");
     }
-    const std::size_t heat_out = sum(
-        "heat_out",
-        {{"plant_heat", 1.0}, {"plant_fans", 1.0}, {"chiller", 1.0}, {"pump_loss", 1.0},
-         {"site", 1.0}},
-        {{plant_, "heat_rejected"}, {plant_, "fan_power"}, {plant_, "chiller_power"},
-         {plant_, "fws_pump_loss"}, {site_power_, "heat_to_ambient"}},
-        "W", 1.2 * P_site);
+}
 
-    // Meters.
+/// Heat leaving the site and the meters that integrate energy and water.
+void SiteModel::addMeters(double P_site) {
+    SumTerms out;
+    out.add("plant_heat", 1.0, plant_.out("heat_rejected"));
+    out.add("plant_fans", 1.0, plant_.out("fan_power"));
+    out.add("chiller", 1.0, plant_.out("chiller_power"));
+    out.add("pump_loss", 1.0, plant_.out("fws_pump_loss"));
+    out.add("site", 1.0, site_power_.out("heat_to_ambient"));
+    const OutputPort heat_out = addSum("heat_out", out, "W", 1.2 * P_site);
     std::vector<thermal::Accumulator::Channel> ch;
     for (const auto& d : meterDefs()) {
         const bool water_q = std::string_view(d.unit) == "m3/s";
@@ -320,28 +350,27 @@ SiteModel::SiteModel(const Site& site, const Conditions& conditions)
         ch.push_back({d.name, d.unit, water_q ? "m3" : "J", rate, rate * c_.horizon});
     }
     meters_ = add(std::make_shared<thermal::Accumulator>("meters", ch, c_.quadrature_meters));
-    const std::vector<std::pair<std::size_t, std::string>> meter_src = {
-        {site_power_, "facility_power"}, {site_power_, "it_power"}, {rack_demand, "value"},
-        {heat_out, "value"},            {site_power_, "cooling_power"},
-        {site_power_, "losses"},         {cdu_pumps, "value"},
-        {plant_, "fws_pump_power"},      {plant_, "fan_power"},
-        {plant_, "chiller_power"},       {site_power_, "air_side_power"},
-        {burn, "value"},                 {plant_, "evaporation_rate"},
-        {plant_, "drift_rate"},          {plant_, "blowdown_rate"},
-        {plant_, "spray_rate"}};
+    const std::vector<OutputPort> meter_src = {
+        site_power_.out("facility_power"), site_power_.out("it_power"), sums_.rack_demand,
+        heat_out,                          site_power_.out("cooling_power"),
+        site_power_.out("losses"),         sums_.cdu_pump_power,
+        plant_.out("fws_pump_power"),      plant_.out("fan_power"),
+        plant_.out("chiller_power"),       site_power_.out("air_side_power"),
+        sums_.burn_power,                  plant_.out("evaporation_rate"),
+        plant_.out("drift_rate"),          plant_.out("blowdown_rate"),
+        plant_.out("spray_rate")};
     for (std::size_t i = 0; i < meter_src.size(); ++i) {
-        connect(meter_src[i].first, meter_src[i].second, meters_, meterDefs()[i].name);
+        system_.connect(meter_src[i], meters_.in(meterDefs()[i].name));
     }
-    system_.finalize();
 }
 
 double SiteModel::storedEnergy(std::span<const double> x) const {
-    auto slice = [&](std::size_t c) {
-        return x.subspan(system_.stateOffset(c), system_.component(c).states().size());
+    auto slice = [&](const ComponentHandle& c) {
+        return x.subspan(system_.stateOffset(c.index()), c.component().states().size());
     };
     double e = 0.0;
     for (const auto& r : racks_) {
-        const auto& loop = static_cast<const thermal::RackLoop&>(system_.component(r.loop));
+        const auto& loop = static_cast<const thermal::RackLoop&>(r.loop.component());
         e += cdus_[r.group].multiplicity * loop.storedEnergy(slice(r.loop));
         if (r.smoothing) {
             e += cdus_[r.group].multiplicity *
@@ -349,11 +378,11 @@ double SiteModel::storedEnergy(std::span<const double> x) const {
         }
     }
     for (const auto& c : cdus_) {
-        const auto& cdu = static_cast<const thermal::Cdu&>(system_.component(c.cdu));
+        const auto& cdu = static_cast<const thermal::Cdu&>(c.cdu.component());
         e += c.multiplicity * cdu.storedEnergy(slice(c.cdu));
     }
-    for (std::size_t p : {pipe_supply_, pipe_return_}) {
-        e += static_cast<const thermal::Pipe&>(system_.component(p)).storedEnergy(slice(p));
+    for (const ComponentHandle* p : {&pipe_supply_, &pipe_return_}) {
+        e += static_cast<const thermal::Pipe&>(p->component()).storedEnergy(slice(*p));
     }
     return e;
 }
@@ -362,21 +391,21 @@ double SiteModel::meterTotal(std::span<const double> x, std::string_view name) c
     const auto& names = meterNames();
     const auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end()) throw ModelError(fmt::format("no meter '{}'", name));
-    return x[system_.stateOffset(meters_) + static_cast<std::size_t>(it - names.begin())];
+    return x[system_.stateOffset(meters_.index()) + static_cast<std::size_t>(it - names.begin())];
 }
 
 void SiteModel::resetMeters(std::span<double> x) const {
-    const std::size_t m = system_.stateOffset(meters_);
+    const std::size_t m = system_.stateOffset(meters_.index());
     for (std::size_t i = 0; i < meterNames().size(); ++i) x[m + i] = 0.0;
     for (const auto& r : racks_) {
         if (!r.smoothing) continue;
-        const std::size_t o = system_.stateOffset(*r.smoothing);
+        const std::size_t o = system_.stateOffset(r.smoothing->index());
         x[o + power::PowerSmoothing::kBurnt] = 0.0;
         x[o + power::PowerSmoothing::kGrid] = 0.0;
         x[o + power::PowerSmoothing::kLoad] = 0.0;
     }
     if (battery_) {
-        const std::size_t o = system_.stateOffset(*battery_);
+        const std::size_t o = system_.stateOffset(battery_->index());
         x[o + power::SiteBattery::kLossEnergy] = 0.0;
         x[o + power::SiteBattery::kGridEnergy] = 0.0;
         x[o + power::SiteBattery::kLoadEnergy] = 0.0;

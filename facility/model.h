@@ -26,8 +26,11 @@
 #include <vector>
 
 #include "core/system.h"
-#include "facility/site.h"
+#include "facility/sizing.h"
+#include "facility/specs.h"
 #include "power/workload.h"
+#include "thermal/cdu.h"
+#include "thermal/coolant.h"
 
 namespace dctwin::facility {
 
@@ -50,36 +53,45 @@ struct Conditions {
     bool quadrature_meters = false;      // meters out of the Jacobian (resolved transients)
 };
 
-/// Indices of the model's parts, for recording and metrics.
+/// The model's parts, for recording and metrics: component handles give checked ports.
 struct RackSlot {
     std::size_t group = 0, kind = 0;
     int count = 0;            // racks of this kind per CDU
     double weight = 0;        // racks represented in the site = m_g·n_k
-    std::size_t power = 0, loop = 0, heat = 0;   // component indices
-    std::optional<std::size_t> smoothing;
+    ComponentHandle power, loop, heat;
+    std::optional<ComponentHandle> smoothing;
     std::string label;
 };
 struct CduSlot {
-    std::size_t cdu = 0, mixer = 0;
+    ComponentHandle cdu, mixer;
     int multiplicity = 1;
+};
+/// Site-wide sums (LinearCombination outputs "value") the metrics and the recorder read.
+struct SiteSums {
+    OutputPort rack_grid, rack_demand, rack_heat_air, heat_to_liquid, cdu_pump_power,
+        cdu_pump_heat, burn_power, plant_power, fws_flow;
 };
 
 class SiteModel {
 public:
-    SiteModel(const Site& site, const Conditions& conditions);
+    SiteModel(const ScenarioSpec& spec, const SiteSizing& sizing, const Conditions& conditions);
     const System& system() const { return system_; }
-    const Site& site() const { return site_; }
+    const ScenarioSpec& spec() const { return spec_; }
+    const SiteSizing& sizing() const { return sizing_; }
     const Conditions& conditions() const { return c_; }
 
     const std::vector<RackSlot>& racks() const { return racks_; }
     const std::vector<CduSlot>& cdus() const { return cdus_; }
-    std::size_t sitePower() const { return site_power_; }
-    std::size_t plant() const { return plant_; }
-    std::size_t supplyPipe() const { return pipe_supply_; }
-    std::size_t returnPipe() const { return pipe_return_; }
-    std::optional<std::size_t> battery() const { return battery_; }
-    std::size_t meters() const { return meters_; }
-    std::size_t weather() const { return weather_; }
+    const SiteSums& sums() const { return sums_; }
+    const ComponentHandle& sitePower() const { return site_power_; }
+    const ComponentHandle& plant() const { return plant_; }
+    const ComponentHandle& supplyPipe() const { return pipe_supply_; }
+    const ComponentHandle& returnPipe() const { return pipe_return_; }
+    const std::optional<ComponentHandle>& battery() const { return battery_; }
+    const ComponentHandle& meters() const { return meters_; }
+    const ComponentHandle& weather() const { return weather_; }
+    /// Global output index of a port (model built).
+    std::size_t index(OutputPort p) const { return system_.outputIndex(p); }
 
     /// Heat (and electrical energy) stored in the model's states [J]: rack loops, CDUs and
     /// pipes relative to each coolant's reference temperature, PSU capacitors, battery.
@@ -93,17 +105,52 @@ public:
     void resetMeters(std::span<double> x) const;
 
 private:
-    std::size_t add(std::shared_ptr<const Component> c);
-    std::string port(std::size_t component, std::string_view port) const;
+    /// The utilization source of one rack kind and its port names.
+    struct KindSource {
+        ComponentHandle source;
+        std::string utilization, floor_active;
+    };
+    /// Terms of a site-wide sum: (term name, weight) and the output feeding each.
+    struct SumTerms {
+        std::vector<std::pair<std::string, double>> terms;
+        std::vector<OutputPort> sources;
+        void add(std::string name, double weight, OutputPort p);
+    };
+    struct SiteSumTerms {
+        SumTerms grid, demand, air, pump, pump_heat, burn, liquid;
+    };
 
-    const Site& site_;
+    ComponentHandle add(std::shared_ptr<const Component> c);
+    void connect(const ComponentHandle& from, std::string_view out, const ComponentHandle& to,
+                 std::string_view in);
+    void fix(const ComponentHandle& to, std::string_view in, double value);
+    ComponentHandle schedule(std::string name, const char* unit, double initial,
+                             const std::vector<std::pair<double, double>>& changes);
+    OutputPort addSum(std::string name, const SumTerms& t, const char* unit, double nominal);
+
+    // Construction steps, in the order the components are added (the state order).
+    std::vector<KindSource> addBoundary();
+    ComponentHandle addFacilityLoopParts();
+    void addCduGroup(std::size_t g, const std::vector<KindSource>& sources,
+                     const ComponentHandle& fws_mix, SiteSumTerms& sums);
+    void addRack(std::size_t g, std::size_t kind, int count, std::size_t position,
+                 const KindSource& source, const CduSlot& cdu, SiteSumTerms& sums);
+    void addSums(const SiteSumTerms& t, double P_site);
+    void wireFacilityLoop(const ComponentHandle& fws_mix);
+    void addSitePower(double P_site);
+    void addMeters(double P_site);
+
+    const ScenarioSpec& spec_;
+    const SiteSizing& sizing_;
     Conditions c_;
+    thermal::Coolant coolant_;    // rack loops (read once: a file per lookup)
+    thermal::CduModel cdu_model_;  // shared by every CDU group
     System system_;
     std::vector<RackSlot> racks_;
     std::vector<CduSlot> cdus_;
-    std::size_t site_power_ = 0, plant_ = 0, pipe_supply_ = 0, pipe_return_ = 0;
-    std::size_t meters_ = 0, weather_ = 0;
-    std::optional<std::size_t> battery_;
+    SiteSums sums_;
+    ComponentHandle site_power_, plant_, pipe_supply_, pipe_return_, meters_, weather_;
+    std::optional<ComponentHandle> battery_;
 };
 
 }  // namespace dctwin::facility

@@ -1,35 +1,309 @@
-// Scenario loading: the file's shape, the study and the events. Equipment sections are read
-// by the builder (facility/builder.cpp), which knows the catalog.
+// Scenario → specs: the declarations of every scenario key (scenarioSpec) and the one pass that
+// reads a file into ScenarioSpec. Derived quantities (counts, lumping, plant size) are sizing's.
 #include "facility/scenario.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
+#include "core/data_dir.h"
 #include "core/errors.h"
 #include "core/units.h"
+#include "thermal/catalog.h"
+#include "thermal/coolant.h"
 
 namespace dctwin::facility {
 namespace {
 
 namespace fs = std::filesystem;
+using units::celsiusToKelvin;
 
-const std::vector<std::string> kStudyKinds = {"design_point", "annual", "transient",
-                                              "contingency"};
+constexpr int kDaysInMonth[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// ---------------------------------------------------------------------------------------------
+// Catalog-backed objects: the keys a scenario may override, listed from the catalog records
+// themselves (documentation keys never offered).
+
+Json jsonType(const Json& v) {
+    if (v.is_boolean()) return "boolean";
+    if (v.is_number()) return "number";
+    if (v.is_string()) return "string";
+    if (v.is_array()) return "array";
+    return "object";
+}
+
+Json recordProperties(const std::vector<const Json*>& records, const std::string& what) {
+    Json props = Json::object();
+    for (const Json* r : records) {
+        for (const auto& [key, value] : r->items()) {
+            if (thermal::isDocumentationKey(key) || props.contains(key)) continue;
+            props[key] = {{"type", jsonType(value)},
+                          {"description", fmt::format("override of the {} record's value", what)}};
+        }
+    }
+    return props;
+}
+
+std::function<Json()> thermalOverrides(std::vector<std::string> files) {
+    return [files] {
+        std::vector<Json> docs;
+        for (const auto& f : files) docs.push_back(readJsonFile(thermal::catalogDirectory() / f));
+        std::vector<const Json*> records;
+        for (const auto& d : docs) {
+            for (const auto& [name, r] : d.items()) {
+                if (r.is_object()) records.push_back(&r);
+            }
+        }
+        return recordProperties(records, "catalog");
+    };
+}
+
+std::vector<std::string> thermalNames(const char* file) { return thermal::catalogEntries(file); }
+
+std::shared_ptr<ObjectSpec> spec(std::string description) {
+    return std::make_shared<ObjectSpec>(std::move(description));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declarations. Ranges are physical or what the models are valid for; defaults are the
+// reference site's (domain-facts.md where they are equipment facts).
+
+std::shared_ptr<const ObjectSpec> siteSpec() {
+    auto s = spec("The site: weather and loads outside the IT and cooling plant.");
+    s->string("weather", std::nullopt,
+              "EPW weather file, relative to the scenario's folder or the data folder")
+        .number("other_load_kW", "kW", 0, 1e6, 0.0, "lighting, offices, security (no UPS)",
+                "other_load")
+        .optionalNumber("other_load_MW", "MW", 0, 1e3, "the same in MW", "other_load")
+        .number("fws_ambient_temp_C", "C", -50, 60, 20.0,
+                "air around the facility water pipes (heat gain or loss)");
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> rackEntrySpec() {
+    auto s = spec("Racks of one model: a catalog rack with optional overrides of its fields.");
+    s->choice("model", power::Catalog::load().names("racks"), std::nullopt,
+              "rack model in data/catalog/power/racks.json")
+        .integer("count", 1, 100000, std::nullopt, "racks of this model")
+        .add(KeySpec{.key = "rack_loop",
+                     .type = KeyType::String,
+                     .choices = thermalNames("rack_loops.json"),
+                     .description = "liquid-loop record in rack_loops.json (default: the rack "
+                                    "model's own)"});
+    s->open([] {
+        const power::Catalog cat = power::Catalog::load();
+        std::vector<const Json*> records;
+        for (const auto& n : cat.names("racks")) records.push_back(&cat.entry("racks", n));
+        return recordProperties(records, "rack");
+    });
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> fabricSpec() {
+    const power::FabricOptions d;
+    auto s = spec("The scale-out fabric (switches, NICs and optics outside the racks).");
+    s->boolean("enabled", true, "model the fabric's power")
+        .string("switch", d.switch_model, "switch model in data/catalog/power/network.json")
+        .string("nic", d.nic_model, "NIC model")
+        .string("nic_optic", d.nic_optic_model, "optic module at the NIC")
+        .string("switch_optic", d.switch_optic_model, "optic module at the switch")
+        .integer("tiers", 0, 3, 0, "fat-tree tiers (0: the fewest that fit)")
+        .boolean("ra_rounding", true, "balanced spines as in NVIDIA's reference architecture");
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> itSpec() {
+    auto s = spec("The IT: racks and the fabric between them.");
+    s->array("racks", rackEntrySpec(), true, "rack models and counts")
+        .object("fabric", fabricSpec(), false, "scale-out network")
+        .boolean("lump_identical_racks", true,
+                 "simulate identical racks (hardware and workload) as one with a multiplicity");
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> smoothingSpec() {
+    auto s = std::make_shared<ObjectSpec>(*power::smoothingSpec());
+    s->boolean("enabled", true, "GB300 power smoothing on (resolved workloads only)");
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> powerSpec() {
+    auto s = spec("Electrical chain: sizing options, UPS mode, power smoothing, site battery.");
+    s->choice("ups_mode", {"double_conversion", "eco"}, "double_conversion", "UPS operating mode")
+        .object("smoothing", smoothingSpec(), false, "GB300 power smoothing")
+        .choice("bess_mode", {"off", "track_average"}, "off", "site battery operation");
+    s->delegated(power::sizingOptionsSpec());
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> cduSpec() {
+    auto s = spec("CDUs: a catalog model with optional overrides, and how racks share them.");
+    s->choice("model", thermalNames("cdus.json"), "vertiv_xdu1350", "CDU model in cdus.json")
+        .integer("racks_per_cdu", 1, 64, 8, "racks served by one CDU")
+        .choice("redundancy", {"N", "N+1", "2N"}, "N+1", "installed spare CDUs");
+    s->open(thermalOverrides({"cdus.json"}));
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> facilityLoopSpec() {
+    auto s = spec("Facility water loop between the CDUs and the heat rejection.");
+    s->optionalNumber("supply_temp_C", "C", 5, 50,
+                      "facility supply setpoint (default: TCS supply minus the CDU approach)",
+                      "supply_temp")
+        .optionalNumber("supply_temp_F", "F", 41, 122, "the same in °F", "supply_temp")
+        .add(KeySpec{.key = "ashrae_class",
+                     .type = KeyType::String,
+                     .choices = thermalNames("ashrae_liquid_classes.json"),
+                     .description = "ASHRAE liquid-cooling class setting the supply setpoint"});
+    s->optionalNumber("pipe_volume_m3", "m3", 1e-3, 1e5,
+                      "water in the loop's pipes (default: 60 s of design flow)")
+        .integer("pipe_segments", 1, 50, 4, "pipe sections (transport delay resolution)")
+        .number("pressure_drop_kPa", "kPa", 1, 2000, 250.0, "loop pressure drop at design flow",
+                "pressure_drop")
+        .optionalNumber("pressure_drop_bar", "bar", 0.01, 20, "the same in bar", "pressure_drop")
+        .optionalNumber("pressure_drop_psi", "psi", 0.145, 290, "the same in psi",
+                        "pressure_drop")
+        .number("pump_efficiency", "", 0.1, 0.95, 0.7, "facility pumps, wire to water");
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> trimChillerSpec() {
+    auto s = spec("Air-cooled trim chiller after the heat-rejection bank.");
+    s->choice("model", thermalNames("chillers.json"), "carnot_centrifugal",
+              "chiller model in chillers.json")
+        .integer("units", 1, 100, 1, "chillers");
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> heatRejectionSpec() {
+    auto s = spec("Heat rejection: dry coolers, adiabatic coolers or cooling-tower cells.");
+    std::vector<std::string> models = thermalNames("dry_coolers.json");
+    for (const auto& n : thermalNames("cooling_towers.json")) models.push_back(n);
+    s->choice("type", {"dry_cooler", "adiabatic_cooler", "cooling_tower"}, std::nullopt,
+              "kind of heat rejection")
+        .add(KeySpec{.key = "model",
+                     .type = KeyType::String,
+                     .choices = models,
+                     .description = "unit model in dry_coolers.json or cooling_towers.json "
+                                    "(default: the generic unit of the type)"});
+    s->integer("units", 0, 10000, 0, "units installed (0: sized for the design day)")
+        .integer("redundancy_units", 0, 100, 1, "spare units added to the sized count")
+        .object("trim_chiller", trimChillerSpec(), false, "optional trim chiller");
+    s->open(thermalOverrides({"dry_coolers.json", "cooling_towers.json"}));
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> airSideSpec() {
+    auto s = spec("Air side: CRAH units for the heat the liquid does not take.");
+    s->choice("model", thermalNames("air_side.json"), "crah_150kW", "CRAH model")
+        .number("supply_air_temp_C", "C", 10, 27, 18.0, "CRAH leaving air")
+        .choice("chiller_model", thermalNames("chillers.json"), "carnot_centrifugal",
+                "chiller of the CRAH plant");
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> coolingSpec() {
+    auto s = spec("Cooling: coolant, CDUs, facility loop, heat rejection and air side.");
+    s->choice("coolant", thermal::Coolant::knownNames(), "PG25", "rack-loop (TCS) coolant")
+        .number("tcs_supply_temp_C", "C", 15, 50, 35.0, "rack-loop supply setpoint",
+                "tcs_supply_temp")
+        .optionalNumber("tcs_supply_temp_F", "F", 59, 122, "the same in °F", "tcs_supply_temp")
+        .object("cdu", cduSpec(), false, "coolant distribution units")
+        .object("facility_loop", facilityLoopSpec(), false, "facility water loop")
+        .object("heat_rejection", heatRejectionSpec(), true, "heat rejection plant")
+        .object("air_side", airSideSpec(), false, "air side");
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> studySpec() {
+    auto s = spec("What to simulate and how long.");
+    s->choice("kind", {"design_point", "annual", "transient", "contingency"}, std::nullopt,
+              "the study")
+        .string("start", "01-01", "calendar day \"MM-DD\" of a 365-day year")
+        .number("start_hour", "h", 0, 23.999, 0.0, "hour of the start day");
+    // One length, in any of these units (a design point has none).
+    s->optionalNumber("days", "days", 1.0 / 86400, 3650, "study length", "duration")
+        .optionalNumber("hours", "h", 1.0 / 3600, 87600, "study length", "duration")
+        .optionalNumber("duration_s", "s", 1, 3.1536e8, "study length", "duration")
+        .optionalNumber("duration_min", "min", 1.0 / 60, 5.256e6, "study length", "duration")
+        .optionalNumber("duration_h", "h", 1.0 / 3600, 87600, "study length", "duration")
+        .optionalNumber("duration_days", "days", 1.0 / 86400, 3650, "study length", "duration");
+    s->optionalNumber("output_interval_s", "s", 1e-3, kInf,
+                      "output sampling (default 600 s annual, 1 s otherwise)", "output_interval")
+        .optionalNumber("output_interval_min", "min", 1e-4, kInf, "the same in minutes",
+                        "output_interval")
+        .optionalNumber("output_interval_h", "h", 1e-6, kInf, "the same in hours",
+                        "output_interval")
+        .add(KeySpec{.key = "workload_resolution",
+                     .type = KeyType::String,
+                     .choices = {"mean", "resolved"},
+                     .description = "workload averaged over the output interval (default for "
+                                    "annual) or resolved to its iterations (transient)"});
+    s->boolean("per_rack_channels", false, "per-rack-group time series in the report")
+        .optionalNumber("rel_tol", "", 1e-10, 1e-2,
+                        "integrator relative tolerance (default 5e-4 annual, 1e-5 otherwise)")
+        .choice("linear_solver", {"auto", "dense", "sparse"}, "auto",
+                "integrator's linear solver (sparse: KLU)");
+    return s;
+}
+
 const std::vector<std::string> kEventTypes = {"cdu_pump_trip", "heat_rejection_unit_loss",
                                               "chiller_trip", "utility_loss"};
 
-constexpr int kDaysInMonth[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+std::shared_ptr<ObjectSpec> eventBase(const std::string& type, std::string description) {
+    auto s = spec(std::move(description));
+    s->choice("type", {type}, std::nullopt, "event type")
+        .optionalNumber("at_s", "s", 0, kInf, "event time after the study start", "at")
+        .optionalNumber("at_min", "min", 0, kInf, "the same in minutes", "at")
+        .optionalNumber("at_h", "h", 0, kInf, "the same in hours", "at");
+    return s;
+}
 
-StudySpec parseStudy(const JsonView& v) {
-    v.checkKeys({"kind", "start", "start_hour", "duration_s", "duration_min", "duration_h",
-                 "duration_days", "days", "hours", "output_interval_s", "output_interval_min",
-                 "output_interval_h", "workload_resolution", "per_rack_channels", "rel_tol",
-                 "linear_solver"});
+/// Event specs by type; the schema joins them with oneOf on "type".
+const std::vector<std::shared_ptr<const ObjectSpec>>& eventSpecs() {
+    static const std::vector<std::shared_ptr<const ObjectSpec>> specs = [] {
+        auto trip = eventBase("cdu_pump_trip", "Secondary pumps of one CDU fail.");
+        trip->integer("cdu", 0, 100000, 0, "CDU index, 0-based")
+            .integer("pumps", 1, 16, 1, "pumps that fail");
+        auto loss = eventBase("heat_rejection_unit_loss", "Heat-rejection units are lost.");
+        loss->integer("units", 1, 10000, 1, "units lost");
+        auto chiller = eventBase("chiller_trip", "The trim chiller trips.");
+        auto utility = eventBase("utility_loss",
+                                 "The utility fails: UPS ride-through, generator start and "
+                                 "load steps; plant fans restart on the generators.");
+        return std::vector<std::shared_ptr<const ObjectSpec>>{trip, loss, chiller, utility};
+    }();
+    return specs;
+}
+
+std::shared_ptr<const ObjectSpec> rootSpec() {
+    auto s = spec("dctwin scenario: one site and one study (DESIGN.md §5.1).");
+    s->string("$schema", "", "JSON Schema of this file (for editors)")
+        .string("name", std::nullopt, "scenario name")
+        .string("description", "", "what the scenario is")
+        .object("site", siteSpec(), true, "site and weather")
+        .object("it", itSpec(), true, "racks and fabric")
+        .object("workload", power::workloadSpec(), false, "jobs on the racks (absent: idle)")
+        .object("power", powerSpec(), false, "electrical chain")
+        .object("cooling", coolingSpec(), true, "cooling")
+        .object("study", studySpec(), true, "the study");
+    s->add(KeySpec{.key = "events",
+                   .type = KeyType::Array,
+                   .description = "events of a contingency study",
+                   .items = KeyType::Object});
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading.
+
+StudySpec readStudy(const SpecReader& v) {
     StudySpec s;
-    s.kind = v.choice("kind", kStudyKinds);
-    const std::string start = v.string("start", "01-01");
+    s.kind = v.string("kind");
+    const std::string start = v.string("start");
     int m = 0, d = 0;
     char dash = 0;
     std::istringstream in(start);
@@ -43,38 +317,17 @@ StudySpec parseStudy(const JsonView& v) {
     s.start_day = d;
     int doy = d - 1;
     for (int i = 0; i < m - 1; ++i) doy += kDaysInMonth[i];
-    const double start_hour = v.number("start_hour", 0.0);
-    v.requireRange("start_hour", start_hour, 0.0, 23.999, "");
-    s.start_s = doy * units::day + start_hour * units::hour;
+    s.start_s = doy * units::day + v.number("start_hour") * units::hour;
 
-    // Duration: "days"/"hours" are the short forms engineers write; duration_<unit> also works.
-    int given = 0;
-    if (v.has("days")) {
-        s.duration_s = v.number("days") * units::day;
-        ++given;
-    }
-    if (v.has("hours")) {
-        s.duration_s = v.number("hours") * units::hour;
-        ++given;
-    }
-    if (v.hasQuantity("duration", {"s", "min", "h", "days"})) {
-        s.duration_s = v.quantity("duration", {"s", "min", "h", "days"});
-        ++given;
-    }
-    if (given > 1) v.fail("give the study length once: days, hours or duration_<unit>");
+    const bool given = v.hasGroup("duration");
     if (s.kind == "design_point") {
         if (given) v.fail("a design_point study has no duration; remove days/hours/duration");
     } else {
         if (!given) v.fail("a study needs its length: \"days\", \"hours\" or \"duration_s\"");
-        v.requireRange(v.has("days") ? "days" : v.has("hours") ? "hours" : "duration_s",
-                       s.duration_s, 1.0, 10.0 * units::year, "s");
+        s.duration_s = v.quantity("duration");
     }
-    const double default_interval = s.kind == "annual" ? 600.0 : 1.0;
     s.output_interval_s =
-        v.quantity("output_interval", {"s", "min", "h"}, default_interval);
-    if (!(s.output_interval_s > 0.0)) {
-        v.fail("output_interval_s", "must be a positive time");
-    }
+        v.optionalQuantity("output_interval").value_or(s.kind == "annual" ? 600.0 : 1.0);
     if (s.kind != "design_point" && s.output_interval_s > s.duration_s) {
         v.fail("output_interval_s",
                fmt::format("output interval {} s is longer than the study ({} s)",
@@ -85,107 +338,327 @@ StudySpec parseStudy(const JsonView& v) {
                fmt::format("{:.0f} output samples is too many; use a longer interval",
                            s.duration_s / s.output_interval_s));
     }
-    s.workload_resolution = v.choice("workload_resolution", {"mean", "resolved"},
-                                     s.kind == "transient" ? "resolved" : "mean");
-    s.per_rack_channels = v.boolean("per_rack_channels", false);
+    s.workload_resolution = v.has("workload_resolution")
+                                ? v.string("workload_resolution")
+                                : (s.kind == "transient" ? "resolved" : "mean");
+    s.per_rack_channels = v.boolean("per_rack_channels");
     // Annual studies answer energy and water questions: 5e-4 moves the PUE of the reference
     // site by < 2e-4 relative against 1e-5 and the hottest GPU by < 0.05 K, at a tenth of the
     // steps (measured on a 2-day run; the energy balance is exact by construction either way).
     // Transients resolve sub-second swings and keep the tight default.
-    s.rel_tol = v.number("rel_tol", s.kind == "annual" ? 5e-4 : 1e-5);
-    v.requireRange("rel_tol", s.rel_tol, 1e-10, 1e-2, "");
-    s.linear_solver = v.choice("linear_solver", {"auto", "dense", "sparse"}, "auto");
+    s.rel_tol = v.has("rel_tol") ? v.number("rel_tol") : (s.kind == "annual" ? 5e-4 : 1e-5);
+    s.linear_solver = v.string("linear_solver");
     return s;
 }
 
-std::vector<EventSpec> parseEvents(const JsonView& v, const StudySpec& study) {
+std::vector<EventSpec> readEvents(const JsonView& list, const StudySpec& study) {
+    if (!list.isArray()) list.fail("expected a list of events");
     std::vector<EventSpec> events;
-    for (const JsonView& e : v.elements()) {
+    for (const JsonView& e : list.elements()) {
+        if (!e.isObject()) e.fail("expected an event object with a \"type\"");
+        const std::string type = e.choice("type", kEventTypes);
+        const auto idx = static_cast<std::size_t>(
+            std::find(kEventTypes.begin(), kEventTypes.end(), type) - kEventTypes.begin());
+        const SpecReader r(e, *eventSpecs()[idx]);
         EventSpec ev;
-        ev.type = e.choice("type", kEventTypes);
-        ev.at_s = e.quantity("at", {"s", "min", "h"});
-        ev.path = e.where();
-        ev.params = e.json();
-        if (ev.type == "cdu_pump_trip") {
-            e.checkKeys({"type", "at_s", "at_min", "at_h", "cdu", "pumps"});
-        } else if (ev.type == "heat_rejection_unit_loss") {
-            e.checkKeys({"type", "at_s", "at_min", "at_h", "units"});
-        } else if (ev.type == "chiller_trip") {
-            e.checkKeys({"type", "at_s", "at_min", "at_h"});
+        ev.at_s = r.quantity("at");
+        ev.where = e.where();
+        if (type == "cdu_pump_trip") {
+            ev.what = CduPumpTrip{r.count("cdu"), r.count("pumps")};
+        } else if (type == "heat_rejection_unit_loss") {
+            ev.what = HeatRejectionUnitLoss{r.count("units")};
+        } else if (type == "chiller_trip") {
+            ev.what = ChillerTrip{};
         } else {
-            e.checkKeys({"type", "at_s", "at_min", "at_h", "restore_s", "restore_min"});
+            ev.what = UtilityLoss{};
         }
-        if (study.kind != "design_point" && (ev.at_s < 0.0 || ev.at_s >= study.duration_s)) {
-            e.fail("at_s", fmt::format("event time {} s is outside the study (0 to {} s)",
-                                       ev.at_s, study.duration_s));
+        if (study.kind != "design_point" && ev.at_s >= study.duration_s) {
+            r.fail(r.presentKey("at"),
+                   fmt::format("event time {} s is outside the study (0 to {} s)", ev.at_s,
+                               study.duration_s));
         }
         events.push_back(std::move(ev));
     }
     return events;
 }
 
-}  // namespace
-
-Scenario parseScenario(const Json& input, const fs::path& base_dir, std::string origin) {
-    JsonView v(input);
-    if (!v.isObject()) {
-        throw InputError(fmt::format("{}: a scenario is a JSON object, got {}", origin,
-                                     input.type_name()));
-    }
-    v.checkKeys({"name", "description", "site", "it", "workload", "power", "cooling", "study",
-                 "events"});
-    Scenario s;
-    s.base_dir = base_dir;
-    s.input = input;
-    s.name = v.string("name");
-    if (s.name.empty()) v.fail("name", "must not be empty");
-    s.description = v.string("description", "");
-    for (const char* section : {"site", "it", "cooling", "study"}) {
-        if (!v.has(section)) v.fail(fmt::format("missing section \"{}\"", section));
-        if (!v.at(section).isObject()) v.at(section).fail("expected an object");
-    }
-    s.study = parseStudy(v.at("study"));
-    if (auto ev = v.find("events")) {
-        if (!ev->isArray()) ev->fail("expected a list of events");
-        s.events = parseEvents(*ev, s.study);
-    }
-    if (s.study.kind == "contingency" && s.events.empty()) {
-        v.fail("events", "a contingency study needs at least one event");
-    }
-    return s;
+void readSite(ScenarioSpec& sc, const SpecReader& v) {
+    sc.site.weather_file =
+        resolveDataPath(sc.base_dir, v.string("weather"), v.view().where() + "/weather");
+    sc.site.weather = std::make_shared<weather::Weather>(weather::readEpw(sc.site.weather_file));
+    sc.site.other_power = v.quantity("other_load");
+    sc.site.fws_ambient = v.si("fws_ambient_temp_C");
 }
 
-Scenario loadScenario(const fs::path& file) {
+void readIt(ScenarioSpec& sc, const SpecReader& v) {
+    const auto racks = v.array("racks");
+    if (racks.empty()) v.fail("racks", "expected a non-empty list of racks");
+    long total = 0;
+    for (const SpecReader& e : racks) {
+        RackEntry entry;
+        entry.count = e.count("count");
+        total += entry.count;
+        Json ref = e.extraKeys();
+        ref["model"] = e.string("model");
+        entry.rack = sc.catalog->rack(JsonView(ref, e.view().path()));
+        const std::string loop = e.has("rack_loop") ? e.string("rack_loop") : entry.rack.name;
+        const auto loops = thermal::catalogEntries("rack_loops.json");
+        if (std::find(loops.begin(), loops.end(), loop) == loops.end()) {
+            e.fail("rack_loop", fmt::format("no liquid-loop record '{}' for rack '{}'; give "
+                                            "\"rack_loop\" one of: {}",
+                                            loop, entry.rack.name, fmt::join(loops, ", ")));
+        }
+        entry.loop = thermal::RackLoopParams::fromCatalog(loop);
+        sc.it.racks.push_back(std::move(entry));
+    }
+    if (total > 100000) v.fail("racks", fmt::format("{} racks is more than 100,000", total));
+    sc.it.lump_identical_racks = v.boolean("lump_identical_racks");
+    const SpecReader f = v.object("fabric");
+    power::FabricOptions& fo = sc.it.fabric_options;
+    fo.gpus = sc.it.totalGpus();
+    sc.it.fabric = f.boolean("enabled");
+    fo.switch_model = f.string("switch");
+    fo.nic_model = f.string("nic");
+    fo.nic_optic_model = f.string("nic_optic");
+    fo.switch_optic_model = f.string("switch_optic");
+    fo.tiers = f.count("tiers");
+    fo.ra_rounding = f.boolean("ra_rounding");
+}
+
+void readPower(ScenarioSpec& sc, const SpecReader& v) {
+    PowerSpec& p = sc.power;
+    // The section's own keys; the rest are the electrical sizing options (power/sizing.h).
+    Json sizing = v.extraKeys();
+    p.sizing.readJson(JsonView(sizing, v.view().path()));
+    p.sizing.racks = sc.it.totalRacks();
+    p.sizing.rack = sc.it.racks.front().rack;
+    p.sizing.other_power = sc.site.other_power;
+    p.ups_mode = v.string("ups_mode") == "eco" ? power::UpsMode::Eco
+                                               : power::UpsMode::DoubleConversion;
+    if (v.has("smoothing")) {
+        const SpecReader sm = v.object("smoothing");
+        p.smoothing = sm.boolean("enabled");
+        Json settings = sm.view().json();
+        settings.erase("enabled");
+        p.smoothing_settings =
+            power::SmoothingSettings::fromJson(JsonView(settings, sm.view().path()));
+    }
+    p.bess = v.string("bess_mode") != "off";
+    if (p.bess) {
+        try {
+            p.bess_params.spec = sc.catalog->bess(p.sizing.bess_model);
+        } catch (const InputError& e) {
+            v.fail("bess", e.what());
+        }
+        p.bess_params.mode = power::BatteryParams::Mode::TrackAverage;
+    }
+}
+
+void readCooling(ScenarioSpec& sc, const SpecReader& v) {
+    CoolingSpec& c = sc.cooling;
+    c.coolant = v.string("coolant");
+    c.tcs_supply_setpoint = v.quantity("tcs_supply_temp");
+
+    const SpecReader cdu = v.object("cdu");
+    c.cdu_where = cdu.view().where();
+    Json overrides = cdu.extraKeys();
+    if (!overrides.contains("secondary_coolant")) overrides["secondary_coolant"] = c.coolant;
+    c.cdu = thermal::CduSpec::fromCatalog(cdu.string("model"), overrides, c.cdu_where);
+    c.racks_per_cdu = cdu.count("racks_per_cdu");
+    c.cdu_redundancy = cdu.string("redundancy");
+
+    const SpecReader fl = v.object("facility_loop");
+    FacilityLoopSpec& f = c.facility_loop;
+    c.facility_loop_where = fl.view().where();
+    if (fl.has("ashrae_class") && fl.hasGroup("supply_temp")) {
+        fl.fail("give either ashrae_class or supply_temp_C, not both");
+    }
+    if (fl.has("ashrae_class")) {
+        f.supply_setpoint =
+            thermal::facilitySupplySetpoint(thermal::loadAshraeClass(fl.string("ashrae_class")));
+    } else if (fl.hasGroup("supply_temp")) {
+        f.supply_setpoint = fl.quantity("supply_temp");
+    }
+    if (fl.has("pipe_volume_m3")) f.pipe_volume = fl.number("pipe_volume_m3");
+    f.pipe_segments = fl.count("pipe_segments");
+    f.pressure_drop = fl.quantity("pressure_drop");
+    f.pump_efficiency = fl.number("pump_efficiency");
+
+    const SpecReader hr = v.object("heat_rejection");
+    HeatRejectionSpec& h = c.heat_rejection;
+    h.type = hr.string("type");
+    h.tower = h.type == "cooling_tower";
+    const std::string model = hr.has("model") ? hr.string("model")
+                              : h.tower       ? "cti_open_tower_cell_3500kW"
+                              : h.type == "adiabatic_cooler"
+                                  ? "generic_adiabatic_dry_cooler_1MW"
+                                  : "generic_dry_cooler_1MW";
+    const auto valid = thermalNames(h.tower ? "cooling_towers.json" : "dry_coolers.json");
+    if (std::find(valid.begin(), valid.end(), model) == valid.end()) {
+        hr.fail("model", fmt::format("'{}' is not a {} model; valid choices: {}", model, h.type,
+                                     fmt::join(valid, ", ")));
+    }
+    const Json hro = hr.extraKeys();
+    const std::string where = hr.view().where();
+    if (h.tower) {
+        h.tower_spec = thermal::CoolingTowerSpec::fromCatalog(model, hro, where);
+    } else {
+        h.dry_cooler = thermal::DryCoolerSpec::fromCatalog(model, hro, where);
+        if (h.type == "adiabatic_cooler" && !h.dry_cooler.adiabatic) {
+            hr.fail("model", fmt::format("'{}' has no adiabatic pads; an adiabatic_cooler needs "
+                                         "a model with \"adiabatic\": true",
+                                         model));
+        }
+        if (h.type == "dry_cooler") h.dry_cooler.adiabatic = false;
+    }
+    h.redundancy_units = hr.count("redundancy_units");
+    h.units = hr.count("units");
+    if (hr.has("trim_chiller")) {
+        const SpecReader tc = hr.object("trim_chiller");
+        h.trim_chiller = thermal::ChillerSpec::fromCatalog(tc.string("model"));
+        h.trim_chiller_units = tc.count("units");
+    }
+
+    const SpecReader as = v.object("air_side");
+    AirSideSpec& a = c.air_side;
+    a.crah = thermal::AirCoilSpec::fromCatalog(as.string("model"));
+    a.chiller = thermal::ChillerSpec::fromCatalog(as.string("chiller_model"));
+    a.chiller.capacity = 1e12;  // the CRAH count is sized, not limited, here
+    a.supply_air_temp = as.si("supply_air_temp_C");
+}
+
+ScenarioSpec readScenario(const Json& input, const fs::path& base_dir) {
+    const JsonView root(input);
+    if (!root.isObject()) {
+        throw InputError(fmt::format("a scenario is a JSON object, got {}", input.type_name()));
+    }
+    const SpecReader v(root, scenarioSpec());
+    ScenarioSpec sc;
+    sc.base_dir = base_dir;
+    sc.input = input;
+    sc.name = v.string("name");
+    if (sc.name.empty()) v.fail("name", "must not be empty");
+    sc.description = v.string("description");
+    // The study first: event times are checked against its length.
+    sc.study = readStudy(v.object("study"));
+    if (v.has("events")) sc.events = readEvents(root.at("events"), sc.study);
+    if (sc.study.kind == "contingency" && sc.events.empty()) {
+        v.fail("events", "a contingency study needs at least one event");
+    }
+    sc.catalog = std::make_shared<power::Catalog>(power::Catalog::load());
+    readSite(sc, v.object("site"));
+    readIt(sc, v.object("it"));
+    const Json empty = Json::object();
+    const JsonView w = root.has("workload") ? root.at("workload") : JsonView(empty, "/workload");
+    // Trace files resolve against the folder that holds data/ (shipped traces live in
+    // data/traces/), as power/workload.h documents.
+    auto workload = std::make_shared<power::Workload>(
+        power::Workload::fromJson(w, sc.it.totalRacks(), dataDir().parent_path()));
+    if (workload->racks() != sc.it.totalRacks()) {
+        w.fail("racks", fmt::format("the workload describes {} racks but /it/racks has {}",
+                                    workload->racks(), sc.it.totalRacks()));
+    }
+    sc.workload = std::move(workload);
+    readPower(sc, v.object("power"));
+    readCooling(sc, v.object("cooling"));
+    return sc;
+}
+
+}  // namespace
+
+std::string EventSpec::type() const {
+    return kEventTypes[what.index()];
+}
+
+int ItSpec::totalRacks() const {
+    int n = 0;
+    for (const auto& r : racks) n += r.count;
+    return n;
+}
+
+int ItSpec::totalGpus() const {
+    int n = 0;
+    for (const auto& r : racks) n += r.count * r.rack.gpus;
+    return n;
+}
+
+double HeatRejectionSpec::unitCapacity() const {
+    return tower ? tower_spec.capacity : dry_cooler.capacity;
+}
+
+const std::string& HeatRejectionSpec::modelName() const {
+    return tower ? tower_spec.name : dry_cooler.name;
+}
+
+const ObjectSpec& scenarioSpec() {
+    static const std::shared_ptr<const ObjectSpec> s = rootSpec();
+    return *s;
+}
+
+std::string scenarioReference() {
+    std::string out =
+        "# Scenario reference\n\n"
+        "Generated from the scenario specs by `dctwin schema --markdown` (do not edit by hand; "
+        "a test checks it is current). Keys carry their unit in their name; ranges and "
+        "defaults are in that unit. Keys of one group are the same quantity in different "
+        "units: give at most one. Every error names the file, the JSON path, the value and "
+        "what was expected.\n\n";
+    out += scenarioSpec().markdown("");
+    out += "### `/events/i`\n\nOne of these event types, chosen by `type`.\n\n";
+    for (const auto& e : eventSpecs()) {
+        out += e->markdown(fmt::format("/events/i ({})", e->at("type").choices.front()));
+    }
+    return out;
+}
+
+Json scenarioSchema() {
+    Json s = scenarioSpec().schema();
+    Json one_of = Json::array();
+    for (const auto& e : eventSpecs()) one_of.push_back(e->schema());
+    s["properties"]["events"]["items"] = {{"oneOf", one_of}};
+    Json out = {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+                {"$id", "https://github.com/dctwin/dctwin/scenarios/schema/scenario.schema.json"},
+                {"title", "dctwin scenario"}};
+    out.update(s);
+    return out;
+}
+
+ScenarioSpec parseScenario(const Json& input, const fs::path& base_dir, std::string origin) {
+    try {
+        return readScenario(input, base_dir);
+    } catch (const InputError& e) {
+        if (origin.empty()) throw;
+        throw InputError(fmt::format("{}: {}", origin, e.what()));
+    }
+}
+
+ScenarioSpec loadScenario(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
     if (!in) {
         throw InputError(fmt::format("cannot read scenario file '{}': {}", file.string(),
-                                     fs::exists(file) ? "permission denied"
-                                                      : "no such file"));
+                                     fs::exists(file) ? "permission denied" : "no such file"));
     }
     std::stringstream buf;
     buf << in.rdbuf();
-    Json j = parseJson(buf.str(), file.string());
-    Scenario s;
-    try {
-        s = parseScenario(j, file.has_parent_path() ? file.parent_path() : fs::path("."),
-                          file.string());
-    } catch (const InputError& e) {
-        throw InputError(fmt::format("{}: {}", file.string(), e.what()));
-    }
+    const Json j = parseJson(buf.str(), file.string());
+    ScenarioSpec s =
+        parseScenario(j, file.has_parent_path() ? file.parent_path() : fs::path("."),
+                      file.string());
     s.file = file;
     s.input_text = buf.str();
     return s;
 }
 
-fs::path resolveDataPath(const Scenario& scenario, const std::string& relative,
+fs::path resolveDataPath(const fs::path& base_dir, const std::string& relative,
                          const std::string& json_path) {
     const fs::path p(relative);
     std::vector<fs::path> tried;
     if (p.is_absolute()) {
         tried.push_back(p);
     } else {
-        tried.push_back(scenario.base_dir / p);
-        tried.push_back(fs::path(DCTWIN_SOURCE_DIR) / p);
+        tried.push_back(base_dir / p);
+        tried.push_back(dataDir().parent_path() / p);
+        tried.push_back(dataDir() / p);
         tried.push_back(fs::current_path() / p);
     }
     for (const auto& t : tried) {

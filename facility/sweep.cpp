@@ -150,7 +150,7 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
             Json summary;
             try {
                 if (cancel && cancel->load()) throw CancelledError("sweep cancelled");
-                Scenario s = parseScenario(c.scenario, plan.base_dir, c.name);
+                ScenarioSpec s = parseScenario(c.scenario, plan.base_dir, c.name);
                 RunControl control;
                 control.cancel = cancel;
                 RunOutcome r = runScenario(s, control);

@@ -1,9 +1,8 @@
 #pragma once
-// The facility twin's entry points (DESIGN.md §3.4, §3.5, §5): a loaded scenario is built
-// into one coupled model and run as the study it names. The CLI, the GUI, the sweep runner
-// and the benchmark call only these.
-#include <atomic>
-#include <functional>
+/// @file
+/// @brief The facility twin's entry points (DESIGN.md §3.4, §3.5, §5): a scenario's specs are
+/// sized, built into one coupled model and run as the study they name; the results become
+/// metrics and a report. The CLI, the GUI, the sweep runner and the benchmark call only these.
 #include <string>
 #include <vector>
 
@@ -11,30 +10,33 @@
 #include "core/results.h"
 #include "core/solver/ode_solver.h"
 #include "facility/scenario.h"
+#include "facility/study.h"
 
 namespace dctwin::facility {
 
-struct RunControl {
-    /// fraction done [0, 1], simulated time [s]
-    std::function<void(double fraction, double t)> progress;
-    const std::atomic<bool>* cancel = nullptr;
-};
-
 struct RunOutcome {
-    Report report;        // everything the HDF5 report holds
-    Json summary;         // the summary JSON of DESIGN §5.2 (also in report.summary)
-    SolverStats stats;    // integrator work
+    Report report;        ///< everything the HDF5 report holds; report.summary = the metrics
+    Json summary;         ///< the summary JSON of DESIGN §5.2, made from the same metrics
+    SolverStats stats;    ///< integrator work
     std::string linear_solver;
     std::size_t state_count = 0;
-    double wall_seconds = 0.0;  // [s]
+    double wall_seconds = 0.0;  ///< [s]
 };
 
-/// Builds the coupled model and runs the scenario's study (annual, transient, contingency or
-/// design point). Throws InputError/ModelError for scenarios that cannot be built,
-/// SolverError when the integration fails, CancelledError when cancelled.
-RunOutcome runScenario(const Scenario& scenario, const RunControl& control = {});
+/// Sizes, builds and runs the scenario's study (annual, transient, contingency or design
+/// point). Throws InputError/ModelError for scenarios that cannot be built, SolverError when
+/// the integration fails, CancelledError when cancelled.
+RunOutcome runScenario(const ScenarioSpec& scenario, const RunControl& control = {});
 
 /// The design-point study alone: sizing tables at peak IT and design weather.
-RunOutcome sizeScenario(const Scenario& scenario);
+RunOutcome sizeScenario(const ScenarioSpec& scenario);
+
+/// Sizes and builds every model a run would build, without running (dctwin validate).
+void validateModel(const ScenarioSpec& scenario);
+
+/// The summary JSON of a set of metrics and tables (flat metric values, a "units" map, the
+/// sizing tables), as `--summary-json` writes it.
+Json summaryJson(const ScenarioSpec& scenario, const std::vector<Metric>& metrics,
+                 const std::vector<Table>& tables);
 
 }  // namespace dctwin::facility

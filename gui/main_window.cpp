@@ -301,7 +301,7 @@ bool MainWindow::validateScenario() {
     QApplication::setOverrideCursor(Qt::WaitCursor);
     bool ok = false;
     try {
-        const facility::Scenario s =
+        const facility::ScenarioSpec s =
             facility::parseScenario(model_->toJson(), baseDir(), origin.toStdString());
         facility::validateModel(s);
         ok = true;

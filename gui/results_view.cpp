@@ -379,7 +379,6 @@ void ResultsView::showWater(const Report& r) {
         lines << QString::fromStdString(e.what());
     }
     const Metric* wue = findMetric(r.summary, "wue_L_per_kWh");
-    if (!wue) wue = findMetric(r.summary, "wue");
     if (wue && wue->unit == "L/kWh") {
         lines << tr("WUE %1 L/kWh (site water per IT energy).").arg(formatNumber(wue->value));
     } else if (const Channel* it = rs.find("power", "it_power");
@@ -412,22 +411,17 @@ void ResultsView::showSummary(const Report& r) {
         mwh.push_back(integrate(rs.time, c->values) / units::MWh);
     }
     if (categories.isEmpty()) {
-        const std::pair<const char*, QString> metrics[] = {{"it_energy", tr("IT")},
-                                                           {"cooling_energy", tr("cooling")},
-                                                           {"loss_energy", tr("electrical losses")},
-                                                           {"facility_energy", tr("facility")},
-                                                           {"it_energy_MWh", tr("IT")},
-                                                           {"facility_energy_MWh", tr("facility")}};
+        // The facility's metric names (facility/metrics.h), one set for CLI, report and GUI.
+        const std::pair<const char*, QString> metrics[] = {
+            {"it_energy_MWh", tr("IT")},
+            {"cooling_energy_MWh", tr("cooling")},
+            {"electrical_loss_energy_MWh", tr("electrical losses")},
+            {"facility_energy_MWh", tr("facility")}};
         for (const auto& [name, label] : metrics) {
             const Metric* m = findMetric(r.summary, name);
-            if (!m || categories.contains(label)) continue;
-            if (m->unit == "J") {
-                categories << label;
-                mwh.push_back(m->value / units::MWh);
-            } else if (m->unit == "MWh") {
-                categories << label;
-                mwh.push_back(m->value);
-            }
+            if (!m || m->unit != "MWh") continue;
+            categories << label;
+            mwh.push_back(m->value);
         }
     }
     if (!categories.isEmpty()) {

@@ -9,7 +9,7 @@
 namespace dctwin::gui {
 
 RunController::RunController(QObject* parent)
-    : RunController([](const facility::Scenario& s,
+    : RunController([](const facility::ScenarioSpec& s,
                        const facility::RunControl& c) { return facility::runScenario(s, c); },
                     parent) {}
 
@@ -67,7 +67,7 @@ bool RunController::start(const Json& scenario, const std::filesystem::path& bas
             });
         };
         try {
-            const facility::Scenario parsed = facility::parseScenario(scenario, base_dir, origin);
+            const facility::ScenarioSpec parsed = facility::parseScenario(scenario, base_dir, origin);
             auto outcome = std::make_shared<const facility::RunOutcome>(runner_(parsed, control));
             const double t_end = outcome->report.timeseries.time.empty()
                                      ? 0.0

@@ -28,7 +28,7 @@ public:
     /// What a run does once the scenario is parsed; facility::runScenario unless a test
     /// replaces it (to exercise threading and cancel without a full model).
     using Runner =
-        std::function<facility::RunOutcome(const facility::Scenario&, const facility::RunControl&)>;
+        std::function<facility::RunOutcome(const facility::ScenarioSpec&, const facility::RunControl&)>;
 
     explicit RunController(QObject* parent = nullptr);
     RunController(Runner runner, QObject* parent = nullptr);

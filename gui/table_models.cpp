@@ -116,6 +116,9 @@ QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
         }
     }
     if (role == Qt::UserRole && index.column() == 1) return m.value;
+    if (role == Qt::ToolTipRole && !m.description.empty()) {
+        return QString::fromStdString(m.description);
+    }
     if (role == Qt::TextAlignmentRole && index.column() == 1) {
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     }

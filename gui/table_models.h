@@ -16,7 +16,7 @@ namespace dctwin::gui {
 QColor loadingColour(double loading_pct);
 
 /// A sizing table (Report::tables entry). Numeric columns are shown in display units (W →
-/// kW/MW per column); the loading column (peak_loading_pct) gets its cell coloured by
+/// kW/MW per column); the loading column (design_loading_pct) gets its cell coloured by
 /// loadingColour().
 class SizingTableModel : public QAbstractTableModel {
     Q_OBJECT

@@ -194,7 +194,7 @@ Table SizingResult::toTable() const {
     t.addNumbers("voltage_V", "V", volt);
     t.addNumbers("design_current_A", "A", ides);
     t.addNumbers("unit_current_A", "A", iu);
-    t.addNumbers("peak_loading_pct", "%", load);
+    t.addNumbers("design_loading_pct", "%", load);
     t.addNumbers("failure_loading_pct", "%", fail);
     return t;
 }

@@ -123,7 +123,7 @@ struct SizingResult {
     std::vector<SizingRow> rows;
     const SizingRow& row(std::string_view element) const;
     /// Columns element, model, rating, unit, count, redundancy, per, groups, voltage_V,
-    /// design_current_A, unit_current_A, peak_loading_pct, failure_loading_pct; path
+    /// design_current_A, unit_current_A, design_loading_pct, failure_loading_pct; path
     /// "sizing/power".
     Table toTable() const;
     /// A fixed-width text table with the currents, for reports and the CLI.

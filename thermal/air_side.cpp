@@ -51,9 +51,10 @@ AirCoilSpec AirCoilSpec::fromJson(const JsonView& v, std::string name) {
     return s;
 }
 
-AirCoilSpec AirCoilSpec::fromCatalog(std::string_view name, const Json& overrides) {
+AirCoilSpec AirCoilSpec::fromCatalog(std::string_view name, const Json& overrides,
+                                 std::string_view user_path) {
     const Json e = loadCatalogEntry("air_side.json", name, overrides);
-    return fromJson(JsonView(e, fmt::format("air_side.json/{}", name)), std::string(name));
+    return fromJson(recordView(e, "air_side.json", name, overrides, user_path), std::string(name));
 }
 
 AirCoil::AirCoil(AirCoilSpec spec, double units)

@@ -53,7 +53,8 @@ struct AirCoilSpec {
     std::string coolant = "water";
 
     static AirCoilSpec fromJson(const JsonView& v, std::string name);
-    static AirCoilSpec fromCatalog(std::string_view name, const Json& overrides = {});
+    static AirCoilSpec fromCatalog(std::string_view name, const Json& overrides = {},
+                                 std::string_view user_path = "");
 };
 
 class AirCoil {

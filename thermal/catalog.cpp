@@ -43,10 +43,21 @@ bool isDocumentationKey(std::string_view key) {
 }
 
 void checkEntryKeys(const JsonView& entry, std::vector<std::string> allowed) {
-    for (const auto& k : entry.keys()) {
-        if (isDocumentationKey(k)) allowed.push_back(k);
+    // Documentation keys are accepted but never offered as choices for a typo.
+    entry.checkKeys(allowed, [](std::string_view k) { return isDocumentationKey(k); });
+}
+
+JsonView recordView(const Json& merged, std::string_view file, std::string_view name,
+                    const Json& overrides, std::string_view user_path) {
+    const std::string record = fmt::format("{}/{}", file, name);
+    if (user_path.empty()) return JsonView(merged, record);
+    JsonProvenance p;
+    p.user_path = std::string(user_path);
+    p.record = record;
+    if (overrides.is_object()) {
+        for (const auto& item : overrides.items()) p.overridden.push_back(item.key());
     }
-    entry.checkKeys(allowed);
+    return JsonView::merged(merged, std::move(p));
 }
 
 }  // namespace dctwin::thermal

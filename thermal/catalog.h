@@ -24,6 +24,12 @@ std::vector<std::string> catalogEntries(std::string_view file);
 /// every "*_source" / "*_note".
 bool isDocumentationKey(std::string_view key);
 
+/// A view of a merged entry for its reader. With `user_path` (the scenario object that named
+/// the model) errors name the scenario's key first and the record second; without it, the
+/// record ("cdus.json/vertiv_xdu1350").
+JsonView recordView(const Json& merged, std::string_view file, std::string_view name,
+                    const Json& overrides, std::string_view user_path);
+
 /// checkKeys() on an entry, allowing `allowed` plus every documentation key.
 void checkEntryKeys(const JsonView& entry, std::vector<std::string> allowed);
 

@@ -70,9 +70,10 @@ CduSpec CduSpec::fromJson(const JsonView& v, std::string name) {
     return s;
 }
 
-CduSpec CduSpec::fromCatalog(std::string_view name, const Json& overrides) {
+CduSpec CduSpec::fromCatalog(std::string_view name, const Json& overrides,
+                                 std::string_view user_path) {
     const Json entry = loadCatalogEntry("cdus.json", name, overrides);
-    return fromJson(JsonView(entry, fmt::format("cdus.json/{}", name)), std::string(name));
+    return fromJson(recordView(entry, "cdus.json", name, overrides, user_path), std::string(name));
 }
 
 CduModel::CduModel(CduSpec spec)

@@ -171,9 +171,10 @@ DryCoolerSpec DryCoolerSpec::fromJson(const JsonView& v, std::string name) {
     return s;
 }
 
-DryCoolerSpec DryCoolerSpec::fromCatalog(std::string_view name, const Json& overrides) {
+DryCoolerSpec DryCoolerSpec::fromCatalog(std::string_view name, const Json& overrides,
+                                 std::string_view user_path) {
     const Json e = loadCatalogEntry("dry_coolers.json", name, overrides);
-    return fromJson(JsonView(e, fmt::format("dry_coolers.json/{}", name)), std::string(name));
+    return fromJson(recordView(e, "dry_coolers.json", name, overrides, user_path), std::string(name));
 }
 
 DryCooler::DryCooler(DryCoolerSpec spec, int units)
@@ -334,9 +335,10 @@ CoolingTowerSpec CoolingTowerSpec::fromJson(const JsonView& v, std::string name)
     return s;
 }
 
-CoolingTowerSpec CoolingTowerSpec::fromCatalog(std::string_view name, const Json& overrides) {
+CoolingTowerSpec CoolingTowerSpec::fromCatalog(std::string_view name, const Json& overrides,
+                                 std::string_view user_path) {
     const Json e = loadCatalogEntry("cooling_towers.json", name, overrides);
-    return fromJson(JsonView(e, fmt::format("cooling_towers.json/{}", name)), std::string(name));
+    return fromJson(recordView(e, "cooling_towers.json", name, overrides, user_path), std::string(name));
 }
 
 double CoolingTower::saturatedEnthalpy(double T, double p) const {
@@ -509,9 +511,10 @@ ChillerSpec ChillerSpec::fromJson(const JsonView& v, std::string name) {
     return s;
 }
 
-ChillerSpec ChillerSpec::fromCatalog(std::string_view name, const Json& overrides) {
+ChillerSpec ChillerSpec::fromCatalog(std::string_view name, const Json& overrides,
+                                 std::string_view user_path) {
     const Json e = loadCatalogEntry("chillers.json", name, overrides);
-    return fromJson(JsonView(e, fmt::format("chillers.json/{}", name)), std::string(name));
+    return fromJson(recordView(e, "chillers.json", name, overrides, user_path), std::string(name));
 }
 
 Chiller::Chiller(ChillerSpec spec) : spec_(std::move(spec)) {}

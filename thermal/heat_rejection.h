@@ -116,7 +116,8 @@ struct DryCoolerSpec {
     double spray_overhead = 0.0;            // [1] bleed/overspray per unit evaporated
 
     static DryCoolerSpec fromJson(const JsonView& v, std::string name);
-    static DryCoolerSpec fromCatalog(std::string_view name, const Json& overrides = {});
+    static DryCoolerSpec fromCatalog(std::string_view name, const Json& overrides = {},
+                                 std::string_view user_path = "");
 };
 
 class DryCooler {
@@ -184,7 +185,8 @@ struct CoolingTowerSpec {
     double cycles_of_concentration = 4;  // [1]
 
     static CoolingTowerSpec fromJson(const JsonView& v, std::string name);
-    static CoolingTowerSpec fromCatalog(std::string_view name, const Json& overrides = {});
+    static CoolingTowerSpec fromCatalog(std::string_view name, const Json& overrides = {},
+                                 std::string_view user_path = "");
 };
 
 class CoolingTower {
@@ -249,7 +251,8 @@ struct ChillerSpec {
     double condenser_offset = 6.0;              // [K] T_cond = T_cw,ent + offset
 
     static ChillerSpec fromJson(const JsonView& v, std::string name);
-    static ChillerSpec fromCatalog(std::string_view name, const Json& overrides = {});
+    static ChillerSpec fromCatalog(std::string_view name, const Json& overrides = {},
+                                 std::string_view user_path = "");
 };
 
 class Chiller {

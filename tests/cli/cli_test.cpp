@@ -296,7 +296,7 @@ TEST_F(Cli, SizePrintsTheSizingTables) {
     const Result r = dctwin("size " + quote(ref.string()));
     ASSERT_EQ(r.status, 0) << r.err;
     for (const char* s : {"sizing/power", "sizing/cooling", "sizing/water", "design_it_power",
-                          "peak_loading_pct", "ups", "transformer", "cdu", "heat_rejection"}) {
+                          "design_loading_pct", "ups", "transformer", "cdu", "heat_rejection"}) {
         EXPECT_NE(r.out.find(s), std::string::npos) << s << " missing from:\n" << r.out;
     }
     // --json: the same as machine-readable JSON on stdout.

@@ -64,14 +64,14 @@ std::shared_ptr<const Report> syntheticReport() {
     power.addNumbers("rating", "W", {3.0e6, 1.5e6, 8.0e5});
     power.addNumbers("count", "1", {4, 8, 16});
     power.addText("redundancy", {"2N", "4N/3", "N"});
-    power.addNumbers("peak_loading_pct", "%", {40.0, 72.0, 85.0});
+    power.addNumbers("design_loading_pct", "%", {40.0, 72.0, 85.0});
     Table cooling;
     cooling.path = "sizing/cooling";
     cooling.addText("element", {"CDU", "dry cooler"});
     cooling.addNumbers("rating", "W", {1.368e6, 2.0e6});
     cooling.addNumbers("count", "1", {9, 6});
     cooling.addText("redundancy", {"N+1", "N+1"});
-    cooling.addNumbers("peak_loading_pct", "%", {70.0, 55.0});
+    cooling.addNumbers("design_loading_pct", "%", {70.0, 55.0});
     Table water;
     water.path = "sizing/water";
     water.addText("element", {"make-up"});
@@ -142,10 +142,12 @@ TEST(MainWindow, MissingChannelsAreNamedNotFatal) {
     EXPECT_TRUE(w.results()->waterCaption().contains(QStringLiteral("no water channels")));
 }
 
-TEST(MainWindow, SiNamedSummaryMetricsAreUsed) {
-    // The facility names metrics in SI ("wue" in L/kWh, "it_energy" in J); the tabs use them.
+TEST(MainWindow, FacilityMetricNamesAreUsed) {
+    // The facility names each metric once, unit in the name (facility/metrics.h); the tabs
+    // read those names.
     auto r = std::make_shared<Report>(*syntheticReport());
-    r->summary = {{"wue", 0.25, "L/kWh"}, {"it_energy", 3.6e12, "J"}};
+    r->summary = {{"wue_L_per_kWh", 0.25, "L/kWh", "water usage effectiveness"},
+                  {"it_energy_MWh", 1000.0, "MWh", "IT energy"}};
     r->timeseries = {};
     MainWindow w;
     w.showReport(r);

@@ -21,7 +21,7 @@ Json tinyScenario() {
                            "study": {"kind": "transient", "hours": 1, "output_interval_s": 60}})");
 }
 
-facility::RunOutcome fakeOutcome(const facility::Scenario& s) {
+facility::RunOutcome fakeOutcome(const facility::ScenarioSpec& s) {
     facility::RunOutcome o;
     o.report.attributes["scenario_name"] = s.name;
     o.report.timeseries.time = {0.0, 1800.0, 3600.0};
@@ -33,7 +33,7 @@ facility::RunOutcome fakeOutcome(const facility::Scenario& s) {
 TEST(RunController, ReportsProgressAndFinishes) {
     const std::thread::id gui_thread = std::this_thread::get_id();
     std::thread::id runner_thread;
-    RunController rc([&](const facility::Scenario& s, const facility::RunControl& c) {
+    RunController rc([&](const facility::ScenarioSpec& s, const facility::RunControl& c) {
         runner_thread = std::this_thread::get_id();
         for (int i = 0; i <= 20; ++i) {
             c.progress(i / 20.0, i * 180.0);
@@ -73,7 +73,7 @@ TEST(RunController, ReportsProgressAndFinishes) {
 }
 
 TEST(RunController, CancelEndsInCancelledState) {
-    RunController rc([](const facility::Scenario& s, const facility::RunControl& c) {
+    RunController rc([](const facility::ScenarioSpec& s, const facility::RunControl& c) {
         // Behaves like the facility: checks the flag between steps and throws when set. If the
         // cancel never arrives it finishes normally, which the test reports as a failure.
         for (int i = 0; i < 10000; ++i) {
@@ -105,7 +105,7 @@ TEST(RunController, CancelEndsInCancelledState) {
 
 TEST(RunController, ErrorsArriveWithTheirText) {
     RunController rc(
-        [](const facility::Scenario&, const facility::RunControl&) -> facility::RunOutcome {
+        [](const facility::ScenarioSpec&, const facility::RunControl&) -> facility::RunOutcome {
             throw SolverError("CVODE failed at t = 3600 s: worst state cdu_03/T_supply");
         });
     QSignalSpy failed(&rc, &RunController::failed);
@@ -119,7 +119,7 @@ TEST(RunController, ErrorsArriveWithTheirText) {
 
 TEST(RunController, ScenarioErrorsFailWithTheJsonPath) {
     bool ran = false;
-    RunController rc([&](const facility::Scenario& s, const facility::RunControl&) {
+    RunController rc([&](const facility::ScenarioSpec& s, const facility::RunControl&) {
         ran = true;
         return fakeOutcome(s);
     });
@@ -137,7 +137,7 @@ TEST(RunController, ScenarioErrorsFailWithTheJsonPath) {
 TEST(RunController, DestructionDuringARunCancelsAndJoins) {
     std::atomic<bool> saw_cancel{false};
     {
-        RunController rc([&](const facility::Scenario& s, const facility::RunControl& c) {
+        RunController rc([&](const facility::ScenarioSpec& s, const facility::RunControl& c) {
             for (int i = 0; i < 20000; ++i) {
                 if (c.cancel->load()) {
                     saw_cancel = true;

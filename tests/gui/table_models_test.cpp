@@ -14,7 +14,7 @@ Table powerSizing() {
     t.addNumbers("rating", "W", {3.0e6, 1.5e6, 8.0e5, 2.5e6});
     t.addNumbers("count", "1", {4, 8, 16, 4});
     t.addText("redundancy", {"2N", "4N/3", "N", "N+1"});
-    t.addNumbers("peak_loading_pct", "%", {45.0, 60.0, 80.5, 80.0});
+    t.addNumbers("design_loading_pct", "%", {45.0, 60.0, 80.5, 80.0});
     return t;
 }
 
@@ -55,7 +55,7 @@ TEST(SizingTableModel, ShowsValuesInDisplayUnits) {
     m.setTable(powerSizing());
     EXPECT_EQ(m.headerData(1, Qt::Horizontal).toString(), QStringLiteral("rating [MW]"));
     EXPECT_EQ(m.headerData(0, Qt::Horizontal).toString(), QStringLiteral("element"));
-    EXPECT_EQ(m.headerData(4, Qt::Horizontal).toString(), QStringLiteral("peak_loading_pct [%]"));
+    EXPECT_EQ(m.headerData(4, Qt::Horizontal).toString(), QStringLiteral("design_loading_pct [%]"));
     EXPECT_EQ(m.data(m.index(0, 1)).toString(), QStringLiteral("3"));
     EXPECT_EQ(m.data(m.index(2, 1)).toString(), QStringLiteral("0.80"));
     EXPECT_EQ(m.data(m.index(2, 2)).toString(), QStringLiteral("16"));  // counts stay whole

@@ -64,7 +64,7 @@ TEST(power_Sizing, ReferenceHallEveryElementWithin80PercentAndCountsRecomputable
     const auto& groups = num("groups");
     const auto& I = num("design_current_A");
     const auto& Iu = num("unit_current_A");
-    const auto& load = num("peak_loading_pct");
+    const auto& load = num("design_loading_pct");
     for (std::size_t i = 0; i < t.rows(); ++i) {
         SCOPED_TRACE(element[i]);
         EXPECT_LE(load[i], 80.0 + 1e-9);

@@ -1,0 +1,174 @@
+#include "facility/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/units.h"
+
+namespace dctwin::facility {
+namespace {
+
+using units::kelvinToCelsius;
+
+double maxOf(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
+
+/// max − min after `from` samples.
+double swing(const std::vector<double>& v, std::size_t from) {
+    if (from >= v.size()) return 0.0;
+    const auto [lo, hi] = std::minmax_element(v.begin() + from, v.end());
+    return *hi - *lo;
+}
+
+/// The largest water use within one calendar day of the study [m³].
+double peakDay(const ResultSet& rs, double start_s) {
+    const auto& wtot = rs.at("water", "water_total").values;
+    double peak = 0.0;
+    for (std::size_t i = 0, j0 = 0; i < rs.time.size(); ++i) {
+        const double day_end = (std::floor((start_s + rs.time[j0]) / 86400.0) + 1) * 86400.0;
+        if (start_s + rs.time[i] >= day_end - 1e-6 || i + 1 == rs.time.size()) {
+            peak = std::max(peak, wtot[i] - wtot[j0]);
+            j0 = i;
+        }
+    }
+    return peak;
+}
+
+/// Seconds from the first event until a GPU reaches its throttle temperature (−1: never).
+double firstThrottle(const ScenarioSpec& sc, const ResultSet& rs) {
+    double t_first = sc.events.front().at_s;
+    for (const auto& e : sc.events) t_first = std::min(t_first, e.at_s);
+    const auto& margin = rs.at("cooling", "throttle_margin").values;
+    for (std::size_t i = 1; i < rs.time.size(); ++i) {
+        if (rs.time[i] < t_first || margin[i] > 0.0) continue;
+        const double a = margin[i - 1], b = margin[i];
+        const double f = a > 0.0 && a != b ? a / (a - b) : 0.0;
+        return rs.time[i - 1] + f * (rs.time[i] - rs.time[i - 1]) - t_first;
+    }
+    return -1.0;
+}
+
+}  // namespace
+
+double metricValue(const std::vector<Metric>& metrics, std::string_view name) {
+    for (const auto& m : metrics) {
+        if (m.name == name) return m.value;
+    }
+    throw std::out_of_range("no metric " + std::string(name));
+}
+
+std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
+    return {
+        {"design_it_power_kW", d.it_power / 1e3, "kW", "IT power at full utilization"},
+        {"design_cooling_power_kW", d.cooling_power / 1e3, "kW",
+         "cooling power at the design point"},
+        {"design_facility_power_kW", d.facility_power / 1e3, "kW",
+         "facility power at the design point"},
+        {"design_pue", d.facility_power / d.it_power, "1", "PUE at the design point"},
+        {"design_dry_bulb_C", kelvinToCelsius(z.design_weather.dry_bulb), "C",
+         "design dry bulb (" + z.design_weather_basis + ")"},
+        {"design_wet_bulb_C", kelvinToCelsius(z.design_weather.wet_bulb), "C", "design wet bulb"},
+        {"design_tcs_supply_temp_C", kelvinToCelsius(d.tcs_supply), "C",
+         "rack-loop supply, warmest CDU"},
+        {"design_fws_supply_temp_C", kelvinToCelsius(d.fws_supply), "C", "facility supply"},
+        {"design_max_gpu_temp_C", kelvinToCelsius(d.max_die), "C", "hottest GPU die"},
+        {"design_throttle_margin_K", d.throttle_margin, "K",
+         "throttle temperature minus hottest die"},
+        {"design_setpoint_unmet_K", d.setpoint_unmet, "K",
+         "facility supply above its setpoint (plant short of capacity)"},
+        {"design_heat_rejected_kW", d.heat_rejected / 1e3, "kW", "heat rejection, water side"},
+        {"design_water_m3_per_h", d.water_rate * 3600.0, "m3/h", "make-up and spray water"},
+        {"design_steady_drift_K", d.steady_drift, "K",
+         "largest temperature change over the last settling hour"},
+        {"fabric_power_kW", z.fabricPower() / 1e3, "kW", "fabric outside the racks"},
+        {"fabric_switches", static_cast<double>(z.fabric.switches), "1", "fabric switches"},
+    };
+}
+
+std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) {
+    const ResultSet& rs = r.channels;
+    auto ch = [&](const char* g, const char* n) -> const std::vector<double>& {
+        return rs.at(g, n).values;
+    };
+    const double MWh = units::MWh;
+    const double E_fac = r.meter("facility_energy");
+    const double E_it = r.meter("it_energy");
+    const double balance =
+        (E_fac - r.meter("heat_out") - (r.stored_end - r.stored_start)) / E_fac;
+    double water = 0;
+    for (const char* w : {"evaporation", "drift", "blowdown", "spray"}) water += r.meter(w);
+    // Skip the first 5 % of a transient: the start-up of the smoothing controller.
+    const std::size_t skip = rs.time.size() / 20;
+    std::vector<Metric> m = {
+        {"simulated_h", sc.study.duration_s / 3600.0, "h", "study length"},
+        {"it_energy_MWh", E_it / MWh, "MWh", "IT energy (racks grid side + fabric)"},
+        {"facility_energy_MWh", E_fac / MWh, "MWh", "energy drawn from the utility"},
+        {"pue", E_fac / E_it, "1", "power usage effectiveness"},
+        {"ppue_cooling", (E_it + r.meter("cooling_energy")) / E_it, "1", "partial PUE, cooling"},
+        {"ppue_power", (E_it + r.meter("loss_energy")) / E_it, "1",
+         "partial PUE, electrical losses"},
+        {"water_m3", water, "m3", "make-up and spray water"},
+        {"wue_L_per_kWh", water * 1000.0 / (E_it / units::kWh), "L/kWh",
+         "water usage effectiveness"},
+        {"water_evaporation_m3", r.meter("evaporation"), "m3", "evaporation"},
+        {"water_drift_m3", r.meter("drift"), "m3", "drift"},
+        {"water_blowdown_m3", r.meter("blowdown"), "m3", "blowdown"},
+        {"water_spray_m3", r.meter("spray"), "m3", "adiabatic spray"},
+        {"water_peak_day_m3", peakDay(rs, sc.study.start_s), "m3", "largest calendar day"},
+        {"peak_it_kW", maxOf(ch("power", "it_power")) / 1e3, "kW", "largest IT power sampled"},
+        {"peak_facility_kW", maxOf(ch("power", "facility_power")) / 1e3, "kW",
+         "largest facility power sampled"},
+        {"max_gpu_temp_C", kelvinToCelsius(maxOf(ch("cooling", "max_gpu_temp"))), "C",
+         "hottest GPU die sampled"},
+        {"energy_balance_rel_error", balance, "1",
+         "(energy in − heat rejected − stored heat change) / energy in"},
+        {"cooling_energy_MWh", r.meter("cooling_energy") / MWh, "MWh",
+         "CDU and facility pumps, heat rejection, air side"},
+        {"electrical_loss_energy_MWh", r.meter("loss_energy") / MWh, "MWh",
+         "electrical chain losses"},
+        {"cdu_pump_energy_MWh", r.meter("cdu_pump_energy") / MWh, "MWh", "CDU pumps"},
+        {"fws_pump_energy_MWh", r.meter("fws_pump_energy") / MWh, "MWh", "facility pumps"},
+        {"heat_rejection_fan_energy_MWh", r.meter("plant_fan_energy") / MWh, "MWh",
+         "heat-rejection fans"},
+        {"chiller_energy_MWh", r.meter("chiller_energy") / MWh, "MWh", "trim chiller"},
+        {"air_side_energy_MWh", r.meter("air_side_energy") / MWh, "MWh", "CRAH plant"},
+        {"smoothing_burn_energy_MWh", r.meter("burn_energy") / MWh, "MWh",
+         "burnt by the power-smoothing floor"},
+        {"other_energy_MWh", sc.site.other_power * sc.study.duration_s / MWh, "MWh",
+         "lighting, offices, security"},
+        {"peak_ups_loading_pct", 100 * maxOf(ch("power", "ups_loading")), "%",
+         "largest UPS unit loading sampled"},
+        {"peak_transformer_loading_pct", 100 * maxOf(ch("power", "transformer_loading")), "%",
+         "largest transformer loading sampled"},
+        {"peak_busway_loading_pct", 100 * maxOf(ch("power", "busway_loading")), "%",
+         "largest busway loading sampled"},
+        {"rack_demand_swing_kW", swing(ch("power", "rack_demand"), skip) / 1e3, "kW",
+         "rack power before smoothing, max − min"},
+        {"it_grid_swing_kW", swing(ch("power", "it_power"), skip) / 1e3, "kW",
+         "IT power after smoothing, max − min"},
+        {"utility_swing_kW", swing(ch("power", "grid_power"), skip) / 1e3, "kW",
+         "utility draw (after the site battery), max − min"},
+    };
+    if (!sc.events.empty()) {
+        const double t = firstThrottle(sc, rs);
+        m.push_back({"first_throttle_after_s", t >= 0 ? t : NAN, "s",
+                     "first event to the first GPU at its throttle temperature (NaN: none)"});
+    }
+    return m;
+}
+
+Json contingencyReport(const ScenarioSpec& sc, const StudyResults& r) {
+    if (sc.events.empty()) return nullptr;
+    const ResultSet& rs = r.channels;
+    const auto& margin = rs.at("cooling", "throttle_margin").values;
+    const double t = firstThrottle(sc, rs);
+    bool overload = maxOf(rs.at("power", "ups_loading").values) > 1.0 ||
+                    maxOf(rs.at("power", "transformer_loading").values) > 1.0;
+    for (const auto& e : r.events) overload = overload || e.value("overload", false);
+    return {{"events", r.events},
+            {"first_throttle_after_s", t >= 0 ? Json(t) : Json(nullptr)},
+            {"min_throttle_margin_K", *std::min_element(margin.begin(), margin.end())},
+            {"overload", overload}};
+}
+
+}  // namespace dctwin::facility

@@ -1,0 +1,38 @@
+#pragma once
+/// @file
+/// @brief Every result figure computed once, with its unit in its name and a description
+/// (DESIGN.md §3.4, §5.2). The HDF5 report's /summary, the summary JSON, the CLI text and the
+/// GUI all read these; none recomputes a metric.
+///
+/// Names: the unit is part of the name where there is one (`it_energy_MWh`, `peak_it_kW`,
+/// `max_gpu_temp_C`, `peak_ups_loading_pct`); design-point figures start with `design_`,
+/// figures taken from a simulated run with `peak_`/`max_` or name the total.
+///
+/// Equations:
+///   PUE = E_facility / E_IT;  pPUE_cooling = (E_IT + E_cooling) / E_IT;
+///   pPUE_power = (E_IT + E_losses) / E_IT;  WUE = V_water [L] / E_IT [kWh];
+///   energy balance = (E_facility − E_rejected − ΔU_stored) / E_facility;
+///   swing = max − min of a channel after the first 5 % of the run (controller start-up).
+#include <vector>
+
+#include "core/results.h"
+#include "facility/sizing.h"
+#include "facility/specs.h"
+#include "facility/study.h"
+
+namespace dctwin::facility {
+
+/// Design-point figures (the `size` command's, and part of every run's).
+std::vector<Metric> designMetrics(const SiteSizing& sizing, const DesignPoint& d);
+
+/// A study's figures from what it recorded (design-point figures not included).
+std::vector<Metric> studyMetrics(const ScenarioSpec& spec, const StudyResults& r);
+
+/// Contingency details beyond the metrics: the events as analysed, the time to the first
+/// throttle, whether anything overloaded (null when the study had no events).
+Json contingencyReport(const ScenarioSpec& spec, const StudyResults& r);
+
+/// The value of a metric by name (std::out_of_range if absent).
+double metricValue(const std::vector<Metric>& metrics, std::string_view name);
+
+}  // namespace dctwin::facility

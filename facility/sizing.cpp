@@ -1,0 +1,275 @@
+// Sizing from specs: the steps below follow the order an engineer sizes a hall in — what the
+// racks are, how they share CDUs, what the facility loop carries, how many heat-rejection
+// units meet the design day.
+#include "facility/sizing.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+
+#include "core/errors.h"
+#include "core/units.h"
+#include "core/weather/psychrometrics.h"
+#include "power/rack.h"
+#include "thermal/coolant.h"
+
+namespace dctwin::facility {
+namespace {
+
+void mapRacks(const ScenarioSpec& sc, SiteSizing& z) {
+    for (std::size_t e = 0; e < sc.it.racks.size(); ++e) {
+        for (int i = 0; i < sc.it.racks[e].count; ++i) z.entry_of.push_back(e);
+        z.gpus += sc.it.racks[e].count * sc.it.racks[e].rack.gpus;
+    }
+    z.racks = static_cast<int>(z.entry_of.size());
+    if (sc.it.fabric) {
+        try {
+            z.fabric = power::sizeFabric(sc.it.fabric_options, *sc.catalog);
+        } catch (const InputError& e) {
+            throw InputError(fmt::format("/it/fabric: {}", e.what()));
+        }
+    }
+}
+
+/// Rack kinds: identical hardware and workload lumped into one, or one kind per rack.
+void groupRackKinds(const ScenarioSpec& sc, SiteSizing& z) {
+    const power::Workload& workload = *sc.workload;
+    z.workload_groups = workload.rackGroups();
+    std::vector<int> group_of(z.racks, -1);
+    for (std::size_t g = 0; g < z.workload_groups.size(); ++g) {
+        for (int r : z.workload_groups[g].racks) group_of[r] = static_cast<int>(g);
+    }
+    const bool lump = sc.it.lump_identical_racks;
+    std::map<std::pair<std::size_t, int>, std::size_t> index;
+    z.kind_of.assign(z.racks, 0);
+    for (int r = 0; r < z.racks; ++r) {
+        const auto key = lump ? std::make_pair(z.entry_of[r], group_of[r])
+                              : std::make_pair(static_cast<std::size_t>(r), -2);
+        auto [it, fresh] = index.try_emplace(key, z.kinds.size());
+        if (fresh) {
+            RackKind k;
+            k.entry = z.entry_of[r];
+            k.workload_group = group_of[r];
+            k.representative = r;
+            std::string jobs;
+            if (group_of[r] >= 0) {
+                for (std::size_t j : z.workload_groups[group_of[r]].jobs) {
+                    jobs += (jobs.empty() ? "" : "+") + workload.jobs()[j]->name;
+                }
+            }
+            k.label = lump ? fmt::format("k{}_{}", z.kinds.size(), jobs.empty() ? "idle" : jobs)
+                           : fmt::format("r{:04d}", r);
+            for (char& c : k.label) {
+                if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+            }
+            z.kinds.push_back(k);
+        }
+        z.kind_of[r] = it->second;
+    }
+}
+
+void sizeCdus(const ScenarioSpec& sc, SiteSizing& z) {
+    const CoolingSpec& c = sc.cooling;
+    // Design rack heat (full utilization, reference die temperature) against CDU capacity.
+    for (int r = 0; r < z.racks; ++r) {
+        const power::RackPowerModel m(sc.it.racks[z.entry_of[r]].rack);
+        z.design_heat_liquid += m.evaluate(1.0).heat_to_liquid;
+    }
+    z.design_rack_power = power::RackPowerModel(sc.it.racks.front().rack).evaluate(1.0).it_power;
+    const double heat_per_rack = z.design_heat_liquid / z.racks;
+    if (std::min(c.racks_per_cdu, z.racks) * heat_per_rack > c.cdu.capacity * 1.0001) {
+        throw InputError(fmt::format(
+            "{}/racks_per_cdu: {} racks × {:.1f} kW to liquid = {:.0f} kW exceeds the capacity "
+            "of '{}' ({:.0f} kW); use at most {} racks per CDU or a larger CDU",
+            c.cdu_where, c.racks_per_cdu, heat_per_rack / 1e3,
+            c.racks_per_cdu * heat_per_rack / 1e3, c.cdu.name, c.cdu.capacity / 1e3,
+            static_cast<int>(std::floor(c.cdu.capacity / heat_per_rack))));
+    }
+    z.cdus = (z.racks + c.racks_per_cdu - 1) / c.racks_per_cdu;
+    z.cdu_spares = c.cdu_redundancy == "N" ? 0 : c.cdu_redundancy == "N+1" ? 1 : z.cdus;
+}
+
+/// CDUs with the same racks are lumped; a CDU an event targets stays alone.
+void groupCdus(const ScenarioSpec& sc, SiteSizing& z) {
+    std::vector<int> targeted;
+    for (const auto& ev : sc.events) {
+        const auto* trip = std::get_if<CduPumpTrip>(&ev.what);
+        if (!trip) continue;
+        if (trip->cdu > z.cdus - 1) {
+            throw InputError(fmt::format("{}/cdu: value {} is out of range; the site has {} CDUs "
+                                         "(0 to {})",
+                                         ev.where, trip->cdu, z.cdus, z.cdus - 1));
+        }
+        if (trip->pumps > sc.cooling.cdu.pumps_installed) {
+            throw InputError(fmt::format("{}/pumps: value {} is out of range; '{}' has {} pumps",
+                                         ev.where, trip->pumps, sc.cooling.cdu.name,
+                                         sc.cooling.cdu.pumps_installed));
+        }
+        targeted.push_back(trip->cdu);
+    }
+    const int per_cdu = sc.cooling.racks_per_cdu;
+    std::map<std::vector<std::pair<std::size_t, int>>, std::size_t> index;
+    for (int c = 0; c < z.cdus; ++c) {
+        std::map<std::size_t, int> comp;
+        for (int r = c * per_cdu; r < std::min(z.racks, (c + 1) * per_cdu); ++r) {
+            ++comp[z.kind_of[r]];
+        }
+        std::vector<std::pair<std::size_t, int>> key(comp.begin(), comp.end());
+        const bool alone = !sc.it.lump_identical_racks ||
+                           std::find(targeted.begin(), targeted.end(), c) != targeted.end();
+        auto sig = key;
+        if (alone) sig.emplace_back(static_cast<std::size_t>(-1), c);  // unique signature
+        auto [it, fresh] = index.try_emplace(sig, z.cdu_groups.size());
+        if (fresh) z.cdu_groups.push_back(CduGroup{0, key, {}});
+        CduGroup& g = z.cdu_groups[it->second];
+        ++g.multiplicity;
+        g.cdu_indices.push_back(c);
+    }
+}
+
+void sizeFacilityLoop(const ScenarioSpec& sc, SiteSizing& z) {
+    const CoolingSpec& c = sc.cooling;
+    const FacilityLoopSpec& f = c.facility_loop;
+    // Default: the CDU's design approach below the TCS setpoint, so the CDU meets its setpoint
+    // at design with the valve open.
+    z.fws_supply_setpoint = f.supply_setpoint.value_or(c.tcs_supply_setpoint - c.cdu.approach);
+    if (z.fws_supply_setpoint > c.tcs_supply_setpoint - 0.5) {
+        throw InputError(fmt::format(
+            "{}: facility supply {:.1f} °C must be below the TCS supply {:.1f} °C (the CDU "
+            "needs an approach)",
+            c.facility_loop_where, units::kelvinToCelsius(z.fws_supply_setpoint),
+            units::kelvinToCelsius(c.tcs_supply_setpoint)));
+    }
+    z.design_fws_flow = z.cdus * c.cdu.facility_flow;
+    z.pipe.volume = f.pipe_volume.value_or(60.0 * z.design_fws_flow);
+    z.pipe.segments = f.pipe_segments;
+    z.pipe.initial_temp = z.fws_supply_setpoint;
+    z.pipe.nominal_flow = z.design_fws_flow;
+    z.plant.fws_design_flow = z.design_fws_flow;
+    z.plant.fws_design_dp = f.pressure_drop;
+    z.plant.fws_pump_efficiency = f.pump_efficiency;
+}
+
+/// The site's 0.4 % design weather: dry bulb (coincident wet bulb) for dry coolers, wet bulb
+/// (coincident dry bulb) for evaporative plant; pressure the file's mean.
+void designWeather(const ScenarioSpec& sc, SiteSizing& z) {
+    const weather::Weather& w = *sc.site.weather;
+    const auto& dc = w.designConditions();
+    double p = 0.0;
+    for (double v : w.pressure()) p += v;
+    p /= static_cast<double>(w.hourCount());
+    thermal::AmbientAir a;
+    a.pressure = p;
+    const bool evaporative = sc.cooling.heat_rejection.tower;
+    if (evaporative) {
+        a.dry_bulb = dc.evaporation_mcdb_0_4;
+        a.wet_bulb = dc.evaporation_wb_0_4;
+    } else {
+        a.dry_bulb = dc.cooling_db_0_4;
+        a.wet_bulb = dc.cooling_mcwb_0_4;
+    }
+    a.wet_bulb = std::min(a.wet_bulb, a.dry_bulb);
+    z.design_weather.dry_bulb = a.dry_bulb;
+    z.design_weather.wet_bulb = a.wet_bulb;
+    z.design_weather.pressure = a.pressure;
+    z.design_weather.humidity_ratio = thermal::ambientHumidityRatio(a);
+    z.design_weather.dew_point =
+        psychro::dewPointFromHumidityRatio(z.design_weather.humidity_ratio, a.pressure);
+    z.design_weather_basis = evaporative
+                                 ? "ASHRAE 0.4 % evaporation wet bulb with coincident dry bulb"
+                                 : "ASHRAE 0.4 % cooling dry bulb with coincident wet bulb";
+}
+
+/// Heat-rejection units: the fewest that hold the facility supply setpoint on the design day
+/// with all rack heat, CDU pump work and the facility pumps' hydraulic work, plus spares.
+void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
+    const HeatRejectionSpec& h = sc.cooling.heat_rejection;
+    PlantDesign& p = z.plant;
+    p.kind = h.tower ? PrimaryKind::CoolingTower : PrimaryKind::DryCooler;
+    if (h.tower) {
+        p.tower = h.tower_spec;
+    } else {
+        p.dry_cooler = h.dry_cooler;
+    }
+    const thermal::AmbientAir air{z.design_weather.dry_bulb, z.design_weather.wet_bulb,
+                                  z.design_weather.pressure};
+    const thermal::CduModel cdu(sc.cooling.cdu);
+    const double design_heat = z.design_heat_liquid + z.cdus * cdu.design().pump_power +
+                               z.design_fws_flow * sc.cooling.facility_loop.pressure_drop;
+    const thermal::Coolant water = thermal::Coolant::byName("water");
+    const double mdot = water.massFlow(z.design_fws_flow);
+    const double T_return = water.heatedTemperature(z.fws_supply_setpoint, mdot, design_heat);
+    const int n_min =
+        std::max(1, static_cast<int>(std::ceil(design_heat / h.unitCapacity())));
+    int units = h.units;
+    if (units == 0) {
+        units = 4 * n_min;
+        for (int n = n_min; n <= 4 * n_min; ++n) {
+            double unmet = 0.0;
+            if (h.tower) {
+                thermal::CoolingTower t(p.tower, n);
+                unmet = t.evaluate({T_return, z.design_fws_flow, z.fws_supply_setpoint, air})
+                            .setpoint_unmet;
+            } else {
+                thermal::DryCooler d(p.dry_cooler, n);
+                unmet = d.evaluate({T_return, z.design_fws_flow, z.fws_supply_setpoint, air})
+                            .setpoint_unmet;
+            }
+            if (unmet < 0.05) {
+                units = n;
+                break;
+            }
+        }
+        units += h.redundancy_units;
+    }
+    p.units = units;
+    p.coolant = "water";
+    if (h.trim_chiller) {
+        p.chiller = h.trim_chiller;
+        p.chiller_units = h.trim_chiller_units;
+    }
+    // Unit losses of a contingency: the counts the plant will run with.
+    int lost = 0;
+    for (const auto& ev : sc.events) {
+        if (const auto* loss = std::get_if<HeatRejectionUnitLoss>(&ev.what)) {
+            lost += loss->units;
+            if (lost > p.units) {
+                throw InputError(fmt::format(
+                    "{}/units: {} units lost in all is more than the {} installed", ev.where,
+                    lost, p.units));
+            }
+            p.unit_counts_needed.push_back(p.units - lost);
+        } else if (std::holds_alternative<ChillerTrip>(ev.what) && !p.chiller) {
+            throw InputError(fmt::format("{}/type: chiller_trip needs a trim chiller in "
+                                         "/cooling/heat_rejection/trim_chiller",
+                                         ev.where));
+        }
+    }
+}
+
+}  // namespace
+
+int CduGroup::racksPerCdu() const {
+    int n = 0;
+    for (const auto& [kind, count] : racks) n += count;
+    return n;
+}
+
+SiteSizing sizeSite(const ScenarioSpec& sc) {
+    SiteSizing z;
+    mapRacks(sc, z);
+    groupRackKinds(sc, z);
+    z.electrical = sc.power.sizing;
+    z.electrical.fabric_power = z.fabricPower();
+    sizeCdus(sc, z);
+    sizeFacilityLoop(sc, z);
+    designWeather(sc, z);
+    sizeHeatRejection(sc, z);
+    groupCdus(sc, z);
+    return z;
+}
+
+}  // namespace dctwin::facility

@@ -1,0 +1,81 @@
+#pragma once
+/// @file
+/// @brief Sizing (DESIGN.md §2): pure functions from the typed specs to what a facility
+/// engineer would size before building a model — racks mapped to rack kinds and CDUs, CDU
+/// count and grouping, facility loop, heat-rejection units for the design day, design
+/// weather, and the inputs of the electrical sizing.
+///
+/// Equations (cooling):
+///   design heat to liquid   Q_l = Σ_racks RackPowerModel(u = 1).heat_to_liquid          [W]
+///   CDUs                    n_cdu = ⌈racks / racks_per_cdu⌉, spares by N | N+1 | 2N
+///   facility design flow    V̇_d = n_cdu · V̇_cdu,facility                               [m³/s]
+///   plant design heat       Q_d = Q_l + n_cdu · P_pump,cdu + V̇_d · Δp_fws               [W]
+///   return temperature      T_r = T_set + Q_d / (ṁ·c_p)   (water)                      [K]
+///   heat-rejection units    the fewest n ≥ ⌈Q_d / Q_unit⌉ that meet T_set (unmet < 0.05 K)
+///                           at the 0.4 % design weather, plus redundancy_units
+/// The electrical one-line is sized by power::sizeElectrical from `electrical`; the design
+/// point study (facility/study.h) refines it with the cooling power the plant draws.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/weather/epw.h"
+#include "facility/plant.h"
+#include "facility/specs.h"
+#include "power/fabric.h"
+#include "power/sizing.h"
+#include "thermal/pipe.h"
+
+namespace dctwin::facility {
+
+/// Racks identical in hardware and workload (DESIGN.md §4), simulated as one.
+struct RackKind {
+    std::size_t entry = 0;     ///< index into ItSpec::racks
+    int workload_group = -1;   ///< index into SiteSizing::workload_groups (-1: idle)
+    int representative = 0;    ///< a rack of this kind (workload lookups)
+    std::string label;         ///< for channel and component names
+};
+
+/// One CDU (or identical CDUs lumped with a multiplicity) and its racks.
+struct CduGroup {
+    int multiplicity = 1;
+    std::vector<std::pair<std::size_t, int>> racks;  ///< (kind, racks of that kind per CDU)
+    std::vector<int> cdu_indices;                    ///< physical CDUs it stands for
+    int racksPerCdu() const;
+};
+
+struct SiteSizing {
+    // IT
+    int racks = 0;                               ///< [1]
+    int gpus = 0;                                ///< [1]
+    std::vector<std::size_t> entry_of;           ///< per rack: index into ItSpec::racks
+    power::FabricResult fabric;
+    std::vector<power::RackGroup> workload_groups;
+    std::vector<RackKind> kinds;
+    std::vector<std::size_t> kind_of;            ///< per rack
+
+    // Electrical: the scenario's options with the site's racks and loads filled in.
+    power::SizingInput electrical;
+
+    // Cooling
+    double design_rack_power = 0.0;   ///< [W] per rack of the first model at full utilization
+    double design_heat_liquid = 0.0;  ///< [W] all racks, full utilization
+    int cdus = 0;                     ///< [1] running
+    int cdu_spares = 1;               ///< [1] installed on top
+    std::vector<CduGroup> cdu_groups;
+    double fws_supply_setpoint = 304.15;  ///< [K]
+    double design_fws_flow = 0.0;         ///< [m³/s]
+    thermal::PipeParams pipe;             ///< each of supply and return
+    PlantDesign plant;                    ///< heat-rejection units sized
+    weather::WeatherSample design_weather;  ///< the 0.4 % design conditions used
+    std::string design_weather_basis;
+
+    /// Fabric power outside the racks [W].
+    double fabricPower() const { return fabric.power_outside_racks; }
+};
+
+/// Sizes the site from its specs. InputError naming the scenario key when the specs cannot
+/// be sized (racks per CDU over the CDU's capacity, an event naming CDU 9 of 8, ...).
+SiteSizing sizeSite(const ScenarioSpec& spec);
+
+}  // namespace dctwin::facility

@@ -1,0 +1,164 @@
+#pragma once
+/// @file
+/// @brief A scenario read into typed specs (DESIGN.md §2, §5.1): the first step of the facility
+/// layer's one-way flow scenario → specs → sizing → site model → study → metrics → report.
+///
+/// The loader (facility/scenario.cpp) reads the JSON once into these structs, SI inside;
+/// nothing downstream sees raw JSON. Catalog records are merged with the scenario's
+/// overrides here, so an equipment spec is complete. Each spec keeps the JSON path it came
+/// from (`where`) for the few checks that need sizing results first (an event naming CDU 9
+/// of 8), so those errors still name the user's key.
+///
+/// What is *not* here: anything derived (counts of CDUs and heat-rejection units, rack kinds
+/// and lumping, the electrical one-line): that is sizing (facility/sizing.h).
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/json.h"
+#include "core/weather/epw.h"
+#include "power/catalog.h"
+#include "power/chain.h"
+#include "power/fabric.h"
+#include "power/sizing.h"
+#include "power/smoothing.h"
+#include "power/workload.h"
+#include "thermal/air_side.h"
+#include "thermal/cdu.h"
+#include "thermal/heat_rejection.h"
+#include "thermal/rack_loop.h"
+
+namespace dctwin::facility {
+
+/// /study
+struct StudySpec {
+    std::string kind;                  ///< design_point | annual | transient | contingency
+    int start_month = 1;               ///< [1..12] calendar start (weather lookup)
+    int start_day = 1;                 ///< [1..31]
+    double start_s = 0.0;              ///< [s] since Jan 1 00:00
+    double duration_s = 0.0;           ///< [s]
+    double output_interval_s = 0.0;    ///< [s]
+    std::string workload_resolution;   ///< "mean" (annual) or "resolved" (transient)
+    bool per_rack_channels = false;    ///< per-rack-group time series in the report
+    double rel_tol = 1e-5;             ///< [1] integrator tolerance (annual default 5e-4)
+    std::string linear_solver = "auto";  ///< auto | dense | sparse (KLU)
+};
+
+/// /events/i: one of four typed events.
+struct CduPumpTrip {
+    int cdu = 0;    ///< [1] physical CDU index, 0-based
+    int pumps = 1;  ///< [1] pumps lost
+};
+struct HeatRejectionUnitLoss {
+    int units = 1;  ///< [1] units lost
+};
+struct ChillerTrip {};
+struct UtilityLoss {};
+struct EventSpec {
+    double at_s = 0.0;  ///< [s] since study start
+    std::string where;  ///< JSON path of the event ("/events/0"), for messages
+    std::variant<CduPumpTrip, HeatRejectionUnitLoss, ChillerTrip, UtilityLoss> what;
+    std::string type() const;  ///< the scenario's name of the event type
+};
+
+/// /site
+struct SiteSpec {
+    std::filesystem::path weather_file;                ///< resolved EPW path
+    std::shared_ptr<const weather::Weather> weather;   ///< the file, read
+    double other_power = 0.0;                          ///< [W] lighting, offices (no UPS)
+    double fws_ambient = 293.15;                       ///< [K] around the facility pipes
+};
+
+/// /it/racks/i: a rack model from the catalog (with overrides) and its liquid loop.
+struct RackEntry {
+    power::RackSpec rack;
+    thermal::RackLoopParams loop;  ///< count = 1
+    int count = 0;                 ///< [1] racks of this entry
+};
+
+/// /it
+struct ItSpec {
+    std::vector<RackEntry> racks;
+    bool lump_identical_racks = true;
+    bool fabric = true;             ///< model the scale-out fabric outside the racks
+    power::FabricOptions fabric_options;
+    int totalRacks() const;
+    int totalGpus() const;
+};
+
+/// /power
+struct PowerSpec {
+    power::SizingInput sizing;   ///< sizing options (racks, rack model and loads filled in)
+    power::UpsMode ups_mode = power::UpsMode::DoubleConversion;
+    bool smoothing = false;      ///< GB300 power smoothing on (resolved workloads only)
+    power::SmoothingSettings smoothing_settings;
+    bool bess = false;           ///< site battery tracking the average
+    power::BatteryParams bess_params;
+};
+
+/// /cooling/facility_loop
+struct FacilityLoopSpec {
+    std::optional<double> supply_setpoint;  ///< [K] given; default: TCS supply − CDU approach
+    std::optional<double> pipe_volume;      ///< [m³] given; default: 60 s of design flow
+    int pipe_segments = 4;                  ///< [1] transport-delay resolution
+    double pressure_drop = 250e3;           ///< [Pa] loop at design flow
+    double pump_efficiency = 0.7;           ///< [1] wire to water
+};
+
+/// /cooling/heat_rejection
+struct HeatRejectionSpec {
+    std::string type;  ///< dry_cooler | adiabatic_cooler | cooling_tower
+    bool tower = false;
+    thermal::DryCoolerSpec dry_cooler;  ///< when !tower
+    thermal::CoolingTowerSpec tower_spec;  ///< when tower
+    int units = 0;                       ///< [1] installed; 0 = sized
+    int redundancy_units = 1;            ///< [1] spares added to the sized count
+    std::optional<thermal::ChillerSpec> trim_chiller;
+    int trim_chiller_units = 0;          ///< [1]
+    double unitCapacity() const;         ///< [W]
+    const std::string& modelName() const;
+};
+
+/// /cooling/air_side
+struct AirSideSpec {
+    thermal::AirCoilSpec crah;
+    thermal::ChillerSpec chiller;   ///< Carnot-fraction model of the CRAH plant
+    double supply_air_temp = 291.15;  ///< [K]
+};
+
+/// /cooling
+struct CoolingSpec {
+    std::string coolant = "PG25";
+    double tcs_supply_setpoint = 308.15;  ///< [K]
+    thermal::CduSpec cdu;
+    std::string cdu_where;                ///< JSON path of /cooling/cdu (capacity messages)
+    int racks_per_cdu = 8;                ///< [1]
+    std::string cdu_redundancy = "N+1";   ///< N | N+1 | 2N
+    FacilityLoopSpec facility_loop;
+    std::string facility_loop_where;
+    HeatRejectionSpec heat_rejection;
+    AirSideSpec air_side;
+};
+
+/// The whole scenario, typed.
+struct ScenarioSpec {
+    std::filesystem::path file;       ///< where it was read from ("" for in-memory)
+    std::filesystem::path base_dir;   ///< relative paths resolve against this
+    std::string name;
+    std::string description;
+    std::string input_text;           ///< the file as read (for the report)
+    Json input;                       ///< the parsed input (for the report only)
+    SiteSpec site;
+    ItSpec it;
+    std::shared_ptr<const power::Workload> workload;
+    std::shared_ptr<const power::Catalog> catalog;
+    PowerSpec power;
+    CoolingSpec cooling;
+    StudySpec study;
+    std::vector<EventSpec> events;
+};
+
+}  // namespace dctwin::facility

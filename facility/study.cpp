@@ -1,0 +1,546 @@
+// Studies: settle, design point, run (DESIGN.md §3.5). Each step a function of its own.
+#include "facility/study.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/errors.h"
+#include "core/simulator.h"
+#include "core/units.h"
+#include "power/rack.h"
+#include "thermal/cdu.h"
+
+namespace dctwin::facility {
+namespace {
+
+constexpr double kSteadyHorizon = 8.0 * 3600.0;  // [s] long enough for every loop to settle
+
+double at(const SiteModel& m, std::span<const double> y, OutputPort p) { return y[m.index(p)]; }
+
+/// The chain sized for a cooling power, and the design operating point model.
+Conditions designConditions(const ScenarioSpec& sc, const SiteSizing& z,
+                            const power::ChainDesign& chain) {
+    Conditions c;
+    c.steady = true;
+    c.utilization.assign(z.kinds.size(), 1.0);
+    c.air = z.design_weather;
+    c.chain = chain;
+    c.horizon = kSteadyHorizon;
+    (void)sc;
+    return c;
+}
+
+/// Cooling table: every cooling element's rating, count, redundancy and loading at design.
+Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel& m,
+                   std::span<const double> y, const DesignPoint& d, double air_load,
+                   double& cdu_heat_max) {
+    const thermal::CduSpec& cdu = sc.cooling.cdu;
+    double cdu_heat = 0, rack_flow_min = std::numeric_limits<double>::infinity();
+    double pump_flow_actual = 0;
+    for (const auto& cs : m.cdus()) {
+        pump_flow_actual = std::max(pump_flow_actual,
+                                    at(m, y, cs.cdu.out("secondary_flow")) / cdu.pumps_duty);
+        cdu_heat = std::max(cdu_heat, at(m, y, cs.cdu.out("heat_transferred")));
+        rack_flow_min = std::min(rack_flow_min, at(m, y, cs.cdu.out("flow_per_rack")));
+    }
+    cdu_heat_max = cdu_heat;
+    const double unit_capacity = sc.cooling.heat_rejection.unitCapacity();
+    const thermal::AirCoilSpec& crah = sc.cooling.air_side.crah;
+    const int crah_units = static_cast<int>(std::ceil(air_load / crah.capacity)) + 1;
+    const double pump_flow = cdu.secondary_flow / cdu.pumps_duty;
+    const double rack_flow_design = sc.it.racks.front().loop.flow_design;
+    std::vector<std::string> element = {"cdu", "cdu_pump", "rack_loop_flow", "heat_rejection",
+                                        "fws_pumps", "air_side_crah"};
+    std::vector<std::string> model = {cdu.name,
+                                      cdu.name + " pump",
+                                      "rack loop",
+                                      sc.cooling.heat_rejection.modelName(),
+                                      "facility water pumps",
+                                      crah.name};
+    std::vector<double> rating = {cdu.capacity,  pump_flow,         rack_flow_design,
+                                  unit_capacity, z.design_fws_flow, crah.capacity};
+    std::vector<std::string> unit = {"W", "m3/s", "m3/s", "W", "m3/s", "W"};
+    std::vector<double> count = {static_cast<double>(z.cdus + z.cdu_spares),
+                                 static_cast<double>(cdu.pumps_installed * (z.cdus + z.cdu_spares)),
+                                 static_cast<double>(z.racks),
+                                 static_cast<double>(z.plant.units),
+                                 1.0,
+                                 static_cast<double>(crah_units)};
+    std::vector<std::string> redundancy = {
+        z.cdu_spares == 0 ? "N" : z.cdu_spares == 1 ? "N+1" : "2N",
+        fmt::format("{}+{}", cdu.pumps_duty, cdu.pumps_installed - cdu.pumps_duty), "-",
+        fmt::format("N+{}", sc.cooling.heat_rejection.redundancy_units), "N", "N+1"};
+    const double fws_flow = at(m, y, m.sums().fws_flow);
+    std::vector<double> load = {cdu_heat,         pump_flow_actual, rack_flow_min,
+                                d.heat_rejected, fws_flow,         air_load};
+    std::vector<double> loading = {100.0 * cdu_heat / cdu.capacity,
+                                   100.0 * pump_flow_actual / pump_flow,
+                                   100.0 * rack_flow_min / rack_flow_design,
+                                   100.0 * d.heat_rejected / (unit_capacity * z.plant.units),
+                                   100.0 * fws_flow / z.design_fws_flow,
+                                   100.0 * air_load / (crah.capacity * (crah_units - 1))};
+    if (z.plant.chiller) {
+        const double ch = at(m, y, m.plant().out("chiller_cooling"));
+        element.push_back("trim_chiller");
+        model.push_back(z.plant.chiller->name);
+        rating.push_back(z.plant.chiller->capacity);
+        unit.push_back("W");
+        count.push_back(z.plant.chiller_units);
+        redundancy.push_back("N");
+        load.push_back(ch);
+        loading.push_back(100.0 * ch / (z.plant.chiller->capacity * z.plant.chiller_units));
+    }
+    Table ct;
+    ct.path = "sizing/cooling";
+    ct.addText("element", element);
+    ct.addText("model", model);
+    ct.addNumbers("rating", "", rating);
+    ct.addText("unit", unit);
+    ct.addNumbers("count", "1", count);
+    ct.addText("redundancy", redundancy);
+    ct.addNumbers("design_load", "", load);
+    ct.addNumbers("design_loading_pct", "%", loading);
+    return ct;
+}
+
+/// Water table at design: per hour and a design day of 24 design hours.
+Table waterTable(const SiteModel& m, std::span<const double> y, double& makeup_rate) {
+    const ComponentHandle& p = m.plant();
+    const std::vector<double> rates = {
+        at(m, y, p.out("evaporation_rate")), at(m, y, p.out("drift_rate")),
+        at(m, y, p.out("blowdown_rate")), at(m, y, p.out("spray_rate"))};
+    std::vector<double> all = rates;
+    all.push_back(rates[0] + rates[1] + rates[2] + rates[3]);
+    makeup_rate = all.back();
+    Table wt;
+    wt.path = "sizing/water";
+    wt.addText("element", {"evaporation", "drift", "blowdown", "adiabatic_spray", "makeup"});
+    std::vector<double> hour, day;
+    for (double r : all) {
+        hour.push_back(r * 3600.0);
+        day.push_back(r * 86400.0);
+    }
+    wt.addNumbers("design_hour", "m3", hour);
+    wt.addNumbers("design_day", "m3", day);
+    return wt;
+}
+
+/// Event schedules for the study model; the utility-loss analysis decides when fans return.
+Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d,
+                 Conditions& c) {
+    Json report = Json::array();
+    int units = z.plant.units;
+    for (const auto& ev : sc.events) {
+        Json r = {{"type", ev.type()}, {"at_s", ev.at_s}};
+        if (const auto* trip = std::get_if<CduPumpTrip>(&ev.what)) {
+            c.pumps_failed[trip->cdu].emplace_back(ev.at_s, trip->pumps);
+            r["cdu"] = trip->cdu;
+            r["pumps"] = trip->pumps;
+        } else if (const auto* loss = std::get_if<HeatRejectionUnitLoss>(&ev.what)) {
+            units -= loss->units;
+            c.units_available.emplace_back(ev.at_s, units);
+            r["units_remaining"] = units;
+        } else if (std::holds_alternative<ChillerTrip>(ev.what)) {
+            c.chiller_available.emplace_back(ev.at_s, 0.0);
+        } else {  // utility loss
+            power::UtilityLossSpec u;
+            u.critical_load = d.it_power;
+            u.mechanical_load = d.cooling_power;
+            u.ups = d.chain.ups;
+            u.ups_units = d.chain.ups_units;
+            const auto& gen = d.electrical.row("generator");
+            u.generator = sc.catalog->generator(gen.model);
+            u.generators = gen.count;
+            u.duration = std::max(120.0, sc.study.duration_s - ev.at_s);
+            const power::UtilityLossResult res = power::analyzeUtilityLoss(u);
+            double fans_back = res.transfer_complete;
+            for (const auto& st : res.steps) {
+                if (st.what.find("mechanical") != std::string::npos) {
+                    fans_back = st.time;
+                    break;
+                }
+            }
+            c.fans_available.emplace_back(ev.at_s, 0.0);
+            c.fans_available.emplace_back(ev.at_s + fans_back, 1.0);
+            Json steps = Json::array();
+            for (const auto& st : res.steps) {
+                steps.push_back({{"t_s", st.time},
+                                 {"what", st.what},
+                                 {"step_kW", st.step / 1e3},
+                                 {"limit_kW", st.limit / 1e3},
+                                 {"overload", st.overload}});
+            }
+            r["generator_online_s"] = res.generator_online;
+            r["transfer_complete_s"] = res.transfer_complete;
+            r["fans_restart_s"] = fans_back;
+            r["ride_through_ok"] = res.ride_through_ok;
+            r["battery_soe_min"] = res.battery_soe_min;
+            r["overload"] = res.overload;
+            r["generators"] = gen.count;
+            r["load_steps"] = steps;
+        }
+        report.push_back(r);
+    }
+    return report;
+}
+
+power::Resolution resolutionOf(const StudySpec& st) {
+    return st.workload_resolution == "resolved" ? power::Resolution::Resolved
+                                                : power::Resolution::Averaged;
+}
+
+/// The steady state at the study's first instant, which starts the study.
+Conditions initialConditions(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d) {
+    const StudySpec& st = sc.study;
+    Conditions init;
+    init.steady = true;
+    for (const auto& k : z.kinds) {
+        init.utilization.push_back(
+            sc.workload->utilization(k.representative, 0.0, power::Resolution::Averaged));
+    }
+    init.air = sc.site.weather->at(st.start_s);
+    init.resolution = resolutionOf(st);
+    // Resolved transients take sub-second steps through the smoothing controller's corners:
+    // there the meters run as quadratures (out of the Jacobian) and KLU with a coloured
+    // Jacobian needs ~10 evaluations per Jacobian instead of one per state (measured 2.8x
+    // faster on the 1 h transient, energy balance 2e-7). Annual steps are hours long, where a
+    // quadrature's loose Newton update cost 1e-3 of the energy balance: meters stay exact.
+    init.quadrature_meters = init.resolution == power::Resolution::Resolved;
+    init.chain = d.chain;
+    init.battery_blocks = d.battery_blocks;
+    init.horizon = st.duration_s;
+    return init;
+}
+
+Conditions studyConditions(const Conditions& init, const StudySpec& st) {
+    Conditions c;
+    c.resolution = init.resolution;
+    // Averaged workload: a moving average over the output interval (at least a minute, at
+    // most an hour), which keeps the energy of job starts and checkpoints without jumps.
+    c.workload_window = std::clamp(st.output_interval_s, 60.0, 3600.0);
+    c.weather_offset = st.start_s;
+    c.stop_at_weather_hours = false;
+    c.chain = init.chain;
+    c.battery_blocks = init.battery_blocks;
+    c.horizon = st.duration_s;
+    c.quadrature_meters = init.quadrature_meters;
+    return c;
+}
+
+std::string studyStartIso(const StudySpec& st) {
+    const int sec = static_cast<int>(std::lround(st.start_s));
+    return fmt::format("2026-{:02d}-{:02d}T{:02d}:{:02d}:00", st.start_month, st.start_day,
+                       (sec / 3600) % 24, (sec / 60) % 60);
+}
+
+using Terms = std::vector<std::pair<std::size_t, double>>;
+Recorder::Probe weightedMean(Terms terms) {
+    return [terms](double, std::span<const double>, std::span<const double> y) {
+        double a = 0, w = 0;
+        for (const auto& [i, k] : terms) {
+            a += k * y[i];
+            w += k;
+        }
+        return a / w;
+    };
+}
+Recorder::Probe sumOf(std::vector<std::size_t> idx, bool states) {
+    return [idx, states](double, std::span<const double> x, std::span<const double> y) {
+        double v = 0;
+        for (std::size_t i : idx) v += states ? x[i] : y[i];
+        return v;
+    };
+}
+
+/// Records one output port as channel group/name.
+void record(const SiteModel& m, Recorder& rec, OutputPort p, const char* group, const char* name,
+            const char* what) {
+    rec.addOutput(m.system().outputName(m.index(p)), group, name, what);
+}
+
+void recordPower(const SiteModel& m, Recorder& rec) {
+    const ComponentHandle& site = m.sitePower();
+    auto out = [&](OutputPort p, const char* g, const char* n, const char* w) {
+        record(m, rec, p, g, n, w);
+    };
+    out(site.out("it_power"), "power", "it_power", "racks (grid side) + fabric");
+    out(site.out("facility_power"), "power", "facility_power", "drawn from the utility");
+    out(site.out("cooling_power"), "power", "cooling_power",
+        "CDU and FWS pumps, heat rejection, air side");
+    out(site.out("losses"), "power", "electrical_losses", "electrical chain losses");
+    out(m.sums().rack_demand, "power", "rack_demand", "rack power before smoothing");
+    if (m.battery()) {
+        out(m.battery()->out("grid_power"), "power", "grid_power", "utility draw after the BESS");
+        out(m.battery()->out("soc"), "power", "bess_soc", "site battery state of charge");
+    } else {
+        out(site.out("facility_power"), "power", "grid_power", "utility draw");
+    }
+    out(site.out("ups_loading"), "power", "ups_loading", "per UPS unit");
+    out(site.out("transformer_loading"), "power", "transformer_loading", "per transformer");
+    out(site.out("busway_loading"), "power", "busway_loading", "per busway");
+    out(m.sums().burn_power, "power", "burn_power", "power burnt by the GPU floor");
+}
+
+void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
+    const ComponentHandle& plant = m.plant();
+    auto out = [&](OutputPort p, const char* g, const char* n, const char* w) {
+        record(m, rec, p, g, n, w);
+    };
+    // Flow-weighted temperatures over CDU groups.
+    Terms sup, ret;
+    for (const auto& cs : m.cdus()) {
+        sup.emplace_back(m.index(cs.cdu.out("secondary_supply_temp")), cs.multiplicity);
+        ret.emplace_back(m.index(cs.mixer.out("temp")), cs.multiplicity);
+    }
+    rec.addProbe(weightedMean(sup), "cooling", "tcs_supply_temp", "K",
+                 "TCS supply (mean over CDUs)");
+    rec.addProbe(weightedMean(ret), "cooling", "tcs_return_temp", "K",
+                 "TCS return (mean over CDUs)");
+    out(m.supplyPipe().out("outlet_temp"), "cooling", "fws_supply_temp", "facility supply");
+    out(m.returnPipe().out("outlet_temp"), "cooling", "fws_return_temp", "facility return");
+    std::vector<std::size_t> die;
+    std::vector<double> throttle;
+    for (const auto& rs : m.racks()) {
+        die.push_back(m.index(rs.loop.out("die_temp")));
+        throttle.push_back(sc.it.racks[m.sizing().kinds[rs.kind].entry].rack.throttle_temp);
+    }
+    rec.addProbe(
+        [die](double, std::span<const double>, std::span<const double> y) {
+            double v = 0;
+            for (std::size_t i : die) v = std::max(v, y[i]);
+            return v;
+        },
+        "cooling", "max_gpu_temp", "K", "hottest GPU die (all rack groups)");
+    rec.addProbe(
+        [die, throttle](double, std::span<const double>, std::span<const double> y) {
+            double v = std::numeric_limits<double>::infinity();
+            for (std::size_t k = 0; k < die.size(); ++k) v = std::min(v, throttle[k] - y[die[k]]);
+            return v;
+        },
+        "cooling", "throttle_margin", "K", "throttle temperature minus die temperature");
+    out(m.sums().heat_to_liquid, "cooling", "heat_to_liquid", "racks to coolant");
+    out(m.sums().rack_heat_air, "cooling", "heat_to_air", "rack heat to air");
+    out(m.sums().cdu_pump_power, "cooling", "cdu_pump_power", "CDU pumps");
+    out(plant.out("fws_pump_power"), "cooling", "fws_pump_power", "facility pumps");
+    out(plant.out("fan_power"), "cooling", "heat_rejection_fan_power", "plant fans");
+    out(plant.out("chiller_power"), "cooling", "chiller_power", "trim chiller");
+    out(m.sitePower().out("air_side_power"), "cooling", "air_side_power", "CRAH plant");
+    out(plant.out("heat_rejected"), "cooling", "heat_rejected", "plant, water side");
+    out(plant.out("setpoint_unmet"), "cooling", "setpoint_unmet", "facility supply");
+    out(m.sums().fws_flow, "cooling", "fws_flow", "facility water flow");
+}
+
+void recordWaterAndWeather(const SiteModel& m, Recorder& rec) {
+    const System& sys = m.system();
+    const ComponentHandle& plant = m.plant();
+    auto out = [&](OutputPort p, const char* g, const char* n, const char* w) {
+        record(m, rec, p, g, n, w);
+    };
+    const std::vector<std::size_t> water_idx = {
+        m.index(plant.out("evaporation_rate")), m.index(plant.out("drift_rate")),
+        m.index(plant.out("blowdown_rate")), m.index(plant.out("spray_rate"))};
+    rec.addProbe(sumOf(water_idx, false), "water", "water_rate", "m3/s",
+                 "make-up and spray water");
+    const auto& mn = SiteModel::meterNames();
+    auto meterIdx = [&](std::string_view n) {
+        return sys.stateIndex(m.meters().index(),
+                              static_cast<std::size_t>(std::find(mn.begin(), mn.end(), n) -
+                                                       mn.begin()));
+    };
+    rec.addProbe(sumOf({meterIdx("evaporation"), meterIdx("drift"), meterIdx("blowdown"),
+                        meterIdx("spray")},
+                       true),
+                 "water", "water_total", "m3", "water used since the study start");
+    out(plant.out("evaporation_rate"), "water", "evaporation_rate", "");
+    out(plant.out("blowdown_rate"), "water", "blowdown_rate", "");
+    out(plant.out("spray_rate"), "water", "spray_rate", "");
+    out(m.weather().out("dry_bulb"), "weather", "dry_bulb", "outdoor dry bulb");
+    out(m.weather().out("wet_bulb"), "weather", "wet_bulb", "outdoor wet bulb");
+}
+
+/// The channels of a study (names are the report contract the GUI reads).
+void recordChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
+    const System& sys = m.system();
+    recordPower(m, rec);
+    recordCooling(m, sc, rec);
+    recordWaterAndWeather(m, rec);
+    if (sc.study.per_rack_channels) {
+        for (const auto& rs : m.racks()) {
+            const std::string g = "rack/" + rs.label;
+            rec.addOutput(sys.outputName(m.index(rs.loop.out("die_temp"))), g, "die_temp",
+                          fmt::format("{} racks", rs.weight));
+            rec.addOutput(sys.outputName(m.index(rs.power.out("it_power"))), g, "it_power",
+                          "all racks of the slot, per CDU");
+            rec.addOutput(sys.outputName(m.index(rs.loop.out("outlet_temp"))), g,
+                          "outlet_temp", "");
+        }
+    }
+    rec.results().start_iso8601 = studyStartIso(sc.study);
+}
+
+SimulationOptions simulationOptions(const StudySpec& st, const Conditions& c) {
+    SimulationOptions so;
+    so.t_end = st.duration_s;
+    so.output_interval = st.output_interval_s;
+    so.solver = solverOptions(st.rel_tol);
+    if (c.quadrature_meters) so.solver.linear_solver = LinearSolverKind::Sparse;
+    if (st.linear_solver != "auto") {
+        so.solver.linear_solver =
+            st.linear_solver == "dense" ? LinearSolverKind::Dense : LinearSolverKind::Sparse;
+    }
+    if (c.resolution == power::Resolution::Averaged) so.solver.max_step = 1800.0;
+    return so;
+}
+
+}  // namespace
+
+SolverOptions solverOptions(double rel_tol) {
+    SolverOptions o;
+    o.rel_tol = rel_tol;
+    o.abs_tol_factor = 1e-6;
+    return o;
+}
+
+SteadyState settle(const SiteModel& m, const SolverOptions& solver) {
+    // The boundary is constant, so the model is integrated to an hour before the horizon and
+    // then one more hour: the temperature change over that last hour is the reported drift.
+    auto advance = [&](double duration, std::span<const double> x0) {
+        SimulationOptions o;
+        o.t_end = duration;
+        o.output_interval = duration;
+        o.solver = solver;
+        Simulator sim(m.system(), o);
+        Recorder rec(m.system());
+        sim.run(rec, {}, nullptr, x0);
+        return sim.finalState();
+    };
+    const std::vector<double> before = advance(kSteadyHorizon - 3600.0, {});
+    SteadyState s;
+    s.x = advance(3600.0, before);
+    System::Workspace ws = m.system().makeWorkspace();
+    m.system().evaluateOutputs(kSteadyHorizon, s.x, ws);
+    s.y = ws.y;
+    for (std::size_t i = 0; i < m.system().stateCount(); ++i) {
+        if (m.system().stateVariable(i).unit == "K") {
+            s.drift = std::max(s.drift, std::abs(s.x[i] - before[i]));
+        }
+    }
+    return s;
+}
+
+/// Design point: steady state at full utilization and the 0.4 % design weather; the chain is
+/// sized twice (first with an estimated cooling power, then with the one the plant draws).
+DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
+    DesignPoint d;
+    power::SizingInput in = z.electrical;
+    const power::SizingResult provisional = power::sizeElectrical(in, *sc.catalog);
+    const SiteModel m(sc, z,
+                      designConditions(sc, z,
+                                       power::chainDesignFromSizing(provisional, in, *sc.catalog)));
+    const SteadyState st = settle(m, solverOptions(1e-6));
+    const auto& y = st.y;
+    const ComponentHandle& sp = m.sitePower();
+    d.it_power = at(m, y, sp.out("it_power"));
+    d.cooling_power = at(m, y, sp.out("cooling_power"));
+
+    // The final equipment, and the chain at the design operating point with it.
+    in.cooling_power = d.cooling_power;
+    d.electrical = power::sizeElectrical(in, *sc.catalog);
+    d.chain = power::chainDesignFromSizing(d.electrical, in, *sc.catalog);
+    SitePowerDesign spd = static_cast<const SitePower&>(sp.component()).design();
+    spd.chain = d.chain;
+    const SitePower final_site("site_final", spd);
+    std::vector<double> u(sp.component().inputs().size());
+    for (const auto& [name, src] :
+         {std::pair{"rack_power", m.sums().rack_grid}, {"rack_heat_air", m.sums().rack_heat_air},
+          {"cdu_pump_power", m.sums().cdu_pump_power}, {"cdu_pump_heat", m.sums().cdu_pump_heat},
+          {"plant_power", m.sums().plant_power}}) {
+        u[final_site.inputIndex(name)] = at(m, y, src);
+    }
+    u[final_site.inputIndex("dry_bulb")] = z.design_weather.dry_bulb;
+    d.chain_at_design = final_site.chainAt(u);
+    d.facility_power = d.chain_at_design.facility_power;
+    for (const auto& r : d.electrical.rows) {
+        if (r.element == "bess") d.battery_blocks = std::max(1, r.count);
+    }
+
+    d.tcs_supply = 0;
+    for (const auto& cs : m.cdus()) {
+        d.tcs_supply = std::max(d.tcs_supply, at(m, y, cs.cdu.out("secondary_supply_temp")));
+    }
+    d.throttle_margin = std::numeric_limits<double>::infinity();
+    for (const auto& r : m.racks()) {
+        const double die = at(m, y, r.loop.out("die_temp"));
+        d.max_die = std::max(d.max_die, die);
+        d.throttle_margin = std::min(
+            d.throttle_margin, sc.it.racks[z.kinds[r.kind].entry].rack.throttle_temp - die);
+    }
+    d.heat_rejected = at(m, y, m.plant().out("heat_rejected"));
+    d.setpoint_unmet = at(m, y, m.plant().out("setpoint_unmet"));
+    d.fws_supply = at(m, y, m.supplyPipe().out("outlet_temp"));
+    d.steady_drift = st.drift;
+    const double air_load = u[final_site.inputIndex("rack_heat_air")] + z.fabricPower() +
+                            sc.site.other_power + d.chain_at_design.hall_heat +
+                            d.chain_at_design.electrical_room_heat;
+    double cdu_heat = 0;
+    d.cooling = coolingTable(sc, z, m, y, d, air_load, cdu_heat);
+    d.water = waterTable(m, y, d.water_rate);
+    return d;
+}
+
+double StudyResults::meter(std::string_view name) const {
+    for (const auto& [n, v] : meters) {
+        if (n == name) return v;
+    }
+    throw ModelError(fmt::format("no meter '{}'", name));
+}
+
+StudyResults runStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d,
+                      const RunControl& ctl) {
+    StudyResults r;
+    const Conditions init = initialConditions(sc, z, d);
+    const SiteModel m0(sc, z, init);
+    SteadyState x0 = settle(m0, solverOptions(1e-6));
+
+    Conditions c = studyConditions(init, sc.study);
+    r.events = applyEvents(sc, z, d, c);
+    const SiteModel m(sc, z, c);
+    if (m.system().stateCount() != m0.system().stateCount()) {
+        throw ModelError("internal: steady and study models differ in their states");
+    }
+    m.resetMeters(x0.x);
+    r.stored_start = m.storedEnergy(x0.x);
+
+    Recorder rec(m.system());
+    recordChannels(m, sc, rec);
+    Simulator sim(m.system(), simulationOptions(sc.study, c));
+    ProgressCallback progress;
+    if (ctl.progress) progress = [&](double f, double t) { ctl.progress(f, t); };
+    sim.run(rec, progress, ctl.cancel, x0.x);
+
+    const std::vector<double>& xe = sim.finalState();
+    for (const auto& n : SiteModel::meterNames()) r.meters.emplace_back(n, m.meterTotal(xe, n));
+    r.stored_end = m.storedEnergy(xe);
+    r.stats = sim.stats();
+    r.linear_solver = sim.linearSolverName();
+    r.state_count = m.system().stateCount();
+    r.channels = std::move(rec.results());
+    return r;
+}
+
+void buildModels(const ScenarioSpec& sc, const SiteSizing& z) {
+    const power::SizingInput& in = z.electrical;
+    Conditions c = designConditions(
+        sc, z,
+        power::chainDesignFromSizing(power::sizeElectrical(in, *sc.catalog), in, *sc.catalog));
+    const SiteModel steady(sc, z, c);
+    c.steady = false;
+    c.resolution = resolutionOf(sc.study);
+    c.weather_offset = sc.study.start_s;
+    const SiteModel study(sc, z, c);
+}
+
+}  // namespace dctwin::facility

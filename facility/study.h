@@ -1,0 +1,78 @@
+#pragma once
+/// @file
+/// @brief Studies (DESIGN.md §3.5) as the engineering procedure reads: settle the site at a
+/// steady operating point, size at the design point, run the study with its events, and collect
+/// what it recorded. Metrics are computed from these results in facility/metrics.h.
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/results.h"
+#include "core/solver/ode_solver.h"
+#include "facility/model.h"
+#include "facility/sizing.h"
+#include "facility/specs.h"
+#include "power/chain.h"
+#include "power/sizing.h"
+
+namespace dctwin::facility {
+
+/// A settled operating point of a site model.
+struct SteadyState {
+    std::vector<double> x;  ///< states
+    std::vector<double> y;  ///< all outputs at x
+    double drift = 0.0;     ///< [K] largest temperature change over the last settling hour
+};
+
+/// Integrates a model with a constant boundary until it settles (8 h, the last hour measured).
+SteadyState settle(const SiteModel& m, const SolverOptions& solver);
+
+/// Integrator options of the facility's studies.
+SolverOptions solverOptions(double rel_tol);
+
+/// The design point: the site at full utilization and design weather, the electrical chain
+/// sized for the cooling power the plant draws there, and the cooling and water tables.
+struct DesignPoint {
+    power::SizingResult electrical;
+    power::ChainDesign chain;
+    power::ChainResult chain_at_design;
+    Table cooling, water;
+    int battery_blocks = 1;
+    double it_power = 0, cooling_power = 0, facility_power = 0;  ///< [W]
+    double tcs_supply = 0, fws_supply = 0, max_die = 0;            ///< [K]
+    double throttle_margin = 0, setpoint_unmet = 0;                ///< [K]
+    double heat_rejected = 0;                                      ///< [W]
+    double water_rate = 0;                                         ///< [m³/s] make-up + spray
+    double steady_drift = 0;                                       ///< [K]
+};
+DesignPoint designPoint(const ScenarioSpec& spec, const SiteSizing& sizing);
+
+struct RunControl {
+    /// fraction done [0, 1], simulated time [s]
+    std::function<void(double fraction, double t)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+/// What a study run leaves for the metrics: the recorded channels, meter totals, the change of
+/// stored heat, the events as analysed, and the integrator's work.
+struct StudyResults {
+    ResultSet channels;
+    std::vector<std::pair<std::string, double>> meters;  ///< name → total [J or m³]
+    double stored_start = 0, stored_end = 0;             ///< [J]
+    Json events = Json::array();  ///< per event: what happened (utility-loss analysis, ...)
+    SolverStats stats;
+    std::string linear_solver;
+    std::size_t state_count = 0;
+    double meter(std::string_view name) const;
+};
+
+/// Runs an annual, transient or contingency study.
+StudyResults runStudy(const ScenarioSpec& spec, const SiteSizing& sizing, const DesignPoint& d,
+                      const RunControl& control);
+
+/// Builds the design and the study models without running them (dctwin validate).
+void buildModels(const ScenarioSpec& spec, const SiteSizing& sizing);
+
+}  // namespace dctwin::facility
