@@ -1,6 +1,7 @@
 #include "core/object_spec.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -43,6 +44,9 @@ std::string describeKey(const KeySpec& k) {
 // ---------------------------------------------------------------------------------------------
 
 ObjectSpec& ObjectSpec::add(KeySpec k) {
+    if (!variants_.empty()) {
+        throw std::logic_error("ObjectSpec: key '" + k.key + "' added after variants()");
+    }
     if (find(k.key)) throw std::logic_error("ObjectSpec: key declared twice: " + k.key);
     keys_.push_back(std::move(k));
     return *this;
@@ -153,6 +157,86 @@ ObjectSpec& ObjectSpec::scalarArray(std::string key, KeyType items, std::string 
     return add(std::move(k));
 }
 
+ObjectSpec& ObjectSpec::optionalInteger(std::string key, double min, double max,
+                                        std::string description) {
+    KeySpec k;
+    k.key = std::move(key);
+    k.type = KeyType::Integer;
+    k.min = min;
+    k.max = max;
+    k.description = std::move(description);
+    return add(std::move(k));
+}
+
+ObjectSpec& ObjectSpec::numberList(std::string key, std::string unit, double min, double max,
+                                   std::size_t length, std::optional<std::vector<double>> fallback,
+                                   std::string description) {
+    KeySpec k;
+    k.key = std::move(key);
+    k.type = KeyType::Array;
+    k.items = KeyType::Number;
+    k.unit = std::move(unit);
+    k.min = min;
+    k.max = max;
+    k.length = length;
+    if (fallback) k.fallback = *fallback;
+    k.description = std::move(description);
+    return add(std::move(k));
+}
+
+ObjectSpec& ObjectSpec::numberMap(std::string key, std::string unit, double min, double max,
+                                  bool required, std::string description) {
+    KeySpec k;
+    k.key = std::move(key);
+    k.type = KeyType::Object;
+    k.items = KeyType::Number;
+    k.unit = std::move(unit);
+    k.min = min;
+    k.max = max;
+    k.required = required;
+    k.description = std::move(description);
+    return add(std::move(k));
+}
+
+ObjectSpec& ObjectSpec::variants(
+    std::string selector,
+    std::vector<std::pair<std::string, std::shared_ptr<const ObjectSpec>>> kinds) {
+    if (!variants_.empty()) throw std::logic_error("ObjectSpec: variants() given twice");
+    if (kinds.empty()) throw std::logic_error("ObjectSpec: variants() needs at least one kind");
+    if (find(selector)) {
+        throw std::logic_error("ObjectSpec: selector '" + selector + "' is a common key");
+    }
+    std::vector<std::pair<std::string, std::shared_ptr<const ObjectSpec>>> full;
+    for (const auto& [name, spec] : kinds) {
+        for (const auto& [other, _] : full) {
+            if (other == name) throw std::logic_error("ObjectSpec: kind declared twice: " + name);
+        }
+        auto f = std::make_shared<ObjectSpec>(spec->description());
+        f->choice(selector, {name}, std::nullopt, description_.empty() ? "kind" : description_);
+        for (const auto& k : keys_) f->add(k);
+        for (const auto& k : spec->keys()) f->add(k);
+        f->overrides_ = spec->overrides_;
+        f->delegate_ = spec->delegate_;
+        full.emplace_back(name, std::move(f));
+    }
+    selector_ = std::move(selector);
+    variants_ = std::move(full);
+    return *this;
+}
+
+std::vector<std::string> ObjectSpec::variantNames() const {
+    std::vector<std::string> names;
+    for (const auto& [name, _] : variants_) names.push_back(name);
+    return names;
+}
+
+const ObjectSpec* ObjectSpec::variant(std::string_view kind) const {
+    for (const auto& [name, spec] : variants_) {
+        if (name == kind) return spec.get();
+    }
+    return nullptr;
+}
+
 ObjectSpec& ObjectSpec::open(std::function<Json()> properties) {
     overrides_ = std::move(properties);
     return *this;
@@ -184,19 +268,53 @@ std::vector<std::string> ObjectSpec::keyNames() const {
 Json ObjectSpec::schema() const {
     Json s = {{"type", "object"}};
     if (!description_.empty()) s["description"] = description_;
+    if (!variants_.empty()) {
+        // A tagged union: one object schema per kind, told apart by "const" on the selector.
+        const std::vector<std::string> names = variantNames();
+        Json one_of = Json::array();
+        for (const auto& [name, spec] : variants_) {
+            Json k = spec->schema();
+            Json& sel = k["properties"][selector_];
+            sel.erase("enum");
+            sel["const"] = name;
+            one_of.push_back(std::move(k));
+        }
+        s["properties"] = {
+            {selector_,
+             {{"type", "string"},
+              {"enum", names},
+              {"description", fmt::format("selects the kind: {}", fmt::join(names, ", "))}}}};
+        s["required"] = {selector_};
+        s["oneOf"] = std::move(one_of);
+        return s;
+    }
     Json props = Json::object();
     Json required = Json::array();
     std::vector<std::string> groups;
     for (const auto& k : keys_) {
         Json p;
+        // The type and range of a scalar (the key itself, a list element or a map value).
+        auto scalar = [&k] {
+            Json e = {{"type", typeName(k.items)}};
+            if (std::isfinite(k.min)) e["minimum"] = k.min;
+            if (std::isfinite(k.max)) e["maximum"] = k.max;
+            if (!k.unit.empty()) e["x-unit"] = k.unit;
+            return e;
+        };
         if (k.type == KeyType::Object && k.object) {
             p = k.object->schema();
+        } else if (k.type == KeyType::Object && k.items != KeyType::Object) {
+            p = {{"type", "object"}, {"additionalProperties", scalar()}};
         } else if (k.type == KeyType::Array) {
             p = {{"type", "array"}};
             if (k.object) {
                 p["items"] = k.object->schema();
             } else {
-                p["items"] = {{"type", typeName(k.items)}};
+                p["items"] = scalar();
+                if (k.length > 0) {
+                    p["minItems"] = k.length;
+                    p["maxItems"] = k.length;
+                }
             }
         } else {
             p["type"] = typeName(k.type);
@@ -293,8 +411,15 @@ std::string ObjectSpec::markdown(const std::string& path) const {
 
 // ---------------------------------------------------------------------------------------------
 
-SpecReader::SpecReader(const JsonView& v, const ObjectSpec& spec) : view_(v), spec_(&spec) {
+SpecReader::SpecReader(const JsonView& v, const ObjectSpec& union_or_spec)
+    : view_(v), spec_(&union_or_spec) {
     if (!view_.isObject()) view_.fail("expected an object");
+    if (!union_or_spec.selector().empty()) {
+        const std::string kind =
+            view_.choice(union_or_spec.selector(), union_or_spec.variantNames());
+        spec_ = union_or_spec.variant(kind);
+    }
+    const ObjectSpec& spec = *spec_;
     std::vector<std::string> own = spec.keyNames();
     if (!spec.isOpen()) {
         view_.checkKeys(own);
@@ -335,7 +460,10 @@ std::string SpecReader::presentKey(std::string_view group) const {
 
 std::optional<JsonView> SpecReader::value(const KeySpec& k) const { return view_.find(k.key); }
 
-void SpecReader::checkRange(const KeySpec& k, double v) const {
+void SpecReader::checkRange(const KeySpec& k, double v) const { checkRange(view_, k.key, k, v); }
+
+void SpecReader::checkRange(const JsonView& where, std::string_view key, const KeySpec& k,
+                            double v) {
     if (v >= k.min && v <= k.max) return;  // NaN fails here as well
     const std::string u = k.unit.empty() ? "" : " " + k.unit;
     std::string expected;
@@ -346,7 +474,8 @@ void SpecReader::checkRange(const KeySpec& k, double v) const {
     } else {
         expected = fmt::format("at most {}{}", fmtNumber(k.max), u);
     }
-    fail(k.key, fmt::format("value {}{} is out of range; expected {}", fmtNumber(v), u, expected));
+    where.fail(key,
+               fmt::format("value {}{} is out of range; expected {}", fmtNumber(v), u, expected));
 }
 
 double SpecReader::number(std::string_view key) const {
@@ -460,6 +589,47 @@ Json SpecReader::extraKeys() const {
     Json out = Json::object();
     for (const auto& [key, value] : view_.json().items()) {
         if (!spec_->find(key)) out[key] = value;
+    }
+    return out;
+}
+
+std::vector<double> SpecReader::numbers(std::string_view key) const {
+    const KeySpec& k = declared(key);
+    if (k.type != KeyType::Array || k.object || k.items != KeyType::Number) {
+        throw std::logic_error("SpecReader::numbers: '" + k.key + "' is not a list of numbers");
+    }
+    const auto c = value(k);
+    if (!c) {
+        if (k.fallback.is_array()) return k.fallback.get<std::vector<double>>();
+        view_.fail(k.key, "required key is missing");
+    }
+    if (!c->isArray() || (k.length > 0 && c->size() != k.length)) {
+        c->fail(k.length > 0 ? fmt::format("expected a list of {} numbers", k.length)
+                             : std::string("expected a list of numbers"));
+    }
+    std::vector<double> out;
+    const std::vector<JsonView> elements = c->elements();
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        const double x = elements[i].asNumber();
+        checkRange(*c, std::to_string(i), k, x);
+        out.push_back(x);
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, double>> SpecReader::numberMap(std::string_view key) const {
+    const KeySpec& k = declared(key);
+    if (k.type != KeyType::Object || k.object || k.items != KeyType::Number) {
+        throw std::logic_error("SpecReader::numberMap: '" + k.key + "' is not a map of numbers");
+    }
+    std::vector<std::pair<std::string, double>> out;
+    const auto c = value(k);
+    if (!c) return out;
+    if (!c->isObject()) c->fail("expected an object of names and numbers");
+    for (const auto& name : c->keys()) {
+        const double x = c->at(name).asNumber();
+        checkRange(*c, name, k, x);
+        out.emplace_back(name, x);
     }
     return out;
 }

@@ -19,12 +19,21 @@
 /// the object's own are handed to the catalog record as overrides. Their schema comes from a
 /// callback that lists the catalog's parameter keys (documentation keys such as "*_source"
 /// are never offered).
+///
+/// Tagged unions ({"type": "training", ...} or {"type": "trace", ...}): ObjectSpec::variants()
+/// makes a spec whose selector key chooses the shape; the schema is a `oneOf` of the kinds,
+/// each with `"const"` on the selector, and SpecReader reads the object against its kind.
+///
+/// Lists and maps of numbers: numberList() (fixed length, each element in a range) and
+/// numberMap() (names the user chooses, each a number in a range, as {"research": 0.6}).
+#include <cstddef>
 #include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/json.h"
@@ -48,7 +57,9 @@ struct KeySpec {
     std::string description;  ///< what it means, for the schema and the GUI
     std::string group;        ///< alternative spellings of one quantity share a group
     std::shared_ptr<const ObjectSpec> object;  ///< Object: its shape; Array: each element's
-    KeyType items = KeyType::Object;           ///< Array: the element type
+    KeyType items = KeyType::Object;           ///< Array: the element type; an Object
+                                               ///< without `object`: each value's type
+    std::size_t length = 0;  ///< Array of scalars: the exact element count (0: any)
 };
 
 /// The declared shape of one JSON object.
@@ -77,6 +88,39 @@ public:
     ObjectSpec& array(std::string key, std::shared_ptr<const ObjectSpec> items, bool required,
                       std::string description);
     ObjectSpec& scalarArray(std::string key, KeyType items, std::string description);
+    /// @brief An integer that may be absent with no default (the reader decides).
+    /// @param min smallest accepted value
+    /// @param max largest accepted value
+    ObjectSpec& optionalInteger(std::string key, double min, double max, std::string description);
+    /// @brief A list of numbers in `unit`, each in [min, max].
+    /// @param length the exact element count (0: any)
+    /// @param fallback [unit] the list when absent; nullopt: the key may be absent with no
+    ///        default (the reader decides)
+    ObjectSpec& numberList(std::string key, std::string unit, double min, double max,
+                           std::size_t length, std::optional<std::vector<double>> fallback,
+                           std::string description);
+    /// @brief An object whose keys the user names (tenants, say), each value a number in
+    /// `unit` in [min, max]. Read with SpecReader::numberMap().
+    ObjectSpec& numberMap(std::string key, std::string unit, double min, double max, bool required,
+                          std::string description);
+    /// @brief Makes this spec a tagged union: the string under `selector` chooses which of
+    /// `kinds` the object follows.
+    ///
+    /// The keys declared on this spec so far are common to all kinds (declare them first;
+    /// adding keys afterwards is a std::logic_error). Each kind's own spec should not declare
+    /// `selector`: it is added to it here as a key whose only choice is the kind's name.
+    /// @param selector the key that names the kind ("type")
+    /// @param kinds kind name → the keys of that kind, in the order the schema lists them
+    ObjectSpec& variants(
+        std::string selector,
+        std::vector<std::pair<std::string, std::shared_ptr<const ObjectSpec>>> kinds);
+    /// @brief The selector key of a tagged union ("" when this is not one).
+    const std::string& selector() const { return selector_; }
+    /// @brief The kind names of a tagged union, in declaration order.
+    std::vector<std::string> variantNames() const;
+    /// @brief The full spec of one kind (common keys, selector and the kind's keys); nullptr
+    /// if there is no such kind.
+    const ObjectSpec* variant(std::string_view kind) const;
     /// Keys this object does not know are catalog overrides; `properties` lists them for the
     /// schema (a JSON Schema "properties" object).
     ObjectSpec& open(std::function<Json()> properties);
@@ -102,6 +146,8 @@ private:
     std::vector<KeySpec> keys_;
     std::function<Json()> overrides_;
     std::shared_ptr<const ObjectSpec> delegate_;
+    std::string selector_;
+    std::vector<std::pair<std::string, std::shared_ptr<const ObjectSpec>>> variants_;
 };
 
 /// Reads one JSON object against its ObjectSpec: the object's type, unknown keys (with the
@@ -111,7 +157,8 @@ class SpecReader {
 public:
     /// Checks `v` is an object (an absent section is read from an empty object at its path)
     /// and that it has no unknown keys (unless the spec is open) and at most one key of
-    /// every alternative group.
+    /// every alternative group. For a tagged union, the selector is read first (an error
+    /// lists the kinds) and the object is read against its kind's spec.
     SpecReader(const JsonView& v, const ObjectSpec& spec);
 
     const JsonView& view() const { return view_; }
@@ -144,6 +191,12 @@ public:
     std::vector<SpecReader> array(std::string_view key) const;
     /// The keys that are not this object's own (catalog overrides of an open object).
     Json extraKeys() const;
+    /// @brief A list of numbers (ObjectSpec::numberList), each range-checked, in the key's own
+    /// unit; the declared list when absent.
+    std::vector<double> numbers(std::string_view key) const;
+    /// @brief The entries of a map of numbers (ObjectSpec::numberMap) in key order, each
+    /// range-checked, in the key's own unit; empty when absent.
+    std::vector<std::pair<std::string, double>> numberMap(std::string_view key) const;
 
     [[noreturn]] void fail(std::string_view key, std::string_view message) const;
     [[noreturn]] void fail(std::string_view message) const;
@@ -152,6 +205,7 @@ private:
     const KeySpec& declared(std::string_view key) const;
     std::optional<JsonView> value(const KeySpec& k) const;
     void checkRange(const KeySpec& k, double v) const;
+    static void checkRange(const JsonView& where, std::string_view key, const KeySpec& k, double v);
 
     JsonView view_;
     const ObjectSpec* spec_;

@@ -124,16 +124,10 @@ std::shared_ptr<const ObjectSpec> itSpec() {
     return s;
 }
 
-std::shared_ptr<const ObjectSpec> smoothingSpec() {
-    auto s = std::make_shared<ObjectSpec>(*power::smoothingSpec());
-    s->boolean("enabled", true, "GB300 power smoothing on (resolved workloads only)");
-    return s;
-}
-
 std::shared_ptr<const ObjectSpec> powerSpec() {
     auto s = spec("Electrical chain: sizing options, UPS mode, power smoothing, site battery.");
     s->choice("ups_mode", {"double_conversion", "eco"}, "double_conversion", "UPS operating mode")
-        .object("smoothing", smoothingSpec(), false, "GB300 power smoothing")
+        .object("smoothing", power::smoothingSpec(), false, "GB300 power smoothing")
         .choice("bess_mode", {"off", "track_average"}, "off", "site battery operation");
     s->delegated(power::sizingOptionsSpec());
     return s;
@@ -436,12 +430,8 @@ void readPower(ScenarioSpec& sc, const SpecReader& v) {
     p.ups_mode = v.string("ups_mode") == "eco" ? power::UpsMode::Eco
                                                : power::UpsMode::DoubleConversion;
     if (v.has("smoothing")) {
-        const SpecReader sm = v.object("smoothing");
-        p.smoothing = sm.boolean("enabled");
-        Json settings = sm.view().json();
-        settings.erase("enabled");
-        p.smoothing_settings =
-            power::SmoothingSettings::fromJson(JsonView(settings, sm.view().path()));
+        p.smoothing_settings = power::SmoothingSettings::fromJson(v.object("smoothing").view());
+        p.smoothing = p.smoothing_settings.enabled;
     }
     p.bess = v.string("bess_mode") != "off";
     if (p.bess) {

@@ -106,54 +106,89 @@ UnitCount countUnits(const Redundancy& r, double I, double Iu, double ln, double
     return c;
 }
 
+const std::vector<std::string>& Redundancy::choices() {
+    static const std::vector<std::string> c{"N",    "N+1",  "2N",   "3N/2", "4N/3",
+                                            "5N/4", "6N/5", "7N/6", "8N/7", "block"};
+    return c;
+}
+
+std::shared_ptr<const ObjectSpec> sizingOptionsSpec() {
+    static const std::shared_ptr<const ObjectSpec> spec = [] {
+        // Defaults are those of a SizingInput, in the keys' units (the round trips x·100/100
+        // and x/1e3·1e3 give these doubles back exactly).
+        const SizingInput d;
+        auto equipment = [&](const char* what, const std::optional<std::string>& topology,
+                             const std::string& model, const char* topology_text) {
+            auto g = std::make_shared<ObjectSpec>(what);
+            KeySpec t;  // a choice that may be absent with no default of its own
+            t.key = "topology";
+            t.type = KeyType::String;
+            t.choices = Redundancy::choices();
+            if (topology) t.fallback = *topology;
+            t.description = topology_text;
+            g->add(std::move(t)).string("model", model, "catalog model");
+            return g;
+        };
+        auto ups = equipment("UPS systems", d.ups_redundancy.label(), d.ups_model,
+                             "redundancy of the UPS systems");
+        auto transformers = equipment("LV transformers", std::nullopt, d.transformer_model,
+                                      "redundancy of the transformers (absent: the UPS one)");
+        auto generators = equipment("standby generators", d.generator_redundancy.label(),
+                                    d.generator_model, "redundancy of the generators");
+        auto bess = std::make_shared<ObjectSpec>("site battery (BESS)");
+        bess->choice("topology", Redundancy::choices(), d.bess_redundancy.label(),
+                     "redundancy of the battery blocks")
+            .string("model", d.bess_model, "catalog model")
+            .number("power_pct", "pct", 0.0, 200.0, d.bess_power_fraction * 100,
+                    "battery power, % of the design IT power (the swing it must shave)");
+
+        auto s = std::make_shared<ObjectSpec>("electrical sizing options");
+        s->number("growth_margin_pct", "pct", 0.0, 200.0, d.growth_margin * 100,
+                  "design margin on the IT load for growth")
+            .optionalNumber("cooling_power_kW", "kW", 0.0, 1e7,
+                            "design cooling power (absent: cooling_fraction_pct of IT)")
+            .number("cooling_fraction_pct", "pct", 0.0, 200.0, d.cooling_fraction * 100,
+                    "design cooling power, % of IT, when cooling_power_kW is not given")
+            .number("other_power_kW", "kW", 0.0, 1e7, d.other_power / 1e3,
+                    "other facility loads (lighting, offices)")
+            .integer("racks_per_row", 1, 100, d.racks_per_row,
+                     "racks per busway pair (an NVIDIA SU is 8 racks)")
+            .integer("feeds_per_path", 1, 16, d.feeds_per_path, "whips per rack per path")
+            // Large campuses distribute at 34.5 kV rather than 13.8 kV (domain-facts D2).
+            .number("mv_voltage_kV", "kV", 4.16, 69.0, d.mv_voltage / 1e3,
+                    "medium-voltage distribution")
+            .object("ups", ups, false, "UPS systems")
+            .object("transformers", transformers, false, "LV transformers")
+            .object("generators", generators, false, "standby generators")
+            .object("bess", bess, false, "site battery (BESS)");
+        return s;
+    }();
+    return spec;
+}
+
 void SizingInput::readJson(const JsonView& v) {
-    v.checkKeys({"growth_margin_pct", "cooling_power_kW", "cooling_fraction_pct", "other_power_kW",
-                 "racks_per_row", "feeds_per_path", "mv_voltage_kV", "ups", "transformers",
-                 "generators", "bess",
-                 "smoothing"});
-    growth_margin = v.number("growth_margin_pct", growth_margin * 100) / 100.0;
-    v.requireRange("growth_margin_pct", growth_margin * 100, 0, 200);
-    if (v.has("cooling_power_kW")) {
-        cooling_power = v.number("cooling_power_kW") * 1e3;
-        v.requireRange("cooling_power_kW", cooling_power / 1e3, 0, 1e7);
-    }
-    cooling_fraction = v.number("cooling_fraction_pct", cooling_fraction * 100) / 100.0;
-    v.requireRange("cooling_fraction_pct", cooling_fraction * 100, 0, 200);
-    other_power = v.number("other_power_kW", other_power / 1e3) * 1e3;
-    v.requireRange("other_power_kW", other_power / 1e3, 0, 1e7);
-    // Large campuses distribute at 34.5 kV rather than 13.8 kV (domain-facts D2).
-    mv_voltage = v.number("mv_voltage_kV", mv_voltage / 1e3) * 1e3;
-    v.requireRange("mv_voltage_kV", mv_voltage / 1e3, 4.16, 69.0);
-    racks_per_row = static_cast<int>(v.integer("racks_per_row", racks_per_row));
-    v.requireRange("racks_per_row", racks_per_row, 1, 100);
-    feeds_per_path = static_cast<int>(v.integer("feeds_per_path", feeds_per_path));
-    v.requireRange("feeds_per_path", feeds_per_path, 1, 16);
-    auto group = [&](const char* key, Redundancy& red, std::string& model,
-                     const char* extra = nullptr) {
-        const auto g = v.find(key);
-        if (!g) return;
-        std::vector<std::string> keys{"topology", "model"};
-        if (extra) keys.push_back(extra);
-        g->checkKeys(keys);
-        if (g->has("topology")) {
-            try {
-                red = Redundancy::parse(g->string("topology"));
-            } catch (const InputError& e) {
-                g->fail("topology", e.what());
-            }
+    const SpecReader r(v, *sizingOptionsSpec());
+    growth_margin = r.number("growth_margin_pct") / 100.0;
+    if (r.has("cooling_power_kW")) cooling_power = r.number("cooling_power_kW") * 1e3;
+    cooling_fraction = r.number("cooling_fraction_pct") / 100.0;
+    other_power = r.number("other_power_kW") * 1e3;
+    mv_voltage = r.number("mv_voltage_kV") * 1e3;
+    racks_per_row = r.count("racks_per_row");
+    feeds_per_path = r.count("feeds_per_path");
+    auto group = [&](const SpecReader& g, Redundancy& red, std::string& model) {
+        if (g.has("topology") || !g.spec().at("topology").fallback.is_null()) {
+            red = Redundancy::parse(g.string("topology"));
         }
-        model = g->string("model", model);
+        model = g.string("model");
     };
-    group("ups", ups_redundancy, ups_model);
+    group(r.object("ups"), ups_redundancy, ups_model);
     // Transformers follow the UPS topology unless told otherwise.
     transformer_redundancy = ups_redundancy;
-    group("transformers", transformer_redundancy, transformer_model);
-    group("generators", generator_redundancy, generator_model);
-    group("bess", bess_redundancy, bess_model, "power_pct");
-    if (const auto b = v.find("bess")) {
-        bess_power_fraction = b->number("power_pct", bess_power_fraction * 100) / 100.0;
-        b->requireRange("power_pct", bess_power_fraction * 100, 0, 200);
-    }
+    group(r.object("transformers"), transformer_redundancy, transformer_model);
+    group(r.object("generators"), generator_redundancy, generator_model);
+    const SpecReader b = r.object("bess");
+    group(b, bess_redundancy, bess_model);
+    bess_power_fraction = b.number("power_pct") / 100.0;
 }
 
 const SizingRow& SizingResult::row(std::string_view element) const {

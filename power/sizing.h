@@ -26,10 +26,12 @@
 // Normal loading = I/(n_sharing·I_u); failure loading = I/((n_sharing − lost)·I_u) where the
 // worst failure loses one unit (N+1), one system (2N, distributed) or one block (block: the
 // reserve takes over, loading unchanged).
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/json.h"
+#include "core/object_spec.h"
 #include "core/results.h"
 #include "power/catalog.h"
 
@@ -40,6 +42,9 @@ struct Redundancy {
     int systems = 1;  // s for Distributed ("4N/3" → 4)
     /// "N", "N+1", "2N", "4N/3", "3N/2" (any "sN/(s−1)"), "block".
     static Redundancy parse(std::string_view text);
+    /// @brief The topologies a scenario may name: N, N+1, 2N, the distributed-redundant
+    /// sN/(s−1) for s = 3..8, and block (parse() accepts any s ≥ 3).
+    static const std::vector<std::string>& choices();
     std::string label() const;
 };
 
@@ -87,13 +92,22 @@ struct SizingInput {
     double limit_failure_equipment = 1.0;  // [1]
     double limit_failure_conductor = 0.8;  // [1]
 
-    /// Reads the scenario's "power" sizing options on top of the defaults:
+    /// @brief Reads the scenario's electrical sizing options against sizingOptionsSpec():
     /// {"growth_margin_pct", "cooling_power_kW" | "cooling_fraction_pct", "other_power_kW",
     ///  "racks_per_row", "feeds_per_path", "mv_voltage_kV", "ups": {"topology", "model"},
     ///  "transformers": {"topology", "model"}, "generators": {"topology", "model"},
-    ///  "bess": {"model", "power_pct"}}.
+    ///  "bess": {"topology", "model", "power_pct"}}. Absent keys take the declared defaults
+    /// (a default SizingInput's values); cooling_power_kW and the transformer topology (which
+    /// follows the UPS one) have none and leave the member as it is. The caller strips keys
+    /// that are not sizing options (ups_mode, smoothing, bess_mode) before calling.
+    /// @param v the /power section without its non-sizing keys
     void readJson(const JsonView& v);
 };
+
+/// @brief The declared keys of the electrical sizing options of the /power section (see
+/// SizingInput::readJson). Topologies carry Redundancy::choices() as their enum; catalog
+/// model names are plain strings (the facility adds the catalog's names).
+std::shared_ptr<const ObjectSpec> sizingOptionsSpec();
 
 struct SizingRow {
     std::string element;  // "psu_shelf", "rack_feed", "busway", "ups", ...

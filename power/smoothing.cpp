@@ -10,27 +10,66 @@
 
 namespace dctwin::power {
 
+std::shared_ptr<const ObjectSpec> smoothingSpec() {
+    static const std::shared_ptr<const ObjectSpec> spec = [] {
+        const SmoothingParams d;  // the defaults a controller starts from
+        auto s = std::make_shared<ObjectSpec>(
+            "GB300 power smoothing: PSU storage, power floor, ramp limits, hysteresis");
+        s->boolean("enabled", true, "model the smoothing (resolved studies)")
+            .number("floor_pct", "pct", 0.0, 90.0, 0.0,  // domain-facts A5: 0-90 % of TGP
+                    "power floor while a job runs, % of the rack power at full load")
+            .optionalNumber("ramp_up_W_per_s", "Ws", 1e-3, 1e15,
+                            "grid-side ramp-up limit per GPU, W/s (absent: no limit)")
+            .optionalNumber("ramp_down_W_per_s", "Ws", 1e-3, 1e15,
+                            "grid-side ramp-down limit per GPU, W/s (absent: no limit)")
+            .number("hysteresis_s", "s", 0.0, 3600.0, d.hysteresis,
+                    "time constant of the hold before a ramp-down")
+            .number("tracking_time_s", "s", 1e-3, 60.0, d.tracking_time,
+                    "response time inside the ramp limits")
+            .number("storage_time_s", "s", 1e-3, 3600.0, d.storage_time,
+                    "time constant restoring the PSU store to its target charge")
+            .number("initial_soc", "", 0.0, 1.0, d.initial_soc,
+                    "initial and target charge of the PSU store, fraction of capacity");
+        return s;
+    }();
+    return spec;
+}
+
+SmoothingSettings SmoothingSettings::fromJson(const JsonView& v) {
+    const SpecReader r(v, *smoothingSpec());
+    SmoothingSettings s;
+    auto given = [&](const char* key) -> std::optional<double> {
+        if (!r.has(key)) return std::nullopt;
+        return r.number(key);
+    };
+    s.enabled = r.boolean("enabled");
+    s.floor_pct = r.number("floor_pct");
+    s.ramp_up_per_gpu = given("ramp_up_W_per_s");
+    s.ramp_down_per_gpu = given("ramp_down_W_per_s");
+    s.hysteresis = given("hysteresis_s");
+    s.tracking_time = given("tracking_time_s");
+    s.storage_time = given("storage_time_s");
+    s.initial_soc = given("initial_soc");
+    return s;
+}
+
+SmoothingParams SmoothingParams::make(const SmoothingSettings& s, SmoothingParams base,
+                                      double floor_base_W, double gpus) {
+    SmoothingParams p = base;
+    p.floor_power = s.floor_pct / 100.0 * floor_base_W;
+    // Ramp rates are given per GPU, as NVML's power-smoothing knobs are (W/s).
+    if (s.ramp_up_per_gpu) p.ramp_up = *s.ramp_up_per_gpu * gpus;
+    if (s.ramp_down_per_gpu) p.ramp_down = *s.ramp_down_per_gpu * gpus;
+    if (s.hysteresis) p.hysteresis = *s.hysteresis;
+    if (s.tracking_time) p.tracking_time = *s.tracking_time;
+    if (s.storage_time) p.storage_time = *s.storage_time;
+    if (s.initial_soc) p.initial_soc = *s.initial_soc;
+    return p;
+}
+
 SmoothingParams SmoothingParams::fromJson(const JsonView& v, SmoothingParams base,
                                           double floor_base_W) {
-    v.checkKeys({"floor_pct", "ramp_up_W_per_s", "ramp_down_W_per_s", "hysteresis_s",
-                 "tracking_time_s", "storage_time_s", "initial_soc"});
-    SmoothingParams p = base;
-    const double floor_pct = v.number("floor_pct", 0.0);
-    v.requireRange("floor_pct", floor_pct, 0.0, 90.0);  // domain-facts A5: 0-90 % of TGP
-    p.floor_power = floor_pct / 100.0 * floor_base_W;
-    p.ramp_up = v.number("ramp_up_W_per_s", base.ramp_up);
-    v.requireRange("ramp_up_W_per_s", p.ramp_up, 1e-3, 1e15);
-    p.ramp_down = v.number("ramp_down_W_per_s", base.ramp_down);
-    v.requireRange("ramp_down_W_per_s", p.ramp_down, 1e-3, 1e15);
-    p.hysteresis = v.number("hysteresis_s", base.hysteresis);
-    v.requireRange("hysteresis_s", p.hysteresis, 0.0, 3600.0);
-    p.tracking_time = v.number("tracking_time_s", base.tracking_time);
-    v.requireRange("tracking_time_s", p.tracking_time, 1e-3, 60.0);
-    p.storage_time = v.number("storage_time_s", base.storage_time);
-    v.requireRange("storage_time_s", p.storage_time, 1e-3, 3600.0);
-    p.initial_soc = v.number("initial_soc", base.initial_soc);
-    v.requireRange("initial_soc", p.initial_soc, 0.0, 1.0);
-    return p;
+    return make(SmoothingSettings::fromJson(v), base, floor_base_W, 1.0);
 }
 
 PowerSmoothing::PowerSmoothing(std::string name, SmoothingParams params)

@@ -67,14 +67,43 @@
 //   | output | battery_power | W    | P_bat (discharge positive)                |
 //   | output | soc           | 1    | E / capacity                              |
 //   | output | loss_power    | W    | P_loss                                    |
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
 #include "core/component.h"
 #include "core/json.h"
+#include "core/object_spec.h"
 #include "power/catalog.h"
 
 namespace dctwin::power {
+
+/// @brief What a scenario's /power/smoothing section states, read once and range-checked.
+///
+/// Ramp rates are per GPU, as NVML's power-smoothing knobs are; SmoothingParams::make scales
+/// them to the GPUs one controller serves. Absent optional values leave the caller's base.
+struct SmoothingSettings {
+    bool enabled = true;                      ///< smoothing modelled (resolved studies only)
+    double floor_pct = 0.0;                   ///< [%] power floor, of a base the caller gives
+    std::optional<double> ramp_up_per_gpu;    ///< [W/s] per GPU; absent: the base's (no limit)
+    std::optional<double> ramp_down_per_gpu;  ///< [W/s] per GPU; absent: the base's (no limit)
+    std::optional<double> hysteresis;         ///< [s] τ_h; absent: the base's
+    std::optional<double> tracking_time;      ///< [s] τ_r; absent: the base's
+    std::optional<double> storage_time;       ///< [s] τ_E; absent: the base's
+    std::optional<double> initial_soc;        ///< [1] E_s(0)/E_max; absent: the base's
+
+    /// @brief Reads {"enabled", "floor_pct", "ramp_up_W_per_s", "ramp_down_W_per_s",
+    /// "hysteresis_s", "tracking_time_s", "storage_time_s", "initial_soc"} (all optional)
+    /// against smoothingSpec(); InputError naming the JSON path for an unknown key or a value
+    /// out of range.
+    /// @param v the smoothing object (e.g. at "/power/smoothing")
+    static SmoothingSettings fromJson(const JsonView& v);
+};
+
+/// @brief The declared keys of the /power/smoothing section (ranges in the keys' own units:
+/// floor_pct 0–90 % (domain-facts A5), ramps 1e-3–1e15 W/s per GPU, ...).
+std::shared_ptr<const ObjectSpec> smoothingSpec();
 
 struct SmoothingParams {
     double storage_energy = 0;    // [J] E_max (65 J per GPU on GB300)
@@ -90,9 +119,21 @@ struct SmoothingParams {
     double nominal_power = 1e5;   // [W] typical load (tolerances, smoothing widths)
     double nominal_time = 3600;   // [s] typical run length (nominal of energy accumulators)
 
-    /// Reads {"floor_pct", "ramp_up_W_per_s", "ramp_down_W_per_s", "hysteresis_s",
-    /// "tracking_time_s", "storage_time_s", "initial_soc"} (all optional) on top of `base`;
-    /// floor_pct is % of `floor_base_W`. Unknown keys are errors.
+    /// @brief The controller's parameters from the scenario's settings.
+    ///
+    /// floor_power = floor_pct / 100 · floor_base_W; ramp_up = ramp_up_per_gpu · gpus when
+    /// given, else base.ramp_up unscaled (likewise ramp_down); hysteresis, tracking_time,
+    /// storage_time and initial_soc replace the base's when given; the rest is `base`.
+    /// @param s the settings as read
+    /// @param base storage, nominal and initial values of this controller, and the values
+    ///        the settings do not state
+    /// @param floor_base_W [W] what floor_pct is a percentage of
+    /// @param gpus [1] GPUs this controller serves (ramp rates are per GPU)
+    static SmoothingParams make(const SmoothingSettings& s, SmoothingParams base,
+                                double floor_base_W, double gpus);
+    /// @brief make(SmoothingSettings::fromJson(v), base, floor_base_W, 1.0): ramp rates as
+    /// given, unscaled.
+    /// @param floor_base_W [W] what floor_pct is a percentage of
     static SmoothingParams fromJson(const JsonView& v, SmoothingParams base, double floor_base_W);
 };
 

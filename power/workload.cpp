@@ -44,18 +44,6 @@ double simpsonPieces(F&& f, double a, double b, std::vector<double> cuts) {
     return sum;
 }
 
-double pct(const JsonView& v, std::string_view key, double fallback_pct) {
-    const double x = v.number(key, fallback_pct);
-    v.requireRange(key, x, 0.0, 100.0);
-    return x / 100.0;
-}
-
-double hours(const JsonView& v, std::string_view key, double fallback_h, double lo, double hi) {
-    const double x = v.number(key, fallback_h);
-    v.requireRange(key, x, lo, hi);
-    return x * kHour;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -288,148 +276,211 @@ const std::vector<double>& defaultHourly() {
     return h;
 }
 
-std::vector<double> numbers(const JsonView& v, std::string_view key, std::size_t n, double lo,
-                            double hi) {
-    const JsonView arr = v.at(key);
-    if (!arr.isArray() || arr.size() != n) arr.fail(fmt::format("expected {} numbers", n));
-    std::vector<double> out;
-    for (const JsonView& e : arr.elements()) {
-        const double x = e.asNumber();
-        if (!(x >= lo && x <= hi)) e.fail(fmt::format("{} is not between {} and {}", x, lo, hi));
-        out.push_back(x);
-    }
-    return out;
+// Percentages and hours as the readers have always scaled them (x / 100.0 and x · 3600.0):
+// the same doubles as before the keys were declared.
+double pct(const SpecReader& r, std::string_view key) { return r.number(key) / 100.0; }
+double hours(const SpecReader& r, std::string_view key) { return r.number(key) * kHour; }
+
+std::shared_ptr<const ObjectSpec> trainingSpec() {
+    auto s = std::make_shared<ObjectSpec>(
+        "a training job: iterations of compute and communication, checkpoints, ramps");
+    s->number("duration_h", "h", 1e-6, 1e6, std::nullopt, "run time, without the end ramp")
+        .number("iteration_period_s", "s", 0.05, 600.0, std::nullopt, "iteration period T")
+        .number("compute_fraction", "", 0.0, 1.0, 0.5, "compute share τ_c/T of an iteration")
+        .number("compute_util_pct", "pct", 0.0, 100.0, 100.0,
+                "utilization while computing (% of idle-to-cap)")
+        .number("comm_util_pct", "pct", 0.0, 100.0, 40.0,
+                "utilization while communicating (% of idle-to-cap)")
+        .number("checkpoint_interval_h", "h", 0.0, 1e4, 0.0, "time between checkpoints (0: none)")
+        .number("checkpoint_duration_s", "s", 0.0, 1e4 * kHour, 0.0,
+                "length of a checkpoint (at most the interval)")
+        .number("checkpoint_util_pct", "pct", 0.0, 100.0, 0.0,
+                "utilization during a checkpoint (% of idle-to-cap)")
+        .number("start_ramp_s", "s", 0.0, 1e5, 0.0, "linear ramp-up at the start")
+        .choice("end", {"stop", "ramp_down"}, "stop", "stop at once, or ramp down over end_ramp_s")
+        .number("end_ramp_s", "s", 0.0, 1e5, 0.0, "ramp-down length (needed by \"ramp_down\")");
+    return s;
 }
 
-std::unique_ptr<Job> parseJob(const JsonView& v, double week_offset,
+std::shared_ptr<const ObjectSpec> inferenceSpec() {
+    auto s = std::make_shared<ObjectSpec>(
+        "an inference service: a diurnal and weekly request shape (domain-facts F2)");
+    s->optionalNumber("duration_h", "h", 1e-6, 1e6, "run time (absent: to the end of the study)")
+        .number("peak_util_pct", "pct", 0.0, 100.0, 90.0,
+                "utilization at the weekly peak (% of idle-to-cap)")
+        .number("peak_to_trough", "", 1.0, 100.0, 2.0,
+                "ratio of peak to trough utilization (domain-facts F2 placeholder)")
+        .numberList("hourly_profile", "", 0.0, 1e9, 24, defaultHourly(),
+                    "relative request rate at hours 0..23")
+        // Weekend traffic lower than weekdays: placeholder factors (no published figure).
+        .numberList("weekday_factors", "", 0.0, 1.0, 7,
+                    std::vector<double>{1, 1, 1, 1, 1, 0.85, 0.85},
+                    "request factor per weekday, Monday..Sunday");
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> traceSpec() {
+    auto s = std::make_shared<ObjectSpec>("a replayed utilization or power trace");
+    s->optionalNumber("duration_h", "h", 1e-6, 1e6, "run time (absent: to the end of the study)")
+        .string("file", std::nullopt, "trace file, relative to the source tree unless absolute")
+        .choice("format", {"cornell", "csv"}, std::nullopt, "file format")
+        .string("column", "", "Cornell column, or CSV header name (empty: the format's default)")
+        .choice("quantity", {"utilization_pct", "utilization", "power_W"}, "utilization_pct",
+                "what the column holds")
+        .optionalNumber("idle_W", "W", 0.0, 1e5,
+                        "GPU power at zero utilization (power_W traces only; required there)")
+        .optionalNumber("max_W", "W", 0.0, 1e5,
+                        "GPU power at full utilization, above idle_W (power_W traces only; "
+                        "required there)")
+        .choice("time_unit", {"s", "min", "h"}, "s", "unit of the CSV time column")
+        .number("offset_h", "h", 0.0, 1e6, 0.0, "trace time at the job start")
+        .number("max_gap_h", "h", 0.0, 1e5, 48.0, "longest gap in the trace that is bridged")
+        .boolean("repeat", true, "wrap around at the end of the trace");
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> jobSpec() {
+    static const std::shared_ptr<const ObjectSpec> spec = [] {
+        auto s = std::make_shared<ObjectSpec>("a job on a set of racks");
+        s->string("name", std::nullopt, "unique job name")
+            .add([] {
+                KeySpec k;
+                k.key = "tenant";
+                k.type = KeyType::String;
+                k.description = "tenant whose racks run the job (required when tenants are given)";
+                return k;
+            }())
+            .integer("racks", 1, 1e6, std::nullopt, "racks the job runs on")
+            .number("start_h", "h", 0.0, 1e6, 0.0, "start time after the study start");
+        s->variants(
+            "type",
+            {{"training", trainingSpec()}, {"inference", inferenceSpec()}, {"trace", traceSpec()}});
+        return s;
+    }();
+    return spec;
+}
+
+std::unique_ptr<Job> parseJob(const SpecReader& r, double week_offset,
                               const std::filesystem::path& trace_dir) {
-    const std::string type = v.choice("type", {"training", "inference", "trace"});
-    const std::vector<std::string> common{"name",  "type",    "tenant",
-                                          "racks", "start_h", "duration_h"};
-    auto keys = [&](std::vector<std::string> extra) {
-        extra.insert(extra.begin(), common.begin(), common.end());
-        return extra;
-    };
+    const std::string type = r.string("type");
     std::unique_ptr<Job> job;
     if (type == "training") {
-        v.checkKeys(keys({"iteration_period_s", "compute_fraction", "compute_util_pct",
-                          "comm_util_pct", "checkpoint_interval_h", "checkpoint_duration_s",
-                          "checkpoint_util_pct", "start_ramp_s", "end", "end_ramp_s"}));
         auto j = std::make_unique<TrainingJob>();
-        j->period = v.number("iteration_period_s");
-        v.requireRange("iteration_period_s", j->period, 0.05, 600.0);
-        j->compute_fraction = v.number("compute_fraction", 0.5);
-        v.requireRange("compute_fraction", j->compute_fraction, 0.0, 1.0);
-        j->u_compute = pct(v, "compute_util_pct", 100);
-        j->u_comm = pct(v, "comm_util_pct", 40);
-        j->checkpoint_interval = hours(v, "checkpoint_interval_h", 0, 0, 1e4);
-        j->checkpoint_duration = v.number("checkpoint_duration_s", 0);
-        v.requireRange("checkpoint_duration_s", j->checkpoint_duration, 0,
-                       j->checkpoint_interval > 0 ? j->checkpoint_interval : 0);
-        j->u_checkpoint = pct(v, "checkpoint_util_pct", 0);
-        j->start_ramp = v.number("start_ramp_s", 0);
-        v.requireRange("start_ramp_s", j->start_ramp, 0, 1e5);
-        j->ramp_down = v.choice("end", {"stop", "ramp_down"}, "stop") == "ramp_down";
-        j->end_ramp = v.number("end_ramp_s", 0);
-        v.requireRange("end_ramp_s", j->end_ramp, 0, 1e5);
+        j->period = r.number("iteration_period_s");
+        j->compute_fraction = r.number("compute_fraction");
+        j->u_compute = pct(r, "compute_util_pct");
+        j->u_comm = pct(r, "comm_util_pct");
+        j->checkpoint_interval = hours(r, "checkpoint_interval_h");
+        j->checkpoint_duration = r.number("checkpoint_duration_s");
+        // The upper bound depends on another key, so it is checked here.
+        r.view().requireRange("checkpoint_duration_s", j->checkpoint_duration, 0,
+                              j->checkpoint_interval > 0 ? j->checkpoint_interval : 0, "s");
+        j->u_checkpoint = pct(r, "checkpoint_util_pct");
+        j->start_ramp = r.number("start_ramp_s");
+        j->ramp_down = r.string("end") == "ramp_down";
+        j->end_ramp = r.number("end_ramp_s");
         if (j->ramp_down && j->end_ramp <= 0)
-            v.fail("end_ramp_s", "\"ramp_down\" needs end_ramp_s > 0");
+            r.fail("end_ramp_s", "\"ramp_down\" needs end_ramp_s > 0");
         job = std::move(j);
     } else if (type == "inference") {
-        v.checkKeys(keys({"peak_util_pct", "peak_to_trough", "hourly_profile", "weekday_factors"}));
         auto j = std::make_unique<InferenceService>();
-        j->u_peak = pct(v, "peak_util_pct", 90);
-        j->peak_to_trough = v.number("peak_to_trough", 2.0);
-        v.requireRange("peak_to_trough", j->peak_to_trough, 1.0, 100.0);
-        j->hourly =
-            v.has("hourly_profile") ? numbers(v, "hourly_profile", 24, 0, 1e9) : defaultHourly();
-        // Weekend traffic lower than weekdays: placeholder factors (no published figure).
-        j->weekday = v.has("weekday_factors") ? numbers(v, "weekday_factors", 7, 0, 1)
-                                              : std::vector<double>{1, 1, 1, 1, 1, 0.85, 0.85};
+        j->u_peak = pct(r, "peak_util_pct");
+        j->peak_to_trough = r.number("peak_to_trough");
+        j->hourly = r.numbers("hourly_profile");
+        j->weekday = r.numbers("weekday_factors");
         j->week_offset = week_offset;
         job = std::move(j);
     } else {
-        v.checkKeys(keys({"file", "format", "column", "quantity", "idle_W", "max_W", "time_unit",
-                          "offset_h", "max_gap_h", "repeat"}));
         auto j = std::make_unique<TraceJob>();
-        std::filesystem::path file = v.string("file");
+        std::filesystem::path file = r.string("file");
         if (file.is_relative()) file = trace_dir / file;
-        const std::string format = v.choice("format", {"cornell", "csv"});
+        const std::string format = r.string("format");
         TraceOptions opt;
-        opt.column = v.string("column", "");
-        opt.max_gap = hours(v, "max_gap_h", 48, 0, 1e5);
-        const std::string tu = v.choice("time_unit", {"s", "min", "h"}, "s");
+        opt.column = r.string("column");
+        opt.max_gap = hours(r, "max_gap_h");
+        const std::string tu = r.string("time_unit");
         opt.time_unit = tu == "s" ? 1.0 : tu == "min" ? 60.0 : kHour;
-        if (format == "cornell" && v.has("time_unit")) {
-            v.fail("time_unit", "Cornell traces carry timestamps; time_unit is for CSV");
+        if (format == "cornell" && r.has("time_unit")) {
+            r.fail("time_unit", "Cornell traces carry timestamps; time_unit is for CSV");
         }
         try {
             j->trace = std::make_shared<TraceSeries>(
                 format == "cornell" ? readCornellTrace(file, opt) : readCsvTrace(file, opt));
         } catch (const InputError& e) {
-            v.fail("file", e.what());
+            r.fail("file", e.what());
         }
-        const std::string q =
-            v.choice("quantity", {"utilization_pct", "utilization", "power_W"}, "utilization_pct");
+        const std::string q = r.string("quantity");
         j->quantity = q == "power_W"       ? TraceJob::Quantity::Power
                       : q == "utilization" ? TraceJob::Quantity::Utilization
                                            : TraceJob::Quantity::UtilizationPct;
         if (j->quantity == TraceJob::Quantity::Power) {
-            j->idle_power = v.number("idle_W");
-            j->max_power = v.number("max_W");
-            v.requireRange("idle_W", j->idle_power, 0, 1e5);
-            v.requireRange("max_W", j->max_power, j->idle_power + 1e-6, 1e5);
-        } else if (v.has("idle_W") || v.has("max_W")) {
-            v.fail("idle_W and max_W apply to \"quantity\": \"power_W\" only");
+            j->idle_power = r.number("idle_W");
+            j->max_power = r.number("max_W");
+            // Above idle: a bound that depends on another key.
+            r.view().requireRange("max_W", j->max_power, j->idle_power + 1e-6, 1e5, "W");
+        } else if (r.has("idle_W") || r.has("max_W")) {
+            r.fail("idle_W and max_W apply to \"quantity\": \"power_W\" only");
         }
-        j->offset = hours(v, "offset_h", 0, 0, 1e6);
-        j->repeat = v.boolean("repeat", true);
+        j->offset = hours(r, "offset_h");
+        j->repeat = r.boolean("repeat");
         job = std::move(j);
     }
     job->type = type;
-    job->name = v.string("name");
-    if (job->name.empty()) v.fail("name", "must not be empty");
-    const auto racks = v.integer("racks");
-    v.requireRange("racks", static_cast<double>(racks), 1, 1e6);
-    job->racks = static_cast<int>(racks);
-    job->start = hours(v, "start_h", 0, 0, 1e6);
-    const bool open_ended = type != "training";
-    if (open_ended && !v.has("duration_h")) {
-        job->duration = kForever;
-    } else {
-        job->duration = hours(v, "duration_h", 0, 1e-6, 1e6);
-    }
+    job->name = r.string("name");
+    if (job->name.empty()) r.fail("name", "must not be empty");
+    job->racks = r.count("racks");
+    job->start = hours(r, "start_h");
+    // Training has to end; the others run to the end of the study unless told.
+    job->duration = r.has("duration_h") ? hours(r, "duration_h") : kForever;
     return job;
 }
 
 }  // namespace
 
+std::shared_ptr<const ObjectSpec> workloadSpec() {
+    static const std::shared_ptr<const ObjectSpec> spec = [] {
+        auto s = std::make_shared<ObjectSpec>("jobs placed on the racks (GPU utilization)");
+        s->optionalInteger("racks", 1, 1e7, "rack count (absent: the site's)")
+            .numberMap("tenants", "", 0.0, 1.0, false,
+                       "tenant name → share of the racks (shares add up to at most 1)")
+            .choice("placement", {"first_fit", "contiguous"}, "first_fit",
+                    "first free racks of the tenant, or the first contiguous free block")
+            .integer("start_weekday", 0, 6, 0, "weekday of the study start (0 = Monday)")
+            .number("start_hour", "h", 0.0, 24.0, 0.0, "hour of the day of the study start")
+            .array("jobs", jobSpec(), true, "the jobs, each on its own racks");
+        return s;
+    }();
+    return spec;
+}
+
 Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem::path& trace_dir) {
-    v.checkKeys({"racks", "tenants", "placement", "start_weekday", "start_hour", "jobs"});
+    const SpecReader in(v, *workloadSpec());
     Workload w;
-    w.racks_ = static_cast<int>(v.integer("racks", racks));
-    v.requireRange("racks", w.racks_, 1, 1e7);
-    const std::string placement = v.choice("placement", {"first_fit", "contiguous"}, "first_fit");
-    const double weekday = static_cast<double>(v.integer("start_weekday", 0));
-    v.requireRange("start_weekday", weekday, 0, 6);
-    const double hour = v.number("start_hour", 0);
-    v.requireRange("start_hour", hour, 0, 24);
+    if (in.has("racks")) {
+        w.racks_ = in.count("racks");
+    } else {
+        w.racks_ = racks;
+        v.requireRange("racks", w.racks_, 1, 1e7);  // the caller's count
+    }
+    const std::string placement = in.string("placement");
+    const double weekday = static_cast<double>(in.integer("start_weekday"));
+    const double hour = in.number("start_hour");
     const double week_offset = weekday * kDay + hour * kHour;
 
     // Tenants: contiguous blocks of racks, sized by largest remainder.
     std::vector<std::string> tenant_names;
-    if (const auto t = v.find("tenants")) {
-        if (!t->isObject() || t->size() == 0) t->fail("expected {\"tenant\": share, ...}");
+    if (in.has("tenants")) {
+        const JsonView t = v.at("tenants");
+        const auto entries = in.numberMap("tenants");
+        if (entries.empty()) t.fail("expected {\"tenant\": share, ...}");
         double sum = 0;
         std::vector<double> shares;
-        for (const auto& name : t->keys()) {
-            const double s = t->number(name);
-            t->requireRange(name, s, 0.0, 1.0);
+        for (const auto& [name, s] : entries) {
             sum += s;
             tenant_names.push_back(name);
             shares.push_back(s);
         }
-        if (sum > 1.0 + 1e-9) t->fail(fmt::format("tenant shares add up to {}, more than 1", sum));
+        if (sum > 1.0 + 1e-9) t.fail(fmt::format("tenant shares add up to {}, more than 1", sum));
         const int total = static_cast<int>(std::floor(sum * w.racks_ + 1e-9));
         std::vector<int> n(shares.size());
         std::vector<std::pair<double, std::size_t>> rem;
@@ -455,10 +506,9 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
 
     w.rack_jobs_.assign(static_cast<std::size_t>(w.racks_), {});
     std::vector<std::vector<std::pair<double, double>>> busy(static_cast<std::size_t>(w.racks_));
-    const JsonView jobs = v.at("jobs");
-    if (!jobs.isArray()) jobs.fail("expected an array of jobs");
-    for (const JsonView& jv : jobs.elements()) {
-        auto job = parseJob(jv, week_offset, trace_dir);
+    for (const SpecReader& jr : in.array("jobs")) {
+        const JsonView& jv = jr.view();
+        auto job = parseJob(jr, week_offset, trace_dir);
         for (const auto& other : w.jobs_) {
             if (other->name == job->name)
                 jv.fail("name", fmt::format("job '{}' is defined twice", job->name));

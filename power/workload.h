@@ -16,7 +16,9 @@
 // discontinuities(rack, t0, t1, resolution) lists job starts and ends, ramp corners,
 // checkpoint edges, trace wrap-arounds and, when resolved, every square-wave edge.
 //
-// JSON schema (all keys optional unless marked; unknown keys are errors):
+// The keys are declared once in workloadSpec() (types, units, ranges, defaults, meanings); the
+// JSON Schema of the section comes from there. In short (all keys optional unless marked;
+// unknown keys are errors):
 // {
 //   "racks": 64,                              rack count (or given by the caller)
 //   "tenants": {"research": 0.6, "product": 0.4},   shares of the racks (sum ≤ 1)
@@ -55,6 +57,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "core/object_spec.h"
 #include "power/trace.h"
 
 namespace dctwin::power {
@@ -153,6 +156,12 @@ struct RackGroup {
     std::string tenant;             // "" for unallocated racks
     int representative() const { return racks.front(); }
 };
+
+/// @brief The declared keys of the /workload section: racks, tenants, placement,
+/// start_weekday, start_hour and jobs, each job a tagged union on "type" ("training",
+/// "inference", "trace") whose keys depend on the kind. Workload::fromJson reads through it;
+/// its schema() is the section's JSON Schema.
+std::shared_ptr<const ObjectSpec> workloadSpec();
 
 class Workload {
 public:

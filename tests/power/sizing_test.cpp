@@ -125,5 +125,68 @@ TEST(power_Sizing, JsonOptionsAndErrors) {
                            {"/power/ups", "topolgy", "topology"});
 }
 
+TEST(power_Sizing, OptionsSchemaHasTopologyEnumsAndTheKeys) {
+    const Json s = sizingOptionsSpec()->schema();
+    for (const char* key : {"growth_margin_pct", "cooling_power_kW", "cooling_fraction_pct",
+                            "other_power_kW", "racks_per_row", "feeds_per_path", "mv_voltage_kV",
+                            "ups", "transformers", "generators", "bess"})
+        EXPECT_TRUE(s["properties"].contains(key)) << key;
+    EXPECT_FALSE(s["properties"].contains("smoothing"));  // the facility's key, not sizing's
+    EXPECT_EQ(s["properties"]["racks_per_row"]["type"], "integer");
+    EXPECT_EQ(s["properties"]["mv_voltage_kV"]["default"], 13.8);
+    for (const char* g : {"ups", "transformers", "generators", "bess"}) {
+        const Json& topo = s["properties"][g]["properties"]["topology"];
+        EXPECT_EQ(topo["enum"], Json(Redundancy::choices())) << g;
+        EXPECT_EQ(s["properties"][g]["properties"]["model"]["type"], "string") << g;
+    }
+    EXPECT_EQ(s["properties"]["ups"]["properties"]["topology"]["default"], "4N/3");
+    EXPECT_FALSE(s["properties"]["transformers"]["properties"]["topology"].contains("default"));
+    EXPECT_EQ(s["properties"]["bess"]["properties"]["power_pct"]["default"], 30.0);
+    for (const auto& c : Redundancy::choices()) EXPECT_EQ(Redundancy::parse(c).label(), c);
+}
+
+TEST(power_Sizing, OptionsDefaultsAndRangeErrors) {
+    const SizingInput defaults;
+    SizingInput in;
+    const Json none = parseJson("{}", "s");
+    in.readJson(JsonView(none, "/power"));
+    EXPECT_EQ(in.growth_margin, defaults.growth_margin);
+    EXPECT_EQ(in.cooling_fraction, defaults.cooling_fraction);
+    EXPECT_EQ(in.cooling_power, defaults.cooling_power);
+    EXPECT_EQ(in.other_power, defaults.other_power);
+    EXPECT_EQ(in.mv_voltage, defaults.mv_voltage);
+    EXPECT_EQ(in.racks_per_row, defaults.racks_per_row);
+    EXPECT_EQ(in.feeds_per_path, defaults.feeds_per_path);
+    EXPECT_EQ(in.bess_power_fraction, defaults.bess_power_fraction);
+    EXPECT_EQ(in.ups_redundancy.label(), defaults.ups_redundancy.label());
+    EXPECT_EQ(in.transformer_redundancy.label(), defaults.transformer_redundancy.label());
+    EXPECT_EQ(in.generator_redundancy.label(), defaults.generator_redundancy.label());
+    EXPECT_EQ(in.bess_redundancy.label(), defaults.bess_redundancy.label());
+    EXPECT_EQ(in.ups_model, defaults.ups_model);
+
+    const Json j = parseJson(R"({"cooling_power_kW": 1500, "mv_voltage_kV": 34.5,
+        "other_power_kW": 250, "bess": {"power_pct": 45, "topology": "N+1"}})",
+                             "s");
+    in.readJson(JsonView(j, "/power"));
+    EXPECT_EQ(in.cooling_power, 1500.0 * 1e3);
+    EXPECT_EQ(in.mv_voltage, 34.5 * 1e3);
+    EXPECT_EQ(in.other_power, 250.0 * 1e3);
+    EXPECT_EQ(in.bess_power_fraction, 45.0 / 100.0);
+    EXPECT_EQ(in.bess_redundancy.label(), "N+1");
+
+    const Json wrap = parseJson(R"({"racks_per_row": 4294967304})", "s");
+    test::expectInputError([&] { in.readJson(JsonView(wrap, "/power")); },
+                           {"/power/racks_per_row", "between 1 and 100"});
+    const Json mv = parseJson(R"({"mv_voltage_kV": 0.48})", "s");
+    test::expectInputError([&] { in.readJson(JsonView(mv, "/power")); },
+                           {"/power/mv_voltage_kV", "0.48 kV", "between 4.16 kV and 69 kV"});
+    const Json pct = parseJson(R"({"bess": {"power_pct": 250}})", "s");
+    test::expectInputError([&] { in.readJson(JsonView(pct, "/power")); },
+                           {"/power/bess/power_pct", "between 0 pct and 200 pct"});
+    const Json smoothing = parseJson(R"({"smoothing": {}})", "s");
+    test::expectInputError([&] { in.readJson(JsonView(smoothing, "/power")); },
+                           {"/power", "smoothing"});
+}
+
 }  // namespace
 }  // namespace dctwin::power

@@ -199,5 +199,45 @@ TEST(power_SiteBattery, ShavesSwingWithinLimitsAndBalancesEnergy) {
     EXPECT_LT(std::abs(g - l - (E.back() - E.front()) - loss) / g, 1e-6);
 }
 
+TEST(power_PowerSmoothing, SettingsReadOnceAndScaledPerGpu) {
+    const Json j = parseJson(
+        R"({"enabled": true, "floor_pct": 60, "ramp_up_W_per_s": 500, "hysteresis_s": 3})", "s");
+    const SmoothingSettings st = SmoothingSettings::fromJson(JsonView(j, "/power/smoothing"));
+    EXPECT_TRUE(st.enabled);
+    EXPECT_EQ(st.floor_pct, 60.0);
+    ASSERT_TRUE(st.ramp_up_per_gpu.has_value());
+    EXPECT_EQ(*st.ramp_up_per_gpu, 500.0);
+    EXPECT_FALSE(st.ramp_down_per_gpu.has_value());
+    SmoothingParams base;
+    base.storage_energy = 65.0 * 72;
+    base.nominal_power = 1.4e5;
+    const SmoothingParams p = SmoothingParams::make(st, base, base.nominal_power, 72.0);
+    // The same operations, in the same order, as the facility model has always done.
+    EXPECT_EQ(p.floor_power, 60.0 / 100.0 * 1.4e5);
+    EXPECT_EQ(p.ramp_up, 500.0 * 72.0);
+    EXPECT_EQ(p.ramp_down, base.ramp_down);  // absent: the base's, not scaled
+    EXPECT_EQ(p.hysteresis, 3.0);
+    EXPECT_EQ(p.tracking_time, base.tracking_time);
+    EXPECT_EQ(p.storage_energy, base.storage_energy);
+    // fromJson keeps its meaning: ramps as given.
+    const SmoothingParams q = SmoothingParams::fromJson(JsonView(j, "/power/smoothing"), base, 1.0);
+    EXPECT_EQ(q.ramp_up, 500.0);
+}
+
+TEST(power_PowerSmoothing, SchemaAndRangeErrors) {
+    const Json s = smoothingSpec()->schema();
+    for (const char* key : {"enabled", "floor_pct", "ramp_up_W_per_s", "ramp_down_W_per_s",
+                            "hysteresis_s", "tracking_time_s", "storage_time_s", "initial_soc"})
+        EXPECT_TRUE(s["properties"].contains(key)) << key;
+    EXPECT_EQ(s["properties"]["floor_pct"]["maximum"], 90.0);
+    EXPECT_EQ(s["additionalProperties"], false);
+    const Json bad = parseJson(R"({"ramp_down_W_per_s": 0})", "s");
+    test::expectInputError([&] { SmoothingSettings::fromJson(JsonView(bad, "/power/smoothing")); },
+                           {"/power/smoothing/ramp_down_W_per_s", "between 0.001"});
+    const Json typo = parseJson(R"({"flor_pct": 10})", "s");
+    test::expectInputError([&] { SmoothingSettings::fromJson(JsonView(typo, "/power/smoothing")); },
+                           {"/power/smoothing", "flor_pct", "floor_pct"});
+}
+
 }  // namespace
 }  // namespace dctwin::power

@@ -187,5 +187,85 @@ TEST(power_WorkloadJson, ErrorsNameTheJsonPath) {
         {"/workload/jobs/0/compute_util_pct"});
 }
 
+TEST(power_WorkloadJson, SchemaDeclaresEveryKeyAndOneShapePerJobType) {
+    const Json s = workloadSpec()->schema();
+    EXPECT_EQ(s["type"], "object");
+    for (const char* key : {"racks", "tenants", "placement", "start_weekday", "start_hour", "jobs"})
+        EXPECT_TRUE(s["properties"].contains(key)) << key;
+    EXPECT_EQ(s["properties"]["placement"]["enum"], Json::array({"first_fit", "contiguous"}));
+    EXPECT_EQ(s["properties"]["tenants"]["additionalProperties"]["maximum"], 1.0);
+    const Json& job = s["properties"]["jobs"]["items"];
+    EXPECT_EQ(job["properties"]["type"]["enum"], Json::array({"training", "inference", "trace"}));
+    ASSERT_EQ(job["oneOf"].size(), 3u);
+    auto kind = [&](const char* name) -> const Json& {
+        for (const Json& k : job["oneOf"]) {
+            if (k["properties"]["type"]["const"] == name) return k;
+        }
+        ADD_FAILURE() << "no kind " << name;
+        return job;
+    };
+    const Json& training = kind("training");
+    EXPECT_EQ(training["properties"]["iteration_period_s"]["minimum"], 0.05);
+    EXPECT_EQ(training["properties"]["comm_util_pct"]["default"], 40.0);
+    EXPECT_EQ(training["properties"]["end"]["enum"], Json::array({"stop", "ramp_down"}));
+    EXPECT_TRUE(training["properties"].contains("name"));
+    EXPECT_FALSE(training["properties"].contains("file"));
+    const Json& inference = kind("inference");
+    EXPECT_EQ(inference["properties"]["hourly_profile"]["minItems"], 24);
+    EXPECT_EQ(inference["properties"]["weekday_factors"]["default"].size(), 7u);
+    const Json& trace = kind("trace");
+    for (const char* key : {"file", "format", "column", "quantity", "idle_W", "max_W", "time_unit",
+                            "offset_h", "max_gap_h", "repeat"})
+        EXPECT_TRUE(trace["properties"].contains(key)) << key;
+    EXPECT_EQ(trace["properties"]["quantity"]["enum"],
+              Json::array({"utilization_pct", "utilization", "power_W"}));
+    EXPECT_EQ(trace["properties"]["idle_W"]["x-unit"], "W");
+}
+
+TEST(power_WorkloadJson, RangeErrorsNameThePathAndTheRange) {
+    expectInputError(
+        [] {
+            load(R"({"racks": 4, "jobs": [{"name": "t", "type": "training", "racks": 1,
+            "duration_h": 1, "iteration_period_s": 0.01}]})");
+        },
+        {"/workload/jobs/0/iteration_period_s", "0.01 s", "between 0.05 s and 600 s"});
+    expectInputError([] { load(R"({"racks": 4, "start_hour": 25, "jobs": []})"); },
+                     {"/workload/start_hour", "between 0 h and 24 h"});
+    expectInputError([] { load(R"({"racks": 4, "tenants": {"a": 1.5}, "jobs": []})"); },
+                     {"/workload/tenants/a", "between 0 and 1"});
+    expectInputError(
+        [] {
+            load(R"({"racks": 4, "jobs": [{"name": "c", "type": "inference", "racks": 1,
+            "weekday_factors": [1, 1, 1, 1, 1, 1.5, 1]}]})");
+        },
+        {"/workload/jobs/0/weekday_factors/5", "between 0 and 1"});
+    expectInputError(
+        [] {
+            load(R"({"racks": 4, "jobs": [{"name": "c", "type": "inference", "racks": 1,
+            "iteration_period_s": 2}]})");
+        },
+        {"/workload/jobs/0", "iteration_period_s"});
+    expectInputError([] { load(R"({"racks": 4294967304, "jobs": []})"); },
+                     {"/workload/racks", "between 1 and 1e+07"});
+}
+
+TEST(power_WorkloadJson, DefaultsAreTheDeclaredOnes) {
+    const Workload w = load(R"({"racks": 2, "jobs": [
+        {"name": "t", "type": "training", "racks": 1, "duration_h": 1, "iteration_period_s": 2},
+        {"name": "c", "type": "inference", "racks": 1}]})");
+    const auto& t = dynamic_cast<const TrainingJob&>(*w.jobs()[0]);
+    EXPECT_EQ(t.compute_fraction, 0.5);
+    EXPECT_EQ(t.u_compute, 1.0);
+    EXPECT_EQ(t.u_comm, 40.0 / 100.0);
+    EXPECT_EQ(t.start, 0.0);
+    EXPECT_EQ(t.duration, 3600.0);
+    const auto& c = dynamic_cast<const InferenceService&>(*w.jobs()[1]);
+    EXPECT_EQ(c.u_peak, 90.0 / 100.0);
+    EXPECT_EQ(c.peak_to_trough, 2.0);
+    EXPECT_EQ(c.hourly.size(), 24u);
+    EXPECT_EQ(c.weekday, (std::vector<double>{1, 1, 1, 1, 1, 0.85, 0.85}));
+    EXPECT_GT(c.duration, 1e11);  // to the end of any study
+}
+
 }  // namespace
 }  // namespace dctwin::power
