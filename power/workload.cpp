@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/data_dir.h"
 #include "core/errors.h"
 
 namespace dctwin::power {
@@ -353,7 +354,7 @@ std::unique_ptr<Job> parseJob(const JsonView& v, double week_offset,
                           "offset_h", "max_gap_h", "repeat"}));
         auto j = std::make_unique<TraceJob>();
         std::filesystem::path file = v.string("file");
-        if (file.is_relative()) file = trace_dir / file;
+        if (file.is_relative()) file = trace_dir.empty() ? dataFile(file) : trace_dir / file;
         const std::string format = v.choice("format", {"cornell", "csv"});
         TraceOptions opt;
         opt.column = v.string("column", "");
