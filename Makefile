@@ -1,15 +1,16 @@
 # The README's two commands:
 #   make run    installs what is missing, builds, and runs the default scenario → report.h5
 #   make test   installs what is missing, builds, and runs every test (CTest summary at the end)
-# Other targets: make build, make bench, make asan-test, make clean.
+# Other targets: make build, make bench, make asan-test, make install, make package, make clean.
 BUILD      ?= build
 BUILD_TYPE ?= Release
 GUI        ?= ON
 JOBS       ?= $(shell nproc)
 SCENARIO   ?= scenarios/azure_gb300_64.json
+PREFIX     ?= /usr/local
 CMAKE_ARGS ?=
 
-.PHONY: deps configure build run test bench asan-test clean
+.PHONY: deps configure build run test bench asan-test install package clean
 
 deps:
 	DCTWIN_BUILD_GUI=$(GUI) ./scripts/install-deps.sh
@@ -25,6 +26,14 @@ run: build
 
 test: build
 	QT_QPA_PLATFORM=offscreen ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# bin/dctwin[-gui] and share/dctwin/{data,scenarios} under PREFIX.
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# A Debian package (CPack, dependencies from dpkg-shlibdeps) in $(BUILD)/.
+package: build
+	cd $(BUILD) && cpack
 
 bench: build
 	./$(BUILD)/dctwin-bench

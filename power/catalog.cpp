@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/data_dir.h"
 #include "core/errors.h"
 #include "core/units.h"
 
@@ -182,8 +183,9 @@ RackSpec parseRackSpec(const JsonView& v, std::string name, const Catalog* catal
     r.shutdown_temp = units::celsiusToKelvin(num(v, "shutdown_temp_C", 30, 150));
     r.shutdown_width = num(v, "shutdown_width_K", 0.1, 20);
     if (r.shutdown_temp <= r.throttle_temp + r.throttle_width) {
-        v.fail("shutdown_temp_C", "must lie above the throttle band (throttle_temp_C + "
-                                  "throttle_width_K)");
+        v.fail("shutdown_temp_C",
+               "must lie above the throttle band (throttle_temp_C + "
+               "throttle_width_K)");
     }
     r.storage_per_gpu = num(v, "storage_per_gpu_J", 0, 1e5);
     r.ac_voltage = num(v, "ac_voltage_V", 100, 1000);
@@ -301,9 +303,7 @@ const std::vector<std::string>& conductorCategories() {
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
-std::filesystem::path Catalog::defaultDirectory() {
-    return std::filesystem::path(DCTWIN_SOURCE_DIR) / "data" / "catalog" / "power";
-}
+std::filesystem::path Catalog::defaultDirectory() { return dataDir() / "catalog" / "power"; }
 
 Catalog Catalog::load(const std::filesystem::path& directory) {
     if (!std::filesystem::is_directory(directory)) {

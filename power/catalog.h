@@ -73,8 +73,8 @@ struct RackSpec {
     double throttle_temp = 360.15;             // [K]
     double throttle_width = 3.0;               // [K]
     double throttle_min_clock_fraction = 0.5;  // [1]
-    double shutdown_temp = 368.15;         // [K] compute trays power off (thermal trip)
-    double shutdown_width = 1.0;           // [K]
+    double shutdown_temp = 368.15;             // [K] compute trays power off (thermal trip)
+    double shutdown_width = 1.0;               // [K]
     double storage_per_gpu = 65.0;             // [J] PSU energy storage for power smoothing
     double ac_voltage = 415.0;                 // [V] line-to-line
     double power_factor = 0.99;                // [1]
@@ -155,7 +155,7 @@ struct OpticSpec {
 
 class Catalog {
 public:
-    /// data/catalog/power in the source tree.
+    /// dataDir()/catalog/power (core/data_dir.h). InputError if no data folder is found.
     static std::filesystem::path defaultDirectory();
     /// Reads every *.json in `directory`, checks sources and parses every entry (so a broken
     /// catalog fails here, naming file and JSON path).

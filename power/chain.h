@@ -16,35 +16,18 @@
 // All losses are heat: feeds and busways in the data hall, UPS and switchgear in the
 // electrical rooms, transformers outdoors.
 //
-// Component ElectricalChain (no states; algebraic, direct feedthrough from every input):
-//   | kind   | name                 | unit | meaning                                   |
-//   |--------|----------------------|------|-------------------------------------------|
-//   | input  | it_power             | W    | AC power at the rack shelf inputs         |
-//   | input  | cooling_power        | W    | cooling plant electrical power            |
-//   | input  | other_power          | W    | lighting, offices, ... (no UPS)           |
-//   | output | facility_power       | W    | power drawn from the utility              |
-//   | output | total_loss           | W    | all chain losses                          |
-//   | output | ups_loss             | W    |                                           |
-//   | output | transformer_loss     | W    |                                           |
-//   | output | distribution_loss    | W    | feeds + busways + LV switchgear + MV      |
-//   | output | hall_heat            | W    | feed and busway losses (data hall air)    |
-//   | output | electrical_room_heat | W    | UPS and LV switchgear losses              |
-//   | output | feed_loading         | 1    | per rack feed                             |
-//   | output | busway_loading       | 1    | per busway                                |
-//   | output | ups_loading          | 1    | per UPS unit                              |
-//   | output | transformer_loading  | 1    | per transformer                           |
-//   | output | mv_current           | A    | total MV current at the utility           |
+// The product wires ChainModel through facility's SitePower component (facility/plant.h); the
+// stand-alone ElectricalChain component lives with the power week example
+// (examples/electrical_chain.h).
 //
 // Utility-loss contingency (analyzeUtilityLoss): the UPS batteries carry the critical load
 // from the loss until the generators (start delay) pick it up; mechanical load is re-applied in
 // blocks, each checked against the generators' step-load limit, then the UPS walks its load in
 // over a ramp. Reports battery state of energy, generator online time, step overloads and
 // whether the ride-through succeeds.
-#include <span>
 #include <string>
 #include <vector>
 
-#include "core/component.h"
 #include "power/catalog.h"
 
 namespace dctwin::power {
@@ -115,24 +98,6 @@ public:
 private:
     ChainDesign d_;
     UpsLossCurve dc_, eco_;
-};
-
-class ElectricalChain : public Component {
-public:
-    ElectricalChain(std::string name, ChainDesign design, UpsMode mode = UpsMode::DoubleConversion,
-                    double nominal_power = 1e7);
-    const ChainModel& model() const { return model_; }
-    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
-                        std::span<double> y) const override;
-    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
-    bool derivativeDependsOnState(std::size_t, std::size_t) const override { return false; }
-    bool derivativeDependsOnInput(std::size_t, std::size_t) const override { return false; }
-
-    static constexpr std::size_t kItPower = 0, kCoolingPower = 1, kOtherPower = 2;
-
-private:
-    ChainModel model_;
-    UpsMode mode_;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/data_dir.h"
 #include "core/errors.h"
 
 namespace dctwin::power {
@@ -393,7 +394,7 @@ std::unique_ptr<Job> parseJob(const SpecReader& r, double week_offset,
     } else {
         auto j = std::make_unique<TraceJob>();
         std::filesystem::path file = r.string("file");
-        if (file.is_relative()) file = trace_dir / file;
+        if (file.is_relative()) file = trace_dir.empty() ? dataFile(file) : trace_dir / file;
         const std::string format = r.string("format");
         TraceOptions opt;
         opt.column = r.string("column");

@@ -165,10 +165,12 @@ std::shared_ptr<const ObjectSpec> workloadSpec();
 
 class Workload {
 public:
-    /// `racks` is used when the JSON has no "racks"; `trace_dir` resolves relative trace paths
-    /// (default: the source tree).
+    /// `racks` is used when the JSON has no "racks"; `trace_dir` resolves relative trace paths.
+    /// An empty `trace_dir` (the default) resolves them as shipped data with dataFile()
+    /// (core/data_dir.h): "data/traces/x.csv" and "traces/x.csv" both name
+    /// dataDir()/traces/x.csv, installed or in the source tree.
     static Workload fromJson(const JsonView& v, int racks = 0,
-                             const std::filesystem::path& trace_dir = DCTWIN_SOURCE_DIR);
+                             const std::filesystem::path& trace_dir = {});
 
     int racks() const { return racks_; }
     const std::vector<std::unique_ptr<Job>>& jobs() const { return jobs_; }

@@ -129,33 +129,4 @@ AirCoil::Outputs AirCoil::evaluate(double heat_air, double T_water, double water
     return o;
 }
 
-AirCoilComponent::AirCoilComponent(std::string name, AirCoil coil)
-    : Component(std::move(name)), coil_(std::move(coil)) {
-    const auto& s = coil_.spec();
-    const double n = coil_.units();
-    addInput({"heat_air", "W", n * s.capacity, n * s.capacity, "heat into the air"});
-    addInput({"water_supply_temp", "K", s.rating_water_temp, s.rating_water_temp, "water supply"});
-    addInput({"water_flow", "m3/s", n * s.water_flow, n * s.water_flow, "water flow"});
-    addInput({"room_temp", "K", s.rating_room_temp, s.rating_room_temp,
-              "air entering the racks or unit"});
-    addOutput({"heat_to_water", "W", n * s.capacity, 0.0, "heat into the water"});
-    addOutput({"water_return_temp", "K", s.rating_water_temp, 0.0, "water return"});
-    addOutput({"fan_power", "W", std::max(1.0, n * s.fan_power), 0.0, "fans"});
-    addOutput({"heat_to_room", "W", n * s.capacity, 0.0, "heat left in the room"});
-    addOutput({"required_water_temp", "K", s.rating_water_temp, 0.0,
-               "room-neutral water supply temperature"});
-    addOutput({"air_outlet_temp", "K", s.rating_room_temp, 0.0, "air leaving the coil"});
-}
-
-void AirCoilComponent::computeOutputs(double, std::span<const double>, std::span<const double> u,
-                                      std::span<double> y) const {
-    const AirCoil::Outputs o = coil_.evaluate(u[0], u[1], u[2], u[3]);
-    y[0] = o.heat_to_water;
-    y[1] = o.water_return_temp;
-    y[2] = o.fan_power;
-    y[3] = o.heat_to_room;
-    y[4] = o.required_water_temp;
-    y[5] = o.air_outlet_temp;
-}
-
 }  // namespace dctwin::thermal

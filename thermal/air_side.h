@@ -30,11 +30,11 @@
 // | output | heat_to_room        | W    |                                        |
 // | output | required_water_temp | K    | room-neutral water supply temperature  |
 // | output | air_outlet_temp     | K    | air leaving the coil                   |
-// All outputs depend directly on all inputs (algebraic, no states).
-#include <span>
+// All outputs depend directly on all inputs (algebraic, no states). The table is the
+// AirCoil::evaluate contract; the facility wires the coil through its own plant components
+// and the tests' Component wrapper is in tests/thermal/test_components.h.
 #include <string>
 
-#include "core/component.h"
 #include "core/json.h"
 #include "thermal/coolant.h"
 #include "thermal/heat_exchanger.h"
@@ -83,18 +83,6 @@ private:
     Coolant coolant_;
     UaScaling ua_;
     double air_mass_design_ = 0.0;  // [kg/s] all units
-};
-
-class AirCoilComponent : public Component {
-public:
-    AirCoilComponent(std::string name, AirCoil coil);
-    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
-                        std::span<double> y) const override;
-    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
-    const AirCoil& coil() const { return coil_; }
-
-private:
-    AirCoil coil_;
 };
 
 }  // namespace dctwin::thermal

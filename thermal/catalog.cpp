@@ -2,13 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "core/data_dir.h"
 #include "core/errors.h"
 
 namespace dctwin::thermal {
 
-std::filesystem::path catalogDirectory() {
-    return std::filesystem::path(DCTWIN_SOURCE_DIR) / "data" / "catalog" / "thermal";
-}
+std::filesystem::path catalogDirectory() { return dataDir() / "catalog" / "thermal"; }
 
 std::vector<std::string> catalogEntries(std::string_view file) {
     const Json doc = readJsonFile(catalogDirectory() / file);

@@ -10,7 +10,7 @@
 
 namespace dctwin::thermal {
 
-/// DCTWIN_SOURCE_DIR/data/catalog/thermal
+/// dataDir()/catalog/thermal (core/data_dir.h). InputError if no data folder is found.
 std::filesystem::path catalogDirectory();
 
 /// The entry `name` of catalog file `file` ("cdus.json"), merged with `overrides` (a JSON

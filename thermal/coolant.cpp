@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "core/data_dir.h"
 #include "core/errors.h"
 #include "core/json.h"
 #include "core/units.h"
@@ -144,9 +145,7 @@ Coolant Coolant::fromFile(const std::filesystem::path& file) {
 
 std::vector<std::string> Coolant::knownNames() { return {"water", "PG20", "PG25", "PG30"}; }
 
-std::filesystem::path Coolant::dataDirectory() {
-    return std::filesystem::path(DCTWIN_SOURCE_DIR) / "data" / "coolants";
-}
+std::filesystem::path Coolant::dataDirectory() { return dataDir() / "coolants"; }
 
 Coolant Coolant::byName(std::string_view name) {
     for (const auto& known : knownNames()) {

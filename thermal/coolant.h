@@ -54,7 +54,7 @@ public:
     static Coolant byName(std::string_view name);
     /// The names byName() accepts.
     static std::vector<std::string> knownNames();
-    /// DCTWIN_SOURCE_DIR/data/coolants
+    /// dataDir()/coolants (core/data_dir.h). InputError if no data folder is found.
     static std::filesystem::path dataDirectory();
 
     const std::string& name() const { return name_; }

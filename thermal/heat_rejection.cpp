@@ -442,8 +442,7 @@ CoolingTower::Outputs CoolingTower::evaluateAt(const Inputs& in, double f) const
         const double T_ao = 0.5 * (lo + hi);
         const double W_ao =
             psychro::humidityRatioFromVapourPressure(psychro::saturationPressure(T_ao), a.pressure);
-        f_lat = std::clamp(mdot_a * std::max(0.0, W_ao - W) * h_fg / Q, 0.0,
-                           spec_.latent_fraction);
+        f_lat = std::clamp(mdot_a * std::max(0.0, W_ao - W) * h_fg / Q, 0.0, spec_.latent_fraction);
     }
     const TowerWater w = towerWaterBalance(std::max(0.0, Q), f_lat, h_fg, mdot_w,
                                            spec_.drift_fraction, spec_.cycles_of_concentration);
@@ -626,81 +625,6 @@ void DryCoolerComponent::computeOutputs(double, std::span<const double>, std::sp
     y[5] = o.spray_water_rate;
     y[6] = o.evaporation_rate;
     y[7] = o.setpoint_unmet;
-}
-
-CoolingTowerComponent::CoolingTowerComponent(std::string name, CoolingTower model)
-    : Component(std::move(name)), model_(std::move(model)) {
-    const auto& s = model_.spec();
-    addInput({"inlet_temp", "K", s.rating_inlet_temp, s.rating_inlet_temp, "water in"});
-    addInput({"flow", "m3/s", model_.designWaterFlow(), model_.designWaterFlow(), "water flow"});
-    addInput(
-        {"setpoint", "K", s.rating_outlet_temp, s.rating_outlet_temp, "leaving water setpoint"});
-    addInput({"dry_bulb", "K", 300.0, s.rating_dry_bulb, "ambient dry bulb"});
-    addInput({"wet_bulb", "K", 300.0, s.rating_wet_bulb, "ambient wet bulb"});
-    addInput({"pressure", "Pa", 101325.0, 101325.0, "station pressure"});
-    const double Qn = s.capacity * model_.cells();
-    addOutput({"outlet_temp", "K", s.rating_outlet_temp, 0.0, "water out"});
-    addOutput({"heat_rejected", "W", std::max(1.0, Qn), 0.0, "heat rejected"});
-    addOutput({"fan_power", "W", std::max(1.0, s.fan_power), 0.0, "fans"});
-    addOutput({"air_fraction", "1", 1.0, 0.0, "air flow fraction of rated"});
-    addOutput({"approach", "K", 4.0, 0.0, "leaving water minus wet bulb"});
-    for (const char* n : {"evaporation_rate", "drift_rate", "blowdown_rate", "makeup_rate"}) {
-        addOutput({n, "m3/s", 1e-3, 0.0, n});
-    }
-    addOutput({"setpoint_unmet", "K", 1.0, 0.0, "leaving water above setpoint"});
-}
-
-void CoolingTowerComponent::computeOutputs(double, std::span<const double>,
-                                           std::span<const double> u, std::span<double> y) const {
-    const CoolingTower::Outputs o =
-        model_.evaluate({u[0], u[1], u[2], AmbientAir{u[3], u[4], u[5]}});
-    y[0] = o.outlet_temp;
-    y[1] = o.heat_rejected;
-    y[2] = o.fan_power;
-    y[3] = o.air_fraction;
-    y[4] = o.approach;
-    y[5] = o.evaporation_rate;
-    y[6] = o.drift_rate;
-    y[7] = o.blowdown_rate;
-    y[8] = o.makeup_rate;
-    y[9] = o.setpoint_unmet;
-}
-
-TrimChillerComponent::TrimChillerComponent(std::string name, Chiller chiller, Coolant water)
-    : Component(std::move(name)), chiller_(std::move(chiller)), water_(std::move(water)) {
-    const double Qn = chiller_.spec().capacity;
-    addInput({"inlet_temp", "K", 303.15, 303.15, "water after the heat rejection unit"});
-    addInput({"loop_return_temp", "K", 303.15, 303.15, "water before the heat rejection unit"});
-    addInput({"flow", "m3/s", 0.05, 0.05, "water flow"});
-    addInput({"setpoint", "K", 300.15, 300.15, "supply setpoint"});
-    addInput({"condenser_temp", "K", 302.55, 302.55, "entering condenser water or air"});
-    addOutput({"outlet_temp", "K", 300.0, 0.0, "water out"});
-    addOutput({"cooling", "W", Qn, 0.0, "evaporator duty"});
-    addOutput({"power", "W", Qn / 5.0, 0.0, "compressor power"});
-    addOutput({"heat_to_condenser", "W", Qn, 0.0, "condenser heat"});
-    addOutput({"cop", "1", 5.0, 0.0, "coefficient of performance"});
-    addOutput({"mode", "1", 1.0, 0.0, "0 economizer, 1 integrated, 2 mechanical"});
-    addOutput({"setpoint_unmet", "K", 1.0, 0.0, "outlet above setpoint (capacity short)"});
-}
-
-void TrimChillerComponent::computeOutputs(double, std::span<const double>,
-                                          std::span<const double> u, std::span<double> y) const {
-    const double T_in = u[0], T_ret = u[1], flow = u[2], T_set = u[3], T_cond = u[4];
-    checkWaterSide(fmt::format("trim chiller '{}'", name()), water_, T_in, flow, T_set);
-    const EconomizerMode mode = economizerMode(T_ret, T_in, T_set);
-    const double mdot = water_.massFlow(flow);
-    const double load = mode == EconomizerMode::Economizer
-                            ? 0.0
-                            : mdot * (water_.enthalpy(T_in) - water_.enthalpy(T_set));
-    const Chiller::Outputs o = chiller_.evaluate(load, T_set, T_cond);
-    y[0] = water_.heatedTemperature(T_in, mdot, -o.cooling);
-    if (mdot <= 0.0) y[0] = T_in;
-    y[1] = o.cooling;
-    y[2] = o.power;
-    y[3] = o.heat_to_condenser;
-    y[4] = o.cop;
-    y[5] = static_cast<double>(static_cast<int>(mode));
-    y[6] = std::max(0.0, y[0] - T_set);
 }
 
 }  // namespace dctwin::thermal

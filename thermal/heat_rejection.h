@@ -2,8 +2,10 @@
 // Heat rejection (DESIGN.md §3.3; domain-facts C1–C3, "Key formulas" C3–C5): dry cooler with
 // optional adiabatic assist, cooling tower, chiller trim with water-side economizer logic,
 // and the supply setpoint from the ASHRAE liquid-cooling class. Each is a steady algebraic
-// model (evaluate(inputs) → outputs) plus a Component wrapper with SI ports. Heat rejection
-// has no states: the facility loop's pipes carry the thermal mass (thermal/pipe.h).
+// model (evaluate(inputs) → outputs); the dry cooler also has a Component wrapper with SI ports
+// (the facility wires the tower and the chiller through its own plant components, and the
+// tests' trim-chiller wrapper is in tests/thermal/test_components.h). Heat rejection has no
+// states: the facility loop's pipes carry the thermal mass (thermal/pipe.h).
 //
 // Ambient inputs: dry bulb T_db [K], wet bulb T_wb [K], station pressure p [Pa]; valid
 // T_db −50…60 °C, T_wb ≤ T_db (+0.05 K rounding), p 50…110 kPa. Outside: InputError.
@@ -325,47 +327,6 @@ public:
 
 private:
     DryCooler model_;
-};
-
-/// Inputs as DryCoolerComponent. Outputs: outlet_temp [K], heat_rejected [W], fan_power [W],
-/// air_fraction [1], approach [K], evaporation_rate, drift_rate, blowdown_rate, makeup_rate
-/// [m3/s], setpoint_unmet [K]. All feedthrough, no states.
-class CoolingTowerComponent : public Component {
-public:
-    CoolingTowerComponent(std::string name, CoolingTower model);
-    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
-                        std::span<double> y) const override;
-    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
-    const CoolingTower& model() const { return model_; }
-
-private:
-    CoolingTower model_;
-};
-
-/// | input  | inlet_temp       | K    | water after the heat rejection unit          |
-/// | input  | loop_return_temp | K    | water before the heat rejection unit (mode)  |
-/// | input  | flow             | m3/s |                                              |
-/// | input  | setpoint         | K    | facility supply setpoint                     |
-/// | input  | condenser_temp   | K    | entering condenser water (or air)            |
-/// | output | outlet_temp      | K    |                                              |
-/// | output | cooling          | W    | evaporator duty                              |
-/// | output | power            | W    | compressor                                   |
-/// | output | heat_to_condenser| W    |                                              |
-/// | output | cop              | 1    |                                              |
-/// | output | mode             | 1    | EconomizerMode                               |
-/// | output | setpoint_unmet   | K    | capacity shortfall as temperature            |
-/// All feedthrough, no states.
-class TrimChillerComponent : public Component {
-public:
-    TrimChillerComponent(std::string name, Chiller chiller, Coolant water);
-    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
-                        std::span<double> y) const override;
-    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
-    const Chiller& chiller() const { return chiller_; }
-
-private:
-    Chiller chiller_;
-    Coolant water_;
 };
 
 }  // namespace dctwin::thermal

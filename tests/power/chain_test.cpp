@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "examples/electrical_chain.h"
 #include "test_util.h"
 
 namespace dctwin::power {
@@ -93,7 +94,7 @@ TEST(power_ChainModel, CurrentsLossesAndBalanceByHand) {
 }
 
 TEST(power_ElectricalChain, ComponentMatchesModel) {
-    const ElectricalChain c("chain", referenceDesign());
+    const examples::ElectricalChain c("chain", referenceDesign());
     std::vector<double> u{8e6, 1e6, 0}, y(c.outputs().size());
     c.computeOutputs(0, {}, u, y);
     const ChainResult r = c.model().evaluate(8e6, 1e6, 0);

@@ -1,5 +1,5 @@
-// The composed example through the core framework: a week of the 64-rack hall written to an
-// HDF5 report, read back with core/io/hdf5_reader.h.
+// The power week example (examples/power_week.h) through the core framework: a week of the
+// 64-rack hall written to an HDF5 report, read back with core/io/hdf5_reader.h.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "core/io/hdf5_reader.h"
-#include "power/example.h"
+#include "examples/power_week.h"
 #include "power/rack.h"
 #include "test_util.h"
 
@@ -20,7 +20,7 @@ TEST(power_ComposedExample, WeekOf64RacksToHdf5WithUnits) {
         std::filesystem::temp_directory_path() /
         fmt::format("dctwin_power_week_{}.h5", ::testing::UnitTest::GetInstance()->random_seed());
     std::filesystem::remove(file);
-    const PowerWeekSummary s = runPowerWeekExample(file);
+    const examples::PowerWeekSummary s = examples::runPowerWeekExample(file);
     std::printf(
         "week: IT %.1f MWh, facility %.1f MWh, peak IT %.0f kW, peak facility %.0f kW, "
         "UPS max %.1f %%, burnt %.2f MWh, balance %.1e / %.1e, %zu groups, %zu channels\n",

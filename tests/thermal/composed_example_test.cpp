@@ -1,4 +1,4 @@
-// The composed thermal example (thermal/example.h): 8 GB300 racks, a Vertiv XDU1350 CDU, a
+// The thermal week example (examples/thermal_week.h): 8 GB300 racks, a Vertiv XDU1350 CDU, a
 // facility loop and two adiabatic dry coolers on a July week of Phoenix weather, through the
 // core System/Simulator (CVODE) into an HDF5 report, read back with core/io/hdf5_reader.h.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 
 #include "core/io/hdf5_reader.h"
 #include "core/units.h"
-#include "thermal/example.h"
+#include "examples/thermal_week.h"
 
 namespace dctwin::thermal {
 namespace {
@@ -21,8 +21,8 @@ TEST(ComposedExample, PhoenixSummerWeekClosesEnergyAndWritesUnits) {
     ASSERT_TRUE(fs::exists(epw)) << epw;
     const fs::path out = fs::path(DCTWIN_BINARY_DIR) / "thermal_week_example_test.h5";
     fs::remove(out);
-    ThermalWeekOptions opt;  // 15-21 July, 8 racks, XDU1350, 2 adiabatic dry coolers
-    const ThermalWeekSummary s = runThermalWeekExample(epw, out, opt);
+    examples::ThermalWeekOptions opt;  // 15-21 July, 8 racks, XDU1350, 2 adiabatic dry coolers
+    const examples::ThermalWeekSummary s = examples::runThermalWeekExample(epw, out, opt);
     std::printf(
         "thermal week: IT heat %.1f MWh, rejected %.1f MWh, stored change %.3g MWh, "
         "energy rel. error %.2e, water %.1f m3 (%.1f h spraying), fans %.2f MWh, pumps "

@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "core/units.h"
 #include "core/weather/psychrometrics.h"
+#include "test_components.h"
 #include "thermal/water.h"
 
 namespace dctwin::thermal {
@@ -248,8 +249,8 @@ TEST(HeatRejection, EconomizerLogicTrimChillerAndAshraeClasses) {
     EXPECT_NEAR(facilitySupplySetpoint(loadAshraeClass("W32"), 1.0), celsiusToKelvin(31), 1e-12);
     EXPECT_THROW(loadAshraeClass("W50"), InputError);
     // Trim chiller: water at 34 °C after the dry cooler, setpoint 27 °C (W27), 40 kg/s.
-    const TrimChillerComponent trim("trim", Chiller(ChillerSpec::fromCatalog("carnot_centrifugal")),
-                                    Coolant::byName("water"));
+    const testing::TrimChillerComponent trim(
+        "trim", Chiller(ChillerSpec::fromCatalog("carnot_centrifugal")), Coolant::byName("water"));
     std::vector<double> y(7);
     trim.computeOutputs(0, {},
                         std::vector<double>{celsiusToKelvin(34), celsiusToKelvin(38), 0.04,

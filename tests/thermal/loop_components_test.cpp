@@ -9,6 +9,7 @@
 #include "core/simulator.h"
 #include "core/system.h"
 #include "core/units.h"
+#include "test_components.h"
 #include "test_helpers.h"
 #include "thermal/air_side.h"
 #include "thermal/pipe.h"
@@ -61,7 +62,7 @@ TEST(AirSide, CrahFanLawAndErrors) {
     EXPECT_THROW(crah.evaluate(1e5, 291.0, 0.01, 400.0), InputError);
     EXPECT_THROW(AirCoilSpec::fromCatalog("passive_rear_door_20kW", Json{{"fan_power_kW", 1.0}}),
                  InputError);
-    AirCoilComponent comp("crah", crah);
+    testing::AirCoilComponent comp("crah", crah);
     std::vector<double> y(6);
     comp.computeOutputs(0, {}, std::vector<double>{1e5, 291.15, 0.01, 300.15}, y);
     for (double v : y) EXPECT_TRUE(std::isfinite(v));

@@ -1,7 +1,12 @@
 #pragma once
-// A composed example through the core framework (issue 3): one week of the 64-rack reference
-// hall (64 × GB300 NVL72, ~9 MW IT) with training and inference split between two tenants
-// (research 60 %, product 40 %):
+/// @file
+/// @brief The power-layer week example: a composed model through the core framework, built
+/// outside the product libraries (DESIGN.md §2) and run by examples/power_week_main.cpp and by
+/// tests/power/composed_example_test.cpp, which checks its physics.
+///
+// It shows how power components compose without the facility layer (issue 3): one week of the
+// 64-rack reference hall (64 × GB300 NVL72, ~9 MW IT) with training and inference split
+// between two tenants (research 60 %, product 40 %):
 //   WorkloadSource (per rack group, averaged resolution) → RackPower (× count)
 //   → PowerSmoothing (per group: 65 J per GPU, 60 % floor while training, ramp limits)
 //   → PowerBus (+ fabric power) → ElectricalChain (sized 4N/3 from the catalog) → SiteBattery
@@ -12,7 +17,7 @@
 #include <filesystem>
 #include <string>
 
-namespace dctwin::power {
+namespace dctwin::examples {
 
 struct PowerWeekOptions {
     double days = 7.0;               // [d]
@@ -36,9 +41,12 @@ struct PowerWeekSummary {
     std::size_t groups = 0;  // lumped rack groups
 };
 
-/// Builds, runs and writes the example; returns its summary. Throws on any failure (no
-/// report is left behind).
+/// @brief Builds, runs and writes the example; no report is left behind on failure.
+/// @param report HDF5 file to write (/timeseries, /sizing/power, /summary, with units).
+/// @param options length [d], output interval [s] and smoothing floor [% of TGP].
+/// @return energies [J], peaks [W], loadings [1] and balance errors [1] of the run.
+/// @throws dctwin::Error (InputError, SolverError, ...) on any failure.
 PowerWeekSummary runPowerWeekExample(const std::filesystem::path& report,
                                      const PowerWeekOptions& options = {});
 
-}  // namespace dctwin::power
+}  // namespace dctwin::examples

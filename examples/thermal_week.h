@@ -1,9 +1,13 @@
 #pragma once
-// A composed thermal example through the core framework (issue 4): 8 GB300 racks, one CDU,
-// a facility water loop (two pipes) and a dry-cooler bank with adiabatic assist, on a week of
-// real weather, integrated by CVODE via dctwin::Simulator and written to an HDF5 report with
-// units. It is what `make run` shows until the facility twin exists, and the regression test
-// of the thermal layer as a whole.
+/// @file
+/// @brief The thermal-layer week example: a composed model through the core framework, built
+/// outside the product libraries (DESIGN.md §2) and run by examples/thermal_week_main.cpp and
+/// by tests/thermal/composed_example_test.cpp, the regression test of the thermal layer as a
+/// whole (`make run` runs the facility twin, not this).
+///
+// 8 GB300 racks, one CDU, a facility water loop (two pipes) and a dry-cooler bank with
+// adiabatic assist, on a week of real weather, integrated by CVODE via dctwin::Simulator and
+// written to an HDF5 report with units (issue 4).
 //
 // Wiring (→ data flow; [s] marks a component whose outputs are states, which is why the loop
 // racks → CDU → facility loop → dry cooler → CDU has no algebraic loop):
@@ -19,7 +23,7 @@
 
 #include "core/solver/ode_solver.h"
 
-namespace dctwin::thermal {
+namespace dctwin::examples {
 
 struct ThermalWeekOptions {
     int start_day_of_year = 196;     // [1..365] 196 = 15 July
@@ -57,10 +61,15 @@ struct ThermalWeekSummary {
     SolverStats stats;
 };
 
-/// Runs the example and writes `out_h5` (HDF5, via core/io/report_writer.h). Throws the
-/// dctwin::Error family on bad input or solver failure (no report is left behind then).
+/// @brief Runs the example and writes `out_h5` (HDF5, via core/io/report_writer.h); no report
+/// is left behind on failure.
+/// @param epw weather file (EPW, hourly), e.g. dataFile("weather/USA_AZ_Phoenix-Sky.Harbor.epw").
+/// @param out_h5 HDF5 report to write.
+/// @param options start day [1..365], length [d], output interval [s], equipment and setpoints.
+/// @return energies [J], water [m³], temperatures [K] and solver statistics of the run.
+/// @throws dctwin::Error family on bad input or solver failure.
 ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
                                          const std::filesystem::path& out_h5,
                                          const ThermalWeekOptions& options = {});
 
-}  // namespace dctwin::thermal
+}  // namespace dctwin::examples

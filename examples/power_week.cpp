@@ -1,4 +1,4 @@
-#include "power/example.h"
+#include "examples/power_week.h"
 
 #include <fmt/format.h>
 
@@ -11,6 +11,7 @@
 #include "core/simulator.h"
 #include "core/system.h"
 #include "dctwin/version.h"
+#include "examples/electrical_chain.h"
 #include "power/catalog.h"
 #include "power/chain.h"
 #include "power/fabric.h"
@@ -20,7 +21,9 @@
 #include "power/workload.h"
 #include "power/workload_source.h"
 
-namespace dctwin::power {
+namespace dctwin::examples {
+using namespace dctwin::power;
+
 namespace {
 
 // The week: a 32-rack pretraining run all week (hourly checkpoints, ramped start), a 6-rack
@@ -190,7 +193,7 @@ PowerWeekSummary runPowerWeekExample(const std::filesystem::path& report,
     s.samples = rs.time.size();
 
     Report r;
-    r.attributes["generator"] = "dctwin power week example (power/example.cpp)";
+    r.attributes["generator"] = "dctwin power week example (examples/power_week.cpp)";
     r.attributes["version"] = kVersion;
     r.attributes["git_commit"] = kGitCommit;
     r.attributes["scenario_name"] = "64 x GB300 NVL72, one week, research 60 % / product 40 %";
@@ -210,4 +213,4 @@ PowerWeekSummary runPowerWeekExample(const std::filesystem::path& report,
     return s;
 }
 
-}  // namespace dctwin::power
+}  // namespace dctwin::examples

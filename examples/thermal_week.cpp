@@ -1,4 +1,4 @@
-#include "thermal/example.h"
+#include "examples/thermal_week.h"
 
 #include <fmt/format.h>
 
@@ -23,7 +23,9 @@
 #include "thermal/rack_loop.h"
 #include "thermal/water.h"
 
-namespace dctwin::thermal {
+namespace dctwin::examples {
+using namespace dctwin::thermal;
+
 namespace {
 
 /// Synthetic, smooth rack heat: racks [0, n_train) train at 92–100 % of the design heat with a
@@ -270,7 +272,7 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
     s.stats = sim.stats();
 
     Report report;
-    report.attributes["generator"] = "dctwin thermal example (thermal/example.h)";
+    report.attributes["generator"] = "dctwin thermal week example (examples/thermal_week.cpp)";
     report.attributes["version"] = kVersion;
     report.attributes["git_commit"] = kGitCommit;
     report.attributes["created_utc"] = utcNow();
@@ -296,4 +298,4 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
     return s;
 }
 
-}  // namespace dctwin::thermal
+}  // namespace dctwin::examples
