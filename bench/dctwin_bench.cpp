@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "core/data_dir.h"
 #include "core/json.h"
 #include "dctwin/version.h"
 #include "facility/scenario.h"
@@ -123,7 +124,7 @@ Options parseArgs(int argc, char** argv) {
 // Child side: load, run, measure.
 
 std::filesystem::path scenarioPath(const CaseSpec& c) {
-    return std::filesystem::path(DCTWIN_SOURCE_DIR) / "scenarios" / c.scenario;
+    return scenariosDir() / c.scenario;
 }
 
 // The quick variants change the study length in the input JSON and re-parse it, so the model

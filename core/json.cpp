@@ -190,10 +190,16 @@ JsonView JsonView::merged(const Json& value, JsonProvenance provenance) {
 std::string JsonView::childPath(std::string_view key) const {
     const std::string token = escapePointerToken(key);
     if (!provenance_) return fmt::format("{}/{}", path_, token);
+    // A quantity is checked under its base name ("capacity") while the scenario wrote it with
+    // a unit ("capacity_kW"): both count as the scenario's key.
     const auto& o = provenance_->overridden;
-    if (std::find(o.begin(), o.end(), key) != o.end()) {
-        return fmt::format("{}/{} (overriding catalog record {})", provenance_->user_path, token,
-                           provenance_->record);
+    const auto it = std::find_if(o.begin(), o.end(), [&](const std::string& k) {
+        return k == key || (k.size() > key.size() + 1 && k.compare(0, key.size(), key) == 0 &&
+                            k[key.size()] == '_');
+    });
+    if (it != o.end()) {
+        return fmt::format("{}/{} (overriding catalog record {})", provenance_->user_path,
+                           escapePointerToken(*it), provenance_->record);
     }
     return fmt::format("{}: catalog record {}/{}", provenance_->user_path.empty()
                                                        ? "/"

@@ -346,7 +346,8 @@ Json ObjectSpec::schema() const {
         }
     }
     if (overrides_) {
-        for (const auto& [key, value] : overrides_().items()) {
+        const Json overrides = overrides_();  // iterated below: must outlive the loop
+        for (const auto& [key, value] : overrides.items()) {
             if (!props.contains(key)) props[key] = value;
         }
     }
@@ -439,7 +440,8 @@ SpecReader::SpecReader(const JsonView& v, const ObjectSpec& union_or_spec)
         if (k.group.empty() || !view_.has(k.key)) continue;
         for (const auto& other : spec.keys()) {
             if (&other != &k && other.group == k.group && view_.has(other.key)) {
-                view_.fail(fmt::format("give '{}' or '{}', not both", k.key, other.key));
+                view_.fail(fmt::format("'{}' and '{}' are the same quantity; give it once",
+                                       k.key, other.key));
             }
         }
     }

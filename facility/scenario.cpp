@@ -540,10 +540,9 @@ ScenarioSpec readScenario(const Json& input, const fs::path& base_dir) {
     readIt(sc, v.object("it"));
     const Json empty = Json::object();
     const JsonView w = root.has("workload") ? root.at("workload") : JsonView(empty, "/workload");
-    // Trace files resolve against the folder that holds data/ (shipped traces live in
-    // data/traces/), as power/workload.h documents.
-    auto workload = std::make_shared<power::Workload>(
-        power::Workload::fromJson(w, sc.it.totalRacks(), dataDir().parent_path()));
+    // Trace files resolve as shipped data (data/traces/), as power/workload.h documents.
+    auto workload =
+        std::make_shared<power::Workload>(power::Workload::fromJson(w, sc.it.totalRacks()));
     if (workload->racks() != sc.it.totalRacks()) {
         w.fail("racks", fmt::format("the workload describes {} racks but /it/racks has {}",
                                     workload->racks(), sc.it.totalRacks()));
@@ -647,8 +646,7 @@ fs::path resolveDataPath(const fs::path& base_dir, const std::string& relative,
         tried.push_back(p);
     } else {
         tried.push_back(base_dir / p);
-        tried.push_back(dataDir().parent_path() / p);
-        tried.push_back(dataDir() / p);
+        tried.push_back(dataFile(p));  // shipped data: "data/weather/X.epw" or "weather/X.epw"
         tried.push_back(fs::current_path() / p);
     }
     for (const auto& t : tried) {

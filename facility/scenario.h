@@ -27,7 +27,7 @@ namespace dctwin::facility {
 ScenarioSpec loadScenario(const std::filesystem::path& file);
 
 /// Same, from JSON already in memory (`origin` names it in errors). Relative paths resolve
-/// against `base_dir`, then against the data folder (core/data_dir.h), so scenarios can say
+/// against `base_dir`, then as shipped data (core/data_dir.h), so scenarios can say
 /// "data/weather/x.epw" wherever they are.
 ScenarioSpec parseScenario(const Json& input, const std::filesystem::path& base_dir,
                            std::string origin);
@@ -42,8 +42,9 @@ Json scenarioSchema();
 std::string scenarioReference();
 
 /// Resolves a data path from a scenario: absolute as is; else relative to the scenario's
-/// folder if it exists there; else relative to the data folder's parent (so "data/…" works
-/// from an installed copy). InputError naming the JSON path and the places tried.
+/// folder if it exists there; else as shipped data (core/data_dir.h dataFile: "data/…" works
+/// from an installed copy); else relative to the working folder. InputError naming the JSON
+/// path and the places tried.
 std::filesystem::path resolveDataPath(const std::filesystem::path& base_dir,
                                       const std::string& relative, const std::string& json_path);
 

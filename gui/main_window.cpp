@@ -1,3 +1,4 @@
+#include "core/data_dir.h"
 #include "gui/main_window.h"
 
 #include <QAction>
@@ -484,7 +485,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 void MainWindow::onOpen() {
     if (!maybeSave()) return;
     const QString f = QFileDialog::getOpenFileName(this, tr("Open scenario"),
-                                                   QStringLiteral(DCTWIN_SOURCE_DIR "/scenarios"),
+                                                   QString::fromStdString(scenariosDir().string()),
                                                    tr("Scenarios (*.json);;All files (*)"));
     if (!f.isEmpty()) openScenario(fspath(f));
 }

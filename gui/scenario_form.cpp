@@ -1,3 +1,4 @@
+#include "core/data_dir.h"
 #include "gui/scenario_form.h"
 
 #include <QComboBox>
@@ -93,7 +94,8 @@ std::string scenarioDataPath(const fs::path& chosen, const fs::path& scenario_di
         return rel.generic_string();
     };
     if (auto r = inside(scenario_dir)) return *r;
-    if (auto r = inside(fs::path(DCTWIN_SOURCE_DIR))) return *r;
+    // Shipped data are written as scenarios write them: "data/weather/X.epw".
+    if (auto r = inside(dataDir())) return "data/" + *r;
     return file.string();
 }
 
@@ -248,7 +250,7 @@ void ScenarioForm::writeSupplyTemp(double celsius) {
 void ScenarioForm::browseWeather() {
     const QString start =
         weather_->text().isEmpty()
-            ? QStringLiteral(DCTWIN_SOURCE_DIR "/data/weather")
+            ? QString::fromStdString((dataDir() / "weather").string())
             : QString::fromStdString((base_dir_ / weather_->text().toStdString()).string());
     const QString file = QFileDialog::getOpenFileName(
         this, tr("Weather file"), start, tr("EPW weather files (*.epw);;All files (*)"));

@@ -1,8 +1,10 @@
-// Scenario and sweep loading (DESIGN.md §5.1): the shipped files load, and errors name the
+// ScenarioSpec and sweep loading (DESIGN.md §5.1): the shipped files load, and errors name the
 // JSON path, what was expected and the valid choices.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <functional>
 
 #include "facility/sweep.h"
 #include "test_util.h"
@@ -23,7 +25,7 @@ TEST(ScenarioFiles, EveryShippedScenarioLoadsWithItsStudy) {
     for (const auto& e : fs::directory_iterator(scenariosDir())) {
         if (e.path().extension() != ".json" || isSweepFile(e.path())) continue;
         SCOPED_TRACE(e.path().string());
-        const Scenario s = loadScenario(e.path());
+        const ScenarioSpec s = loadScenario(e.path());
         EXPECT_FALSE(s.name.empty());
         EXPECT_GT(s.study.duration_s, 0.0);
         ++n;
@@ -33,13 +35,13 @@ TEST(ScenarioFiles, EveryShippedScenarioLoadsWithItsStudy) {
     EXPECT_EQ(loadScenario(scenariosDir() / "azure_gb300_64.json").study.kind, "annual");
     EXPECT_DOUBLE_EQ(loadScenario(scenariosDir() / "azure_gb300_64.json").study.duration_s,
                      365 * 86400.0);
-    const Scenario tr = loadScenario(scenariosDir() / "transient_training_swings.json");
+    const ScenarioSpec tr = loadScenario(scenariosDir() / "transient_training_swings.json");
     EXPECT_EQ(tr.study.kind, "transient");
     EXPECT_EQ(tr.study.workload_resolution, "resolved");
     EXPECT_DOUBLE_EQ(tr.study.output_interval_s, 0.1);
-    const Scenario pump = loadScenario(scenariosDir() / "contingency_cdu_pump_trip.json");
+    const ScenarioSpec pump = loadScenario(scenariosDir() / "contingency_cdu_pump_trip.json");
     ASSERT_EQ(pump.events.size(), 1u);
-    EXPECT_EQ(pump.events[0].type, "cdu_pump_trip");
+    EXPECT_EQ(pump.events[0].type(), "cdu_pump_trip");
     EXPECT_DOUBLE_EQ(pump.events[0].at_s, 60.0);
     // July 15, 15:00: day of year 195 (0-based) × 86,400 s + 15 h.
     EXPECT_DOUBLE_EQ(pump.study.start_s, 195 * 86400.0 + 15 * 3600.0);
@@ -108,6 +110,77 @@ TEST(ScenarioErrors, SiteErrorsSurfaceWhenTheModelIsBuilt) {
     Json late = scenarioJson("contingency_cdu_pump_trip.json");
     late["events"][0]["at_s"] = 900;
     expectInputError([&] { scenario(late); }, {"/events/0/at_s", "outside the study"});
+}
+
+std::string inputErrorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "expected an InputError";
+    return {};
+}
+
+TEST(ScenarioErrors, CatalogOverrideErrorsNameTheUsersFileAndKeyFirst) {
+    // Issue 8: an override merged into a catalog record keeps its origin. The message starts
+    // with the user's file, then the user's JSON path, then names the record it overrides.
+    const fs::path dir = fs::path(testing::TempDir()) / "dctwin_override";
+    fs::create_directories(dir);
+    const fs::path file = dir / "site.json";
+    Json j = scenarioJson("azure_gb300_64.json");
+    j["cooling"]["heat_rejection"] = {{"type", "cooling_tower"}, {"cycles_of_concentration", 0.5}};
+    std::ofstream(file) << j.dump();
+    const std::string msg = inputErrorOf([&] { loadScenario(file); });
+    const auto at_file = msg.find(file.string());
+    const auto at_key = msg.find("/cooling/heat_rejection/cycles_of_concentration");
+    const auto at_record = msg.find("cooling_towers.json/cti_open_tower_cell_3500kW");
+    EXPECT_EQ(at_file, 0u) << msg;
+    ASSERT_NE(at_key, std::string::npos) << msg;
+    ASSERT_NE(at_record, std::string::npos) << msg;
+    EXPECT_LT(at_key, at_record) << msg;
+    // A unit-suffixed override is reported under the key the user wrote.
+    j = scenarioJson("azure_gb300_64.json");
+    j["cooling"]["cdu"]["capacity_kW"] = -5;
+    std::ofstream(file) << j.dump();
+    expectInputError([&] { loadScenario(file); },
+                     {file.string(), "/cooling/cdu/capacity_kW (overriding catalog record "
+                                     "cdus.json/vertiv_xdu1350)"});
+}
+
+TEST(ScenarioErrors, TyposAreNotOfferedDocumentationKeys) {
+    // Catalog records carry "*_source" citations; a typo's valid choices list parameters only.
+    const std::string msg = inputErrorOf([] {
+        scenario(reference({{"cooling", {{"cdu", {{"pumps_instaled", 3}}}}}}));
+    });
+    EXPECT_NE(msg.find("did you mean 'pumps_installed'"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("_source"), std::string::npos) << msg;
+}
+
+TEST(ScenarioErrors, IntegersAreRangeCheckedNotWrapped) {
+    // 4294967304 = 2^32 + 8 once ran as 8 racks per CDU (issue 14); it is out of range.
+    expectInputError(
+        [] { scenario(reference({{"cooling", {{"cdu", {{"racks_per_cdu", 4294967304LL}}}}}})); },
+        {"/cooling/cdu/racks_per_cdu", "out of range"});
+    expectInputError([] { scenario(reference({{"cooling", {{"cdu", {{"racks_per_cdu", 8.5}}}}}})); },
+                     {"/cooling/cdu/racks_per_cdu", "integer"});
+}
+
+TEST(ScenarioSchema, GeneratedFromTheSpecsWithUnitsRangesAndChoices) {
+    const Json s = scenarioSchema();
+    EXPECT_EQ(s["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    const Json& tcs = s["properties"]["cooling"]["properties"]["tcs_supply_temp_C"];
+    EXPECT_EQ(tcs["minimum"], 15.0);
+    EXPECT_EQ(tcs["maximum"], 50.0);
+    EXPECT_EQ(tcs["x-unit"], "C");
+    const Json& kind = s["properties"]["study"]["properties"]["kind"]["enum"];
+    EXPECT_EQ(kind.size(), 4u);
+    // Catalog-backed objects list the record's parameters as overridable, not its citations.
+    const Json& cdu = s["properties"]["cooling"]["properties"]["cdu"]["properties"];
+    EXPECT_TRUE(cdu.contains("capacity_kW"));
+    for (const auto& [key, v] : cdu.items()) EXPECT_EQ(key.find("_source"), std::string::npos);
+    // Events: one shape per type.
+    EXPECT_EQ(s["properties"]["events"]["items"]["oneOf"].size(), 4u);
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ inline Json annualStudy(const std::string& start, double days, double interval_s
         {"kind", "annual"}, {"start", start}, {"days", days}, {"output_interval_s", interval_s}};
 }
 
-inline Scenario scenario(const Json& j, const std::string& origin = "test") {
+inline ScenarioSpec scenario(const Json& j, const std::string& origin = "test") {
     return parseScenario(j, scenariosDir(), origin);
 }
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <QSignalSpy>
 #include <chrono>
 #include <thread>
@@ -16,9 +18,14 @@ using namespace std::chrono_literals;
 bool waitFor(QSignalSpy& spy, int ms = 20000) { return spy.count() > 0 || spy.wait(ms); }
 
 // The smallest scenario facility::parseScenario accepts; the fake runners below never build it.
+// The reference site with a one-hour study: the loader reads every section (weather,
+// catalog, workload) before the run function is called, so the scenario must be complete.
 Json tinyScenario() {
-    return Json::parse(R"({"name": "tiny", "site": {}, "it": {}, "cooling": {},
-                           "study": {"kind": "transient", "hours": 1, "output_interval_s": 60}})");
+    Json j = readJsonFile(std::filesystem::path(DCTWIN_SOURCE_DIR) / "scenarios" /
+                          "azure_gb300_64.json");
+    j["name"] = "tiny";
+    j["study"] = {{"kind", "transient"}, {"hours", 1}, {"output_interval_s", 60}};
+    return j;
 }
 
 facility::RunOutcome fakeOutcome(const facility::ScenarioSpec& s) {

@@ -12,6 +12,7 @@
 Usage: check_scenarios.py DCTWIN_EXE SOURCE_DIR
 """
 import copy
+import importlib.metadata
 import json
 import pathlib
 import subprocess
@@ -90,4 +91,4 @@ with tempfile.TemporaryDirectory() as tmp:
 if failed:
     sys.exit("\n".join(failed))
 print(f"schema OK: {shipped} shipped scenarios validate, {len(cases)} broken ones fail "
-      f"(jsonschema {jsonschema.__version__ if hasattr(jsonschema, '__version__') else ''})")
+      f"(jsonschema {importlib.metadata.version('jsonschema')})")
