@@ -124,10 +124,8 @@ void SizingInput::readJson(const JsonView& v) {
     // Large campuses distribute at 34.5 kV rather than 13.8 kV (domain-facts D2).
     mv_voltage = v.number("mv_voltage_kV", mv_voltage / 1e3) * 1e3;
     v.requireRange("mv_voltage_kV", mv_voltage / 1e3, 4.16, 69.0);
-    racks_per_row = static_cast<int>(v.integer("racks_per_row", racks_per_row));
-    v.requireRange("racks_per_row", racks_per_row, 1, 100);
-    feeds_per_path = static_cast<int>(v.integer("feeds_per_path", feeds_per_path));
-    v.requireRange("feeds_per_path", feeds_per_path, 1, 16);
+    racks_per_row = v.count("racks_per_row", 1, 100, racks_per_row);
+    feeds_per_path = v.count("feeds_per_path", 1, 16, feeds_per_path);
     auto group = [&](const char* key, Redundancy& red, std::string& model,
                      const char* extra = nullptr) {
         const auto g = v.find(key);
@@ -143,6 +141,7 @@ void SizingInput::readJson(const JsonView& v) {
             }
         }
         model = g->string("model", model);
+        if (g->has("model")) model_paths[key] = g->where() + "/model";
     };
     group("ups", ups_redundancy, ups_model);
     // Transformers follow the UPS topology unless told otherwise.
@@ -309,7 +308,17 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
                             rows * 2 * 3 * I_b * I_b * bus.resistance();
         res.ups_design = res.it_design + loss + in.cooling_on_ups_fraction * res.cooling_design;
     }
-    const UpsSpec ups = catalog.ups(in.ups_model);
+    // A catalog miss names the scenario key that chose the model.
+    auto lookup = [&](std::string_view element, auto&& get) {
+        try {
+            return get();
+        } catch (const InputError& e) {
+            const auto it = in.model_paths.find(element);
+            if (it == in.model_paths.end()) throw;
+            throw InputError(fmt::format("{}: {}", it->second, e.what()));
+        }
+    };
+    const UpsSpec ups = lookup("ups", [&] { return catalog.ups(in.ups_model); });
     const double Iu_ups = ups.rating / (kSqrt3 * ups.voltage * pf);
     const UnitCount n_ups = addRow("ups", ups.name, ups.rating, "W", in.ups_redundancy, "hall", 1,
                                    ups.voltage, lvCurrent(res.ups_design), Iu_ups, lfe);
@@ -319,7 +328,8 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     // 5. Transformers, then one LV main breaker per transformer.
     res.lv_design =
         res.ups_design + ups_loss + (1.0 - in.cooling_on_ups_fraction) * res.cooling_design + other;
-    const TransformerSpec tr = catalog.transformer(in.transformer_model);
+    const TransformerSpec tr =
+        lookup("transformers", [&] { return catalog.transformer(in.transformer_model); });
     const double Iu_tr = tr.rating / (kSqrt3 * tr.secondary_voltage);
     const double I_lv = res.lv_design / pf / (kSqrt3 * tr.secondary_voltage);
     const UnitCount n_tr =
@@ -353,7 +363,8 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
          std::pow(res.lv_design / pf / (n_tr.sharing * tr.rating), 2) * tr.load_loss);
     res.facility_design = res.lv_design + tr_loss;
     // 6. Generators on the whole facility load, 7. MV service, 8. site battery.
-    const GeneratorSpec gen = catalog.generator(in.generator_model);
+    const GeneratorSpec gen =
+        lookup("generators", [&] { return catalog.generator(in.generator_model); });
     const double I_mv = res.facility_design / (kSqrt3 * in.mv_voltage * pf);
     addRow("generator", gen.name, gen.rating, "W", in.generator_redundancy, "hall", 1,
            in.mv_voltage, I_mv, gen.rating / (kSqrt3 * in.mv_voltage * pf), lfe);
@@ -372,7 +383,7 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
         addRow("mv_feeder", mv.name, mv.rating, "A", in.mv_redundancy, "hall", 1, in.mv_voltage,
                I_mv, mv.rating, lfc);
     }
-    const BessSpec bess = catalog.bess(in.bess_model);
+    const BessSpec bess = lookup("bess", [&] { return catalog.bess(in.bess_model); });
     if (in.bess_power_fraction > 0) {
         const double P = in.bess_power_fraction * res.it_design;
         addRow("bess", bess.name, bess.power, "W", in.bess_redundancy, "hall", 1, in.mv_voltage,

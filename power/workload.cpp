@@ -378,7 +378,11 @@ std::unique_ptr<Job> parseJob(const JsonView& v, double week_offset,
             j->idle_power = v.number("idle_W");
             j->max_power = v.number("max_W");
             v.requireRange("idle_W", j->idle_power, 0, 1e5);
-            v.requireRange("max_W", j->max_power, j->idle_power + 1e-6, 1e5);
+            v.requireRange("max_W", j->max_power, 0, 1e5);
+            if (!(j->max_power > j->idle_power)) {
+                v.fail("max_W", fmt::format("{} W must be above idle_W ({} W)", j->max_power,
+                                            j->idle_power));
+            }
         } else if (v.has("idle_W") || v.has("max_W")) {
             v.fail("idle_W and max_W apply to \"quantity\": \"power_W\" only");
         }
@@ -389,9 +393,7 @@ std::unique_ptr<Job> parseJob(const JsonView& v, double week_offset,
     job->type = type;
     job->name = v.string("name");
     if (job->name.empty()) v.fail("name", "must not be empty");
-    const auto racks = v.integer("racks");
-    v.requireRange("racks", static_cast<double>(racks), 1, 1e6);
-    job->racks = static_cast<int>(racks);
+    job->racks = v.count("racks", 1, 1'000'000);
     job->start = hours(v, "start_h", 0, 0, 1e6);
     const bool open_ended = type != "training";
     if (open_ended && !v.has("duration_h")) {
@@ -407,11 +409,9 @@ std::unique_ptr<Job> parseJob(const JsonView& v, double week_offset,
 Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem::path& trace_dir) {
     v.checkKeys({"racks", "tenants", "placement", "start_weekday", "start_hour", "jobs"});
     Workload w;
-    w.racks_ = static_cast<int>(v.integer("racks", racks));
-    v.requireRange("racks", w.racks_, 1, 1e7);
+    w.racks_ = v.count("racks", 1, 10'000'000, racks);
     const std::string placement = v.choice("placement", {"first_fit", "contiguous"}, "first_fit");
-    const double weekday = static_cast<double>(v.integer("start_weekday", 0));
-    v.requireRange("start_weekday", weekday, 0, 6);
+    const double weekday = v.count("start_weekday", 0, 6, 0);
     const double hour = v.number("start_hour", 0);
     v.requireRange("start_hour", hour, 0, 24);
     const double week_offset = weekday * kDay + hour * kHour;
