@@ -13,6 +13,7 @@
 #include "core/errors.h"
 #include "core/io/report_writer.h"
 #include "facility/scenario.h"
+#include "core/json.h"
 #include "facility/sweep.h"
 #include "facility/twin.h"
 
@@ -61,19 +62,31 @@ private:
     int last_decile_ = -1;
 };
 
-void writeText(const fs::path& path, const std::string& text) {
-    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-    if (!fs::is_directory(dir)) {
-        throw InputError(fmt::format("cannot write '{}': directory '{}' does not exist",
-                                     path.string(), dir.string()));
+/// The scenario (or sweep) file must be a readable regular file; checked here because the
+/// loader would read a directory as empty text ("unexpected end of input") and a path too
+/// long for the system as a filesystem exception.
+void checkInputFile(const std::string& file, std::string_view what) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(file, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory) {
+        throw InputError(
+            fmt::format("cannot read {} file '{}': {}", what, quoteValue(file), ec.message()));
     }
-    const fs::path tmp = path.string() + ".tmp";
-    {
-        std::ofstream f(tmp);
-        f << text << "\n";
-        if (!f) throw InputError(fmt::format("cannot write '{}'", tmp.string()));
+    if (!fs::exists(st)) {
+        throw InputError(
+            fmt::format("cannot read {} file '{}': no such file", what, quoteValue(file)));
     }
-    fs::rename(tmp, path);
+    if (fs::is_directory(st)) {
+        throw InputError(
+            fmt::format("cannot read {} file '{}': it is a directory; expected a "
+                        "{} JSON file",
+                        what, quoteValue(file), what));
+    }
+}
+
+facility::ScenarioSpec loadScenarioFile(const std::string& file) {
+    checkInputFile(file, "scenario");
+    return facility::loadScenario(file);
 }
 
 void printSummary(const facility::RunOutcome& r) {
@@ -134,14 +147,23 @@ void printTable(const Table& t) {
 int runCommand(const std::string& scenario_file, const std::optional<std::string>& report,
                const std::optional<std::string>& summary_json,
                const std::optional<std::string>& csv_dir, const Options& options) {
-    const facility::ScenarioSpec scenario = facility::loadScenario(scenario_file);
-    // Check the destinations before a long run, not after it.
-    for (const auto* p : {&report, &summary_json}) {
-        if (!*p) continue;
-        fs::path dir = fs::path(**p).has_parent_path() ? fs::path(**p).parent_path() : ".";
-        if (!fs::is_directory(dir)) {
-            throw InputError(fmt::format("cannot write '{}': directory '{}' does not exist",
-                                         **p, dir.string()));
+    const facility::ScenarioSpec scenario = loadScenarioFile(scenario_file);
+    // Check every destination before a long run, not after it (exit 2 before simulating).
+    if (report) checkOutputFile(*report, "report");
+    if (summary_json) checkOutputFile(*summary_json, "summary");
+    if (csv_dir) checkOutputDirectory(*csv_dir, "CSV report");
+    {
+        std::error_code ec;
+        for (const auto* p : {&report, &summary_json}) {
+            if (*p && csv_dir &&
+                fs::weakly_canonical(**p, ec) == fs::weakly_canonical(*csv_dir, ec)) {
+                throw InputError(fmt::format("'{}' is given as a file and as the CSV folder", **p));
+            }
+        }
+        if (report && summary_json &&
+            fs::weakly_canonical(*report, ec) == fs::weakly_canonical(*summary_json, ec)) {
+            throw InputError(
+                fmt::format("the report and the summary are both '{}'; give two files", *report));
         }
     }
     ProgressPrinter progress(options, scenario.name);
@@ -149,16 +171,22 @@ int runCommand(const std::string& scenario_file, const std::optional<std::string
     control.progress = [&](double f, double t) { progress(f, t); };
     control.cancel = options.cancel;
     facility::RunOutcome r = facility::runScenario(scenario, control);
-    if (report) makeHdf5Writer()->write(r.report, *report);
-    if (csv_dir) makeCsvWriter()->write(r.report, *csv_dir);
-    if (summary_json) writeText(*summary_json, r.summary.dump(2));
+    // One transaction: report, CSV and summary are written to temporaries and renamed together
+    // only when all were written; a failure leaves an earlier report intact and no temporary.
+    {
+        OutputTransaction outputs;
+        if (report) outputs.stage(*makeHdf5Writer(), r.report, *report);
+        if (csv_dir) outputs.stage(*makeCsvWriter(), r.report, *csv_dir);
+        if (summary_json) outputs.stageText(*summary_json, r.summary.dump(2));
+        outputs.commit();
+    }
     if (!options.quiet) printSummary(r);
     if (report && !options.quiet) std::cout << "report              " << *report << "\n";
     return 0;
 }
 
 int sizeCommand(const std::string& scenario_file, bool as_json, const Options&) {
-    const facility::ScenarioSpec scenario = facility::loadScenario(scenario_file);
+    const facility::ScenarioSpec scenario = loadScenarioFile(scenario_file);
     facility::RunOutcome r = facility::sizeScenario(scenario);
     if (as_json) {
         std::cout << r.summary.dump(2) << "\n";
@@ -174,6 +202,7 @@ int sizeCommand(const std::string& scenario_file, bool as_json, const Options&) 
 
 int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int threads,
                  const Options& options) {
+    checkInputFile(sweep_file, "sweep");
     facility::SweepPlan plan = facility::loadSweep(sweep_file);
     std::error_code ec;
     fs::create_directories(out_dir, ec);
@@ -192,7 +221,7 @@ int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int 
 }
 
 int validateCommand(const std::string& scenario_file, const Options&) {
-    const facility::ScenarioSpec scenario = facility::loadScenario(scenario_file);
+    const facility::ScenarioSpec scenario = loadScenarioFile(scenario_file);
     facility::validateModel(scenario);
     std::cout << fmt::format("{}: valid ('{}', study {})\n", scenario_file, scenario.name,
                              scenario.study.kind);

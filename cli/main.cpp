@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -26,6 +27,7 @@
 
 #include "cli/commands.h"
 #include "core/errors.h"
+#include "core/json.h"
 #include "dctwin/version.h"
 
 namespace {
@@ -169,6 +171,21 @@ int main(int argc, char** argv) {
         return 1;
     } catch (const SolverError& e) {
         std::cerr << "dctwin: simulation failed: " << e.what() << "\nno report written\n";
+        return 1;
+    } catch (const std::filesystem::filesystem_error& e) {
+        // Paths the user gave that the system cannot even look up are bad input (exit 2);
+        // anything else (a disk failing mid-write) is a failed run (exit 1).
+        const int code = e.code().value();
+        const bool input = e.code().category() == std::generic_category() ||
+                           e.code().category() == std::system_category();
+        if (input && (code == ENAMETOOLONG || code == ENOTDIR || code == ELOOP || code == EISDIR ||
+                      code == ENOENT || code == EACCES)) {
+            std::cerr << "dctwin: error: " << quoteValue(e.path1().string()) << ": "
+                      << e.code().message() << "\n";
+            return 2;
+        }
+        std::cerr << "dctwin: failed: " << e.code().message() << ": "
+                  << quoteValue(e.path1().string()) << "\n";
         return 1;
     } catch (const std::exception& e) {
         std::cerr << "dctwin: failed: " << e.what() << "\n";

@@ -34,9 +34,11 @@ std::string describe(const Json& v) {
         case Json::value_t::array:
             return "an array";
         case Json::value_t::string: {
-            std::string s = v.dump(-1, ' ', false, Json::error_handler_t::replace);
-            if (s.size() > 60) s = s.substr(0, 57) + "...\"";
-            return s + " (a string)";
+            const auto& str = v.get_ref<const std::string&>();
+            if (str.size() <= 60) {
+                return v.dump(-1, ' ', false, Json::error_handler_t::replace) + " (a string)";
+            }
+            return fmt::format("\"{}\" (a string)", quoteValue(str));
         }
         default:
             return v.dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -81,26 +83,134 @@ std::string quantityKey(std::string_view base, std::string_view unit) {
 
 std::string formatNumber(double v) { return fmt::format("{:.6g}", v); }
 
-/// Builds "<origin>:<line>:<column>: <what>" from nlohmann's byte offset, because its own
-/// message does not name the file.
-[[noreturn]] void throwParseError(std::string_view text, std::string_view origin,
-                                  const Json::parse_error& e) {
-    const std::size_t off = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+/// "<origin>:<line>:<column>" for a byte offset into `text`.
+std::string position(std::string_view text, std::string_view origin, std::size_t offset) {
+    const std::size_t off = std::min(offset, text.size());
     const std::size_t line =
         1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + off, '\n'));
     const std::size_t nl = off == 0 ? std::string_view::npos : text.rfind('\n', off - 1);
     const std::size_t line_start = nl == std::string_view::npos ? 0 : nl + 1;
-    const std::size_t column = off - line_start + 1;
+    return fmt::format("{}:{}:{}", origin, line, off - line_start + 1);
+}
 
-    // nlohmann: "[json.exception.parse_error.101] parse error at line 1, column 2: <what>".
-    std::string what = e.what();
-    if (auto p = what.find("parse error"); p != std::string::npos) {
-        if (auto colon = what.find(": ", p); colon != std::string::npos) {
-            what = what.substr(colon + 2);
+/// Replaces bytes that are not printable ASCII by \xNN, so a message quoting raw input stays
+/// valid UTF-8 text for terminals, JSON summaries and the GUI.
+std::string printable(std::string_view s) {
+    std::string out;
+    for (unsigned char c : s) {
+        if (c >= 0x20 && c < 0x7f) {
+            out += static_cast<char>(c);
+        } else {
+            out += fmt::format("\\x{:02X}", c);
         }
     }
-    throw InputError(fmt::format("{}:{}:{}: {}", origin, line, column, what));
+    return out;
 }
+
+/// Byte offset at which the nesting of objects and arrays first exceeds `limit`, skipping
+/// strings; text.size() if it never does. Used only to place the depth error.
+std::size_t offsetBeyondDepth(std::string_view text, std::size_t limit) {
+    std::size_t depth = 0;
+    bool in_string = false, escaped = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                in_string = false;
+            }
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > limit) return i;
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            --depth;
+        }
+    }
+    return text.size();
+}
+
+/// nlohmann's DOM builder behind a SAX filter that stops the parse (before building anything
+/// deeper) when nesting exceeds kMaxJsonDepth, rejects a key repeated in one object (nlohmann
+/// would keep the last silently; in a scenario that is almost always an edit mistake), and
+/// records where a syntax or number-range error happened instead of throwing without the
+/// position. nlohmann's SAX parser is iterative, so nothing here recurses on the input depth.
+class CheckedSax {
+public:
+    explicit CheckedSax(Json& root) : dom_(root, /*allow_exceptions=*/false) {}
+
+    enum class Problem { none, depth, duplicate_key, syntax };
+    Problem problem = Problem::none;
+    std::size_t error_offset = 0;  // [bytes] where the syntax/number error was found
+    std::string error_message;     // nlohmann's message without its "[json.exception...]" tag
+    int error_id = 0;              // nlohmann's exception id (101 syntax, 406 number overflow)
+    std::string duplicate;
+
+    bool null() { return dom_.null(); }
+    bool boolean(bool v) { return dom_.boolean(v); }
+    bool number_integer(Json::number_integer_t v) { return dom_.number_integer(v); }
+    bool number_unsigned(Json::number_unsigned_t v) { return dom_.number_unsigned(v); }
+    bool number_float(Json::number_float_t v, const Json::string_t& s) {
+        return dom_.number_float(v, s);
+    }
+    bool string(Json::string_t& v) { return dom_.string(v); }
+    bool binary(Json::binary_t& v) { return dom_.binary(v); }
+    bool start_object(std::size_t n) {
+        if (!enter()) return false;
+        keys_.emplace_back();
+        return dom_.start_object(n);
+    }
+    bool key(Json::string_t& k) {
+        if (!keys_.empty() && !keys_.back().insert(k).second) {
+            problem = Problem::duplicate_key;
+            duplicate = k;
+            return false;
+        }
+        return dom_.key(k);
+    }
+    bool end_object() {
+        --depth_;
+        if (!keys_.empty()) keys_.pop_back();
+        return dom_.end_object();
+    }
+    bool start_array(std::size_t n) { return enter() && dom_.start_array(n); }
+    bool end_array() {
+        --depth_;
+        return dom_.end_array();
+    }
+    bool parse_error(std::size_t offset, const std::string& /*last_token*/,
+                     const nlohmann::detail::exception& e) {
+        problem = Problem::syntax;
+        error_offset = offset;
+        error_id = e.id;
+        // "[json.exception.parse_error.101] parse error at line 1, column 2: <what>".
+        std::string what = e.what();
+        if (auto p = what.find("parse error"); p != std::string::npos) {
+            if (auto colon = what.find(": ", p); colon != std::string::npos) {
+                what = what.substr(colon + 2);
+            }
+        } else if (auto tag = what.find("] "); tag != std::string::npos) {
+            what = what.substr(tag + 2);
+        }
+        error_message = std::move(what);
+        return false;
+    }
+
+private:
+    bool enter() {
+        if (++depth_ > kMaxJsonDepth) {
+            problem = Problem::depth;
+            return false;
+        }
+        return true;
+    }
+    nlohmann::detail::json_sax_dom_parser<Json> dom_;
+    std::size_t depth_ = 0;
+    std::vector<std::set<std::string>> keys_;
+};
 
 }  // namespace
 
@@ -125,41 +235,54 @@ Json readJsonFile(const std::filesystem::path& path) {
 }
 
 Json parseJson(std::string_view text, std::string_view origin) {
-    // nlohmann keeps the last of duplicate keys silently; a duplicated key in a scenario is
-    // almost always an edit mistake, so it is rejected. One key set per open object.
-    std::vector<std::set<std::string>> open_objects;
-    std::string duplicate;
-    auto callback = [&](int /*depth*/, Json::parse_event_t event, Json& parsed) {
-        switch (event) {
-            case Json::parse_event_t::object_start:
-                open_objects.emplace_back();
-                break;
-            case Json::parse_event_t::object_end:
-                if (!open_objects.empty()) open_objects.pop_back();
-                break;
-            case Json::parse_event_t::key:
-                if (!open_objects.empty() &&
-                    !open_objects.back().insert(parsed.get<std::string>()).second &&
-                    duplicate.empty()) {
-                    duplicate = parsed.get<std::string>();
-                }
-                break;
-            default:
-                break;
-        }
-        return true;
-    };
     Json result;
-    try {
-        result = Json::parse(text.begin(), text.end(), callback);
-    } catch (const Json::parse_error& e) {
-        throwParseError(text, origin, e);
+    CheckedSax sax(result);
+    const bool ok = Json::sax_parse(text.begin(), text.end(), &sax);
+    if (ok && sax.problem == CheckedSax::Problem::none) return result;
+    switch (sax.problem) {
+        case CheckedSax::Problem::depth: {
+            const std::size_t at = offsetBeyondDepth(text, kMaxJsonDepth);
+            throw InputError(
+                fmt::format("{}: objects and arrays are nested more than {} levels "
+                            "deep; a scenario needs fewer than 10",
+                            position(text, origin, at), kMaxJsonDepth));
+        }
+        case CheckedSax::Problem::duplicate_key:
+            throw InputError(fmt::format("{}: key '{}' appears more than once in one object",
+                                         origin, quoteValue(printable(sax.duplicate))));
+        default:
+            break;
     }
-    if (!duplicate.empty()) {
+    // nlohmann's offset counts the bytes read including the offending one.
+    const std::string where =
+        position(text, origin, sax.error_offset > 0 ? sax.error_offset - 1 : 0);
+    if (sax.error_id == 406) {
+        // "number overflow parsing '1e400'"
+        std::string number = sax.error_message;
+        if (auto q = number.find('\''); q != std::string::npos) {
+            number = number.substr(q + 1);
+            if (!number.empty() && number.back() == '\'') number.pop_back();
+        }
         throw InputError(
-            fmt::format("{}: key '{}' appears more than once in one object", origin, duplicate));
+            fmt::format("{}: number {} is out of range (a JSON number here must be "
+                        "a finite double, magnitude below 1.8e308)",
+                        where, quoteValue(printable(number))));
     }
-    return result;
+    if (sax.error_message.find("ill-formed UTF-8") != std::string::npos) {
+        throw InputError(
+            fmt::format("{}: the text is not valid UTF-8 (a byte sequence inside a "
+                        "string is not a UTF-8 character); save the file as UTF-8",
+                        where));
+    }
+    throw InputError(fmt::format("{}: {}", where, quoteValue(printable(sax.error_message), 200)));
+}
+
+std::string quoteValue(std::string_view value, std::size_t max) {
+    if (value.size() <= max) return std::string(value);
+    std::size_t cut = max;
+    // Do not split a UTF-8 character: back up over continuation bytes (10xxxxxx).
+    while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;
+    return fmt::format("{}… ({} characters)", value.substr(0, cut), value.size());
 }
 
 std::string nearestName(std::string_view name, const std::vector<std::string>& candidates) {
@@ -168,6 +291,11 @@ std::string nearestName(std::string_view name, const std::vector<std::string>& c
     std::string best;
     std::size_t best_distance = std::numeric_limits<std::size_t>::max();
     for (const auto& c : candidates) {
+        // The distance is at least the length difference; skipping hopeless candidates keeps a
+        // megabyte-long name from costing seconds.
+        const std::size_t diff =
+            name.size() > c.size() ? name.size() - c.size() : c.size() - name.size();
+        if (diff > limit) continue;
         const std::size_t d = editDistance(name, c);
         if (d < best_distance) {
             best_distance = d;
@@ -310,11 +438,38 @@ double JsonView::number(std::string_view key, double fallback) const {
     return child ? child->asNumber() : fallback;
 }
 
-std::int64_t JsonView::integer(std::string_view key) const { return at(key).asInteger(); }
+JsonInteger::operator int() const {
+    if (value_ < std::numeric_limits<int>::min() || value_ > std::numeric_limits<int>::max()) {
+        throw InputError(
+            fmt::format("{}: value {} is too large for a count; expected between "
+                        "{} and {}",
+                        path_.empty() ? "/" : path_, value_, std::numeric_limits<int>::min(),
+                        std::numeric_limits<int>::max()));
+    }
+    return static_cast<int>(value_);
+}
 
-std::int64_t JsonView::integer(std::string_view key, std::int64_t fallback) const {
+JsonInteger JsonView::integer(std::string_view key) const {
+    return JsonInteger(at(key).asInteger(), childPath(key));
+}
+
+JsonInteger JsonView::integer(std::string_view key, std::int64_t fallback) const {
     auto child = find(key);
-    return child ? child->asInteger() : fallback;
+    return JsonInteger(child ? child->asInteger() : fallback, childPath(key));
+}
+
+int JsonView::count(std::string_view key, int min, int max) const {
+    const std::int64_t n = at(key).asInteger();
+    if (n < min || n > max) {
+        fail(key, fmt::format("value {} is out of range; expected a whole number between {} "
+                              "and {}",
+                              n, min, max));
+    }
+    return static_cast<int>(n);
+}
+
+int JsonView::count(std::string_view key, int min, int max, int fallback) const {
+    return find(key) ? count(key, min, max) : fallback;
 }
 
 bool JsonView::boolean(std::string_view key, bool fallback) const {
@@ -339,7 +494,7 @@ std::string checkChoice(const JsonView& v, const std::vector<std::string>& choic
     std::string s = v.json().get<std::string>();
     if (std::find(choices.begin(), choices.end(), s) != choices.end()) return s;
     const std::string near = nearestName(s, choices);
-    v.fail(fmt::format("unknown choice '{}';{} valid choices: {}", s,
+    v.fail(fmt::format("unknown choice '{}';{} valid choices: {}", quoteValue(s),
                        near.empty() ? "" : fmt::format(" did you mean '{}'?", near),
                        fmt::join(choices, ", ")));
 }
@@ -412,7 +567,15 @@ void JsonView::requireRange(std::string_view key, double value_si, double min_si
                             std::string_view unit) const {
     if (value_si >= min_si && value_si <= max_si) return;  // NaN fails here as well
     const std::string u = unit.empty() ? "" : fmt::format(" {}", unit);
-    auto show = [&](double si) { return formatNumber(units::fromSI(si, unit)) + u; };
+    // Six digits unless that makes the value look like a bound it lies just outside of
+    // ("value 50 is out of range; expected between 50 and ..." for 49.9999999).
+    const bool close =
+        formatNumber(units::fromSI(value_si, unit)) == formatNumber(units::fromSI(min_si, unit)) ||
+        formatNumber(units::fromSI(value_si, unit)) == formatNumber(units::fromSI(max_si, unit));
+    auto show = [&](double si) {
+        const double x = units::fromSI(si, unit);
+        return (close ? fmt::format("{}", x) : formatNumber(x)) + u;
+    };
     std::string expected;
     if (std::isfinite(min_si) && std::isfinite(max_si)) {
         expected = fmt::format("between {} and {}", show(min_si), show(max_si));
@@ -438,7 +601,7 @@ void JsonView::checkKeys(const std::vector<std::string>& allowed,
         if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
         if (also_accepted && also_accepted(key)) continue;
         const std::string near = nearestName(key, allowed);
-        fail(fmt::format("unknown key '{}';{} valid keys: {}", key,
+        fail(fmt::format("unknown key '{}';{} valid keys: {}", quoteValue(key),
                          near.empty() ? "" : fmt::format(" did you mean '{}'?", near),
                          fmt::join(allowed, ", ")));
     }

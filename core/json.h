@@ -6,15 +6,15 @@
 // unit where it is not SI ("supply_temp_C"); quantity() finds the key with any accepted unit
 // suffix and converts to SI. checkKeys() rejects unknown keys and suggests the nearest valid
 // one (edit distance), to catch typos instead of silently ignoring them.
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dctwin {
@@ -24,8 +24,19 @@ using Json = nlohmann::json;
 /// Parses a JSON file; throws InputError with file, line and column on a syntax error and a
 /// clear message when the file cannot be read.
 Json readJsonFile(const std::filesystem::path& path);
-/// Parses JSON text; `origin` names it in errors.
+/// Parses JSON text; `origin` names it in errors. Besides syntax errors (with line and column)
+/// it rejects, as InputError naming origin, line and column: nesting deeper than
+/// kMaxJsonDepth (checked while parsing, before any value is built, so a hostile file cannot
+/// exhaust the stack), numbers outside the range of a double ("1e400"), text that is not UTF-8,
+/// and a key repeated within one object.
 Json parseJson(std::string_view text, std::string_view origin);
+
+/// Deepest nesting of objects and arrays parseJson accepts. Scenarios nest about 6 levels.
+inline constexpr std::size_t kMaxJsonDepth = 256;
+
+/// A value quoted in a message: as is when short, else its first `max` bytes (not splitting a
+/// UTF-8 character) + "… (N characters)", so a pasted blob cannot drown the message.
+std::string quoteValue(std::string_view value, std::size_t max = 80);
 
 /// The nearest candidate by edit distance, or "" if none is reasonably close.
 std::string nearestName(std::string_view name, const std::vector<std::string>& candidates);
@@ -38,6 +49,23 @@ struct JsonProvenance {
     std::string user_path;                 ///< the scenario object ("/cooling/cdu")
     std::string record;                    ///< the catalog record ("cdus.json/vertiv_xdu1350")
     std::vector<std::string> overridden;   ///< keys the scenario sets
+};
+
+/// An integer read from a scenario: converts implicitly to std::int64_t and, checked, to int.
+/// `static_cast<int>(v.integer("units"))` throws an InputError naming the JSON path when the
+/// value does not fit an int, instead of wrapping 4294967304 to 8. Prefer JsonView::count(),
+/// which also checks the range the model allows.
+class JsonInteger {
+public:
+    JsonInteger(std::int64_t value, std::string path) : value_(value), path_(std::move(path)) {}
+    operator std::int64_t() const { return value_; }  // NOLINT: implicit by design
+    /// Narrowing with a range check; InputError "<path>: value ... does not fit".
+    explicit operator int() const;
+    std::int64_t value() const { return value_; }
+
+private:
+    std::int64_t value_;
+    std::string path_;
 };
 
 class JsonView {
@@ -76,8 +104,13 @@ public:
     // Typed reads of a child; the optional forms take a default when the key is absent.
     double number(std::string_view key) const;
     double number(std::string_view key, double fallback) const;
-    std::int64_t integer(std::string_view key) const;
-    std::int64_t integer(std::string_view key, std::int64_t fallback) const;
+    /// 64-bit integer (8.0 is accepted, 8.5 and 1e19 are not); see JsonInteger for narrowing.
+    JsonInteger integer(std::string_view key) const;
+    JsonInteger integer(std::string_view key, std::int64_t fallback) const;
+    /// A count of things (racks, units, pumps, tiers): an integer in [min, max], or `fallback`
+    /// when the key is absent. InputError naming the path, the value and the range otherwise.
+    int count(std::string_view key, int min, int max) const;
+    int count(std::string_view key, int min, int max, int fallback) const;
     bool boolean(std::string_view key, bool fallback) const;
     std::string string(std::string_view key) const;
     std::string string(std::string_view key, std::string_view fallback) const;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <fstream>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "core/errors.h"
@@ -45,6 +46,30 @@ std::string label(const Json& v) {
     return out;
 }
 
+/// A case name becomes a file name in the output folder ("<case>.summary.json"): it must not
+/// be empty, leave the folder or name a hidden or special file.
+void checkCaseName(const std::string& name, const std::string& where) {
+    std::string why;
+    if (name.empty()) {
+        why = "is empty";
+    } else if (name.find_first_of("/\\") != std::string::npos) {
+        why = "contains a path separator ('/' or '\\')";
+    } else if (name.find("..") != std::string::npos || name.front() == '.') {
+        why = "starts with '.' or contains '..'";
+    } else if (name.size() > 200) {
+        why = fmt::format("is {} characters long (at most 200)", name.size());
+    } else if (std::any_of(name.begin(), name.end(),
+                           [](unsigned char c) { return c < 0x20 || c == 0x7f; })) {
+        why = "contains a control character";
+    }
+    if (!why.empty()) {
+        throw InputError(
+            fmt::format("{}: case name '{}' {}; a case name becomes a file name in "
+                        "the output folder",
+                        where, quoteValue(name), why));
+    }
+}
+
 }  // namespace
 
 SweepPlan loadSweep(const fs::path& file) {
@@ -81,6 +106,7 @@ SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string o
         for (const auto& c : list->elements()) {
             c.checkKeys({"name", "set"});
             SweepCase sc{c.string("name"), common};
+            checkCaseName(sc.name, fmt::format("{}: {}/name", origin, c.where()));
             if (auto set = c.find("set")) {
                 for (const auto& key : set->keys()) {
                     setPointer(sc.scenario, key, set->json()[key], set->where() + "/" + key);
@@ -110,20 +136,26 @@ SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string o
         }
     }
     if (cases.size() == 1 && cases[0].name.empty()) cases[0].name = "base";
+    std::set<std::string> names;
     for (std::size_t i = 0; i < cases.size(); ++i) {
-        for (std::size_t k = 0; k < i; ++k) {
-            if (cases[k].name == cases[i].name) {
-                throw InputError(fmt::format("{}: two sweep cases are named '{}'", origin,
-                                             cases[i].name));
-            }
+        checkCaseName(cases[i].name, fmt::format("{}: case {}", origin, i));
+        if (!names.insert(cases[i].name).second) {
+            throw InputError(fmt::format("{}: two sweep cases are named '{}'", origin,
+                                         quoteValue(cases[i].name)));
         }
         if (cases[i].scenario.contains("name") && cases[i].scenario["name"].is_string()) {
             cases[i].scenario["name"] =
                 cases[i].scenario["name"].get<std::string>() + " [" + cases[i].name + "]";
         }
-        // Validate now, so a typo fails the sweep before hours of runs.
-        parseScenario(cases[i].scenario, plan.base_dir,
-                      fmt::format("{} case '{}'", origin, cases[i].name));
+        // Validate now, so a typo fails the sweep before hours of runs; the message names the
+        // member ("case 'x': /study/kind: ...").
+        try {
+            parseScenario(cases[i].scenario, plan.base_dir,
+                          fmt::format("{} case '{}'", origin, cases[i].name));
+        } catch (const InputError& e) {
+            throw InputError(
+                fmt::format("{}: case '{}': {}", origin, quoteValue(cases[i].name), e.what()));
+        }
     }
     plan.cases = std::move(cases);
     return plan;
@@ -155,10 +187,17 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
                 control.cancel = cancel;
                 RunOutcome r = runScenario(s, control);
                 summary = r.summary;
-                std::ofstream(out_dir / (c.name + ".summary.json")) << summary.dump(2) << "\n";
+                std::ofstream out(out_dir / (c.name + ".summary.json"));
+                out << summary.dump(2) << "\n";
+                out.close();
+                if (!out) {
+                    throw Error(fmt::format("cannot write '{}'",
+                                            (out_dir / (c.name + ".summary.json")).string()));
+                }
             } catch (const std::exception& e) {
-                summary = Json{{"error", e.what()}};
-                std::ofstream(out_dir / (c.name + ".error.txt")) << e.what() << "\n";
+                const std::string what = fmt::format("case '{}': {}", c.name, e.what());
+                summary = Json{{"error", what}};
+                std::ofstream(out_dir / (c.name + ".error.txt")) << what << "\n";
             }
             summary["case"] = c.name;
             std::lock_guard lock(mutex);

@@ -19,11 +19,7 @@ double num(const JsonView& v, std::string_view key, double lo, double hi) {
     v.requireRange(key, x, lo, hi);
     return x;
 }
-int count(const JsonView& v, std::string_view key, int lo, int hi) {
-    const auto x = v.integer(key);
-    v.requireRange(key, static_cast<double>(x), lo, hi);
-    return static_cast<int>(x);
-}
+int count(const JsonView& v, std::string_view key, int lo, int hi) { return v.count(key, lo, hi); }
 
 /// [[x, y], ...] with x strictly increasing.
 std::vector<std::pair<double, double>> points(const JsonView& v, std::string_view key, double ylo,
@@ -419,9 +415,9 @@ const Json& Catalog::entry(std::string_view category, std::string_view name) con
     auto it = entries.find(std::string(name));
     if (it == entries.end()) {
         const std::string near = nearestName(name, valid);
-        throw InputError(fmt::format("unknown {} model '{}';{} valid choices: {}", category, name,
-                                     near.empty() ? "" : fmt::format(" did you mean '{}'?", near),
-                                     fmt::join(valid, ", ")));
+        throw InputError(fmt::format(
+            "unknown {} model '{}';{} valid choices: {}", category, quoteValue(name),
+            near.empty() ? "" : fmt::format(" did you mean '{}'?", near), fmt::join(valid, ", ")));
     }
     return it->second;
 }

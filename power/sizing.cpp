@@ -175,19 +175,21 @@ void SizingInput::readJson(const JsonView& v) {
     mv_voltage = r.number("mv_voltage_kV") * 1e3;
     racks_per_row = r.count("racks_per_row");
     feeds_per_path = r.count("feeds_per_path");
-    auto group = [&](const SpecReader& g, Redundancy& red, std::string& model) {
+    // A catalog miss in sizeElectrical names the scenario key that chose the model.
+    auto group = [&](const char* key, const SpecReader& g, Redundancy& red, std::string& model) {
         if (g.has("topology") || !g.spec().at("topology").fallback.is_null()) {
             red = Redundancy::parse(g.string("topology"));
         }
         model = g.string("model");
+        if (g.has("model")) model_paths[key] = g.view().where() + "/model";
     };
-    group(r.object("ups"), ups_redundancy, ups_model);
+    group("ups", r.object("ups"), ups_redundancy, ups_model);
     // Transformers follow the UPS topology unless told otherwise.
     transformer_redundancy = ups_redundancy;
-    group(r.object("transformers"), transformer_redundancy, transformer_model);
-    group(r.object("generators"), generator_redundancy, generator_model);
+    group("transformers", r.object("transformers"), transformer_redundancy, transformer_model);
+    group("generators", r.object("generators"), generator_redundancy, generator_model);
     const SpecReader b = r.object("bess");
-    group(b, bess_redundancy, bess_model);
+    group("bess", b, bess_redundancy, bess_model);
     bess_power_fraction = b.number("power_pct") / 100.0;
 }
 
@@ -344,7 +346,17 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
                             rows * 2 * 3 * I_b * I_b * bus.resistance();
         res.ups_design = res.it_design + loss + in.cooling_on_ups_fraction * res.cooling_design;
     }
-    const UpsSpec ups = catalog.ups(in.ups_model);
+    // A catalog miss names the scenario key that chose the model.
+    auto lookup = [&](std::string_view element, auto&& get) {
+        try {
+            return get();
+        } catch (const InputError& e) {
+            const auto it = in.model_paths.find(element);
+            if (it == in.model_paths.end()) throw;
+            throw InputError(fmt::format("{}: {}", it->second, e.what()));
+        }
+    };
+    const UpsSpec ups = lookup("ups", [&] { return catalog.ups(in.ups_model); });
     const double Iu_ups = ups.rating / (kSqrt3 * ups.voltage * pf);
     const UnitCount n_ups = addRow("ups", ups.name, ups.rating, "W", in.ups_redundancy, "hall", 1,
                                    ups.voltage, lvCurrent(res.ups_design), Iu_ups, lfe);
@@ -354,7 +366,8 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     // 5. Transformers, then one LV main breaker per transformer.
     res.lv_design =
         res.ups_design + ups_loss + (1.0 - in.cooling_on_ups_fraction) * res.cooling_design + other;
-    const TransformerSpec tr = catalog.transformer(in.transformer_model);
+    const TransformerSpec tr =
+        lookup("transformers", [&] { return catalog.transformer(in.transformer_model); });
     const double Iu_tr = tr.rating / (kSqrt3 * tr.secondary_voltage);
     const double I_lv = res.lv_design / pf / (kSqrt3 * tr.secondary_voltage);
     const UnitCount n_tr =
@@ -388,7 +401,8 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
          std::pow(res.lv_design / pf / (n_tr.sharing * tr.rating), 2) * tr.load_loss);
     res.facility_design = res.lv_design + tr_loss;
     // 6. Generators on the whole facility load, 7. MV service, 8. site battery.
-    const GeneratorSpec gen = catalog.generator(in.generator_model);
+    const GeneratorSpec gen =
+        lookup("generators", [&] { return catalog.generator(in.generator_model); });
     const double I_mv = res.facility_design / (kSqrt3 * in.mv_voltage * pf);
     addRow("generator", gen.name, gen.rating, "W", in.generator_redundancy, "hall", 1,
            in.mv_voltage, I_mv, gen.rating / (kSqrt3 * in.mv_voltage * pf), lfe);
@@ -407,7 +421,7 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
         addRow("mv_feeder", mv.name, mv.rating, "A", in.mv_redundancy, "hall", 1, in.mv_voltage,
                I_mv, mv.rating, lfc);
     }
-    const BessSpec bess = catalog.bess(in.bess_model);
+    const BessSpec bess = lookup("bess", [&] { return catalog.bess(in.bess_model); });
     if (in.bess_power_fraction > 0) {
         const double P = in.bess_power_fraction * res.it_design;
         addRow("bess", bess.name, bess.power, "W", in.bess_redundancy, "hall", 1, in.mv_voltage,

@@ -26,6 +26,8 @@
 // Normal loading = I/(n_sharing·I_u); failure loading = I/((n_sharing − lost)·I_u) where the
 // worst failure loses one unit (N+1), one system (2N, distributed) or one block (block: the
 // reserve takes over, loading unchanged).
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -87,6 +89,9 @@ struct SizingInput {
     std::string transformer_model = "liquid_2500kva";
     std::string generator_model = "diesel_2500kw";
     std::string bess_model = "liion_4mw_15min";
+    /// JSON path of each model name read from a scenario ("ups" → "/power/ups/model"), so an
+    /// unknown name is reported where it was written; empty for the defaults.
+    std::map<std::string, std::string, std::less<>> model_paths;
     double bess_power_fraction = 0.30;     // [1] of P_IT: the swing the battery must shave
     double limit_normal = 0.8;             // [1] NEC 80 % rule
     double limit_failure_equipment = 1.0;  // [1]

@@ -7,24 +7,38 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/json.h"
 
 namespace dctwin::power {
 namespace {
 
 std::vector<std::string> readLines(const std::filesystem::path& file) {
+    // Non-throwing filesystem queries: a path that is too long or crosses a non-directory is
+    // the user's to fix, not a crash of the run.
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) {
+        throw InputError(
+            fmt::format("{}: is a directory, not a trace file", quoteValue(file.string())));
+    }
+    errno = 0;
     std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputError(fmt::format("{}: cannot open trace file", file.string()));
+    if (!in) {
+        throw InputError(fmt::format("{}: cannot open trace file: {}", quoteValue(file.string()),
+                                     std::strerror(errno != 0 ? errno : ENOENT)));
+    }
     std::vector<std::string> lines;
     std::string line;
     while (std::getline(in, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         lines.push_back(std::move(line));
     }
+    if (in.bad()) throw InputError(fmt::format("{}: read error", file.string()));
     if (!lines.empty() && lines[0].rfind("\xEF\xBB\xBF", 0) == 0) lines[0].erase(0, 3);
     return lines;
 }

@@ -5,8 +5,28 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "thermal/heat_rejection.h"
 
 namespace dctwin::thermal {
+
+namespace {
+
+/// Why row i lies outside the heat rejection models' range (checkAmbient), or "" if it does
+/// not. A file can be valid EPW (dry bulb down to −70 °C) and still outside what the models
+/// cover (−50 °C); this lets the error name the file, line and hour.
+std::string rowProblem(const weather::Weather& w, std::size_t i) {
+    const weather::WeatherSample r = w.row(i);
+    try {
+        checkAmbient({r.dry_bulb, r.wet_bulb, r.pressure}, "weather");
+    } catch (const Error& e) {
+        std::string why = e.what();
+        if (why.rfind("weather: ", 0) == 0) why.erase(0, 9);
+        return why.empty() ? std::string("invalid") : why;
+    }
+    return {};
+}
+
+}  // namespace
 
 AmbientWeather::AmbientWeather(std::string name, std::shared_ptr<const weather::Weather> w,
                                double start_seconds, bool stop_at_hours)
@@ -19,6 +39,10 @@ AmbientWeather::AmbientWeather(std::string name, std::shared_ptr<const weather::
         throw InputError(
             fmt::format("ambient '{}': start time {} s is not finite", this->name(), start_));
     }
+    // Checked once per row here (about a millisecond for a year), reported when a run reaches
+    // the row: a bad January does not stop a July study.
+    row_ok_.resize(weather_->hourCount());
+    for (std::size_t i = 0; i < row_ok_.size(); ++i) row_ok_[i] = rowProblem(*weather_, i).empty();
     const weather::WeatherSample s = weather_->at(start_);
     addOutput({"dry_bulb", "K", 300.0, s.dry_bulb, "outdoor dry bulb"});
     addOutput({"wet_bulb", "K", 300.0, s.wet_bulb, "outdoor wet bulb"});
@@ -29,6 +53,15 @@ AmbientWeather::AmbientWeather(std::string name, std::shared_ptr<const weather::
 void AmbientWeather::computeOutputs(double t, std::span<const double>, std::span<const double>,
                                     std::span<double> y) const {
     const weather::WeatherSample s = weather_->at(start_ + t);
+    const auto [lo, hi] = weather_->rowsAround(start_ + t);
+    for (std::size_t i : {lo, hi}) {
+        if (i < row_ok_.size() && !row_ok_[i]) {
+            throw InputError(
+                fmt::format("{}: the weather at simulated time {:.0f} s is outside "
+                            "the range of the heat rejection models: {}",
+                            weather_->describeRow(i), t, rowProblem(*weather_, i)));
+        }
+    }
     y[0] = s.dry_bulb;
     y[1] = s.wet_bulb;
     y[2] = s.dew_point;

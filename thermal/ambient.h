@@ -14,6 +14,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/component.h"
 #include "core/weather/epw.h"
@@ -36,6 +37,7 @@ private:
     std::shared_ptr<const weather::Weather> weather_;
     double start_;  // [s] since midnight Jan 1
     bool stop_at_hours_;
+    std::vector<bool> row_ok_;  // per weather row: inside the heat rejection models' range
 };
 
 }  // namespace dctwin::thermal

@@ -47,8 +47,8 @@ CduSpec CduSpec::fromJson(const JsonView& v, std::string name) {
     s.facility_coolant = v.string("facility_coolant", s.facility_coolant);
     s.pump_pressure_rise = v.quantity("pump_pressure_rise", {"psi", "kPa", "bar", "Pa"});
     s.pump_efficiency = v.number("pump_efficiency", s.pump_efficiency);
-    s.pumps_installed = static_cast<int>(v.integer("pumps_installed", s.pumps_installed));
-    s.pumps_duty = static_cast<int>(v.integer("pumps_duty", s.pumps_duty));
+    s.pumps_installed = v.count("pumps_installed", 1, 20, s.pumps_installed);
+    s.pumps_duty = v.count("pumps_duty", 1, 20, s.pumps_duty);
     s.ua_flow_exponent = v.number("ua_flow_exponent", s.ua_flow_exponent);
     s.hot_resistance_fraction = v.number("hot_resistance_fraction", s.hot_resistance_fraction);
     s.secondary_volume = v.quantity("secondary_volume", {"L"}, s.secondary_volume);

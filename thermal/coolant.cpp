@@ -155,7 +155,8 @@ Coolant Coolant::byName(std::string_view name) {
     }
     std::string list;
     for (const auto& k : knownNames()) list += (list.empty() ? "" : ", ") + k;
-    throw InputError(fmt::format("unknown coolant '{}'; valid choices: {}", name, list));
+    throw InputError(
+        fmt::format("unknown coolant '{}'; valid choices: {}", quoteValue(name), list));
 }
 
 Coolant Coolant::withReferenceTemperature(double T_ref) const {

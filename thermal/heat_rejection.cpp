@@ -145,7 +145,7 @@ DryCoolerSpec DryCoolerSpec::fromJson(const JsonView& v, std::string name) {
     s.rating_wet_bulb = v.quantity("rating_wet_bulb", {"C"});
     s.air_flow = v.quantity("air_flow", {"m3s"});
     s.fan_power = v.quantity("fan_power", {"W", "kW"});
-    s.fans_per_unit = static_cast<int>(v.integer("fans_per_unit", s.fans_per_unit));
+    s.fans_per_unit = v.count("fans_per_unit", 1, 1000, s.fans_per_unit);
     s.min_fan_speed = v.number("min_fan_speed", s.min_fan_speed);
     s.air_flow_exponent = v.number("air_flow_exponent", s.air_flow_exponent);
     s.water_flow_exponent = v.number("water_flow_exponent", s.water_flow_exponent);
@@ -306,7 +306,7 @@ CoolingTowerSpec CoolingTowerSpec::fromJson(const JsonView& v, std::string name)
     s.rating_dry_bulb = v.quantity("rating_dry_bulb", {"C", "F"}, s.rating_inlet_temp);
     s.liquid_to_gas_ratio = v.number("liquid_to_gas_ratio", s.liquid_to_gas_ratio);
     s.ntu_exponent = v.number("ntu_exponent", s.ntu_exponent);
-    s.fans_per_cell = static_cast<int>(v.integer("fans_per_cell", s.fans_per_cell));
+    s.fans_per_cell = v.count("fans_per_cell", 1, 1000, s.fans_per_cell);
     s.min_fan_speed = v.number("min_fan_speed", s.min_fan_speed);
     s.latent_fraction = v.number("latent_fraction", s.latent_fraction);
     s.drift_fraction = v.number("drift_fraction", s.drift_fraction);

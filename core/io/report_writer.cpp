@@ -3,9 +3,12 @@
 // only on success, so a failed run never leaves a half-written report under the final name.
 #include "core/io/report_writer.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <hdf5.h>
+#include <signal.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -211,18 +214,30 @@ public:
     Hdf5FileWriter(const Hdf5Options& options, fs::path final_path)
         : options_(options), final_path_(std::move(final_path)) {}
 
+    /// Builds the file in memory with HDF5's core driver, then writes the image to
+    /// `file_path` with plain POSIX calls. HDF5 itself never touches the disk: on a full or
+    /// failing disk (ENOSPC at a chunk flush or at H5Fclose) HDF5 1.10 keeps a half-closed file
+    /// registered and its exit handler H5_term_library then crashes in H5F__close_cb (the
+    /// reported exit 139). Memory: about one report size, a few tens of MB for a year.
     void write(const Report& report, const fs::path& file_path) {
+        std::vector<char> image = buildImage(report, file_path);
+        writeImage(image, file_path);
+    }
+
+private:
+    std::vector<char> buildImage(const Report& report, const fs::path& file_path) {
         Handle fcpl = make(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "creating file properties");
         check(H5Pset_link_creation_order(fcpl.get(), kCreationOrder), "creating file properties");
         Handle fapl = make(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "creating file properties");
-        // STRONG: closing the file closes anything still open, so a late failure cannot keep
-        // the temporary file open (and undeletable on some systems).
+        // STRONG: closing the file closes anything still open on every error path.
         check(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_STRONG), "creating file properties");
+        // In memory only (no backing store); grown in 4 MiB steps.
+        check(H5Pset_fapl_core(fapl.get(), std::size_t{4} << 20, false),
+              "creating file properties");
         const hid_t fid = H5Fcreate(file_path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
         if (fid < 0) {
-            throw InputError(fmt::format("cannot write report '{}': cannot create '{}': {}",
-                                         final_path_.string(), file_path.string(),
-                                         hdf5ErrorDetail()));
+            throw Error(fmt::format("cannot write report '{}': cannot create '{}': {}",
+                                    final_path_.string(), file_path.string(), hdf5ErrorDetail()));
         }
         Handle file(fid, H5Fclose);
 
@@ -238,10 +253,44 @@ public:
         writeTimeseries(file.get(), report.timeseries);
 
         check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flushing the file");
+        const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);
+        if (size <= 0) fail("taking the file image", hdf5ErrorDetail());
+        std::vector<char> image(static_cast<std::size_t>(size));
+        if (H5Fget_file_image(file.get(), image.data(), image.size()) != size) {
+            fail("taking the file image", hdf5ErrorDetail());
+        }
         if (!file.close()) fail("closing the file", hdf5ErrorDetail());
+        return image;
     }
 
-private:
+    /// write(2) until done, then fsync and close; any failure (ENOSPC, EIO, EDQUOT) names
+    /// the report. The caller removes the temporary.
+    void writeImage(const std::vector<char>& image, const fs::path& file_path) const {
+        auto sysFail = [&](std::string_view what, int err) {
+            throw Error(fmt::format("cannot write report '{}': {} '{}': {}", final_path_.string(),
+                                    what, file_path.string(), std::strerror(err)));
+        };
+        const int fd = ::open(file_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0) sysFail("cannot create", errno);
+        std::size_t done = 0;
+        while (done < image.size()) {
+            const ssize_t n = ::write(fd, image.data() + done, image.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                const int err = n < 0 ? errno : ENOSPC;
+                ::close(fd);
+                sysFail("writing", err);
+            }
+            done += static_cast<std::size_t>(n);
+        }
+        if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+            const int err = errno;
+            ::close(fd);
+            sysFail("writing", err);
+        }
+        if (::close(fd) != 0) sysFail("closing", errno);
+    }
+
     static constexpr unsigned kCreationOrder = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
 
     [[noreturn]] void fail(std::string_view context, std::string_view detail) const {
@@ -494,7 +543,7 @@ public:
         if (options.chunk_size == 0) throw InputError("HDF5 chunk size must be at least 1");
     }
 
-    void write(const Report& report, const fs::path& path) override {
+    StagedOutput stage(const Report& report, const fs::path& path) override {
         if (path.empty() || !path.has_filename()) {
             throw InputError(
                 fmt::format("cannot write report '{}': not a file name", path.string()));
@@ -509,25 +558,19 @@ public:
 
         const fs::path tmp = temporaryPathFor(path);
         try {
-            {
-                Hdf5ErrorSilencer silence;
-                if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0 ||
-                    H5Zfilter_avail(H5Z_FILTER_SHUFFLE) <= 0) {
-                    throw Error(fmt::format(
-                        "cannot write report '{}': the HDF5 library lacks deflate/shuffle",
-                        path.string()));
-                }
-                Hdf5FileWriter(options_, path).write(report, tmp);
+            Hdf5ErrorSilencer silence;
+            if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0 ||
+                H5Zfilter_avail(H5Z_FILTER_SHUFFLE) <= 0) {
+                throw Error(
+                    fmt::format("cannot write report '{}': the HDF5 library lacks deflate/shuffle",
+                                path.string()));
             }
-            fs::rename(tmp, path);
-        } catch (const fs::filesystem_error& e) {
-            removeQuietly(tmp);
-            throw Error(fmt::format("cannot write report '{}': renaming '{}' failed: {}",
-                                    path.string(), tmp.string(), e.code().message()));
+            Hdf5FileWriter(options_, path).write(report, tmp);
         } catch (...) {
             removeQuietly(tmp);
             throw;
         }
+        return {{{tmp, path}}, {}};
     }
 
 private:
@@ -551,38 +594,35 @@ std::string headerWithUnit(std::string_view name, std::string_view unit) {
     return csvField(unit.empty() ? std::string(name) : fmt::format("{} [{}]", name, unit));
 }
 
-/// Writes one CSV file through a temporary name; `fill` streams the content.
+/// Writes one file to its temporary name; `fill` streams the content. Returns the staged file.
 template <typename Fill>
-void writeCsvAtomically(const fs::path& final_path, Fill&& fill) {
+StagedFile writeTemporary(const fs::path& final_path, Fill&& fill) {
     const fs::path tmp = temporaryPathFor(final_path);
     try {
-        {
-            std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-            if (!out) {
-                throw Error(fmt::format("cannot write '{}': cannot create '{}': {}",
-                                        final_path.string(), tmp.string(), std::strerror(errno)));
-            }
-            fill(out);
-            out.close();
-            if (!out) {
-                throw Error(fmt::format("cannot write '{}': writing '{}' failed",
-                                        final_path.string(), tmp.string()));
-            }
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) {
+            throw Error(fmt::format("cannot write '{}': cannot create '{}': {}",
+                                    final_path.string(), tmp.string(), std::strerror(errno)));
         }
-        fs::rename(tmp, final_path);
-    } catch (const fs::filesystem_error& e) {
-        removeQuietly(tmp);
-        throw Error(fmt::format("cannot write '{}': renaming '{}' failed: {}", final_path.string(),
-                                tmp.string(), e.code().message()));
+        fill(out);
+        out.flush();
+        const int err = errno;
+        out.close();
+        if (!out) {
+            throw Error(fmt::format("cannot write '{}': writing '{}' failed: {}",
+                                    final_path.string(), tmp.string(),
+                                    err != 0 ? std::strerror(err) : "I/O error"));
+        }
     } catch (...) {
         removeQuietly(tmp);
         throw;
     }
+    return {tmp, final_path};
 }
 
 class CsvWriter final : public ReportWriter {
 public:
-    void write(const Report& report, const fs::path& dir) override {
+    StagedOutput stage(const Report& report, const fs::path& dir) override {
         validateReport(report, dir);
         std::set<std::string> files = {"timeseries.csv", "summary.csv"};
         for (const Table& t : report.tables) {
@@ -593,34 +633,39 @@ public:
                                 dir.string(), t.path, tableFileName(t)));
             }
         }
+        checkOutputDirectory(dir, "CSV report");
+        StagedOutput staged;
         std::error_code ec;
-        if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
-            throw InputError(fmt::format(
-                "cannot write CSV report '{}': it exists and is not a directory", dir.string()));
-        }
         if (!fs::is_directory(dir, ec)) {
-            checkDestinationDirectory(parentOrCurrent(dir), dir, "CSV report");
             if (!fs::create_directory(dir, ec) && ec) {
                 throw InputError(
                     fmt::format("cannot write CSV report '{}': cannot create the "
                                 "directory: {}",
                                 dir.string(), ec.message()));
             }
+            staged.created_directories.push_back(dir);
         }
-        checkDestinationDirectory(dir, dir, "CSV report");
-
-        writeCsvAtomically(dir / "timeseries.csv",
-                           [&](std::ofstream& out) { writeTimeseries(out, report.timeseries); });
-        writeCsvAtomically(dir / "summary.csv", [&](std::ofstream& out) {
-            out << "name,value,unit\n";
-            for (const Metric& m : report.summary) {
-                out << fmt::format("{},{},{}\n", csvField(m.name), m.value, csvField(m.unit));
+        // Until handed over, a failure removes what was staged.
+        try {
+            staged.files.push_back(writeTemporary(dir / "timeseries.csv", [&](std::ofstream& out) {
+                writeTimeseries(out, report.timeseries);
+            }));
+            staged.files.push_back(writeTemporary(dir / "summary.csv", [&](std::ofstream& out) {
+                out << "name,value,unit\n";
+                for (const Metric& m : report.summary) {
+                    out << fmt::format("{},{},{}\n", csvField(m.name), m.value, csvField(m.unit));
+                }
+            }));
+            for (const Table& t : report.tables) {
+                staged.files.push_back(writeTemporary(
+                    dir / tableFileName(t), [&](std::ofstream& out) { writeTable(out, t); }));
             }
-        });
-        for (const Table& t : report.tables) {
-            writeCsvAtomically(dir / tableFileName(t),
-                               [&](std::ofstream& out) { writeTable(out, t); });
+        } catch (...) {
+            for (const auto& f : staged.files) removeQuietly(f.temporary);
+            for (const auto& d : staged.created_directories) removeQuietly(d);
+            throw;
         }
+        return staged;
     }
 
 private:
@@ -670,10 +715,142 @@ private:
 
 class NullWriter final : public ReportWriter {
 public:
-    void write(const Report&, const fs::path&) override {}
+    StagedOutput stage(const Report&, const fs::path&) override { return {}; }
 };
 
+/// "<name>.tmp.<pid>": the pid, or 0 if `name` is not such a temporary.
+pid_t temporaryOwner(const std::string& name) {
+    const std::size_t dot = name.rfind(".tmp.");
+    if (dot == std::string::npos || dot == 0) return 0;
+    const std::string digits = name.substr(dot + 5);
+    if (digits.empty() || digits.size() > 9 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return 0;
+    }
+    return static_cast<pid_t>(std::stol(digits));
+}
+
+bool processAlive(pid_t pid) {
+    if (pid == ::getpid()) return true;
+    // EPERM: it exists but belongs to someone else.
+    return ::kill(pid, 0) == 0 || errno == EPERM;
+}
+
 }  // namespace
+
+void ReportWriter::write(const Report& report, const fs::path& path) {
+    OutputTransaction t;
+    t.stage(*this, report, path);
+    t.commit();
+}
+
+void OutputTransaction::add(StagedOutput staged) {
+    for (auto& d : staged.created_directories) {
+        staged_.created_directories.push_back(std::move(d));
+    }
+    for (auto& f : staged.files) staged_.files.push_back(std::move(f));
+}
+
+void OutputTransaction::stage(ReportWriter& writer, const Report& report, const fs::path& path) {
+    add(writer.stage(report, path));
+}
+
+void OutputTransaction::stageText(const fs::path& path, std::string_view text) {
+    if (path.empty() || !path.has_filename()) {
+        throw InputError(fmt::format("cannot write '{}': not a file name", path.string()));
+    }
+    checkOutputFile(path, "file");
+    staged_.files.push_back(writeTemporary(path, [&](std::ofstream& out) {
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        out << "\n";
+    }));
+}
+
+void OutputTransaction::commit() {
+    // The first staged is renamed last: it is the report, the file most worth keeping.
+    for (std::size_t k = staged_.files.size(); k-- > 0;) {
+        const StagedFile& f = staged_.files[k];
+        std::error_code ec;
+        fs::rename(f.temporary, f.final_path, ec);
+        if (ec) {
+            const std::string msg =
+                fmt::format("cannot write '{}': renaming '{}' failed: {}", f.final_path.string(),
+                            f.temporary.string(), ec.message());
+            staged_.files.resize(k + 1);  // the ones before k were renamed: keep them
+            staged_.created_directories.clear();
+            rollback();
+            throw Error(msg);
+        }
+    }
+    staged_ = {};
+}
+
+void OutputTransaction::rollback() noexcept {
+    for (const auto& f : staged_.files) removeQuietly(f.temporary);
+    // Only folders staging created and that are empty again ("an empty csv/" is not left).
+    for (auto it = staged_.created_directories.rbegin(); it != staged_.created_directories.rend();
+         ++it) {
+        std::error_code ec;
+        if (fs::is_empty(*it, ec) && !ec) fs::remove(*it, ec);
+    }
+    staged_ = {};
+}
+
+void checkOutputFile(const fs::path& path, std::string_view what) {
+    if (path.empty() || !path.has_filename()) {
+        throw InputError(fmt::format("cannot write {} '{}': not a file name", what, path.string()));
+    }
+    const fs::path dir = parentOrCurrent(path);
+    checkDestinationDirectory(dir, path, what);
+    std::error_code ec;
+    const auto st = fs::status(path, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory) {
+        throw InputError(
+            fmt::format("cannot write {} '{}': {}", what, path.string(), ec.message()));
+    }
+    if (fs::is_directory(st)) {
+        throw InputError(
+            fmt::format("cannot write {} '{}': a directory has that name", what, path.string()));
+    }
+    removeStaleTemporaries(dir);
+}
+
+void checkOutputDirectory(const fs::path& dir, std::string_view what) {
+    if (dir.empty()) throw InputError(fmt::format("cannot write {}: empty folder name", what));
+    std::error_code ec;
+    const auto st = fs::status(dir, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory) {
+        throw InputError(fmt::format("cannot write {} '{}': {}", what, dir.string(), ec.message()));
+    }
+    if (fs::exists(st) && !fs::is_directory(st)) {
+        throw InputError(fmt::format("cannot write {} '{}': it exists and is not a directory", what,
+                                     dir.string()));
+    }
+    if (fs::is_directory(st)) {
+        checkDestinationDirectory(dir, dir, what);
+        removeStaleTemporaries(dir);
+    } else {
+        checkDestinationDirectory(parentOrCurrent(dir), dir, what);
+    }
+}
+
+std::size_t removeStaleTemporaries(const fs::path& dir) noexcept {
+    std::size_t removed = 0;
+    try {
+        std::error_code ec;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            const pid_t pid = temporaryOwner(it->path().filename().string());
+            if (pid <= 0 || processAlive(pid)) continue;
+            std::error_code type_ec;
+            if (!it->is_regular_file(type_ec)) continue;
+            std::error_code rm_ec;
+            if (fs::remove(it->path(), rm_ec)) ++removed;
+        }
+    } catch (...) {
+        // Cleaning up is a courtesy: never a reason to fail a run.
+    }
+    return removed;
+}
 
 std::unique_ptr<ReportWriter> makeHdf5Writer(const Hdf5Options& options) {
     return std::make_unique<Hdf5Writer>(options);

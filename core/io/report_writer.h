@@ -36,17 +36,74 @@
 #include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <string_view>
+#include <vector>
 
 #include "core/results.h"
 
 namespace dctwin {
 
+/// A file written under a temporary name, waiting to be renamed onto its final name.
+struct StagedFile {
+    std::filesystem::path temporary;
+    std::filesystem::path final_path;
+};
+
+/// What a writer left on disk without renaming anything yet.
+struct StagedOutput {
+    std::vector<StagedFile> files;
+    std::vector<std::filesystem::path> created_directories;  // removed again on rollback
+};
+
 class ReportWriter {
 public:
     virtual ~ReportWriter() = default;
-    /// Writes `report` to `path` (a file for HDF5, a directory for CSV) atomically.
-    virtual void write(const Report& report, const std::filesystem::path& path) = 0;
+    /// Writes `report` to `path` (a file for HDF5, a directory for CSV) atomically: stage()
+    /// then rename.
+    void write(const Report& report, const std::filesystem::path& path);
+    /// Writes everything to temporaries "<final>.tmp.<pid>" beside the final names and renames
+    /// nothing. On failure removes what it wrote and throws; on success the caller owns the
+    /// temporaries (see OutputTransaction).
+    virtual StagedOutput stage(const Report& report, const std::filesystem::path& path) = 0;
 };
+
+/// The outputs of one run as one transaction (DESIGN.md §5.3, §7): every output is staged to
+/// temporaries; commit() renames them all onto their final names only after every one was
+/// written, the first staged last (stage the report first: an existing report is replaced
+/// only once everything else is in place). Destroying an uncommitted transaction removes the
+/// temporaries and the folders staging created, so a failed summary or CSV write leaves an
+/// earlier report untouched and nothing behind.
+class OutputTransaction {
+public:
+    OutputTransaction() = default;
+    ~OutputTransaction() { rollback(); }
+    OutputTransaction(const OutputTransaction&) = delete;
+    OutputTransaction& operator=(const OutputTransaction&) = delete;
+
+    void stage(ReportWriter& writer, const Report& report, const std::filesystem::path& path);
+    /// Stages a text file (a JSON summary); Error naming the file if it cannot be written.
+    void stageText(const std::filesystem::path& path, std::string_view text);
+    /// Renames every temporary onto its final name; Error naming the file if a rename fails
+    /// (the temporaries not yet renamed are removed).
+    void commit();
+    /// Removes the temporaries and created folders; never throws.
+    void rollback() noexcept;
+
+private:
+    void add(StagedOutput staged);
+    StagedOutput staged_;
+};
+
+/// Checks before a run that `path` can be written as a file: its folder exists and is
+/// writable and `path` is not a directory. InputError naming `what` and the path otherwise.
+/// Also removes stale temporaries of dead processes from that folder.
+void checkOutputFile(const std::filesystem::path& path, std::string_view what);
+/// The same for an output folder (CSV): it is a writable directory, or it does not exist and
+/// its parent is a writable directory.
+void checkOutputDirectory(const std::filesystem::path& dir, std::string_view what);
+/// Removes the "<name>.tmp.<pid>" files in `dir` whose process no longer runs (left by a run
+/// that was killed while writing). Returns how many it removed; never throws.
+std::size_t removeStaleTemporaries(const std::filesystem::path& dir) noexcept;
 
 struct Hdf5Options {
     int compression_level = 4;      // deflate level 0..9; 0 keeps chunking, no compression

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "core/errors.h"
+#include "core/json.h"
 #include "core/units.h"
 #include "core/weather/psychrometrics.h"
 
@@ -417,8 +418,8 @@ std::size_t fillGaps(std::vector<double>& v, const Quantity& q, const Parser& pa
 }
 
 DesignConditions designConditions(const std::vector<std::string_view>& f, const Parser& parser,
-                                  const std::vector<double>& T_db,
-                                  const std::vector<double>& T_wb) {
+                                  const std::vector<double>& T_db, const std::vector<double>& T_wb,
+                                  const std::vector<double>& pressure) {
     DesignConditions d;
     auto find = [&](std::string_view key) -> std::size_t {
         for (std::size_t i = 0; i < f.size(); ++i) {
@@ -452,6 +453,39 @@ DesignConditions designConditions(const std::vector<std::string_view>& f, const 
         }
         return static_cast<int>(m);
     };
+    // A design temperature from the file must lie in the EPW range of hourly temperatures;
+    // otherwise it fails later, in psychrometrics or a heat rejection model, without the file.
+    auto temperature = [&](double t_C, std::size_t index, std::string_view what) {
+        if (!(t_C >= kDryBulbQ.lo && t_C <= kDryBulbQ.hi)) {
+            parser.failField(2, static_cast<int>(index + 1), what,
+                             fmt::format("{} °C is outside the EPW range {}..{} °C", t_C,
+                                         kDryBulbQ.lo, kDryBulbQ.hi));
+        }
+        return celsiusToKelvin(t_C);
+    };
+    double p_mean = 0.0;
+    for (double p : pressure) p_mean += p;
+    p_mean = pressure.empty() ? 101325.0 : p_mean / static_cast<double>(pressure.size());
+    // A wet bulb with its dry bulb must describe real air: not above the dry bulb (beyond the
+    // 0.5 K the dictionary tolerates for dew points) and not below the wet bulb of dry air.
+    auto pair = [&](double db, double wb, std::size_t index, std::string_view what) {
+        bool ok = wb <= db + 0.5;
+        if (ok) {
+            try {
+                ok = psychro::humidityRatioFromWetBulb(db, std::min(wb, db), p_mean) >= 0.0;
+            } catch (const Error&) {
+                ok = false;
+            }
+        }
+        if (!ok) {
+            parser.failField(
+                2, static_cast<int>(index + 1), what,
+                fmt::format("dry bulb {:.1f} °C with wet bulb {:.1f} °C is not possible moist "
+                            "air at {:.0f} Pa (the wet bulb must lie between that of dry air and "
+                            "the dry bulb)",
+                            units::kelvinToCelsius(db), units::kelvinToCelsius(wb), p_mean));
+        }
+    };
     if (f.size() > 2) d.source = std::string(trim(f[2]));
 
     const std::size_t h = find("Heating");
@@ -461,8 +495,8 @@ DesignConditions designConditions(const std::vector<std::string_view>& f, const 
                 {"heating coldest month", "heating 99.6 % dry bulb", "heating 99 % dry bulb"})) {
             d.heating_from_file = true;
             d.coldest_month = month((*v)[0], h + 1, "heating coldest month");
-            d.heating_db_99_6 = celsiusToKelvin((*v)[1]);
-            d.heating_db_99 = celsiusToKelvin((*v)[2]);
+            d.heating_db_99_6 = temperature((*v)[1], h + 2, "heating 99.6 % dry bulb");
+            d.heating_db_99 = temperature((*v)[2], h + 3, "heating 99 % dry bulb");
         }
     }
     const std::size_t c = find("Cooling");
@@ -480,18 +514,42 @@ DesignConditions designConditions(const std::vector<std::string_view>& f, const 
             d.cooling_from_file = true;
             d.hottest_month = month(x[0], c + 1, "cooling hottest month");
             d.cooling_db_range = x[1];
-            d.cooling_db_0_4 = celsiusToKelvin(x[2]);
-            d.cooling_mcwb_0_4 = celsiusToKelvin(x[3]);
-            d.cooling_db_1 = celsiusToKelvin(x[4]);
-            d.cooling_mcwb_1 = celsiusToKelvin(x[5]);
-            d.cooling_db_2 = celsiusToKelvin(x[6]);
-            d.cooling_mcwb_2 = celsiusToKelvin(x[7]);
-            d.evaporation_wb_0_4 = celsiusToKelvin(x[8]);
-            d.evaporation_mcdb_0_4 = celsiusToKelvin(x[9]);
-            d.evaporation_wb_1 = celsiusToKelvin(x[10]);
-            d.evaporation_mcdb_1 = celsiusToKelvin(x[11]);
-            d.evaporation_wb_2 = celsiusToKelvin(x[12]);
-            d.evaporation_mcdb_2 = celsiusToKelvin(x[13]);
+            if (!(x[1] >= 0.0 && x[1] <= kDryBulbQ.hi - kDryBulbQ.lo)) {
+                parser.failField(2, static_cast<int>(c + 3), "cooling dry bulb range",
+                                 fmt::format("{} K is not a daily range 0..{} K", x[1],
+                                             kDryBulbQ.hi - kDryBulbQ.lo));
+            }
+            const std::array<std::string_view, 14> names = {
+                "",
+                "",
+                "cooling 0.4 % dry bulb",
+                "cooling 0.4 % mean coincident wet bulb",
+                "cooling 1 % dry bulb",
+                "cooling 1 % mean coincident wet bulb",
+                "cooling 2 % dry bulb",
+                "cooling 2 % mean coincident wet bulb",
+                "evaporation 0.4 % wet bulb",
+                "evaporation 0.4 % mean coincident dry bulb",
+                "evaporation 1 % wet bulb",
+                "evaporation 1 % mean coincident dry bulb",
+                "evaporation 2 % wet bulb",
+                "evaporation 2 % mean coincident dry bulb"};
+            std::array<double, 14> K{};
+            for (std::size_t k = 2; k < 14; ++k) K[k] = temperature(x[k], c + 1 + k, names[k]);
+            for (std::size_t k = 2; k < 8; k += 2) pair(K[k], K[k + 1], c + 2 + k, names[k + 1]);
+            for (std::size_t k = 8; k < 14; k += 2) pair(K[k + 1], K[k], c + 1 + k, names[k]);
+            d.cooling_db_0_4 = K[2];
+            d.cooling_mcwb_0_4 = K[3];
+            d.cooling_db_1 = K[4];
+            d.cooling_mcwb_1 = K[5];
+            d.cooling_db_2 = K[6];
+            d.cooling_mcwb_2 = K[7];
+            d.evaporation_wb_0_4 = K[8];
+            d.evaporation_mcdb_0_4 = K[9];
+            d.evaporation_wb_1 = K[10];
+            d.evaporation_mcdb_1 = K[11];
+            d.evaporation_wb_2 = K[12];
+            d.evaporation_mcdb_2 = K[13];
         }
     }
     if (d.heating_from_file && d.cooling_from_file) return d;
@@ -568,6 +626,24 @@ HourStamp Weather::stamp(std::size_t i) {
 WeatherSample Weather::row(std::size_t i) const {
     return {dry_bulb_.at(i), dew_point_.at(i),      wet_bulb_.at(i),  rh_.at(i),
             pressure_.at(i), humidity_ratio_.at(i), wind_speed_.at(i)};
+}
+
+std::string Weather::describeRow(std::size_t i) const {
+    const HourStamp s = stamp(i);
+    return fmt::format("{}:{} ({:02d}-{:02d} hour {})", quoteValue(name_), fileLine(i), s.month,
+                       s.day, s.hour);
+}
+
+std::pair<std::size_t, std::size_t> Weather::rowsAround(double seconds_since_jan1) const {
+    const std::size_t n = hourCount();
+    if (n == 0 || !std::isfinite(seconds_since_jan1)) return {0, 0};
+    const double period = static_cast<double>(n) * 3600.0;
+    double u = std::fmod(seconds_since_jan1, period);
+    if (u < 0.0) u += period;
+    const double x = u / 3600.0 - 1.0;
+    if (x < 0.0) return {n - 1, 0};
+    const std::size_t lo = std::min(static_cast<std::size_t>(x), n - 1);
+    return {lo, (lo + 1) % n};
 }
 
 WeatherSample Weather::at(double seconds_since_jan1) const {
@@ -652,7 +728,8 @@ Weather parseEpw(std::string_view text, std::string name) {
         }
     }
     w.filled_ = filled;
-    w.design_ = designConditions(parser.design_fields, parser, w.dry_bulb_, w.wet_bulb_);
+    w.design_ =
+        designConditions(parser.design_fields, parser, w.dry_bulb_, w.wet_bulb_, w.pressure_);
     return w;
 }
 
@@ -660,7 +737,11 @@ Weather readEpw(const std::filesystem::path& path) {
     const std::string name = path.string();
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
-        throw InputError(fmt::format("{}: weather file does not exist", name));
+        // ec is set for paths that cannot even be looked up ("File name too long").
+        throw InputError(
+            fmt::format("{}: {}", quoteValue(name),
+                        ec ? fmt::format("cannot access weather file: {}", ec.message())
+                           : std::string("weather file does not exist")));
     }
     if (std::filesystem::is_directory(path, ec)) {
         throw InputError(fmt::format("{}: is a directory, not an EPW weather file", name));

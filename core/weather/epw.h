@@ -60,6 +60,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dctwin::weather {
@@ -141,6 +142,12 @@ public:
     static double rowTime(std::size_t i) { return static_cast<double>(i + 1) * 3600.0; }
     /// Month, day and hour of row i (rows are in calendar order, so this is fixed by i).
     static HourStamp stamp(std::size_t i);
+    /// 1-based line of row i in the file (8 header lines come first).
+    static std::size_t fileLine(std::size_t i) { return 9 + i; }
+    /// "<file>:<line> (MM-DD hour H)" for messages that trace a value back to its row.
+    std::string describeRow(std::size_t i) const;
+    /// The two rows whose samples at(t) blends.
+    std::pair<std::size_t, std::size_t> rowsAround(double seconds_since_jan1) const;
 
     // Hourly series, one value per row, SI.
     const std::vector<double>& dryBulb() const { return dry_bulb_; }     // [K]

@@ -374,6 +374,29 @@ TEST_F(BrokenEpw, ShortGapsAreInterpolatedLongGapsRejected) {
                                    "lines 500..509"});
 }
 
+TEST_F(BrokenEpw, DesignConditionsOutsideTheRangeNameTheFile) {
+    // Issue 14: a design-condition dry bulb of −70 gave a psychrometrics error without a file.
+    setField(lines_, 2, 7, "-75");  // heating 99.6 % dry bulb
+    expectError(write("heating.epw"),
+                {"heating.epw:2: field 7 (heating 99.6 % dry bulb): -75 °C is outside the EPW "
+                 "range -70..70 °C"});
+    lines_ = linesOf(kMilwaukee);
+    setField(lines_, 2, 24, "-70");  // cooling 0.4 % dry bulb, below its coincident wet bulb
+    expectError(write("cooling.epw"),
+                {"cooling.epw:2: field 25 (cooling 0.4 % mean coincident wet bulb)",
+                 "dry bulb -70.0 °C with wet bulb 23.7 °C is not possible moist air"});
+    lines_ = linesOf(kMilwaukee);
+    setField(lines_, 2, 23, "-3");  // daily range
+    expectError(write("range.epw"), {"range.epw:2: field 23 (cooling dry bulb range)"});
+}
+
+TEST_F(BrokenEpw, PathsThatCannotBeLookedUpAreInputErrors) {
+    // Issue 14: "filesystem error: status: File name too long", exit 1.
+    expectError(dir_ / (std::string(300, 'w') + ".epw"), {"cannot access weather file", "long"});
+    expectError(fs::path(std::string(5000, 'w') + ".epw"), {"cannot access weather file"});
+    expectError(dir_, {"is a directory"});
+}
+
 TEST_F(BrokenEpw, EmptyDesignConditionsAreComputedFromTheHours) {
     lines_[1] = "DESIGN CONDITIONS,0";
     const Weather w = readEpw(write("nodesign.epw"));
