@@ -1,7 +1,8 @@
 # The README's two commands:
 #   make run    installs what is missing, builds, and runs the default scenario → report.h5
 #   make test   installs what is missing, builds, and runs every test (CTest summary at the end)
-# Other targets: make build, make bench, make asan-test, make install, make package, make clean.
+# Other targets: make build, make bench, make asan-test, make install, make package, make docs,
+# make format, make clean.
 BUILD      ?= build
 BUILD_TYPE ?= Release
 GUI        ?= ON
@@ -10,7 +11,7 @@ SCENARIO   ?= scenarios/azure_gb300_64.json
 PREFIX     ?= /usr/local
 CMAKE_ARGS ?=
 
-.PHONY: deps configure build run test bench asan-test install package clean
+.PHONY: deps configure build run test bench asan-test install package docs format clean
 
 deps:
 	DCTWIN_BUILD_GUI=$(GUI) ./scripts/install-deps.sh
@@ -26,6 +27,14 @@ run: build
 
 test: build
 	QT_QPA_PLATFORM=offscreen ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# API documentation (Doxygen, fails on any warning) → $(BUILD)/docs/html/index.html
+docs: configure
+	cmake --build $(BUILD) --target docs
+
+# Formats every C++ file with the project's .clang-format (CI checks it: format.clang_format).
+format:
+	git ls-files '*.cpp' '*.h' | xargs clang-format -i
 
 # bin/dctwin[-gui] and share/dctwin/{data,scenarios} under PREFIX.
 install: build

@@ -123,9 +123,7 @@ Options parseArgs(int argc, char** argv) {
 // ---------------------------------------------------------------------------------------------
 // Child side: load, run, measure.
 
-std::filesystem::path scenarioPath(const CaseSpec& c) {
-    return scenariosDir() / c.scenario;
-}
+std::filesystem::path scenarioPath(const CaseSpec& c) { return scenariosDir() / c.scenario; }
 
 // The quick variants change the study length in the input JSON and re-parse it, so the model
 // builder sees exactly what a scenario file with that length would give it.

@@ -12,8 +12,8 @@
 
 #include "core/errors.h"
 #include "core/io/report_writer.h"
-#include "facility/scenario.h"
 #include "core/json.h"
+#include "facility/scenario.h"
 #include "facility/sweep.h"
 #include "facility/twin.h"
 
@@ -47,8 +47,7 @@ public:
             const int decile = static_cast<int>(std::floor(fraction * 10.0 + 1e-9));
             if (decile > last_decile_) {
                 last_decile_ = decile;
-                std::cerr << fmt::format("{}: {:3d} % ({:.1f} s)\n", label_, decile * 10,
-                                         elapsed);
+                std::cerr << fmt::format("{}: {:3d} % ({:.1f} s)\n", label_, decile * 10, elapsed);
             }
         }
     }
@@ -102,17 +101,18 @@ void printSummary(const facility::RunOutcome& r) {
     std::cout << fmt::format("facility energy     {:.1f} MWh   peak facility {:.0f} kW\n",
                              num("facility_energy_MWh"), num("peak_facility_kW"));
     std::cout << fmt::format("PUE                 {:.4f}\n", num("pue"));
-    std::cout << fmt::format("water               {:.1f} m3    WUE {:.3f} L/kWh\n",
-                             num("water_m3"), num("wue_L_per_kWh"));
+    std::cout << fmt::format("water               {:.1f} m3    WUE {:.3f} L/kWh\n", num("water_m3"),
+                             num("wue_L_per_kWh"));
     std::cout << fmt::format("max GPU temperature {:.1f} C\n", num("max_gpu_temp_C"));
     std::cout << fmt::format("energy balance      {:.2e} (relative error)\n",
                              num("energy_balance_rel_error"));
     if (s.contains("contingency")) {
         std::cout << "contingency         " << s["contingency"].dump() << "\n";
     }
-    std::cout << fmt::format("solver              {} states, {} linear solver, {} steps, {:.2f} s "
-                             "wall\n",
-                             r.state_count, r.linear_solver, r.stats.steps, r.wall_seconds);
+    std::cout << fmt::format(
+        "solver              {} states, {} linear solver, {} steps, {:.2f} s "
+        "wall\n",
+        r.state_count, r.linear_solver, r.stats.steps, r.wall_seconds);
 }
 
 void printTable(const Table& t) {
@@ -126,7 +126,8 @@ void printTable(const Table& t) {
         if (const auto* nums = std::get_if<std::vector<double>>(&col.data)) {
             for (double v : *nums) cells[c].push_back(fmt::format("{:.6g}", v));
         } else {
-            for (const auto& v : std::get<std::vector<std::string>>(col.data)) cells[c].push_back(v);
+            for (const auto& v : std::get<std::vector<std::string>>(col.data))
+                cells[c].push_back(v);
         }
         std::size_t w = 0;
         for (const auto& s : cells[c]) w = std::max(w, s.size());
@@ -207,13 +208,12 @@ int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int 
     std::error_code ec;
     fs::create_directories(out_dir, ec);
     if (ec) {
-        throw InputError(fmt::format("cannot create sweep output directory '{}': {}", out_dir,
-                                     ec.message()));
+        throw InputError(
+            fmt::format("cannot create sweep output directory '{}': {}", out_dir, ec.message()));
     }
     ProgressPrinter progress(options, plan.name);
-    facility::SweepResult result = facility::runSweep(plan, out_dir, threads,
-                                                      [&](double f) { progress(f, 0.0); },
-                                                      options.cancel);
+    facility::SweepResult result = facility::runSweep(
+        plan, out_dir, threads, [&](double f) { progress(f, 0.0); }, options.cancel);
     if (!options.quiet) std::cout << result.table_text;
     std::cout << fmt::format("{} of {} cases succeeded; results in {}\n", result.succeeded,
                              result.cases, out_dir);
@@ -236,7 +236,10 @@ int schemaCommand(const std::optional<std::string>& output, bool markdown) {
     const std::string text =
         markdown ? facility::scenarioReference() : facility::scenarioSchema().dump(2);
     if (output) {
-        writeText(*output, text);
+        checkOutputFile(*output, "schema");
+        OutputTransaction out;
+        out.stageText(*output, text);
+        out.commit();
     } else {
         std::cout << text << "\n";
     }

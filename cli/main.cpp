@@ -89,8 +89,8 @@ Args parseArgs(int argc, char** argv) {
                 a.threads = std::stoi(n, &pos);
                 if (pos != n.size() || a.threads < 1) throw std::invalid_argument(n);
             } catch (const std::exception&) {
-                usageError(fmt::format("{} expects a positive whole number of threads, got '{}'",
-                                       s, n));
+                usageError(
+                    fmt::format("{} expects a positive whole number of threads, got '{}'", s, n));
             }
         } else if (s == "--quiet" || s == "-q") {
             a.quiet = true;

@@ -16,16 +16,17 @@ std::size_t findPort(const std::vector<Variable>& ports, std::string_view name,
         if (ports[i].name == name) return i;
         valid += (i ? ", " : "") + ports[i].name;
     }
-    throw ModelError(fmt::format("component '{}' has no {} '{}'; its {}s are: {}", component,
-                                 kind, name, kind, valid.empty() ? "(none)" : valid));
+    throw ModelError(fmt::format("component '{}' has no {} '{}'; its {}s are: {}", component, kind,
+                                 name, kind, valid.empty() ? "(none)" : valid));
 }
 
 void checkNew(const std::vector<Variable>& ports, const Variable& v, std::string_view component,
               std::string_view kind) {
     if (v.name.empty() || v.name.find('.') != std::string::npos) {
-        throw ModelError(fmt::format("component '{}': {} name '{}' must be non-empty and "
-                                     "contain no '.'",
-                                     component, kind, v.name));
+        throw ModelError(
+            fmt::format("component '{}': {} name '{}' must be non-empty and "
+                        "contain no '.'",
+                        component, kind, v.name));
     }
     for (const auto& p : ports) {
         if (p.name == v.name) {
@@ -34,9 +35,10 @@ void checkNew(const std::vector<Variable>& ports, const Variable& v, std::string
         }
     }
     if (!(v.nominal > 0.0) || !std::isfinite(v.nominal)) {
-        throw ModelError(fmt::format("component '{}': {} '{}' needs a positive nominal value, "
-                                     "got {}",
-                                     component, kind, v.name, v.nominal));
+        throw ModelError(
+            fmt::format("component '{}': {} '{}' needs a positive nominal value, "
+                        "got {}",
+                        component, kind, v.name, v.nominal));
     }
 }
 
@@ -44,8 +46,8 @@ void checkNew(const std::vector<Variable>& ports, const Variable& v, std::string
 
 Component::Component(std::string name) : name_(std::move(name)) {
     if (name_.empty() || name_.find('.') != std::string::npos) {
-        throw ModelError(fmt::format("component name '{}' must be non-empty and contain no '.'",
-                                     name_));
+        throw ModelError(
+            fmt::format("component name '{}' must be non-empty and contain no '.'", name_));
     }
 }
 

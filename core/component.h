@@ -21,9 +21,9 @@ namespace dctwin {
 
 struct Variable {
     std::string name;
-    std::string unit;         // SI unit: "K", "W", "m3/s", "Pa", "J", "1"
-    double nominal = 1.0;     // typical magnitude (> 0) [unit]
-    double start = 0.0;       // initial value of a state, default value of an input [unit]
+    std::string unit;      // SI unit: "K", "W", "m3/s", "Pa", "J", "1"
+    double nominal = 1.0;  // typical magnitude (> 0) [unit]
+    double start = 0.0;    // initial value of a state, default value of an input [unit]
     std::string description;
 };
 
@@ -49,8 +49,8 @@ public:
                                 std::span<double> y) const = 0;
 
     /// dx/dt = f(t, x, u). Components without states need not override it.
-    virtual void computeDerivatives(double t, std::span<const double> x,
-                                    std::span<const double> u, std::span<double> dxdt) const;
+    virtual void computeDerivatives(double t, std::span<const double> x, std::span<const double> u,
+                                    std::span<double> dxdt) const;
 
     /// Initial state; the default takes each state's start value.
     virtual void initialState(std::span<double> x0) const;

@@ -329,9 +329,8 @@ std::string JsonView::childPath(std::string_view key) const {
         return fmt::format("{}/{} (overriding catalog record {})", provenance_->user_path,
                            escapePointerToken(*it), provenance_->record);
     }
-    return fmt::format("{}: catalog record {}/{}", provenance_->user_path.empty()
-                                                       ? "/"
-                                                       : provenance_->user_path,
+    return fmt::format("{}: catalog record {}/{}",
+                       provenance_->user_path.empty() ? "/" : provenance_->user_path,
                        provenance_->record, token);
 }
 

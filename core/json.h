@@ -46,9 +46,9 @@ std::string nearestName(std::string_view name, const std::vector<std::string>& c
 /// path first and the record second; a key from the record at the scenario object that named
 /// the model, then the record's own path.
 struct JsonProvenance {
-    std::string user_path;                 ///< the scenario object ("/cooling/cdu")
-    std::string record;                    ///< the catalog record ("cdus.json/vertiv_xdu1350")
-    std::vector<std::string> overridden;   ///< keys the scenario sets
+    std::string user_path;                ///< the scenario object ("/cooling/cdu")
+    std::string record;                   ///< the catalog record ("cdus.json/vertiv_xdu1350")
+    std::vector<std::string> overridden;  ///< keys the scenario sets
 };
 
 /// An integer read from a scenario: converts implicitly to std::int64_t and, checked, to int.

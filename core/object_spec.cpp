@@ -15,17 +15,25 @@ namespace {
 
 std::string fmtNumber(double v) {
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    // Whole numbers in full (4294967304 must not read as 4.29497e+09 in a message).
+    if (std::trunc(v) == v && std::abs(v) < 1e15) return fmt::format("{:.0f}", v);
     return fmt::format("{:g}", v);
 }
 
 const char* typeName(KeyType t) {
     switch (t) {
-        case KeyType::Number: return "number";
-        case KeyType::Integer: return "integer";
-        case KeyType::Boolean: return "boolean";
-        case KeyType::String: return "string";
-        case KeyType::Object: return "object";
-        case KeyType::Array: return "array";
+        case KeyType::Number:
+            return "number";
+        case KeyType::Integer:
+            return "integer";
+        case KeyType::Boolean:
+            return "boolean";
+        case KeyType::String:
+            return "string";
+        case KeyType::Object:
+            return "object";
+        case KeyType::Array:
+            return "array";
     }
     return "null";
 }
@@ -327,8 +335,7 @@ Json ObjectSpec::schema() const {
         if (!k.fallback.is_null()) p["default"] = k.fallback;
         props[k.key] = std::move(p);
         if (k.required) required.push_back(k.key);
-        if (!k.group.empty() &&
-            std::find(groups.begin(), groups.end(), k.group) == groups.end()) {
+        if (!k.group.empty() && std::find(groups.begin(), groups.end(), k.group) == groups.end()) {
             groups.push_back(k.group);
         }
     }
@@ -389,12 +396,12 @@ std::string ObjectSpec::markdown(const std::string& path) const {
         } else if (std::isfinite(k.min) || std::isfinite(k.max)) {
             range = fmt::format("{} to {}", fmtNumber(k.min), fmtNumber(k.max));
         }
-        std::string fallback = k.fallback.is_null() ? (k.required ? "required" : "")
-                                                     : k.fallback.dump();
+        std::string fallback =
+            k.fallback.is_null() ? (k.required ? "required" : "") : k.fallback.dump();
         std::string meaning = k.description;
         if (!k.group.empty()) meaning += fmt::format(" (one of the `{}` keys)", k.group);
-        out += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", k.key, type, k.unit,
-                           cell(range), cell(fallback), cell(meaning));
+        out += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", k.key, type, k.unit, cell(range),
+                           cell(fallback), cell(meaning));
     }
     if (overrides_) {
         out += "\nAny other key overrides the named catalog record's value of that key.\n";
@@ -403,8 +410,8 @@ std::string ObjectSpec::markdown(const std::string& path) const {
     if (delegate_) out += delegate_->markdown(path);
     for (const auto& k : keys_) {
         if (k.object) {
-            out += k.object->markdown(fmt::format("{}/{}{}", path, k.key,
-                                                  k.type == KeyType::Array ? "/i" : ""));
+            out += k.object->markdown(
+                fmt::format("{}/{}{}", path, k.key, k.type == KeyType::Array ? "/i" : ""));
         }
     }
     return out;
@@ -440,8 +447,10 @@ SpecReader::SpecReader(const JsonView& v, const ObjectSpec& union_or_spec)
         if (k.group.empty() || !view_.has(k.key)) continue;
         for (const auto& other : spec.keys()) {
             if (&other != &k && other.group == k.group && view_.has(other.key)) {
-                view_.fail(fmt::format("'{}' and '{}' are the same quantity; give it once",
-                                       k.key, other.key));
+                view_.fail(
+                    fmt::format("give '{}' or '{}', not both: they are the same "
+                                "quantity in different units; give it once",
+                                k.key, other.key));
             }
         }
     }
@@ -551,8 +560,9 @@ bool SpecReader::boolean(std::string_view key) const {
 std::string SpecReader::string(std::string_view key) const {
     const KeySpec& k = declared(key);
     if (!k.choices.empty()) {
-        return k.fallback.is_string() ? view_.choice(k.key, k.choices, k.fallback.get<std::string>())
-                                      : view_.choice(k.key, k.choices);
+        return k.fallback.is_string()
+                   ? view_.choice(k.key, k.choices, k.fallback.get<std::string>())
+                   : view_.choice(k.key, k.choices);
     }
     if (auto c = value(k)) return c->asString();
     if (k.fallback.is_string()) return k.fallback.get<std::string>();

@@ -15,7 +15,7 @@
 /// Alternatives: keys sharing a `group` ("duration_s", "duration_min", "duration_h") are one
 /// quantity in different units; at most one may be given (the schema says so too).
 ///
-/// Catalog-backed objects ({"model": "gb300_nvl72", <overrides>}) are `open`: keys that are not
+/// Catalog-backed objects ({"model": "gb300_nvl72", overrides...}) are `open`: keys that are not
 /// the object's own are handed to the catalog record as overrides. Their schema comes from a
 /// callback that lists the catalog's parameter keys (documentation keys such as "*_source"
 /// are never offered).
@@ -89,10 +89,17 @@ public:
                       std::string description);
     ObjectSpec& scalarArray(std::string key, KeyType items, std::string description);
     /// @brief An integer that may be absent with no default (the reader decides).
+    /// @param key the key as written in the file
     /// @param min smallest accepted value
     /// @param max largest accepted value
+    /// @param description what it means
     ObjectSpec& optionalInteger(std::string key, double min, double max, std::string description);
     /// @brief A list of numbers in `unit`, each in [min, max].
+    /// @param key the key as written in the file
+    /// @param unit the numbers' unit (core/units.h name)
+    /// @param min [unit] smallest accepted element
+    /// @param max [unit] largest accepted element
+    /// @param description what it means
     /// @param length the exact element count (0: any)
     /// @param fallback [unit] the list when absent; nullopt: the key may be absent with no
     ///        default (the reader decides)

@@ -11,9 +11,9 @@
 namespace dctwin {
 
 struct Channel {
-    std::string group;        // "power", "cooling", "rack/r01" (may contain '/')
-    std::string name;         // "it_power"
-    std::string unit;         // SI unit string, e.g. "W", "K", "m3/s", "1"
+    std::string group;  // "power", "cooling", "rack/r01" (may contain '/')
+    std::string name;   // "it_power"
+    std::string unit;   // SI unit string, e.g. "W", "K", "m3/s", "1"
     std::string description;
     std::vector<double> values;
 };
@@ -21,8 +21,8 @@ struct Channel {
 /// Samples on a common time grid.
 class ResultSet {
 public:
-    std::vector<double> time;      // [s] since study start
-    std::string start_iso8601;     // wall-clock start of the study, e.g. "2026-07-01T00:00:00"
+    std::vector<double> time;   // [s] since study start
+    std::string start_iso8601;  // wall-clock start of the study, e.g. "2026-07-01T00:00:00"
     std::vector<Channel> channels;
 
     /// Adds an empty channel; throws ModelError if group/name already exists.

@@ -26,8 +26,8 @@ public:
     void addState(std::string_view qualified, std::string group, std::string name,
                   std::string description = {});
     /// Records any function of (t, x, outputs).
-    using Probe = std::function<double(double t, std::span<const double> x,
-                                       std::span<const double> y)>;
+    using Probe =
+        std::function<double(double t, std::span<const double> x, std::span<const double> y)>;
     void addProbe(Probe probe, std::string group, std::string name, std::string unit,
                   std::string description = {});
 

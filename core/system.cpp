@@ -40,8 +40,7 @@ std::size_t System::componentIndex(std::string_view name) const {
     throw ModelError(fmt::format("no component named '{}'; components: {}", name, some));
 }
 
-std::pair<std::size_t, std::size_t> System::resolve(std::string_view qualified,
-                                                    bool output) const {
+std::pair<std::size_t, std::size_t> System::resolve(std::string_view qualified, bool output) const {
     auto dot = qualified.rfind('.');
     if (dot == std::string_view::npos) {
         throw ModelError(fmt::format("port '{}' must be written 'component.{}'", qualified,
@@ -156,9 +155,9 @@ void System::finalize() {
         if (!feeds) continue;
         if (k.from_component == k.to_component) {
             throw ModelError(fmt::format(
-                "algebraic loop: '{}.{}' feeds '{}.{}' of the same component directly",
-                to.name(), components_[k.from_component].component->outputs()[k.from_output].name,
-                to.name(), to.inputs()[k.to_input].name));
+                "algebraic loop: '{}.{}' feeds '{}.{}' of the same component directly", to.name(),
+                components_[k.from_component].component->outputs()[k.from_output].name, to.name(),
+                to.inputs()[k.to_input].name));
         }
         succ[k.from_component].push_back(k.to_component);
         feed_edges[k.to_component].push_back(&k);
@@ -392,15 +391,12 @@ std::vector<double> System::discontinuities(double t0, double t1) const {
     return times;
 }
 
-SystemProblem::SystemProblem(const System& system)
-    : system_(system), ws_(system.makeWorkspace()) {}
+SystemProblem::SystemProblem(const System& system) : system_(system), ws_(system.makeWorkspace()) {}
 
 void SystemProblem::rhs(double t, std::span<const double> x, std::span<double> dxdt) {
     system_.evaluate(t, x, dxdt, ws_);
 }
 
-double SystemProblem::nominal(std::size_t i) const {
-    return system_.stateVariable(i).nominal;
-}
+double SystemProblem::nominal(std::size_t i) const { return system_.stateVariable(i).nominal; }
 
 }  // namespace dctwin

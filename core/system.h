@@ -116,8 +116,7 @@ public:
     /// Computes every output into ws.y.
     void evaluateOutputs(double t, std::span<const double> x, Workspace& ws) const;
     /// Computes every output into ws.y and dx/dt into dxdt.
-    void evaluate(double t, std::span<const double> x, std::span<double> dxdt,
-                  Workspace& ws) const;
+    void evaluate(double t, std::span<const double> x, std::span<double> dxdt, Workspace& ws) const;
 
     SparsityPattern jacobianPattern() const;
     /// Sorted, unique discontinuity times in (t0, t1] from all components.
@@ -141,10 +140,10 @@ private:
     std::vector<std::pair<InputPort, double>> fixed_inputs_;
     bool finalized_ = false;
     std::size_t n_states_ = 0, n_inputs_ = 0, n_outputs_ = 0;
-    std::vector<std::size_t> order_;              // evaluation order of components
-    std::vector<std::ptrdiff_t> input_source_;    // global input → global output, or -1
-    std::vector<double> input_constant_;          // value of unconnected inputs
-    std::vector<std::size_t> state_owner_;        // global state → component
+    std::vector<std::size_t> order_;            // evaluation order of components
+    std::vector<std::ptrdiff_t> input_source_;  // global input → global output, or -1
+    std::vector<double> input_constant_;        // value of unconnected inputs
+    std::vector<std::size_t> state_owner_;      // global state → component
 };
 
 /// Adapts a finalized System to the solver interface.

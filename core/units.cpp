@@ -11,7 +11,7 @@ namespace dctwin::units {
 namespace {
 
 struct Linear {
-    double scale;   // SI = value * scale + offset
+    double scale;  // SI = value * scale + offset
     double offset;
     const char* si;
 };
@@ -67,8 +67,8 @@ const std::map<std::string, Linear, std::less<>>& table() {
 const Linear& lookup(std::string_view unit) {
     auto it = table().find(unit);
     if (it == table().end()) {
-        throw InputError(fmt::format("unknown unit '{}'; valid units: {}", unit,
-                                     fmt::join(knownUnits(), ", ")));
+        throw InputError(
+            fmt::format("unknown unit '{}'; valid units: {}", unit, fmt::join(knownUnits(), ", ")));
     }
     return it->second;
 }

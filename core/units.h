@@ -18,22 +18,22 @@ constexpr double kelvinToFahrenheit(double k) { return (k - kZeroCelsius) * 9.0 
 constexpr double fahrenheitDeltaToKelvin(double df) { return df * 5.0 / 9.0; }
 
 // Power and energy
-inline constexpr double kW = 1e3;            // [W]
-inline constexpr double MW = 1e6;            // [W]
-inline constexpr double kWh = 3.6e6;         // [J]
-inline constexpr double MWh = 3.6e9;         // [J]
-inline constexpr double hp = 745.699872;     // [W] mechanical horsepower
-inline constexpr double kVA = 1e3;           // [VA]
-inline constexpr double MVA = 1e6;           // [VA]
-inline constexpr double kV = 1e3;            // [V]
+inline constexpr double kW = 1e3;                       // [W]
+inline constexpr double MW = 1e6;                       // [W]
+inline constexpr double kWh = 3.6e6;                    // [J]
+inline constexpr double MWh = 3.6e9;                    // [J]
+inline constexpr double hp = 745.699872;                // [W] mechanical horsepower
+inline constexpr double kVA = 1e3;                      // [VA]
+inline constexpr double MVA = 1e6;                      // [VA]
+inline constexpr double kV = 1e3;                       // [V]
 inline constexpr double ton_refrigeration = 3516.8528;  // [W]
 
 // Volume and flow
-inline constexpr double litre = 1e-3;                    // [m³]
-inline constexpr double L_per_min = 1e-3 / 60.0;         // [m³/s]
-inline constexpr double m3_per_h = 1.0 / 3600.0;         // [m³/s]
-inline constexpr double US_gallon = 3.785411784e-3;      // [m³]
-inline constexpr double gpm = US_gallon / 60.0;          // [m³/s] US gallons per minute
+inline constexpr double litre = 1e-3;                // [m³]
+inline constexpr double L_per_min = 1e-3 / 60.0;     // [m³/s]
+inline constexpr double m3_per_h = 1.0 / 3600.0;     // [m³/s]
+inline constexpr double US_gallon = 3.785411784e-3;  // [m³]
+inline constexpr double gpm = US_gallon / 60.0;      // [m³/s] US gallons per minute
 
 // Pressure
 inline constexpr double bar = 1e5;          // [Pa]
@@ -41,9 +41,9 @@ inline constexpr double kPa = 1e3;          // [Pa]
 inline constexpr double psi = 6894.757293;  // [Pa]
 
 // Time
-inline constexpr double minute = 60.0;     // [s]
-inline constexpr double hour = 3600.0;     // [s]
-inline constexpr double day = 86400.0;     // [s]
+inline constexpr double minute = 60.0;           // [s]
+inline constexpr double hour = 3600.0;           // [s]
+inline constexpr double day = 86400.0;           // [s]
 inline constexpr double year = 8760.0 * 3600.0;  // [s] a 365-day year, as EPW files have
 
 /// Converts `value` given in `unit` to SI. `unit` is one of the suffixes scenario keys use:

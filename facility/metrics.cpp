@@ -93,8 +93,7 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
     const double MWh = units::MWh;
     const double E_fac = r.meter("facility_energy");
     const double E_it = r.meter("it_energy");
-    const double balance =
-        (E_fac - r.meter("heat_out") - (r.stored_end - r.stored_start)) / E_fac;
+    const double balance = (E_fac - r.meter("heat_out") - (r.stored_end - r.stored_start)) / E_fac;
     double water = 0;
     for (const char* w : {"evaporation", "drift", "blowdown", "spray"}) water += r.meter(w);
     // Skip the first 5 % of a transient: the start-up of the smoothing controller.

@@ -28,14 +28,14 @@ struct MeterDef {
 
 const std::vector<MeterDef>& meterDefs() {
     static const std::vector<MeterDef> defs = {
-        {"facility_energy", "W", 1.2},  {"it_energy", "W", 1.0},
+        {"facility_energy", "W", 1.2},    {"it_energy", "W", 1.0},
         {"rack_demand_energy", "W", 1.0}, {"heat_out", "W", 1.2},
-        {"cooling_energy", "W", 0.1},   {"loss_energy", "W", 0.05},
-        {"cdu_pump_energy", "W", 0.01}, {"fws_pump_energy", "W", 0.005},
-        {"plant_fan_energy", "W", 0.02}, {"chiller_energy", "W", 0.02},
-        {"air_side_energy", "W", 0.02}, {"burn_energy", "W", 0.01},
-        {"evaporation", "m3/s", 1.0},   {"drift", "m3/s", 0.01},
-        {"blowdown", "m3/s", 0.5},      {"spray", "m3/s", 1.0},
+        {"cooling_energy", "W", 0.1},     {"loss_energy", "W", 0.05},
+        {"cdu_pump_energy", "W", 0.01},   {"fws_pump_energy", "W", 0.005},
+        {"plant_fan_energy", "W", 0.02},  {"chiller_energy", "W", 0.02},
+        {"air_side_energy", "W", 0.02},   {"burn_energy", "W", 0.01},
+        {"evaporation", "m3/s", 1.0},     {"drift", "m3/s", 0.01},
+        {"blowdown", "m3/s", 0.5},        {"spray", "m3/s", 1.0},
     };
     return defs;
 }
@@ -112,9 +112,8 @@ SiteModel::SiteModel(const ScenarioSpec& spec, const SiteSizing& sizing,
 /// a steady operating point's (constant utilization and weather).
 std::vector<SiteModel::KindSource> SiteModel::addBoundary() {
     if (c_.steady) {
-        weather_ = add(std::make_shared<ConstantWeather>("weather", c_.air.dry_bulb,
-                                                         c_.air.wet_bulb, c_.air.dew_point,
-                                                         c_.air.pressure));
+        weather_ = add(std::make_shared<ConstantWeather>(
+            "weather", c_.air.dry_bulb, c_.air.wet_bulb, c_.air.dew_point, c_.air.pressure));
     } else {
         weather_ = add(std::make_shared<thermal::AmbientWeather>(
             "weather", spec_.site.weather, c_.weather_offset, c_.stop_at_weather_hours));
@@ -123,16 +122,14 @@ std::vector<SiteModel::KindSource> SiteModel::addBoundary() {
     for (std::size_t k = 0; k < sizing_.kinds.size(); ++k) {
         const RackKind& kind = sizing_.kinds[k];
         if (c_.steady) {
-            sources.push_back({schedule("u_" + kind.label, "1", c_.utilization.at(k), {}),
-                               "value", ""});
+            sources.push_back(
+                {schedule("u_" + kind.label, "1", c_.utilization.at(k), {}), "value", ""});
         } else {
-            sources.push_back({add(std::make_shared<power::WorkloadSource>(
-                                   "u_" + kind.label, spec_.workload, kind.representative,
-                                   c_.resolution,
-                                   c_.resolution == power::Resolution::Averaged
-                                       ? c_.workload_window
-                                       : 0.0)),
-                               "utilization", "floor_active"});
+            sources.push_back(
+                {add(std::make_shared<power::WorkloadSource>(
+                     "u_" + kind.label, spec_.workload, kind.representative, c_.resolution,
+                     c_.resolution == power::Resolution::Averaged ? c_.workload_window : 0.0)),
+                 "utilization", "floor_active"});
         }
     }
     return sources;
@@ -165,9 +162,9 @@ void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sourc
                                                 static_cast<double>(g.racksPerCdu())));
     std::vector<double> rack_weights;
     for (const auto& [k, n] : g.racks) rack_weights.push_back(n);
-    cs.mixer = add(std::make_shared<thermal::Mixer>(
-        "mix_" + gname, coolant_, rack_weights,
-        cool.tcs_supply_setpoint + 10.0, spec_.it.racks.front().loop.flow_design));
+    cs.mixer = add(std::make_shared<thermal::Mixer>("mix_" + gname, coolant_, rack_weights,
+                                                    cool.tcs_supply_setpoint + 10.0,
+                                                    spec_.it.racks.front().loop.flow_design));
     std::size_t position = 0;
     for (const auto& [k, n] : g.racks) addRack(gi, k, n, ++position, sources[k], cs, sums);
     connect(cs.mixer, "temp", cs.cdu, "secondary_return_temp");
@@ -221,8 +218,8 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
         base.nominal_time = c_.horizon;
         // Ramp rates are given per GPU, as NVML's power-smoothing knobs are (W/s).
         const power::SmoothingParams params =
-            power::SmoothingParams::make(spec_.power.smoothing_settings, base,
-                                         base.nominal_power, static_cast<double>(rack.gpus) * n);
+            power::SmoothingParams::make(spec_.power.smoothing_settings, base, base.nominal_power,
+                                         static_cast<double>(rack.gpus) * n);
         rs.smoothing = add(std::make_shared<power::PowerSmoothing>("sm_" + label, params));
     }
     std::vector<LinearCombination::Term> heat_terms = {{"heat_liquid", 1.0 / n}};
@@ -293,8 +290,8 @@ void SiteModel::wireFacilityLoop(const ComponentHandle& fws_mix) {
         if (changes.empty()) {
             fix(plant_, input, normal);
         } else {
-            connect(schedule(std::string("sched_") + input, "1", normal, changes), "value",
-                    plant_, input);
+            connect(schedule(std::string("sched_") + input, "1", normal, changes), "value", plant_,
+                    input);
         }
     };
     scheduled("units_available", sizing_.plant.units, c_.units_available);
@@ -350,15 +347,22 @@ void SiteModel::addMeters(double P_site) {
         ch.push_back({d.name, d.unit, water_q ? "m3" : "J", rate, rate * c_.horizon});
     }
     meters_ = add(std::make_shared<thermal::Accumulator>("meters", ch, c_.quadrature_meters));
-    const std::vector<OutputPort> meter_src = {
-        site_power_.out("facility_power"), site_power_.out("it_power"), sums_.rack_demand,
-        heat_out,                          site_power_.out("cooling_power"),
-        site_power_.out("losses"),         sums_.cdu_pump_power,
-        plant_.out("fws_pump_power"),      plant_.out("fan_power"),
-        plant_.out("chiller_power"),       site_power_.out("air_side_power"),
-        sums_.burn_power,                  plant_.out("evaporation_rate"),
-        plant_.out("drift_rate"),          plant_.out("blowdown_rate"),
-        plant_.out("spray_rate")};
+    const std::vector<OutputPort> meter_src = {site_power_.out("facility_power"),
+                                               site_power_.out("it_power"),
+                                               sums_.rack_demand,
+                                               heat_out,
+                                               site_power_.out("cooling_power"),
+                                               site_power_.out("losses"),
+                                               sums_.cdu_pump_power,
+                                               plant_.out("fws_pump_power"),
+                                               plant_.out("fan_power"),
+                                               plant_.out("chiller_power"),
+                                               site_power_.out("air_side_power"),
+                                               sums_.burn_power,
+                                               plant_.out("evaporation_rate"),
+                                               plant_.out("drift_rate"),
+                                               plant_.out("blowdown_rate"),
+                                               plant_.out("spray_rate")};
     for (std::size_t i = 0; i < meter_src.size(); ++i) {
         system_.connect(meter_src[i], meters_.in(meterDefs()[i].name));
     }
@@ -373,8 +377,7 @@ double SiteModel::storedEnergy(std::span<const double> x) const {
         const auto& loop = static_cast<const thermal::RackLoop&>(r.loop.component());
         e += cdus_[r.group].multiplicity * loop.storedEnergy(slice(r.loop));
         if (r.smoothing) {
-            e += cdus_[r.group].multiplicity *
-                 slice(*r.smoothing)[power::PowerSmoothing::kStored];
+            e += cdus_[r.group].multiplicity * slice(*r.smoothing)[power::PowerSmoothing::kStored];
         }
     }
     for (const auto& c : cdus_) {

@@ -35,9 +35,9 @@
 namespace dctwin::facility {
 
 struct Conditions {
-    bool steady = false;                 // constant boundary instead of workload + weather
-    std::vector<double> utilization;     // steady: per rack kind [1]
-    weather::WeatherSample air;          // steady: constant weather
+    bool steady = false;              // constant boundary instead of workload + weather
+    std::vector<double> utilization;  // steady: per rack kind [1]
+    weather::WeatherSample air;       // steady: constant weather
     power::Resolution resolution = power::Resolution::Averaged;  // study (resolved: smoothing)
     double workload_window = 0.0;        // [s] averaged workload: moving-average window
     double weather_offset = 0.0;         // [s] study start after Jan 1 00:00
@@ -45,19 +45,19 @@ struct Conditions {
     power::ChainDesign chain;            // electrical chain from the sizing
     int battery_blocks = 1;              // site battery blocks (when the site has one)
     // Event schedules: (time [s], value) changes.
-    std::vector<std::pair<double, double>> units_available;    // heat rejection units
-    std::vector<std::pair<double, double>> fans_available;     // plant fans and chiller power
+    std::vector<std::pair<double, double>> units_available;  // heat rejection units
+    std::vector<std::pair<double, double>> fans_available;   // plant fans and chiller power
     std::vector<std::pair<double, double>> chiller_available;
     std::map<int, std::vector<std::pair<double, double>>> pumps_failed;  // per physical CDU
-    double horizon = 3600.0;             // [s] typical run length (meter nominal values)
-    bool quadrature_meters = false;      // meters out of the Jacobian (resolved transients)
+    double horizon = 3600.0;         // [s] typical run length (meter nominal values)
+    bool quadrature_meters = false;  // meters out of the Jacobian (resolved transients)
 };
 
 /// The model's parts, for recording and metrics: component handles give checked ports.
 struct RackSlot {
     std::size_t group = 0, kind = 0;
-    int count = 0;            // racks of this kind per CDU
-    double weight = 0;        // racks represented in the site = m_g·n_k
+    int count = 0;      // racks of this kind per CDU
+    double weight = 0;  // racks represented in the site = m_g·n_k
     ComponentHandle power, loop, heat;
     std::optional<ComponentHandle> smoothing;
     std::string label;
@@ -68,8 +68,8 @@ struct CduSlot {
 };
 /// Site-wide sums (LinearCombination outputs "value") the metrics and the recorder read.
 struct SiteSums {
-    OutputPort rack_grid, rack_demand, rack_heat_air, heat_to_liquid, cdu_pump_power,
-        cdu_pump_heat, burn_power, plant_power, fws_flow;
+    OutputPort rack_grid, rack_demand, rack_heat_air, heat_to_liquid, cdu_pump_power, cdu_pump_heat,
+        burn_power, plant_power, fws_flow;
 };
 
 class SiteModel {
@@ -143,7 +143,7 @@ private:
     const ScenarioSpec& spec_;
     const SiteSizing& sizing_;
     Conditions c_;
-    thermal::Coolant coolant_;    // rack loops (read once: a file per lookup)
+    thermal::Coolant coolant_;     // rack loops (read once: a file per lookup)
     thermal::CduModel cdu_model_;  // shared by every CDU group
     System system_;
     std::vector<RackSlot> racks_;

@@ -12,13 +12,13 @@
 namespace dctwin::facility {
 
 // ------------------------------------------------------------------------ LinearCombination
-LinearCombination::LinearCombination(std::string name, std::vector<Term> terms,
-                                     std::string unit, double nominal, double constant)
+LinearCombination::LinearCombination(std::string name, std::vector<Term> terms, std::string unit,
+                                     double nominal, double constant)
     : Component(std::move(name)), constant_(constant) {
     for (const auto& term : terms) {
         if (!std::isfinite(term.weight)) {
-            throw ModelError(fmt::format("{}: weight of '{}' is not finite", this->name(),
-                                         term.name));
+            throw ModelError(
+                fmt::format("{}: weight of '{}' is not finite", this->name(), term.name));
         }
         addInput({term.name, unit, nominal, 0.0, ""});
         weights_.push_back(term.weight);
@@ -26,8 +26,8 @@ LinearCombination::LinearCombination(std::string name, std::vector<Term> terms,
     addOutput({"value", unit, nominal, 0.0, "weighted sum"});
 }
 
-void LinearCombination::computeOutputs(double, std::span<const double>,
-                                       std::span<const double> u, std::span<double> y) const {
+void LinearCombination::computeOutputs(double, std::span<const double>, std::span<const double> u,
+                                       std::span<double> y) const {
     double s = constant_;
     for (std::size_t i = 0; i < weights_.size(); ++i) s += weights_[i] * u[i];
     y[0] = s;
@@ -88,8 +88,8 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
     counts.push_back(design.units);
     for (int n : counts) {
         if (n < 0 || n > design.units) {
-            throw ModelError(fmt::format("{}: {} units asked for, {} installed", this->name(), n,
-                                         design.units));
+            throw ModelError(
+                fmt::format("{}: {} units asked for, {} installed", this->name(), n, design.units));
         }
         if (n == 0) continue;
         if (design.kind == PrimaryKind::DryCooler) {
@@ -103,8 +103,8 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
         spec.capacity *= design.chiller_units;
         chiller_.emplace(spec);
     }
-    const double q = design.kind == PrimaryKind::DryCooler ? design.dry_cooler.capacity
-                                                           : design.tower.capacity;
+    const double q =
+        design.kind == PrimaryKind::DryCooler ? design.dry_cooler.capacity : design.tower.capacity;
     const double qn = q * design.units;
     addInput({"inlet_temp", "K", 310.0, 310.0, "water entering the plant"});
     addInput({"flow", "m3/s", 0.1, 0.0, "water through the plant"});
@@ -129,9 +129,10 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
     addOutput({"fws_pump_loss", "W", 0.002 * qn, 0.0, "pump and motor losses to the air"});
     if (!(design.fws_design_flow > 0.0) || !(design.fws_design_dp > 0.0) ||
         !(design.fws_pump_efficiency > 0.0 && design.fws_pump_efficiency <= 1.0)) {
-        throw ModelError(fmt::format("{}: facility pump design flow, pressure drop and "
-                                     "efficiency must be positive (efficiency ≤ 1)",
-                                     this->name()));
+        throw ModelError(
+            fmt::format("{}: facility pump design flow, pressure drop and "
+                        "efficiency must be positive (efficiency ≤ 1)",
+                        this->name()));
     }
 }
 
@@ -147,8 +148,8 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
     const double work = flow * design_.fws_design_dp * v * v;
     y[kFwsPumpPower] = work / design_.fws_pump_efficiency;
     y[kFwsPumpLoss] = y[kFwsPumpPower] - work;
-    const double T_in = mdot > 0.0 ? water_.heatedTemperature(u[kInletTemp], mdot, work)
-                                   : u[kInletTemp];
+    const double T_in =
+        mdot > 0.0 ? water_.heatedTemperature(u[kInletTemp], mdot, work) : u[kInletTemp];
 
     double T1 = T_in;
     if (n > 0 && flow > 0.0) {
@@ -183,8 +184,8 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
     y[kUnmet] = std::max(0.0, T_out - T_set);
 }
 
-void HeatRejectionPlant::computeOutputs(double, std::span<const double>,
-                                        std::span<const double> u, std::span<double> y) const {
+void HeatRejectionPlant::computeOutputs(double, std::span<const double>, std::span<const double> u,
+                                        std::span<double> y) const {
     evaluate(u, y);
 }
 

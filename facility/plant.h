@@ -71,8 +71,8 @@ public:
         std::string name;
         double weight;
     };
-    LinearCombination(std::string name, std::vector<Term> terms, std::string unit,
-                      double nominal, double constant = 0.0);
+    LinearCombination(std::string name, std::vector<Term> terms, std::string unit, double nominal,
+                      double constant = 0.0);
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
                         std::span<double> y) const override;
     bool outputDependsOnInput(std::size_t, std::size_t input) const override {
@@ -119,16 +119,16 @@ enum class PrimaryKind { DryCooler, CoolingTower };
 
 struct PlantDesign {
     PrimaryKind kind = PrimaryKind::DryCooler;
-    thermal::DryCoolerSpec dry_cooler;      // when kind == DryCooler
-    thermal::CoolingTowerSpec tower;        // when kind == CoolingTower
-    int units = 1;                          // [1] installed (all run; fans share the duty)
-    std::vector<int> unit_counts_needed;    // other counts events will ask for
+    thermal::DryCoolerSpec dry_cooler;            // when kind == DryCooler
+    thermal::CoolingTowerSpec tower;              // when kind == CoolingTower
+    int units = 1;                                // [1] installed (all run; fans share the duty)
+    std::vector<int> unit_counts_needed;          // other counts events will ask for
     std::optional<thermal::ChillerSpec> chiller;  // air-cooled trim chiller
-    int chiller_units = 0;                  // [1]
+    int chiller_units = 0;                        // [1]
     std::string coolant = "water";
-    double fws_design_flow = 0.1;     // [m³/s] facility water pumps
-    double fws_design_dp = 250e3;     // [Pa] loop pressure drop at design flow
-    double fws_pump_efficiency = 0.7; // [1] wire to water
+    double fws_design_flow = 0.1;      // [m³/s] facility water pumps
+    double fws_design_dp = 250e3;      // [Pa] loop pressure drop at design flow
+    double fws_pump_efficiency = 0.7;  // [1] wire to water
 };
 
 class HeatRejectionPlant : public Component {
@@ -139,11 +139,29 @@ public:
     bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
 
     enum Input : std::size_t {
-        kInletTemp, kFlow, kSetpoint, kDryBulb, kWetBulb, kPressure, kUnits, kFans, kChiller
+        kInletTemp,
+        kFlow,
+        kSetpoint,
+        kDryBulb,
+        kWetBulb,
+        kPressure,
+        kUnits,
+        kFans,
+        kChiller
     };
     enum Output : std::size_t {
-        kOutletTemp, kHeat, kFanPower, kChillerPower, kEvaporation, kDrift, kBlowdown, kSpray,
-        kUnmet, kChillerCooling, kFwsPumpPower, kFwsPumpLoss
+        kOutletTemp,
+        kHeat,
+        kFanPower,
+        kChillerPower,
+        kEvaporation,
+        kDrift,
+        kBlowdown,
+        kSpray,
+        kUnmet,
+        kChillerCooling,
+        kFwsPumpPower,
+        kFwsPumpLoss
     };
     const PlantDesign& design() const { return design_; }
     /// Steady plant outputs for given inputs (the design-point sizing uses it directly).
@@ -160,12 +178,12 @@ private:
 struct SitePowerDesign {
     power::ChainDesign chain;
     power::UpsMode ups_mode = power::UpsMode::DoubleConversion;
-    double fabric_power = 0.0;        // [W] switches and optics outside the racks
-    double other_power = 0.0;         // [W] lighting, offices, security (no UPS)
+    double fabric_power = 0.0;              // [W] switches and optics outside the racks
+    double other_power = 0.0;               // [W] lighting, offices, security (no UPS)
     thermal::ChillerSpec air_side_chiller;  // Carnot-fraction model of the CRAH plant
-    double air_supply_temp = 291.15;  // [K] CRAH leaving air (the chiller's "chilled" side)
-    double air_fan_power_per_W = 0.033;  // [W/W] CRAH fans per watt of heat (crah_150kW)
-    double nominal_power = 1e7;       // [W]
+    double air_supply_temp = 291.15;        // [K] CRAH leaving air (the chiller's "chilled" side)
+    double air_fan_power_per_W = 0.033;     // [W/W] CRAH fans per watt of heat (crah_150kW)
+    double nominal_power = 1e7;             // [W]
 };
 
 class SitePower : public Component {
@@ -180,11 +198,24 @@ public:
     power::ChainResult chainAt(std::span<const double> u) const;
 
     enum Input : std::size_t {
-        kRackPower, kRackHeatAir, kCduPumpPower, kCduPumpHeat, kPlantPower, kDryBulb
+        kRackPower,
+        kRackHeatAir,
+        kCduPumpPower,
+        kCduPumpHeat,
+        kPlantPower,
+        kDryBulb
     };
     enum Output : std::size_t {
-        kFacilityPower, kItPower, kCoolingPower, kAirSidePower, kLosses, kHeatToAmbient,
-        kUpsLoading, kTransformerLoading, kBuswayLoading, kFeedLoading
+        kFacilityPower,
+        kItPower,
+        kCoolingPower,
+        kAirSidePower,
+        kLosses,
+        kHeatToAmbient,
+        kUpsLoading,
+        kTransformerLoading,
+        kBuswayLoading,
+        kFeedLoading
     };
 
 private:

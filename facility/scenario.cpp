@@ -158,8 +158,7 @@ std::shared_ptr<const ObjectSpec> facilityLoopSpec() {
         .number("pressure_drop_kPa", "kPa", 1, 2000, 250.0, "loop pressure drop at design flow",
                 "pressure_drop")
         .optionalNumber("pressure_drop_bar", "bar", 0.01, 20, "the same in bar", "pressure_drop")
-        .optionalNumber("pressure_drop_psi", "psi", 0.145, 290, "the same in psi",
-                        "pressure_drop")
+        .optionalNumber("pressure_drop_psi", "psi", 0.145, 290, "the same in psi", "pressure_drop")
         .number("pump_efficiency", "", 0.1, 0.95, 0.7, "facility pumps, wire to water");
     return s;
 }
@@ -427,8 +426,8 @@ void readPower(ScenarioSpec& sc, const SpecReader& v) {
     p.sizing.racks = sc.it.totalRacks();
     p.sizing.rack = sc.it.racks.front().rack;
     p.sizing.other_power = sc.site.other_power;
-    p.ups_mode = v.string("ups_mode") == "eco" ? power::UpsMode::Eco
-                                               : power::UpsMode::DoubleConversion;
+    p.ups_mode =
+        v.string("ups_mode") == "eco" ? power::UpsMode::Eco : power::UpsMode::DoubleConversion;
     if (v.has("smoothing")) {
         p.smoothing_settings = power::SmoothingSettings::fromJson(v.object("smoothing").view());
         p.smoothing = p.smoothing_settings.enabled;
@@ -478,11 +477,10 @@ void readCooling(ScenarioSpec& sc, const SpecReader& v) {
     HeatRejectionSpec& h = c.heat_rejection;
     h.type = hr.string("type");
     h.tower = h.type == "cooling_tower";
-    const std::string model = hr.has("model") ? hr.string("model")
-                              : h.tower       ? "cti_open_tower_cell_3500kW"
-                              : h.type == "adiabatic_cooler"
-                                  ? "generic_adiabatic_dry_cooler_1MW"
-                                  : "generic_dry_cooler_1MW";
+    const std::string model = hr.has("model")                ? hr.string("model")
+                              : h.tower                      ? "cti_open_tower_cell_3500kW"
+                              : h.type == "adiabatic_cooler" ? "generic_adiabatic_dry_cooler_1MW"
+                                                             : "generic_dry_cooler_1MW";
     const auto valid = thermalNames(h.tower ? "cooling_towers.json" : "dry_coolers.json");
     if (std::find(valid.begin(), valid.end(), model) == valid.end()) {
         hr.fail("model", fmt::format("'{}' is not a {} model; valid choices: {}", model, h.type,
@@ -555,9 +553,7 @@ ScenarioSpec readScenario(const Json& input, const fs::path& base_dir) {
 
 }  // namespace
 
-std::string EventSpec::type() const {
-    return kEventTypes[what.index()];
-}
+std::string EventSpec::type() const { return kEventTypes[what.index()]; }
 
 int ItSpec::totalRacks() const {
     int n = 0;
@@ -630,9 +626,8 @@ ScenarioSpec loadScenario(const fs::path& file) {
     std::stringstream buf;
     buf << in.rdbuf();
     const Json j = parseJson(buf.str(), file.string());
-    ScenarioSpec s =
-        parseScenario(j, file.has_parent_path() ? file.parent_path() : fs::path("."),
-                      file.string());
+    ScenarioSpec s = parseScenario(j, file.has_parent_path() ? file.parent_path() : fs::path("."),
+                                   file.string());
     s.file = file;
     s.input_text = buf.str();
     return s;
@@ -649,13 +644,22 @@ fs::path resolveDataPath(const fs::path& base_dir, const std::string& relative,
         tried.push_back(dataFile(p));  // shipped data: "data/weather/X.epw" or "weather/X.epw"
         tried.push_back(fs::current_path() / p);
     }
+    // The non-throwing lookups: a path the system cannot even look up (longer than its limit)
+    // is an input error at the scenario key like any missing file.
+    std::error_code ec;
+    bool too_long = false;
     for (const auto& t : tried) {
-        if (fs::is_regular_file(t)) return t;
+        if (fs::is_regular_file(t, ec)) return t;
+        too_long = too_long || ec == std::errc::filename_too_long;
+    }
+    if (too_long) {
+        throw InputError(fmt::format("{}: file name {} is longer than the system allows", json_path,
+                                     quoteValue(relative)));
     }
     std::string places;
     for (const auto& t : tried) places += "\n  " + t.string();
-    throw InputError(fmt::format("{}: file '{}' not found; looked in:{}", json_path, relative,
-                                 places));
+    throw InputError(fmt::format("{}: file {} not found; looked in:{}", json_path,
+                                 quoteValue(relative), places));
 }
 
 }  // namespace dctwin::facility

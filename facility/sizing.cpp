@@ -99,9 +99,10 @@ void groupCdus(const ScenarioSpec& sc, SiteSizing& z) {
         const auto* trip = std::get_if<CduPumpTrip>(&ev.what);
         if (!trip) continue;
         if (trip->cdu > z.cdus - 1) {
-            throw InputError(fmt::format("{}/cdu: value {} is out of range; the site has {} CDUs "
-                                         "(0 to {})",
-                                         ev.where, trip->cdu, z.cdus, z.cdus - 1));
+            throw InputError(
+                fmt::format("{}/cdu: value {} is out of range; the site has {} CDUs "
+                            "(0 to {})",
+                            ev.where, trip->cdu, z.cdus, z.cdus - 1));
         }
         if (trip->pumps > sc.cooling.cdu.pumps_installed) {
             throw InputError(fmt::format("{}/pumps: value {} is out of range; '{}' has {} pumps",
@@ -202,8 +203,7 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
     const thermal::Coolant water = thermal::Coolant::byName("water");
     const double mdot = water.massFlow(z.design_fws_flow);
     const double T_return = water.heatedTemperature(z.fws_supply_setpoint, mdot, design_heat);
-    const int n_min =
-        std::max(1, static_cast<int>(std::ceil(design_heat / h.unitCapacity())));
+    const int n_min = std::max(1, static_cast<int>(std::ceil(design_heat / h.unitCapacity())));
     int units = h.units;
     if (units == 0) {
         units = 4 * n_min;
@@ -237,15 +237,16 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
         if (const auto* loss = std::get_if<HeatRejectionUnitLoss>(&ev.what)) {
             lost += loss->units;
             if (lost > p.units) {
-                throw InputError(fmt::format(
-                    "{}/units: {} units lost in all is more than the {} installed", ev.where,
-                    lost, p.units));
+                throw InputError(
+                    fmt::format("{}/units: {} units lost in all is more than the {} installed",
+                                ev.where, lost, p.units));
             }
             p.unit_counts_needed.push_back(p.units - lost);
         } else if (std::holds_alternative<ChillerTrip>(ev.what) && !p.chiller) {
-            throw InputError(fmt::format("{}/type: chiller_trip needs a trim chiller in "
-                                         "/cooling/heat_rejection/trim_chiller",
-                                         ev.where));
+            throw InputError(
+                fmt::format("{}/type: chiller_trip needs a trim chiller in "
+                            "/cooling/heat_rejection/trim_chiller",
+                            ev.where));
         }
     }
 }

@@ -30,10 +30,10 @@ namespace dctwin::facility {
 
 /// Racks identical in hardware and workload (DESIGN.md §4), simulated as one.
 struct RackKind {
-    std::size_t entry = 0;     ///< index into ItSpec::racks
-    int workload_group = -1;   ///< index into SiteSizing::workload_groups (-1: idle)
-    int representative = 0;    ///< a rack of this kind (workload lookups)
-    std::string label;         ///< for channel and component names
+    std::size_t entry = 0;    ///< index into ItSpec::racks
+    int workload_group = -1;  ///< index into SiteSizing::workload_groups (-1: idle)
+    int representative = 0;   ///< a rack of this kind (workload lookups)
+    std::string label;        ///< for channel and component names
 };
 
 /// One CDU (or identical CDUs lumped with a multiplicity) and its racks.
@@ -46,13 +46,13 @@ struct CduGroup {
 
 struct SiteSizing {
     // IT
-    int racks = 0;                               ///< [1]
-    int gpus = 0;                                ///< [1]
-    std::vector<std::size_t> entry_of;           ///< per rack: index into ItSpec::racks
+    int racks = 0;                      ///< [1]
+    int gpus = 0;                       ///< [1]
+    std::vector<std::size_t> entry_of;  ///< per rack: index into ItSpec::racks
     power::FabricResult fabric;
     std::vector<power::RackGroup> workload_groups;
     std::vector<RackKind> kinds;
-    std::vector<std::size_t> kind_of;            ///< per rack
+    std::vector<std::size_t> kind_of;  ///< per rack
 
     // Electrical: the scenario's options with the site's racks and loads filled in.
     power::SizingInput electrical;
@@ -63,10 +63,10 @@ struct SiteSizing {
     int cdus = 0;                     ///< [1] running
     int cdu_spares = 1;               ///< [1] installed on top
     std::vector<CduGroup> cdu_groups;
-    double fws_supply_setpoint = 304.15;  ///< [K]
-    double design_fws_flow = 0.0;         ///< [m³/s]
-    thermal::PipeParams pipe;             ///< each of supply and return
-    PlantDesign plant;                    ///< heat-rejection units sized
+    double fws_supply_setpoint = 304.15;    ///< [K]
+    double design_fws_flow = 0.0;           ///< [m³/s]
+    thermal::PipeParams pipe;               ///< each of supply and return
+    PlantDesign plant;                      ///< heat-rejection units sized
     weather::WeatherSample design_weather;  ///< the 0.4 % design conditions used
     std::string design_weather_basis;
 

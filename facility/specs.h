@@ -35,15 +35,15 @@ namespace dctwin::facility {
 
 /// /study
 struct StudySpec {
-    std::string kind;                  ///< design_point | annual | transient | contingency
-    int start_month = 1;               ///< [1..12] calendar start (weather lookup)
-    int start_day = 1;                 ///< [1..31]
-    double start_s = 0.0;              ///< [s] since Jan 1 00:00
-    double duration_s = 0.0;           ///< [s]
-    double output_interval_s = 0.0;    ///< [s]
-    std::string workload_resolution;   ///< "mean" (annual) or "resolved" (transient)
-    bool per_rack_channels = false;    ///< per-rack-group time series in the report
-    double rel_tol = 1e-5;             ///< [1] integrator tolerance (annual default 5e-4)
+    std::string kind;                    ///< design_point | annual | transient | contingency
+    int start_month = 1;                 ///< [1..12] calendar start (weather lookup)
+    int start_day = 1;                   ///< [1..31]
+    double start_s = 0.0;                ///< [s] since Jan 1 00:00
+    double duration_s = 0.0;             ///< [s]
+    double output_interval_s = 0.0;      ///< [s]
+    std::string workload_resolution;     ///< "mean" (annual) or "resolved" (transient)
+    bool per_rack_channels = false;      ///< per-rack-group time series in the report
+    double rel_tol = 1e-5;               ///< [1] integrator tolerance (annual default 5e-4)
     std::string linear_solver = "auto";  ///< auto | dense | sparse (KLU)
 };
 
@@ -66,10 +66,10 @@ struct EventSpec {
 
 /// /site
 struct SiteSpec {
-    std::filesystem::path weather_file;                ///< resolved EPW path
-    std::shared_ptr<const weather::Weather> weather;   ///< the file, read
-    double other_power = 0.0;                          ///< [W] lighting, offices (no UPS)
-    double fws_ambient = 293.15;                       ///< [K] around the facility pipes
+    std::filesystem::path weather_file;               ///< resolved EPW path
+    std::shared_ptr<const weather::Weather> weather;  ///< the file, read
+    double other_power = 0.0;                         ///< [W] lighting, offices (no UPS)
+    double fws_ambient = 293.15;                      ///< [K] around the facility pipes
 };
 
 /// /it/racks/i: a rack model from the catalog (with overrides) and its liquid loop.
@@ -83,7 +83,7 @@ struct RackEntry {
 struct ItSpec {
     std::vector<RackEntry> racks;
     bool lump_identical_racks = true;
-    bool fabric = true;             ///< model the scale-out fabric outside the racks
+    bool fabric = true;  ///< model the scale-out fabric outside the racks
     power::FabricOptions fabric_options;
     int totalRacks() const;
     int totalGpus() const;
@@ -91,11 +91,11 @@ struct ItSpec {
 
 /// /power
 struct PowerSpec {
-    power::SizingInput sizing;   ///< sizing options (racks, rack model and loads filled in)
+    power::SizingInput sizing;  ///< sizing options (racks, rack model and loads filled in)
     power::UpsMode ups_mode = power::UpsMode::DoubleConversion;
-    bool smoothing = false;      ///< GB300 power smoothing on (resolved workloads only)
+    bool smoothing = false;  ///< GB300 power smoothing on (resolved workloads only)
     power::SmoothingSettings smoothing_settings;
-    bool bess = false;           ///< site battery tracking the average
+    bool bess = false;  ///< site battery tracking the average
     power::BatteryParams bess_params;
 };
 
@@ -112,20 +112,20 @@ struct FacilityLoopSpec {
 struct HeatRejectionSpec {
     std::string type;  ///< dry_cooler | adiabatic_cooler | cooling_tower
     bool tower = false;
-    thermal::DryCoolerSpec dry_cooler;  ///< when !tower
+    thermal::DryCoolerSpec dry_cooler;     ///< when !tower
     thermal::CoolingTowerSpec tower_spec;  ///< when tower
-    int units = 0;                       ///< [1] installed; 0 = sized
-    int redundancy_units = 1;            ///< [1] spares added to the sized count
+    int units = 0;                         ///< [1] installed; 0 = sized
+    int redundancy_units = 1;              ///< [1] spares added to the sized count
     std::optional<thermal::ChillerSpec> trim_chiller;
-    int trim_chiller_units = 0;          ///< [1]
-    double unitCapacity() const;         ///< [W]
+    int trim_chiller_units = 0;   ///< [1]
+    double unitCapacity() const;  ///< [W]
     const std::string& modelName() const;
 };
 
 /// /cooling/air_side
 struct AirSideSpec {
     thermal::AirCoilSpec crah;
-    thermal::ChillerSpec chiller;   ///< Carnot-fraction model of the CRAH plant
+    thermal::ChillerSpec chiller;     ///< Carnot-fraction model of the CRAH plant
     double supply_air_temp = 291.15;  ///< [K]
 };
 
@@ -134,9 +134,9 @@ struct CoolingSpec {
     std::string coolant = "PG25";
     double tcs_supply_setpoint = 308.15;  ///< [K]
     thermal::CduSpec cdu;
-    std::string cdu_where;                ///< JSON path of /cooling/cdu (capacity messages)
-    int racks_per_cdu = 8;                ///< [1]
-    std::string cdu_redundancy = "N+1";   ///< N | N+1 | 2N
+    std::string cdu_where;               ///< JSON path of /cooling/cdu (capacity messages)
+    int racks_per_cdu = 8;               ///< [1]
+    std::string cdu_redundancy = "N+1";  ///< N | N+1 | 2N
     FacilityLoopSpec facility_loop;
     std::string facility_loop_where;
     HeatRejectionSpec heat_rejection;
@@ -145,12 +145,12 @@ struct CoolingSpec {
 
 /// The whole scenario, typed.
 struct ScenarioSpec {
-    std::filesystem::path file;       ///< where it was read from ("" for in-memory)
-    std::filesystem::path base_dir;   ///< relative paths resolve against this
+    std::filesystem::path file;      ///< where it was read from ("" for in-memory)
+    std::filesystem::path base_dir;  ///< relative paths resolve against this
     std::string name;
     std::string description;
-    std::string input_text;           ///< the file as read (for the report)
-    Json input;                       ///< the parsed input (for the report only)
+    std::string input_text;  ///< the file as read (for the report)
+    Json input;              ///< the parsed input (for the report only)
     SiteSpec site;
     ItSpec it;
     std::shared_ptr<const power::Workload> workload;

@@ -41,8 +41,8 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
     double cdu_heat = 0, rack_flow_min = std::numeric_limits<double>::infinity();
     double pump_flow_actual = 0;
     for (const auto& cs : m.cdus()) {
-        pump_flow_actual = std::max(pump_flow_actual,
-                                    at(m, y, cs.cdu.out("secondary_flow")) / cdu.pumps_duty);
+        pump_flow_actual =
+            std::max(pump_flow_actual, at(m, y, cs.cdu.out("secondary_flow")) / cdu.pumps_duty);
         cdu_heat = std::max(cdu_heat, at(m, y, cs.cdu.out("heat_transferred")));
         rack_flow_min = std::min(rack_flow_min, at(m, y, cs.cdu.out("flow_per_rack")));
     }
@@ -52,8 +52,8 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
     const int crah_units = static_cast<int>(std::ceil(air_load / crah.capacity)) + 1;
     const double pump_flow = cdu.secondary_flow / cdu.pumps_duty;
     const double rack_flow_design = sc.it.racks.front().loop.flow_design;
-    std::vector<std::string> element = {"cdu", "cdu_pump", "rack_loop_flow", "heat_rejection",
-                                        "fws_pumps", "air_side_crah"};
+    std::vector<std::string> element = {
+        "cdu", "cdu_pump", "rack_loop_flow", "heat_rejection", "fws_pumps", "air_side_crah"};
     std::vector<std::string> model = {cdu.name,
                                       cdu.name + " pump",
                                       "rack loop",
@@ -70,11 +70,16 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
                                  1.0,
                                  static_cast<double>(crah_units)};
     std::vector<std::string> redundancy = {
-        z.cdu_spares == 0 ? "N" : z.cdu_spares == 1 ? "N+1" : "2N",
-        fmt::format("{}+{}", cdu.pumps_duty, cdu.pumps_installed - cdu.pumps_duty), "-",
-        fmt::format("N+{}", sc.cooling.heat_rejection.redundancy_units), "N", "N+1"};
+        z.cdu_spares == 0   ? "N"
+        : z.cdu_spares == 1 ? "N+1"
+                            : "2N",
+        fmt::format("{}+{}", cdu.pumps_duty, cdu.pumps_installed - cdu.pumps_duty),
+        "-",
+        fmt::format("N+{}", sc.cooling.heat_rejection.redundancy_units),
+        "N",
+        "N+1"};
     const double fws_flow = at(m, y, m.sums().fws_flow);
-    std::vector<double> load = {cdu_heat,         pump_flow_actual, rack_flow_min,
+    std::vector<double> load = {cdu_heat,        pump_flow_actual, rack_flow_min,
                                 d.heat_rejected, fws_flow,         air_load};
     std::vector<double> loading = {100.0 * cdu_heat / cdu.capacity,
                                    100.0 * pump_flow_actual / pump_flow,
@@ -129,8 +134,7 @@ Table waterTable(const SiteModel& m, std::span<const double> y, double& makeup_r
 }
 
 /// Event schedules for the study model; the utility-loss analysis decides when fans return.
-Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d,
-                 Conditions& c) {
+Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d, Conditions& c) {
     Json report = Json::array();
     int units = z.plant.units;
     for (const auto& ev : sc.events) {
@@ -342,18 +346,17 @@ void recordWaterAndWeather(const SiteModel& m, Recorder& rec) {
     const std::vector<std::size_t> water_idx = {
         m.index(plant.out("evaporation_rate")), m.index(plant.out("drift_rate")),
         m.index(plant.out("blowdown_rate")), m.index(plant.out("spray_rate"))};
-    rec.addProbe(sumOf(water_idx, false), "water", "water_rate", "m3/s",
-                 "make-up and spray water");
+    rec.addProbe(sumOf(water_idx, false), "water", "water_rate", "m3/s", "make-up and spray water");
     const auto& mn = SiteModel::meterNames();
     auto meterIdx = [&](std::string_view n) {
-        return sys.stateIndex(m.meters().index(),
-                              static_cast<std::size_t>(std::find(mn.begin(), mn.end(), n) -
-                                                       mn.begin()));
+        return sys.stateIndex(
+            m.meters().index(),
+            static_cast<std::size_t>(std::find(mn.begin(), mn.end(), n) - mn.begin()));
     };
-    rec.addProbe(sumOf({meterIdx("evaporation"), meterIdx("drift"), meterIdx("blowdown"),
-                        meterIdx("spray")},
-                       true),
-                 "water", "water_total", "m3", "water used since the study start");
+    rec.addProbe(
+        sumOf({meterIdx("evaporation"), meterIdx("drift"), meterIdx("blowdown"), meterIdx("spray")},
+              true),
+        "water", "water_total", "m3", "water used since the study start");
     out(plant.out("evaporation_rate"), "water", "evaporation_rate", "");
     out(plant.out("blowdown_rate"), "water", "blowdown_rate", "");
     out(plant.out("spray_rate"), "water", "spray_rate", "");
@@ -374,8 +377,8 @@ void recordChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
                           fmt::format("{} racks", rs.weight));
             rec.addOutput(sys.outputName(m.index(rs.power.out("it_power"))), g, "it_power",
                           "all racks of the slot, per CDU");
-            rec.addOutput(sys.outputName(m.index(rs.loop.out("outlet_temp"))), g,
-                          "outlet_temp", "");
+            rec.addOutput(sys.outputName(m.index(rs.loop.out("outlet_temp"))), g, "outlet_temp",
+                          "");
         }
     }
     rec.results().start_iso8601 = studyStartIso(sc.study);
@@ -437,9 +440,8 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     DesignPoint d;
     power::SizingInput in = z.electrical;
     const power::SizingResult provisional = power::sizeElectrical(in, *sc.catalog);
-    const SiteModel m(sc, z,
-                      designConditions(sc, z,
-                                       power::chainDesignFromSizing(provisional, in, *sc.catalog)));
+    const SiteModel m(
+        sc, z, designConditions(sc, z, power::chainDesignFromSizing(provisional, in, *sc.catalog)));
     const SteadyState st = settle(m, solverOptions(1e-6));
     const auto& y = st.y;
     const ComponentHandle& sp = m.sitePower();
@@ -454,10 +456,11 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     spd.chain = d.chain;
     const SitePower final_site("site_final", spd);
     std::vector<double> u(sp.component().inputs().size());
-    for (const auto& [name, src] :
-         {std::pair{"rack_power", m.sums().rack_grid}, {"rack_heat_air", m.sums().rack_heat_air},
-          {"cdu_pump_power", m.sums().cdu_pump_power}, {"cdu_pump_heat", m.sums().cdu_pump_heat},
-          {"plant_power", m.sums().plant_power}}) {
+    for (const auto& [name, src] : {std::pair{"rack_power", m.sums().rack_grid},
+                                    {"rack_heat_air", m.sums().rack_heat_air},
+                                    {"cdu_pump_power", m.sums().cdu_pump_power},
+                                    {"cdu_pump_heat", m.sums().cdu_pump_heat},
+                                    {"plant_power", m.sums().plant_power}}) {
         u[final_site.inputIndex(name)] = at(m, y, src);
     }
     u[final_site.inputIndex("dry_bulb")] = z.design_weather.dry_bulb;
@@ -475,8 +478,8 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     for (const auto& r : m.racks()) {
         const double die = at(m, y, r.loop.out("die_temp"));
         d.max_die = std::max(d.max_die, die);
-        d.throttle_margin = std::min(
-            d.throttle_margin, sc.it.racks[z.kinds[r.kind].entry].rack.throttle_temp - die);
+        d.throttle_margin = std::min(d.throttle_margin,
+                                     sc.it.racks[z.kinds[r.kind].entry].rack.throttle_temp - die);
     }
     d.heat_rejected = at(m, y, m.plant().out("heat_rejected"));
     d.setpoint_unmet = at(m, y, m.plant().out("setpoint_unmet"));

@@ -23,9 +23,10 @@ void setPointer(Json& doc, const std::string& pointer, const Json& value,
     try {
         ptr = Json::json_pointer(pointer);
     } catch (const Json::exception& e) {
-        throw InputError(fmt::format("{}: '{}' is not a JSON pointer (expected e.g. "
-                                     "\"/cooling/heat_rejection/type\"): {}",
-                                     where, pointer, e.what()));
+        throw InputError(
+            fmt::format("{}: '{}' is not a JSON pointer (expected e.g. "
+                        "\"/cooling/heat_rejection/type\"): {}",
+                        where, pointer, e.what()));
     }
     if (ptr.empty()) throw InputError(fmt::format("{}: cannot replace the whole scenario", where));
     const Json::json_pointer parent = ptr.parent_pointer();
@@ -162,8 +163,7 @@ SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string o
 }
 
 SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads,
-                     const std::function<void(double)>& progress,
-                     const std::atomic<bool>* cancel) {
+                     const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
     SweepResult result;
     result.cases = plan.cases.size();
     result.summaries.assign(plan.cases.size(), Json());
@@ -212,8 +212,9 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
     for (auto& t : pool) t.join();
 
     const std::vector<std::string> keys = {
-        "it_energy_MWh", "facility_energy_MWh", "pue", "water_m3", "wue_L_per_kWh",
-        "peak_it_kW", "peak_facility_kW", "max_gpu_temp_C", "energy_balance_rel_error"};
+        "it_energy_MWh",    "facility_energy_MWh", "pue",
+        "water_m3",         "wue_L_per_kWh",       "peak_it_kW",
+        "peak_facility_kW", "max_gpu_temp_C",      "energy_balance_rel_error"};
     std::string csv = "case";
     result.table_text = fmt::format("{:<44}", "case");
     for (const auto& k : keys) {

@@ -47,8 +47,7 @@ struct SweepResult {
 };
 
 SweepPlan loadSweep(const std::filesystem::path& file);
-SweepPlan parseSweep(const Json& sweep, const std::filesystem::path& sweep_dir,
-                     std::string origin);
+SweepPlan parseSweep(const Json& sweep, const std::filesystem::path& sweep_dir, std::string origin);
 
 /// Runs every case on `threads` threads, writes the output files into out_dir.
 SweepResult runSweep(const SweepPlan& plan, const std::filesystem::path& out_dir, int threads,

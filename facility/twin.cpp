@@ -23,8 +23,8 @@ Json tableJson(const Table& t) {
     for (std::size_t r = 0; r < t.rows(); ++r) {
         Json row = Json::object();
         for (const auto& c : t.columns) {
-            const bool bare = c.unit.empty() || c.unit == "1" || c.unit == "%" ||
-                              c.name.ends_with("_" + c.unit);
+            const bool bare =
+                c.unit.empty() || c.unit == "1" || c.unit == "%" || c.name.ends_with("_" + c.unit);
             const std::string key = bare ? c.name : fmt::format("{}_{}", c.name, c.unit);
             if (const auto* v = std::get_if<std::vector<double>>(&c.data)) {
                 row[key] = std::isfinite((*v)[r]) ? Json((*v)[r]) : Json(nullptr);
@@ -79,22 +79,21 @@ Json resolvedScenario(const ScenarioSpec& sc, const SiteSizing& z) {
                                   {"cores", z.fabric.cores},
                                   {"power_outside_racks_kW", z.fabric.power_outside_racks / 1e3}};
     const CoolingSpec& c = sc.cooling;
-    r["cooling"]["resolved"] = {
-        {"coolant", c.coolant},
-        {"tcs_supply_temp_C", kelvinToCelsius(c.tcs_supply_setpoint)},
-        {"fws_supply_temp_C", kelvinToCelsius(z.fws_supply_setpoint)},
-        {"cdu_model", c.cdu.name},
-        {"cdu_capacity_kW", c.cdu.capacity / 1e3},
-        {"cdu_approach_K", c.cdu.approach},
-        {"cdus_running", z.cdus},
-        {"cdus_installed", z.cdus + z.cdu_spares},
-        {"cdu_groups", z.cdu_groups.size()},
-        {"fws_design_flow_m3h", z.design_fws_flow / units::m3_per_h},
-        {"heat_rejection_type", c.heat_rejection.type},
-        {"heat_rejection_model", c.heat_rejection.modelName()},
-        {"heat_rejection_units", z.plant.units},
-        {"trim_chiller_units", z.plant.chiller ? z.plant.chiller_units : 0},
-        {"air_side_model", c.air_side.crah.name}};
+    r["cooling"]["resolved"] = {{"coolant", c.coolant},
+                                {"tcs_supply_temp_C", kelvinToCelsius(c.tcs_supply_setpoint)},
+                                {"fws_supply_temp_C", kelvinToCelsius(z.fws_supply_setpoint)},
+                                {"cdu_model", c.cdu.name},
+                                {"cdu_capacity_kW", c.cdu.capacity / 1e3},
+                                {"cdu_approach_K", c.cdu.approach},
+                                {"cdus_running", z.cdus},
+                                {"cdus_installed", z.cdus + z.cdu_spares},
+                                {"cdu_groups", z.cdu_groups.size()},
+                                {"fws_design_flow_m3h", z.design_fws_flow / units::m3_per_h},
+                                {"heat_rejection_type", c.heat_rejection.type},
+                                {"heat_rejection_model", c.heat_rejection.modelName()},
+                                {"heat_rejection_units", z.plant.units},
+                                {"trim_chiller_units", z.plant.chiller ? z.plant.chiller_units : 0},
+                                {"air_side_model", c.air_side.crah.name}};
     const power::SizingInput& in = z.electrical;
     r["power"]["resolved"] = {
         {"ups_mode", sc.power.ups_mode == power::UpsMode::Eco ? "eco" : "double_conversion"},

@@ -15,9 +15,9 @@
 namespace dctwin::facility {
 
 struct RunOutcome {
-    Report report;        ///< everything the HDF5 report holds; report.summary = the metrics
-    Json summary;         ///< the summary JSON of DESIGN §5.2, made from the same metrics
-    SolverStats stats;    ///< integrator work
+    Report report;      ///< everything the HDF5 report holds; report.summary = the metrics
+    Json summary;       ///< the summary JSON of DESIGN §5.2, made from the same metrics
+    SolverStats stats;  ///< integrator work
     std::string linear_solver;
     std::size_t state_count = 0;
     double wall_seconds = 0.0;  ///< [s]

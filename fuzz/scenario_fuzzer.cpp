@@ -16,12 +16,13 @@
 #include "core/errors.h"
 #include "core/json.h"
 #include "facility/scenario.h"
+#include "facility/twin.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     try {
         const dctwin::Json j = dctwin::parseJson(text, "fuzz.json");
-        const dctwin::facility::Scenario s = dctwin::facility::parseScenario(
+        const dctwin::facility::ScenarioSpec s = dctwin::facility::parseScenario(
             j, std::string(DCTWIN_SOURCE_DIR) + "/scenarios", "fuzz.json");
         dctwin::facility::validateModel(s);
     } catch (const dctwin::Error&) {

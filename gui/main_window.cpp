@@ -1,4 +1,3 @@
-#include "core/data_dir.h"
 #include "gui/main_window.h"
 
 #include <QAction>
@@ -25,6 +24,7 @@
 #include <QVBoxLayout>
 #include <fstream>
 
+#include "core/data_dir.h"
 #include "core/errors.h"
 #include "core/io/report_writer.h"
 #include "facility/scenario.h"

@@ -67,7 +67,8 @@ bool RunController::start(const Json& scenario, const std::filesystem::path& bas
             });
         };
         try {
-            const facility::ScenarioSpec parsed = facility::parseScenario(scenario, base_dir, origin);
+            const facility::ScenarioSpec parsed =
+                facility::parseScenario(scenario, base_dir, origin);
             auto outcome = std::make_shared<const facility::RunOutcome>(runner_(parsed, control));
             const double t_end = outcome->report.timeseries.time.empty()
                                      ? 0.0

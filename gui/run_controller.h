@@ -27,8 +27,8 @@ public:
     enum class State { Idle, Running, Finished, Failed, Cancelled };
     /// What a run does once the scenario is parsed; facility::runScenario unless a test
     /// replaces it (to exercise threading and cancel without a full model).
-    using Runner =
-        std::function<facility::RunOutcome(const facility::ScenarioSpec&, const facility::RunControl&)>;
+    using Runner = std::function<facility::RunOutcome(const facility::ScenarioSpec&,
+                                                      const facility::RunControl&)>;
 
     explicit RunController(QObject* parent = nullptr);
     RunController(Runner runner, QObject* parent = nullptr);

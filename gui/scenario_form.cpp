@@ -1,4 +1,3 @@
-#include "core/data_dir.h"
 #include "gui/scenario_form.h"
 
 #include <QComboBox>
@@ -13,6 +12,7 @@
 #include <QSpinBox>
 #include <cmath>
 
+#include "core/data_dir.h"
 #include "core/units.h"
 #include "gui/scenario_tree_model.h"
 

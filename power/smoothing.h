@@ -133,6 +133,8 @@ struct SmoothingParams {
                                 double floor_base_W, double gpus);
     /// @brief make(SmoothingSettings::fromJson(v), base, floor_base_W, 1.0): ramp rates as
     /// given, unscaled.
+    /// @param v the smoothing object of a scenario
+    /// @param base parameters the settings are applied on top of
     /// @param floor_base_W [W] what floor_pct is a percentage of
     static SmoothingParams fromJson(const JsonView& v, SmoothingParams base, double floor_base_W);
 };

@@ -16,8 +16,8 @@ WorkloadSource::WorkloadSource(std::string name, std::shared_ptr<const Workload>
       resolution_(resolution),
       window_(window) {
     if (window_ < 0.0 || !std::isfinite(window_)) {
-        throw ModelError(fmt::format("WorkloadSource '{}': window {} s must be ≥ 0",
-                                     this->name(), window_));
+        throw ModelError(
+            fmt::format("WorkloadSource '{}': window {} s must be ≥ 0", this->name(), window_));
     }
     if (!workload_) throw ModelError(fmt::format("WorkloadSource '{}': no workload", this->name()));
     if (rack_ < 0 || rack_ >= workload_->racks()) {

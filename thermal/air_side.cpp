@@ -52,7 +52,7 @@ AirCoilSpec AirCoilSpec::fromJson(const JsonView& v, std::string name) {
 }
 
 AirCoilSpec AirCoilSpec::fromCatalog(std::string_view name, const Json& overrides,
-                                 std::string_view user_path) {
+                                     std::string_view user_path) {
     const Json e = loadCatalogEntry("air_side.json", name, overrides);
     return fromJson(recordView(e, "air_side.json", name, overrides, user_path), std::string(name));
 }

@@ -54,7 +54,7 @@ struct AirCoilSpec {
 
     static AirCoilSpec fromJson(const JsonView& v, std::string name);
     static AirCoilSpec fromCatalog(std::string_view name, const Json& overrides = {},
-                                 std::string_view user_path = "");
+                                   std::string_view user_path = "");
 };
 
 class AirCoil {

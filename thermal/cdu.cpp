@@ -71,7 +71,7 @@ CduSpec CduSpec::fromJson(const JsonView& v, std::string name) {
 }
 
 CduSpec CduSpec::fromCatalog(std::string_view name, const Json& overrides,
-                                 std::string_view user_path) {
+                             std::string_view user_path) {
     const Json entry = loadCatalogEntry("cdus.json", name, overrides);
     return fromJson(recordView(entry, "cdus.json", name, overrides, user_path), std::string(name));
 }

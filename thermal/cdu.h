@@ -83,7 +83,7 @@ struct CduSpec {
     static CduSpec fromJson(const JsonView& v, std::string name);
     /// "google_deschutes", "vertiv_xdu1350"; `overrides` merge over the record.
     static CduSpec fromCatalog(std::string_view name, const Json& overrides = {},
-                                 std::string_view user_path = "");
+                               std::string_view user_path = "");
 };
 
 /// Steady-state result of the CDU at given inputs.

@@ -172,9 +172,10 @@ DryCoolerSpec DryCoolerSpec::fromJson(const JsonView& v, std::string name) {
 }
 
 DryCoolerSpec DryCoolerSpec::fromCatalog(std::string_view name, const Json& overrides,
-                                 std::string_view user_path) {
+                                         std::string_view user_path) {
     const Json e = loadCatalogEntry("dry_coolers.json", name, overrides);
-    return fromJson(recordView(e, "dry_coolers.json", name, overrides, user_path), std::string(name));
+    return fromJson(recordView(e, "dry_coolers.json", name, overrides, user_path),
+                    std::string(name));
 }
 
 DryCooler::DryCooler(DryCoolerSpec spec, int units)
@@ -336,9 +337,10 @@ CoolingTowerSpec CoolingTowerSpec::fromJson(const JsonView& v, std::string name)
 }
 
 CoolingTowerSpec CoolingTowerSpec::fromCatalog(std::string_view name, const Json& overrides,
-                                 std::string_view user_path) {
+                                               std::string_view user_path) {
     const Json e = loadCatalogEntry("cooling_towers.json", name, overrides);
-    return fromJson(recordView(e, "cooling_towers.json", name, overrides, user_path), std::string(name));
+    return fromJson(recordView(e, "cooling_towers.json", name, overrides, user_path),
+                    std::string(name));
 }
 
 double CoolingTower::saturatedEnthalpy(double T, double p) const {
@@ -511,7 +513,7 @@ ChillerSpec ChillerSpec::fromJson(const JsonView& v, std::string name) {
 }
 
 ChillerSpec ChillerSpec::fromCatalog(std::string_view name, const Json& overrides,
-                                 std::string_view user_path) {
+                                     std::string_view user_path) {
     const Json e = loadCatalogEntry("chillers.json", name, overrides);
     return fromJson(recordView(e, "chillers.json", name, overrides, user_path), std::string(name));
 }

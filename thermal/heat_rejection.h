@@ -119,7 +119,7 @@ struct DryCoolerSpec {
 
     static DryCoolerSpec fromJson(const JsonView& v, std::string name);
     static DryCoolerSpec fromCatalog(std::string_view name, const Json& overrides = {},
-                                 std::string_view user_path = "");
+                                     std::string_view user_path = "");
 };
 
 class DryCooler {
@@ -188,7 +188,7 @@ struct CoolingTowerSpec {
 
     static CoolingTowerSpec fromJson(const JsonView& v, std::string name);
     static CoolingTowerSpec fromCatalog(std::string_view name, const Json& overrides = {},
-                                 std::string_view user_path = "");
+                                        std::string_view user_path = "");
 };
 
 class CoolingTower {
@@ -254,7 +254,7 @@ struct ChillerSpec {
 
     static ChillerSpec fromJson(const JsonView& v, std::string name);
     static ChillerSpec fromCatalog(std::string_view name, const Json& overrides = {},
-                                 std::string_view user_path = "");
+                                   std::string_view user_path = "");
 };
 
 class Chiller {

@@ -92,6 +92,7 @@ public:
     }
 
 private:
-    bool quadrature_;};
+    bool quadrature_;
+};
 
 }  // namespace dctwin::thermal

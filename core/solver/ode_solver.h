@@ -46,9 +46,9 @@ struct SolverOptions {
 
 struct SolverStats {
     long steps = 0;
-    long rhs_evals = 0;            // including those spent on Jacobians
+    long rhs_evals = 0;  // including those spent on Jacobians
     long jacobian_evals = 0;
-    long factorizations = 0;       // linear solver setups
+    long factorizations = 0;  // linear solver setups
     long error_test_failures = 0;
     long convergence_failures = 0;
     long reinits = 0;

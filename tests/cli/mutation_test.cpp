@@ -40,6 +40,7 @@
 #include "core/errors.h"
 #include "core/json.h"
 #include "facility/scenario.h"
+#include "facility/twin.h"
 
 namespace {
 
@@ -366,7 +367,7 @@ Outcome validateIsolated(const std::string& text, const fs::path& base_dir, int 
         std::string out;
         try {
             const Json j = dctwin::parseJson(text, "mutant.json");
-            const dctwin::facility::Scenario s =
+            const dctwin::facility::ScenarioSpec s =
                 dctwin::facility::parseScenario(j, base_dir, "mutant.json");
             dctwin::facility::validateModel(s);
             out = "0";
@@ -375,12 +376,9 @@ Outcome validateIsolated(const std::string& text, const fs::path& base_dir, int 
         } catch (const dctwin::ModelError& e) {
             out = std::string("2") + e.what();
         } catch (const std::filesystem::filesystem_error& e) {
-            // Known, reported to the facility owner: facility::resolveDataPath looks data paths
-            // up with the throwing std::filesystem calls, so a weather or trace path longer
-            // than NAME_MAX/PATH_MAX escapes as filesystem_error without its JSON path (the
-            // CLI maps it to exit 2). Only that case is tolerated; remove this when fixed.
-            out = std::string(e.code().value() == ENAMETOOLONG ? "3" : "4") +
-                  "filesystem_error: " + e.what();
+            // A data path the system cannot look up is an InputError at its JSON path
+            // (facility::resolveDataPath); a filesystem_error reaching here is a defect.
+            out = std::string("4") + "filesystem_error: " + e.what();
         } catch (const std::exception& e) {
             out = std::string("4") + typeid(e).name() + ": " + e.what();
         } catch (...) {

@@ -144,8 +144,9 @@ TEST(ScenarioErrors, CatalogOverrideErrorsNameTheUsersFileAndKeyFirst) {
     j["cooling"]["cdu"]["capacity_kW"] = -5;
     std::ofstream(file) << j.dump();
     expectInputError([&] { loadScenario(file); },
-                     {file.string(), "/cooling/cdu/capacity_kW (overriding catalog record "
-                                     "cdus.json/vertiv_xdu1350)"});
+                     {file.string(),
+                      "/cooling/cdu/capacity_kW (overriding catalog record "
+                      "cdus.json/vertiv_xdu1350)"});
 }
 
 TEST(ScenarioErrors, TyposAreNotOfferedDocumentationKeys) {
@@ -160,10 +161,15 @@ TEST(ScenarioErrors, TyposAreNotOfferedDocumentationKeys) {
 TEST(ScenarioErrors, IntegersAreRangeCheckedNotWrapped) {
     // 4294967304 = 2^32 + 8 once ran as 8 racks per CDU (issue 14); it is out of range.
     expectInputError(
-        [] { scenario(reference({{"cooling", {{"cdu", {{"racks_per_cdu", 4294967304LL}}}}}})); },
+        [] {
+            scenario(reference({{"cooling", {{"cdu", {{"racks_per_cdu", 4294967304LL}}}}}}));
+        },
         {"/cooling/cdu/racks_per_cdu", "out of range"});
-    expectInputError([] { scenario(reference({{"cooling", {{"cdu", {{"racks_per_cdu", 8.5}}}}}})); },
-                     {"/cooling/cdu/racks_per_cdu", "integer"});
+    expectInputError(
+        [] {
+            scenario(reference({{"cooling", {{"cdu", {{"racks_per_cdu", 8.5}}}}}}));
+        },
+        {"/cooling/cdu/racks_per_cdu", "integer"});
 }
 
 TEST(ScenarioSchema, GeneratedFromTheSpecsWithUnitsRangesAndChoices) {

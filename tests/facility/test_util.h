@@ -11,10 +11,10 @@
 #include <string>
 
 #include "core/errors.h"
-#include "tests/common/expect_error.h"
 #include "core/json.h"
 #include "facility/scenario.h"
 #include "facility/twin.h"
+#include "tests/common/expect_error.h"
 
 namespace dctwin::facility::test {
 

@@ -2,10 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include <QSignalSpy>
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include "core/errors.h"

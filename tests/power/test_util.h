@@ -5,8 +5,8 @@
 #include <string>
 
 #include "core/errors.h"
-#include "tests/common/expect_error.h"
 #include "power/catalog.h"
+#include "tests/common/expect_error.h"
 
 namespace dctwin::power::test {
 

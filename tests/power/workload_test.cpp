@@ -246,7 +246,7 @@ TEST(power_WorkloadJson, RangeErrorsNameThePathAndTheRange) {
         },
         {"/workload/jobs/0", "iteration_period_s"});
     expectInputError([] { load(R"({"racks": 4294967304, "jobs": []})"); },
-                     {"/workload/racks", "between 1 and 1e+07"});
+                     {"/workload/racks", "between 1 and 10000000"});
 }
 
 TEST(power_WorkloadJson, DefaultsAreTheDeclaredOnes) {
