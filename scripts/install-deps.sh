@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages dctwin builds with, when any is missing.
-# Runs as root, or through sudo. Nothing is downloaded at build time; this is the only
+# Installs the Debian 12 packages dctwin builds with, when any is missing — make and the
+# compilers included, so that it works on a minimal Debian 12 (debootstrap --variant=minbase,
+# the debian:12 image) where only bash, dpkg and apt are there. ./run and ./test call it first.
+# Runs apt-get directly as root, through sudo otherwise; without either it prints the exact
+# command to run as root and exits 2. Nothing is downloaded at build time; this is the only
 # place the project reaches for packages.
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config git
+  make build-essential cmake ninja-build pkg-config git
   libeigen3-dev libsundials-dev libhdf5-dev hdf5-tools nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev
 )
 if [[ "${DCTWIN_BUILD_GUI:-ON}" != "OFF" ]]; then
   # Qt6 Widgets + Charts for dctwin-gui; xvfb/xauth let the GUI tests run without a screen.
   packages+=(qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev xvfb xauth)
+fi
+
+if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
+  echo "install-deps: this is not a Debian system (no dpkg-query/apt-get); install the" \
+       "equivalents of these Debian 12 packages, then run again: ${packages[*]}" >&2
+  exit 2
 fi
 
 missing=()
@@ -25,15 +34,22 @@ if [[ ${#missing[@]} -eq 0 ]]; then
   exit 0
 fi
 
-echo "install-deps: installing ${missing[*]}"
 if [[ $(id -u) -eq 0 ]]; then
   sudo=()
 elif command -v sudo >/dev/null; then
   sudo=(sudo)
 else
-  echo "install-deps: need root or sudo to install: ${missing[*]}" >&2
+  {
+    echo "install-deps: ${#missing[@]} Debian packages are missing, and this is neither root nor"
+    echo "install-deps: a user with sudo. As root, run:"
+    echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+    echo "install-deps: then run this command again."
+  } >&2
   exit 2
 fi
-export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+echo "install-deps: installing ${missing[*]}"
+# sudo resets the environment, so the frontend setting goes through env.
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
