@@ -11,6 +11,9 @@ packages=(
   make build-essential cmake ninja-build pkg-config git
   libeigen3-dev libsundials-dev libhdf5-dev hdf5-tools nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev
+  # Checks of the test suite: the scenario schema by an independent validator, the API docs
+  # without a warning, the code in the project's clang-format style (issue 8).
+  python3-jsonschema doxygen clang-format
 )
 if [[ "${DCTWIN_BUILD_GUI:-ON}" != "OFF" ]]; then
   # Qt6 Widgets + Charts for dctwin-gui; xvfb/xauth let the GUI tests run without a screen.
