@@ -25,4 +25,17 @@ void expectInputError(F&& f, std::initializer_list<std::string> fragments) {
     }
 }
 
+/// The message of the InputError `f` throws (fails the test if it throws nothing), for tests
+/// that check where in the message a fragment stands.
+template <class F>
+std::string inputErrorOf(F&& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "expected an InputError";
+    return {};
+}
+
 }  // namespace dctwin::test

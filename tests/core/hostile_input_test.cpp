@@ -8,20 +8,12 @@
 
 #include "core/errors.h"
 #include "core/json.h"
+#include "tests/common/expect_error.h"
 
 namespace dctwin {
 namespace {
 
-template <typename F>
-std::string inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected an InputError";
-    return {};
-}
+using dctwin::test::inputErrorOf;
 
 std::string nested(std::size_t depth, const std::string& open, const std::string& close) {
     std::string s;

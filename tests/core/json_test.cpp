@@ -11,21 +11,12 @@
 #include <string>
 
 #include "core/errors.h"
+#include "tests/common/expect_error.h"
 
 namespace dctwin {
 namespace {
 
-/// The message of the InputError `f` throws (fails the test if it throws nothing).
-template <typename F>
-std::string inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected an InputError";
-    return {};
-}
+using dctwin::test::inputErrorOf;
 
 const Json kScenario = Json::parse(R"({
   "cooling": {

@@ -9,19 +9,12 @@
 #include <string>
 
 #include "core/errors.h"
+#include "tests/common/expect_error.h"
 
 namespace dctwin {
 namespace {
 
-std::string inputErrorOf(const auto& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected an InputError";
-    return {};
-}
+using dctwin::test::inputErrorOf;
 
 void expectHas(const std::string& msg, std::initializer_list<std::string> fragments) {
     for (const auto& f : fragments) {

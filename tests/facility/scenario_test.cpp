@@ -8,6 +8,7 @@
 
 #include "facility/sweep.h"
 #include "test_util.h"
+#include "tests/common/expect_error.h"
 
 namespace dctwin::facility::test {
 namespace {
@@ -112,15 +113,7 @@ TEST(ScenarioErrors, SiteErrorsSurfaceWhenTheModelIsBuilt) {
     expectInputError([&] { scenario(late); }, {"/events/0/at_s", "outside the study"});
 }
 
-std::string inputErrorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected an InputError";
-    return {};
-}
+using dctwin::test::inputErrorOf;
 
 TEST(ScenarioErrors, CatalogOverrideErrorsNameTheUsersFileAndKeyFirst) {
     // Issue 8: an override merged into a catalog record keeps its origin. The message starts
