@@ -21,22 +21,19 @@ constexpr double kSteadyHorizon = 8.0 * 3600.0;  // [s] long enough for every lo
 double at(const SiteModel& m, std::span<const double> y, OutputPort p) { return y[m.index(p)]; }
 
 /// The chain sized for a cooling power, and the design operating point model.
-Conditions designConditions(const ScenarioSpec& sc, const SiteSizing& z,
-                            const power::ChainDesign& chain) {
+Conditions designConditions(const SiteSizing& z, const power::ChainDesign& chain) {
     Conditions c;
     c.steady = true;
     c.utilization.assign(z.kinds.size(), 1.0);
     c.air = z.design_weather;
     c.chain = chain;
     c.horizon = kSteadyHorizon;
-    (void)sc;
     return c;
 }
 
 /// Cooling table: every cooling element's rating, count, redundancy and loading at design.
 Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel& m,
-                   std::span<const double> y, const DesignPoint& d, double air_load,
-                   double& cdu_heat_max) {
+                   std::span<const double> y, const DesignPoint& d, double air_load) {
     const thermal::CduSpec& cdu = sc.cooling.cdu;
     double cdu_heat = 0, rack_flow_min = std::numeric_limits<double>::infinity();
     double pump_flow_actual = 0;
@@ -46,7 +43,6 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
         cdu_heat = std::max(cdu_heat, at(m, y, cs.cdu.out("heat_transferred")));
         rack_flow_min = std::min(rack_flow_min, at(m, y, cs.cdu.out("flow_per_rack")));
     }
-    cdu_heat_max = cdu_heat;
     const double unit_capacity = sc.cooling.heat_rejection.unitCapacity();
     const thermal::AirCoilSpec& crah = sc.cooling.air_side.crah;
     const int crah_units = static_cast<int>(std::ceil(air_load / crah.capacity)) + 1;
@@ -441,7 +437,7 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     power::SizingInput in = z.electrical;
     const power::SizingResult provisional = power::sizeElectrical(in, *sc.catalog);
     const SiteModel m(
-        sc, z, designConditions(sc, z, power::chainDesignFromSizing(provisional, in, *sc.catalog)));
+        sc, z, designConditions(z, power::chainDesignFromSizing(provisional, in, *sc.catalog)));
     const SteadyState st = settle(m, solverOptions(1e-6));
     const auto& y = st.y;
     const ComponentHandle& sp = m.sitePower();
@@ -488,8 +484,7 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     const double air_load = u[final_site.inputIndex("rack_heat_air")] + z.fabricPower() +
                             sc.site.other_power + d.chain_at_design.hall_heat +
                             d.chain_at_design.electrical_room_heat;
-    double cdu_heat = 0;
-    d.cooling = coolingTable(sc, z, m, y, d, air_load, cdu_heat);
+    d.cooling = coolingTable(sc, z, m, y, d, air_load);
     d.water = waterTable(m, y, d.water_rate);
     return d;
 }
@@ -537,8 +532,7 @@ StudyResults runStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignP
 void buildModels(const ScenarioSpec& sc, const SiteSizing& z) {
     const power::SizingInput& in = z.electrical;
     Conditions c = designConditions(
-        sc, z,
-        power::chainDesignFromSizing(power::sizeElectrical(in, *sc.catalog), in, *sc.catalog));
+        z, power::chainDesignFromSizing(power::sizeElectrical(in, *sc.catalog), in, *sc.catalog));
     const SiteModel steady(sc, z, c);
     c.steady = false;
     c.resolution = resolutionOf(sc.study);
