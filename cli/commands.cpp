@@ -205,6 +205,9 @@ int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int 
                  const Options& options) {
     checkInputFile(sweep_file, "sweep");
     facility::SweepPlan plan = facility::loadSweep(sweep_file);
+    // Checked before the first case runs: a read-only or misplaced folder is an input error
+    // (exit 2), not something found after hours of runs.
+    checkOutputDirectory(out_dir, "sweep output folder");
     std::error_code ec;
     fs::create_directories(out_dir, ec);
     if (ec) {

@@ -107,8 +107,11 @@ public:
     std::size_t size() const override { return inner_.size(); }
     void rhs(double t, std::span<const double> x, std::span<double> dxdt) override {
         const double tc = t >= end_ ? before_end_ : (t <= begin_ ? after_begin_ : t);
+        last_t_ = tc;
         inner_.rhs(tc, x, dxdt);
     }
+    /// [s] time of the latest right-hand-side evaluation (where a model error arose).
+    double lastTime() const { return last_t_; }
     double nominal(std::size_t i) const override { return inner_.nominal(i); }
     std::string stateName(std::size_t i) const override { return inner_.stateName(i); }
     SparsityPattern jacobianPattern() const override { return inner_.jacobianPattern(); }
@@ -116,6 +119,7 @@ public:
 private:
     SystemProblem inner_;
     double begin_ = 0.0, end_ = 0.0, after_begin_ = 0.0, before_end_ = 0.0;
+    double last_t_ = 0.0;
 };
 
 }  // namespace
@@ -210,11 +214,16 @@ void Simulator::run(Recorder& recorder, const ProgressCallback& progress,
         }
     };
 
+    double t = t0;
     try {
         problem.setSegment(t0, segmentEnd());
         solver->reset(t0, x_);
-        double t = t0;
         emit(t);
+    } catch (...) {
+        stats_ = solver->stats();
+        throw;
+    }
+    try {
         for (std::size_t k = 1; k < grid.size(); ++k) {
             checkCancel(t);
             const double tout = grid[k];
@@ -232,6 +241,12 @@ void Simulator::run(Recorder& recorder, const ProgressCallback& progress,
             stats_ = solver->stats();
             emit(t);
         }
+    } catch (const ModelError& e) {
+        // The model was valid at the start (the initial state evaluated), so leaving a
+        // property table or a physical range later is the simulation failing (exit 1), not bad
+        // input: say when, and from which state the last good output came.
+        stats_ = solver->stats();
+        throw SimulationRangeError(problem.lastTime(), t, e.what());
     } catch (...) {
         stats_ = solver->stats();
         throw;

@@ -62,7 +62,8 @@ public:
     Simulator(const System& system, SimulationOptions options);
     /// Runs from t_start (initial state from the system, or x0 if given) to t_end, sampling
     /// into the recorder at t_start, t_start + interval, ..., t_end. Throws SolverError on
-    /// integrator failure and CancelledError when *cancel becomes true.
+    /// integrator failure (SimulationRangeError when a model error arises after the start) and
+    /// CancelledError when *cancel becomes true.
     void run(Recorder& recorder, const ProgressCallback& progress = {},
              const std::atomic<bool>* cancel = nullptr, std::span<const double> x0 = {});
     const SolverStats& stats() const { return stats_; }

@@ -288,15 +288,49 @@ void System::gatherInputs(std::size_t c, Workspace& ws) const {
     }
 }
 
+namespace {
+
+/// "component 'x' (states T = 351.2 K, …; inputs flow = 0 m3/s, …)": where a model error
+/// arose, with the values that led there, so a run leaving a property table says which part of
+/// the plant got there and how (issue 14). At most eight of each, so a lumped component with
+/// hundreds of states does not flood the message.
+std::string componentContext(const Component& comp, std::span<const double> x,
+                             std::span<const double> u) {
+    auto list = [](const std::vector<Variable>& vars, std::span<const double> values) {
+        std::string out;
+        const std::size_t n = std::min<std::size_t>(vars.size(), 8);
+        for (std::size_t i = 0; i < n && i < values.size(); ++i) {
+            out += fmt::format("{}{} = {:.6g} {}", i ? ", " : "", vars[i].name, values[i],
+                               vars[i].unit);
+        }
+        if (vars.size() > n) out += fmt::format(", … ({} more)", vars.size() - n);
+        return out;
+    };
+    std::string s = fmt::format("component '{}'", comp.name());
+    std::string parts;
+    if (!comp.states().empty()) parts += "states " + list(comp.states(), x);
+    if (!comp.inputs().empty()) {
+        parts += (parts.empty() ? "" : "; ") + std::string("inputs ") + list(comp.inputs(), u);
+    }
+    if (!parts.empty()) s += " (" + parts + ")";
+    return s;
+}
+
+}  // namespace
+
 void System::evaluateOutputs(double t, std::span<const double> x, Workspace& ws) const {
     for (std::size_t c : order_) {
         const Entry& e = components_[c];
         const Component& comp = *e.component;
         gatherInputs(c, ws);
-        comp.computeOutputs(
-            t, x.subspan(e.state_offset, comp.states().size()),
-            std::span<const double>(ws.u).subspan(e.input_offset, comp.inputs().size()),
-            std::span<double>(ws.y).subspan(e.output_offset, comp.outputs().size()));
+        const auto xs = x.subspan(e.state_offset, comp.states().size());
+        const auto us = std::span<const double>(ws.u).subspan(e.input_offset, comp.inputs().size());
+        try {
+            comp.computeOutputs(
+                t, xs, us, std::span<double>(ws.y).subspan(e.output_offset, comp.outputs().size()));
+        } catch (const ModelError& err) {
+            throw ModelError(fmt::format("{}: {}", componentContext(comp, xs, us), err.what()));
+        }
     }
 }
 
@@ -311,10 +345,13 @@ void System::evaluate(double t, std::span<const double> x, std::span<double> dxd
         // Inputs fed by components later in the order were stale during output evaluation
         // (harmlessly: no output depended on them); refresh them for the derivatives.
         gatherInputs(c, ws);
-        comp.computeDerivatives(
-            t, x.subspan(e.state_offset, ns),
-            std::span<const double>(ws.u).subspan(e.input_offset, comp.inputs().size()),
-            dxdt.subspan(e.state_offset, ns));
+        const auto xs = x.subspan(e.state_offset, ns);
+        const auto us = std::span<const double>(ws.u).subspan(e.input_offset, comp.inputs().size());
+        try {
+            comp.computeDerivatives(t, xs, us, dxdt.subspan(e.state_offset, ns));
+        } catch (const ModelError& err) {
+            throw ModelError(fmt::format("{}: {}", componentContext(comp, xs, us), err.what()));
+        }
     }
 }
 

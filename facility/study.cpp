@@ -496,6 +496,39 @@ double StudyResults::meter(std::string_view name) const {
     throw ModelError(fmt::format("no meter '{}'", name));
 }
 
+namespace {
+
+/// A run that left the model's range, told in the study's terms: the simulated calendar time
+/// (a 365-day year, as the weather), the time into the study, the last event before it and the
+/// model's own message (component, states, inputs). Issue 14: "enthalpy requested at 100 °C"
+/// alone did not say when or after what.
+std::string describeFailure(const ScenarioSpec& sc, const SimulationRangeError& e) {
+    const double t = e.time();
+    const double year_s = std::fmod(sc.study.start_s + t, 365.0 * 86400.0);
+    static constexpr int kMonthDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int day = static_cast<int>(year_s / 86400.0), month = 0;
+    while (month < 11 && day >= kMonthDays[month]) day -= kMonthDays[month++];
+    const double sod = std::fmod(year_s, 86400.0);
+    const int hh = static_cast<int>(sod / 3600.0),
+              mm = static_cast<int>(std::fmod(sod, 3600.0) / 60.0);
+    const double ss = std::fmod(sod, 60.0);
+    std::string last_event = "no event before it";
+    double last_at = -1.0;
+    for (const auto& ev : sc.events) {
+        if (ev.at_s <= t && ev.at_s >= last_at) {
+            last_at = ev.at_s;
+            last_event = fmt::format("last event before it: {} at {:g} s ({})", ev.type(), ev.at_s,
+                                     ev.where);
+        }
+    }
+    return fmt::format(
+        "at {:02d}-{:02d} {:02d}:{:02d}:{:06.3f} ({:.6g} s into the study; "
+        "{}): the model left its valid range: {}",
+        month + 1, day + 1, hh, mm, ss, t, last_event, e.detail());
+}
+
+}  // namespace
+
 StudyResults runStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d,
                       const RunControl& ctl) {
     StudyResults r;
@@ -517,7 +550,11 @@ StudyResults runStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignP
     Simulator sim(m.system(), simulationOptions(sc.study, c));
     ProgressCallback progress;
     if (ctl.progress) progress = [&](double f, double t) { ctl.progress(f, t); };
-    sim.run(rec, progress, ctl.cancel, x0.x);
+    try {
+        sim.run(rec, progress, ctl.cancel, x0.x);
+    } catch (const SimulationRangeError& e) {
+        throw SolverError(describeFailure(sc, e));
+    }
 
     const std::vector<double>& xe = sim.finalState();
     for (const auto& n : SiteModel::meterNames()) r.meters.emplace_back(n, m.meterTotal(xe, n));

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "core/errors.h"
+#include "core/io/report_writer.h"
 #include "facility/twin.h"
 
 namespace dctwin::facility {
@@ -162,6 +163,22 @@ SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string o
     return plan;
 }
 
+namespace {
+
+/// Writes `<out_dir>/<name><suffix>` atomically (temporary, then rename) and removes the
+/// member's `<name><stale_suffix>` left by an earlier sweep in the same folder, so the folder
+/// never shows a success and a failure, or an old result, for one case. Error naming the file.
+void writeMemberFile(const fs::path& out_dir, const std::string& name, const std::string& suffix,
+                     const std::string& text, const std::string& stale_suffix) {
+    OutputTransaction out;
+    out.stageText(out_dir / (name + suffix), text);
+    out.commit();
+    std::error_code ec;
+    fs::remove(out_dir / (name + stale_suffix), ec);
+}
+
+}  // namespace
+
 SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads,
                      const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
     SweepResult result;
@@ -187,17 +204,17 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
                 control.cancel = cancel;
                 RunOutcome r = runScenario(s, control);
                 summary = r.summary;
-                std::ofstream out(out_dir / (c.name + ".summary.json"));
-                out << summary.dump(2) << "\n";
-                out.close();
-                if (!out) {
-                    throw Error(fmt::format("cannot write '{}'",
-                                            (out_dir / (c.name + ".summary.json")).string()));
-                }
+                writeMemberFile(out_dir, c.name, ".summary.json", summary.dump(2), ".error.txt");
             } catch (const std::exception& e) {
-                const std::string what = fmt::format("case '{}': {}", c.name, e.what());
+                std::string what = fmt::format("case '{}': {}", c.name, e.what());
+                try {
+                    writeMemberFile(out_dir, c.name, ".error.txt", what, ".summary.json");
+                } catch (const std::exception& write_error) {
+                    // The failure is still reported in the sweep's table and summaries.
+                    what += fmt::format(" (and its error file was not written: {})",
+                                        write_error.what());
+                }
                 summary = Json{{"error", what}};
-                std::ofstream(out_dir / (c.name + ".error.txt")) << what << "\n";
             }
             summary["case"] = c.name;
             std::lock_guard lock(mutex);
@@ -240,8 +257,12 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
         csv += "," + err + "\n";
         result.table_text += ok ? "\n" : "  FAILED: " + err + "\n";
     }
-    std::ofstream(out_dir / "sweep_summary.csv") << csv;
-    std::ofstream(out_dir / "sweep_summary.json") << Json(result.summaries).dump(2) << "\n";
+    // Both tables or neither: a sweep's results are not left half-replaced.
+    OutputTransaction tables;
+    if (!csv.empty() && csv.back() == '\n') csv.pop_back();  // stageText ends the file
+    tables.stageText(out_dir / "sweep_summary.csv", csv);
+    tables.stageText(out_dir / "sweep_summary.json", Json(result.summaries).dump(2));
+    tables.commit();
     return result;
 }
 

@@ -166,6 +166,9 @@ DryCoolerSpec DryCoolerSpec::fromJson(const JsonView& v, std::string name) {
     v.requireRange("min_fan_speed", s.min_fan_speed, 0.01, 1.0);
     v.requireRange("air_resistance_fraction", s.air_resistance_fraction, 0.05, 0.95);
     v.requireRange("saturation_effectiveness", s.saturation_effectiveness, 0.0, 1.0);
+    // The pads are switched on by the dry bulb: outside the EPW dry-bulb range (−70..70 °C)
+    // a switch-over point would mean "always" or "never", which `adiabatic` already says.
+    v.requireRange("switch_over_temp_C", s.switch_over_temp, 203.15, 343.15, "C");
     v.requireRange("switch_band_K", s.switch_band, 0.01, 20.0);
     v.requireRange("spray_overhead", s.spray_overhead, 0.0, 10.0);
     return s;

@@ -308,4 +308,55 @@ TEST_F(Reliability, BrokenSweepMemberIsNamed) {
     expectInputError(r, {"case 'broken'", "/study/kind", "yearly"});
 }
 
+TEST_F(Reliability, SweepOutputIsCheckedBeforeTheRunsAndWrittenWhole) {
+    // Reported: error.txt and sweep_summary.* were written unchecked. A read-only folder now
+    // fails before the first case (exit 2); written files replace an earlier sweep's files for
+    // the same case, and no temporary is left.
+    Json base = oneHour();
+    std::ofstream(dir_ / "base.json") << base.dump(2);
+    const fs::path sw =
+        textFile("sw.json", R"({"base": "base.json", "cases": [{"name": "a"}, {"name": "b"}]})");
+    const fs::path ro = mountTmpfs("ro", 256, ",ro");
+    if (!ro.empty()) {
+        const Result r = dctwin("sweep " + quote(sw.string()) + " -o " + quote(ro.string()));
+        expectInputError(r, {"sweep output folder", "not writable"});
+        EXPECT_EQ(r.err.find('%'), std::string::npos) << "a case ran: " << r.err;
+    }
+    const fs::path out = dir_ / "out";
+    fs::create_directories(out);
+    std::ofstream(out / "a.error.txt") << "case 'a' failed in an earlier sweep";
+    const Result r =
+        dctwin("sweep " + quote(sw.string()) + " -o " + quote(out.string()) + " --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(entries(out), (std::vector<std::string>{"a.summary.json", "b.summary.json",
+                                                      "sweep_summary.csv", "sweep_summary.json"}));
+    const Json table = Json::parse(slurp(out / "sweep_summary.json"));
+    ASSERT_EQ(table.size(), 2u);
+    EXPECT_EQ(table[0]["case"], "a");
+    EXPECT_GT(table[1]["it_energy_MWh"].get<double>(), 0.0);
+}
+
+TEST_F(Reliability, RunLeavingTheModelRangeNamesTimeStateAndLastEvent) {
+    // Reported: a run that drove the coolant past its table failed with "coolant PG25:
+    // enthalpy requested at 100.00 °C" alone. Rebuilt: the pump-trip contingency with the
+    // GPUs' thermal trip moved to 150 °C (so nothing stops the heating): both pumps of CDU 0
+    // stop at 60 s and the stagnant rack loop boils off its table a few minutes later.
+    Json j = dctwin::readJsonFile(kSource / "scenarios/contingency_cdu_pump_trip.json");
+    j["site"]["weather"] = (kSource / j["site"]["weather"].get<std::string>()).string();
+    j["it"]["racks"][0]["throttle_temp_C"] = 140;
+    j["it"]["racks"][0]["shutdown_temp_C"] = 150;
+    j["study"]["duration_s"] = 400;
+    const fs::path scen = scenarioFile("hot.json", j);
+    const Result r = dctwin("run " + quote(scen.string()) + " -o " +
+                            quote((dir_ / "r.h5").string()) + " --quiet");
+    EXPECT_EQ(r.status, 1) << r.err;  // the simulation failed; the input was valid
+    for (const char* fragment :
+         {"at 07-15 15:0", "s into the study", "last event before it: cdu_pump_trip at 60 s",
+          "/events/0", "component 'rl_", "die_temp = ", "flow = 0 m3/s", "coolant PG25"}) {
+        EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(fs::exists(dir_ / "r.h5"));
+    EXPECT_EQ(entries(dir_), (std::vector<std::string>{"hot.json"}));
+}
+
 }  // namespace

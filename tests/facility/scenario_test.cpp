@@ -165,6 +165,21 @@ TEST(ScenarioErrors, IntegersAreRangeCheckedNotWrapped) {
         {"/cooling/cdu/racks_per_cdu", "integer"});
 }
 
+TEST(ScenarioErrors, AdiabaticSwitchOverOutsideTheWeatherRangeIsRejected) {
+    // Issue 14: −300 °C and 1000 °C once ran (pads always on / never on). The key is a catalog
+    // field overridden in the scenario; the message names the user's key and the range.
+    for (const double t : {-300.0, 1000.0}) {
+        expectInputError(
+            [&] {
+                validateModel(scenario(
+                    reference({{"cooling",
+                                {{"heat_rejection",
+                                  {{"type", "adiabatic_cooler"}, {"switch_over_temp_C", t}}}}}})));
+            },
+            {"/cooling/heat_rejection/switch_over_temp_C", "out of range", "-70", "70"});
+    }
+}
+
 TEST(ScenarioSchema, GeneratedFromTheSpecsWithUnitsRangesAndChoices) {
     const Json s = scenarioSchema();
     EXPECT_EQ(s["$schema"], "https://json-schema.org/draft/2020-12/schema");
