@@ -11,6 +11,9 @@ namespace {
 
 using units::kelvinToCelsius;
 
+/// [K] a setpoint missed by less than this counts as held (as in sizing).
+constexpr double kSetpointTolerance = 0.05;
+
 double maxOf(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
 /// max − min after `from` samples.
@@ -32,6 +35,28 @@ double peakDay(const ResultSet& rs, double start_s) {
         }
     }
     return peak;
+}
+
+/// The time [s] during which the linear interpolant of `v` lies above `threshold`, and the
+/// largest sampled excess over it. Samples are output-interval apart, so a crossing within an
+/// interval is placed by interpolation.
+struct Excess {
+    double seconds = 0.0;
+    double worst = 0.0;
+};
+Excess timeAbove(const std::vector<double>& time, const std::vector<double>& v, double threshold) {
+    Excess e;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        e.worst = std::max(e.worst, v[i] - threshold);
+        if (i == 0) continue;
+        const double a = v[i - 1] - threshold, b = v[i] - threshold, dt = time[i] - time[i - 1];
+        if (a > 0.0 && b > 0.0) {
+            e.seconds += dt;
+        } else if (a > 0.0 || b > 0.0) {
+            e.seconds += dt * std::max(a, b) / std::abs(a - b);
+        }
+    }
+    return e;
 }
 
 /// Seconds from the first event until a GPU reaches its throttle temperature (−1: never).
@@ -76,6 +101,14 @@ std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
          "throttle temperature minus hottest die"},
         {"design_setpoint_unmet_K", d.setpoint_unmet, "K",
          "facility supply above its setpoint (plant short of capacity)"},
+        {"design_reachable_fws_supply_C", kelvinToCelsius(z.reach.design_supply), "C",
+         "facility supply the installed units hold on the design day at design heat"},
+        {"design_hours_above_fws_setpoint_h", z.reach.hours_above_setpoint, "h",
+         "weather-year hours in which the installed units miss the facility setpoint at "
+         "design heat"},
+        {"design_worst_fws_excess_K", z.reach.worst_excess, "K",
+         "how far the facility supply rises above its setpoint in the year's hottest hour at "
+         "design heat"},
         {"design_heat_rejected_kW", d.heat_rejected / 1e3, "kW", "heat rejection, water side"},
         {"design_water_m3_per_h", d.water_rate * 3600.0, "m3/h", "make-up and spray water"},
         {"design_steady_drift_K", d.steady_drift, "K",
@@ -98,6 +131,11 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
     for (const char* w : {"evaporation", "drift", "blowdown", "spray"}) water += r.meter(w);
     // Skip the first 5 % of a transient: the start-up of the smoothing controller.
     const std::size_t skip = rs.time.size() / 20;
+    // The plant's own miss signal is already an excess over the setpoint; the TCS supply is
+    // compared with its setpoint. Both against the 0.05 K tolerance that sizing uses.
+    const Excess fws = timeAbove(rs.time, ch("cooling", "setpoint_unmet"), kSetpointTolerance);
+    const Excess tcs = timeAbove(rs.time, ch("cooling", "tcs_supply_temp_max"),
+                                 sc.cooling.tcs_supply_setpoint + kSetpointTolerance);
     std::vector<Metric> m = {
         {"simulated_h", sc.study.duration_s / 3600.0, "h", "study length"},
         {"it_energy_MWh", E_it / MWh, "MWh", "IT energy (racks grid side + fabric)"},
@@ -141,6 +179,12 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
          "largest transformer loading sampled"},
         {"peak_busway_loading_pct", 100 * maxOf(ch("power", "busway_loading")), "%",
          "largest busway loading sampled"},
+        {"fws_hours_above_setpoint_h", fws.seconds / 3600.0, "h",
+         "facility supply more than 0.05 K above its setpoint (plant short)"},
+        {"fws_max_excess_K", fws.worst, "K", "largest facility supply excess sampled"},
+        {"tcs_hours_above_setpoint_h", tcs.seconds / 3600.0, "h",
+         "warmest CDU's TCS supply more than 0.05 K above its setpoint"},
+        {"tcs_max_excess_K", tcs.worst, "K", "largest TCS supply excess sampled"},
         {"rack_demand_swing_kW", swing(ch("power", "rack_demand"), skip) / 1e3, "kW",
          "rack power before smoothing, max − min"},
         {"it_grid_swing_kW", swing(ch("power", "it_power"), skip) / 1e3, "kW",

@@ -184,7 +184,11 @@ std::shared_ptr<const ObjectSpec> heatRejectionSpec() {
                                     "(default: the generic unit of the type)"});
     s->integer("units", 0, 10000, 0, "units installed (0: sized for the design day)")
         .integer("redundancy_units", 0, 100, 1, "spare units added to the sized count")
-        .object("trim_chiller", trimChillerSpec(), false, "optional trim chiller");
+        .object("trim_chiller", trimChillerSpec(), false, "optional trim chiller")
+        .boolean("accept_setpoint_exceedance", false,
+                 "size the plant even when it cannot hold the facility supply setpoint on the "
+                 "design day (the expected hours above it are reported); otherwise sizing "
+                 "fails");
     s->open(thermalOverrides({"dry_coolers.json", "cooling_towers.json"}));
     return s;
 }
@@ -501,6 +505,8 @@ void readCooling(ScenarioSpec& sc, const SpecReader& v) {
     }
     h.redundancy_units = hr.count("redundancy_units");
     h.units = hr.count("units");
+    h.accept_exceedance = hr.boolean("accept_setpoint_exceedance");
+    h.where = hr.view().where();
     if (hr.has("trim_chiller")) {
         const SpecReader tc = hr.object("trim_chiller");
         h.trim_chiller = thermal::ChillerSpec::fromCatalog(tc.string("model"));

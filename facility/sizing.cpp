@@ -184,6 +184,37 @@ void designWeather(const ScenarioSpec& sc, SiteSizing& z) {
                                  : "ASHRAE 0.4 % cooling dry bulb with coincident wet bulb";
 }
 
+/// [K] a miss of the facility supply setpoint below this is "held" (sizing, hours counted).
+constexpr double kSetpointTolerance = 0.05;
+
+/// Issue 10: the plant could not hold the setpoint and sizing said nothing. The message gives
+/// the numbers and what would reach the setpoint.
+std::string shortfallMessage(const ScenarioSpec& sc, const SiteSizing& z, int units) {
+    const HeatRejectionSpec& h = sc.cooling.heat_rejection;
+    const double reach_C = units::kelvinToCelsius(z.reach.design_supply);
+    const std::string air =
+        h.tower
+            ? fmt::format("wet bulb {:.1f} °C", units::kelvinToCelsius(z.design_weather.wet_bulb))
+            : fmt::format("dry bulb {:.1f} °C", units::kelvinToCelsius(z.design_weather.dry_bulb));
+    std::string fixes = fmt::format(
+        "a facility supply of at least {:.1f} °C (a TCS supply of at least {:.1f} °C with the "
+        "CDU's {:.1f} K approach)",
+        std::ceil(reach_C * 10.0) / 10.0,
+        std::ceil((reach_C + sc.cooling.cdu.approach) * 10.0) / 10.0, sc.cooling.cdu.approach);
+    if (h.type == "dry_cooler") fixes += ", adiabatic assist (\"type\": \"adiabatic_cooler\")";
+    if (!h.tower) fixes += ", evaporative cooling (\"type\": \"cooling_tower\")";
+    fixes += fmt::format(", a trim chiller ({}/trim_chiller)", h.where);
+    return fmt::format(
+        "{}: the facility supply setpoint {:.1f} °C is out of reach on the design day ({}, {}): "
+        "{} × {} running at the design heat of {:.0f} kW reach {:.1f} °C ({:.1f} K above), and "
+        "{:.0f} h of the weather year would miss it. What would reach it: {}; or accept the "
+        "exceedance with {}/accept_setpoint_exceedance: true (the hours above the setpoint are "
+        "then reported)",
+        h.where, units::kelvinToCelsius(z.fws_supply_setpoint), air, z.design_weather_basis, units,
+        h.modelName(), z.design_heat_liquid / 1e3, reach_C, z.reach.design_shortfall,
+        z.reach.hours_above_setpoint, fixes, h.where);
+}
+
 /// Heat-rejection units: the fewest that hold the facility supply setpoint on the design day
 /// with all rack heat, CDU pump work and the facility pumps' hydraulic work, plus spares.
 void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
@@ -202,28 +233,83 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
                                z.design_fws_flow * sc.cooling.facility_loop.pressure_drop;
     const thermal::Coolant water = thermal::Coolant::byName("water");
     const double mdot = water.massFlow(z.design_fws_flow);
-    const double T_return = water.heatedTemperature(z.fws_supply_setpoint, mdot, design_heat);
     const int n_min = std::max(1, static_cast<int>(std::ceil(design_heat / h.unitCapacity())));
+    // The miss [K] of n running units at design heat, for one hour's air, when the loop's
+    // supply is held at T_supply (the return then follows from the design heat).
+    auto missAt = [&](int n, const thermal::AmbientAir& a, double T_supply) {
+        const double T_in = water.heatedTemperature(T_supply, mdot, design_heat);
+        if (h.tower) {
+            return thermal::CoolingTower(p.tower, n)
+                .evaluate({T_in, z.design_fws_flow, T_supply, a})
+                .setpoint_unmet;
+        }
+        return thermal::DryCooler(p.dry_cooler, n)
+            .evaluate({T_in, z.design_fws_flow, T_supply, a})
+            .setpoint_unmet;
+    };
+    auto unmet = [&](int n, const thermal::AmbientAir& a) {
+        return missAt(n, a, z.fws_supply_setpoint);
+    };
+    // The supply [K] the loop settles at when n units cannot hold the setpoint: the lowest at
+    // which they reject the design heat (the miss shrinks as the loop warms). Bisection, 1 mK.
+    auto reachable = [&](int n, const thermal::AmbientAir& a) {
+        double lo = z.fws_supply_setpoint;
+        if (missAt(n, a, lo) < kSetpointTolerance) return lo;
+        double hi = lo + 10.0;
+        while (missAt(n, a, hi) >= kSetpointTolerance && hi < lo + 150.0) hi += 10.0;
+        while (hi - lo > 1e-3) {
+            const double mid = 0.5 * (lo + hi);
+            (missAt(n, a, mid) < kSetpointTolerance ? hi : lo) = mid;
+        }
+        return hi;
+    };
+    // Searched up to four times the count the capacity alone needs: beyond that the approach,
+    // not the unit count, limits the plant (a dry cooler cannot cool below the dry bulb).
+    const int n_cap = 4 * n_min;
     int units = h.units;
     if (units == 0) {
-        units = 4 * n_min;
-        for (int n = n_min; n <= 4 * n_min; ++n) {
-            double unmet = 0.0;
-            if (h.tower) {
-                thermal::CoolingTower t(p.tower, n);
-                unmet = t.evaluate({T_return, z.design_fws_flow, z.fws_supply_setpoint, air})
-                            .setpoint_unmet;
-            } else {
-                thermal::DryCooler d(p.dry_cooler, n);
-                unmet = d.evaluate({T_return, z.design_fws_flow, z.fws_supply_setpoint, air})
-                            .setpoint_unmet;
-            }
-            if (unmet < 0.05) {
+        units = n_cap;
+        for (int n = n_min; n <= n_cap; ++n) {
+            if (unmet(n, air) < kSetpointTolerance) {
                 units = n;
                 break;
             }
         }
         units += h.redundancy_units;
+    }
+    // On the design day every unit runs (spares included): this is what the plant reaches.
+    z.reach.trim_chiller = h.trim_chiller.has_value();
+    z.reach.design_supply = reachable(units, air);
+    z.reach.design_shortfall = z.reach.design_supply - z.fws_supply_setpoint;
+    // Over the year: the hours the units miss the setpoint at design heat, and how far the loop
+    // then rises in the hottest of them (the top day by dry bulb and by wet bulb; the miss
+    // grows with both).
+    const weather::Weather& w = *sc.site.weather;
+    std::vector<std::size_t> missed;
+    for (std::size_t i = 0; i < w.hourCount(); ++i) {
+        if (unmet(units, {w.dryBulb()[i], w.wetBulb()[i], w.pressure()[i]}) > kSetpointTolerance) {
+            missed.push_back(i);
+        }
+    }
+    z.reach.hours_above_setpoint = static_cast<double>(missed.size());
+    std::vector<std::size_t> hottest;
+    for (const auto* series : {&w.dryBulb(), &w.wetBulb()}) {
+        std::vector<std::size_t> order = missed;
+        const std::size_t top = std::min<std::size_t>(order.size(), 24);
+        std::partial_sort(
+            order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(),
+            [&](std::size_t a, std::size_t b) { return (*series)[a] > (*series)[b]; });
+        hottest.insert(hottest.end(), order.begin(),
+                       order.begin() + static_cast<std::ptrdiff_t>(top));
+    }
+    for (std::size_t i : hottest) {
+        z.reach.worst_excess =
+            std::max(z.reach.worst_excess,
+                     reachable(units, {w.dryBulb()[i], w.wetBulb()[i], w.pressure()[i]}) -
+                         z.fws_supply_setpoint);
+    }
+    if (z.reach.design_shortfall >= kSetpointTolerance && !h.trim_chiller && !h.accept_exceedance) {
+        throw InputError(shortfallMessage(sc, z, units));
     }
     p.units = units;
     p.coolant = "water";

@@ -44,6 +44,17 @@ struct CduGroup {
     int racksPerCdu() const;
 };
 
+/// What the installed heat-rejection units reach with every unit running at the design heat
+/// (all rack heat at full utilization plus pump work): on the design day, and hour by hour over
+/// the weather file's year (a conservative count: the real load is mostly below design).
+struct HeatRejectionReach {
+    double design_supply = 0.0;         ///< [K] facility supply reached on the design day
+    double design_shortfall = 0.0;      ///< [K] by which it misses the setpoint (0: held)
+    double hours_above_setpoint = 0.0;  ///< [h] weather hours missing the setpoint by > 0.05 K
+    double worst_excess = 0.0;          ///< [K] the largest miss over those hours
+    bool trim_chiller = false;          ///< a trim chiller is installed to cover misses
+};
+
 struct SiteSizing {
     // IT
     int racks = 0;                      ///< [1]
@@ -67,6 +78,7 @@ struct SiteSizing {
     double design_fws_flow = 0.0;           ///< [m³/s]
     thermal::PipeParams pipe;               ///< each of supply and return
     PlantDesign plant;                      ///< heat-rejection units sized
+    HeatRejectionReach reach;               ///< what those units hold, design day and year
     weather::WeatherSample design_weather;  ///< the 0.4 % design conditions used
     std::string design_weather_basis;
 
@@ -75,7 +87,9 @@ struct SiteSizing {
 };
 
 /// Sizes the site from its specs. InputError naming the scenario key when the specs cannot
-/// be sized (racks per CDU over the CDU's capacity, an event naming CDU 9 of 8, ...).
+/// be sized (racks per CDU over the CDU's capacity, an event naming CDU 9 of 8, a facility
+/// supply setpoint no count of units holds on the design day unless the scenario accepts the
+/// exceedance, ...).
 SiteSizing sizeSite(const ScenarioSpec& spec);
 
 }  // namespace dctwin::facility

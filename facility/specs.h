@@ -117,8 +117,10 @@ struct HeatRejectionSpec {
     int units = 0;                         ///< [1] installed; 0 = sized
     int redundancy_units = 1;              ///< [1] spares added to the sized count
     std::optional<thermal::ChillerSpec> trim_chiller;
-    int trim_chiller_units = 0;   ///< [1]
-    double unitCapacity() const;  ///< [W]
+    int trim_chiller_units = 0;      ///< [1]
+    bool accept_exceedance = false;  ///< size even if the design day's setpoint is out of reach
+    std::string where = "/cooling/heat_rejection";  ///< JSON path, for messages
+    double unitCapacity() const;                    ///< [W]
     const std::string& modelName() const;
 };
 

@@ -299,6 +299,17 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
                  "TCS supply (mean over CDUs)");
     rec.addProbe(weightedMean(ret), "cooling", "tcs_return_temp", "K",
                  "TCS return (mean over CDUs)");
+    // The warmest CDU's supply: the hours above the TCS setpoint are counted on it (a mean
+    // hides the one CDU that lost its pumps).
+    std::vector<std::size_t> sup_max;
+    for (const auto& [i, w] : sup) sup_max.push_back(i);
+    rec.addProbe(
+        [sup_max](double, std::span<const double>, std::span<const double> y) {
+            double v = 0.0;
+            for (std::size_t i : sup_max) v = std::max(v, y[i]);
+            return v;
+        },
+        "cooling", "tcs_supply_temp_max", "K", "TCS supply of the warmest CDU");
     out(m.supplyPipe().out("outlet_temp"), "cooling", "fws_supply_temp", "facility supply");
     out(m.returnPipe().out("outlet_temp"), "cooling", "fws_return_temp", "facility return");
     std::vector<std::size_t> die;

@@ -80,11 +80,17 @@ UnitCount countUnits(const Redundancy& r, double I, double Iu, double ln, double
             c.units_per_system = std::max(1, ceilDiv(I, Iu * ln));
             c.count = c.sharing = c.units_per_system;
             c.failure_loading = I / (c.sharing * Iu);  // no failure covered
+            c.rule = fmt::format("N=ceil(I/({:.2f} Iu))", ln);
             break;
         case Redundancy::Kind::NPlus1:
-            c.units_per_system = std::max({1, ceilDiv(I, Iu * lf), ceilDiv(I, Iu * ln) - 1});
+            // N as for "N" (the fewest units that carry the load within the normal limit),
+            // then one more (Uptime Institute, Tier Standard: Topology, "N+1": the units the
+            // load needs plus one; TIA-942-B the same). The earlier rule let the spare count
+            // towards N (N at the failure limit), so N and N+1 often gave the same count.
+            c.units_per_system = std::max(1, ceilDiv(I, Iu * ln));
             c.count = c.sharing = c.units_per_system + 1;
             c.failure_loading = I / ((c.sharing - 1) * Iu);
+            c.rule = fmt::format("N=ceil(I/({:.2f} Iu))={}, +1", ln, c.units_per_system);
             break;
         case Redundancy::Kind::TwoN:
         case Redundancy::Kind::Distributed: {
@@ -93,6 +99,10 @@ UnitCount countUnits(const Redundancy& r, double I, double Iu, double ln, double
                 std::max({1, ceilDiv(I, (s - 1) * Iu * lf), ceilDiv(I, s * Iu * ln)});
             c.count = c.sharing = s * c.units_per_system;
             c.failure_loading = I / ((s - 1) * c.units_per_system * Iu);
+            c.rule = fmt::format(
+                "m=max(ceil(I/({} x {:.2f} Iu)), ceil(I/({} x {:.2f} Iu)))={} per "
+                "system x {}",
+                s - 1, lf, s, ln, c.units_per_system, s);
             break;
         }
         case Redundancy::Kind::Block:
@@ -100,6 +110,8 @@ UnitCount countUnits(const Redundancy& r, double I, double Iu, double ln, double
             c.sharing = c.units_per_system;
             c.count = c.units_per_system + 1;
             c.failure_loading = I / (c.sharing * Iu);  // the reserve block replaces the failed
+            c.rule =
+                fmt::format("ceil(I/({:.2f} Iu))={} active, +1 reserve", ln, c.units_per_system);
             break;
     }
     c.normal_loading = I / (c.sharing * Iu);
@@ -203,7 +215,7 @@ const SizingRow& SizingResult::row(std::string_view element) const {
 Table SizingResult::toTable() const {
     Table t;
     t.path = "sizing/power";
-    std::vector<std::string> element, model, unit, red, per;
+    std::vector<std::string> element, model, unit, red, per, rule;
     std::vector<double> rating, count, groups, volt, ides, iu, load, fail;
     for (const auto& r : rows) {
         element.push_back(r.element);
@@ -212,6 +224,7 @@ Table SizingResult::toTable() const {
         unit.push_back(r.unit);
         count.push_back(r.count);
         red.push_back(r.redundancy);
+        rule.push_back(r.count_rule);
         per.push_back(r.per);
         groups.push_back(r.groups);
         volt.push_back(r.voltage);
@@ -226,6 +239,7 @@ Table SizingResult::toTable() const {
     t.addText("unit", unit);
     t.addNumbers("count", "1", count);
     t.addText("redundancy", red);
+    t.addText("count_rule", rule);
     t.addText("per", per);
     t.addNumbers("groups", "1", groups);
     t.addNumbers("voltage_V", "V", volt);
@@ -279,6 +293,7 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
         r.unit = std::move(unit);
         r.count = c.count * groups;
         r.redundancy = red.label();
+        r.count_rule = groups > 1 ? fmt::format("{} per {}, x {}", c.rule, per, groups) : c.rule;
         r.per = std::move(per);
         r.groups = groups;
         r.voltage = voltage;

@@ -16,7 +16,9 @@
 //
 // Counts for a design current I, unit rated current I_u, limits l_n (normal) and l_f (failure):
 //   N            n = ⌈I/(I_u·l_n)⌉                              all share
-//   N+1          m = max(⌈I/(I_u·l_f)⌉, ⌈I/(I_u·l_n)⌉ − 1), n = m + 1     all share
+//   N+1          m = ⌈I/(I_u·l_n)⌉ (N as above), n = m + 1                  all share
+//                (Uptime Institute Tier Standard: Topology; TIA-942-B: "N+1" is the units
+//                the load needs plus one)
 //   2N           two systems, each able to carry I alone:
 //                m = max(⌈I/(I_u·l_f)⌉, ⌈I/(2·I_u·l_n)⌉), n = 2m        all share
 //   sN/(s−1)     distributed redundant ("4N/3": 4 systems, any 3 carry the load; "3N/2"):
@@ -56,6 +58,7 @@ struct UnitCount {
     int units_per_system = 0;    // m
     double normal_loading = 0;   // [1]
     double failure_loading = 0;  // [1]
+    std::string rule;            // the rule and the numbers that gave the count
 };
 
 /// The counting rules above.
@@ -121,6 +124,7 @@ struct SizingRow {
     std::string unit;     // "W", "A", "VA"
     int count = 0;        // installed, whole hall
     std::string redundancy;
+    std::string count_rule;      // how the count came about ("N=ceil(I/(0.80 Iu))=9, +1")
     std::string per;             // "rack", "row", "hall": the group one design current feeds
     int groups = 1;              // number of such groups
     double voltage = 0;          // [V]
@@ -141,7 +145,8 @@ struct SizingResult {
     double cooling_design = 0;   // [W]
     std::vector<SizingRow> rows;
     const SizingRow& row(std::string_view element) const;
-    /// Columns element, model, rating, unit, count, redundancy, per, groups, voltage_V,
+    /// Columns element, model, rating, unit, count, redundancy, count_rule, per, groups,
+    /// voltage_V,
     /// design_current_A, unit_current_A, design_loading_pct, failure_loading_pct; path
     /// "sizing/power".
     Table toTable() const;

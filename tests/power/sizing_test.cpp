@@ -33,7 +33,7 @@ int recount(const std::string& red, double I, double Iu, double lf) {
     const double ln = 0.8;
     auto up = [](double x) { return static_cast<int>(std::ceil(x - 1e-9)); };
     if (red == "N") return std::max(1, up(I / (Iu * ln)));
-    if (red == "N+1") return std::max({1, up(I / (Iu * lf)), up(I / (Iu * ln)) - 1}) + 1;
+    if (red == "N+1") return std::max(1, up(I / (Iu * ln))) + 1;  // Uptime/TIA: N plus one
     if (red == "block") return std::max(1, up(I / (Iu * ln))) + 1;
     const int s = red == "2N" ? 2 : std::stoi(red.substr(0, red.find('N')));
     return s * std::max({1, up(I / ((s - 1) * Iu * lf)), up(I / (s * Iu * ln))});
@@ -99,7 +99,7 @@ TEST(power_Sizing, ReferenceHallEveryElementWithin80PercentAndCountsRecomputable
 TEST(power_Sizing, RedundancyFormulas) {
     // 10 units of load at unit rating 1, l_n = 0.8, l_f = 1.
     EXPECT_EQ(countUnits(Redundancy::parse("N"), 10, 1, 0.8, 1).count, 13);    // ⌈10/0.8⌉
-    EXPECT_EQ(countUnits(Redundancy::parse("N+1"), 10, 1, 0.8, 1).count, 13);  // max(10,12)+1
+    EXPECT_EQ(countUnits(Redundancy::parse("N+1"), 10, 1, 0.8, 1).count, 14);  // ⌈10/0.8⌉ + 1
     EXPECT_EQ(countUnits(Redundancy::parse("2N"), 10, 1, 0.8, 1).count, 20);
     EXPECT_EQ(countUnits(Redundancy::parse("4N/3"), 10, 1, 0.8, 1).count, 16);  // 4 × ⌈10/3⌉
     EXPECT_EQ(countUnits(Redundancy::parse("3N/2"), 10, 1, 0.8, 1).count, 15);  // 3 × 5
@@ -107,6 +107,28 @@ TEST(power_Sizing, RedundancyFormulas) {
     EXPECT_EQ(b.count, 14);  // 13 active + 1 reserve
     EXPECT_EQ(b.sharing, 13);
     test::expectInputError([] { Redundancy::parse("5N/3"); }, {"5N/3", "4N/3", "block"});
+}
+
+TEST(power_Sizing, UpsNAndNPlus1DifferByOneModulePerSystem) {
+    // Issue 10: N and N+1 UPS both gave 9 modules (the old N+1 rule let the spare count
+    // towards N at the failure limit). The reference hall's UPS as one system: N+1 must be
+    // N plus one, and the table says which rule gave each count.
+    SizingInput in;
+    in.rack = catalog().rack("gb300_nvl72");
+    in.racks = 64;
+    in.ups_redundancy = Redundancy::parse("N");
+    const SizingResult n = sizeElectrical(in, catalog());
+    in.ups_redundancy = Redundancy::parse("N+1");
+    const SizingResult n1 = sizeElectrical(in, catalog());
+    EXPECT_EQ(n1.row("ups").count, n.row("ups").count + 1);
+    EXPECT_NE(n1.row("ups").count_rule.find("+1"), std::string::npos) << n1.row("ups").count_rule;
+    // N+1 leaves the spare in service: the design loading falls by N/(N+1).
+    EXPECT_NEAR(n1.row("ups").normal_loading,
+                n.row("ups").normal_loading * n.row("ups").count / n1.row("ups").count, 1e-12);
+    // The column is in the table for the report and the GUI.
+    bool has_rule = false;
+    for (const auto& c : n1.toTable().columns) has_rule = has_rule || c.name == "count_rule";
+    EXPECT_TRUE(has_rule);
 }
 
 TEST(power_Sizing, JsonOptionsAndErrors) {
