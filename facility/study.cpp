@@ -304,7 +304,7 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     std::vector<std::size_t> die;
     std::vector<double> throttle;
     for (const auto& rs : m.racks()) {
-        die.push_back(m.index(rs.loop.out("die_temp")));
+        die.push_back(m.index(rs.loop.out("junction_temp")));
         throttle.push_back(sc.it.racks[m.sizing().kinds[rs.kind].entry].rack.throttle_temp);
     }
     rec.addProbe(
@@ -369,7 +369,7 @@ void recordChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     if (sc.study.per_rack_channels) {
         for (const auto& rs : m.racks()) {
             const std::string g = "rack/" + rs.label;
-            rec.addOutput(sys.outputName(m.index(rs.loop.out("die_temp"))), g, "die_temp",
+            rec.addOutput(sys.outputName(m.index(rs.loop.out("junction_temp"))), g, "die_temp",
                           fmt::format("{} racks", rs.weight));
             rec.addOutput(sys.outputName(m.index(rs.power.out("it_power"))), g, "it_power",
                           "all racks of the slot, per CDU");
@@ -472,7 +472,7 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     }
     d.throttle_margin = std::numeric_limits<double>::infinity();
     for (const auto& r : m.racks()) {
-        const double die = at(m, y, r.loop.out("die_temp"));
+        const double die = at(m, y, r.loop.out("junction_temp"));
         d.max_die = std::max(d.max_die, die);
         d.throttle_margin = std::min(d.throttle_margin,
                                      sc.it.racks[z.kinds[r.kind].entry].rack.throttle_temp - die);
