@@ -303,7 +303,7 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
         {"water_m3", s.water, "m3"},
         {"fan_energy_MWh", s.fan_energy / units::MWh, "MWh"},
         {"pump_energy_MWh", s.pump_energy / units::MWh, "MWh"},
-        {"max_gpu_temp_C", units::kelvinToCelsius(s.max_die_temp), "C"},
+        {"max_gpu_junction_C", units::kelvinToCelsius(s.max_die_temp), "C"},
         {"max_tcs_supply_temp_C", units::kelvinToCelsius(s.max_tcs_supply_temp), "C"},
         {"wue_L_per_kWh", s.water * 1e3 / (s.it_heat / units::kWh), "L/kWh"},
     };

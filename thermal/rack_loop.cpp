@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <utility>
 
 #include "core/errors.h"
 #include "core/units.h"
@@ -197,6 +198,24 @@ bool RackLoop::derivativeDependsOnInput(std::size_t row, std::size_t i) const {
     if (row == kJunction) return i == kGpuHeat;
     if (row == kPlate) return i == kHeat || i == kFlow || i == kGpuHeat;
     return i == kSupplyTemp || i == kFlow;
+}
+
+namespace {
+/// (1 − a)/(1 − a·b) and (1 − b) of the square-wave response; τ = 0 is the instant node.
+std::pair<double, double> squareWaveFactors(double tau, double period, double duty) {
+    if (!(tau > 0)) return {1.0, 1.0};
+    const double a = std::exp(-duty * period / tau), b = std::exp(-(1 - duty) * period / tau);
+    return {(1 - a) / (1 - a * b), 1 - b};
+}
+}  // namespace
+
+double junctionSquareWaveSwing(double R, double tau, double dP, double period, double duty) {
+    const auto [f, one_minus_b] = squareWaveFactors(tau, period, duty);
+    return R * dP * f * one_minus_b;
+}
+
+double junctionSquareWaveExcess(double R, double tau, double dP, double period, double duty) {
+    return R * dP * (squareWaveFactors(tau, period, duty).first - duty);
 }
 
 }  // namespace dctwin::thermal

@@ -126,4 +126,16 @@ private:
     double fluid_mass_;  // [kg] per rack
 };
 
+/// @brief Periodic response of a first-order node (resistance R [K/W], time constant τ [s]) to
+/// a square wave of heat that is ΔP [W] higher for a fraction D of each period T [s] than for
+/// the rest. With a = e^{−D·T/τ} and b = e^{−(1−D)·T/τ}, the steady periodic solution of
+/// τ·θ' = R·P − θ has
+///   peak to peak   θ_max − θ_min = R·ΔP·(1 − a)(1 − b)/(1 − a·b)
+///   peak − mean    θ_max − R·P_mean = R·ΔP·((1 − a)/(1 − a·b) − D)
+/// (τ ≪ T: R·ΔP and R·ΔP·(1 − D); τ ≫ T: both → 0). The junction node of RackLoop with the
+/// plate held steady is such a node (R = R_jp, τ = C_j·R_jp).
+double junctionSquareWaveSwing(double R, double tau, double dP, double period, double duty);
+/// See junctionSquareWaveSwing(): the peak above the response to the mean heat [K].
+double junctionSquareWaveExcess(double R, double tau, double dP, double period, double duty);
+
 }  // namespace dctwin::thermal

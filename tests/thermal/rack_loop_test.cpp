@@ -228,6 +228,20 @@ TEST(RackLoop, JunctionStepConservesEnergy) {
     EXPECT_GT(dE, 0.3 * in);  // most of the first 30 s heats the masses
 }
 
+TEST(RackLoop, SquareWaveResponseOfTheJunctionByHand) {
+    // τ ≪ T: the junction follows the square wave, peak to peak R·ΔP, peak R·ΔP·(1 − D) above
+    // the response to the mean. 0.012 K/W × 600 W = 7.2 K; D = 0.7: 2.16 K.
+    EXPECT_NEAR(junctionSquareWaveSwing(0.012, 0.048, 600.0, 2.0, 0.5), 7.2, 1e-6);
+    EXPECT_NEAR(junctionSquareWaveExcess(0.012, 0.048, 600.0, 2.0, 0.7), 0.012 * 600 * 0.3, 1e-6);
+    // τ = T/2 and D = 0.5, by hand: a = b = e^{−D·T/τ} = e^{−1} = 0.367879; swing factor
+    // (1 − a)/(1 + a) = 0.462117; excess factor (1 − a)/(1 − a²) − 0.5 = 1/(1 + a) − 0.5 =
+    // 0.231059.
+    EXPECT_NEAR(junctionSquareWaveSwing(1.0, 1.0, 1.0, 2.0, 0.5), 0.462117, 1e-6);
+    EXPECT_NEAR(junctionSquareWaveExcess(1.0, 1.0, 1.0, 2.0, 0.5), 0.231059, 1e-6);
+    // τ ≫ T: the junction cannot follow; both → 0 (as T/(4τ) for D = 0.5).
+    EXPECT_NEAR(junctionSquareWaveSwing(1.0, 1000.0, 1.0, 2.0, 0.5), 2.0 / 4000.0, 1e-6);
+}
+
 TEST(RackLoop, ResistanceFallsWithFlowAndLumpedCountsMultiply) {
     const Coolant pg = Coolant::byName("PG25");
     RackLoopParams p = RackLoopParams::fromCatalog("gb300_nvl72");

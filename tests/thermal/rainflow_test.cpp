@@ -67,8 +67,7 @@ TEST(Rainflow, SmallCyclesRideOnALargeOne) {
     const std::map<double, double> expect = {{1, 1.0}, {10, 1.0}};
     EXPECT_EQ(m, expect);
     // Ranges below the first bin edge are not counted; the open top bin takes the 10.
-    EXPECT_EQ(histogram(rainflowCycles({0, 10, 8, 9, 0}), {2, 5}),
-              (std::vector<double>{1.0}));
+    EXPECT_EQ(histogram(rainflowCycles({0, 10, 8, 9, 0}), {2, 5}), (std::vector<double>{1.0}));
     EXPECT_EQ(histogram(rainflowCycles({0, 10, 8, 9, 0}), {2, 5}, false),
               (std::vector<double>{0.0}));
 }
