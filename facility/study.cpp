@@ -319,22 +319,32 @@ struct JunctionSlot {
     double R_jp = 0, tau_j = 0;           // [K/W], [s]
     double gpu_range = 0, liquid = 0;     // [W] P_tdp − P_idle, [1] GPU liquid share
     double leak_gain = 0, leak_ref = 0, leak_doubling = 1;  // [W], [K], [K]
+    const thermal::RackLoop* loop = nullptr;                // plate resistance at the present flow
+    std::size_t flow = 0;                                   // output index: coolant flow per rack
+    double rack_range = 0;                                  // [W] rack liquid heat per unit of Δu
+    double C_plate = 0;  // [J/K] plates + the junctions riding on them
 };
 
 /// The expected junction peak above its averaged-power value at time t [K]: the first-order
-/// periodic response (thermal/rack_loop.h junctionSquareWaveExcess) to the square wave the
-/// averaged workload hides, with the leakage's feedback dP/dT at the junction temperature T_j
-/// raising the effective resistance to R/(1 − λ·R·dP/dT).
-double expectedExcess(const JunctionSlot& s, double t, double T_j) {
+/// periodic responses (thermal/rack_loop.h junctionSquareWaveExcess) of the junction and of its
+/// plate to the square wave the averaged workload hides; both peak at the end of the high
+/// phase, so they add. The leakage's feedback dP/dT at the junction temperature T_j raises the
+/// junction's effective resistance to R/(1 − λ·R·dP/dT); the plate sees the rack's liquid-heat
+/// swing through R(V̇) at the present flow V̇ (y[flow]).
+double expectedExcess(const JunctionSlot& s, double t, double T_j, std::span<const double> y) {
     double excess = 0.0;
     for (const SwingWindow& w : s.swings) {
         if (t < w.start || t >= w.end) continue;
+        const double du = w.u_high - w.u_low;
         const double G = s.leak_gain * std::log(2.0) / s.leak_doubling *
                          std::exp2(std::min(T_j - s.leak_ref, 150.0) / s.leak_doubling);
         const double R = s.R_jp / std::max(0.2, 1.0 - s.liquid * s.R_jp * G);
-        const double dP = s.liquid * s.gpu_range * (w.u_high - w.u_low);
-        excess =
-            std::max(excess, thermal::junctionSquareWaveExcess(R, s.tau_j, dP, w.period, w.duty));
+        const double junction = thermal::junctionSquareWaveExcess(
+            R, s.tau_j, s.liquid * s.gpu_range * du, w.period, w.duty);
+        const double R_p = s.loop->resistance(y[s.flow]);
+        const double plate = thermal::junctionSquareWaveExcess(R_p, s.C_plate * R_p,
+                                                               s.rack_range * du, w.period, w.duty);
+        excess = std::max(excess, junction + plate);
     }
     return excess;
 }
@@ -361,13 +371,20 @@ void recordJunctions(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) 
         s.leak_gain = rack.leakage_fraction_at_ref * rack.gpu_tdp;
         s.leak_ref = rack.die_ref_temp;
         s.leak_doubling = rack.leakage_doubling;
+        s.loop = &loop;
+        s.flow = m.index(m.cdus()[rs.group].cdu.out("flow_per_rack"));
+        s.rack_range = rack.gpus * rack.gpu_liquid_fraction * s.gpu_range +
+                       rack.cpus * rack.cpu_liquid_fraction * (rack.cpu_max - rack.cpu_idle) +
+                       rack.switch_trays * rack.switch_liquid_fraction * rack.switch_tray_max *
+                           (1.0 - rack.switch_tray_idle_fraction);
+        s.C_plate = loop.params().C_metal + loop.params().gpus * loop.params().C_junction;
         if (averaged) s.swings = swingWindows(*sc.workload, kind.representative);
         slots.push_back(std::move(s));
     }
     auto peak = [slots](double t, std::span<const double> y, std::size_t k) {
         const JunctionSlot& s = slots[k];
         const double T = y[s.junction];
-        return s.swings.empty() ? T : T + expectedExcess(s, t, T);
+        return s.swings.empty() ? T : T + expectedExcess(s, t, T, y);
     };
     rec.addProbe(
         [slots, peak](double t, std::span<const double>, std::span<const double> y) {
