@@ -76,7 +76,7 @@ struct RackLoopParams {
     double min_flow_ratio = 0.05;          // [1] floor of V̇/V̇_design in R(V̇)
     double heat_design = 121.5e3;          // [W] per rack to liquid (nominal values only)
     double gpu_heat_design = 1400.6;       // [W] per GPU to liquid at design (share·heat/gpus)
-    double initial_temp = 308.15;          // [K] start of both nodes
+    double initial_temp = 308.15;          // [K] start of all three nodes
 
     /// From a data/catalog/thermal/rack_loops.json entry (keys with unit suffixes).
     static RackLoopParams fromJson(const JsonView& v);
