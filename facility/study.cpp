@@ -288,7 +288,7 @@ void recordPower(const SiteModel& m, Recorder& rec) {
 /// A stretch of time in which a training job swings a rack's GPUs between two utilizations
 /// every iteration (what an averaged workload replaces by its mean).
 struct SwingWindow {
-    double start = 0, end = 0;      // [s] study time, full-level plateau of the job
+    double start = 0, end = 0;      // [s] study time the job runs (its ramps included)
     double u_high = 0, u_low = 0;   // [1] compute and communication utilization
     double period = 1, duty = 0.5;  // [s], [1] compute fraction
 };
