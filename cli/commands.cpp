@@ -103,7 +103,8 @@ void printSummary(const facility::RunOutcome& r) {
     std::cout << fmt::format("PUE                 {:.4f}\n", num("pue"));
     std::cout << fmt::format("water               {:.1f} m3    WUE {:.3f} L/kWh\n", num("water_m3"),
                              num("wue_L_per_kWh"));
-    std::cout << fmt::format("max GPU temperature {:.1f} C\n", num("max_gpu_temp_C"));
+    std::cout << fmt::format("GPU junction peak   {:.1f} C   hottest cold plate {:.1f} C\n",
+                             num("max_gpu_junction_C"), num("max_gpu_plate_C"));
     std::cout << fmt::format("energy balance      {:.2e} (relative error)\n",
                              num("energy_balance_rel_error"));
     if (s.contains("contingency")) {

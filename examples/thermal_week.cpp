@@ -32,13 +32,23 @@ namespace {
 /// slow wobble; the others serve inference on a diurnal shape between 45 % and 90 %.
 class ExampleLoad : public Component {
 public:
-    ExampleLoad(std::string name, int racks, double design_heat, double start_seconds)
-        : Component(std::move(name)), racks_(racks), q_(design_heat), start_(start_seconds) {
+    /// `gpu_share`: the part of a rack's heat its GPUs give, per GPU (share / GPUs per rack).
+    ExampleLoad(std::string name, int racks, double design_heat, double gpu_share,
+                double start_seconds)
+        : Component(std::move(name)),
+          racks_(racks),
+          q_(design_heat),
+          gpu_share_(gpu_share),
+          start_(start_seconds) {
         for (int i = 1; i <= racks_; ++i) {
             addOutput({fmt::format("heat_{}", i), "W", q_, 0.0,
                        fmt::format("heat to liquid of rack {}", i)});
         }
         addOutput({"heat_total", "W", q_ * racks_, 0.0, "heat to liquid of all racks"});
+        for (int i = 1; i <= racks_; ++i) {
+            addOutput({fmt::format("gpu_heat_{}", i), "W", q_ * gpu_share_, 0.0,
+                       fmt::format("heat of one GPU of rack {}", i)});
+        }
     }
     void computeOutputs(double t, std::span<const double>, std::span<const double>,
                         std::span<double> y) const override {
@@ -56,6 +66,7 @@ public:
                 f = 0.675 - 0.225 * std::cos(2 * std::numbers::pi * (tod - 0.125));
             }
             y[static_cast<std::size_t>(i)] = f * q_;
+            y[static_cast<std::size_t>(racks_ + 1 + i)] = f * q_ * gpu_share_;
             total += f * q_;
         }
         y[static_cast<std::size_t>(racks_)] = total;
@@ -65,8 +76,9 @@ public:
 
 private:
     int racks_;
-    double q_;      // [W]
-    double start_;  // [s]
+    double q_;          // [W]
+    double gpu_share_;  // [1/GPU]
+    double start_;      // [s]
 };
 
 std::string isoStart(int day_of_year) {
@@ -112,7 +124,8 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
 
     System sys;
     sys.add(std::make_shared<const AmbientWeather>("weather", wx, start));
-    sys.add(std::make_shared<const ExampleLoad>("load", o.racks, rp.heat_design, start));
+    sys.add(std::make_shared<const ExampleLoad>("load", o.racks, rp.heat_design,
+                                                rp.gpu_heat_design / rp.heat_design, start));
     const Cdu& cdu = sys.add(std::make_shared<const Cdu>("cdu", cdu_model, o.racks));
     std::vector<const RackLoop*> racks;
     for (int i = 1; i <= o.racks; ++i) {
@@ -146,6 +159,7 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
     for (int i = 1; i <= o.racks; ++i) {
         const std::string r = fmt::format("rack{:02}", i);
         sys.connect(fmt::format("load.heat_{}", i), r + ".heat_liquid");
+        sys.connect(fmt::format("load.gpu_heat_{}", i), r + ".gpu_heat");
         sys.connect("cdu.secondary_supply_temp", r + ".supply_temp");
         sys.connect("cdu.flow_per_rack", r + ".flow");
         sys.connect(r + ".outlet_temp", fmt::format("mixer.temp_{}", i));
@@ -193,7 +207,7 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
     for (int i = 1; i <= o.racks; ++i) {
         const std::string r = fmt::format("rack{:02}", i);
         const std::string g = fmt::format("rack/r{:02}", i);
-        rec.addOutput(r + ".die_temp", g, "die_temp");
+        rec.addOutput(r + ".junction_temp", g, "die_temp");
         rec.addOutput(r + ".outlet_temp", g, "outlet_temp");
         rec.addOutput(r + ".heat_to_coolant", g, "heat_to_coolant");
     }
@@ -289,7 +303,7 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
         {"water_m3", s.water, "m3"},
         {"fan_energy_MWh", s.fan_energy / units::MWh, "MWh"},
         {"pump_energy_MWh", s.pump_energy / units::MWh, "MWh"},
-        {"max_gpu_temp_C", units::kelvinToCelsius(s.max_die_temp), "C"},
+        {"max_gpu_junction_C", units::kelvinToCelsius(s.max_die_temp), "C"},
         {"max_tcs_supply_temp_C", units::kelvinToCelsius(s.max_tcs_supply_temp), "C"},
         {"wue_L_per_kWh", s.water * 1e3 / (s.it_heat / units::kWh), "L/kWh"},
     };

@@ -1,10 +1,14 @@
 #include "facility/metrics.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "core/units.h"
+#include "thermal/rainflow.h"
 
 namespace dctwin::facility {
 namespace {
@@ -96,9 +100,12 @@ std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
         {"design_tcs_supply_temp_C", kelvinToCelsius(d.tcs_supply), "C",
          "rack-loop supply, warmest CDU"},
         {"design_fws_supply_temp_C", kelvinToCelsius(d.fws_supply), "C", "facility supply"},
-        {"design_max_gpu_temp_C", kelvinToCelsius(d.max_die), "C", "hottest GPU die"},
+        {"design_max_gpu_junction_C", kelvinToCelsius(d.max_junction), "C",
+         "hottest GPU junction at full utilization (steady: the peak)"},
+        {"design_max_gpu_plate_C", kelvinToCelsius(d.max_plate), "C",
+         "hottest cold plate (plate average) at full utilization"},
         {"design_throttle_margin_K", d.throttle_margin, "K",
-         "throttle temperature minus hottest die"},
+         "throttle temperature minus hottest GPU junction"},
         {"design_setpoint_unmet_K", d.setpoint_unmet, "K",
          "facility supply above its setpoint (plant short of capacity)"},
         {"design_reachable_fws_supply_C", kelvinToCelsius(z.reach.design_supply), "C",
@@ -117,6 +124,119 @@ std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
         {"fabric_switches", static_cast<double>(z.fabric.switches), "1", "fabric switches"},
     };
 }
+
+// ---------------------------------------------------------------------------------------------
+// GPU junction temperatures and thermal cycles (issue 19). Kept apart from the other metrics:
+// they read the junction channels study.cpp records (cooling/max_gpu_junction_temp,
+// mean_gpu_junction_temp, max_gpu_plate_temp, throttle_margin and, for resolved workloads, one
+// gpu_junction/<rack group> history per GPU class).
+
+namespace {
+
+/// Range bins of the thermal-cycle histogram [K] and their metric names.
+struct CycleBin {
+    double lo, hi;
+    const char* name;
+};
+const std::vector<CycleBin>& cycleBins() {
+    static const std::vector<CycleBin> bins = {
+        {0.5, 2.0, "gpu_cycles_0p5_2K_per_day"},
+        {2.0, 5.0, "gpu_cycles_2_5K_per_day"},
+        {5.0, 10.0, "gpu_cycles_5_10K_per_day"},
+        {10.0, 20.0, "gpu_cycles_10_20K_per_day"},
+        {20.0, std::numeric_limits<double>::infinity(), "gpu_cycles_over_20K_per_day"},
+    };
+    return bins;
+}
+
+/// Junction changes below this do not make a cycle [K]: solver and sampling wiggles.
+constexpr double kCycleHysteresis = 0.5;
+
+/// Hours in which the hottest GPU junction peak is at or above its throttle temperature
+/// (sample-and-hold over the output grid).
+double throttleHours(const ResultSet& rs) {
+    const auto& margin = rs.at("cooling", "throttle_margin").values;
+    double h = 0.0;
+    for (std::size_t i = 1; i < rs.time.size(); ++i) {
+        if (margin[i] <= 0.0) h += (rs.time[i] - rs.time[i - 1]) / 3600.0;
+    }
+    return h;
+}
+
+/// Per-GPU thermal cycles of the most-cycled GPU class (rainflow, ASTM E1049), per day.
+std::vector<Metric> cycleMetrics(const ResultSet& rs, double duration_s) {
+    std::vector<double> edges;
+    for (const auto& b : cycleBins()) edges.push_back(b.lo);
+    edges.push_back(1e300);
+    std::vector<double> worst(cycleBins().size(), 0.0);
+    double worst_total = -1.0, max_range = 0.0, max_swing = 0.0;
+    for (const Channel& c : rs.channels) {
+        if (c.group != "gpu_junction") continue;
+        const auto cycles = thermal::rainflowCycles(c.values, kCycleHysteresis);
+        const auto bins = thermal::histogram(cycles, edges, false);
+        double over2 = 0.0;
+        for (std::size_t i = 1; i < bins.size(); ++i) over2 += bins[i];
+        if (over2 > worst_total) {
+            worst_total = over2;
+            worst = bins;
+        }
+        for (const auto& cy : cycles) max_range = std::max(max_range, cy.range);
+        max_swing = std::max(max_swing, swing(c.values, c.values.size() / 20));
+    }
+    const double per_day = 86400.0 / std::max(duration_s, 1e-9);
+    std::vector<Metric> m;
+    for (std::size_t i = 0; i < worst.size(); ++i) {
+        const CycleBin& b = cycleBins()[i];
+        m.push_back({b.name, worst[i] * per_day, "1/d",
+                     std::isinf(b.hi) ? fmt::format("GPU junction cycles of range ≥ {:g} K per "
+                                                    "day, per GPU of the most-cycled class",
+                                                    b.lo)
+                                      : fmt::format("GPU junction cycles of range {:g}–{:g} K per "
+                                                    "day, per GPU of the most-cycled class",
+                                                    b.lo, b.hi)});
+    }
+    m.push_back({"gpu_cycles_over_2K", std::max(worst_total, 0.0), "1",
+                 "GPU junction cycles of range ≥ 2 K in the run (rainflow, ASTM E1049), per GPU "
+                 "of the most-cycled class"});
+    m.push_back({"gpu_cycles_over_2K_per_day", std::max(worst_total, 0.0) * per_day, "1/d",
+                 "the same per day"});
+    m.push_back(
+        {"max_gpu_cycle_range_K", max_range, "K", "largest GPU junction cycle (peak − valley)"});
+    m.push_back({"gpu_junction_swing_K", max_swing, "K",
+                 "GPU junction max − min after the first 5 % of the run, largest class"});
+    return m;
+}
+
+std::vector<Metric> junctionMetrics(const ScenarioSpec& sc, const StudyResults& r) {
+    const ResultSet& rs = r.channels;
+    // Resolved workloads record each GPU class's junction history (study.cpp).
+    const bool resolved = std::any_of(rs.channels.begin(), rs.channels.end(),
+                                      [](const Channel& c) { return c.group == "gpu_junction"; });
+    const auto& mean = rs.at("cooling", "mean_gpu_junction_temp").values;
+    double mean_T = 0.0;
+    for (double v : mean) mean_T += v;
+    mean_T /= std::max<std::size_t>(mean.size(), 1);
+    std::vector<Metric> m = {
+        {"max_gpu_junction_C",
+         kelvinToCelsius(maxOf(rs.at("cooling", "max_gpu_junction_temp").values)), "C",
+         resolved ? "hottest GPU junction sampled (junction peak)"
+                  : "hottest expected GPU junction peak: junction at the averaged power plus the "
+                    "iteration swing the averaging hides"},
+        {"mean_gpu_junction_C", kelvinToCelsius(mean_T), "C",
+         resolved ? "GPU junction, mean over GPUs and time"
+                  : "GPU junction at the averaged power, mean over GPUs and time"},
+        {"max_gpu_plate_C", kelvinToCelsius(maxOf(rs.at("cooling", "max_gpu_plate_temp").values)),
+         "C", "hottest cold plate sampled (plate average)"},
+        {"gpu_throttle_hours_h", throttleHours(rs), "h",
+         "time with the hottest GPU junction peak at or above its throttle temperature"},
+    };
+    if (resolved) {
+        for (Metric& c : cycleMetrics(rs, sc.study.duration_s)) m.push_back(std::move(c));
+    }
+    return m;
+}
+
+}  // namespace
 
 std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) {
     const ResultSet& rs = r.channels;
@@ -155,8 +275,6 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
         {"peak_it_kW", maxOf(ch("power", "it_power")) / 1e3, "kW", "largest IT power sampled"},
         {"peak_facility_kW", maxOf(ch("power", "facility_power")) / 1e3, "kW",
          "largest facility power sampled"},
-        {"max_gpu_temp_C", kelvinToCelsius(maxOf(ch("cooling", "max_gpu_temp"))), "C",
-         "hottest GPU die sampled"},
         {"energy_balance_rel_error", balance, "1",
          "(energy in − heat rejected − stored heat change) / energy in"},
         {"cooling_energy_MWh", r.meter("cooling_energy") / MWh, "MWh",
@@ -192,6 +310,7 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
         {"utility_swing_kW", swing(ch("power", "grid_power"), skip) / 1e3, "kW",
          "utility draw (after the site battery), max − min"},
     };
+    for (Metric& j : junctionMetrics(sc, r)) m.push_back(std::move(j));
     if (!sc.events.empty()) {
         const double t = firstThrottle(sc, rs);
         m.push_back({"first_throttle_after_s", t >= 0 ? t : NAN, "s",

@@ -5,14 +5,22 @@
 /// GUI all read these; none recomputes a metric.
 ///
 /// Names: the unit is part of the name where there is one (`it_energy_MWh`, `peak_it_kW`,
-/// `max_gpu_temp_C`, `peak_ups_loading_pct`); design-point figures start with `design_`,
-/// figures taken from a simulated run with `peak_`/`max_` or name the total.
+/// `max_gpu_junction_C`, `peak_ups_loading_pct`); design-point figures start with `design_`,
+/// figures taken from a simulated run with `peak_`/`max_` or name the total. GPU temperatures
+/// say which they are: `junction` (the die, what throttling acts on; with a resolved workload
+/// its sampled peak, with an averaged one the expected peak = junction at the averaged power
+/// + the iteration swing the averaging hides) or `plate` (the cold plate's average).
 ///
 /// Equations:
 ///   PUE = E_facility / E_IT;  pPUE_cooling = (E_IT + E_cooling) / E_IT;
 ///   pPUE_power = (E_IT + E_losses) / E_IT;  WUE = V_water [L] / E_IT [kWh];
 ///   energy balance = (E_facility − E_rejected − ΔU_stored) / E_facility;
-///   swing = max − min of a channel after the first 5 % of the run (controller start-up).
+///   swing = max − min of a channel after the first 5 % of the run (controller start-up);
+///   GPU thermal cycles: rainflow counting (ASTM E1049, thermal/rainflow.h) of each GPU
+///   class's junction history (resolved workloads), changes < 0.5 K ignored, binned by range
+///   (peak − valley) 0.5–2, 2–5, 5–10, 10–20, ≥ 20 K, per GPU of the most-cycled class and
+///   per day = count · 86,400 s / study length;
+///   throttle hours = Σ Δt of output intervals whose junction peak is ≥ the throttle temperature.
 #include <vector>
 
 #include "core/results.h"

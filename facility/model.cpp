@@ -229,11 +229,27 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
     thermal::RackLoopParams lp = entry.loop;
     lp.count = n;
     lp.initial_temp = cool.tcs_supply_setpoint + 5.0;
+    if (lp.gpus != rack.gpus) {
+        throw InputError(fmt::format(
+            "rack model '{}' has {} GPUs but its liquid-loop record has gpus_per_rack = {}; "
+            "give /it/racks an \"rack_loop\" record for this rack",
+            rack.name, rack.gpus, lp.gpus));
+    }
     rs.loop = add(std::make_shared<thermal::RackLoop>("rl_" + label, coolant_, lp));
+    // One GPU's heat into its junction: its own power (the demand, not the smoothed grid
+    // power) times its liquid share, plus its share of the smoothing burn, which the GPUs
+    // themselves burn (domain-facts A5 "power burner").
+    const double per_gpu = 1.0 / (static_cast<double>(n) * rack.gpus);
+    std::vector<LinearCombination::Term> gpu_terms = {
+        {"gpu_power", rack.gpu_liquid_fraction * per_gpu}};
+    if (rs.smoothing) gpu_terms.push_back({"burn", per_gpu});
+    rs.gpu_heat =
+        add(std::make_shared<LinearCombination>("hg_" + label, gpu_terms, "W", rack.gpu_tdp));
 
     connect(source.source, source.utilization, rs.power, "utilization");
-    connect(rs.loop, "die_temp", rs.power, "die_temp");
+    connect(rs.loop, "junction_temp", rs.power, "junction_temp");
     connect(rs.power, "heat_liquid", rs.heat, "heat_liquid");
+    connect(rs.power, "gpu_power", rs.gpu_heat, "gpu_power");
     if (rs.smoothing) {
         connect(rs.power, "it_power", *rs.smoothing, "load_power");
         if (c_.steady) {
@@ -242,8 +258,10 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
             connect(source.source, source.floor_active, *rs.smoothing, "floor_active");
         }
         connect(*rs.smoothing, "burn_power", rs.heat, "burn");
+        connect(*rs.smoothing, "burn_power", rs.gpu_heat, "burn");
     }
     connect(rs.heat, "value", rs.loop, "heat_liquid");
+    connect(rs.gpu_heat, "value", rs.loop, "gpu_heat");
     connect(cs.cdu, "secondary_supply_temp", rs.loop, "supply_temp");
     connect(cs.cdu, "flow_per_rack", rs.loop, "flow");
     connect(rs.loop, "outlet_temp", cs.mixer, fmt::format("temp_{}", position));

@@ -4,7 +4,8 @@
 //
 // Wiring, per CDU group g (multiplicity m_g) and rack kind k in it (n_k racks per CDU):
 //   source_k ─u─▶ rack power_gk ─heat_liquid (+ burn)/n_k─▶ rack loop_gk[s]
-//   rack loop_gk.die_temp ─▶ rack power_gk (leakage, throttling)
+//                 rack power_gk ─λ_gpu·gpu_power (+ burn)/(n_k·N_gpu)─▶ rack loop_gk.gpu_heat
+//   rack loop_gk.junction_temp[s] ─▶ rack power_gk (leakage, throttling, thermal trip)
 //   rack loops ─outlet─▶ mixer_g ─▶ cdu_g[s] ─supply, flow per rack─▶ rack loops
 //   cdu_g.facility_return ─▶ fws mixer (weights m_g) ─▶ return pipe[s] ─▶ plant ─▶ supply
 //   pipe[s] ─▶ cdu_g.facility_supply
@@ -59,6 +60,7 @@ struct RackSlot {
     int count = 0;      // racks of this kind per CDU
     double weight = 0;  // racks represented in the site = m_g·n_k
     ComponentHandle power, loop, heat;
+    ComponentHandle gpu_heat;  ///< heat of one GPU into its junction [W]
     std::optional<ComponentHandle> smoothing;
     std::string label;
 };

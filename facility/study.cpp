@@ -12,6 +12,7 @@
 #include "core/units.h"
 #include "power/rack.h"
 #include "thermal/cdu.h"
+#include "thermal/rack_loop.h"
 
 namespace dctwin::facility {
 namespace {
@@ -284,6 +285,158 @@ void recordPower(const SiteModel& m, Recorder& rec) {
     out(m.sums().burn_power, "power", "burn_power", "power burnt by the GPU floor");
 }
 
+/// A stretch of time in which a training job swings a rack's GPUs between two utilizations
+/// every iteration (what an averaged workload replaces by its mean).
+struct SwingWindow {
+    double start = 0, end = 0;      // [s] study time the job runs (its ramps included)
+    double u_high = 0, u_low = 0;   // [1] compute and communication utilization
+    double period = 1, duty = 0.5;  // [s], [1] compute fraction
+};
+
+/// The training swings of one rack (power/workload.h TrainingJob); ramps and checkpoints are
+/// taken as swinging (a conservative peak).
+std::vector<SwingWindow> swingWindows(const power::Workload& w, int rack) {
+    std::vector<SwingWindow> out;
+    for (std::size_t j = 0; j < w.jobs().size(); ++j) {
+        const auto* job = dynamic_cast<const power::TrainingJob*>(w.jobs()[j].get());
+        if (!job) continue;
+        const auto& racks = w.racksOf(j);
+        if (std::find(racks.begin(), racks.end(), rack) == racks.end()) continue;
+        out.push_back(
+            {job->start, job->end(), std::max(job->u_compute, job->u_comm),
+             std::min(job->u_compute, job->u_comm), job->period,
+             job->u_compute >= job->u_comm ? job->compute_fraction : 1.0 - job->compute_fraction});
+    }
+    return out;
+}
+
+/// One GPU class (rack slot) as the junction channels see it.
+struct JunctionSlot {
+    std::size_t junction = 0, plate = 0;  // output indices
+    double gpus = 0;                      // [1] GPUs represented in the site
+    double throttle = 0;                  // [K]
+    std::vector<SwingWindow> swings;      // averaged workload: the iteration swings hidden
+    double R_jp = 0, tau_j = 0;           // [K/W], [s]
+    double gpu_range = 0, liquid = 0;     // [W] P_tdp − P_idle, [1] GPU liquid share
+    double leak_gain = 0, leak_ref = 0, leak_doubling = 1;  // [W], [K], [K]
+    const thermal::RackLoop* loop = nullptr;                // plate resistance at the present flow
+    std::size_t flow = 0;                                   // output index: coolant flow per rack
+    double rack_range = 0;                                  // [W] rack liquid heat per unit of Δu
+    double C_plate = 0;  // [J/K] plates + the junctions riding on them
+};
+
+/// The expected junction peak above its averaged-power value at time t [K]: the first-order
+/// periodic responses (thermal/rack_loop.h junctionSquareWaveExcess) of the junction and of its
+/// plate to the square wave the averaged workload hides; both peak at the end of the high
+/// phase, so they add. The leakage's feedback dP/dT at the junction temperature T_j raises the
+/// junction's effective resistance to R/(1 − λ·R·dP/dT); the plate sees the rack's liquid-heat
+/// swing through R(V̇) at the present flow V̇ (y[flow]).
+double expectedExcess(const JunctionSlot& s, double t, double T_j, std::span<const double> y) {
+    double excess = 0.0;
+    for (const SwingWindow& w : s.swings) {
+        if (t < w.start || t >= w.end) continue;
+        const double du = w.u_high - w.u_low;
+        const double G = s.leak_gain * std::log(2.0) / s.leak_doubling *
+                         std::exp2(std::min(T_j - s.leak_ref, 150.0) / s.leak_doubling);
+        const double R = s.R_jp / std::max(0.2, 1.0 - s.liquid * s.R_jp * G);
+        const double junction = thermal::junctionSquareWaveExcess(
+            R, s.tau_j, s.liquid * s.gpu_range * du, w.period, w.duty);
+        const double R_p = s.loop->resistance(y[s.flow]);
+        const double plate = thermal::junctionSquareWaveExcess(R_p, s.C_plate * R_p,
+                                                               s.rack_range * du, w.period, w.duty);
+        excess = std::max(excess, junction + plate);
+    }
+    return excess;
+}
+
+/// Channels of the GPU junctions and cold plates. Resolved workloads: the junction states
+/// themselves. Averaged workloads: the junction at the averaged power plus the swing the
+/// averaging hides (expectedExcess), so throttling is judged on the expected peak.
+void recordJunctions(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
+    const bool averaged = m.conditions().resolution == power::Resolution::Averaged;
+    std::vector<JunctionSlot> slots;
+    for (const auto& rs : m.racks()) {
+        const RackKind& kind = m.sizing().kinds[rs.kind];
+        const power::RackSpec& rack = sc.it.racks[kind.entry].rack;
+        const auto& loop = static_cast<const thermal::RackLoop&>(rs.loop.component());
+        JunctionSlot s;
+        s.junction = m.index(rs.loop.out("junction_temp"));
+        s.plate = m.index(rs.loop.out("plate_temp"));
+        s.gpus = rs.weight * rack.gpus;
+        s.throttle = rack.throttle_temp;
+        s.R_jp = loop.params().R_junction;
+        s.tau_j = loop.junctionTimeConstant();
+        s.gpu_range = rack.gpu_tdp - rack.gpu_idle;
+        s.liquid = rack.gpu_liquid_fraction;
+        s.leak_gain = rack.leakage_fraction_at_ref * rack.gpu_tdp;
+        s.leak_ref = rack.die_ref_temp;
+        s.leak_doubling = rack.leakage_doubling;
+        s.loop = &loop;
+        s.flow = m.index(m.cdus()[rs.group].cdu.out("flow_per_rack"));
+        s.rack_range = rack.gpus * rack.gpu_liquid_fraction * s.gpu_range +
+                       rack.cpus * rack.cpu_liquid_fraction * (rack.cpu_max - rack.cpu_idle) +
+                       rack.switch_trays * rack.switch_liquid_fraction * rack.switch_tray_max *
+                           (1.0 - rack.switch_tray_idle_fraction);
+        s.C_plate = loop.params().C_metal + loop.params().gpus * loop.params().C_junction;
+        if (averaged) s.swings = swingWindows(*sc.workload, kind.representative);
+        slots.push_back(std::move(s));
+    }
+    auto peak = [slots](double t, std::span<const double> y, std::size_t k) {
+        const JunctionSlot& s = slots[k];
+        const double T = y[s.junction];
+        return s.swings.empty() ? T : T + expectedExcess(s, t, T, y);
+    };
+    rec.addProbe(
+        [slots, peak](double t, std::span<const double>, std::span<const double> y) {
+            double v = 0;
+            for (std::size_t k = 0; k < slots.size(); ++k) v = std::max(v, peak(t, y, k));
+            return v;
+        },
+        "cooling", "max_gpu_junction_temp", "K",
+        averaged ? "hottest GPU junction, expected peak: averaged power + the iteration swing"
+                 : "hottest GPU junction (all rack groups)");
+    rec.addProbe(
+        [slots](double, std::span<const double>, std::span<const double> y) {
+            double a = 0, w = 0;
+            for (const auto& s : slots) {
+                a += s.gpus * y[s.junction];
+                w += s.gpus;
+            }
+            return a / w;
+        },
+        "cooling", "mean_gpu_junction_temp", "K",
+        averaged ? "GPU junction at the averaged power, mean over all GPUs"
+                 : "GPU junction, mean over all GPUs");
+    rec.addProbe(
+        [slots](double, std::span<const double>, std::span<const double> y) {
+            double v = 0;
+            for (const auto& s : slots) v = std::max(v, y[s.plate]);
+            return v;
+        },
+        "cooling", "max_gpu_plate_temp", "K",
+        "hottest cold plate (plate average, all rack groups)");
+    rec.addProbe(
+        [slots, peak](double t, std::span<const double>, std::span<const double> y) {
+            double v = std::numeric_limits<double>::infinity();
+            for (std::size_t k = 0; k < slots.size(); ++k) {
+                v = std::min(v, slots[k].throttle - peak(t, y, k));
+            }
+            return v;
+        },
+        "cooling", "throttle_margin", "K",
+        "throttle temperature minus GPU junction peak (smallest over rack groups)");
+    // Resolved: each GPU class's junction history, for the thermal-cycle count (rainflow).
+    if (!averaged) {
+        for (const auto& rs : m.racks()) {
+            rec.addOutput(
+                m.system().outputName(m.index(rs.loop.out("junction_temp"))), "gpu_junction",
+                rs.label + "_junction_temp",
+                fmt::format("GPU junction, {} GPUs",
+                            rs.weight * sc.it.racks[m.sizing().kinds[rs.kind].entry].rack.gpus));
+        }
+    }
+}
+
 void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     const ComponentHandle& plant = m.plant();
     auto out = [&](OutputPort p, const char* g, const char* n, const char* w) {
@@ -312,26 +465,7 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
         "cooling", "tcs_supply_temp_max", "K", "TCS supply of the warmest CDU");
     out(m.supplyPipe().out("outlet_temp"), "cooling", "fws_supply_temp", "facility supply");
     out(m.returnPipe().out("outlet_temp"), "cooling", "fws_return_temp", "facility return");
-    std::vector<std::size_t> die;
-    std::vector<double> throttle;
-    for (const auto& rs : m.racks()) {
-        die.push_back(m.index(rs.loop.out("die_temp")));
-        throttle.push_back(sc.it.racks[m.sizing().kinds[rs.kind].entry].rack.throttle_temp);
-    }
-    rec.addProbe(
-        [die](double, std::span<const double>, std::span<const double> y) {
-            double v = 0;
-            for (std::size_t i : die) v = std::max(v, y[i]);
-            return v;
-        },
-        "cooling", "max_gpu_temp", "K", "hottest GPU die (all rack groups)");
-    rec.addProbe(
-        [die, throttle](double, std::span<const double>, std::span<const double> y) {
-            double v = std::numeric_limits<double>::infinity();
-            for (std::size_t k = 0; k < die.size(); ++k) v = std::min(v, throttle[k] - y[die[k]]);
-            return v;
-        },
-        "cooling", "throttle_margin", "K", "throttle temperature minus die temperature");
+    recordJunctions(m, sc, rec);
     out(m.sums().heat_to_liquid, "cooling", "heat_to_liquid", "racks to coolant");
     out(m.sums().rack_heat_air, "cooling", "heat_to_air", "rack heat to air");
     out(m.sums().cdu_pump_power, "cooling", "cdu_pump_power", "CDU pumps");
@@ -380,8 +514,10 @@ void recordChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     if (sc.study.per_rack_channels) {
         for (const auto& rs : m.racks()) {
             const std::string g = "rack/" + rs.label;
-            rec.addOutput(sys.outputName(m.index(rs.loop.out("die_temp"))), g, "die_temp",
-                          fmt::format("{} racks", rs.weight));
+            rec.addOutput(sys.outputName(m.index(rs.loop.out("junction_temp"))), g, "junction_temp",
+                          fmt::format("GPU junction, {} racks", rs.weight));
+            rec.addOutput(sys.outputName(m.index(rs.loop.out("plate_temp"))), g, "plate_temp",
+                          "cold plate (plate average)");
             rec.addOutput(sys.outputName(m.index(rs.power.out("it_power"))), g, "it_power",
                           "all racks of the slot, per CDU");
             rec.addOutput(sys.outputName(m.index(rs.loop.out("outlet_temp"))), g, "outlet_temp",
@@ -483,10 +619,11 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     }
     d.throttle_margin = std::numeric_limits<double>::infinity();
     for (const auto& r : m.racks()) {
-        const double die = at(m, y, r.loop.out("die_temp"));
-        d.max_die = std::max(d.max_die, die);
-        d.throttle_margin = std::min(d.throttle_margin,
-                                     sc.it.racks[z.kinds[r.kind].entry].rack.throttle_temp - die);
+        const double Tj = at(m, y, r.loop.out("junction_temp"));
+        d.max_junction = std::max(d.max_junction, Tj);
+        d.max_plate = std::max(d.max_plate, at(m, y, r.loop.out("plate_temp")));
+        d.throttle_margin =
+            std::min(d.throttle_margin, sc.it.racks[z.kinds[r.kind].entry].rack.throttle_temp - Tj);
     }
     d.heat_rejected = at(m, y, m.plant().out("heat_rejected"));
     d.setpoint_unmet = at(m, y, m.plant().out("setpoint_unmet"));

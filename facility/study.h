@@ -41,7 +41,8 @@ struct DesignPoint {
     Table cooling, water;
     int battery_blocks = 1;
     double it_power = 0, cooling_power = 0, facility_power = 0;  ///< [W]
-    double tcs_supply = 0, fws_supply = 0, max_die = 0;          ///< [K]
+    double tcs_supply = 0, fws_supply = 0;                       ///< [K]
+    double max_junction = 0, max_plate = 0;                      ///< [K] hottest GPU class
     double throttle_margin = 0, setpoint_unmet = 0;              ///< [K]
     double heat_rejected = 0;                                    ///< [W]
     double water_rate = 0;                                       ///< [m³/s] make-up + spray

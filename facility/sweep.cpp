@@ -231,7 +231,7 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
     const std::vector<std::string> keys = {
         "it_energy_MWh",    "facility_energy_MWh", "pue",
         "water_m3",         "wue_L_per_kWh",       "peak_it_kW",
-        "peak_facility_kW", "max_gpu_temp_C",      "energy_balance_rel_error"};
+        "peak_facility_kW", "max_gpu_junction_C",  "energy_balance_rel_error"};
     std::string csv = "case";
     result.table_text = fmt::format("{:<44}", "case");
     for (const auto& k : keys) {

@@ -67,7 +67,9 @@ Json resolvedScenario(const ScenarioSpec& sc, const SiteSizing& z) {
                          {"tdp_kW", k.tdp / 1e3},
                          {"throttle_temp_C", kelvinToCelsius(k.throttle_temp)},
                          {"rack_loop_flow_Lpm", e.loop.flow_design / units::L_per_min},
-                         {"rack_loop_R_K_per_W", e.loop.R_design}});
+                         {"rack_loop_plate_R_K_per_W", e.loop.R_design},
+                         {"gpu_junction_R_K_per_W", e.loop.R_junction},
+                         {"gpu_junction_C_J_per_K", e.loop.C_junction}});
     }
     r["it"]["racks_resolved"] = racks;
     r["it"]["total_racks"] = z.racks;

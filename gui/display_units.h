@@ -25,7 +25,7 @@ struct DisplayUnit {
 DisplayUnit displayUnitFor(const std::string& si_unit, double max_abs);
 
 /// True when a quantity in K named `name` is an absolute temperature ("tcs_supply_temp",
-/// "dry_bulb", "max_gpu_temp_C"), false for differences in K ("throttle_margin",
+/// "dry_bulb", "max_gpu_junction_temp"), false for differences in K ("throttle_margin",
 /// "setpoint_unmet", "approach"). The unit string "K" says neither, and converting a difference
 /// to °C would show −250 °C; the report's names follow this convention.
 bool isAbsoluteTemperature(const std::string& name);

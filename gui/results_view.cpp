@@ -106,7 +106,8 @@ QString channelLabel(const std::string& name) {
         {"tcs_return_temp", "TCS return"},
         {"fws_supply_temp", "FWS supply"},
         {"fws_return_temp", "FWS return"},
-        {"max_gpu_temp", "max GPU"},
+        {"max_gpu_junction_temp", "GPU junction (peak)"},
+        {"max_gpu_plate_temp", "GPU cold plate (plate average)"},
         {"heat_to_liquid", "heat to liquid"},
         {"heat_to_air", "heat to air"},
         {"cdu_pump_power", "CDU pumps"},
@@ -316,10 +317,11 @@ void ResultsView::showPower(const Report& r) {
 
 void ResultsView::showCooling(const Report& r) {
     const ResultSet& rs = r.timeseries;
-    std::vector<const Channel*> temps = pick(rs, "cooling",
-                                             {"tcs_supply_temp", "tcs_return_temp",
-                                              "fws_supply_temp", "fws_return_temp", "max_gpu_temp"},
-                                             {"K"});
+    std::vector<const Channel*> temps =
+        pick(rs, "cooling",
+             {"tcs_supply_temp", "tcs_return_temp", "fws_supply_temp", "fws_return_temp",
+              "max_gpu_junction_temp", "max_gpu_plate_temp"},
+             {"K"});
     for (const Channel* c : pick(rs, "weather", {"dry_bulb", "wet_bulb"}, {"K"})) {
         temps.push_back(c);
     }
@@ -341,7 +343,7 @@ void ResultsView::showCooling(const Report& r) {
         rs.time.empty() ? tr("This report has no time series (a design-point study).")
                         : missingText(rs, "cooling",
                                       {"tcs_supply_temp", "tcs_return_temp", "fws_supply_temp",
-                                       "fws_return_temp", "max_gpu_temp"}));
+                                       "fws_return_temp", "max_gpu_junction_temp"}));
     if (const Table* t = findTable(r.tables, "sizing/cooling")) cooling_sizing_->setTable(*t);
 }
 

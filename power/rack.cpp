@@ -71,7 +71,7 @@ RackPower::RackPower(std::string name, RackSpec spec, int count)
     const RackSpec& s = model_.spec();
     const double n = count_;
     addInput({"utilization", "1", 1.0, 0.0, "GPU utilization (idle 0 → power cap 1)"});
-    addInput({"die_temp", "K", s.die_ref_temp, s.die_ref_temp, "GPU die temperature"});
+    addInput({"junction_temp", "K", s.die_ref_temp, s.die_ref_temp, "GPU junction temperature"});
     addOutput({"it_power", "W", n * s.tdp, 0.0, "AC power at the shelf inputs, all racks"});
     addOutput({"heat_liquid", "W", n * s.tdp, 0.0, "heat to the coolant"});
     addOutput({"heat_air", "W", n * 0.1 * s.tdp, 0.0, "heat to air incl. PSU losses"});
@@ -82,7 +82,7 @@ RackPower::RackPower(std::string name, RackSpec spec, int count)
 
 void RackPower::computeOutputs(double, std::span<const double>, std::span<const double> u,
                                std::span<double> y) const {
-    const RackPowerResult r = model_.evaluate(u[kUtilization], u[kDieTemp]);
+    const RackPowerResult r = model_.evaluate(u[kUtilization], u[kJunctionTemp]);
     const double n = count_;
     y[kItPower] = n * r.it_power;
     y[kHeatLiquid] = n * r.heat_to_liquid;
@@ -94,7 +94,7 @@ void RackPower::computeOutputs(double, std::span<const double>, std::span<const 
 
 bool RackPower::outputDependsOnInput(std::size_t output, std::size_t input) const {
     // The clock factor is set by temperature alone; every power depends on both.
-    if (output == kThroughput) return input == kDieTemp;
+    if (output == kThroughput) return input == kJunctionTemp;
     return true;
 }
 

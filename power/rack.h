@@ -1,7 +1,10 @@
 #pragma once
 // GB300 NVL72 (and similar) rack power (DESIGN.md §3.1).
 //
-// Equations, per rack, for GPU utilization u ∈ [0, 1] and die temperature T [K]:
+// Equations, per rack, for GPU utilization u ∈ [0, 1] and GPU junction temperature T [K] (the
+// die temperature the GPU's own sensor reads and its firmware throttles on: the junction node
+// of thermal/rack_loop.h, which follows the GPU's power within tens of milliseconds, not the
+// cold plate's average):
 //   throttle       θ = step((T − T_thr)/ΔT_thr)          (C¹ smoothstep, 0 below T_thr)
 //   thermal trip   on = 1 − step((T − T_sd)/ΔT_sd): GPU, CPU and NVLink trays off above T_sd
 //   clock factor   f = 1 − θ·(1 − f_min)                  (throughput factor)
@@ -17,20 +20,20 @@
 //                  P_ac = P_dc/η, P_psu,loss = P_ac − P_dc
 //   heat           Q_liquid = λ_gpu·ΣP_gpu + λ_cpu·ΣP_cpu + λ_sw·ΣP_sw,  Q_air = P_ac − Q_liquid
 // The throttle reduces both power and throughput and is smooth over ΔT_thr so that a thermal
-// model coupled through die_temp stays well posed.
+// model coupled through junction_temp stays well posed.
 //
 // Component RackPower (represents `count` identical racks; outputs are totals):
 //   | kind   | name        | unit | meaning                                        |
 //   |--------|-------------|------|------------------------------------------------|
 //   | input  | utilization | 1    | GPU utilization u                              |
-//   | input  | die_temp    | K    | GPU die temperature (from the thermal side)    |
+//   | input  | junction_temp | K  | GPU junction temperature (thermal side)        |
 //   | output | it_power    | W    | AC power at the shelf inputs, all racks        |
 //   | output | heat_liquid | W    | heat to the coolant                            |
 //   | output | heat_air    | W    | heat to air (incl. PSU losses and fans)        |
 //   | output | gpu_power   | W    | GPU power, all GPUs                            |
 //   | output | throughput  | 1    | f·on (1 = full clocks, 0 = tripped)            |
 //   | output | psu_loss    | W    | shelf conversion losses                        |
-// No states. Every power output depends on both inputs; throughput only on die_temp.
+// No states. Every power output depends on both inputs; throughput only on junction_temp.
 #include <memory>
 #include <span>
 #include <string>
@@ -90,7 +93,7 @@ public:
     bool derivativeDependsOnInput(std::size_t, std::size_t) const override { return false; }
 
     // Port indices.
-    static constexpr std::size_t kUtilization = 0, kDieTemp = 1;
+    static constexpr std::size_t kUtilization = 0, kJunctionTemp = 1;
     static constexpr std::size_t kItPower = 0, kHeatLiquid = 1, kHeatAir = 2, kGpuPower = 3,
                                  kThroughput = 4, kPsuLoss = 5;
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <utility>
 
 #include "core/errors.h"
 #include "core/units.h"
@@ -11,9 +12,10 @@
 namespace dctwin::thermal {
 
 RackLoopParams RackLoopParams::fromJson(const JsonView& v) {
-    checkEntryKeys(v, {"heat_liquid_kW", "flow_Lpm", "flow_exponent", "gpus_per_rack",
-                       "gpu_heat_share", "gpu_resistance_K_per_W", "metal_capacity_kJ_per_K",
-                       "fluid_volume_L", "count", "initial_temp_C"});
+    checkEntryKeys(
+        v, {"heat_liquid_kW", "flow_Lpm", "flow_exponent", "gpus_per_rack", "gpu_heat_share",
+            "gpu_resistance_K_per_W", "junction_resistance_K_per_W", "junction_capacity_J_per_K",
+            "metal_capacity_kJ_per_K", "fluid_volume_L", "count", "initial_temp_C"});
     RackLoopParams p;
     p.heat_design = v.quantity("heat_liquid", {"kW"});
     p.flow_design = v.quantity("flow", {"Lpm"});
@@ -24,7 +26,14 @@ RackLoopParams RackLoopParams::fromJson(const JsonView& v) {
     v.requireRange("gpus_per_rack", gpus, 1, 1e4);
     v.requireRange("gpu_heat_share", share, 0.01, 1.0);
     v.requireRange("gpu_resistance_K_per_W", r_gpu, 1e-4, 1.0);
-    p.R_design = r_gpu * share / gpus;
+    p.gpus = gpus;
+    p.R_junction = v.number("junction_resistance_K_per_W");
+    p.C_junction = v.number("junction_capacity_J_per_K");
+    // The junction-to-plate part must leave a positive plate-to-coolant resistance.
+    v.requireRange("junction_resistance_K_per_W", p.R_junction, 1e-5, 0.9 * r_gpu);
+    v.requireRange("junction_capacity_J_per_K", p.C_junction, 0.01, 1e4);
+    p.R_design = (r_gpu - p.R_junction) * share / gpus;
+    p.gpu_heat_design = share * p.heat_design / gpus;
     p.C_metal = v.number("metal_capacity_kJ_per_K") * 1e3;
     p.fluid_volume = v.quantity("fluid_volume", {"L"});
     p.count = v.number("count", 1.0);
@@ -52,6 +61,9 @@ RackLoop::RackLoop(std::string name, Coolant coolant, RackLoopParams params)
     if (!(p_.C_metal > 0)) bad("C_metal [J/K]", p_.C_metal, "expected > 0");
     if (!(p_.fluid_volume > 0)) bad("fluid_volume [m3]", p_.fluid_volume, "expected > 0");
     if (!(p_.R_design > 0)) bad("R_design [K/W]", p_.R_design, "expected > 0");
+    if (!(p_.gpus >= 1.0)) bad("gpus", p_.gpus, "expected ≥ 1");
+    if (!(p_.C_junction > 0)) bad("C_junction [J/K]", p_.C_junction, "expected > 0");
+    if (!(p_.R_junction > 0)) bad("R_junction [K/W]", p_.R_junction, "expected > 0");
     if (!(p_.flow_design > 0)) bad("flow_design [m3/s]", p_.flow_design, "expected > 0");
     if (!(p_.min_flow_ratio > 0 && p_.min_flow_ratio <= 1)) {
         bad("min_flow_ratio", p_.min_flow_ratio, "expected in (0, 1]");
@@ -59,20 +71,25 @@ RackLoop::RackLoop(std::string name, Coolant coolant, RackLoopParams params)
     fluid_mass_ = coolant_.referenceDensity() * p_.fluid_volume;
     const double T0 = p_.initial_temp;
     const double dT = std::max(1.0, p_.heat_design * p_.R_design);
-    addState({"die_temp", "K", T0, T0, "GPU die / cold-plate metal temperature"});
+    const double q_gpu = std::max(1.0, p_.gpu_heat_design);  // [W] nominal only
+    addState({"plate_temp", "K", T0, T0, "cold-plate metal temperature (plate average)"});
     addState({"fluid_temp", "K", T0, T0, "coolant temperature in the rack (= outlet)"});
+    addState({"junction_temp", "K", T0, T0, "GPU junction (die) temperature"});
     addInput({"heat_liquid", "W", std::max(1.0, p_.heat_design), p_.heat_design,
-              "heat to liquid per rack"});
+              "heat to liquid per rack, GPUs included"});
     addInput({"supply_temp", "K", T0, T0, "coolant supply temperature"});
     addInput({"flow", "m3/s", p_.flow_design, p_.flow_design, "coolant flow per rack"});
+    addInput({"gpu_heat", "W", q_gpu, 0.0, "heat one GPU gives its cold plate"});
     addOutput({"outlet_temp", "K", T0, 0.0, "coolant outlet temperature"});
-    addOutput({"die_temp", "K", T0 + dT, 0.0, "GPU die temperature"});
+    addOutput(
+        {"junction_temp", "K", T0 + dT + q_gpu * p_.R_junction, 0.0, "GPU junction temperature"});
     addOutput({"heat_to_coolant", "W", std::max(1.0, p_.heat_design), 0.0,
                "enthalpy rise of the coolant stream per rack"});
     addOutput({"heat_to_coolant_total", "W", std::max(1.0, p_.count * p_.heat_design), 0.0,
                "enthalpy rise of the coolant streams of all racks represented"});
     addOutput({"flow_total", "m3/s", p_.count * p_.flow_design, 0.0,
                "coolant flow of all racks represented"});
+    addOutput({"plate_temp", "K", T0 + dT, 0.0, "cold-plate temperature (plate average)"});
 }
 
 double RackLoop::resistance(double flow) const {
@@ -83,16 +100,22 @@ double RackLoop::resistance(double flow) const {
 double RackLoop::fluidCapacity(double T) const { return fluid_mass_ * coolant_.specificHeat(T); }
 
 double RackLoop::storedEnergy(std::span<const double> x) const {
-    return p_.count * (p_.C_metal * x[kDie] + fluid_mass_ * coolant_.enthalpy(x[kFluid]));
+    return p_.count * (p_.C_metal * x[kPlate] + p_.gpus * p_.C_junction * x[kJunction] +
+                       fluid_mass_ * coolant_.enthalpy(x[kFluid]));
 }
 
 void RackLoop::checkInputs(std::span<const double> u, bool with_heat) const {
-    // computeOutputs must not read heat_liquid (no output depends on it; it may be stale).
+    // computeOutputs must not read heat_liquid or gpu_heat (no output depends on them; they
+    // may be stale).
     if (with_heat && (!(u[kHeat] >= 0.0) || !std::isfinite(u[kHeat]))) {
         throw InputError(
             fmt::format("rack loop '{}': heat_liquid = {} W; expected a finite "
                         "value ≥ 0",
                         name(), u[kHeat]));
+    }
+    if (with_heat && (!(u[kGpuHeat] >= 0.0) || !std::isfinite(u[kGpuHeat]))) {
+        throw InputError(fmt::format("rack loop '{}': gpu_heat = {} W; expected a finite value ≥ 0",
+                                     name(), u[kGpuHeat]));
     }
     if (!(u[kFlow] >= 0.0) || !std::isfinite(u[kFlow])) {
         throw InputError(fmt::format("rack loop '{}': flow = {} m3/s; expected a finite value ≥ 0",
@@ -115,7 +138,8 @@ void RackLoop::computeOutputs(double, std::span<const double> x, std::span<const
     const double mdot = coolant_.massFlow(u[kFlow]);
     const double q = mdot * (coolant_.enthalpy(x[kFluid]) - coolant_.enthalpy(u[kSupplyTemp]));
     y[kOutletTemp] = x[kFluid];
-    y[kDieTemp] = x[kDie];
+    y[kJunctionTemp] = x[kJunction];
+    y[kPlateTemp] = x[kPlate];
     y[kHeatToCoolant] = q;
     y[kHeatTotal] = p_.count * q;
     y[kFlowTotal] = p_.count * u[kFlow];
@@ -124,17 +148,22 @@ void RackLoop::computeOutputs(double, std::span<const double> x, std::span<const
 void RackLoop::computeDerivatives(double, std::span<const double> x, std::span<const double> u,
                                   std::span<double> dxdt) const {
     checkInputs(u, true);
-    const double q_plate = (x[kDie] - x[kFluid]) / resistance(u[kFlow]);
+    const double q_jp = (x[kJunction] - x[kPlate]) / p_.R_junction;  // [W] per GPU
+    const double q_plate = (x[kPlate] - x[kFluid]) / resistance(u[kFlow]);
     const double mdot = coolant_.massFlow(u[kFlow]);
     const double q_out = mdot * (coolant_.enthalpy(x[kFluid]) - coolant_.enthalpy(u[kSupplyTemp]));
-    dxdt[kDie] = (u[kHeat] - q_plate) / p_.C_metal;
+    // The GPUs' heat reaches the plate through the junctions; the rest of heat_liquid directly.
+    const double q_direct = u[kHeat] - p_.gpus * u[kGpuHeat];
+    dxdt[kJunction] = (u[kGpuHeat] - q_jp) / p_.C_junction;
+    dxdt[kPlate] = (q_direct + p_.gpus * q_jp - q_plate) / p_.C_metal;
     dxdt[kFluid] = (q_plate - q_out) / fluidCapacity(x[kFluid]);
 }
 
 bool RackLoop::outputDependsOnInput(std::size_t o, std::size_t i) const {
     switch (o) {
         case kOutletTemp:
-        case kDieTemp:
+        case kJunctionTemp:
+        case kPlateTemp:
             return false;
         case kHeatToCoolant:
         case kHeatTotal:
@@ -150,18 +179,43 @@ bool RackLoop::outputDependsOnState(std::size_t o, std::size_t s) const {
         case kHeatToCoolant:
         case kHeatTotal:
             return s == kFluid;
-        case kDieTemp:
-            return s == kDie;
+        case kJunctionTemp:
+            return s == kJunction;
+        case kPlateTemp:
+            return s == kPlate;
         default:
             return false;
     }
 }
 
-bool RackLoop::derivativeDependsOnState(std::size_t, std::size_t) const { return true; }
+bool RackLoop::derivativeDependsOnState(std::size_t row, std::size_t s) const {
+    if (row == kJunction) return s != kFluid;
+    if (row == kFluid) return s != kJunction;
+    return true;
+}
 
 bool RackLoop::derivativeDependsOnInput(std::size_t row, std::size_t i) const {
-    if (row == kDie) return i == kHeat || i == kFlow;
+    if (row == kJunction) return i == kGpuHeat;
+    if (row == kPlate) return i == kHeat || i == kFlow || i == kGpuHeat;
     return i == kSupplyTemp || i == kFlow;
+}
+
+namespace {
+/// (1 − a)/(1 − a·b) and (1 − b) of the square-wave response; τ = 0 is the instant node.
+std::pair<double, double> squareWaveFactors(double tau, double period, double duty) {
+    if (!(tau > 0)) return {1.0, 1.0};
+    const double a = std::exp(-duty * period / tau), b = std::exp(-(1 - duty) * period / tau);
+    return {(1 - a) / (1 - a * b), 1 - b};
+}
+}  // namespace
+
+double junctionSquareWaveSwing(double R, double tau, double dP, double period, double duty) {
+    const auto [f, one_minus_b] = squareWaveFactors(tau, period, duty);
+    return R * dP * f * one_minus_b;
+}
+
+double junctionSquareWaveExcess(double R, double tau, double dP, double period, double duty) {
+    return R * dP * (squareWaveFactors(tau, period, duty).first - duty);
 }
 
 }  // namespace dctwin::thermal

@@ -228,7 +228,7 @@ TEST_F(Cli, RunWritesReportSummaryAndCsv) {
     const Json s = dctwin::readJsonFile(summary);
     for (const char* key :
          {"it_energy_MWh", "facility_energy_MWh", "pue", "water_m3", "wue_L_per_kWh", "peak_it_kW",
-          "peak_facility_kW", "max_gpu_temp_C", "energy_balance_rel_error", "sizing"}) {
+          "peak_facility_kW", "max_gpu_junction_C", "energy_balance_rel_error", "sizing"}) {
         EXPECT_TRUE(s.contains(key)) << key;
     }
     EXPECT_LT(std::abs(s["energy_balance_rel_error"].get<double>()), 1e-3);

@@ -59,8 +59,8 @@ TEST(ReferenceScenario, SummerWeekSummaryIsCompletePlausibleAndBalanced) {
     // GPUs stay between the 35 °C coolant supply and the 87 °C throttle temperature
     // (racks.json throttle_temp_C) in an ordinary summer week.
     const double throttle_C = power::Catalog::load().rack("gb300_nvl72").throttle_temp - 273.15;
-    EXPECT_GT(num(s, "max_gpu_temp_C"), 35.0);
-    EXPECT_LT(num(s, "max_gpu_temp_C"), throttle_C);
+    EXPECT_GT(num(s, "max_gpu_junction_C"), 35.0);
+    EXPECT_LT(num(s, "max_gpu_junction_C"), throttle_C);
 
     // DESIGN.md §5.3 and §7: every time series carries a unit and no NaN, on the requested
     // 10-minute grid over the whole week.
@@ -80,7 +80,7 @@ TEST(ReferenceScenario, SummerWeekSummaryIsCompletePlausibleAndBalanced) {
     // The channels the GUI and the metrics read are there.
     for (const auto& [g, n] : {std::pair{"power", "it_power"},
                                {"power", "facility_power"},
-                               {"cooling", "max_gpu_temp"},
+                               {"cooling", "max_gpu_junction_temp"},
                                {"water", "water_total"}}) {
         EXPECT_NE(ts.find(g, n), nullptr) << g << "/" << n;
     }
@@ -123,7 +123,8 @@ TEST(ReferenceScenario, LumpingIdenticalRacksGivesTheSameSummary) {
         EXPECT_NEAR(y, x, 1e-3 * std::abs(x)) << key;
     }
     // Temperatures: 0.1 % of the value in °C.
-    const double ta = num(a.summary, "max_gpu_temp_C"), tb = num(b.summary, "max_gpu_temp_C");
+    const double ta = num(a.summary, "max_gpu_junction_C"),
+                 tb = num(b.summary, "max_gpu_junction_C");
     EXPECT_NEAR(tb, ta, 1e-3 * ta);
     EXPECT_LT(std::abs(num(b.summary, "energy_balance_rel_error")), 1e-3);
 }

@@ -65,7 +65,7 @@ inline const std::vector<std::string>& requiredSummaryKeys() {
                                                "wue_L_per_kWh",
                                                "peak_it_kW",
                                                "peak_facility_kW",
-                                               "max_gpu_temp_C",
+                                               "max_gpu_junction_C",
                                                "energy_balance_rel_error",
                                                "sizing"};
     return k;

@@ -42,7 +42,8 @@ std::shared_ptr<const Report> syntheticReport() {
     fill("cooling", "tcs_return_temp", "K", [](double) { return 318.15; });
     fill("cooling", "fws_supply_temp", "K", [](double) { return 305.15; });
     fill("cooling", "fws_return_temp", "K", [](double) { return 315.15; });
-    fill("cooling", "max_gpu_temp", "K", [&](double t) { return 348.0 + 3.0 * daily(t); });
+    fill("cooling", "max_gpu_junction_temp", "K", [&](double t) { return 348.0 + 3.0 * daily(t); });
+    fill("cooling", "max_gpu_plate_temp", "K", [&](double t) { return 333.0 + 3.0 * daily(t); });
     fill("cooling", "heat_to_liquid", "W", [&](double t) { return 7.7e6 + 0.3e6 * daily(t); });
     fill("cooling", "heat_to_air", "W", [](double) { return 0.9e6; });
     fill("cooling", "cdu_pump_power", "W", [](double) { return 0.12e6; });
@@ -56,7 +57,7 @@ std::shared_ptr<const Report> syntheticReport() {
     r->summary = {{"pue", 1.1, "1"},
                   {"wue_L_per_kWh", 0.42, "L/kWh"},
                   {"peak_it_kW", 8900.0, "kW"},
-                  {"max_gpu_temp_C", 77.85, "C"},
+                  {"max_gpu_junction_C", 77.85, "C"},
                   {"energy_balance_rel_error", 2e-4, "1"}};
     Table power;
     power.path = "sizing/power";
@@ -110,7 +111,8 @@ TEST(MainWindow, ResultsTabsHaveChartsWithSeries) {
               (QStringList{"IT power", "cooling power", "electrical losses", "facility power"}));
     const QStringList temps = rv->charts(ResultsView::CoolingTab).front()->seriesNames();
     EXPECT_TRUE(temps.contains(QStringLiteral("TCS supply")));
-    EXPECT_TRUE(temps.contains(QStringLiteral("max GPU")));
+    EXPECT_TRUE(temps.contains(QStringLiteral("GPU junction (peak)")));
+    EXPECT_TRUE(temps.contains(QStringLiteral("GPU cold plate (plate average)")));
     EXPECT_TRUE(temps.contains(QStringLiteral("outdoor wet bulb")));
     EXPECT_FALSE(temps.contains(QStringLiteral("throttle margin")));      // K difference, not °C
     EXPECT_EQ(rv->charts(ResultsView::CoolingTab)[1]->seriesCount(), 5);  // heat and powers
@@ -132,7 +134,7 @@ TEST(MainWindow, MissingChannelsAreNamedNotFatal) {
     auto r = std::make_shared<Report>(*syntheticReport());
     auto& ch = r->timeseries.channels;
     std::erase_if(ch, [](const Channel& c) {
-        return c.name == "cooling_power" || c.group == "water" || c.name == "max_gpu_temp";
+        return c.name == "cooling_power" || c.group == "water" || c.name == "max_gpu_junction_temp";
     });
     r->summary.clear();
     MainWindow w;

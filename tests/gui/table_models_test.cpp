@@ -92,7 +92,7 @@ TEST(SummaryTableModel, ListsMetricsWithUnits) {
 
 TEST(SummaryTableModel, ConvertsSIMetricsForDisplay) {
     SummaryTableModel m;
-    m.setMetrics({{"max_gpu_temp", 351.0, "K"},
+    m.setMetrics({{"max_gpu_junction_temp", 351.0, "K"},
                   {"throttle_margin", 10.0, "K"},
                   {"it_energy", 3.6e12, "J"},
                   {"peak_it_power", 8.9e6, "W"}});

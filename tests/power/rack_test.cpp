@@ -100,7 +100,7 @@ TEST(power_RackPower, ComponentScalesByCountAndDeclaresFeedthrough) {
     EXPECT_NEAR(y[RackPower::kItPower], 8 * c.model().evaluate(1.0).it_power, 1e-6);
     EXPECT_NEAR(y[RackPower::kHeatLiquid] + y[RackPower::kHeatAir], y[RackPower::kItPower], 1e-6);
     EXPECT_TRUE(c.outputDependsOnInput(RackPower::kItPower, RackPower::kUtilization));
-    EXPECT_TRUE(c.outputDependsOnInput(RackPower::kItPower, RackPower::kDieTemp));
+    EXPECT_TRUE(c.outputDependsOnInput(RackPower::kItPower, RackPower::kJunctionTemp));
     EXPECT_FALSE(c.outputDependsOnInput(RackPower::kThroughput, RackPower::kUtilization));
     EXPECT_EQ(c.outputIndex("gpu_power"), RackPower::kGpuPower);
     EXPECT_EQ(c.outputs()[RackPower::kItPower].unit, "W");

@@ -1,5 +1,6 @@
 // Rack loop (thermal/rack_loop.h): Q = ṁ·c_p·ΔT at steady state, the step response through
-// the core Simulator + CVODE, the resistance law and the feedthrough structure.
+// the core Simulator + CVODE (coolant node and the GPU junction node against hand solutions),
+// energy conservation, the resistance law and the feedthrough structure.
 #include "thermal/rack_loop.h"
 
 #include <gtest/gtest.h>
@@ -51,11 +52,16 @@ TEST(RackLoop, SteadyStateCarriesQEqualsMdotCpDeltaT) {
     // Steady state by hand: fluid node from the enthalpy balance, die node Q·R above it.
     const double mdot = pg.massFlow(V);
     const double T_f = pg.heatedTemperature(T_sup, mdot, Q);
-    const double T_d = T_f + Q * rack.resistance(V);
-    std::vector<double> x{T_d, T_f}, u{Q, T_sup, V}, dx(2), y(5);
+    // Plate Q·R above the fluid; the junction q_gpu·R_jp above its plate, q_gpu the design
+    // heat of one GPU (83 % of the rack's liquid heat over 72 GPUs).
+    const double T_p = T_f + Q * rack.resistance(V);
+    const double q_gpu = 0.83 * Q / 72.0;
+    const double T_j = T_p + q_gpu * 0.012;
+    std::vector<double> x{T_p, T_f, T_j}, u{Q, T_sup, V, q_gpu}, dx(3), y(6);
     rack.computeDerivatives(0, x, u, dx);
     EXPECT_NEAR(dx[0], 0.0, 1e-12);
     EXPECT_NEAR(dx[1], 0.0, 1e-12);
+    EXPECT_NEAR(dx[2], 0.0, 1e-12);
     rack.computeOutputs(0, x, u, y);
     // Energy: what the stream carries equals the heat put in (1e-9 relative).
     EXPECT_NEAR(y[RackLoop::kHeatToCoolant], Q, 1e-9 * Q);
@@ -64,10 +70,13 @@ TEST(RackLoop, SteadyStateCarriesQEqualsMdotCpDeltaT) {
     const double cp_mean = pg.specificHeat(0.5 * (T_sup + T_f));
     EXPECT_NEAR(T_f - T_sup, Q / (mdot * cp_mean), 1e-4);
     EXPECT_NEAR(T_f - T_sup, 9.1, 0.3);
-    // GPU die ~31 K above the coolant at 1,400 W per GPU (B3 R_th ~0.022 K/W to the bulk).
-    EXPECT_NEAR(T_d - T_f, 0.022 * 1400.0, 0.5);
+    // GPU junction ~31 K above the coolant at 1,400 W per GPU (B3 R_th ~0.022 K/W to the
+    // bulk), of which 0.012 K/W junction to plate (rack_loops.json junction_resistance).
+    EXPECT_NEAR(T_j - T_f, 0.022 * 1400.0, 0.5);
+    EXPECT_NEAR(T_j - T_p, 0.012 * 1400.0, 0.1);
     EXPECT_EQ(y[RackLoop::kOutletTemp], T_f);
-    EXPECT_EQ(y[RackLoop::kDieTemp], T_d);
+    EXPECT_EQ(y[RackLoop::kJunctionTemp], T_j);
+    EXPECT_EQ(y[RackLoop::kPlateTemp], T_p);
 }
 
 TEST(RackLoop, StepResponseHasTimeConstantCOverMdotCp) {
@@ -76,11 +85,14 @@ TEST(RackLoop, StepResponseHasTimeConstantCOverMdotCp) {
     p.C_metal = 30e3;
     p.fluid_volume = 0.020;
     p.flow_design = 200.0 / 60000.0;
-    p.R_design = 1e-8;  // metal and fluid tightly coupled: one node of C = C_metal + M·c_p
+    p.R_design = 1e-8;   // metal and fluid tightly coupled: one node of C = C_metal + M·c_p
+    p.C_junction = 1.0;  // 72 GPUs × 1 J/K: with no GPU heat the junctions follow the plate
     p.initial_temp = units::celsiusToKelvin(35);
     const double mcp = 1000.0 * p.flow_design * 4000.0;
-    const double tau = (p.C_metal + 1000.0 * p.fluid_volume * 4000.0) / mcp;  // (30k+80k)/13.33k
-    EXPECT_NEAR(tau, 8.25, 1e-9);
+    const double C_j = p.gpus * p.C_junction;  // 72 J/K
+    const double tau =
+        (p.C_metal + C_j + 1000.0 * p.fluid_volume * 4000.0) / mcp;  // 110,072/13,333
+    EXPECT_NEAR(tau, 8.2554, 1e-4);
     const double Q = 100e3, dT_inf = Q / mcp;
     const StepRun r = stepResponse(c, p, Q, p.initial_temp, 10 * tau, tau / 100);
     // At t = τ the first-order response has reached 1 − e^{−1} of its final rise.
@@ -90,10 +102,11 @@ TEST(RackLoop, StepResponseHasTimeConstantCOverMdotCp) {
     EXPECT_NEAR(r.outlet.back() - p.initial_temp, dT_inf * (1 - std::exp(-10.0)), 1e-3);
 
     // With a realistic resistance the response is second order; its mean delay (area above
-    // the normalised step response) is exactly E_stored/Q = (C_metal + C_fluid)/(ṁ·c_p) +
-    // C_metal·R for a linear system from rest.
+    // the normalised step response) is exactly E_stored/Q = (C_metal + C_j + C_fluid)/(ṁ·c_p) +
+    // (C_metal + C_j)·R for a linear system from rest (the junctions carry no heat of their
+    // own here, so they sit at the plate temperature).
     p.R_design = 2.54e-4;
-    const double t_mean = tau + p.C_metal * p.R_design;
+    const double t_mean = tau + (p.C_metal + C_j) * p.R_design;
     const StepRun s = stepResponse(c, p, Q, p.initial_temp, 25 * t_mean, t_mean / 400);
     double area = 0.0;
     for (std::size_t i = 1; i < s.t.size(); ++i) {
@@ -102,6 +115,131 @@ TEST(RackLoop, StepResponseHasTimeConstantCOverMdotCp) {
         area += 0.5 * (g0 + g1) * (s.t[i] - s.t[i - 1]);
     }
     EXPECT_NEAR(area, t_mean, 0.01 * t_mean);
+}
+
+/// The rack's GPUs given q per GPU at t = 0 (and no other heat): junction, plate and outlet.
+struct JunctionRun {
+    std::vector<double> t, junction, plate, outlet, heat_out;
+};
+JunctionRun junctionStep(const Coolant& c, const RackLoopParams& p, double q, double T_sup,
+                         double t_end, double dt) {
+    System sys;
+    sys.add(std::make_shared<const RackLoop>("rack", c, p));
+    sys.setInput("rack.heat_liquid", p.gpus * q);
+    sys.setInput("rack.gpu_heat", q);
+    sys.setInput("rack.supply_temp", T_sup);
+    sys.setInput("rack.flow", p.flow_design);
+    sys.finalize();
+    Recorder rec(sys);
+    rec.addOutput("rack.junction_temp", "rack", "junction_temp");
+    rec.addOutput("rack.plate_temp", "rack", "plate_temp");
+    rec.addOutput("rack.outlet_temp", "rack", "outlet_temp");
+    rec.addOutput("rack.heat_to_coolant", "rack", "heat_to_coolant");
+    SimulationOptions o;
+    o.t_end = t_end;
+    o.output_interval = dt;
+    o.solver.rel_tol = 1e-9;
+    o.solver.abs_tol_factor = 1e-10;
+    Simulator sim(sys, o);
+    sim.run(rec);
+    const auto& ch = rec.results().channels;
+    return {rec.results().time, ch[0].values, ch[1].values, ch[2].values, ch[3].values};
+}
+
+/// GB300 rack-loop values (rack_loops.json) on the constant-property coolant, with a coolant
+/// volume so small (1 mL) that the fluid node settles in ~0.2 ms: the plate then sees the
+/// supply through R_design + 1/(ṁ·c_p), and junction + plate are a two-node network.
+RackLoopParams junctionTestParams() {
+    RackLoopParams p;
+    p.C_metal = 30e3;
+    p.fluid_volume = 1e-6;
+    p.flow_design = 200.0 / 60000.0;
+    p.gpus = 72;
+    p.C_junction = 4.0;
+    p.R_junction = 0.012;
+    p.R_design = (0.022 - 0.012) * 0.83 / 72.0;
+    p.initial_temp = units::celsiusToKelvin(35);
+    return p;
+}
+
+TEST(RackLoop, JunctionStepRisesWithItsOwnTimeConstantThenWithThePlates) {
+    const Coolant c = constantCoolant();  // ρ = 1000, c_p = 4000
+    const RackLoopParams p = junctionTestParams();
+    const double q = 1400.0;  // [W] per GPU (B300 TGP, domain-facts A2)
+
+    // Hand solution, per GPU. Node 1 the junction (C1, R1 to the plate), node 2 its share of
+    // the plate (C2 = C_metal/N), R2 = N·(R_design + 1/(ṁ·c_p)) from plate to supply:
+    //   C1·θ1' = q − (θ1 − θ2)/R1,   C2·θ2' = (θ1 − θ2)/R1 − θ2/R2,   θ(0) = 0.
+    // θ1(t) = θ1∞ + A·e^{λa·t} + B·e^{λb·t}, θ1∞ = q·(R1 + R2), with λ the eigenvalues of
+    // [[−1/(R1C1), 1/(R1C1)], [1/(R1C2), −(1/R1 + 1/R2)/C2]] and A + B = −θ1∞,
+    // λa·A + λb·B = θ1'(0) = q/C1.
+    const double N = p.gpus, mcp = 1000.0 * p.flow_design * 4000.0;
+    const double C1 = p.C_junction, R1 = p.R_junction, C2 = p.C_metal / N;
+    const double R2 = N * (p.R_design + 1.0 / mcp);
+    const double tr = -1.0 / (R1 * C1) - (1.0 / R1 + 1.0 / R2) / C2;
+    const double det = 1.0 / (R1 * R2 * C1 * C2);
+    const double disc = std::sqrt(tr * tr - 4.0 * det);
+    const double la = 0.5 * (tr - disc), lb = 0.5 * (tr + disc);  // fast, slow
+    const double th_inf = q * (R1 + R2);
+    const double A = (q / C1 + lb * th_inf) / (la - lb), B = -th_inf - A;
+    auto hand = [&](double t) { return th_inf + A * std::exp(la * t) + B * std::exp(lb * t); };
+    // The fast time constant is ~C1·R1 = 48 ms ("tens of ms"), the slow one the plate's,
+    // ~C2·(R1 + R2) ≈ 11 s less the junction's share: seconds.
+    const double tau_fast = -1.0 / la, tau_slow = -1.0 / lb;
+    EXPECT_NEAR(tau_fast, 0.0475, 0.001);
+    EXPECT_GT(tau_slow, 2.0);
+    EXPECT_LT(tau_slow, 20.0);
+
+    const double dt = 1e-3;
+    const JunctionRun r = junctionStep(c, p, q, p.initial_temp, 60.0, dt);
+    auto at = [&](double t) { return static_cast<std::size_t>(std::lround(t / dt)); };
+    for (double t : {0.01, 0.048, 0.1, 0.2, 0.5, 1.0, 3.0, 6.0, 20.0, 60.0}) {
+        const double rise = r.junction[at(t)] - p.initial_temp;
+        EXPECT_NEAR(rise, hand(t), 0.02 * hand(t)) << "t = " << t << " s";
+    }
+    // After a few junction time constants the junction stands q·R1 = 16.8 K above its plate
+    // (the plate's own rise continues with the slow time constant).
+    EXPECT_NEAR(r.junction[at(0.3)] - r.plate[at(0.3)], q * R1 * (1 - std::exp(-0.3 / tau_fast)),
+                0.02 * q * R1);
+    // Within one fast time constant the junction covers ~63 % of q·R1 while the plate has
+    // hardly moved: the junction has a time constant of its own.
+    EXPECT_LT(r.plate[at(tau_fast)] - p.initial_temp, 0.05 * q * R1);
+}
+
+TEST(RackLoop, JunctionStepConservesEnergy) {
+    // Every joule the GPUs give is either stored (junctions, plates, coolant) or carried away
+    // by the stream: E(t) − E(0) = Q·t − ∫ heat_to_coolant dt.
+    const Coolant c = constantCoolant();
+    RackLoopParams p = junctionTestParams();
+    p.fluid_volume = 0.020;  // the catalog's coolant volume this time
+    const RackLoop rack("rack", c, p);
+    const double q = 1400.0, Q = p.gpus * q, dt = 1e-3;
+    const JunctionRun r = junctionStep(c, p, q, p.initial_temp, 30.0, dt);
+    auto stored = [&](std::size_t i) {
+        return rack.storedEnergy(std::vector<double>{r.plate[i], r.outlet[i], r.junction[i]});
+    };
+    double out = 0.0;
+    for (std::size_t i = 1; i < r.t.size(); ++i) {
+        out += 0.5 * (r.heat_out[i - 1] + r.heat_out[i]) * (r.t[i] - r.t[i - 1]);
+    }
+    const double in = Q * r.t.back();
+    const double dE = stored(r.t.size() - 1) - stored(0);
+    EXPECT_NEAR(dE, in - out, 1e-5 * in);
+    EXPECT_GT(dE, 0.3 * in);  // most of the first 30 s heats the masses
+}
+
+TEST(RackLoop, SquareWaveResponseOfTheJunctionByHand) {
+    // τ ≪ T: the junction follows the square wave, peak to peak R·ΔP, peak R·ΔP·(1 − D) above
+    // the response to the mean. 0.012 K/W × 600 W = 7.2 K; D = 0.7: 2.16 K.
+    EXPECT_NEAR(junctionSquareWaveSwing(0.012, 0.048, 600.0, 2.0, 0.5), 7.2, 1e-6);
+    EXPECT_NEAR(junctionSquareWaveExcess(0.012, 0.048, 600.0, 2.0, 0.7), 0.012 * 600 * 0.3, 1e-6);
+    // τ = T/2 and D = 0.5, by hand: a = b = e^{−D·T/τ} = e^{−1} = 0.367879; swing factor
+    // (1 − a)/(1 + a) = 0.462117; excess factor (1 − a)/(1 − a²) − 0.5 = 1/(1 + a) − 0.5 =
+    // 0.231059.
+    EXPECT_NEAR(junctionSquareWaveSwing(1.0, 1.0, 1.0, 2.0, 0.5), 0.462117, 1e-6);
+    EXPECT_NEAR(junctionSquareWaveExcess(1.0, 1.0, 1.0, 2.0, 0.5), 0.231059, 1e-6);
+    // τ ≫ T: the junction cannot follow; both → 0 (as T/(4τ) for D = 0.5).
+    EXPECT_NEAR(junctionSquareWaveSwing(1.0, 1000.0, 1.0, 2.0, 0.5), 2.0 / 4000.0, 1e-6);
 }
 
 TEST(RackLoop, ResistanceFallsWithFlowAndLumpedCountsMultiply) {
@@ -113,37 +251,42 @@ TEST(RackLoop, ResistanceFallsWithFlowAndLumpedCountsMultiply) {
     EXPECT_NEAR(rack.resistance(2 * p.flow_design), p.R_design * std::pow(2.0, -0.8), 1e-15);
     // No flow: R stays finite (floor 5 % of design flow).
     EXPECT_NEAR(rack.resistance(0.0), p.R_design * std::pow(0.05, -0.8), 1e-15);
-    std::vector<double> x{320.0, 318.0}, u{1e5, 308.15, p.flow_design}, y(5);
+    std::vector<double> x{320.0, 318.0, 330.0}, u{1e5, 308.15, p.flow_design, 1e3}, y(6);
     rack.computeOutputs(0, x, u, y);
     EXPECT_NEAR(y[RackLoop::kHeatTotal], 4 * y[RackLoop::kHeatToCoolant], 1e-9);
     EXPECT_NEAR(y[RackLoop::kFlowTotal], 4 * p.flow_design, 1e-15);
 }
 
-TEST(RackLoop, DieTemperatureHasNoFeedthroughFromHeat) {
-    // The power layer computes heat from die temperature (leakage): wiring die_temp → a
-    // leakage model → heat_liquid must not be an algebraic loop.
+TEST(RackLoop, JunctionTemperatureHasNoFeedthroughFromHeat) {
+    // The power layer computes heat from the junction temperature (leakage): wiring
+    // junction_temp → a leakage model → heat_liquid and gpu_heat must not be an algebraic loop.
     class Leakage : public Component {
     public:
         Leakage() : Component("leakage") {
-            addInput({"die_temp", "K", 350.0, 350.0});
+            addInput({"junction_temp", "K", 350.0, 350.0});
             addOutput({"heat", "W", 1e5, 0.0});
+            addOutput({"gpu_heat", "W", 1e3, 0.0});
         }
         void computeOutputs(double, std::span<const double>, std::span<const double> u,
                             std::span<double> y) const override {
             y[0] = 1e5 * (1.0 + 0.002 * (u[0] - 330.0));
+            y[1] = 0.83 * y[0] / 72.0;
         }
     };
     System sys;
     const auto& rack = sys.add(std::make_shared<const RackLoop>(
         "rack", Coolant::byName("PG25"), RackLoopParams::fromCatalog("gb300_nvl72")));
     sys.add(std::make_shared<const Leakage>());
-    sys.connect("rack.die_temp", "leakage.die_temp");
+    sys.connect("rack.junction_temp", "leakage.junction_temp");
     sys.connect("leakage.heat", "rack.heat_liquid");
+    sys.connect("leakage.gpu_heat", "rack.gpu_heat");
     EXPECT_NO_THROW(sys.finalize());
-    for (std::size_t i = 0; i < 3; ++i) {
-        EXPECT_FALSE(rack.outputDependsOnInput(RackLoop::kDieTemp, i));
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_FALSE(rack.outputDependsOnInput(RackLoop::kJunctionTemp, i));
+        EXPECT_FALSE(rack.outputDependsOnInput(RackLoop::kPlateTemp, i));
         EXPECT_FALSE(rack.outputDependsOnInput(RackLoop::kOutletTemp, i));
         EXPECT_FALSE(rack.outputDependsOnInput(RackLoop::kHeatToCoolant, RackLoop::kHeat));
+        EXPECT_FALSE(rack.outputDependsOnInput(RackLoop::kHeatToCoolant, RackLoop::kGpuHeat));
     }
 }
 
@@ -151,11 +294,11 @@ TEST(RackLoop, NoNanOverTheInputRangeAndClearErrorsOutside) {
     const Coolant pg = Coolant::byName("PG25");
     const RackLoopParams p = RackLoopParams::fromCatalog("gb300_nvl72");
     const RackLoop rack("rack", pg, p);
-    std::vector<double> dx(2), y(5);
+    std::vector<double> dx(3), y(6);
     for (double Q : {0.0, 5e4, 1.5e5}) {
         for (double T : {283.15, 308.15, 333.15}) {
             for (double V : {0.0, 0.5 * p.flow_design, 1.5 * p.flow_design}) {
-                std::vector<double> x{T + 30, T + 5}, u{Q, T, V};
+                std::vector<double> x{T + 30, T + 5, T + 45}, u{Q, T, V, 0.83 * Q / 72.0};
                 rack.computeDerivatives(0, x, u, dx);
                 rack.computeOutputs(0, x, u, y);
                 for (double v : dx) ASSERT_TRUE(std::isfinite(v));
@@ -163,12 +306,15 @@ TEST(RackLoop, NoNanOverTheInputRangeAndClearErrorsOutside) {
             }
         }
     }
-    std::vector<double> x{330.0, 320.0};
-    EXPECT_THROW(rack.computeDerivatives(0, x, std::vector<double>{-1.0, 308.0, 0.003}, dx),
+    std::vector<double> x{330.0, 320.0, 345.0};
+    EXPECT_THROW(rack.computeDerivatives(0, x, std::vector<double>{-1.0, 308.0, 0.003, 0.0}, dx),
                  InputError);
-    EXPECT_THROW(rack.computeOutputs(0, x, std::vector<double>{1e5, 308.0, -0.001}, y), InputError);
+    EXPECT_THROW(rack.computeDerivatives(0, x, std::vector<double>{1e5, 308.0, 0.003, -1.0}, dx),
+                 InputError);
+    EXPECT_THROW(rack.computeOutputs(0, x, std::vector<double>{1e5, 308.0, -0.001, 0.0}, y),
+                 InputError);
     try {
-        rack.computeOutputs(0, x, std::vector<double>{1e5, 400.0, 0.003}, y);
+        rack.computeOutputs(0, x, std::vector<double>{1e5, 400.0, 0.003, 0.0}, y);
         FAIL();
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("supply_temp"), std::string::npos) << e.what();
