@@ -29,7 +29,8 @@ class SteppedWeekEqualsOneRun(unittest.TestCase):
     relative tolerance lets its local error grow with its value; at the annual tolerance the
     one run's facility-energy meter ends 0.29 % above the integral of its own samples
     (measured: 1498.05 vs 1493.69 MWh), while one restarted every 600 s stays within 3e-5 of
-    its samples. That is the meters' accuracy, reported on issue 17, not a stepping error."""
+    its samples. That is the meters' accuracy (their error control loosens as they grow), not a
+    stepping error."""
 
     @classmethod
     def setUpClass(cls):
