@@ -8,6 +8,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -115,9 +117,33 @@ struct RunResult {
 
 RunResult runToResult(const facility::ScenarioSpec& spec) {
     facility::RunOutcome r;
-    {
+    // Ctrl-C cancels a run (a campus year takes minutes): the progress callback, which the
+    // study calls as it advances, looks at Python's signal flag and sets the cancel flag.
+    std::atomic<bool> cancel{false};
+    bool interrupted = false;
+    facility::RunControl control;
+    control.cancel = &cancel;
+    // At most ten looks a second: taking the GIL back waits for whichever Python thread holds
+    // it, which must not happen at each of a year's 52,561 output points.
+    auto last = std::chrono::steady_clock::now();
+    control.progress = [&](double, double) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last < std::chrono::milliseconds(100)) return;
+        last = now;
+        py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) {
+            PyErr_Clear();  // raised again below, once the run has unwound
+            interrupted = true;
+            cancel = true;
+        }
+    };
+    try {
         py::gil_scoped_release nogil;  // a year takes seconds; other Python threads may run
-        r = facility::runScenario(spec);
+        r = facility::runScenario(spec, control);
+    } catch (const CancelledError&) {
+        if (!interrupted) throw;
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
+        throw py::error_already_set();
     }
     RunResult out;
     out.summary = fromJson(r.summary);

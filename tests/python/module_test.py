@@ -4,10 +4,13 @@ exceptions that carry the JSON path.
 
 Usage: module_test.py DCTWIN_EXE SOURCE_DIR WORK_DIR (the built module on PYTHONPATH)
 """
+import _thread
 import json
 import os
 import subprocess
 import sys
+import threading
+import time
 import unittest
 
 import h5py
@@ -94,6 +97,18 @@ class SizeAndDictsEqualCli(unittest.TestCase):
         s = dctwin.load(day)
         self.assertEqual((s.study, s.duration_s, s.output_interval_s), ("annual", 86400.0, 600.0))
         self.assertIsNone(dctwin.validate(day))
+
+
+class Interrupt(unittest.TestCase):
+    def test_ctrl_c_stops_a_run(self):
+        # SIGINT half a second into the reference year (4-9 s): KeyboardInterrupt, promptly.
+        timer = threading.Timer(0.5, _thread.interrupt_main)
+        start = time.monotonic()
+        timer.start()
+        with self.assertRaises(KeyboardInterrupt):
+            dctwin.run(common.REFERENCE)
+        timer.join()
+        self.assertLess(time.monotonic() - start, 3.0)
 
 
 class BadScenariosRaise(unittest.TestCase):
