@@ -132,8 +132,10 @@ void Simulation::advance(double to, const Controls& c) {
     for (auto& e : s.spec.it.racks) set(e.rack.gpu_tdp, c.gpu_power_cap);
     set(s.spec.power.smoothing_settings.floor_pct, c.smoothing_floor_pct);
     if (c.heat_rejection_units && *c.heat_rejection_units != controls().heat_rejection_units) {
-        // From now on (a Schedule switches at t ≥ its time).
+        // From now on (a Schedule switches at t ≥ its time); the plant builds a bank for each
+        // count it will be asked to run with.
         s.conditions.units_available.emplace_back(s.t, *c.heat_rejection_units);
+        s.sizing.plant.unit_counts_needed.push_back(*c.heat_rejection_units);
         changed = true;
     }
     if (changed) s.rebuild();

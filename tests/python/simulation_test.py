@@ -132,6 +132,53 @@ class SetpointStep(unittest.TestCase):
         self.assertLess(self.trace[-1][1]["cooling/fws_flow"], self.before["cooling/fws_flow"])
 
 
+class OtherControls(unittest.TestCase):
+    """The remaining controls act in the direction their physics says, over a July hour."""
+
+    def run_hour(self, **controls):
+        day = common.reference(kind="annual", start="07-15", days=1, output_interval_s=600)
+        sim = dctwin.Simulation(day)
+        sim.advance(3600.0)
+        base = sim.observe()
+        sim.advance(7200.0, **controls)
+        return base, sim.observe(), sim.controls
+
+    def test_gpu_power_cap_lowers_it_power(self):
+        base, capped, c = self.run_hour(gpu_power_cap_W=1000.0)
+        self.assertEqual(c["gpu_power_cap_W"], 1000.0)
+        # 4,608 GPUs at most 400 W lower each (less where they run below the cap).
+        drop = base["power/it_power"] - capped["power/it_power"]
+        self.assertGreater(drop, 0.0)
+        self.assertLess(drop, 4608 * 400.0 * 1.1)
+
+    def test_fws_setpoint_moves_the_facility_supply(self):
+        # Warmer: the adiabatic coolers reach it with slower fans and dry pads. Colder than the
+        # July air allows: the plant runs flat out and reports what it misses.
+        base, warm, _ = self.run_hour(fws_supply_temp_C=33.0)
+        self.assertAlmostEqual(base["cooling/fws_supply_temp"], kelvin(31.0), delta=0.05)
+        self.assertAlmostEqual(warm["cooling/fws_supply_temp"], kelvin(33.0), delta=0.05)
+        self.assertLess(warm["cooling/heat_rejection_fan_power"],
+                        base["cooling/heat_rejection_fan_power"])
+        self.assertLess(warm["water/spray_rate"], base["water/spray_rate"])
+        _, cold, _ = self.run_hour(fws_supply_temp_C=29.0)
+        self.assertGreater(cold["cooling/setpoint_unmet"], 0.0)
+        self.assertAlmostEqual(cold["cooling/fws_supply_temp"] - cold["cooling/setpoint_unmet"],
+                               kelvin(29.0), delta=0.05)
+
+    def test_fewer_heat_rejection_units_work_harder(self):
+        day = common.reference(kind="annual", start="07-15", days=1, output_interval_s=600)
+        units = dctwin.Simulation(day).controls["heat_rejection_units"]
+        base, after, c = self.run_hour(heat_rejection_units=units - 2)
+        self.assertEqual(c["heat_rejection_units"], units - 2)
+        # Each remaining unit's fans run at least as fast, the pads spray more, and the
+        # setpoint still holds (the plant has spare units by design: N+1 and margin).
+        per_unit = base["cooling/heat_rejection_fan_power"] / units
+        self.assertGreaterEqual(after["cooling/heat_rejection_fan_power"] / (units - 2),
+                                per_unit * (1 - 1e-9))
+        self.assertGreater(after["water/spray_rate"], base["water/spray_rate"])
+        self.assertAlmostEqual(after["cooling/fws_supply_temp"], kelvin(31.0), delta=0.05)
+
+
 class BadControls(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
