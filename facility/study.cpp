@@ -677,29 +677,42 @@ std::string describeFailure(const ScenarioSpec& sc, const SimulationRangeError& 
 
 }  // namespace
 
-StudyResults runStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d,
-                      const RunControl& ctl) {
-    StudyResults r;
+PreparedStudy prepareStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d) {
     const Conditions init = initialConditions(sc, z, d);
     const SiteModel m0(sc, z, init);
     SteadyState x0 = settle(m0, solverOptions(1e-6));
+    PreparedStudy p;
+    p.conditions = studyConditions(init, sc.study);
+    p.events = applyEvents(sc, z, d, p.conditions);
+    p.options = simulationOptions(sc.study, p.conditions);
+    // The steady and the study model build the same states in the same order (model.h).
+    m0.resetMeters(x0.x);
+    p.x0 = std::move(x0.x);
+    return p;
+}
 
-    Conditions c = studyConditions(init, sc.study);
-    r.events = applyEvents(sc, z, d, c);
-    const SiteModel m(sc, z, c);
-    if (m.system().stateCount() != m0.system().stateCount()) {
+void recordStudyChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
+    recordChannels(m, sc, rec);
+}
+
+StudyResults runStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d,
+                      const RunControl& ctl) {
+    StudyResults r;
+    const PreparedStudy p = prepareStudy(sc, z, d);
+    r.events = p.events;
+    const SiteModel m(sc, z, p.conditions);
+    if (m.system().stateCount() != p.x0.size()) {
         throw ModelError("internal: steady and study models differ in their states");
     }
-    m.resetMeters(x0.x);
-    r.stored_start = m.storedEnergy(x0.x);
+    r.stored_start = m.storedEnergy(p.x0);
 
     Recorder rec(m.system());
     recordChannels(m, sc, rec);
-    Simulator sim(m.system(), simulationOptions(sc.study, c));
+    Simulator sim(m.system(), p.options);
     ProgressCallback progress;
     if (ctl.progress) progress = [&](double f, double t) { ctl.progress(f, t); };
     try {
-        sim.run(rec, progress, ctl.cancel, x0.x);
+        sim.run(rec, progress, ctl.cancel, p.x0);
     } catch (const SimulationRangeError& e) {
         throw SolverError(describeFailure(sc, e));
     }

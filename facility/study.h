@@ -10,6 +10,7 @@
 
 #include "core/json.h"
 #include "core/results.h"
+#include "core/simulator.h"
 #include "core/solver/ode_solver.h"
 #include "facility/model.h"
 #include "facility/sizing.h"
@@ -72,6 +73,21 @@ struct StudyResults {
 /// Runs an annual, transient or contingency study.
 StudyResults runStudy(const ScenarioSpec& spec, const SiteSizing& sizing, const DesignPoint& d,
                       const RunControl& control);
+
+/// What a study starts from, shared by runStudy and a study stepped from outside
+/// (facility/simulation.h): the study model's boundary with the scenario's events applied, the
+/// settled state at the study's first instant (meters at zero) and the integrator options.
+struct PreparedStudy {
+    Conditions conditions;
+    std::vector<double> x0;
+    SimulationOptions options;    ///< t_end = study duration, output interval of the study
+    Json events = Json::array();  ///< per event: what happened (as StudyResults::events)
+};
+PreparedStudy prepareStudy(const ScenarioSpec& spec, const SiteSizing& sizing,
+                           const DesignPoint& d);
+
+/// Adds the study's channels (the report's names and units) to a recorder of `m`.
+void recordStudyChannels(const SiteModel& m, const ScenarioSpec& spec, Recorder& rec);
 
 /// Builds the design and the study models without running them (dctwin validate).
 void buildModels(const ScenarioSpec& spec, const SiteSizing& sizing);

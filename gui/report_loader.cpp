@@ -21,7 +21,8 @@ void readChannels(const hdf5::Reader& r, const std::string& group_path, const st
                   ResultSet& out) {
     for (const std::string& name : r.listChildren(group_path)) {
         const std::string path = group_path + "/" + name;
-        if (group.empty() && name == "time") continue;
+        // /timeseries/time and each group's time coordinate (issue 17) are the time grid.
+        if (name == "time") continue;
         if (hasAttribute(r, path, "units")) {
             Channel& c = out.addChannel(group, name, r.readStringAttribute(path, "units"),
                                         hasAttribute(r, path, "description")

@@ -14,6 +14,11 @@ packages=(
   # Checks of the test suite: the scenario schema by an independent validator, the API docs
   # without a warning, the code in the project's clang-format style (issue 8).
   python3-jsonschema doxygen clang-format
+  # Issue 17: the report checked as NetCDF-4/CF by xarray (h5netcdf and netCDF4 engines); the
+  # Python module dctwin (pybind11 headers, the interpreter's headers), NumPy for its arrays,
+  # matplotlib for the examples in examples/python/.
+  python3-xarray python3-h5netcdf python3-netcdf4 python3-numpy pybind11-dev python3-dev
+  python3-matplotlib
 )
 if [[ "${DCTWIN_BUILD_GUI:-ON}" != "OFF" ]]; then
   # Qt6 Widgets + Charts for dctwin-gui; xvfb/xauth let the GUI tests run without a screen.

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <hdf5.h>
+#include <hdf5_hl.h>
 
 #include <algorithm>
 #include <type_traits>
@@ -438,6 +439,34 @@ DatasetStorage Reader::storage(std::string_view object_path) const {
             out.deflate = true;
             out.deflate_level = cd_count > 0 ? static_cast<int>(cd_values[0]) : 0;
         }
+    }
+    return out;
+}
+
+std::vector<std::string> Reader::dimensionScales(std::string_view object_path) const {
+    ErrorSilencer silence;
+    const Context ctx{file_, normalize(object_path)};
+    Handle ds = openDataset(id_, ctx);
+    Handle space = ctx.make(H5Dget_space(ds.get()), H5Sclose, "cannot get its dataspace");
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    if (rank < 0) ctx.fail("cannot get its rank");
+    std::vector<std::string> out(static_cast<std::size_t>(rank));
+    for (int axis = 0; axis < rank; ++axis) {
+        if (H5DSget_num_scales(ds.get(), static_cast<unsigned>(axis)) <= 0) continue;
+        int first = 0;
+        ctx.check(H5DSiterate_scales(
+                      ds.get(), static_cast<unsigned>(axis), &first,
+                      [](hid_t, unsigned, hid_t scale, void* name) -> herr_t {
+                          const ssize_t n = H5Iget_name(scale, nullptr, 0);
+                          if (n <= 0) return -1;
+                          std::string s(static_cast<std::size_t>(n) + 1, '\0');
+                          H5Iget_name(scale, s.data(), s.size());
+                          s.resize(static_cast<std::size_t>(n));
+                          *static_cast<std::string*>(name) = std::move(s);
+                          return 1;  // the first scale is enough
+                      },
+                      &out[static_cast<std::size_t>(axis)]),
+                  "cannot read its dimension scales");
     }
     return out;
 }

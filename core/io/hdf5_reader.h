@@ -56,6 +56,9 @@ public:
     /// number columns; units from the `units` string-array attribute when present.
     Table readTable(std::string_view object_path) const;
     DatasetStorage storage(std::string_view object_path) const;
+    /// Per axis of a dataset, the path of the dimension scale (H5DS) attached to it, or ""
+    /// (reports from before issue 17 have none).
+    std::vector<std::string> dimensionScales(std::string_view object_path) const;
 
 private:
     std::filesystem::path file_;

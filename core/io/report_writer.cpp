@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <hdf5.h>
+#include <hdf5_hl.h>
 #include <signal.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -66,7 +67,10 @@ void validateReport(const Report& report, const fs::path& dest) {
             fail(fmt::format("invalid channel name '{}' (group '{}', name '{}')", p, c.group,
                              c.name));
         }
-        if (p == "time") fail("a channel may not be called 'time' without a group");
+        // In every group "time" is the group's time coordinate (NetCDF/CF), not a channel.
+        if (c.name == "time") {
+            fail(fmt::format("channel '{}': 'time' is reserved for the time coordinate", p));
+        }
         if (!seen.insert(p).second) fail(fmt::format("channel '{}' appears twice", p));
         if (c.values.size() != ts.time.size()) {
             fail(fmt::format("channel '{}' has {} values but the time grid has {} samples", p,
@@ -134,6 +138,24 @@ fs::path temporaryPathFor(const fs::path& final_path) {
 void removeQuietly(const fs::path& p) {
     std::error_code ec;
     fs::remove(p, ec);
+}
+
+/// The unit as UDUNITS-2 (the CF conventions' unit grammar) reads it. The model's SI strings
+/// ("W", "K", "m3/s", "m3", "1", "J", "Pa") already are; the few spellings UDUNITS does not
+/// know map to the ones it does.
+std::string cfUnit(std::string_view unit) {
+    if (unit == "C") return "degC";
+    if (unit == "Lpm") return "L/min";
+    if (unit == "%") return "percent";
+    return std::string(unit);
+}
+
+/// CF long_name: the channel's name in words, and what it covers when the model says so
+/// ("it power: racks (grid side) + fabric").
+std::string longName(const Channel& c) {
+    std::string words = c.name;
+    std::replace(words.begin(), words.end(), '_', ' ');
+    return c.description.empty() ? words : fmt::format("{}: {}", words, c.description);
 }
 
 // ---- HDF5 ------------------------------------------------------------------------------------
@@ -514,6 +536,32 @@ private:
         if (!description.empty()) writeStringAttribute(ds.get(), "description", description, where);
     }
 
+    /// Makes `ds` a dimension scale named "time" (H5DS), which NetCDF-4 readers (netCDF-C,
+    /// h5netcdf, xarray) take as the dimension of every series attached to it.
+    void makeTimeScale(hid_t ds, std::string_view where) const {
+        check(H5DSset_scale(ds, "time"), fmt::format("making '{}' a dimension scale", where));
+    }
+
+    /// The time coordinate of one group of series, "<group>/time": CF attributes, so that
+    /// xarray decodes it into datetimes. A copy per group (not one shared /timeseries/time)
+    /// because a NetCDF reader opening one group sees only that group's variables; the root
+    /// /timeseries/time stays as it was (units "s", attribute start) for existing readers.
+    void writeGroupTime(hid_t group, const ResultSet& ts, const std::string& where) const {
+        const std::string path = where + "/time";
+        const bool dated = !ts.start_iso8601.empty();
+        writeSeries(group, "time", ts.time,
+                    dated ? fmt::format("seconds since {}", ts.start_iso8601) : std::string("s"),
+                    "", path);
+        Handle ds =
+            make(H5Dopen2(group, "time", H5P_DEFAULT), H5Dclose, fmt::format("opening '{}'", path));
+        writeStringAttribute(ds.get(), "long_name", "time", path);
+        writeStringAttribute(ds.get(), "standard_name", "time", path);
+        writeStringAttribute(ds.get(), "axis", "T", path);
+        // ISO 8601 dates are proleptic Gregorian; an undated run has plain seconds.
+        if (dated) writeStringAttribute(ds.get(), "calendar", "proleptic_gregorian", path);
+        makeTimeScale(ds.get(), path);
+    }
+
     void writeTimeseries(hid_t file, const ResultSet& ts) const {
         Handle root = openOrCreateGroups(file, "timeseries");
         writeSeries(root.get(), "time", ts.time, "s", "time since study start", "/timeseries/time");
@@ -521,11 +569,22 @@ private:
             const std::string ctx = "writing attribute 'start' of '/timeseries/time'";
             Handle ds = make(H5Dopen2(root.get(), "time", H5P_DEFAULT), H5Dclose, ctx);
             writeStringAttribute(ds.get(), "start", ts.start_iso8601, "/timeseries/time");
+            writeStringAttribute(ds.get(), "long_name", "time since study start",
+                                 "/timeseries/time");
+            makeTimeScale(ds.get(), "/timeseries/time");
         }
+        std::set<std::string> timed;  // groups whose time coordinate is written
         for (const Channel& c : ts.channels) {
+            const std::string group_path = "/timeseries/" + c.group;
+            const std::string where = "/timeseries/" + channelPath(c);
             Handle group = openOrCreateGroups(root.get(), c.group, "/timeseries");
-            writeSeries(group.get(), c.name, c.values, c.unit, c.description,
-                        "/timeseries/" + channelPath(c));
+            if (timed.insert(c.group).second) writeGroupTime(group.get(), ts, group_path);
+            writeSeries(group.get(), c.name, c.values, cfUnit(c.unit), c.description, where);
+            const std::string ctx = fmt::format("attaching the time coordinate to '{}'", where);
+            Handle ds = make(H5Dopen2(group.get(), c.name.c_str(), H5P_DEFAULT), H5Dclose, ctx);
+            Handle scale = make(H5Dopen2(group.get(), "time", H5P_DEFAULT), H5Dclose, ctx);
+            check(H5DSattach_scale(ds.get(), scale.get(), 0), ctx);
+            writeStringAttribute(ds.get(), "long_name", longName(c), where);
         }
     }
 

@@ -21,11 +21,21 @@
 //                           `units`: 1-D array of variable-length strings aligned with the
 //                           members ("" for text columns)
 //   /timeseries/time        1-D double [s] since study start; attributes units="s",
-//                           start=<ISO 8601>
+//                           start=<ISO 8601>, long_name; an HDF5 dimension scale "time"
+//   /timeseries/<group>/time
+//                           the group's time coordinate (NetCDF-4/CF, issue 17): the same
+//                           values; attributes units="seconds since <start>" (plain "s" when the
+//                           start is unknown), calendar="proleptic_gregorian", standard_name=
+//                           "time", axis="T", long_name; an HDF5 dimension scale (H5DS) that
+//                           every series of the group is attached to, so xarray/netCDF open
+//                           the group indexed by datetimes. "time" is therefore not a valid
+//                           channel name.
 //   /timeseries/<group>/<name>
 //                           1-D double, chunked (chunk = min(n, chunk_size)), shuffle + deflate;
-//                           attributes units, description (when not empty). A group with '/'
-//                           ("rack/r01") becomes nested groups.
+//                           attributes units (UDUNITS spelling: "C" is written "degC", "Lpm"
+//                           "L/min", "%" "percent"; SI strings as they are), long_name (name in
+//                           words + description), description (when not empty). A group with
+//                           '/' ("rack/r01") becomes nested groups.
 //   Groups track link creation order, so listing children returns channels in the order the
 //   model declared them. Empty datasets (no samples) are stored contiguous, since HDF5 chunks
 //   cannot be empty.

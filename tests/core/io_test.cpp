@@ -139,7 +139,65 @@ TEST_F(IoTest, Hdf5EveryTimeseriesDatasetHasUnits) {
             }
         }
     }
-    EXPECT_EQ(datasets, 4u);  // time + 3 channels
+    EXPECT_EQ(datasets, 7u);  // time, 3 channels, and the time coordinate of their 3 groups
+}
+
+// NetCDF-4/CF (issue 17): every group of series has its own time coordinate, a dimension
+// scale every series of the group is attached to, dated from the study start.
+TEST_F(IoTest, Hdf5GroupsHaveCfTimeCoordinates) {
+    const Report r = sampleReport(100);
+    const fs::path file = dir_ / "report.h5";
+    makeHdf5Writer()->write(r, file);
+    hdf5::Reader reader(file);
+    EXPECT_EQ(reader.dimensionScales("/timeseries/time"), std::vector<std::string>{""});
+    for (const std::string group : {"power", "cooling", "rack/r01"}) {
+        const std::string time = "/timeseries/" + group + "/time";
+        SCOPED_TRACE(time);
+        EXPECT_EQ(reader.readDataset(time), r.timeseries.time);
+        EXPECT_EQ(reader.readStringAttribute(time, "units"), "seconds since 2026-07-01T00:00:00");
+        EXPECT_EQ(reader.readStringAttribute(time, "calendar"), "proleptic_gregorian");
+        EXPECT_EQ(reader.readStringAttribute(time, "standard_name"), "time");
+        EXPECT_EQ(reader.readStringAttribute(time, "axis"), "T");
+        EXPECT_EQ(reader.readStringAttribute(time, "CLASS"), "DIMENSION_SCALE");
+    }
+    for (const Channel& c : r.timeseries.channels) {
+        const std::string path = "/timeseries/" + c.group + "/" + c.name;
+        EXPECT_EQ(reader.dimensionScales(path),
+                  std::vector<std::string>{"/timeseries/" + c.group + "/time"});
+    }
+    EXPECT_EQ(reader.readStringAttribute("/timeseries/power/it_power", "long_name"),
+              "it power: IT power of all racks");
+    EXPECT_EQ(reader.readStringAttribute("/timeseries/cooling/tcs_supply_temp", "long_name"),
+              "tcs supply temp");
+}
+
+// A run without a known start keeps plain seconds (no calendar to claim); the UDUNITS
+// spelling replaces the one CF would misread ("C" is the coulomb there).
+TEST_F(IoTest, Hdf5UndatedTimeAndUdunitsSpelling) {
+    Report r = sampleReport(10);
+    r.timeseries.start_iso8601.clear();
+    r.timeseries.channels[1].unit = "C";
+    const fs::path file = dir_ / "report.h5";
+    makeHdf5Writer()->write(r, file);
+    hdf5::Reader reader(file);
+    EXPECT_EQ(reader.readStringAttribute("/timeseries/cooling/time", "units"), "s");
+    const auto attrs = reader.listAttributes("/timeseries/cooling/time");
+    EXPECT_EQ(std::count(attrs.begin(), attrs.end(), "calendar"), 0);
+    EXPECT_EQ(reader.readStringAttribute("/timeseries/cooling/tcs_supply_temp", "units"), "degC");
+}
+
+TEST_F(IoTest, Hdf5ChannelMayNotBeCalledTime) {
+    Report r = sampleReport(10);
+    r.timeseries.channels[0].name = "time";
+    const fs::path file = dir_ / "report.h5";
+    try {
+        makeHdf5Writer()->write(r, file);
+        FAIL() << "expected ModelError";
+    } catch (const ModelError& e) {
+        EXPECT_NE(std::string(e.what()).find("'power/time'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("reserved"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(entries(dir_).empty());
 }
 
 TEST_F(IoTest, Hdf5RootAttributesAndTexts) {

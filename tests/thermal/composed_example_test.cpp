@@ -68,6 +68,10 @@ TEST(ComposedExample, PhoenixSummerWeekClosesEnergyAndWritesUnits) {
             const std::string unit = r.readStringAttribute(p, "units");
             EXPECT_FALSE(unit.empty()) << p;
             const std::vector<double> v = r.readDataset(p);
+            if (c == "time" && g != "/timeseries") {  // a group's time coordinate (issue 17)
+                EXPECT_EQ(v, t) << p;
+                continue;
+            }
             EXPECT_EQ(v.size(), t.size()) << p;
             for (double x : v) {
                 ASSERT_TRUE(std::isfinite(x)) << p;
