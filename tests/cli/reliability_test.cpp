@@ -352,7 +352,7 @@ TEST_F(Reliability, RunLeavingTheModelRangeNamesTimeStateAndLastEvent) {
     EXPECT_EQ(r.status, 1) << r.err;  // the simulation failed; the input was valid
     for (const char* fragment :
          {"at 07-15 15:0", "s into the study", "last event before it: cdu_pump_trip at 60 s",
-          "/events/0", "component 'rl_", "die_temp = ", "flow = 0 m3/s", "coolant PG25"}) {
+          "/events/0", "component 'rl_", "junction_temp = ", "flow = 0 m3/s", "coolant PG25"}) {
         EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
     }
     EXPECT_FALSE(fs::exists(dir_ / "r.h5"));
