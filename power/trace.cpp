@@ -390,7 +390,8 @@ TraceSampling traceSampling(const TraceDevice& device) {
     double sq = 0;
     std::size_t n = 0;
     for (std::size_t i = 1; i < t.size(); ++i) {
-        const double dt = t[i] - t[i - 1];
+        // To the microsecond: stamps are differences of Unix times near 1.7e9 s.
+        const double dt = std::round((t[i] - t[i - 1]) * 1e6) / 1e6;
         if (dt > 1.5 * s.nominal_step) {
             s.gaps.push_back({device.lines[i], t[i - 1], t[i]});
             continue;

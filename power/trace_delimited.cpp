@@ -150,6 +150,12 @@ TraceData readDelimited(const std::string& file, const Lines& lines, const Trace
     if (raw.empty()) throw InputError(fmt::format("{}: no data rows below the header", file));
     const bool datetimes = looksLikeDateTime(raw.front().f[tcol]);
     data.absolute_time = datetimes;
+    if (!datetimes && units[tcol].empty() && o.time_unit == 1.0) {
+        data.warnings.push_back(fmt::format(
+            "numeric times in '{}' carry no unit and are read as seconds (state \"time_unit\", "
+            "or write it in the header: '{} [ms]')",
+            data.time_column, data.time_column));
+    }
 
     // Group column: given, or detected when times repeat and a device-like column exists.
     std::ptrdiff_t gcol = -1;
