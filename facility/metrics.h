@@ -13,6 +13,10 @@
 ///   pPUE_power = (E_IT + E_losses) / E_IT;  WUE = V_water [L] / E_IT [kWh];
 ///   energy balance = (E_facility − E_rejected − ΔU_stored) / E_facility;
 ///   swing = max − min of a channel after the first 5 % of the run (controller start-up).
+/// Grid side (transient and contingency studies, /power/grid): ramps, windowed swing, band
+/// shares and band swings of power/grid_metrics.h on the rack demand, the IT power after
+/// smoothing and the utility draw (same 5 % skip); grid_limits_pass checks the utility draw
+/// against the scenario's limits; bess_throughput = ∫ |P_facility − P_grid| dt.
 #include <vector>
 
 #include "core/results.h"
