@@ -128,6 +128,7 @@ GridMetrics gridMetrics(const std::vector<double>& p, double dt, const GridMetri
         m.max_ramp_down = std::max(m.max_ramp_down, -r);
     }
 
+    if (!o.spectrum) return m;
     std::vector<cplx> X(n);
     for (std::size_t i = 0; i < n; ++i) X[i] = p[i] - m.mean;
     fourierTransform(X);

@@ -34,6 +34,7 @@ struct GridMetricsOptions {
     double swing_window = 0.0;                 ///< [s] W; 0: the whole signal
     double ramp_window = 0.0;                  ///< [s] τ; 0: one sample
     std::vector<double> band_edges{0.1, 2.0};  ///< [Hz] increasing; last band to Nyquist
+    bool spectrum = true;                      ///< false: no DFT (no bands, dominant period 0)
 };
 
 struct BandShare {

@@ -509,7 +509,15 @@ TraceSeries aggregateTrace(const TraceData& data, const AggregateOptions& o) {
             throw InputError(
                 fmt::format("{}: cannot find a sampling step (fewer than 2 samples)", data.file));
         }
-        const auto n = static_cast<std::size_t>(std::floor((t1 - t0) / step + 1e-6)) + 1;
+        const double points = std::floor((t1 - t0) / step + 1e-6) + 1;
+        // A week at 0.1 s is 6e6 points; far more means stamps that are not what they seem.
+        if (points > 5e7) {
+            throw InputError(fmt::format(
+                "{}: {:.3g} s at a {:.3g} s step would be {:.3g} samples; check the time "
+                "column and its unit",
+                data.file, t1 - t0, step, points));
+        }
+        const auto n = static_cast<std::size_t>(points);
         for (std::size_t k = 0; k < n; ++k) {
             const double t = t0 + static_cast<double>(k) * step;
             double sum = 0;

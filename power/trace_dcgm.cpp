@@ -172,6 +172,11 @@ TraceData readDcgmDmon(const std::string& file, const Lines& lines, const TraceR
                 }
                 r.values.push_back(v * units[k].factor);
             }
+            if (!lines.ends_with_newline && isLastDataLine(lines, i)) {
+                data.warnings.push_back(fmt::format(
+                    "line {} dropped: the file ends without a newline inside it (cut short)", ln));
+                continue;
+            }
             rows.push_back(std::move(r));
         } catch (const InputError& e) {
             if (!isLastDataLine(lines, i)) throw;
@@ -268,7 +273,15 @@ TraceData readDcgmPrometheus(const std::string& file, const Lines& lines,
         const std::string t = trim(lines.text[i]);
         if (t.empty() || t[0] == '#') continue;
         try {
-            samples.emplace_back(parsePromLine(file, i + 1, t), i + 1);
+            auto sample = parsePromLine(file, i + 1, t);
+            if (!lines.ends_with_newline && isLastDataLine(lines, i)) {
+                // An exporter scrape ends with a newline: a last line without one was cut.
+                data.warnings.push_back(fmt::format(
+                    "line {} dropped: the file ends without a newline inside it (cut short)",
+                    i + 1));
+                continue;
+            }
+            samples.emplace_back(std::move(sample), i + 1);
         } catch (const InputError& e) {
             if (!isLastDataLine(lines, i)) throw;
             data.warnings.push_back(
@@ -329,7 +342,10 @@ TraceData readDcgmPrometheus(const std::string& file, const Lines& lines,
             fail(file, ln,
                  fmt::format("metric '{}' has no gpu label (gpu=\"0\", device or UUID)", p.metric));
         }
-        if (hosts.size() > 1) dev = p.labels.at("Hostname") + ":" + dev;
+        if (hosts.size() > 1) {
+            const auto h = p.labels.find("Hostname");
+            dev = (h == p.labels.end() ? std::string("?") : h->second) + ":" + dev;
+        }
         const std::string series = p.metric + "|" + dev;
         if (!stamps && !in_scrape.insert(series).second) {
             ++scrape;

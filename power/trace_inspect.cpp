@@ -100,6 +100,8 @@ Json inspectTrace(const TraceData& data) {
         GridMetricsOptions o;
         o.ramp_window = std::max(1.0, s.nominal_step);
         o.band_edges.clear();
+        // The spectrum of more than 2^22 samples would need gigabytes; such logs get none.
+        o.spectrum = s.value.size() <= (1u << 22);
         const GridMetrics m = gridMetrics(s.value, s.nominal_step, o);
         const auto [lo, hi] = std::minmax_element(s.value.begin(), s.value.end());
         sum_j = {

@@ -205,6 +205,13 @@ TraceData readNvidiaSmi(const std::string& file, const Lines& lines, const Trace
                 }
                 r.values.push_back(v * u.factor);
             }
+            if (!lines.ends_with_newline && isLastDataLine(lines, i)) {
+                // nvidia-smi ends every row with a newline: one without was cut mid-write,
+                // even if what is left still parses ("33" of "330.12 W").
+                data.warnings.push_back(fmt::format(
+                    "line {} dropped: the file ends without a newline inside it (cut short)", ln));
+                continue;
+            }
             rows.push_back(std::move(r));
         } catch (const InputError& e) {
             if (!isLastDataLine(lines, i)) throw;

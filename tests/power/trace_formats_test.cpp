@@ -352,6 +352,59 @@ TEST_F(TraceFormats, DetectionAndUnknownFormat) {
                            {"unknown trace format 'parquet'", "nvidia_smi", "dcgm_prometheus"});
 }
 
+TEST_F(TraceFormats, LastLineWithoutNewlineIsCutEvenIfItParses) {
+    // "330.12 W" cut to "33" leaves a number: only the missing newline tells.
+    const std::string text = std::string(kSmi).substr(0, std::string(kSmi).rfind('\n') + 1) +
+                             "2025/01/31 12:00:00.400, 0, 33";
+    const TraceData d = readTrace(write("cut.csv", text + "0.12 W, 85 %, 45"));
+    EXPECT_EQ(d.devices[0].time.size(), 3u);
+    ASSERT_EQ(d.warnings.size(), 1u);
+    EXPECT_NE(d.warnings[0].find("without a newline"), std::string::npos);
+    // With its newline the same line is data.
+    EXPECT_EQ(readTrace(write("whole.csv", text + "0.12 W, 85 %, 45\n")).devices[0].time.size(),
+              4u);
+}
+
+TEST_F(TraceFormats, MangledFilesGiveInputErrorsOnly) {
+    // Random deletions, insertions and byte flips in every format: the reader and the
+    // aggregation either succeed or throw InputError, never anything else.
+    const std::string seeds[] = {kSmi, kDmon, kProm,
+                                 "time_ms,device,value\n0,a,1\n0,b,2\n1000,a,3\n1000,b,4\n",
+                                 "t; p [kW]\n2025-01-31T12:00:00Z; 1\n2025-01-31T12:00:01Z; 2\n"};
+    std::mt19937 rng(11);
+    int accepted = 0;
+    for (const std::string& seed : seeds) {
+        for (int k = 0; k < 150; ++k) {
+            std::string t = seed;
+            const int edits = 1 + static_cast<int>(rng() % 4);
+            for (int e = 0; e < edits && !t.empty(); ++e) {
+                const std::size_t at = rng() % t.size();
+                switch (rng() % 3) {
+                    case 0:
+                        t.erase(at, 1 + rng() % 8);
+                        break;
+                    case 1:
+                        t.insert(at, 1, static_cast<char>(rng() % 256));
+                        break;
+                    default:
+                        t[at] = "0123456789,;\t\n :/-.[]{}\"=#eE"[rng() % 32];
+                }
+            }
+            const auto p = write("m.txt", t);
+            try {
+                const TraceData d = readTrace(p);
+                AggregateOptions a;
+                aggregateTrace(d, a);
+                ++accepted;
+            } catch (const InputError&) {
+            } catch (const std::exception& e) {
+                ADD_FAILURE() << "not an InputError: " << e.what() << "\n---\n" << t;
+            }
+        }
+    }
+    EXPECT_GT(accepted, 0);
+}
+
 TEST_F(TraceFormats, CornellThroughTheGenericReader) {
     const TraceData d =
         readTrace(fs::path(DCTWIN_SOURCE_DIR) / "data/traces/cbsugpu08_usage_stats.txt");
