@@ -386,6 +386,9 @@ std::shared_ptr<const ObjectSpec> traceSpec() {
                 "several devices: mean of their utilizations, or their values summed first "
                 "(one measurement of devices × gpus_per_row GPUs)")
         .integer("gpus_per_row", 1, 1e6, 1, "GPUs one device's power value covers (a node: 8)")
+        .optionalNumber("grid_s", "s", 1e-3, 1e6,
+                        "step of the common time grid of several devices (absent: the most "
+                        "common spacing of the device with the most samples)")
         .choice("gap_fill", {"interpolate", "hold", "idle"}, "interpolate",
                 "inside gaps: linear between samples, the last value, or idle")
         .string("time_column", "", "delimited: time column by name (empty: detected)")
@@ -523,6 +526,7 @@ std::unique_ptr<Job> parseTraceJob(const SpecReader& r, const std::filesystem::p
     AggregateOptions a;
     a.column = col;
     a.max_gap = hours(r, "max_gap_h");
+    if (r.has("grid_s")) a.grid_step = r.number("grid_s");
     const std::string fill = r.string("gap_fill");
     a.fill = fill == "hold" ? GapFill::Hold : fill == "idle" ? GapFill::Idle : GapFill::Interpolate;
     // Idle: the value that maps to u = 0 (idle power, or zero utilization).

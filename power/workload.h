@@ -48,8 +48,8 @@
 //       "quantity": "utilization_pct" | "utilization" | "power_W" (default utilization_pct),
 //       "gpu_model": "h100_sxm" (power/gpu_catalog.h: the measured GPU; its idle and TDP map
 //                    power to utilization), "idle_W": 50, "max_W": 350 (override the model),
-//       "aggregate": "mean" | "sum", "gpus_per_row": 1, "gap_fill": "interpolate" | "hold" |
-//       "idle", "time_column", "group_column", "fields", "interval_s", "gpus",
+//       "aggregate": "mean" | "sum", "gpus_per_row": 1, "grid_s", "gap_fill": "interpolate" |
+//       "hold" | "idle", "time_column", "group_column", "fields", "interval_s", "gpus",
 //       "utc_offset_h", "time_unit": "ms" | "s" | "min" | "h", "offset_h": 0 (trace time at job
 //       start), "max_gap_h": 48, "repeat": true,
 //       "desync": "lockstep" | "step" | "spread" | "random" | "fixed", "desync_s": 1.6,

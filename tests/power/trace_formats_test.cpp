@@ -386,8 +386,10 @@ TEST_F(TraceFormats, MangledFilesGiveInputErrorsOnly) {
                     case 1:
                         t.insert(at, 1, static_cast<char>(rng() % 256));
                         break;
-                    default:
-                        t[at] = "0123456789,;\t\n :/-.[]{}\"=#eE"[rng() % 32];
+                    default: {
+                        static const std::string kChars = "0123456789,;\t\n :/-.[]{}\"=#eE";
+                        t[at] = kChars[rng() % kChars.size()];
+                    }
                 }
             }
             const auto p = write("m.txt", t);

@@ -89,6 +89,17 @@ TEST_F(TraceReplay, SumRuleTreatsTheDevicesAsOneMeasurement) {
     // u = (Σ P / (2 nodes · 8 GPUs) − 70)/630: (5600 + 3080)/16 = 542.5 W → 0.75.
     EXPECT_NEAR(w.utilization(0, 0.0), (8680.0 / 16 - 70) / 630, 1e-12);
     EXPECT_NEAR(w.utilization(1, 10.0), (3640.0 / 16 - 70) / 630, 1e-12);
+    // On a 5 s grid the midpoint is interpolated per node: a (5.6 + 0.56)/2 = 3.08 kW, b 3.08 kW.
+    const Json g = parseJson(fmt::format(R"({{"racks": 1, "jobs": [{{"name": "n",
+        "type": "trace", "racks": 1, "file": "{}", "quantity": "power_W", "grid_s": 5,
+        "gpu_model": "h100_sxm", "aggregate": "sum", "gpus_per_row": 8, "repeat": false}}]}})",
+                                         (dir_ / "nodes.csv").string()),
+                             "w");
+    const Workload wg = Workload::fromJson(JsonView(g, "/workload"));
+    const auto* job = dynamic_cast<const TraceJob*>(wg.jobs().front().get());
+    ASSERT_NE(job, nullptr);
+    ASSERT_EQ(job->trace->size(), 3u);
+    EXPECT_NEAR(wg.utilization(0, 5.0), ((3080.0 + 3080.0) / 16 - 70) / 630, 1e-12);
 }
 
 TEST_F(TraceReplay, PerRackOffsetsAndLumping) {
