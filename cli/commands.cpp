@@ -16,6 +16,7 @@
 #include "facility/scenario.h"
 #include "facility/sweep.h"
 #include "facility/twin.h"
+#include "power/trace_inspect.h"
 
 namespace dctwin::cli {
 namespace {
@@ -247,6 +248,14 @@ int schemaCommand(const std::optional<std::string>& output, bool markdown) {
     } else {
         std::cout << text << "\n";
     }
+    return 0;
+}
+
+int traceInspectCommand(const std::string& file, const std::string& format, bool as_json) {
+    power::TraceReadOptions o;
+    o.format = format;
+    const Json j = power::inspectTrace(power::readTrace(file, o));
+    std::cout << (as_json ? j.dump(2) + "\n" : power::inspectionText(j));
     return 0;
 }
 

@@ -28,5 +28,7 @@ int sweepCommand(const std::string& sweep, const std::string& out_dir, int threa
 int validateCommand(const std::string& scenario, const Options& options);
 /// The scenario JSON Schema (or, with `markdown`, the scenario reference) to stdout or `output`.
 int schemaCommand(const std::optional<std::string>& output, bool markdown);
+/// What a telemetry log holds (power/trace_inspect.h), as text or JSON on stdout.
+int traceInspectCommand(const std::string& file, const std::string& format, bool as_json);
 
 }  // namespace dctwin::cli

@@ -5,6 +5,7 @@
 //   dctwin sweep SWEEP.json [-j THREADS] [-o DIR] [--quiet]
 //   dctwin validate SCENARIO.json
 //   dctwin schema [--markdown] [-o FILE]
+//   dctwin trace inspect FILE [--format F] [--json]
 //   dctwin --help | --version
 //
 // Exit status: 0 success, 1 the simulation failed, 2 bad input or usage. Progress goes to
@@ -48,6 +49,11 @@ Usage:
   dctwin schema [--markdown] [-o FILE]
       Write the JSON Schema of scenario files, or with --markdown the scenario reference,
       both generated from the scenario specs.
+  dctwin trace inspect FILE [--format F] [--json]
+      Read a GPU telemetry log (nvidia-smi CSV, dcgmi dmon, dcgm-exporter scrapes, delimited
+      text, Cornell) and print its format, columns, devices, sampling, gaps and power
+      statistics (swing, largest 1 s change, dominant period). F: auto (default), nvidia_smi,
+      dcgm_dmon, dcgm_prometheus, delimited, csv, cornell.
   dctwin --help | --version
 
 Exit status: 0 success, 1 the simulation failed, 2 bad input or usage.
@@ -60,7 +66,7 @@ Exit status: 0 success, 1 the simulation failed, 2 bad input or usage.
 struct Args {
     std::string command;
     std::vector<std::string> positional;
-    std::optional<std::string> output, summary_json, csv_dir;
+    std::optional<std::string> output, summary_json, csv_dir, format;
     int threads = 0;
     bool quiet = false, json = false, markdown = false;
 };
@@ -96,6 +102,8 @@ Args parseArgs(int argc, char** argv) {
             a.quiet = true;
         } else if (s == "--json") {
             a.json = true;
+        } else if (s == "--format") {
+            a.format = need(i, s);
         } else if (s == "--markdown") {
             a.markdown = true;
         } else if (!s.empty() && s[0] == '-') {
@@ -135,8 +143,16 @@ int dispatch(const Args& a) {
         if (!a.positional.empty()) usageError("'dctwin schema' takes no file; use -o FILE");
         return cli::schemaCommand(a.output, a.markdown);
     }
+    if (a.command == "trace") {
+        if (a.positional.size() != 2 || a.positional[0] != "inspect") {
+            usageError("expected 'dctwin trace inspect FILE [--format F] [--json]'");
+        }
+        return cli::traceInspectCommand(a.positional[1], a.format.value_or("auto"), a.json);
+    }
+    if (a.format) usageError("--format applies to 'dctwin trace inspect' only");
     usageError(fmt::format(
-        "unknown command '{}'; valid commands: run, size, sweep, validate, schema", a.command));
+        "unknown command '{}'; valid commands: run, size, sweep, validate, schema, trace",
+        a.command));
 }
 
 }  // namespace

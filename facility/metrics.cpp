@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <tuple>
 
 #include "core/units.h"
 #include "thermal/rainflow.h"
@@ -75,6 +76,70 @@ double firstThrottle(const ScenarioSpec& sc, const ResultSet& rs) {
         return rs.time[i - 1] + f * (rs.time[i] - rs.time[i - 1]) - t_first;
     }
     return -1.0;
+}
+
+/// Grid-side metrics (issue 11, power/grid_metrics.h) of a transient: ramps, band shares and
+/// band swings of the rack demand, the IT power after smoothing and the utility draw after
+/// the battery, the limits check on the utility draw, and the battery throughput that goes
+/// with it. Uses the samples after the first 5 %, like the swings above.
+std::vector<Metric> gridSideMetrics(const ScenarioSpec& sc, const ResultSet& rs) {
+    std::vector<Metric> m;
+    if (sc.study.kind != "transient" && sc.study.kind != "contingency") return m;
+    const std::size_t skip = rs.time.size() / 20;
+    if (rs.time.size() < skip + 4) return m;
+    const double dt =
+        (rs.time.back() - rs.time[skip]) / static_cast<double>(rs.time.size() - 1 - skip);
+    const GridSpec& g = sc.power.grid;
+    power::GridMetrics utility;
+    for (const auto& [channel, prefix, what] :
+         {std::tuple{"rack_demand", "rack_demand", "rack power before smoothing"},
+          std::tuple{"it_power", "it_grid", "IT power after smoothing"},
+          std::tuple{"grid_power", "utility", "utility draw after the site battery"}}) {
+        const auto& v = rs.at("power", channel).values;
+        const std::vector<double> p(v.begin() + static_cast<std::ptrdiff_t>(skip), v.end());
+        const power::GridMetrics gm = power::gridMetrics(p, dt, g.options);
+        const std::string P = prefix;
+        m.push_back({P + "_max_ramp_up_MW_per_s", gm.max_ramp_up / 1e6, "MW/s",
+                     fmt::format("{}: largest rise over {:.3g} s", what,
+                                 std::max(g.options.ramp_window, dt))});
+        m.push_back({P + "_max_ramp_down_MW_per_s", gm.max_ramp_down / 1e6, "MW/s",
+                     fmt::format("{}: largest fall over {:.3g} s", what,
+                                 std::max(g.options.ramp_window, dt))});
+        if (g.options.swing_window > 0) {
+            m.push_back({P + "_windowed_swing_MW", gm.windowed_swing / 1e6, "MW",
+                         fmt::format("{}: largest max − min within {:.4g} s", what,
+                                     g.options.swing_window)});
+        }
+        for (std::size_t b = 0; b < gm.bands.size(); ++b) {
+            const auto& band = gm.bands[b];
+            m.push_back({fmt::format("{}_band{}_share_pct", P, b), 100 * band.share, "%",
+                         fmt::format("{}: share of the variance in {:.3g}–{:.3g} Hz", what, band.lo,
+                                     band.hi)});
+            m.push_back({fmt::format("{}_band{}_swing_MW", P, b), band.swing / 1e6, "MW",
+                         fmt::format("{}: max − min of its {:.3g}–{:.3g} Hz component", what,
+                                     band.lo, band.hi)});
+        }
+        utility = gm;
+    }
+    if (g.limits.ramp_limit || g.limits.max_swing) {
+        const power::GridCheck c = power::checkGridLimits(utility, g.limits);
+        std::string desc = "utility draw within the scenario's grid limits (1 pass, 0 fail)";
+        for (const auto& f : c.failures) desc += "; " + f;
+        m.push_back({"grid_limits_pass", c.pass ? 1.0 : 0.0, "1", desc});
+    }
+    if (sc.power.bess) {
+        // The battery delivers facility − grid power; its throughput is ∫ |that| dt.
+        const auto& fac = rs.at("power", "facility_power").values;
+        const auto& grid = rs.at("power", "grid_power").values;
+        double e = 0;
+        for (std::size_t i = 1; i < rs.time.size(); ++i) {
+            e += 0.5 * (std::abs(fac[i] - grid[i]) + std::abs(fac[i - 1] - grid[i - 1])) *
+                 (rs.time[i] - rs.time[i - 1]);
+        }
+        m.push_back({"bess_throughput_MWh", e / units::MWh, "MWh",
+                     "energy in and out of the site battery, ∫|facility − grid| dt"});
+    }
+    return m;
 }
 
 }  // namespace
@@ -311,6 +376,7 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
          "utility draw (after the site battery), max − min"},
     };
     for (Metric& j : junctionMetrics(sc, r)) m.push_back(std::move(j));
+    for (auto& g : gridSideMetrics(sc, rs)) m.push_back(std::move(g));
     if (!sc.events.empty()) {
         const double t = firstThrottle(sc, rs);
         m.push_back({"first_throttle_after_s", t >= 0 ? t : NAN, "s",

@@ -20,7 +20,14 @@
 ///   class's junction history (resolved workloads), changes < 0.5 K ignored, binned by range
 ///   (peak − valley) 0.5–2, 2–5, 5–10, 10–20, ≥ 20 K, per GPU of the most-cycled class and
 ///   per day = count · 86,400 s / study length;
-///   throttle hours = Σ Δt of output intervals whose junction peak is ≥ the throttle temperature.
+///   throttle hours = Σ Δt of output intervals whose junction peak is ≥ the throttle temperature;
+///   hours above a setpoint = time the linear interpolant of the sampled excess (facility
+///   supply: the plant's setpoint_unmet; TCS: the warmest CDU's supply − setpoint) exceeds
+///   0.05 K, the tolerance sizing uses; the worst excess is the largest sample.
+/// Grid side (transient and contingency studies, /power/grid): ramps, windowed swing, band
+/// shares and band swings of power/grid_metrics.h on the rack demand, the IT power after
+/// smoothing and the utility draw (same 5 % skip); grid_limits_pass checks the utility draw
+/// against the scenario's limits; bess_throughput = ∫ |P_facility − P_grid| dt.
 #include <vector>
 
 #include "core/results.h"

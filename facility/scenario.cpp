@@ -124,11 +124,34 @@ std::shared_ptr<const ObjectSpec> itSpec() {
     return s;
 }
 
+/// /power/grid: what the grid-side metrics look at and the limits a utility states.
+std::shared_ptr<const ObjectSpec> gridSpec() {
+    auto s = spec(
+        "Grid-side metrics of transient studies (power/grid_metrics.h) on the rack demand, the "
+        "IT power after smoothing and the utility draw after the battery, and the limits the "
+        "utility draw is checked against.");
+    s->numberList("band_edges_Hz", "Hz", 0.0, 1e3, 0, std::vector<double>{0.1, 2.0},
+                  "edges of the frequency bands, increasing; the last band runs to Nyquist")
+        .number("swing_window_s", "s", 0.0, 1e7, 0.0,
+                "window of the windowed swing (0: the whole study)")
+        .number("ramp_window_s", "s", 0.0, 1e5, 1.0,
+                "interval over which ramps are measured (at least one output interval)")
+        .optionalNumber("ramp_limit_MW_per_min", "", 0.0, 1e5,
+                        "utility ramp limit on the grid draw, up and down [MW/min]")
+        .optionalNumber("max_swing_MW", "", 0.0, 1e5,
+                        "largest swing of the grid draw [MW]: in swing_band if given, else "
+                        "the windowed swing")
+        .optionalInteger("swing_band", 0, 100,
+                         "band (0-based index into the bands) that max_swing_MW applies to");
+    return s;
+}
+
 std::shared_ptr<const ObjectSpec> powerSpec() {
     auto s = spec("Electrical chain: sizing options, UPS mode, power smoothing, site battery.");
     s->choice("ups_mode", {"double_conversion", "eco"}, "double_conversion", "UPS operating mode")
         .object("smoothing", power::smoothingSpec(), false, "GB300 power smoothing")
-        .choice("bess_mode", {"off", "track_average"}, "off", "site battery operation");
+        .choice("bess_mode", {"off", "track_average"}, "off", "site battery operation")
+        .object("grid", gridSpec(), false, "grid-side metrics and limits (transient studies)");
     s->delegated(power::sizingOptionsSpec());
     return s;
 }
@@ -422,6 +445,33 @@ void readIt(ScenarioSpec& sc, const SpecReader& v) {
     fo.ra_rounding = f.boolean("ra_rounding");
 }
 
+/// /power/grid into GridSpec (SI: W/s, W).
+void readGrid(GridSpec& g, const SpecReader& v) {
+    g.options.band_edges = v.numbers("band_edges_Hz");
+    for (std::size_t b = 1; b < g.options.band_edges.size(); ++b) {
+        if (!(g.options.band_edges[b] > g.options.band_edges[b - 1])) {
+            v.fail("band_edges_Hz", "band edges must increase");
+        }
+    }
+    g.options.swing_window = v.number("swing_window_s");
+    g.options.ramp_window = v.number("ramp_window_s");
+    if (v.has("ramp_limit_MW_per_min")) {
+        g.limits.ramp_limit = v.number("ramp_limit_MW_per_min") * 1e6 / 60.0;
+    }
+    if (v.has("max_swing_MW")) g.limits.max_swing = v.number("max_swing_MW") * 1e6;
+    if (v.has("swing_band")) {
+        const auto b = static_cast<std::size_t>(v.integer("swing_band"));
+        if (b >= g.options.band_edges.size()) {
+            v.fail("swing_band",
+                   fmt::format("there are {} bands (0 to {})", g.options.band_edges.size(),
+                               g.options.band_edges.size() - 1));
+        }
+        if (!v.has("max_swing_MW"))
+            v.fail("swing_band", "applies to max_swing_MW, which is absent");
+        g.limits.swing_band = b;
+    }
+}
+
 void readPower(ScenarioSpec& sc, const SpecReader& v) {
     PowerSpec& p = sc.power;
     // The section's own keys; the rest are the electrical sizing options (power/sizing.h).
@@ -436,6 +486,7 @@ void readPower(ScenarioSpec& sc, const SpecReader& v) {
         p.smoothing_settings = power::SmoothingSettings::fromJson(v.object("smoothing").view());
         p.smoothing = p.smoothing_settings.enabled;
     }
+    readGrid(p.grid, v.object("grid"));
     p.bess = v.string("bess_mode") != "off";
     if (p.bess) {
         try {

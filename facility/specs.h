@@ -23,6 +23,7 @@
 #include "power/catalog.h"
 #include "power/chain.h"
 #include "power/fabric.h"
+#include "power/grid_metrics.h"
 #include "power/sizing.h"
 #include "power/smoothing.h"
 #include "power/workload.h"
@@ -89,6 +90,13 @@ struct ItSpec {
     int totalGpus() const;
 };
 
+/// /power/grid: grid-side metrics of transient studies and the limits they are checked
+/// against (power/grid_metrics.h).
+struct GridSpec {
+    power::GridMetricsOptions options;  ///< bands, swing and ramp windows
+    power::GridLimits limits;           ///< [W/s], [W]; absent limits are not checked
+};
+
 /// /power
 struct PowerSpec {
     power::SizingInput sizing;  ///< sizing options (racks, rack model and loads filled in)
@@ -97,6 +105,7 @@ struct PowerSpec {
     power::SmoothingSettings smoothing_settings;
     bool bess = false;  ///< site battery tracking the average
     power::BatteryParams bess_params;
+    GridSpec grid;  ///< grid-side metrics and limits (transient studies)
 };
 
 /// /cooling/facility_loop

@@ -14,85 +14,17 @@
 
 #include "core/errors.h"
 #include "core/json.h"
+#include "power/trace_parse.h"
 
 namespace dctwin::power {
 namespace {
 
-std::vector<std::string> readLines(const std::filesystem::path& file) {
-    // Non-throwing filesystem queries: a path that is too long or crosses a non-directory is
-    // the user's to fix, not a crash of the run.
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec)) {
-        throw InputError(
-            fmt::format("{}: is a directory, not a trace file", quoteValue(file.string())));
-    }
-    errno = 0;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        throw InputError(fmt::format("{}: cannot open trace file: {}", quoteValue(file.string()),
-                                     std::strerror(errno != 0 ? errno : ENOENT)));
-    }
-    std::vector<std::string> lines;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        lines.push_back(std::move(line));
-    }
-    if (in.bad()) throw InputError(fmt::format("{}: read error", file.string()));
-    if (!lines.empty() && lines[0].rfind("\xEF\xBB\xBF", 0) == 0) lines[0].erase(0, 3);
-    return lines;
-}
+using namespace trace_detail;
 
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> out;
-    std::string cur;
-    for (char c : s) {
-        if (c == sep) {
-            out.push_back(cur);
-            cur.clear();
-        } else {
-            cur.push_back(c);
-        }
-    }
-    out.push_back(cur);
-    return out;
-}
-
-bool parseNumber(const std::string& s, double& out) {
-    if (s.empty()) return false;
-    const char* b = s.c_str();
-    char* e = nullptr;
-    errno = 0;
-    out = std::strtod(b, &e);
-    while (*e == ' ') ++e;
-    return e != b && *e == '\0' && errno == 0 && std::isfinite(out);
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-long daysFromCivil(long y, unsigned m, unsigned d) {
-    y -= m <= 2;
-    const long era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = static_cast<unsigned>(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + static_cast<long>(doe) - 719468;
-}
-
-/// "YYYY-MM-DD HH:MM:SS[.fff]" → Unix seconds; false if malformed.
+/// "YYYY-MM-DD HH:MM:SS[.fff]" → Unix seconds; false if malformed (the Cornell stamps).
 bool parseTimestamp(const std::string& s, double& out) {
-    int Y, M, D, h, m;
-    double sec;
-    char tail;
-    if (std::sscanf(s.c_str(), "%4d-%2d-%2d %2d:%2d:%lf%c", &Y, &M, &D, &h, &m, &sec, &tail) != 6) {
-        return false;
-    }
-    if (M < 1 || M > 12 || D < 1 || D > 31 || h < 0 || h > 23 || m < 0 || m > 59 || sec < 0 ||
-        sec >= 61) {
-        return false;
-    }
-    out = daysFromCivil(Y, static_cast<unsigned>(M), static_cast<unsigned>(D)) * 86400.0 +
-          h * 3600.0 + m * 60.0 + sec;
-    return true;
+    if (s.size() < 19 || s[4] != '-' || s[10] != ' ') return false;
+    return parseDateTime(s, 0.0, out);
 }
 
 /// Nominal step, gaps and the max-gap check, on samples in time order with their file lines.
@@ -170,12 +102,20 @@ std::size_t TraceSeries::missingSamples() const {
     return n;
 }
 
-TraceSeries readCornellTrace(const std::filesystem::path& file, const TraceOptions& options) {
+namespace {
+
+const std::vector<std::string>& cornellColumns() {
     static const std::vector<std::string> kColumns{
         "name",    "timestamp", "powerave", "powermin", "powermax", "tempave", "tempmin",
         "tempmax", "utilave",   "utilmin",  "utilmax",  "gmemave",  "gmemmin", "gmemmax"};
-    const std::string fname = file.string();
-    const auto lines = readLines(file);
+    return kColumns;
+}
+
+}  // namespace
+
+TraceData trace_detail::readCornell(const std::string& fname, const Lines& file_lines) {
+    const auto& kColumns = cornellColumns();
+    const auto& lines = file_lines.text;
     if (lines.empty()) throw InputError(fmt::format("{}: trace file is empty", fname));
     const auto header = split(lines[0], '\t');
     if (header != kColumns) {
@@ -184,17 +124,23 @@ TraceSeries readCornellTrace(const std::filesystem::path& file, const TraceOptio
                         "14 tab-separated columns {}",
                         fname, fmt::join(kColumns, ", ")));
     }
-    const std::string column = options.column.empty() ? "utilave" : options.column;
-    const auto col = std::find(kColumns.begin(), kColumns.end(), column);
-    if (col == kColumns.end() || col - kColumns.begin() < 2) {
-        throw InputError(fmt::format("{}: unknown trace column '{}'; valid choices: {}", fname,
-                                     column,
-                                     fmt::join(kColumns.begin() + 2, kColumns.end(), ", ")));
+    // Units: SOURCES.md — power W, temperature C, utilization and GPU memory %.
+    TraceData data;
+    data.file = fname;
+    data.format = "cornell";
+    data.time_column = "timestamp";
+    data.absolute_time = true;
+    for (std::size_t c = 2; c < kColumns.size(); ++c) {
+        const char* unit = c <= 4 ? "W" : c <= 7 ? "C" : "%";
+        data.columns.push_back({kColumns[c], unit, unit});
     }
-    const auto ci = static_cast<std::size_t>(col - kColumns.begin());
-
-    std::vector<double> t_rev, v_rev;
-    std::vector<std::size_t> line_rev;
+    struct Row {
+        double t;
+        std::vector<double> v;
+        std::size_t line;
+    };
+    std::vector<Row> rows;
+    std::string name;
     std::size_t i = 1;
     for (; i < lines.size() && !lines[i].empty(); ++i) {
         const std::size_t ln = i + 1;
@@ -210,58 +156,75 @@ TraceSeries readCornellTrace(const std::filesystem::path& file, const TraceOptio
             throw InputError(
                 fmt::format("{}:{}: timestamp '{}' is not 'YYYY-MM-DD HH:MM:SS'", fname, ln, f[1]));
         }
+        Row r{ts, {}, ln};
         for (std::size_t c = 2; c < f.size(); ++c) {
             double x;
             if (!parseNumber(f[c], x)) {
                 throw InputError(fmt::format("{}:{}: field '{}' is '{}', not a number", fname, ln,
                                              kColumns[c], f[c]));
             }
-            if (c == ci) v_rev.push_back(x);
+            r.v.push_back(x);
         }
-        if (!t_rev.empty() && !(ts < t_rev.back())) {
+        if (!rows.empty() && !(ts < rows.back().t)) {
             throw InputError(
                 fmt::format("{}:{}: timestamp {} is not older than the row above "
                             "(rows must run newest first, without duplicates)",
                             fname, ln, f[1]));
         }
-        t_rev.push_back(ts);
-        line_rev.push_back(ln);
+        if (name.empty()) name = f[0];
+        rows.push_back(std::move(r));
     }
-    const std::size_t rows = t_rev.size();
     // Footer: blank lines, "(N rows affected)", "Completion time: ...".
     for (; i < lines.size(); ++i) {
         const std::string& l = lines[i];
         if (l.empty() || l.rfind("Completion time:", 0) == 0) continue;
         unsigned long n = 0;
         if (std::sscanf(l.c_str(), "(%lu rows affected)", &n) == 1) {
-            if (n != rows) {
+            if (n != rows.size()) {
                 throw InputError(
                     fmt::format("{}:{}: footer says {} rows, but {} data rows were "
                                 "read (truncated file?)",
-                                fname, i + 1, n, rows));
+                                fname, i + 1, n, rows.size()));
             }
             continue;
         }
         throw InputError(fmt::format("{}:{}: unexpected line after the data rows: '{}'", fname,
                                      i + 1, l.substr(0, 60)));
     }
+    TraceBuilder b(data);
+    for (std::size_t k = rows.size(); k-- > 0;) {
+        b.add(name, rows[k].t, std::move(rows[k].v), rows[k].line, "");
+    }
+    b.finish();
+    return data;
+}
+
+TraceSeries readCornellTrace(const std::filesystem::path& file, const TraceOptions& options) {
+    const auto& kColumns = cornellColumns();
+    const std::string fname = file.string();
+    const TraceData data = readCornell(fname, readLines(file));
+    const std::string column = options.column.empty() ? "utilave" : options.column;
+    const auto col = std::find(kColumns.begin(), kColumns.end(), column);
+    if (col == kColumns.end() || col - kColumns.begin() < 2) {
+        throw InputError(fmt::format("{}: unknown trace column '{}'; valid choices: {}", fname,
+                                     column,
+                                     fmt::join(kColumns.begin() + 2, kColumns.end(), ", ")));
+    }
+    const auto ci = static_cast<std::size_t>(col - kColumns.begin()) - 2;
+    const TraceDevice& d = data.devices.front();
     TraceSeries tsr;
     tsr.file = fname;
     tsr.column = column;
-    tsr.start_epoch = rows ? t_rev.back() : 0.0;
-    std::vector<std::size_t> lines_fwd;
-    for (std::size_t k = rows; k-- > 0;) {
-        tsr.time.push_back(t_rev[k] - tsr.start_epoch);
-        tsr.value.push_back(v_rev[k]);
-        lines_fwd.push_back(line_rev[k]);
-    }
-    finish(tsr, lines_fwd, options.max_gap);
+    tsr.start_epoch = data.start_epoch;
+    tsr.time = d.time;
+    tsr.value = d.values[ci];
+    finish(tsr, d.lines, options.max_gap);
     return tsr;
 }
 
 TraceSeries readCsvTrace(const std::filesystem::path& file, const TraceOptions& options) {
     const std::string fname = file.string();
-    const auto lines = readLines(file);
+    const auto lines = readLines(file).text;
     TraceSeries ts;
     ts.file = fname;
     std::size_t vcol = 1;
@@ -317,6 +280,271 @@ TraceSeries readCsvTrace(const std::filesystem::path& file, const TraceOptions& 
     }
     finish(ts, line_no, options.max_gap);
     return ts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Multi-device telemetry
+
+std::size_t TraceData::columnIndex(const std::string& name) const {
+    std::string want, unit;
+    splitHeaderUnit(name, want, unit);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        if (lower(columns[c].name) == lower(want)) return c;
+    }
+    std::vector<std::string> names;
+    for (const auto& c : columns) {
+        names.push_back(c.unit.empty() ? c.name : fmt::format("{} [{}]", c.name, c.unit));
+    }
+    throw InputError(fmt::format("{}: no value column '{}'; valid choices: {}", file, name,
+                                 fmt::join(names, ", ")));
+}
+
+std::size_t TraceData::columnWithUnit(const std::string& unit) const {
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        if (columns[c].unit == unit) return c;
+    }
+    return static_cast<std::size_t>(-1);
+}
+
+std::size_t TraceData::samples() const {
+    std::size_t n = 0;
+    for (const auto& d : devices) n += d.time.size();
+    return n;
+}
+
+const std::vector<std::string>& traceFormats() {
+    static const std::vector<std::string> f{
+        "auto", "nvidia_smi", "dcgm_dmon", "dcgm_prometheus", "delimited", "csv", "cornell"};
+    return f;
+}
+
+std::string detectTraceFormat(const std::vector<std::string>& lines) {
+    std::size_t seen = 0;
+    for (const std::string& raw : lines) {
+        const std::string l = trim(raw);
+        if (l.empty()) continue;
+        if (++seen > 20) break;
+        if (raw.rfind("name\ttimestamp\tpowerave", 0) == 0) return "cornell";
+        if (l.rfind("#Entity", 0) == 0 || l.rfind("# Entity", 0) == 0) return "dcgm_dmon";
+        if (l.rfind("# HELP DCGM_", 0) == 0 || l.rfind("# TYPE DCGM_", 0) == 0 ||
+            l.rfind("DCGM_FI_", 0) == 0) {
+            return "dcgm_prometheus";
+        }
+        if (l[0] == '#') continue;
+        // nvidia-smi: its dotted query names in the header, or its stamp opening a row.
+        const std::string low = lower(l);
+        for (const char* key : {"power.draw", "utilization.gpu", "pci.bus_id", "temperature.gpu",
+                                "memory.used", "clocks.sm", "enforced.power.limit"}) {
+            if (low.find(key) != std::string::npos) return "nvidia_smi";
+        }
+        if (l.size() >= 23 && l[4] == '/' && l[7] == '/' && l[10] == ' ' && l[13] == ':' &&
+            l.find(',') != std::string::npos) {
+            return "nvidia_smi";
+        }
+        return "delimited";
+    }
+    return "";
+}
+
+TraceData readTrace(const std::filesystem::path& file, const TraceReadOptions& options) {
+    const std::string fname = file.string();
+    const Lines lines = readLines(file);
+    std::string format = options.format.empty() ? "auto" : options.format;
+    const auto& valid = traceFormats();
+    if (std::find(valid.begin(), valid.end(), format) == valid.end()) {
+        throw InputError(fmt::format("{}: unknown trace format '{}'; valid choices: {}", fname,
+                                     format, fmt::join(valid, ", ")));
+    }
+    if (format == "auto") {
+        format = detectTraceFormat(lines.text);
+        if (format.empty()) throw InputError(fmt::format("{}: trace file is empty", fname));
+    }
+    if (format == "csv") format = "delimited";
+    TraceData d;
+    if (format == "nvidia_smi") {
+        d = readNvidiaSmi(fname, lines, options);
+    } else if (format == "dcgm_dmon") {
+        d = readDcgmDmon(fname, lines, options);
+    } else if (format == "dcgm_prometheus") {
+        d = readDcgmPrometheus(fname, lines, options);
+    } else if (format == "cornell") {
+        d = readCornell(fname, lines);
+    } else {
+        d = readDelimited(fname, lines, options);
+    }
+    return d;
+}
+
+TraceSampling traceSampling(const TraceDevice& device) {
+    TraceSampling s;
+    const auto& t = device.time;
+    if (t.size() < 2) return s;
+    std::map<long long, std::size_t> hist;  // spacing in ms → count
+    for (std::size_t i = 1; i < t.size(); ++i) ++hist[std::llround((t[i] - t[i - 1]) * 1e3)];
+    s.nominal_step = std::max_element(hist.begin(), hist.end(),
+                                      [](auto& a, auto& b) { return a.second < b.second; })
+                         ->first /
+                     1e3;
+    if (s.nominal_step <= 0) s.nominal_step = (t.back() - t.front()) / (t.size() - 1);
+    s.mean_step = (t.back() - t.front()) / static_cast<double>(t.size() - 1);
+    double sq = 0;
+    std::size_t n = 0;
+    for (std::size_t i = 1; i < t.size(); ++i) {
+        // To the microsecond: stamps are differences of Unix times near 1.7e9 s.
+        const double dt = std::round((t[i] - t[i - 1]) * 1e6) / 1e6;
+        if (dt > 1.5 * s.nominal_step) {
+            s.gaps.push_back({device.lines[i], t[i - 1], t[i]});
+            continue;
+        }
+        sq += (dt - s.nominal_step) * (dt - s.nominal_step);
+        ++n;
+    }
+    s.jitter = n ? std::sqrt(sq / static_cast<double>(n)) : 0.0;
+    return s;
+}
+
+namespace {
+
+/// One device's value at time t: linear between its samples, the gap policy inside a gap,
+/// flat outside its span. NaN samples (N/A in the file) are skipped.
+class DeviceSignal {
+public:
+    DeviceSignal(const TraceDevice& d, std::size_t column, const AggregateOptions& o,
+                 double gap_limit)
+        : o_(o), gap_limit_(gap_limit) {
+        for (std::size_t i = 0; i < d.time.size(); ++i) {
+            const double v = d.values[column][i];
+            if (std::isnan(v)) continue;
+            t_.push_back(d.time[i]);
+            v_.push_back(o.transform ? o.transform(v) : v);
+        }
+    }
+    bool empty() const { return t_.empty(); }
+    double at(double t) const {
+        if (t <= t_.front()) return v_.front();
+        if (t >= t_.back()) return v_.back();
+        const auto i =
+            static_cast<std::size_t>(std::upper_bound(t_.begin(), t_.end(), t) - t_.begin());
+        const double a = t_[i - 1], b = t_[i];
+        if (b - a > gap_limit_) {
+            if (o_.fill == GapFill::Hold) return v_[i - 1];
+            if (o_.fill == GapFill::Idle) {
+                return o_.transform ? o_.transform(o_.idle_value) : o_.idle_value;
+            }
+        }
+        return v_[i - 1] + (t - a) / (b - a) * (v_[i] - v_[i - 1]);
+    }
+
+private:
+    const AggregateOptions& o_;
+    double gap_limit_;
+    std::vector<double> t_, v_;
+};
+
+}  // namespace
+
+TraceSeries aggregateTrace(const TraceData& data, const AggregateOptions& o) {
+    if (o.column >= data.columns.size()) {
+        throw InputError(fmt::format("{}: no value column {}", data.file, o.column));
+    }
+    TraceSeries out;
+    out.file = data.file;
+    out.column = data.columns[o.column].name;
+    out.start_epoch = data.start_epoch;
+    // Gaps are judged per device against its own nominal step; the longest device sets the
+    // grid.
+    std::size_t longest = 0;
+    for (std::size_t k = 0; k < data.devices.size(); ++k) {
+        const auto& d = data.devices[k];
+        if (d.time.size() > data.devices[longest].time.size()) longest = k;
+        const TraceSampling s = traceSampling(d);
+        for (const auto& g : s.gaps) {
+            if (g.to - g.from > o.max_gap) {
+                const auto i = static_cast<std::size_t>(
+                    std::find(d.lines.begin(), d.lines.end(), g.line) - d.lines.begin());
+                throw InputError(fmt::format(
+                    "{}:{}: gap of {:.4g} h between lines {} and {} (device '{}') is longer "
+                    "than the maximum interpolated gap of {:.4g} h (raise max_gap_h to accept "
+                    "it)",
+                    data.file, g.line, (g.to - g.from) / 3600.0, d.lines[i - 1], g.line, d.id,
+                    o.max_gap / 3600.0));
+            }
+            out.gaps.push_back(g);
+        }
+    }
+    std::sort(out.gaps.begin(), out.gaps.end(),
+              [](const TraceGap& a, const TraceGap& b) { return a.from < b.from; });
+    const TraceSampling ref = traceSampling(data.devices[longest]);
+    std::vector<DeviceSignal> signals;
+    for (const auto& d : data.devices) {
+        const double limit = 1.5 * traceSampling(d).nominal_step;
+        signals.emplace_back(d, o.column, o, limit > 0 ? limit : INFINITY);
+        if (signals.back().empty()) signals.pop_back();
+    }
+    if (signals.empty()) {
+        throw InputError(
+            fmt::format("{}: column '{}' has no values (all N/A)", data.file, out.column));
+    }
+    const bool own_times =
+        data.devices.size() == 1 && o.fill == GapFill::Interpolate && o.grid_step <= 0.0;
+    if (own_times) {
+        // One device, gaps bridged linearly: its samples are the series.
+        const TraceDevice& d = data.devices.front();
+        for (std::size_t i = 0; i < d.time.size(); ++i) {
+            const double v = d.values[o.column][i];
+            if (std::isnan(v)) continue;
+            out.time.push_back(d.time[i]);
+            out.value.push_back(o.transform ? o.transform(v) : v);
+        }
+        out.nominal_step = ref.nominal_step;
+    } else {
+        double t0 = INFINITY, t1 = -INFINITY;
+        for (const auto& d : data.devices) {
+            if (d.time.empty()) continue;
+            t0 = std::min(t0, d.time.front());
+            t1 = std::max(t1, d.time.back());
+        }
+        const double step = o.grid_step > 0 ? o.grid_step : ref.nominal_step;
+        if (!(step > 0)) {
+            throw InputError(
+                fmt::format("{}: cannot find a sampling step (fewer than 2 samples)", data.file));
+        }
+        const double points = std::floor((t1 - t0) / step + 1e-6) + 1;
+        // A week at 0.1 s is 6e6 points; far more means stamps that are not what they seem.
+        if (points > 5e7) {
+            throw InputError(fmt::format(
+                "{}: {:.3g} s at a {:.3g} s step would be {:.3g} samples; check the time "
+                "column and its unit",
+                data.file, t1 - t0, step, points));
+        }
+        const auto n = static_cast<std::size_t>(points);
+        for (std::size_t k = 0; k < n; ++k) {
+            const double t = t0 + static_cast<double>(k) * step;
+            double sum = 0;
+            for (const auto& sig : signals) sum += sig.at(t);
+            out.time.push_back(t - t0);
+            out.value.push_back(
+                o.rule == TraceAggregate::Sum ? sum : sum / static_cast<double>(signals.size()));
+        }
+        out.nominal_step = step;
+        for (auto& g : out.gaps) {
+            g.from -= t0;
+            g.to -= t0;
+        }
+    }
+    if (out.time.size() < 2) {
+        throw InputError(fmt::format("{}: a trace needs at least 2 samples, found {}", data.file,
+                                     out.time.size()));
+    }
+    if (out.time.front() != 0.0) {
+        const double s0 = out.time.front();
+        for (double& t : out.time) t -= s0;
+        for (auto& g : out.gaps) {
+            g.from -= s0;
+            g.to -= s0;
+        }
+    }
+    return out;
 }
 
 }  // namespace dctwin::power

@@ -1,24 +1,65 @@
 #pragma once
-// Workload traces (DESIGN.md §3.1; data/traces/SOURCES.md): a measured utilization or power
-// series that a job replays.
+// Workload traces (DESIGN.md §3.1; data/traces/SOURCES.md): measured GPU telemetry that a job
+// replays, read from the formats GPU clusters actually write.
 //
-// Formats
-//  * Generic CSV: one sample per line, `time,value` (comma-separated, two or more columns;
-//    the first is the time in `time_unit`, the chosen column the value). A first line that is
-//    not numeric is a header. Times must increase strictly.
-//  * Cornell BioHPC hourly GPU telemetry: UTF-8 BOM, tab-separated, 14 columns
+// Two levels:
+//  * TraceData: what a file holds — value columns with their units, one series per device
+//    (GPU index, PCI bus id, DCGM entity, long-format group key), each on its own sample
+//    times, plus the warnings the reader gave (a truncated last line dropped, say).
+//  * TraceSeries: one value over time, what a job replays — one device's samples, or several
+//    devices aggregated onto a common grid (aggregateTrace).
+//
+// Formats (readTrace; `format` "auto" detects them from the first lines):
+//  * nvidia_smi: `nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits] -lms N`. Any
+//    field set; `, ` separators; ` [W]`-style header units; `W`, `%`, `MiB`, `MHz` value
+//    suffixes; `YYYY/MM/DD HH:MM:SS.fff` stamps; `[N/A]`/`[Not Supported]` read as missing.
+//    Devices by `index`, `pci.bus_id` or `uuid`; without any of them each polling cycle's rows
+//    are the GPUs in order — the GPU count is `gpus` or inferred from the row times (rows
+//    milliseconds apart inside a cycle, a polling period between cycles). `noheader` logs
+//    need `fields` (the --query-gpu list).
+//  * dcgm_dmon: `dcgmi dmon -e ...` text: `#Entity  POWER ...` header, an `ID  W ...` units
+//    line, then one `GPU i  v1 v2 ...` row per entity and cycle; no timestamps, so cycles are
+//    `interval` apart (dcgmi's -d, default 1000 ms). Repeated headers are skipped.
+//  * dcgm_prometheus: dcgm-exporter's text exposition, `DCGM_FI_DEV_POWER_USAGE{gpu="0",...}
+//    312.5 [timestamp_ms]`, several scrapes concatenated. Devices by the `gpu` label (prefixed
+//    by `Hostname` when several hosts appear); a scrape's time is its samples' timestamp, or
+//    without timestamps the scrape count × `interval`.
+//  * delimited (alias csv): generic text with a header; the delimiter (tab, semicolon, comma,
+//    `, `) is detected; the time column is chosen by name (default: a column called time,
+//    timestamp, date…, else the first) and holds seconds (× `time_unit`) or ISO 8601 /
+//    `YYYY/MM/DD HH:MM:SS.fff` datetimes (a `Z` or ±hh:mm zone is honoured, stamps without a
+//    zone are read as UTC + `utc_offset`); value columns by name; units in headers
+//    (`power [kW]`, `power (W)`, `power_kW`) or values (`1.2 kW`) are converted to the
+//    canonical unit of their quantity. Long format: with a group column (`group_column`, or
+//    detected when times repeat and a device/gpu/node/pod/host column exists) each group is a
+//    device.
+//  * cornell: Cornell BioHPC hourly GPU telemetry: UTF-8 BOM, tab-separated, 14 columns
 //    (name, timestamp, powerave, powermin, powermax, tempave, tempmin, tempmax, utilave,
-//    utilmin, utilmax, gmemave, gmemmin, gmemmax), newest row first, then a footer of blank
-//    lines, "(N rows affected)" and "Completion time: ..."; N is checked against the rows read.
-// Any malformed row (wrong field count — e.g. a truncated last row —, a non-numeric field, a
-// bad timestamp, time running the wrong way) is an InputError naming file and line.
+//    utilmin, utilmax, gmemave, gmemmin, gmemmax), newest row first, a footer of blank lines,
+//    "(N rows affected)" and "Completion time: ..."; N is checked against the rows read.
 //
-// Gaps: samples are joined by linear interpolation. A step longer than the nominal step (the
-// most common one) is a gap; every gap is reported in `gaps`. A gap longer than `max_gap`
-// (default 48 h; the shipped Cornell files have gaps of up to 14 h and 28 h) is an error
-// naming the two lines around it, because interpolating over days invents a workload.
+// Units (canonical, what TraceData holds): power W (from mW, W, kW, MW), utilization % (from
+// %, or "ratio" 0..1 × 100), memory MiB (KiB, MiB, GiB, MB, GB), clock MHz (MHz, GHz),
+// temperature C, energy J (mJ, J, kJ, kWh). An unknown unit is an error listing the known.
+//
+// Errors: any malformed row (wrong field count, a non-numeric field, an unknown unit, a bad
+// datetime, time running the wrong way) is an InputError naming file, line and field. The
+// last line alone may be cut short by a logger that was killed: it is dropped with a warning.
+//
+// Sampling and gaps (per device): the nominal step Δ is the most common spacing (to the ms),
+// the jitter the RMS deviation of the spacings from Δ outside gaps; a spacing above 1.5·Δ is
+// a gap. A gap longer than `max_gap` is an error naming the lines around it. Inside gaps the
+// aggregated series is filled by the stated policy:
+//   hold         the last value before the gap, until the first one after it;
+//   interpolate  linear between the samples around the gap;
+//   idle         `idle_value` (the power or utilization of an idle GPU).
+// Aggregation (several devices → one series): the grid is uniform, from the first to the last
+// sample time of all devices, at the nominal step of the device with the most samples (or a
+// given step); every device is interpolated linearly at the grid times (filled in its gaps),
+// then the devices are summed or averaged: sum S(t) = Σ_i x_i(t), mean S(t)/n.
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,7 +78,7 @@ struct TraceSeries {
     std::vector<double> value;  // as in the file (%, W, fraction)
     std::vector<TraceGap> gaps;
     double nominal_step = 0;  // [s] most common sample spacing
-    double start_epoch = 0;   // [s] Unix time of the first sample (Cornell), 0 for CSV
+    double start_epoch = 0;   // [s] Unix time of the first sample (datetimes), 0 otherwise
 
     std::size_t size() const { return time.size(); }
     double span() const { return time.empty() ? 0.0 : time.back() - time.front(); }  // [s]
@@ -55,7 +96,92 @@ struct TraceOptions {
     double max_gap = 48 * 3600.0;  // [s]
 };
 
+/// The Cornell format, one column (see above).
 TraceSeries readCornellTrace(const std::filesystem::path& file, const TraceOptions& options = {});
+/// The original two-column `time,value` CSV reader (numeric time in the first column). Kept
+/// for callers that rely on its strictness; scenarios read CSV through readTrace().
 TraceSeries readCsvTrace(const std::filesystem::path& file, const TraceOptions& options = {});
+
+// ---------------------------------------------------------------------------------------------
+// Multi-device telemetry
+
+/// A value column: its name as in the file (units stripped) and its canonical unit.
+struct TraceColumn {
+    std::string name;
+    std::string unit;         // canonical: W, %, MiB, MHz, C, J, s, or "" (none/unknown)
+    std::string source_unit;  // as written in the file ("kW", "W", "" ...)
+};
+
+/// One device's samples. Values are NaN where the file said N/A.
+struct TraceDevice {
+    std::string id;
+    std::vector<double> time;                 // [s] since TraceData time 0, increasing
+    std::vector<std::vector<double>> values;  // [column][sample], canonical units
+    std::vector<std::size_t> lines;           // file line of each sample
+};
+
+struct TraceData {
+    std::string file;
+    std::string format;  // nvidia_smi | dcgm_dmon | dcgm_prometheus | delimited | cornell
+    std::vector<TraceColumn> columns;
+    std::vector<TraceDevice> devices;
+    std::string time_column;     // the column the times came from ("" if none)
+    double start_epoch = 0;      // [s] Unix time of time 0 (datetimes), else 0
+    bool absolute_time = false;  // times came from datetimes (start_epoch is meaningful)
+    std::vector<std::string> warnings;
+
+    /// Index of a value column by name (case-insensitive; units ignored); InputError listing
+    /// the columns when there is none.
+    std::size_t columnIndex(const std::string& name) const;
+    /// The first column whose unit is `unit` (npos when none).
+    std::size_t columnWithUnit(const std::string& unit) const;
+    std::size_t samples() const;  ///< all devices together
+};
+
+struct TraceReadOptions {
+    std::string format = "auto";  // auto | nvidia_smi | dcgm_dmon | dcgm_prometheus |
+                                  // delimited | csv | cornell
+    std::string time_column;      // delimited: "" = by name, else the first column
+    std::string group_column;     // delimited long format: "" = detected
+    std::string fields;           // nvidia_smi noheader: the --query-gpu list
+    double time_unit = 1.0;       // [s] per unit of a numeric time column
+    double interval = 0.0;        // [s] dmon/prometheus without timestamps (0: 1 s)
+    int gpus = 0;                 // nvidia_smi rows without index: GPUs per cycle (0: inferred)
+    double utc_offset = 0.0;      // [s] local time − UTC of datetimes without a zone
+};
+
+/// The formats readTrace accepts (for messages and the scenario's choices).
+const std::vector<std::string>& traceFormats();
+/// Reads a telemetry file (formats above). InputError with file, line and field on bad input.
+TraceData readTrace(const std::filesystem::path& file, const TraceReadOptions& options = {});
+/// The format the first lines of a file look like ("" when none fits).
+std::string detectTraceFormat(const std::vector<std::string>& lines);
+
+/// Sampling of one device: nominal step, mean step, jitter and gaps (see the header comment).
+struct TraceSampling {
+    double nominal_step = 0;  // [s] most common spacing
+    double mean_step = 0;     // [s] span / (samples − 1)
+    double jitter = 0;        // [s] RMS of (spacing − nominal) outside gaps
+    std::vector<TraceGap> gaps;
+};
+TraceSampling traceSampling(const TraceDevice& device);
+
+enum class GapFill { Hold, Interpolate, Idle };
+enum class TraceAggregate { Mean, Sum };
+
+struct AggregateOptions {
+    std::size_t column = 0;
+    TraceAggregate rule = TraceAggregate::Mean;
+    GapFill fill = GapFill::Interpolate;
+    double idle_value = 0.0;       // fill value of GapFill::Idle (canonical unit)
+    double max_gap = 48 * 3600.0;  // [s] longer gaps are an error
+    double grid_step = 0.0;        // [s] 0: the nominal step of the longest device
+    /// Applied to each device's value before summing or averaging (power → utilization).
+    std::function<double(double)> transform;
+};
+
+/// One series from the devices (see the header comment). A single device with interpolated
+/// gaps keeps its own sample times; everything else is put on the uniform grid.
+TraceSeries aggregateTrace(const TraceData& data, const AggregateOptions& options);
 
 }  // namespace dctwin::power

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/data_dir.h"
 #include "core/errors.h"
+#include "power/gpu_catalog.h"
 
 namespace dctwin::power {
 namespace {
@@ -209,8 +211,8 @@ void InferenceService::discontinuities(double t0, double t1, Resolution,
 
 // ---------------------------------------------------------------------------------------------
 // Trace replay
-double TraceJob::traceTime(double t) const {
-    const double tt = offset + (t - start);
+double TraceJob::traceTime(double t, double shift) const {
+    const double tt = offset + shift + (t - start);
     if (!repeat) return tt;
     // The trace repeats with period span + one step; the last step joins the last sample to
     // the first, so the replay is continuous.
@@ -230,9 +232,9 @@ double TraceJob::map(double v) const {
     return 0.0;
 }
 
-double TraceJob::utilization(double t) const {
+double TraceJob::shiftedUtilization(double t, double shift) const {
     if (t < start || t >= start + duration) return 0.0;
-    const double tt = traceTime(t);
+    const double tt = traceTime(t, shift);
     if (repeat && tt > trace->span()) {
         const double w = (tt - trace->span()) / trace->nominal_step;
         return map(trace->value.back() + w * (trace->value.front() - trace->value.back()));
@@ -240,14 +242,14 @@ double TraceJob::utilization(double t) const {
     return map(trace->at(tt));
 }
 
-double TraceJob::integral(double t0, double t1) const {
+double TraceJob::shiftedIntegral(double t0, double t1, double shift) const {
     const double a = std::max(t0, start), b = std::min(t1, start + duration);
     if (b <= a) return 0.0;
     // Cut at every sample time (mapped to study time); between samples u is linear unless
     // clamped, so Simpson is exact for traces inside their range.
     std::vector<double> cuts;
     const double P = repeat ? trace->span() + trace->nominal_step : kForever;
-    const double base = start - offset;  // study time of trace time 0 in the first period
+    const double base = start - offset - shift;  // study time of trace time 0, first period
     const double k0 = std::floor((a - base) / P), k1 = std::floor((b - base) / P);
     for (double k = k0; k <= k1; ++k) {
         const double origin = base + k * P;
@@ -257,7 +259,38 @@ double TraceJob::integral(double t0, double t1) const {
         }
         if (repeat) cuts.push_back(origin + P);
     }
-    return simpsonPieces([this](double t) { return utilization(t); }, a, b, std::move(cuts));
+    return simpsonPieces([this, shift](double t) { return shiftedUtilization(t, shift); }, a, b,
+                         std::move(cuts));
+}
+
+std::vector<double> TraceJob::rackShifts(int n) const {
+    std::vector<double> d(static_cast<std::size_t>(n), 0.0);
+    std::uint64_t state = seed;
+    for (int r = 0; r < n; ++r) {
+        switch (desync) {
+            case Desync::Lockstep:
+                break;
+            case Desync::Step:
+                d[r] = r * desync_window;
+                break;
+            case Desync::Spread:
+                d[r] = r * desync_window / n;
+                break;
+            case Desync::Random: {
+                // splitmix64: the same offsets on every platform (std distributions are not).
+                std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+                z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+                z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+                z ^= z >> 31;
+                d[r] = static_cast<double>(z >> 11) * 0x1.0p-53 * desync_window;
+                break;
+            }
+            case Desync::Fixed:
+                d[r] = fixed_offsets[static_cast<std::size_t>(r)];
+                break;
+        }
+    }
+    return d;
 }
 
 void TraceJob::discontinuities(double t0, double t1, Resolution, std::vector<double>& out) const {
@@ -321,22 +354,64 @@ std::shared_ptr<const ObjectSpec> inferenceSpec() {
 }
 
 std::shared_ptr<const ObjectSpec> traceSpec() {
-    auto s = std::make_shared<ObjectSpec>("a replayed utilization or power trace");
+    auto s = std::make_shared<ObjectSpec>(
+        "a replayed GPU log (nvidia-smi, DCGM, delimited, Cornell): power of a measured GPU "
+        "model or utilization, per GPU or node, mapped onto the racks' GPUs");
+    std::vector<std::string> formats = traceFormats();
     s->optionalNumber("duration_h", "h", 1e-6, 1e6, "run time (absent: to the end of the study)")
         .string("file", std::nullopt, "trace file, relative to the source tree unless absolute")
-        .choice("format", {"cornell", "csv"}, std::nullopt, "file format")
-        .string("column", "", "Cornell column, or CSV header name (empty: the format's default)")
+        .choice("format", formats, "auto",
+                "file format (power/trace.h); auto detects it from the first lines")
+        .string("column", "",
+                "value column (empty: the first power column for power_W, the first % column "
+                "for utilization_pct, else the first)")
         .choice("quantity", {"utilization_pct", "utilization", "power_W"}, "utilization_pct",
                 "what the column holds")
+        .add([] {
+            KeySpec k;
+            k.key = "gpu_model";
+            k.type = KeyType::String;
+            k.choices = gpuModelNames();
+            k.description =
+                "GPU model the log was measured on (power/gpu_catalog.h); its idle power and TDP "
+                "turn power into utilization (power_W traces: this or idle_W and max_W)";
+            return k;
+        }())
         .optionalNumber("idle_W", "W", 0.0, 1e5,
-                        "GPU power at zero utilization (power_W traces only; required there)")
+                        "idle power of the measured GPU (power_W traces; overrides gpu_model)")
         .optionalNumber("max_W", "W", 0.0, 1e5,
-                        "GPU power at full utilization, above idle_W (power_W traces only; "
-                        "required there)")
-        .choice("time_unit", {"s", "min", "h"}, "s", "unit of the CSV time column")
+                        "power at full utilization of the measured GPU, above idle_W (power_W "
+                        "traces; overrides gpu_model)")
+        .choice("aggregate", {"mean", "sum"}, "mean",
+                "several devices: mean of their utilizations, or their values summed first "
+                "(one measurement of devices × gpus_per_row GPUs)")
+        .integer("gpus_per_row", 1, 1e6, 1, "GPUs one device's power value covers (a node: 8)")
+        .optionalNumber("grid_s", "s", 1e-3, 1e6,
+                        "step of the common time grid of several devices (absent: the most "
+                        "common spacing of the device with the most samples)")
+        .choice("gap_fill", {"interpolate", "hold", "idle"}, "interpolate",
+                "inside gaps: linear between samples, the last value, or idle")
+        .string("time_column", "", "delimited: time column by name (empty: detected)")
+        .string("group_column", "", "delimited long format: device column (empty: detected)")
+        .string("fields", "", "nvidia-smi logs without a header: the --query-gpu list")
+        .optionalNumber("interval_s", "s", 1e-3, 1e6,
+                        "dcgmi dmon, or scrapes without timestamps: the polling interval")
+        .optionalInteger("gpus", 1, 1e6,
+                         "nvidia-smi rows without index or bus id: GPUs per polling cycle "
+                         "(absent: inferred from the row times)")
+        .number("utc_offset_h", "h", -14.0, 14.0, 0.0,
+                "datetimes without a zone are local time this far ahead of UTC")
+        .choice("time_unit", {"ms", "s", "min", "h"}, "s", "unit of a numeric time column")
         .number("offset_h", "h", 0.0, 1e6, 0.0, "trace time at the job start")
         .number("max_gap_h", "h", 0.0, 1e5, 48.0, "longest gap in the trace that is bridged")
-        .boolean("repeat", true, "wrap around at the end of the trace");
+        .boolean("repeat", true, "wrap around at the end of the trace")
+        .choice("desync", {"lockstep", "step", "spread", "random", "fixed"}, "lockstep",
+                "per-rack trace offsets: none, rack r at r·desync_s, spread evenly over "
+                "desync_s, uniform random in [0, desync_s) with seed, or rack_offsets_s")
+        .number("desync_s", "s", 0.0, 1e6, 0.0, "offset step (step) or window (spread, random)")
+        .integer("seed", 0, 9.007199254740992e15, 1, "random offsets: generator seed")
+        .numberList("rack_offsets_s", "s", 0.0, 1e6, 0, std::nullopt,
+                    "fixed: one offset per rack of the job, in placement order");
     return s;
 }
 
@@ -359,6 +434,149 @@ std::shared_ptr<const ObjectSpec> jobSpec() {
         return s;
     }();
     return spec;
+}
+
+/// A trace job: read the log, choose the column, map it to utilization (gpu_catalog.h),
+/// aggregate the devices, and read the per-rack offsets.
+std::unique_ptr<Job> parseTraceJob(const SpecReader& r, const std::filesystem::path& trace_dir) {
+    auto j = std::make_unique<TraceJob>();
+    std::filesystem::path file = r.string("file");
+    if (file.is_relative()) file = trace_dir.empty() ? dataFile(file) : trace_dir / file;
+    const std::string format = r.string("format");
+    TraceReadOptions ro;
+    ro.format = format;
+    ro.time_column = r.string("time_column");
+    ro.group_column = r.string("group_column");
+    ro.fields = r.string("fields");
+    if (r.has("interval_s")) ro.interval = r.number("interval_s");
+    if (r.has("gpus")) ro.gpus = r.count("gpus");
+    ro.utc_offset = hours(r, "utc_offset_h");
+    const std::string tu = r.string("time_unit");
+    ro.time_unit = tu == "ms" ? 1e-3 : tu == "s" ? 1.0 : tu == "min" ? 60.0 : kHour;
+    if (format == "cornell" && r.has("time_unit")) {
+        r.fail("time_unit", "Cornell traces carry timestamps; time_unit is for CSV");
+    }
+    TraceData data;
+    try {
+        data = readTrace(file, ro);
+    } catch (const InputError& e) {
+        r.fail("file", e.what());
+    }
+
+    const std::string q = r.string("quantity");
+    const bool power = q == "power_W";
+    // The column: named, or the first whose unit fits the quantity.
+    std::size_t col = 0;
+    const std::string want_unit = power ? "W" : q == "utilization_pct" ? "%" : "";
+    if (r.has("column") && !r.string("column").empty()) {
+        try {
+            col = data.columnIndex(r.string("column"));
+        } catch (const InputError& e) {
+            r.fail("column", e.what());
+        }
+    } else if (data.format == "cornell" && !power) {
+        col = data.columnIndex("utilave");  // the reader's default since the first version
+    } else if (!want_unit.empty() &&
+               data.columnWithUnit(want_unit) != static_cast<std::size_t>(-1)) {
+        col = data.columnWithUnit(want_unit);
+    }
+    const TraceColumn& c = data.columns[col];
+    // A column with a unit must agree with the quantity: W for power, % for utilization_pct.
+    if (!c.unit.empty()) {
+        const bool ok = (power && c.unit == "W") || (q == "utilization_pct" && c.unit == "%");
+        if (!ok) {
+            const std::string hint = c.unit == "W"   ? "use \"quantity\": \"power_W\""
+                                     : c.unit == "%" ? "use \"quantity\": \"utilization_pct\""
+                                                     : "choose a power or utilization column";
+            r.fail("quantity", fmt::format("column '{}' of {} is in {}, which is not {}; {}",
+                                           c.name, data.file, c.unit, q, hint));
+        }
+    }
+    const int per_row = r.count("gpus_per_row");
+    std::optional<GpuModel> gpu;
+    if (r.has("gpu_model")) {
+        try {
+            gpu = gpuModel(r.string("gpu_model"));
+        } catch (const InputError& e) {
+            r.fail("gpu_model", e.what());
+        }
+    }
+    double idle = 0, tdp = 1;
+    if (power) {
+        if (!gpu && !(r.has("idle_W") && r.has("max_W"))) {
+            r.fail("gpu_model",
+                   fmt::format("a power_W trace needs the GPU it was measured on (\"gpu_model\": "
+                               "one of {}), or \"idle_W\" and \"max_W\"",
+                               fmt::join(gpuModelNames(), ", ")));
+        }
+        idle = r.has("idle_W") ? r.number("idle_W") : gpu->idle;
+        tdp = r.has("max_W") ? r.number("max_W") : gpu->tdp;
+        // Above idle: a bound that depends on another key.
+        r.view().requireRange("max_W", tdp, idle + 1e-6, 1e5, "W");
+    } else if (r.has("idle_W") || r.has("max_W")) {
+        r.fail("idle_W and max_W apply to \"quantity\": \"power_W\" only");
+    }
+    j->idle_power = idle;
+    j->max_power = tdp;
+    auto toUtil = [q, idle, tdp](double x) {
+        if (q == "power_W") return std::clamp((x - idle) / (tdp - idle), 0.0, 1.0);
+        if (q == "utilization_pct") return std::clamp(x / 100.0, 0.0, 1.0);
+        return std::clamp(x, 0.0, 1.0);
+    };
+    AggregateOptions a;
+    a.column = col;
+    a.max_gap = hours(r, "max_gap_h");
+    if (r.has("grid_s")) a.grid_step = r.number("grid_s");
+    const std::string fill = r.string("gap_fill");
+    a.fill = fill == "hold" ? GapFill::Hold : fill == "idle" ? GapFill::Idle : GapFill::Interpolate;
+    // Idle: the value that maps to u = 0 (idle power, or zero utilization).
+    a.idle_value = power ? idle * per_row : 0.0;
+    const bool sum = r.string("aggregate") == "sum";
+    TraceSeries series;
+    try {
+        if (sum) {
+            a.rule = TraceAggregate::Sum;
+            series = aggregateTrace(data, a);
+            const double n = static_cast<double>(data.devices.size()) * (power ? per_row : 1);
+            for (double& v : series.value) v = toUtil(v / n);
+        } else {
+            a.rule = TraceAggregate::Mean;
+            a.transform = [&](double x) { return toUtil(power ? x / per_row : x); };
+            series = aggregateTrace(data, a);
+        }
+    } catch (const InputError& e) {
+        r.fail("file", e.what());
+    }
+    series.column = c.name;
+    j->trace = std::make_shared<TraceSeries>(std::move(series));
+    j->quantity = TraceJob::Quantity::Utilization;  // mapped above
+    j->offset = hours(r, "offset_h");
+    j->repeat = r.boolean("repeat");
+
+    const std::string ds = r.string("desync");
+    j->desync = ds == "step"     ? TraceJob::Desync::Step
+                : ds == "spread" ? TraceJob::Desync::Spread
+                : ds == "random" ? TraceJob::Desync::Random
+                : ds == "fixed"  ? TraceJob::Desync::Fixed
+                                 : TraceJob::Desync::Lockstep;
+    j->desync_window = r.number("desync_s");
+    j->seed = static_cast<std::uint64_t>(r.integer("seed"));
+    if (j->desync == TraceJob::Desync::Fixed) {
+        if (!r.has("rack_offsets_s")) r.fail("rack_offsets_s", "\"fixed\" needs rack_offsets_s");
+        j->fixed_offsets = r.numbers("rack_offsets_s");
+        if (j->fixed_offsets.size() != static_cast<std::size_t>(r.count("racks"))) {
+            r.fail("rack_offsets_s", fmt::format("has {} offsets for {} racks; give one per rack",
+                                                 j->fixed_offsets.size(), r.count("racks")));
+        }
+    } else if (r.has("rack_offsets_s")) {
+        r.fail("rack_offsets_s", "applies to \"desync\": \"fixed\" only");
+    }
+    if ((j->desync == TraceJob::Desync::Step || j->desync == TraceJob::Desync::Spread ||
+         j->desync == TraceJob::Desync::Random) &&
+        !(j->desync_window > 0)) {
+        r.fail("desync_s", fmt::format("\"{}\" needs desync_s > 0", ds));
+    }
+    return j;
 }
 
 std::unique_ptr<Job> parseJob(const SpecReader& r, double week_offset,
@@ -392,39 +610,7 @@ std::unique_ptr<Job> parseJob(const SpecReader& r, double week_offset,
         j->week_offset = week_offset;
         job = std::move(j);
     } else {
-        auto j = std::make_unique<TraceJob>();
-        std::filesystem::path file = r.string("file");
-        if (file.is_relative()) file = trace_dir.empty() ? dataFile(file) : trace_dir / file;
-        const std::string format = r.string("format");
-        TraceOptions opt;
-        opt.column = r.string("column");
-        opt.max_gap = hours(r, "max_gap_h");
-        const std::string tu = r.string("time_unit");
-        opt.time_unit = tu == "s" ? 1.0 : tu == "min" ? 60.0 : kHour;
-        if (format == "cornell" && r.has("time_unit")) {
-            r.fail("time_unit", "Cornell traces carry timestamps; time_unit is for CSV");
-        }
-        try {
-            j->trace = std::make_shared<TraceSeries>(
-                format == "cornell" ? readCornellTrace(file, opt) : readCsvTrace(file, opt));
-        } catch (const InputError& e) {
-            r.fail("file", e.what());
-        }
-        const std::string q = r.string("quantity");
-        j->quantity = q == "power_W"       ? TraceJob::Quantity::Power
-                      : q == "utilization" ? TraceJob::Quantity::Utilization
-                                           : TraceJob::Quantity::UtilizationPct;
-        if (j->quantity == TraceJob::Quantity::Power) {
-            j->idle_power = r.number("idle_W");
-            j->max_power = r.number("max_W");
-            // Above idle: a bound that depends on another key.
-            r.view().requireRange("max_W", j->max_power, j->idle_power + 1e-6, 1e5, "W");
-        } else if (r.has("idle_W") || r.has("max_W")) {
-            r.fail("idle_W and max_W apply to \"quantity\": \"power_W\" only");
-        }
-        j->offset = hours(r, "offset_h");
-        j->repeat = r.boolean("repeat");
-        job = std::move(j);
+        job = parseTraceJob(r, trace_dir);
     }
     job->type = type;
     job->name = r.string("name");
@@ -506,6 +692,7 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
     }
 
     w.rack_jobs_.assign(static_cast<std::size_t>(w.racks_), {});
+    w.rack_shifts_.assign(static_cast<std::size_t>(w.racks_), {});
     std::vector<std::vector<std::pair<double, double>>> busy(static_cast<std::size_t>(w.racks_));
     for (const SpecReader& jr : in.array("jobs")) {
         const JsonView& jv = jr.view();
@@ -559,17 +746,32 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
                             free_count));
         }
         const std::size_t idx = w.jobs_.size();
-        for (int r : chosen) {
-            busy[static_cast<std::size_t>(r)].emplace_back(s, e);
-            w.rack_jobs_[static_cast<std::size_t>(r)].push_back(idx);
+        const std::vector<double> shifts = job->rackShifts(static_cast<int>(chosen.size()));
+        for (std::size_t k = 0; k < chosen.size(); ++k) {
+            const auto r = static_cast<std::size_t>(chosen[k]);
+            busy[r].emplace_back(s, e);
+            w.rack_jobs_[r].push_back(idx);
+            w.rack_shifts_[r].push_back(shifts[k]);
         }
         w.placement_.push_back(chosen);
         w.jobs_.push_back(std::move(job));
     }
-    for (auto& list : w.rack_jobs_) {
-        std::sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) {
-            return w.jobs_[a]->start < w.jobs_[b]->start;
+    for (std::size_t r = 0; r < w.rack_jobs_.size(); ++r) {
+        auto& list = w.rack_jobs_[r];
+        auto& shift = w.rack_shifts_[r];
+        std::vector<std::size_t> order(list.size());
+        for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return w.jobs_[list[a]]->start < w.jobs_[list[b]]->start;
         });
+        std::vector<std::size_t> l2;
+        std::vector<double> s2;
+        for (std::size_t k : order) {
+            l2.push_back(list[k]);
+            s2.push_back(shift[k]);
+        }
+        list = std::move(l2);
+        shift = std::move(s2);
     }
     return w;
 }
@@ -590,16 +792,22 @@ std::string Workload::tenantOf(int rack) const {
 
 double Workload::utilization(int rack, double t) const {
     checkRack(rack);
+    const auto& list = rack_jobs_[static_cast<std::size_t>(rack)];
+    const auto& shift = rack_shifts_[static_cast<std::size_t>(rack)];
     double u = 0;
-    for (std::size_t j : rack_jobs_[static_cast<std::size_t>(rack)]) u += jobs_[j]->utilization(t);
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        u += jobs_[list[k]]->shiftedUtilization(t, shift[k]);
+    }
     return std::min(u, 1.0);
 }
 
 double Workload::averagedUtilization(int rack, double t) const {
     checkRack(rack);
+    const auto& list = rack_jobs_[static_cast<std::size_t>(rack)];
+    const auto& shift = rack_shifts_[static_cast<std::size_t>(rack)];
     double u = 0;
-    for (std::size_t j : rack_jobs_[static_cast<std::size_t>(rack)]) {
-        u += jobs_[j]->averagedUtilization(t);
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        u += jobs_[list[k]]->shiftedAveraged(t, shift[k]);
     }
     return std::min(u, 1.0);
 }
@@ -609,9 +817,12 @@ double Workload::meanUtilization(int rack, double t0, double t1) const {
     if (!(t1 > t0)) {
         throw ModelError(fmt::format("meanUtilization: empty interval [{}, {}] s", t0, t1));
     }
+    const auto& list = rack_jobs_[static_cast<std::size_t>(rack)];
+    const auto& shift = rack_shifts_[static_cast<std::size_t>(rack)];
     double sum = 0;
-    for (std::size_t j : rack_jobs_[static_cast<std::size_t>(rack)])
-        sum += jobs_[j]->integral(t0, t1);
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        sum += jobs_[list[k]]->shiftedIntegral(t0, t1, shift[k]);
+    }
     return sum / (t1 - t0);
 }
 
@@ -620,13 +831,16 @@ double Workload::windowedUtilization(int rack, double t, double window) const {
     if (!(window > 0.0)) {
         throw ModelError(fmt::format("windowedUtilization: window {} s must be positive", window));
     }
+    const auto& list = rack_jobs_[static_cast<std::size_t>(rack)];
+    const auto& shift = rack_shifts_[static_cast<std::size_t>(rack)];
     double u = 0;
-    for (std::size_t j : rack_jobs_[static_cast<std::size_t>(rack)]) {
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        const std::size_t j = list[k];
         double w = window;
         if (const auto* tj = dynamic_cast<const TrainingJob*>(jobs_[j].get())) {
             w = std::max(1.0, std::round(window / tj->period)) * tj->period;
         }
-        u += jobs_[j]->integral(t - 0.5 * w, t + 0.5 * w) / w;
+        u += jobs_[j]->shiftedIntegral(t - 0.5 * w, t + 0.5 * w, shift[k]) / w;
     }
     return std::min(u, 1.0);
 }
@@ -647,16 +861,26 @@ void Workload::discontinuities(int rack, double t0, double t1, Resolution r,
     }
 }
 
+double Workload::shiftOf(int rack, std::size_t job) const {
+    checkRack(rack);
+    const auto& list = rack_jobs_[static_cast<std::size_t>(rack)];
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        if (list[k] == job) return rack_shifts_[static_cast<std::size_t>(rack)][k];
+    }
+    return 0.0;
+}
+
 std::vector<RackGroup> Workload::rackGroups() const {
     std::vector<RackGroup> groups;
     for (int r = 0; r < racks_; ++r) {
         const auto& jobs = rack_jobs_[static_cast<std::size_t>(r)];
+        const auto& shifts = rack_shifts_[static_cast<std::size_t>(r)];
         const std::string tenant = tenantOf(r);
         auto it = std::find_if(groups.begin(), groups.end(), [&](const RackGroup& g) {
-            return g.jobs == jobs && g.tenant == tenant;
+            return g.jobs == jobs && g.shifts == shifts && g.tenant == tenant;
         });
         if (it == groups.end()) {
-            groups.push_back(RackGroup{{r}, jobs, tenant});
+            groups.push_back(RackGroup{{r}, jobs, shifts, tenant});
         } else {
             it->racks.push_back(r);
         }

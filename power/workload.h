@@ -41,15 +41,33 @@
 //     { "name": "replay", "type": "trace", "tenant": "research", "racks": 4,
 //       "start_h": 0, "duration_h": 168 (default: to the end of time),
 //       "file": "data/traces/cbsugpu08_usage_stats.txt" (required; relative to the source
-//       tree unless absolute), "format": "cornell" | "csv" (required),
-//       "column": "utilave" (Cornell column, or CSV header name),
+//       tree unless absolute),
+//       "format": "auto" | "nvidia_smi" | "dcgm_dmon" | "dcgm_prometheus" | "delimited" |
+//                 "csv" | "cornell" (power/trace.h; default auto = detected),
+//       "column": "power.draw" (default: the first W column for power, % for utilization),
 //       "quantity": "utilization_pct" | "utilization" | "power_W" (default utilization_pct),
-//       "idle_W": 50, "max_W": 350 (power traces: P → u = (P − idle)/(max − idle)),
-//       "time_unit": "s" | "min" | "h" (CSV), "offset_h": 0 (trace time at job start),
-//       "max_gap_h": 48, "repeat": true }
+//       "gpu_model": "h100_sxm" (power/gpu_catalog.h: the measured GPU; its idle and TDP map
+//                    power to utilization), "idle_W": 50, "max_W": 350 (override the model),
+//       "aggregate": "mean" | "sum", "gpus_per_row": 1, "grid_s", "gap_fill": "interpolate" |
+//       "hold" | "idle", "time_column", "group_column", "fields", "interval_s", "gpus",
+//       "utc_offset_h", "time_unit": "ms" | "s" | "min" | "h", "offset_h": 0 (trace time at job
+//       start), "max_gap_h": 48, "repeat": true,
+//       "desync": "lockstep" | "step" | "spread" | "random" | "fixed", "desync_s": 1.6,
+//       "seed": 1, "rack_offsets_s": [...] }
 //   ]
 // }
+// Trace replay. The file's devices (GPUs, nodes) give one utilization series:
+//   power      u_i = clamp((P_i/g − P_idle)/(P_tdp − P_idle), 0, 1)    (g = gpus_per_row)
+//   utilization u_i = clamp(x_i/100) (pct) or clamp(x_i) (fraction)
+//   mean rule  u = (1/n) Σ u_i;   sum rule  u = map(Σ x_i / n)  (the devices' values summed
+//              first, as one measurement of n·g GPUs)
+// on the grid of aggregateTrace, gaps filled by gap_fill. Each rack of the job replays u at
+// trace time τ_r(t) = offset + δ_r + (t − start), δ_r its desynchronisation offset:
+//   lockstep δ_r = 0;  step δ_r = r·desync_s;  spread δ_r = r·desync_s/n;
+//   random δ_r uniform in [0, desync_s) (seeded, reproducible);  fixed δ_r = rack_offsets_s[r]
+// (r = 0..n−1 the job's racks in placement order). Racks with different δ are not lumped.
 // Racks without a job at time t are idle (u = 0), so the rack model gives idle power.
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -82,6 +100,19 @@ public:
                                  std::vector<double>& out) const = 0;
     /// True while the job runs (power floor on for training).
     virtual bool floorActive(double t) const { return t >= start && t < end(); }
+    /// The job as one rack replays it when its copy runs `shift` seconds ahead in the trace
+    /// (per-rack desynchronisation of trace jobs); jobs without a trace ignore the shift.
+    virtual double shiftedUtilization(double t, double /*shift*/) const { return utilization(t); }
+    virtual double shiftedAveraged(double t, double /*shift*/) const {
+        return averagedUtilization(t);
+    }
+    virtual double shiftedIntegral(double t0, double t1, double /*shift*/) const {
+        return integral(t0, t1);
+    }
+    /// Per-rack shifts [s] for `n` racks in placement order (all 0: lock-step).
+    virtual std::vector<double> rackShifts(int n) const {
+        return std::vector<double>(static_cast<std::size_t>(n), 0.0);
+    }
 };
 
 class TrainingJob : public Job {
@@ -132,27 +163,40 @@ public:
 
 class TraceJob : public Job {
 public:
+    /// The trace as it is replayed: utilization after mapping (quantity Utilization), or the
+    /// raw value when a caller builds a job by hand with another quantity.
     std::shared_ptr<const TraceSeries> trace;
     enum class Quantity { UtilizationPct, Utilization, Power } quantity = Quantity::UtilizationPct;
     double idle_power = 0, max_power = 1;  // [W] for power traces
     double offset = 0;                     // [s] trace time at the job start
     bool repeat = true;
+    enum class Desync { Lockstep, Step, Spread, Random, Fixed } desync = Desync::Lockstep;
+    double desync_window = 0;           // [s] step or spread
+    std::uint64_t seed = 1;             // random offsets
+    std::vector<double> fixed_offsets;  // [s] Desync::Fixed, one per rack
 
-    double utilization(double t) const override;
-    double averagedUtilization(double t) const override { return utilization(t); }
-    double integral(double t0, double t1) const override;
+    double utilization(double t) const override { return shiftedUtilization(t, 0.0); }
+    double averagedUtilization(double t) const override { return shiftedUtilization(t, 0.0); }
+    double integral(double t0, double t1) const override { return shiftedIntegral(t0, t1, 0.0); }
+    double shiftedUtilization(double t, double shift) const override;
+    double shiftedAveraged(double t, double shift) const override {
+        return shiftedUtilization(t, shift);
+    }
+    double shiftedIntegral(double t0, double t1, double shift) const override;
+    std::vector<double> rackShifts(int n) const override;
     void discontinuities(double t0, double t1, Resolution r,
                          std::vector<double>& out) const override;
     bool floorActive(double) const override { return false; }
 
 private:
-    double traceTime(double t) const;
+    double traceTime(double t, double shift) const;
     double map(double v) const;
 };
 
 struct RackGroup {
-    std::vector<int> racks;         // identical racks (same job sequence)
+    std::vector<int> racks;         // identical racks (same job sequence and shifts)
     std::vector<std::size_t> jobs;  // jobs they run, in time order
+    std::vector<double> shifts;     // [s] their trace shift in each job
     std::string tenant;             // "" for unallocated racks
     int representative() const { return racks.front(); }
 };
@@ -194,8 +238,11 @@ public:
     bool floorActive(int rack, double t) const;
     void discontinuities(int rack, double t0, double t1, Resolution r,
                          std::vector<double>& out) const;
-    /// Racks grouped by identical job sequence (for lumping with a multiplicity).
+    /// Racks grouped by identical job sequence and per-job shifts (for lumping with a
+    /// multiplicity): racks that replay a trace with different offsets are distinct.
     std::vector<RackGroup> rackGroups() const;
+    /// The trace shift [s] of `rack` in job `job` (0 when it does not run it).
+    double shiftOf(int rack, std::size_t job) const;
 
 private:
     void checkRack(int rack) const;
@@ -203,6 +250,7 @@ private:
     std::vector<std::unique_ptr<Job>> jobs_;
     std::vector<std::vector<int>> placement_;          // job → racks
     std::vector<std::vector<std::size_t>> rack_jobs_;  // rack → jobs
+    std::vector<std::vector<double>> rack_shifts_;     // rack → shift per job of rack_jobs_
     std::map<std::string, std::vector<int>> tenant_racks_;
 };
 

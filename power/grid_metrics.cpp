@@ -1,0 +1,218 @@
+#include "power/grid_metrics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <numbers>
+
+#include "core/errors.h"
+
+namespace dctwin::power {
+namespace {
+
+using cplx = std::complex<double>;
+
+bool isPowerOfTwo(std::size_t n) { return n && !(n & (n - 1)); }
+
+/// Iterative radix-2 Cooley–Tukey, forward (sign −1) or backward (sign +1), unscaled.
+void radix2(std::vector<cplx>& a, int sign) {
+    const std::size_t n = a.size();
+    for (std::size_t i = 1, j = 0; i < n; ++i) {
+        std::size_t bit = n >> 1;
+        for (; j & bit; bit >>= 1) j ^= bit;
+        j ^= bit;
+        if (i < j) std::swap(a[i], a[j]);
+    }
+    for (std::size_t len = 2; len <= n; len <<= 1) {
+        const double ang = sign * 2.0 * std::numbers::pi / static_cast<double>(len);
+        const cplx wl(std::cos(ang), std::sin(ang));
+        for (std::size_t i = 0; i < n; i += len) {
+            cplx w(1.0);
+            for (std::size_t k = 0; k < len / 2; ++k) {
+                const cplx u = a[i + k], v = a[i + k + len / 2] * w;
+                a[i + k] = u + v;
+                a[i + k + len / 2] = u - v;
+                w *= wl;
+            }
+        }
+    }
+}
+
+/// Bluestein: X_k = conj(c_k) Σ_j (x_j conj(c_j)) c_{k−j}, c_j = e^{iπ j²/N}: a convolution
+/// done with power-of-two FFTs.
+void bluestein(std::vector<cplx>& x, int sign) {
+    const std::size_t n = x.size();
+    std::size_t m = 1;
+    while (m < 2 * n - 1) m <<= 1;
+    std::vector<cplx> chirp(n);
+    for (std::size_t j = 0; j < n; ++j) {
+        // j² mod 2N keeps the angle exact for long signals.
+        const auto j2 = static_cast<double>((static_cast<unsigned long long>(j) * j) % (2 * n));
+        const double ang = sign * std::numbers::pi * j2 / static_cast<double>(n);
+        chirp[j] = cplx(std::cos(ang), std::sin(ang));
+    }
+    std::vector<cplx> a(m), b(m);
+    for (std::size_t j = 0; j < n; ++j) a[j] = x[j] * chirp[j];
+    b[0] = std::conj(chirp[0]);
+    for (std::size_t j = 1; j < n; ++j) b[j] = b[m - j] = std::conj(chirp[j]);
+    radix2(a, -1);
+    radix2(b, -1);
+    for (std::size_t k = 0; k < m; ++k) a[k] *= b[k];
+    radix2(a, +1);
+    for (std::size_t k = 0; k < n; ++k) x[k] = a[k] * chirp[k] / static_cast<double>(m);
+}
+
+/// Largest (max − min) over windows of w samples (monotonic deques, O(N)).
+double windowedSwing(const std::vector<double>& p, std::size_t w) {
+    std::deque<std::size_t> hi, lo;
+    double best = 0.0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        while (!hi.empty() && p[hi.back()] <= p[i]) hi.pop_back();
+        while (!lo.empty() && p[lo.back()] >= p[i]) lo.pop_back();
+        hi.push_back(i);
+        lo.push_back(i);
+        if (hi.front() + w <= i) hi.pop_front();
+        if (lo.front() + w <= i) lo.pop_front();
+        best = std::max(best, p[hi.front()] - p[lo.front()]);
+    }
+    return best;
+}
+
+}  // namespace
+
+void fourierTransform(std::vector<cplx>& x, bool inverse) {
+    if (x.size() <= 1) return;
+    const int sign = inverse ? +1 : -1;
+    if (isPowerOfTwo(x.size())) {
+        radix2(x, sign);
+    } else {
+        bluestein(x, sign);
+    }
+    if (inverse) {
+        for (auto& v : x) v /= static_cast<double>(x.size());
+    }
+}
+
+GridMetrics gridMetrics(const std::vector<double>& p, double dt, const GridMetricsOptions& o) {
+    if (!(dt > 0.0) || !std::isfinite(dt)) {
+        throw InputError(fmt::format("grid metrics: sample step {} s must be positive", dt));
+    }
+    if (p.size() < 2) {
+        throw InputError(fmt::format("grid metrics: need at least 2 samples, got {}", p.size()));
+    }
+    for (std::size_t b = 0; b < o.band_edges.size(); ++b) {
+        if (!(o.band_edges[b] >= 0.0) || (b > 0 && !(o.band_edges[b] > o.band_edges[b - 1]))) {
+            throw InputError(fmt::format(
+                "grid metrics: band edges must increase from ≥ 0 Hz, got {}", o.band_edges[b]));
+        }
+    }
+    const std::size_t n = p.size();
+    GridMetrics m;
+    double sum = 0;
+    for (double v : p) sum += v;
+    m.mean = sum / static_cast<double>(n);
+    const auto [lo, hi] = std::minmax_element(p.begin(), p.end());
+    m.swing = *hi - *lo;
+    const std::size_t w =
+        o.swing_window > 0.0
+            ? std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(o.swing_window / dt)))
+            : n;
+    m.windowed_swing = w >= n ? m.swing : windowedSwing(p, w + 1);
+    const std::size_t lag = std::max<std::size_t>(
+        1, static_cast<std::size_t>(std::llround(std::max(o.ramp_window, dt) / dt)));
+    for (std::size_t i = 0; i + lag < n; ++i) {
+        const double r = (p[i + lag] - p[i]) / (static_cast<double>(lag) * dt);
+        m.max_ramp_up = std::max(m.max_ramp_up, r);
+        m.max_ramp_down = std::max(m.max_ramp_down, -r);
+    }
+
+    if (!o.spectrum) return m;
+    std::vector<cplx> X(n);
+    for (std::size_t i = 0; i < n; ++i) X[i] = p[i] - m.mean;
+    fourierTransform(X);
+    const double df = 1.0 / (static_cast<double>(n) * dt), nyquist = 0.5 / dt;
+    auto freq = [&](std::size_t k) { return static_cast<double>(std::min(k, n - k)) * df; };
+    double total = 0, peak = 0;
+    std::size_t kpeak = 0;
+    for (std::size_t k = 1; k < n; ++k) {
+        const double e = std::norm(X[k]);
+        total += e;
+        if (k <= n / 2 && e > peak) {
+            peak = e;
+            kpeak = k;
+        }
+    }
+    if (kpeak > 0) {
+        // A period that is not a whole fraction of the record falls between bins: the
+        // parabola through the peak magnitude and its neighbours places it (δ in bins).
+        double delta = 0;
+        if (kpeak + 1 <= n / 2 && kpeak > 1) {
+            const double a = std::abs(X[kpeak - 1]), b = std::abs(X[kpeak]),
+                         c = std::abs(X[kpeak + 1]);
+            const double den = a - 2 * b + c;
+            if (den < 0) delta = std::clamp(0.5 * (a - c) / den, -0.5, 0.5);
+        }
+        m.dominant_period = 1.0 / ((static_cast<double>(kpeak) + delta) * df);
+    }
+    for (std::size_t b = 0; b < o.band_edges.size(); ++b) {
+        BandShare s;
+        s.lo = o.band_edges[b];
+        const bool last = b + 1 == o.band_edges.size();
+        s.hi = last ? nyquist : o.band_edges[b + 1];
+        std::vector<cplx> band(n, 0.0);
+        double e = 0;
+        for (std::size_t k = 1; k < n; ++k) {
+            const double f = freq(k);
+            if (f >= s.lo && (f < s.hi || (last && f <= s.hi + 1e-12 * nyquist))) {
+                band[k] = X[k];
+                e += std::norm(X[k]);
+            }
+        }
+        s.share = total > 0 ? e / total : 0.0;
+        fourierTransform(band, true);
+        double bmin = INFINITY, bmax = -INFINITY;
+        for (const auto& v : band) {
+            bmin = std::min(bmin, v.real());
+            bmax = std::max(bmax, v.real());
+        }
+        s.swing = bmax - bmin;
+        m.bands.push_back(s);
+    }
+    return m;
+}
+
+GridCheck checkGridLimits(const GridMetrics& m, const GridLimits& l) {
+    GridCheck c;
+    if (l.ramp_limit) {
+        for (const auto& [what, r] :
+             {std::pair{"ramp up", m.max_ramp_up}, std::pair{"ramp down", m.max_ramp_down}}) {
+            if (r > *l.ramp_limit) {
+                c.failures.push_back(fmt::format("{} {:.4g} MW/min exceeds the limit {:.4g} MW/min",
+                                                 what, r * 60 / 1e6, *l.ramp_limit * 60 / 1e6));
+            }
+        }
+    }
+    if (l.max_swing) {
+        double s = m.windowed_swing;
+        std::string where = "swing";
+        if (l.swing_band) {
+            if (*l.swing_band >= m.bands.size()) {
+                throw InputError(fmt::format("grid limits: band {} does not exist ({} bands)",
+                                             *l.swing_band, m.bands.size()));
+            }
+            const auto& b = m.bands[*l.swing_band];
+            s = b.swing;
+            where = fmt::format("swing in {:.3g}–{:.3g} Hz", b.lo, b.hi);
+        }
+        if (s > *l.max_swing) {
+            c.failures.push_back(fmt::format("{} {:.4g} MW exceeds the limit {:.4g} MW", where,
+                                             s / 1e6, *l.max_swing / 1e6));
+        }
+    }
+    c.pass = c.failures.empty();
+    return c;
+}
+
+}  // namespace dctwin::power

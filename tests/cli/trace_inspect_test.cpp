@@ -1,0 +1,151 @@
+// `dctwin trace inspect` (issue 11): what it detects and computes on a log written here, against
+// the log's own numbers; the shipped traces of data/traces/; exit status 2 on bad input.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "core/json.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using dctwin::Json;
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+class TraceInspect : public ::testing::Test {
+protected:
+    struct Result {
+        int status = -1;
+        std::string out, err;
+    };
+    void SetUp() override {
+        std::random_device rd;
+        dir_ = fs::temp_directory_path() / ("dctwin_inspect_" + std::to_string(rd()));
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        std::error_code ec;
+        fs::remove_all(dir_, ec);
+    }
+    Result dctwin(const std::string& args) const {
+        const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
+        const std::string cmd = std::string("'") + DCTWIN_EXE + "' " + args + " >'" + out.string() +
+                                "' 2>'" + err.string() + "' </dev/null";
+        const int rc = std::system(cmd.c_str());
+        return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out), slurp(err)};
+    }
+    fs::path dir_;
+};
+
+TEST_F(TraceInspect, NvidiaSmiLogAgainstItsOwnNumbers) {
+    // Two GPUs, 0.1 s polling, a 0.4 s period: GPU 0 400/400/100/100 W, GPU 1 300/300/50/50 W,
+    // for 2 s (20 cycles), and one polling cycle missing (a gap) at 1.0 s.
+    std::string log = "timestamp, index, power.draw [W], utilization.gpu [%]\n";
+    for (int c = 0; c < 20; ++c) {
+        if (c == 10) continue;
+        const bool high = c % 4 < 2;
+        log += fmt::format("2025/01/31 12:00:{:06.3f}, 0, {:.2f} W, {} %\n", 0.1 * c,
+                           high ? 400.0 : 100.0, high ? 90 : 10);
+        log += fmt::format("2025/01/31 12:00:{:06.3f}, 1, {:.2f} W, {} %\n", 0.1 * c + 0.001,
+                           high ? 300.0 : 50.0, high ? 80 : 5);
+    }
+    std::ofstream(dir_ / "smi.csv") << log;
+    const Result r = dctwin(fmt::format("trace inspect '{}' --json", (dir_ / "smi.csv").string()));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_EQ(j["format"], "nvidia_smi");
+    EXPECT_EQ(j["start_utc"], "2025-01-31T12:00:00.000Z");
+    EXPECT_EQ(j["statistic_column"]["name"], "power.draw");
+    ASSERT_EQ(j["devices"].size(), 2u);
+    const Json& g0 = j["devices"][0];
+    EXPECT_EQ(g0["samples"], 19);
+    EXPECT_NEAR(g0["step_s"].get<double>(), 0.1, 1e-9);
+    EXPECT_NEAR(g0["span_s"].get<double>(), 1.9, 1e-6);
+    EXPECT_EQ(g0["gaps"], 1);
+    EXPECT_NEAR(g0["largest_gap_s"].get<double>(), 0.2, 1e-6);
+    EXPECT_DOUBLE_EQ(g0["min"].get<double>(), 100.0);
+    EXPECT_DOUBLE_EQ(g0["max"].get<double>(), 400.0);
+    // Cycle 10 (low) is missing: 10 high and 9 low samples → (10·400 + 9·100)/19.
+    EXPECT_NEAR(g0["mean"].get<double>(), (10 * 400.0 + 9 * 100.0) / 19, 1e-9);
+    EXPECT_DOUBLE_EQ(j["devices"][1]["max"].get<double>(), 300.0);
+    // Sum: 700 W high, 150 W low → swing 550 W; a whole swing happens within 1 s; period 0.4 s.
+    const Json& s = j["sum"];
+    EXPECT_NEAR(s["swing"].get<double>(), 550.0, 1e-6);
+    EXPECT_NEAR(s["largest_change"].get<double>(), 550.0, 1e-6);
+    EXPECT_NEAR(s["dominant_period_s"].get<double>(), 0.4, 0.02);
+    // The text form names the same figures.
+    const Result t = dctwin(fmt::format("trace inspect '{}'", (dir_ / "smi.csv").string()));
+    ASSERT_EQ(t.status, 0);
+    for (const char* frag : {"nvidia_smi", "devices     2 (0, 1)", "step 0.1 s", "swing", "550 W",
+                             "dominant period             0.4 s"}) {
+        EXPECT_NE(t.out.find(frag), std::string::npos) << frag << "\n" << t.out;
+    }
+}
+
+TEST_F(TraceInspect, ShippedTraces) {
+    // data/traces/SOURCES.md: hourly, cbsugpu08 2024-01-20 10:00 → 2025-10-20 14:00 (15340 h),
+    // largest gap 14 h.
+    const fs::path dir = fs::path(DCTWIN_SOURCE_DIR) / "data/traces";
+    const Result r = dctwin(
+        fmt::format("trace inspect '{}' --json", (dir / "cbsugpu08_usage_stats.txt").string()));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_EQ(j["format"], "cornell");
+    EXPECT_DOUBLE_EQ(j["devices"][0]["step_s"].get<double>(), 3600.0);
+    EXPECT_DOUBLE_EQ(j["devices"][0]["span_s"].get<double>(), 15340 * 3600.0);
+    EXPECT_DOUBLE_EQ(j["devices"][0]["largest_gap_s"].get<double>(), 14 * 3600.0);
+    EXPECT_GT(j["sum"]["swing"].get<double>(), 0.0);
+    for (const auto& e : fs::directory_iterator(dir)) {
+        if (e.path().extension() == ".md") continue;
+        const Result t = dctwin(fmt::format("trace inspect '{}'", e.path().string()));
+        EXPECT_EQ(t.status, 0) << e.path() << t.err;
+        for (const char* frag : {"sampling    step", "span", "swing"}) {
+            EXPECT_NE(t.out.find(frag), std::string::npos) << e.path() << ": " << frag;
+        }
+    }
+    // The shipped example log of issue 11 (0.1 s, 8 GPUs).
+    const Result n = dctwin(
+        fmt::format("trace inspect '{}' --json", (dir / "nvidia_smi_training_8gpu.csv").string()));
+    ASSERT_EQ(n.status, 0) << n.err;
+    const Json nj = Json::parse(n.out);
+    EXPECT_EQ(nj["devices"].size(), 8u);
+    EXPECT_NEAR(nj["devices"][0]["step_s"].get<double>(), 0.1, 1e-9);
+}
+
+TEST_F(TraceInspect, BadInputExitsWithTwo) {
+    std::ofstream(dir_ / "bad.csv") << "timestamp, index, power.draw [W]\n"
+                                       "2025/01/31 12:00:00.000, 0, 100 W\n"
+                                       "2025/01/31 12:00:00.100, 0, lots W\n"
+                                       "2025/01/31 12:00:00.200, 0, 100 W\n";
+    Result r = dctwin(fmt::format("trace inspect '{}'", (dir_ / "bad.csv").string()));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("bad.csv:3: field 'power.draw' is 'lots W', not a number"),
+              std::string::npos)
+        << r.err;
+    r = dctwin(fmt::format("trace inspect '{}' --format parquet", (dir_ / "bad.csv").string()));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("valid choices: auto, nvidia_smi"), std::string::npos) << r.err;
+    r = dctwin(fmt::format("trace inspect '{}'", (dir_ / "missing.csv").string()));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("cannot open trace file"), std::string::npos) << r.err;
+    r = dctwin("trace show x.csv");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("dctwin trace inspect FILE"), std::string::npos) << r.err;
+    r = dctwin("validate x.json --format csv");
+    EXPECT_EQ(r.status, 2);
+}
+
+}  // namespace

@@ -1,0 +1,109 @@
+// Grid-side metrics (power/grid_metrics.h) on a synthetic square wave against its analytic
+// values: swing, ramp, band shares and band swing within 1 %.
+#include "power/grid_metrics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include "test_util.h"
+
+namespace dctwin::power {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+/// A 50 % duty square wave between lo and lo + A, period T, sampled every dt for `periods`.
+std::vector<double> square(double lo, double A, double T, double dt, int periods) {
+    const auto per = static_cast<std::size_t>(std::llround(T / dt));
+    std::vector<double> p;
+    for (int k = 0; k < periods; ++k) {
+        for (std::size_t i = 0; i < per; ++i) p.push_back(i < per / 2 ? lo + A : lo);
+    }
+    return p;
+}
+
+TEST(power_GridMetrics, FourierTransformOfAnyLengthMatchesTheDefinition) {
+    for (std::size_t n : {8u, 12u, 97u}) {
+        std::mt19937 rng(static_cast<unsigned>(n));
+        std::uniform_real_distribution<double> u(-1, 1);
+        std::vector<std::complex<double>> x(n);
+        for (auto& v : x) v = {u(rng), u(rng)};
+        auto X = x;
+        fourierTransform(X);
+        for (std::size_t k = 0; k < n; ++k) {
+            std::complex<double> s = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                s += x[j] * std::polar(1.0, -2 * kPi * static_cast<double>(j * k) / n);
+            }
+            EXPECT_NEAR(std::abs(X[k] - s), 0.0, 1e-9) << n << " " << k;
+        }
+        fourierTransform(X, true);
+        for (std::size_t j = 0; j < n; ++j) EXPECT_NEAR(std::abs(X[j] - x[j]), 0.0, 1e-12);
+    }
+}
+
+TEST(power_GridMetrics, SquareWaveMatchesItsAnalyticValues) {
+    // 64 racks × 60 kW swing: A = 3.84 MW between 5 and 8.84 MW, T = 2 s, sampled at 10 ms
+    // (200 samples a period, 50 periods; N = 10,000, not a power of two: Bluestein).
+    const double A = 3.84e6, T = 2.0, dt = 0.01;
+    const auto p = square(5e6, A, T, dt, 50);
+    GridMetricsOptions o;  // bands 0.1–2 Hz and 2–50 Hz
+    o.swing_window = 10.0;
+    const GridMetrics m = gridMetrics(p, dt, o);
+    EXPECT_NEAR(m.mean, 5e6 + A / 2, 1e-6 * A);
+    EXPECT_NEAR(m.swing, A, 1e-9 * A);
+    EXPECT_NEAR(m.windowed_swing, A, 1e-9 * A);
+    // Edges are instantaneous: one sample step carries the whole swing, A/dt.
+    EXPECT_NEAR(m.max_ramp_up, A / dt, 0.01 * A / dt);
+    EXPECT_NEAR(m.max_ramp_down, A / dt, 0.01 * A / dt);
+    EXPECT_NEAR(m.dominant_period, T, 0.01 * T);
+    // Fourier series of a square wave: odd harmonics k with amplitude 2A/(πk); the variance
+    // A²/4 splits as (8/π²)/k² per harmonic. 0.1–2 Hz holds k = 1 (0.5 Hz) and 3 (1.5 Hz).
+    const double share_low = 8 / (kPi * kPi) * (1.0 + 1.0 / 9.0);  // 0.9006
+    ASSERT_EQ(m.bands.size(), 2u);
+    EXPECT_NEAR(m.bands[0].lo, 0.1, 1e-12);
+    EXPECT_NEAR(m.bands[0].hi, 2.0, 1e-12);
+    EXPECT_NEAR(m.bands[1].hi, 50.0, 1e-12);
+    EXPECT_NEAR(m.bands[0].share, share_low, 0.01 * share_low);
+    EXPECT_NEAR(m.bands[1].share, 1 - share_low, 0.01 * (1 - share_low));
+    // Band-limited signal (2A/π)(sin ωt + sin 3ωt / 3) peaks at ωt = π/4 with
+    // (2A/π)·(4/3)·(√2/2): its swing is twice that, 1.2004·A.
+    const double band_swing = 2 * (2 * A / kPi) * (4.0 / 3.0) * (std::sqrt(2.0) / 2);
+    EXPECT_NEAR(m.bands[0].swing, band_swing, 0.01 * band_swing);
+    // Ramp over 1 s: a whole half period, A per second at most.
+    o.ramp_window = 1.0;
+    EXPECT_NEAR(gridMetrics(p, dt, o).max_ramp_up, A / 1.0, 0.01 * A);
+}
+
+TEST(power_GridMetrics, LimitsPassAndFail) {
+    const double A = 3.84e6, dt = 0.01;
+    const auto p = square(5e6, A, 2.0, dt, 10);
+    GridMetricsOptions o;
+    o.ramp_window = 1.0;
+    const GridMetrics m = gridMetrics(p, dt, o);
+    GridLimits l;
+    l.ramp_limit = 10e6 / 60.0;  // 10 MW/min; the wave ramps 3.84 MW/s = 230 MW/min
+    l.max_swing = 5e6;
+    GridCheck c = checkGridLimits(m, l);
+    EXPECT_FALSE(c.pass);
+    ASSERT_EQ(c.failures.size(), 2u);  // up and down
+    EXPECT_NE(c.failures[0].find("ramp up 230.4 MW/min exceeds the limit 10 MW/min"),
+              std::string::npos)
+        << c.failures[0];
+    l.ramp_limit.reset();
+    EXPECT_TRUE(checkGridLimits(m, l).pass);  // swing 3.84 MW ≤ 5 MW
+    l.swing_band = 0;
+    l.max_swing = 4e6;  // band swing 4.61 MW > 4 MW
+    c = checkGridLimits(m, l);
+    EXPECT_FALSE(c.pass);
+    EXPECT_NE(c.failures[0].find("swing in 0.1–2 Hz"), std::string::npos) << c.failures[0];
+    test::expectInputError([&] { gridMetrics({1.0}, 0.1); }, {"at least 2 samples"});
+    o.band_edges = {2.0, 1.0};
+    test::expectInputError([&] { gridMetrics(p, dt, o); }, {"band edges must increase"});
+}
+
+}  // namespace
+}  // namespace dctwin::power
