@@ -46,7 +46,7 @@ def simulate(scenario, controller):
     while sim.time < sim.end_time:
         sim.advance(min(sim.time + STEP_S, sim.end_time), **controls)
         obs = sim.observe()
-        max_gpu_K = max(max_gpu_K, obs["cooling/max_gpu_temp"])
+        max_gpu_K = max(max_gpu_K, obs["cooling/max_gpu_junction_temp"])
         controls = controller(sim, obs)
         setpoints.append(sim.controls["tcs_supply_temp_C"])
     obs = sim.observe()
@@ -68,7 +68,7 @@ def fixed(sim, obs):
 def reset_toward(gpu_target_C):
     def reset(sim, obs):
         tcs = sim.controls["tcs_supply_temp_C"]
-        error = gpu_target_C - (obs["cooling/max_gpu_temp"] - 273.15)
+        error = gpu_target_C - (obs["cooling/max_gpu_junction_temp"] - 273.15)
         move = max(-MAX_MOVE_K, min(MAX_MOVE_K, GAIN * error))
         new = max(LIMITS_C[0], min(LIMITS_C[1], tcs + move))
         return {"tcs_supply_temp_C": new, "fws_supply_temp_C": new - APPROACH_K}
