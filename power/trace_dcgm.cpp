@@ -147,7 +147,8 @@ TraceData readDcgmDmon(const std::string& file, const Lines& lines, const TraceR
             }
             continue;
         }
-        try {
+        Row r;
+        const bool keep = parseUnlessCutShort(data, lines, i, [&] {
             if (names.empty()) {
                 fail(file, ln, "data row before the '#Entity ...' header of dcgmi dmon");
             }
@@ -157,7 +158,6 @@ TraceData readDcgmDmon(const std::string& file, const Lines& lines, const TraceR
                                  "fields",
                                  names.size(), fmt::join(names, ", "), tk.size()));
             }
-            Row r;
             r.line = ln;
             r.device = tk[0].second + " " + tk[1].second;
             for (std::size_t k = 0; k < names.size(); ++k) {
@@ -172,17 +172,8 @@ TraceData readDcgmDmon(const std::string& file, const Lines& lines, const TraceR
                 }
                 r.values.push_back(v * units[k].factor);
             }
-            if (!lines.ends_with_newline && isLastDataLine(lines, i)) {
-                data.warnings.push_back(fmt::format(
-                    "line {} dropped: the file ends without a newline inside it (cut short)", ln));
-                continue;
-            }
-            rows.push_back(std::move(r));
-        } catch (const InputError& e) {
-            if (!isLastDataLine(lines, i)) throw;
-            data.warnings.push_back(
-                fmt::format("line {} dropped (truncated last line?): {}", ln, e.what()));
-        }
+        });
+        if (keep) rows.push_back(std::move(r));
     }
     if (names.empty()) throw InputError(fmt::format("{}: no '#Entity ...' header", file));
     // A cycle ends when an entity comes round again.
@@ -272,20 +263,9 @@ TraceData readDcgmPrometheus(const std::string& file, const Lines& lines,
     for (std::size_t i = 0; i < lines.text.size(); ++i) {
         const std::string t = trim(lines.text[i]);
         if (t.empty() || t[0] == '#') continue;
-        try {
-            auto sample = parsePromLine(file, i + 1, t);
-            if (!lines.ends_with_newline && isLastDataLine(lines, i)) {
-                // An exporter scrape ends with a newline: a last line without one was cut.
-                data.warnings.push_back(fmt::format(
-                    "line {} dropped: the file ends without a newline inside it (cut short)",
-                    i + 1));
-                continue;
-            }
+        PromSample sample;
+        if (parseUnlessCutShort(data, lines, i, [&] { sample = parsePromLine(file, i + 1, t); })) {
             samples.emplace_back(std::move(sample), i + 1);
-        } catch (const InputError& e) {
-            if (!isLastDataLine(lines, i)) throw;
-            data.warnings.push_back(
-                fmt::format("line {} dropped (truncated last line?): {}", i + 1, e.what()));
         }
     }
     if (samples.empty()) throw InputError(fmt::format("{}: no metric samples", file));

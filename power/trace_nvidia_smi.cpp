@@ -155,14 +155,14 @@ TraceData readNvidiaSmi(const std::string& file, const Lines& lines, const Trace
         const std::string& text = lines.text[i];
         if (trim(text).empty()) continue;
         const std::size_t ln = i + 1;
-        try {
+        Row r;
+        const bool keep = parseUnlessCutShort(data, lines, i, [&] {
             const auto f = split(text, ',');
             if (f.size() != names.size()) {
                 fail(file, ln,
                      fmt::format("expected {} comma-separated fields ({}), found {}", names.size(),
                                  fmt::join(names, ", "), f.size()));
             }
-            Row r;
             r.line = ln;
             if (tcol >= 0) {
                 r.stamp = trim(f[static_cast<std::size_t>(tcol)]);
@@ -205,19 +205,8 @@ TraceData readNvidiaSmi(const std::string& file, const Lines& lines, const Trace
                 }
                 r.values.push_back(v * u.factor);
             }
-            if (!lines.ends_with_newline && isLastDataLine(lines, i)) {
-                // nvidia-smi ends every row with a newline: one without was cut mid-write,
-                // even if what is left still parses ("33" of "330.12 W").
-                data.warnings.push_back(fmt::format(
-                    "line {} dropped: the file ends without a newline inside it (cut short)", ln));
-                continue;
-            }
-            rows.push_back(std::move(r));
-        } catch (const InputError& e) {
-            if (!isLastDataLine(lines, i)) throw;
-            data.warnings.push_back(
-                fmt::format("line {} dropped (truncated last line?): {}", ln, e.what()));
-        }
+        });
+        if (keep) rows.push_back(std::move(r));
     }
     if (rows.empty()) throw InputError(fmt::format("{}: no data rows", file));
 

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/errors.h"
 #include "power/trace.h"
 
 namespace dctwin::power::trace_detail {
@@ -78,6 +79,29 @@ TraceData readCornell(const std::string& file, const Lines& lines);
 /// The last data line of a file that fails to parse: dropped with a warning (a logger killed
 /// mid-line) when it is the file's last non-blank line; any other line's error is rethrown.
 bool isLastDataLine(const Lines& lines, std::size_t index);
+
+/// The tool logs' one policy for a file cut short while it was written: `parse` reads data
+/// line `index` (throwing InputError on a bad field); a line that fails is an error unless it
+/// is the file's last, which is dropped with a warning; the last line is dropped too when the
+/// file does not end with a newline (the tools end every row with one, so what is left was
+/// cut mid-write even if it parses: "33" of "330.12 W"). Returns whether to keep the row.
+template <class Parse>
+bool parseUnlessCutShort(TraceData& data, const Lines& lines, std::size_t index, Parse&& parse) {
+    try {
+        parse();
+    } catch (const InputError& e) {
+        if (!isLastDataLine(lines, index)) throw;
+        data.warnings.push_back("line " + std::to_string(index + 1) +
+                                " dropped (truncated last line?): " + e.what());
+        return false;
+    }
+    if (!lines.ends_with_newline && isLastDataLine(lines, index)) {
+        data.warnings.push_back("line " + std::to_string(index + 1) +
+                                " dropped: the file ends without a newline inside it (cut short)");
+        return false;
+    }
+    return true;
+}
 
 /// "file:line: message" as an InputError.
 [[noreturn]] void fail(const std::string& file, std::size_t line, const std::string& message);

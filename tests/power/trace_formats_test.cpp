@@ -192,6 +192,24 @@ TEST_F(TraceFormats, DcgmDmon) {
                       o);
         },
         {"dmon_bad.txt:4", "field 'POWER' is '29x.000', not a number"});
+    // Cut short while dmon was writing: the last row lost "1\n" ("GPU 1 118.500 48 1" still
+    // parses, utilization 1 instead of 11) — dropped with a warning, as is a last row cut to
+    // too few fields; a bad row elsewhere stays an error (above).
+    std::string cut(kDmon);
+    cut.resize(cut.size() - 2);
+    const TraceData c = readTrace(write("dmon_cut.txt", cut), o);
+    ASSERT_EQ(c.warnings.size(), 1u);
+    EXPECT_NE(c.warnings[0].find("line 10 dropped: the file ends without a newline"),
+              std::string::npos)
+        << c.warnings[0];
+    EXPECT_EQ(c.devices[1].time.size(), 2u);
+    std::string few(kDmon);
+    few.resize(few.size() - std::string("00         48         11\n").size());
+    const TraceData c2 = readTrace(write("dmon_cut2.txt", few + "\n"), o);
+    ASSERT_EQ(c2.warnings.size(), 1u);
+    EXPECT_NE(c2.warnings[0].find("line 10 dropped (truncated last line?)"), std::string::npos)
+        << c2.warnings[0];
+    EXPECT_EQ(c2.devices[1].time.size(), 2u);
 }
 
 // dcgm-exporter scrapes (curl localhost:9400/metrics), two concatenated, with timestamps.
