@@ -42,7 +42,7 @@ Usage:
   dctwin-bench [--case N] [--quick] [--json FILE]
   dctwin-bench --help
 
-  --case N     run only case N (1..4); default: all four
+  --case N     run only case N (1..7); default: all seven
   --quick      shortened cases for a smoke test (annual: 7 days, transient: 60 s); their
                figures are not comparable with the budgets
   --json FILE  also write the results as JSON
@@ -52,6 +52,14 @@ Cases (scenarios from the source tree's scenarios/ folder):
   2  annual, 64 racks, 10-min output          azure_gb300_64.json                < 5 s
   3  annual, 1,390 racks, 60-min output       campus_100k.json                   < 60 s, < 4 GB
   4  transient, 64 racks, 1 h at 0.1 s        transient_training_swings.json     < 10 s
+  5  annual, 1,390 distinct racks, 60-min     campus_100k.json, one job per rack < 30 s, < 4 GB
+  6  annual, 5,560 distinct racks, 60-min     campus_100k.json, one job per rack < 120 s, < 4 GB
+  7  transient, 1,390 distinct racks, 1 h     campus_100k.json, one job per rack < 120 s
+     at 0.1 s, desynchronised starts
+
+Cases 5-7 give every rack its own job (issue 12): a mix of training runs (iteration periods
+0.8-3.4 s, checkpoints every 1-6 h, staggered starts) and inference services (peak 55-95 %),
+so no two racks lump together; they print the cost per rack-year.
 
 Exit status: 0 all cases ran (over-budget cases are reported, not failed), 1 a case failed,
 2 bad usage.
@@ -65,6 +73,8 @@ struct CaseSpec {
     double budget_s;       // [s] wall
     double budget_mb;      // [MB] peak memory; 0 = no memory budget
     const char* budget_text;
+    int distinct_racks = 0;  // > 0: every rack its own job (see distinctRacks)
+    bool transient = false;  // with distinct_racks: a resolved 1 h at 0.1 s instead of a year
 };
 
 // DESIGN.md §6. The budgets are for one core of this machine.
@@ -73,6 +83,10 @@ const std::vector<CaseSpec> kCases = {
     {2, "annual, 64 racks", "azure_gb300_64.json", false, 5.0, 0.0, "< 5 s"},
     {3, "annual, 1,390 racks", "campus_100k.json", false, 60.0, 4096.0, "< 60 s, < 4 GB"},
     {4, "transient, 64 racks", "transient_training_swings.json", false, 10.0, 0.0, "< 10 s"},
+    {5, "annual, 1,390 distinct", "campus_100k.json", false, 30.0, 4096.0, "< 30 s, < 4 GB", 1390},
+    {6, "annual, 5,560 distinct", "campus_100k.json", false, 120.0, 4096.0, "< 120 s, < 4 GB",
+     5560},
+    {7, "transient, 1,390 dist.", "campus_100k.json", false, 120.0, 4096.0, "< 120 s", 1390, true},
 };
 
 constexpr int kSizingRepeats = 5;
@@ -125,10 +139,66 @@ Options parseArgs(int argc, char** argv) {
 
 std::filesystem::path scenarioPath(const CaseSpec& c) { return scenariosDir() / c.scenario; }
 
+/// A campus whose racks all differ: rack k runs job k, alternately a training run and an
+/// inference service, their parameters stepped through co-prime cycles so that no two racks
+/// share a load (the lumping merges only racks of one job). Deterministic, so two runs of a
+/// case measure the same model.
+void giveEveryRackItsOwnJob(Json& input, int racks, bool transient) {
+    input["it"]["racks"] = Json::array({Json{{"model", "gb300_nvl72"}, {"count", racks}}});
+    Json jobs = Json::array();
+    int training = 0;
+    for (int k = 0; k < racks; ++k) {
+        const bool train = k % 5 < 3;  // 60 % research training, 40 % product inference
+        Json j{{"name", fmt::format("job{}", k)}, {"racks", 1}};
+        if (train) {
+            ++training;
+            j["type"] = "training";
+            j["tenant"] = "research";
+            j["iteration_period_s"] = 0.8 + 0.2 * (k % 13);
+            j["compute_fraction"] = 0.55 + 0.05 * (k % 7);
+            j["compute_util_pct"] = 85 + k % 16;
+            j["comm_util_pct"] = 30 + 5 * (k % 11);
+            j["checkpoint_interval_h"] = 1 + k % 6;
+            j["checkpoint_duration_s"] = 60 + 15 * (k % 5);
+            j["checkpoint_util_pct"] = 10;
+            j["start_ramp_s"] = 60;
+            j["duration_h"] = 8760;
+            // Desynchronised: training starts spread over the first minutes (transient) or
+            // the first day (annual), as a scheduler would place them.
+            j["start_h"] = transient ? (k % 97) * (2.0 / 3600.0) : (k % 23) * 1.0;
+        } else {
+            j["type"] = "inference";
+            j["tenant"] = "product";
+            j["peak_util_pct"] = 55 + (k * 7) % 41;
+            j["peak_to_trough"] = 1.4 + 0.1 * (k % 9);
+            j["start_h"] = 0;
+        }
+        jobs.push_back(std::move(j));
+    }
+    input["workload"]["jobs"] = std::move(jobs);
+    input["workload"]["tenants"] = {{"research", double(training) / racks},
+                                    {"product", 1.0 - double(training) / racks}};
+    if (transient) {
+        input["study"] = {{"kind", "transient"},
+                          {"start", "07-15"},
+                          {"duration_s", 3600.0},
+                          {"output_interval_s", 0.1}};
+    }
+}
+
 // The quick variants change the study length in the input JSON and re-parse it, so the model
 // builder sees exactly what a scenario file with that length would give it.
 facility::ScenarioSpec loadCase(const CaseSpec& c, bool quick) {
     facility::ScenarioSpec sc = facility::loadScenario(scenarioPath(c));
+    if (c.distinct_racks > 0) {
+        Json input = sc.input;
+        giveEveryRackItsOwnJob(input, c.distinct_racks, c.transient);
+        facility::ScenarioSpec d = facility::parseScenario(
+            input, sc.base_dir,
+            fmt::format("{} ({} distinct racks)", sc.file.string(), c.distinct_racks));
+        d.file = sc.file;
+        sc = std::move(d);
+    }
     if (!quick || c.sizing) return sc;
     Json input = sc.input;
     Json& study = input["study"];
@@ -215,6 +285,9 @@ Json runCaseInChild(const CaseSpec& c, bool quick) {
         r["factorizations"] = out.stats.factorizations;
         r["error_test_failures"] = out.stats.error_test_failures;
         r["convergence_failures"] = out.stats.convergence_failures;
+        r["jacobian_colours"] = out.stats.jacobian_colours;
+        r["quadratures"] = out.stats.quadratures;
+        r["racks"] = sc.it.totalRacks();
     } catch (const std::exception& e) {
         r["ok"] = false;
         r["error"] = e.what();

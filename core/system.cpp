@@ -402,7 +402,6 @@ SparsityPattern System::jacobianPattern() const {
                 if (!comp.derivativeDependsOnInput(r, i)) continue;
                 if (const auto* src = inputDeps(e.input_offset + i)) merge(row_deps, *src);
             }
-            row_deps.push_back(row);  // keep the diagonal: the solver adds γ·I there
             for (std::int64_t col : row_deps) cols[static_cast<std::size_t>(col)].push_back(row);
         }
     }

@@ -364,7 +364,7 @@ void SiteModel::addMeters(double P_site) {
         const double rate = water_q ? 1e-3 * d.nominal_fraction : P_site * d.nominal_fraction;
         ch.push_back({d.name, d.unit, water_q ? "m3" : "J", rate, rate * c_.horizon});
     }
-    meters_ = add(std::make_shared<thermal::Accumulator>("meters", ch, c_.quadrature_meters));
+    meters_ = add(std::make_shared<thermal::Accumulator>("meters", ch));
     const std::vector<OutputPort> meter_src = {site_power_.out("facility_power"),
                                                site_power_.out("it_power"),
                                                sums_.rack_demand,

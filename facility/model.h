@@ -50,8 +50,7 @@ struct Conditions {
     std::vector<std::pair<double, double>> fans_available;   // plant fans and chiller power
     std::vector<std::pair<double, double>> chiller_available;
     std::map<int, std::vector<std::pair<double, double>>> pumps_failed;  // per physical CDU
-    double horizon = 3600.0;         // [s] typical run length (meter nominal values)
-    bool quadrature_meters = false;  // meters out of the Jacobian (resolved transients)
+    double horizon = 3600.0;  // [s] typical run length (meter nominal values)
 };
 
 /// The model's parts, for recording and metrics: component handles give checked ports.

@@ -157,6 +157,9 @@ void Simulation::advance(double to, const Controls& c) {
     s.stats.error_test_failures += st.error_test_failures;
     s.stats.convergence_failures += st.convergence_failures;
     s.stats.reinits += st.reinits;
+    s.stats.jacobian_rhs_evals += st.jacobian_rhs_evals;
+    s.stats.jacobian_colours = st.jacobian_colours;
+    s.stats.quadratures = st.quadratures;
 }
 
 std::vector<Observed> Simulation::observe() const {

@@ -204,12 +204,6 @@ Conditions initialConditions(const ScenarioSpec& sc, const SiteSizing& z, const 
     }
     init.air = sc.site.weather->at(st.start_s);
     init.resolution = resolutionOf(st);
-    // Resolved transients take sub-second steps through the smoothing controller's corners:
-    // there the meters run as quadratures (out of the Jacobian) and KLU with a coloured
-    // Jacobian needs ~10 evaluations per Jacobian instead of one per state (measured 2.8x
-    // faster on the 1 h transient, energy balance 2e-7). Annual steps are hours long, where a
-    // quadrature's loose Newton update cost 1e-3 of the energy balance: meters stay exact.
-    init.quadrature_meters = init.resolution == power::Resolution::Resolved;
     init.chain = d.chain;
     init.battery_blocks = d.battery_blocks;
     init.horizon = st.duration_s;
@@ -227,7 +221,6 @@ Conditions studyConditions(const Conditions& init, const StudySpec& st) {
     c.chain = init.chain;
     c.battery_blocks = init.battery_blocks;
     c.horizon = st.duration_s;
-    c.quadrature_meters = init.quadrature_meters;
     return c;
 }
 
@@ -532,7 +525,14 @@ SimulationOptions simulationOptions(const StudySpec& st, const Conditions& c) {
     so.t_end = st.duration_s;
     so.output_interval = st.output_interval_s;
     so.solver = solverOptions(st.rel_tol);
-    if (c.quadrature_meters) so.solver.linear_solver = LinearSolverKind::Sparse;
+    // Resolved transients take sub-second steps through the smoothing controller's corners
+    // and refactor often: KLU with a coloured Jacobian needs 8 rhs evaluations per Jacobian
+    // on the 64-rack transient instead of one per state. The meters stay exact Newton states
+    // there (their rows are short); as CVODE quadratures they cost one more rhs per step
+    // (measured: 532k against 401k rhs evaluations on the 1 h transient).
+    if (c.resolution == power::Resolution::Resolved) {
+        so.solver.linear_solver = LinearSolverKind::Sparse;
+    }
     if (st.linear_solver != "auto") {
         so.solver.linear_solver =
             st.linear_solver == "dense" ? LinearSolverKind::Dense : LinearSolverKind::Sparse;

@@ -201,9 +201,14 @@ double Coolant::enthalpy(double T) const {
 }
 
 double Coolant::temperatureFromEnthalpy(double h) const {
-    // Newton on the strictly increasing h(T) (c_p > 0), from the constant-c_p guess; the
-    // c_p variation is < 2 % per 10 K, so two or three steps reach round-off.
-    double T = T_ref_ + h / cp_(T_ref_);
+    // From the constant-c_p guess about T_ref.
+    return temperatureFromEnthalpy(h, T_ref_ + h / cp_(T_ref_));
+}
+
+double Coolant::temperatureFromEnthalpy(double h, double T_guess) const {
+    // Newton on the strictly increasing h(T) (c_p > 0); the c_p variation is < 2 % per 10 K,
+    // so two or three steps reach round-off from a guess within a few kelvin.
+    double T = T_guess;
     for (int it = 0; it < 30; ++it) {
         const double Tc = std::clamp(T, T_min_, T_max_);
         const double f = cp_.integral(Tc) - h_ref_offset_ - h;
@@ -217,7 +222,10 @@ double Coolant::temperatureFromEnthalpy(double h) const {
 
 double Coolant::heatedTemperature(double T_in, double mdot, double heat) const {
     if (!(mdot > 0.0)) return T_in;
-    return temperatureFromEnthalpy(enthalpy(T_in) + heat / mdot);
+    // Guess from c_p at the inlet: a rack's few-kelvin rise then needs one Newton step fewer
+    // than the guess about T_ref (this is on every rack's right-hand side; issue 12).
+    return temperatureFromEnthalpy(enthalpy(T_in) + heat / mdot,
+                                   T_in + heat / (mdot * cp_(std::clamp(T_in, T_min_, T_max_))));
 }
 
 }  // namespace dctwin::thermal

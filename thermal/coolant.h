@@ -79,6 +79,8 @@ public:
     double enthalpy(double T) const;
     /// Inverse of enthalpy(); ModelError if the result leaves the table.  [J/kg] → [K]
     double temperatureFromEnthalpy(double h) const;
+    /// The same, Newton started from T_guess [K] (a nearby temperature saves iterations).
+    double temperatureFromEnthalpy(double h, double T_guess) const;
     /// Temperature after adding `heat` [W] to a stream of ṁ [kg/s] entering at T_in [K]:
     /// h⁻¹(h(T_in) + heat/ṁ). Returns T_in for ṁ ≤ 0.
     double heatedTemperature(double T_in, double mdot, double heat) const;

@@ -70,8 +70,8 @@ bool WaterUseMeter::outputDependsOnState(std::size_t o, std::size_t s) const {
     return o - 2 == s;
 }
 
-Accumulator::Accumulator(std::string name, std::vector<Channel> channels, bool quadrature)
-    : Component(std::move(name)), quadrature_(quadrature) {
+Accumulator::Accumulator(std::string name, std::vector<Channel> channels)
+    : Component(std::move(name)) {
     for (const auto& c : channels) {
         addState({c.name + "_total", c.total_unit, c.nominal_total, 0.0,
                   fmt::format("integral of {}", c.name)});

@@ -73,8 +73,9 @@ public:
         double nominal_rate = 1.0;
         double nominal_total = 1.0;
     };
-    /// `quadrature`: leave the rows out of the Jacobian (see derivativeDependsOnInput).
-    Accumulator(std::string name, std::vector<Channel> channels, bool quadrature = false);
+    /// Nothing depends on these states, so a sparse solver integrates them as quadratures,
+    /// outside its Newton iteration (core/solver/cvode_solver.cpp); their rows stay exact.
+    Accumulator(std::string name, std::vector<Channel> channels);
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
                         std::span<double> y) const override;
     void computeDerivatives(double t, std::span<const double> x, std::span<const double> u,
@@ -83,16 +84,8 @@ public:
     bool outputDependsOnState(std::size_t o, std::size_t s) const override { return o == s; }
     bool derivativeDependsOnState(std::size_t, std::size_t) const override { return false; }
     bool derivativeDependsOnInput(std::size_t row, std::size_t i) const override {
-        // As quadratures nothing depends on these states, so their rows may be left out of the
-        // Jacobian: Newton converges for every other state as before and these follow, to
-        // within the others' last Newton correction. That keeps the column colouring of a
-        // sparse Jacobian effective (a full row couples every column); the price is a looser
-        // integral, so exact bookkeeping keeps the rows.
-        return !quadrature_ && row == i;
+        return row == i;
     }
-
-private:
-    bool quadrature_;
 };
 
 }  // namespace dctwin::thermal

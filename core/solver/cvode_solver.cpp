@@ -5,7 +5,7 @@
 // The sparse Jacobian is formed here by finite differences with column colouring: columns that
 // share no row are perturbed together, so a Jacobian costs one rhs evaluation per colour (a
 // handful for the banded patterns our component graphs produce) instead of one per state.
-#include <cvode/cvode.h>
+#include <cvodes/cvodes.h>
 #include <fmt/format.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
@@ -116,9 +116,8 @@ void validate(const SolverOptions& o) {
     }
 }
 
-/// The problem's pattern, checked, with sorted unique rows and the diagonal always present
-/// (CVODE forms I - γJ in place, and a missing diagonal would force a reallocation).
-SparsityPattern normalizedPattern(const OdeProblem& problem, std::size_t n) {
+/// The problem's pattern, checked for shape and index range.
+SparsityPattern checkedPattern(const OdeProblem& problem, std::size_t n) {
     SparsityPattern in = problem.jacobianPattern();
     if (in.n != n || in.col_ptr.size() != n + 1 ||
         in.col_ptr.back() != static_cast<std::int64_t>(in.row_index.size())) {
@@ -127,26 +126,66 @@ SparsityPattern normalizedPattern(const OdeProblem& problem, std::size_t n) {
                         "{} states), {} column pointers, {} row indices",
                         in.n, n, in.col_ptr.size(), in.row_index.size()));
     }
-    SparsityPattern out;
-    out.n = n;
-    out.col_ptr.assign(n + 1, 0);
-    out.row_index.reserve(in.row_index.size() + n);
-    std::vector<std::int64_t> rows;
     for (std::size_t j = 0; j < n; ++j) {
-        rows.assign(in.row_index.begin() + in.col_ptr[j], in.row_index.begin() + in.col_ptr[j + 1]);
-        rows.push_back(static_cast<std::int64_t>(j));
-        for (std::int64_t r : rows) {
+        for (auto p = in.col_ptr[j]; p < in.col_ptr[j + 1]; ++p) {
+            const std::int64_t r = in.row_index[static_cast<std::size_t>(p)];
             if (r < 0 || r >= static_cast<std::int64_t>(n)) {
                 throw ModelError(fmt::format(
                     "Jacobian sparsity pattern has row {} in column {} (only {} states)", r, j, n));
             }
         }
+    }
+    return in;
+}
+
+/// The pattern restricted to the Newton states `core` (new index k ↔ state core[k]), with
+/// sorted unique rows and the diagonal always present (CVODE forms I - γJ in place, and a
+/// missing diagonal would force a reallocation).
+SparsityPattern corePattern(const SparsityPattern& in, const std::vector<std::size_t>& core) {
+    const std::size_t n = in.n, m = core.size();
+    std::vector<std::int64_t> to_core(n, -1);
+    for (std::size_t k = 0; k < m; ++k) to_core[core[k]] = static_cast<std::int64_t>(k);
+    SparsityPattern out;
+    out.n = m;
+    out.col_ptr.assign(m + 1, 0);
+    out.row_index.reserve(in.row_index.size() + m);
+    std::vector<std::int64_t> rows;
+    for (std::size_t k = 0; k < m; ++k) {
+        const std::size_t j = core[k];
+        rows.clear();
+        for (auto p = in.col_ptr[j]; p < in.col_ptr[j + 1]; ++p) {
+            const std::int64_t r = to_core[static_cast<std::size_t>(in.row_index[p])];
+            if (r >= 0) rows.push_back(r);  // quadrature rows are integrated outside Newton
+        }
+        rows.push_back(static_cast<std::int64_t>(k));
         std::sort(rows.begin(), rows.end());
         rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
         out.row_index.insert(out.row_index.end(), rows.begin(), rows.end());
-        out.col_ptr[j + 1] = static_cast<std::int64_t>(out.row_index.size());
+        out.col_ptr[k + 1] = static_cast<std::int64_t>(out.row_index.size());
     }
     return out;
+}
+
+/// States that no derivative depends on, their own included: energy and water meters, pure
+/// integrals of the rest of the model. CVODE integrates them as quadratures, after each step's
+/// Newton iteration has converged, so they take no part in it (issue 12): a meter summing
+/// every rack is a dense Jacobian row, and one that Newton solves only approximately drifts,
+/// because nothing pulls an integral back.
+std::vector<std::size_t> quadratureStates(const SparsityPattern& raw) {
+    std::vector<std::size_t> q;
+    for (std::size_t j = 0; j < raw.n; ++j) {
+        if (raw.col_ptr[j] == raw.col_ptr[j + 1]) q.push_back(j);
+    }
+    return q;
+}
+
+/// Whether any of `rows` has more than `limit` entries (limit 0: no limit, never).
+bool anyRowLonger(const SparsityPattern& p, const std::vector<std::size_t>& rows,
+                  std::size_t limit) {
+    if (limit == 0 || rows.empty()) return false;
+    std::vector<std::size_t> count(p.n, 0);
+    for (const std::int64_t r : p.row_index) ++count[static_cast<std::size_t>(r)];
+    return std::any_of(rows.begin(), rows.end(), [&](std::size_t r) { return count[r] > limit; });
 }
 
 class CvodeSolver final : public OdeSolver {
@@ -173,23 +212,60 @@ public:
             throw SolverError("could not create a SUNDIALS context");
         }
         ctx_.reset(raw_ctx);
-        const auto n = static_cast<sunindextype>(n_);
-        y_.reset(N_VNew_Serial(n, ctx_.get()));
-        abstol_.reset(N_VNew_Serial(n, ctx_.get()));
-        ele_.reset(N_VNew_Serial(n, ctx_.get()));
-        ewt_.reset(N_VNew_Serial(n, ctx_.get()));
+        // Newton states (core_) and quadratures (quad_). Only the sparse path separates them:
+        // there a meter's dense row is what costs, and the dense path's small problems would
+        // pay one extra rhs evaluation per step for the quadratures' right-hand side.
+        SparsityPattern raw;
+        if (sparse_) {
+            raw = checkedPattern(problem_, n_);
+            quad_ = quadratureStates(raw);
+            if (options_.quadratures == QuadratureMode::Never ||
+                (options_.quadratures == QuadratureMode::Automatic &&
+                 !anyRowLonger(raw, quad_, options_.dense_row_limit))) {
+                quad_.clear();
+            }
+            if (quad_.size() == n_) quad_.clear();  // nothing left for Newton: keep it simple
+        }
+        for (std::size_t i = 0, q = 0; i < n_; ++i) {
+            if (q < quad_.size() && quad_[q] == i) {
+                ++q;
+            } else {
+                core_.push_back(i);
+            }
+        }
+        m_ = core_.size();
+        full_x_.assign(n_, 0.0);
+        full_dx_.assign(n_, 0.0);
+
+        const auto m = static_cast<sunindextype>(m_);
+        y_.reset(N_VNew_Serial(m, ctx_.get()));
+        abstol_.reset(N_VNew_Serial(m, ctx_.get()));
+        ele_.reset(N_VNew_Serial(m, ctx_.get()));
+        ewt_.reset(N_VNew_Serial(m, ctx_.get()));
         if (!y_ || !abstol_ || !ele_ || !ewt_) throw SolverError("out of memory (N_Vector)");
         double* atol = N_VGetArrayPointer(abstol_.get());
-        for (std::size_t i = 0; i < n_; ++i) atol[i] = options_.abs_tol_factor * nominal_[i];
+        for (std::size_t k = 0; k < m_; ++k) {
+            atol[k] = options_.abs_tol_factor * nominal_[core_[k]];
+        }
+        if (!quad_.empty()) {
+            const auto nq = static_cast<sunindextype>(quad_.size());
+            q_.reset(N_VNew_Serial(nq, ctx_.get()));
+            qabstol_.reset(N_VNew_Serial(nq, ctx_.get()));
+            if (!q_ || !qabstol_) throw SolverError("out of memory (N_Vector)");
+            double* qtol = N_VGetArrayPointer(qabstol_.get());
+            for (std::size_t k = 0; k < quad_.size(); ++k) {
+                qtol[k] = options_.abs_tol_factor * nominal_[quad_[k]];
+            }
+        }
 
         if (sparse_) {
-            pattern_ = normalizedPattern(problem_, n_);
+            pattern_ = corePattern(raw, core_);
             colour();
-            matrix_.reset(SUNSparseMatrix(n, n, static_cast<sunindextype>(pattern_.nnz()), CSC_MAT,
+            matrix_.reset(SUNSparseMatrix(m, m, static_cast<sunindextype>(pattern_.nnz()), CSC_MAT,
                                           ctx_.get()));
             if (matrix_) linsol_.reset(SUNLinSol_KLU(y_.get(), matrix_.get(), ctx_.get()));
         } else {
-            matrix_.reset(SUNDenseMatrix(n, n, ctx_.get()));
+            matrix_.reset(SUNDenseMatrix(m, m, ctx_.get()));
             if (matrix_) linsol_.reset(SUNLinSol_Dense(y_.get(), matrix_.get(), ctx_.get()));
         }
         if (!matrix_ || !linsol_) throw SolverError("could not create the linear solver");
@@ -220,7 +296,13 @@ public:
                                               problem_.stateName(i), x0[i], t0));
             }
         }
-        std::copy(x0.begin(), x0.end(), N_VGetArrayPointer(y_.get()));
+        std::copy(x0.begin(), x0.end(), full_x_.begin());
+        double* y = N_VGetArrayPointer(y_.get());
+        for (std::size_t k = 0; k < m_; ++k) y[k] = x0[core_[k]];
+        if (q_) {
+            double* q = N_VGetArrayPointer(q_.get());
+            for (std::size_t k = 0; k < quad_.size(); ++k) q[k] = x0[quad_[k]];
+        }
         if (!initialized_) {
             check(CVodeInit(cvode_.get(), &CvodeSolver::rhsCallback, t0, y_.get()), "CVodeInit");
             check(CVodeSVtolerances(cvode_.get(), options_.rel_tol, abstol_.get()),
@@ -236,11 +318,21 @@ public:
             if (sparse_) {
                 check(CVodeSetJacFn(cvode_.get(), &CvodeSolver::jacobianCallback), "CVodeSetJacFn");
             }
+            if (q_) {
+                check(CVodeQuadInit(cvode_.get(), &CvodeSolver::quadCallback, q_.get()),
+                      "CVodeQuadInit");
+                check(CVodeQuadSVtolerances(cvode_.get(), options_.rel_tol, qabstol_.get()),
+                      "CVodeQuadSVtolerances");
+                // The meters keep their place in the step error test, as when they were
+                // Newton states: a report's energies are held to the same tolerance.
+                check(CVodeSetQuadErrCon(cvode_.get(), SUNTRUE), "CVodeSetQuadErrCon");
+            }
             initialized_ = true;
         } else {
             // ReInit zeroes CVODE's counters; keep what they counted so far.
             if (called_since_init_) accumulate(base_);
             check(CVodeReInit(cvode_.get(), t0, y_.get()), "CVodeReInit");
+            if (q_) check(CVodeQuadReInit(cvode_.get(), q_.get()), "CVodeQuadReInit");
             ++reinits_;
         }
         called_since_init_ = false;
@@ -274,6 +366,7 @@ public:
             // An earlier advance without a stop stepped past tout already; the last step covers
             // tout, so interpolating is as accurate as stopping there.
             flag = CVodeGetDky(cvode_.get(), tout, 0, y_.get());
+            if (flag >= 0 && q_) flag = CVodeGetQuadDky(cvode_.get(), tout, 0, q_.get());
             tret = tout;
         } else {
             // CVODE 6.4 has no CVodeClearStopTime: a stop time at +inf never binds.
@@ -282,6 +375,10 @@ public:
                   "CVodeSetStopTime");
             called_since_init_ = true;
             flag = CVode(cvode_.get(), tout, y_.get(), &tret, CV_NORMAL);
+            if (flag >= 0 && q_) {
+                double tq = tret;
+                flag = CVodeGetQuad(cvode_.get(), &tq, q_.get());
+            }
         }
         // A recoverable model error that CVODE stepped around is forgotten; one that ended
         // the integration is the failure to report.
@@ -293,8 +390,13 @@ public:
         pending_ = nullptr;
         if (flag < 0) throw SolverError(failureMessage(flag, tret));
         const double* y = N_VGetArrayPointer(y_.get());
-        std::copy(y, y + n_, x.begin());
-        x_.assign(y, y + n_);
+        for (std::size_t k = 0; k < m_; ++k) full_x_[core_[k]] = y[k];
+        if (q_) {
+            const double* q = N_VGetArrayPointer(q_.get());
+            for (std::size_t k = 0; k < quad_.size(); ++k) full_x_[quad_[k]] = q[k];
+        }
+        std::copy(full_x_.begin(), full_x_.end(), x.begin());
+        x_ = full_x_;
         t_ = tout;
     }
 
@@ -302,6 +404,9 @@ public:
         SolverStats s = base_;
         if (initialized_ && n_ > 0 && called_since_init_) accumulate(s);
         s.rhs_evals += fd_rhs_evals_;
+        s.jacobian_rhs_evals = fd_rhs_evals_;
+        s.jacobian_colours = static_cast<long>(colour_ptr_.empty() ? 0 : colour_ptr_.size() - 1);
+        s.quadratures = static_cast<long>(quad_.size());
         s.reinits = reinits_;
         return s;
     }
@@ -311,7 +416,30 @@ public:
 private:
     static int rhsCallback(sunrealtype t, N_Vector y, N_Vector ydot, void* user) {
         auto* self = static_cast<CvodeSolver*>(user);
-        return self->evalRhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
+        return self->evalCore(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
+    }
+
+    static int quadCallback(sunrealtype t, N_Vector y, N_Vector qdot, void* user) {
+        auto* self = static_cast<CvodeSolver*>(user);
+        const int rc = self->evalFullFromCore(t, N_VGetArrayPointer(y));
+        const double* dx = self->full_dx_.data();
+        double* out = N_VGetArrayPointer(qdot);
+        for (std::size_t k = 0; k < self->quad_.size(); ++k) out[k] = dx[self->quad_[k]];
+        return rc;
+    }
+
+    /// The full rhs from the Newton states; the quadratures' slots in full_x_ keep their last
+    /// values (no derivative reads them, by their definition).
+    int evalFullFromCore(double t, const double* y) noexcept {
+        for (std::size_t k = 0; k < m_; ++k) full_x_[core_[k]] = y[k];
+        return evalRhs(t, full_x_.data(), full_dx_.data());
+    }
+
+    int evalCore(double t, const double* y, double* ydot) noexcept {
+        if (quad_.empty()) return evalRhs(t, y, ydot);
+        const int rc = evalFullFromCore(t, y);
+        for (std::size_t k = 0; k < m_; ++k) ydot[k] = full_dx_[core_[k]];
+        return rc;
     }
 
     static int jacobianCallback(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void* user,
@@ -378,23 +506,42 @@ private:
         // CVODE zeroes the whole matrix, structure included, before each call.
         std::copy(pattern_.col_ptr.begin(), pattern_.col_ptr.end(), colptr);
         std::copy(pattern_.row_index.begin(), pattern_.row_index.end(), rowval);
-        std::copy(yv, yv + n_, yp);
+        std::copy(yv, yv + m_, yp);
         static const double sqrt_eps = std::sqrt(std::numeric_limits<double>::epsilon());
         for (std::size_t c = 0; c + 1 < colour_ptr_.size(); ++c) {
             for (std::size_t k = colour_ptr_[c]; k < colour_ptr_[c + 1]; ++k) {
                 const std::size_t j = colour_cols_[k];
-                const double h = sqrt_eps * std::max(std::abs(yv[j]), nominal_[j]);
+                const double h = sqrt_eps * std::max(std::abs(yv[j]), nominal_[core_[j]]);
                 yp[j] = yv[j] + h;
                 step_[j] = yp[j] - yv[j];  // the step actually taken after rounding
             }
-            const int rc = evalRhs(t, yp, fp);
+            const int rc = evalCore(t, yp, fp);
             ++fd_rhs_evals_;
             if (rc != 0) return rc;
+            // A shared (dense) row sees the sum of its entries over this colour's columns;
+            // shareStep_ gathers the steps so that sum can be split below.
+            for (std::size_t d : dense_rows_) share_step_[d] = 0.0;
             for (std::size_t k = colour_ptr_[c]; k < colour_ptr_[c + 1]; ++k) {
                 const std::size_t j = colour_cols_[k];
                 for (auto p = pattern_.col_ptr[j]; p < pattern_.col_ptr[j + 1]; ++p) {
                     const auto i = static_cast<std::size_t>(pattern_.row_index[p]);
-                    data[p] = (fp[i] - f0[i]) / step_[j];
+                    if (is_dense_row_[i] && i != j) share_step_[i] += step_[j];
+                }
+            }
+            for (std::size_t k = colour_ptr_[c]; k < colour_ptr_[c + 1]; ++k) {
+                const std::size_t j = colour_cols_[k];
+                for (auto p = pattern_.col_ptr[j]; p < pattern_.col_ptr[j + 1]; ++p) {
+                    const auto i = static_cast<std::size_t>(pattern_.row_index[p]);
+                    // Exact for an ordinary row and a dense row's diagonal. For a dense row's
+                    // off-diagonal entries the colour's columns are taken to weigh equally:
+                    // exact when they do (a mixer's identical branches, a pipe node fed by like
+                    // racks), and the row's directional derivative is exact in any case.
+                    // (A meter would drift under such a row: nothing pulls an integral back.
+                    // That is why meters are quadratures, not dense rows.)
+                    // Newton needs only an approximate Jacobian; accuracy is set by the
+                    // error test, not by J.
+                    const double denom = (is_dense_row_[i] && i != j) ? share_step_[i] : step_[j];
+                    data[p] = (fp[i] - f0[i]) / denom;
                 }
                 yp[j] = yv[j];
             }
@@ -403,9 +550,14 @@ private:
     }
 
     /// Greedy colouring: a column takes the lowest colour not used by any column it shares a
-    /// row with.
+    /// row with, except through dense rows. A row with more than options_.dense_row_limit
+    /// entries (a facility-water pipe node fed by every CDU) would otherwise force one colour
+    /// per column in it, i.e. one rhs evaluation per rack per Jacobian, O(n²) in racks
+    /// (issue 12; the meters, the other dense rows, are quadratures and not in the pattern).
+    /// Through a dense row only its own column is kept apart from the others, so its diagonal stays
+    /// exact; its off-diagonal entries are shared out (see above).
     void colour() {
-        const std::size_t n = n_;
+        const std::size_t n = m_;
         // Row → columns (transpose of the CSC pattern).
         std::vector<std::size_t> row_ptr(n + 1, 0), row_cols(pattern_.nnz());
         for (auto r : pattern_.row_index) ++row_ptr[static_cast<std::size_t>(r) + 1];
@@ -418,17 +570,32 @@ private:
                 }
             }
         }
+        is_dense_row_.assign(n, 0);
+        dense_rows_.clear();
+        for (std::size_t r = 0; r < n; ++r) {
+            const std::size_t limit = options_.dense_row_limit;
+            if (limit > 0 && row_ptr[r + 1] - row_ptr[r] > limit) {
+                is_dense_row_[r] = 1;
+                dense_rows_.push_back(r);
+            }
+        }
+        share_step_.assign(n, 0.0);
         constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
         std::vector<std::size_t> col_colour(n, none);
         std::vector<std::size_t> forbidden_by;  // colour → last column that forbade it
         std::size_t colours = 0;
         for (std::size_t j = 0; j < n; ++j) {
+            auto forbid = [&](std::size_t col) {
+                const std::size_t c = col_colour[col];
+                if (c != none) forbidden_by[c] = j;
+            };
             for (auto p = pattern_.col_ptr[j]; p < pattern_.col_ptr[j + 1]; ++p) {
                 const auto r = static_cast<std::size_t>(pattern_.row_index[p]);
-                for (std::size_t q = row_ptr[r]; q < row_ptr[r + 1]; ++q) {
-                    const std::size_t c = col_colour[row_cols[q]];
-                    if (c != none) forbidden_by[c] = j;
+                if (is_dense_row_[r] && r != j) {
+                    forbid(r);  // keep apart from the row's own column only
+                    continue;
                 }
+                for (std::size_t q = row_ptr[r]; q < row_ptr[r + 1]; ++q) forbid(row_cols[q]);
             }
             std::size_t c = 0;
             while (c < colours && forbidden_by[c] == j) ++c;
@@ -453,6 +620,7 @@ private:
         if (CVodeGetNumSteps(mem, &v) == CV_SUCCESS) s.steps += v;
         if (CVodeGetNumRhsEvals(mem, &v) == CV_SUCCESS) s.rhs_evals += v;
         if (CVodeGetNumLinRhsEvals(mem, &v) == CV_SUCCESS) s.rhs_evals += v;  // dense DQ
+        if (q_ && CVodeGetQuadNumRhsEvals(mem, &v) == CV_SUCCESS) s.rhs_evals += v;
         if (CVodeGetNumJacEvals(mem, &v) == CV_SUCCESS) s.jacobian_evals += v;
         if (CVodeGetNumLinSolvSetups(mem, &v) == CV_SUCCESS) s.factorizations += v;
         if (CVodeGetNumErrTestFails(mem, &v) == CV_SUCCESS) s.error_test_failures += v;
@@ -483,12 +651,12 @@ private:
             const double* ele = N_VGetArrayPointer(ele_.get());
             const double* ewt = N_VGetArrayPointer(ewt_.get());
             const double* y = N_VGetArrayPointer(y_.get());
-            std::vector<std::pair<double, std::size_t>> err(n_);
-            for (std::size_t i = 0; i < n_; ++i) {
+            std::vector<std::pair<double, std::size_t>> err(m_);
+            for (std::size_t i = 0; i < m_; ++i) {
                 const double e = std::abs(ele[i] * ewt[i]);
                 err[i] = {std::isnan(e) ? std::numeric_limits<double>::infinity() : e, i};
             }
-            std::size_t k = std::min<std::size_t>(5, n_);
+            std::size_t k = std::min<std::size_t>(5, m_);
             std::partial_sort(err.begin(), err.begin() + static_cast<std::ptrdiff_t>(k), err.end(),
                               [](const auto& a, const auto& b) { return a > b; });
             if (err.front().first == 0.0) {
@@ -502,7 +670,7 @@ private:
             for (std::size_t r = 0; r < k; ++r) {
                 const std::size_t i = err[r].second;
                 msg += fmt::format("{} {} (error {:.3g}, value {:.6g})", r ? "," : "",
-                                   problem_.stateName(i), err[r].first, y[i]);
+                                   problem_.stateName(core_[i]), err[r].first, y[i]);
             }
             if (k > 0) msg += ".";
         } else if (nonfinite_ == std::nullopt && n_ > 0 && isRhsFailure(flag)) {
@@ -523,13 +691,17 @@ private:
 
     OdeProblem& problem_;
     SolverOptions options_;
-    std::size_t n_;
+    std::size_t n_;                         // all states
+    std::size_t m_ = 0;                     // Newton states
+    std::vector<std::size_t> core_, quad_;  // state indices of each kind, ascending
+    std::vector<double> full_x_, full_dx_;  // all states, for the problem's rhs
     bool sparse_ = false;
     std::vector<double> nominal_;
 
     // Declaration order is destruction order reversed: CVODE goes first, the context last.
     ContextPtr ctx_;
-    VectorPtr y_, abstol_, ele_, ewt_;
+    VectorPtr y_, abstol_, ele_, ewt_;  // over the Newton states core_
+    VectorPtr q_, qabstol_;             // over the quadratures quad_ (null when none)
     MatrixPtr matrix_;
     LinSolPtr linsol_;
     CvodePtr cvode_;
@@ -537,6 +709,9 @@ private:
     SparsityPattern pattern_;
     std::vector<std::size_t> colour_ptr_, colour_cols_;  // columns grouped by colour
     std::vector<double> step_;                           // FD step per column
+    std::vector<char> is_dense_row_;                     // row → 1 if left out of the colouring
+    std::vector<std::size_t> dense_rows_;
+    std::vector<double> share_step_;  // dense row → sum of this colour's steps in it
 
     bool initialized_ = false;
     bool called_since_init_ = false;  // CVode ran since the last (re)init

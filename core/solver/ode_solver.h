@@ -33,6 +33,7 @@ public:
 };
 
 enum class LinearSolverKind { Automatic, Dense, Sparse };
+enum class QuadratureMode { Automatic, Always, Never };
 
 struct SolverOptions {
     double rel_tol = 1e-6;
@@ -42,6 +43,17 @@ struct SolverOptions {
     double max_step = 0.0;         // [s] 0 = no limit
     long max_steps = 500000;       // per advance call
     int max_order = 5;
+    /// Sparse path only: whether states no derivative depends on (meters) are integrated as
+    /// CVODE quadratures, outside the Newton iteration. Automatic does so when one of their
+    /// rows is longer than dense_row_limit (a meter summing every rack): then the quadratures
+    /// keep the Jacobian's colouring bounded. Otherwise they stay Newton states: an exact row
+    /// keeps the energy balance at round-off, and the step control counts them as before.
+    QuadratureMode quadratures = QuadratureMode::Automatic;
+    /// Sparse path only. A Jacobian row with more entries than this (a mixer fed by every
+    /// CDU) is left out of the column colouring, so a Jacobian costs a bounded number of rhs
+    /// evaluations however many racks there are; its entries become approximate (see
+    /// cvode_solver.cpp). 0 = no limit (exact colouring).
+    std::size_t dense_row_limit = 48;
 };
 
 struct SolverStats {
@@ -52,6 +64,9 @@ struct SolverStats {
     long error_test_failures = 0;
     long convergence_failures = 0;
     long reinits = 0;
+    long jacobian_rhs_evals = 0;  // of rhs_evals, those spent forming sparse Jacobians
+    long jacobian_colours = 0;    // rhs evaluations per sparse Jacobian (0: dense path)
+    long quadratures = 0;         // states integrated as quadratures
 };
 
 class OdeSolver {

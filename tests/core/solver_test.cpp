@@ -391,5 +391,143 @@ TEST(CvodeSolver, TwoThousandNodeChainSparseMatchesDenseAndExact) {
     RecordProperty("sparse_klu_seconds", std::to_string(wall_sparse));
 }
 
+/// A hall in miniature (issue 12): n branches exchange heat with one mixer, and a meter
+/// integrates the sum of the branch temperatures. The mixer's row and the meter's row each
+/// hold every branch, the dense rows that made a coloured Jacobian cost one rhs per branch.
+///   dT_i/dt = (T_M - T_i)/τ,  dT_M/dt = (mean T_i - T_M)/τ,  dE/dt = Σ T_i.
+/// By hand: c = T_M + mean T_i is conserved, D = T_M - mean T_i decays as e^{-2t/τ}, so
+/// T_M = c/2 + (D0/2) e^{-2t/τ}; with y_i = T_i - c/2,
+///   y_i(t) = (y_i(0) + D0/2) e^{-t/τ} - (D0/2) e^{-2t/τ},
+///   E(t)   = n c t/2 - n D0 τ/4 (1 - e^{-2t/τ}).
+class Star : public Component {
+public:
+    Star(std::string name, std::size_t n, double tau)
+        : Component(std::move(name)), n_(n), tau_(tau) {
+        for (std::size_t i = 0; i < n; ++i) {
+            addState({"T" + std::to_string(i), "K", 300.0, 290.0 + 20.0 * double(i % 7) / 6.0});
+        }
+        addState({"T_mix", "K", 300.0, 330.0});
+        addState({"E", "K s", 300.0 * double(n) * tau, 0.0});
+    }
+    void computeOutputs(double, std::span<const double>, std::span<const double>,
+                        std::span<double>) const override {}
+    void computeDerivatives(double, std::span<const double> x, std::span<const double>,
+                            std::span<double> dxdt) const override {
+        double sum = 0.0;
+        for (std::size_t i = 0; i < n_; ++i) sum += x[i];
+        const double Tm = x[n_];
+        for (std::size_t i = 0; i < n_; ++i) dxdt[i] = (Tm - x[i]) / tau_;
+        dxdt[n_] = (sum / double(n_) - Tm) / tau_;
+        dxdt[n_ + 1] = sum;
+    }
+    bool derivativeDependsOnState(std::size_t row, std::size_t s) const override {
+        if (row < n_) return s == row || s == n_;
+        if (row == n_) return s <= n_;
+        return s < n_;  // the meter: every branch, not itself
+    }
+    double exactT(double t, std::size_t i, std::span<const double> x0) const {
+        const auto [c, D0] = invariants(x0);
+        const double y0 = x0[i] - c / 2.0;
+        return c / 2.0 + (y0 + D0 / 2.0) * std::exp(-t / tau_) -
+               D0 / 2.0 * std::exp(-2.0 * t / tau_);
+    }
+    double exactMix(double t, std::span<const double> x0) const {
+        const auto [c, D0] = invariants(x0);
+        return c / 2.0 + D0 / 2.0 * std::exp(-2.0 * t / tau_);
+    }
+    double exactE(double t, std::span<const double> x0) const {
+        const auto [c, D0] = invariants(x0);
+        const double n = double(n_);
+        return n * c * t / 2.0 - n * D0 * tau_ / 4.0 * (1.0 - std::exp(-2.0 * t / tau_));
+    }
+
+private:
+    std::pair<double, double> invariants(std::span<const double> x0) const {
+        double mean = 0.0;
+        for (std::size_t i = 0; i < n_; ++i) mean += x0[i] / double(n_);
+        return {x0[n_] + mean, x0[n_] - mean};
+    }
+    std::size_t n_;
+    double tau_;
+};
+
+struct StarRun {
+    std::vector<double> x0, x;
+    SolverStats stats;
+};
+
+StarRun runStar(const System& sys, SolverOptions o, double t) {
+    SystemProblem problem(sys);
+    o.linear_solver = LinearSolverKind::Sparse;
+    auto solver = makeCvodeSolver(problem, o);
+    StarRun r;
+    r.x0.resize(sys.stateCount());
+    sys.initialState(r.x0);
+    r.x = r.x0;
+    solver->reset(0.0, r.x);
+    // Several output times, as a study records: the quadrature is read back at each.
+    for (int k = 1; k <= 4; ++k) solver->advance(t * k / 4.0, r.x, k == 4);
+    r.stats = solver->stats();
+    return r;
+}
+
+TEST(CvodeSolver, DenseRowsKeepTheJacobianCostFlatInBranches) {
+    const double tau = 50.0, t_end = 120.0;
+    long colours_small = 0;
+    for (std::size_t n : {100u, 1000u}) {
+        System sys;
+        const auto& star = sys.add(std::make_shared<const Star>("hall", n, tau));
+        sys.finalize();
+        SolverOptions o;
+        o.rel_tol = 1e-8;
+        o.abs_tol_factor = 1e-9;
+        const StarRun r = runStar(sys, o, t_end);
+        // The meter (row of n entries > dense_row_limit 48) is a quadrature; the mixer's row is
+        // left out of the colouring: a branch, the mixer, and nothing else per colour.
+        EXPECT_EQ(r.stats.quadratures, 1) << n;
+        EXPECT_LE(r.stats.jacobian_colours, 3) << n;
+        if (n == 100)
+            colours_small = r.stats.jacobian_colours;
+        else
+            EXPECT_EQ(r.stats.jacobian_colours, colours_small) << "colours grew with n";
+        double worst = 0.0;
+        for (std::size_t i = 0; i < n; i += 37) {
+            worst = std::max(worst, std::abs(r.x[i] - star.exactT(t_end, i, r.x0)));
+        }
+        worst = std::max(worst, std::abs(r.x[n] - star.exactMix(t_end, r.x0)));
+        EXPECT_LT(worst, 1e-5) << "branch temperatures off the hand solution [K], n = " << n;
+        const double E = star.exactE(t_end, r.x0);
+        EXPECT_NEAR(r.x[n + 1], E, 1e-7 * E) << "meter off the hand integral, n = " << n;
+    }
+}
+
+TEST(CvodeSolver, ExactColouringAndNewtonMetersAgreeWithTheSharedRows) {
+    // The same hall with every row exact (no dense-row limit, the meter a Newton state): one
+    // colour per branch, and the same answer as the shared rows above to the tolerance.
+    const std::size_t n = 200;
+    const double tau = 50.0, t_end = 120.0;
+    System sys;
+    const auto& star = sys.add(std::make_shared<const Star>("hall", n, tau));
+    sys.finalize();
+    SolverOptions exact;
+    exact.rel_tol = 1e-8;
+    exact.abs_tol_factor = 1e-9;
+    exact.dense_row_limit = 0;
+    exact.quadratures = QuadratureMode::Never;
+    SolverOptions shared = exact;
+    shared.dense_row_limit = 48;
+    shared.quadratures = QuadratureMode::Automatic;
+    const StarRun a = runStar(sys, exact, t_end);
+    const StarRun b = runStar(sys, shared, t_end);
+    EXPECT_EQ(a.stats.quadratures, 0);
+    EXPECT_GE(a.stats.jacobian_colours, static_cast<long>(n));
+    EXPECT_LE(b.stats.jacobian_colours, 3);
+    for (std::size_t i = 0; i <= n + 1; ++i) {
+        EXPECT_NEAR(a.x[i], b.x[i], 1e-6 * std::max(1.0, std::abs(a.x[i]))) << i;
+    }
+    const double E = star.exactE(t_end, a.x0);
+    EXPECT_NEAR(a.x[n + 1], E, 1e-7 * E);
+}
+
 }  // namespace
 }  // namespace dctwin
