@@ -17,7 +17,7 @@ std::shared_ptr<const ObjectSpec> smoothingSpec() {
             "GB300 power smoothing: PSU storage, power floor, ramp limits, hysteresis");
         s->boolean("enabled", true, "model the smoothing (resolved studies)")
             .number("floor_pct", "pct", 0.0, 90.0, 0.0,  // domain-facts A5: 0-90 % of TGP
-                    "power floor while a job runs, % of the rack power at full load")
+                    "power floor while a job runs, % of GPU TGP (NVML percent TMP floor)")
             .optionalNumber("ramp_up_W_per_s", "Ws", 1e-3, 1e15,
                             "grid-side ramp-up limit per GPU, W/s (absent: no limit)")
             .optionalNumber("ramp_down_W_per_s", "Ws", 1e-3, 1e15,

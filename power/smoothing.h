@@ -98,7 +98,7 @@ namespace dctwin::power {
 /// them to the GPUs one controller serves. Absent optional values leave the caller's base.
 struct SmoothingSettings {
     bool enabled = true;                      ///< smoothing modelled (resolved studies only)
-    double floor_pct = 0.0;                   ///< [%] power floor, of a base the caller gives
+    double floor_pct = 0.0;                   ///< [%] power floor, of GPU TGP in the site model
     std::optional<double> ramp_up_per_gpu;    ///< [W/s] per GPU; absent: the base's (no limit)
     std::optional<double> ramp_down_per_gpu;  ///< [W/s] per GPU; absent: the base's (no limit)
     std::optional<double> hysteresis;         ///< [s] τ_h; absent: the base's
