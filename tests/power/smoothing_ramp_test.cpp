@@ -225,5 +225,116 @@ TEST(power_SmoothingRamp, SixtyFiveJoulesPerGpuBridgeAFiftyKilowattStepForAbout9
     EXPECT_NEAR(run.deferred.back(), step, 1e-3 * step);
 }
 
+/// Bursts at full load (every GPU at TGP) for `on` seconds every `period` seconds on a base of
+/// `base_frac` of TGP, for `t_end` seconds, on one rack's shelf input.
+std::shared_ptr<const Profile> bursts(const RackPowerModel& rpm, double base_frac, double on,
+                                      double period, double t_end) {
+    const double H = rpm.evaluate(1.0).it_power;
+    const double B = rpm.evaluate(rpm.utilizationForGpuFraction(base_frac)).it_power;
+    std::vector<double> b, P, A;
+    for (double t = 0; t < t_end - 1e-9; t += period) {
+        b.insert(b.end(), {t, t + on});
+        P.insert(P.end(), {H, B});
+        A.insert(A.end(), {0, 0});
+    }
+    return std::make_shared<const Profile>(b, P, A);
+}
+
+TEST(power_SmoothingRamp, StorageLowersPeakGridDemandAgainstAShelfWithoutStorage) {
+    // NVIDIA (GB300 steady-power blog, Jul 2025; domain-facts A5): the GB300 shelf's storage
+    // "reduce[s] peak grid demand by up to 30 %" on Megatron LLM training against the GB200
+    // shelf (which has none: its grid side is the demand). The blog gives the result as a
+    // figure, not the profile, so the profile here is built to its description: compute
+    // bursts at full power between lower-power phases, in lock-step. Bursts of 40 ms at TGP
+    // every 200 ms on 60 % of TGP (pipeline micro-batches): each cycle moves 0.8 × 0.4 × 1,400
+    // W × 40 ms ≈ 18 J per GPU through the store, well inside 65 J. The grid side then sits at
+    // the mean (the store's restoring term keeps it there), so the peak falls by
+    // 1 − mean/peak; by hand at the rack's shelf input that is 1 − (0.2·H + 0.8·B)/H.
+    // What sets it: the depth and duty of the bursts (the twin gives ~28 % here; "up to 30 %"
+    // needs bursts at least this deep and short) and that a cycle's energy fits in 65 J per
+    // GPU. Bursts 10× longer (400 ms every 2 s, ~180 J per GPU per cycle) do not fit: the grid
+    // peak still falls (31 % when written), but because the GPU-side ramp limit holds the
+    // GPUs back (7.8 % of the demand deferred), which the blog's storage result does not
+    // include. Measured when written: 27.7 % against the hand 28.0 %, nothing deferred.
+    const RackSpec spec = catalog().rack("gb300_nvl72");
+    const RackPowerModel rpm(spec);
+    const double H = rpm.evaluate(1.0).it_power;
+    const double B = rpm.evaluate(rpm.utilizationForGpuFraction(0.6)).it_power;
+    SmoothingParams p;
+    p.storage_energy = spec.gpus * spec.storage_per_gpu;
+    p.ramp_up = p.ramp_down = 100.0 * spec.gpus;  // the transient scenario's 100 W/s per GPU
+    p.hysteresis = 0;
+    // The envelope chases the instantaneous target at its rate limit, so on its own it settles
+    // at the low phase; the store's restoring term (E_ref − E_s)/τ_E lifts it to the mean only
+    // if E_ref/τ_E exceeds mean − low (here 0.2·(H − B) ≈ 8 kW): τ_E = 0.1 s gives 23 kW. With
+    // the default 2 s (1.2 kW) the store runs empty and the GPUs are held back instead.
+    p.storage_time = 0.1;
+    p.initial_power = 0.2 * H + 0.8 * B;
+    p.nominal_power = H;
+    p.nominal_time = 30;
+    auto peakAfter = [](const SmoothRun& r, double t0) {
+        double m = 0;
+        for (std::size_t i = 0; i < r.t.size(); ++i) {
+            if (r.t[i] >= t0) m = std::max(m, r.grid[i]);
+        }
+        return m;
+    };
+    const SmoothRun fits = simulate(bursts(rpm, 0.6, 0.04, 0.2, 30), p, 30, 0.005);
+    const double cut = 1 - peakAfter(fits, 10) / H;
+    const double hand = 1 - (0.2 * H + 0.8 * B) / H;
+    std::printf("short bursts: peak grid demand %.1f %% lower (hand %.1f %%), deferred %.3f %%\n",
+                100 * cut, 100 * hand, 100 * fits.E_def / (fits.E_load + fits.E_def));
+    EXPECT_NEAR(cut, hand, 0.01);
+    EXPECT_LT(fits.E_def, 1e-4 * fits.E_load);  // the store alone did it
+    const SmoothRun longer = simulate(bursts(rpm, 0.6, 0.4, 2.0, 30), p, 30, 0.005);
+    const double cut_long = 1 - peakAfter(longer, 10) / H;
+    const double deferred = longer.E_def / (longer.E_load + longer.E_def);
+    std::printf("long bursts: peak grid demand %.1f %% lower, deferred %.2f %% of the demand\n",
+                100 * cut_long, 100 * deferred);
+    EXPECT_GT(deferred, 0.01);  // the GPUs, not the store, now hold the peak down
+}
+
+TEST(power_SmoothingRamp, FloorAloneLeavesTheSwingAboveTheFloor) {
+    // Choukse et al., "Power Stabilization for AI Training Datacenters" (Microsoft, OpenAI,
+    // NVIDIA; arXiv 2508.14318 and slides, domain-facts A5/D4): the GPU power floor alone
+    // (20–90 % of TDP) leaves "an achievable swing of 20 %" once EDPp (the electrical design
+    // point peak, short excursions above TDP) is taken into account. The twin's GPUs never
+    // exceed TGP (power/rack.h caps utilization at 1), so with the floor at its 90 % maximum
+    // and no storage or ramp limit, the GPUs' swing left is 100 % − 90 % = 10 % of TGP; the
+    // 20 % corresponds to peaks at ~110 % of TDP, which the twin does not model. At the
+    // shelf input the non-GPU parts follow utilization too: by hand the swing left is
+    // (H − F)/H with F the rack at 90 % GPU power. Training at 2 s iterations, 100 % ↔ 30 %.
+    const RackSpec spec = catalog().rack("gb300_nvl72");
+    const RackPowerModel rpm(spec);
+    const double H = rpm.evaluate(1.0).it_power;
+    const double L = rpm.evaluate(rpm.utilizationForGpuFraction(0.3)).it_power;
+    const double F = rpm.evaluate(rpm.utilizationForGpuFraction(0.9)).it_power;
+    std::vector<double> b, P, A;
+    for (double t = 0; t < 30; t += 2) {
+        b.insert(b.end(), {t, t + 1});
+        P.insert(P.end(), {H, L});
+        A.insert(A.end(), {1, 1});
+    }
+    SmoothingParams p;
+    p.floor_power = F;
+    p.tracking_time = 0.002;
+    p.initial_power = H;
+    p.nominal_power = H;
+    p.nominal_time = 30;
+    const SmoothRun r = simulate(std::make_shared<const Profile>(b, P, A), p, 30, 0.01);
+    double lo = 1e300, hi = 0;
+    for (std::size_t i = 0; i < r.t.size(); ++i) {
+        if (r.t[i] < 10) continue;
+        lo = std::min(lo, r.grid[i]);
+        hi = std::max(hi, r.grid[i]);
+    }
+    const double demand_swing = (H - L) / H, left = (hi - lo) / H, hand = (H - F) / H;
+    std::printf(
+        "demand swing %.1f %%, left by the 90 %% floor %.1f %% (hand %.1f %%, slides 20 %%)\n",
+        100 * demand_swing, 100 * left, 100 * hand);
+    EXPECT_NEAR(left, hand, 0.005);
+    EXPECT_LT(left, 0.2);  // below the published 20 %: no EDPp excursions in the twin
+}
+
 }  // namespace
 }  // namespace dctwin::power
