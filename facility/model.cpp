@@ -232,10 +232,17 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
         rs.smoothing = add(std::make_shared<power::PowerSmoothing>("sm_" + label, params));
     }
     std::vector<LinearCombination::Term> heat_terms = {{"heat_liquid", 1.0 / n}};
-    // Power the GPU-side limit holds back is neither drawn nor turned into heat: it leaves
-    // the coolant at the GPUs' liquid share and the air at the rest (which keeps the site's
-    // energy balance exact whatever the split).
-    const double defer_liquid = rack.gpu_liquid_fraction;
+    // Power the GPU-side limit holds back is neither drawn nor turned into heat. It is split
+    // as the rack's idle-to-full rise of shelf-input power is: the liquid share of that rise
+    // leaves the coolant (of which the GPUs' own part leaves their junctions), the rest the
+    // air. The split sums to one, so the site's energy balance stays exact; and a deferral
+    // never exceeds the rise above the command, so no heat goes negative.
+    const power::RackPowerModel rise_model(rack);
+    const power::RackPowerResult r0 = rise_model.evaluate(0.0), r1 = rise_model.evaluate(1.0);
+    const double rise = std::max(r1.it_power - r0.it_power, 1.0);
+    const double defer_liquid = (r1.heat_to_liquid - r0.heat_to_liquid) / rise;
+    const double defer_gpu =
+        rack.gpu_liquid_fraction * (r1.gpu_power - r0.gpu_power) / rise;  // of the rack
     if (rs.smoothing) {
         heat_terms.push_back({"burn", 1.0 / n});
         heat_terms.push_back({"deferred", -defer_liquid / n});
@@ -260,7 +267,7 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
         {"gpu_power", rack.gpu_liquid_fraction * per_gpu}};
     if (rs.smoothing) {
         gpu_terms.push_back({"burn", per_gpu});
-        gpu_terms.push_back({"deferred", -defer_liquid * per_gpu});
+        gpu_terms.push_back({"deferred", -defer_gpu * per_gpu});
     }
     rs.gpu_heat =
         add(std::make_shared<LinearCombination>("hg_" + label, gpu_terms, "W", rack.gpu_tdp));
