@@ -187,7 +187,7 @@ std::vector<Metric> gridSideMetrics(const ScenarioSpec& sc, const ResultSet& rs)
 std::vector<Metric> smoothingMetrics(const ScenarioSpec& sc, const ResultSet& rs) {
     std::vector<Metric> m;
     const Channel* deferred = rs.find("power", "deferred_power");
-    const Channel* stored = rs.find("power", "psu_stored_energy");
+    const Channel* stored = rs.find("power", "psu_stored_energy_per_rack");
     if (!deferred || !stored || rs.time.size() < 2) return m;
     const std::size_t skip = rs.time.size() / 20;
     const auto& demand = rs.at("power", "rack_demand").values;
@@ -201,6 +201,7 @@ std::vector<Metric> smoothingMetrics(const ScenarioSpec& sc, const ResultSet& rs
         const power::RackPowerModel rpm(r);
         slope = (rpm.evaluate(1.0).it_power - rpm.evaluate(0.0).it_power) / r.gpus;
     }
+    capacity /= sc.it.totalRacks();  // per rack, as the channel
     const double lo = 0.05 * capacity, hi = 0.95 * capacity;
     for (std::size_t i = skip + 1; i < rs.time.size(); ++i) {
         const double dt = rs.time[i] - rs.time[i - 1];
@@ -212,7 +213,6 @@ std::vector<Metric> smoothingMetrics(const ScenarioSpec& sc, const ResultSet& rs
         if (s0 >= hi && s1 >= hi) t_full += dt;
     }
     const double span = rs.time.back() - rs.time[skip];
-    const double racks = sc.it.totalRacks();
     m.push_back({"smoothing_deferred_energy_MWh", E_def / units::MWh, "MWh",
                  "demand the GPU-side ramp limit held back (the work slows)"});
     m.push_back({"smoothing_deferred_pct", E_dem > 0 ? 100 * E_def / E_dem : 0.0, "%",
@@ -220,9 +220,9 @@ std::vector<Metric> smoothingMetrics(const ScenarioSpec& sc, const ResultSet& rs
     m.push_back({"smoothing_deferred_gpu_h", E_def / slope / 3600.0, "GPU·h",
                  "the same as GPU-hours of full-speed work (energy / one GPU's idle-to-full "
                  "shelf-input power)"});
-    m.push_back({"psu_stored_mean_J_per_rack", span > 0 ? E_store / span / racks : 0.0, "J",
-                 fmt::format("PSU store charge, mean over time, per rack (capacity {:.0f} J)",
-                             capacity / racks)});
+    m.push_back(
+        {"psu_stored_mean_J_per_rack", span > 0 ? E_store / span : 0.0, "J",
+         fmt::format("PSU store charge, mean over time, per rack (capacity {:.0f} J)", capacity)});
     m.push_back({"psu_store_empty_h", t_empty / 3600.0, "h",
                  "time the PSU stores are within 5 % of empty (the GPU-side limit holds the "
                  "ramp)"});

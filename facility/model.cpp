@@ -305,7 +305,9 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
         sums.burn.add(tn, m, rs.smoothing->out("burn_power"));
         sums.air.add("d" + tn, -(1.0 - defer_liquid) * m, rs.smoothing->out("deferred_power"));
         sums.deferred.add(tn, m, rs.smoothing->out("deferred_power"));
-        sums.stored.add(tn, m, rs.smoothing->out("stored_energy"));
+        // Mean per rack: what one rack's 72 × 65 J hold (issue 18 asks for energy per rack).
+        sums.stored.add(tn, m / static_cast<double>(std::max(sizing_.racks, 1)),
+                        rs.smoothing->out("stored_energy"));
     }
     racks_.push_back(rs);
 }
@@ -325,7 +327,8 @@ void SiteModel::addSums(const SiteSumTerms& t, double P_site) {
     sums_.plant_power = addSum("plant_power", plant, "W", 0.02 * P_site);
     if (!t.deferred.terms.empty()) {
         sums_.deferred_power = addSum("deferred_power", t.deferred, "W", 0.01 * P_site);
-        sums_.psu_stored_energy = addSum("psu_stored_energy", t.stored, "J", 1e-4 * P_site);
+        sums_.psu_stored_energy = addSum("psu_stored_energy_per_rack", t.stored, "J",
+                                         1e-4 * P_site / std::max(sizing_.racks, 1));
     }
 }
 

@@ -73,7 +73,7 @@ struct SiteSums {
     OutputPort rack_grid, rack_demand, rack_heat_air, heat_to_liquid, cdu_pump_power, cdu_pump_heat,
         burn_power, plant_power, fws_flow;
     /// Only with power smoothing in the model (issue 18): demand held back by the GPU-side
-    /// ramp limit [W] and the energy in the PSU stores [J], both site totals.
+    /// ramp limit [W] (site total) and the energy in the PSU stores [J] (mean per rack).
     std::optional<OutputPort> deferred_power, psu_stored_energy;
 };
 

@@ -286,8 +286,8 @@ void recordPower(const SiteModel& m, Recorder& rec) {
     if (m.sums().deferred_power) {
         out(*m.sums().deferred_power, "power", "deferred_power",
             "demand held back by the GPU-side ramp limit");
-        out(*m.sums().psu_stored_energy, "power", "psu_stored_energy",
-            "energy in the PSU stores, all racks");
+        out(*m.sums().psu_stored_energy, "power", "psu_stored_energy_per_rack",
+            "energy in the PSU stores, mean per rack");
     }
 }
 
