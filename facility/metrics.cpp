@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "core/units.h"
+#include "power/rack.h"
 #include "thermal/rainflow.h"
 
 namespace dctwin::facility {
@@ -78,6 +79,15 @@ double firstThrottle(const ScenarioSpec& sc, const ResultSet& rs) {
     return -1.0;
 }
 
+/// [s] the windows of the fixed ramp and swing figures, and their labels in metric names.
+const std::vector<double> kRampWindows = {0.1, 1.0};
+const std::vector<double> kSwingWindows = {1.0, 10.0, 60.0};
+std::string windowLabel(double w) {
+    std::string s = fmt::format("{:g}", w);
+    std::replace(s.begin(), s.end(), '.', 'p');
+    return s;
+}
+
 /// Grid-side metrics (issue 11, power/grid_metrics.h) of a transient: ramps, band shares and
 /// band swings of the rack demand, the IT power after smoothing and the utility draw after
 /// the battery, the limits check on the utility draw, and the battery throughput that goes
@@ -97,8 +107,34 @@ std::vector<Metric> gridSideMetrics(const ScenarioSpec& sc, const ResultSet& rs)
           std::tuple{"grid_power", "utility", "utility draw after the site battery"}}) {
         const auto& v = rs.at("power", channel).values;
         const std::vector<double> p(v.begin() + static_cast<std::ptrdiff_t>(skip), v.end());
-        const power::GridMetrics gm = power::gridMetrics(p, dt, g.options);
+        power::GridMetricsOptions o = g.options;
+        // Fixed windows a utility states (issue 18), beside the scenario's own: ramps over
+        // 0.1 s and 1 s, swings within 1, 10 and 60 s, and the envelope below the first band
+        // (job start, checkpoints, job end without the iteration oscillation).
+        o.ramp_windows = kRampWindows;
+        o.swing_windows = kSwingWindows;
+        o.envelope_cutoff = o.band_edges.empty() ? 0.0 : o.band_edges.front();
+        const power::GridMetrics gm = power::gridMetrics(p, dt, o);
         const std::string P = prefix;
+        for (const auto& r : gm.ramps) {
+            if (r.window < dt * (1 - 1e-6)) continue;  // the output is coarser than the window
+            m.push_back({fmt::format("{}_max_ramp_{}s_MW_per_s", P, windowLabel(r.window)),
+                         r.value / 1e6, "MW/s",
+                         fmt::format("{}: largest change over {:g} s, up or down, per second", what,
+                                     r.window)});
+        }
+        for (const auto& sw : gm.swings) {
+            if (sw.window < dt * (1 - 1e-6)) continue;
+            m.push_back({fmt::format("{}_swing_{}s_MW", P, windowLabel(sw.window)), sw.value / 1e6,
+                         "MW",
+                         fmt::format("{}: largest max − min within {:g} s", what, sw.window)});
+        }
+        if (o.envelope_cutoff > 0) {
+            m.push_back({P + "_envelope_swing_MW", gm.envelope_swing / 1e6, "MW",
+                         fmt::format("{}: max − min of its component below {:.3g} Hz (job "
+                                     "start, checkpoints, job end; not the iterations)",
+                                     what, o.envelope_cutoff)});
+        }
         m.push_back({P + "_max_ramp_up_MW_per_s", gm.max_ramp_up / 1e6, "MW/s",
                      fmt::format("{}: largest rise over {:.3g} s", what,
                                  std::max(g.options.ramp_window, dt))});
@@ -139,6 +175,59 @@ std::vector<Metric> gridSideMetrics(const ScenarioSpec& sc, const ResultSet& rs)
         m.push_back({"bess_throughput_MWh", e / units::MWh, "MWh",
                      "energy in and out of the site battery, ∫|facility − grid| dt"});
     }
+    return m;
+}
+
+/// The price and the state of GB300 power smoothing (issue 18), from the channels study.cpp
+/// records when the model has smoothing: the demand the GPU-side ramp limit held back (as
+/// energy, as a share of the demand, and as GPU-hours of full-speed work: the energy over the
+/// shelf-input power one GPU's work adds between idle and full load), and the PSU stores'
+/// charge (mean per rack, hours within 5 % of empty or of full: the width of the store's
+/// full/empty gates, power/smoothing.h). Trapezoids on the output grid, after the 5 % skip.
+std::vector<Metric> smoothingMetrics(const ScenarioSpec& sc, const ResultSet& rs) {
+    std::vector<Metric> m;
+    const Channel* deferred = rs.find("power", "deferred_power");
+    const Channel* stored = rs.find("power", "psu_stored_energy_per_rack");
+    if (!deferred || !stored || rs.time.size() < 2) return m;
+    const std::size_t skip = rs.time.size() / 20;
+    const auto& demand = rs.at("power", "rack_demand").values;
+    double E_def = 0, E_dem = 0, E_store = 0, t_empty = 0, t_full = 0;
+    double capacity = 0, slope = 0;
+    for (const auto& e : sc.it.racks) {
+        capacity += e.count * e.rack.gpus * e.rack.storage_per_gpu;
+    }
+    {
+        const auto& r = sc.it.racks.front().rack;
+        const power::RackPowerModel rpm(r);
+        slope = (rpm.evaluate(1.0).it_power - rpm.evaluate(0.0).it_power) / r.gpus;
+    }
+    capacity /= sc.it.totalRacks();  // per rack, as the channel
+    const double lo = 0.05 * capacity, hi = 0.95 * capacity;
+    for (std::size_t i = skip + 1; i < rs.time.size(); ++i) {
+        const double dt = rs.time[i] - rs.time[i - 1];
+        E_def += 0.5 * (deferred->values[i] + deferred->values[i - 1]) * dt;
+        E_dem += 0.5 * (demand[i] + demand[i - 1]) * dt;
+        const double s0 = stored->values[i - 1], s1 = stored->values[i];
+        E_store += 0.5 * (s0 + s1) * dt;
+        if (s0 <= lo && s1 <= lo) t_empty += dt;
+        if (s0 >= hi && s1 >= hi) t_full += dt;
+    }
+    const double span = rs.time.back() - rs.time[skip];
+    m.push_back({"smoothing_deferred_energy_MWh", E_def / units::MWh, "MWh",
+                 "demand the GPU-side ramp limit held back (the work slows)"});
+    m.push_back({"smoothing_deferred_pct", E_dem > 0 ? 100 * E_def / E_dem : 0.0, "%",
+                 "the same, share of the rack demand energy"});
+    m.push_back({"smoothing_deferred_gpu_h", E_def / slope / 3600.0, "GPU·h",
+                 "the same as GPU-hours of full-speed work (energy / one GPU's idle-to-full "
+                 "shelf-input power)"});
+    m.push_back(
+        {"psu_stored_mean_J_per_rack", span > 0 ? E_store / span : 0.0, "J",
+         fmt::format("PSU store charge, mean over time, per rack (capacity {:.0f} J)", capacity)});
+    m.push_back({"psu_store_empty_h", t_empty / 3600.0, "h",
+                 "time the PSU stores are within 5 % of empty (the GPU-side limit holds the "
+                 "ramp)"});
+    m.push_back({"psu_store_full_h", t_full / 3600.0, "h",
+                 "time the PSU stores are within 5 % of full (surplus is burnt)"});
     return m;
 }
 
@@ -377,6 +466,7 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
     };
     for (Metric& j : junctionMetrics(sc, r)) m.push_back(std::move(j));
     for (auto& g : gridSideMetrics(sc, rs)) m.push_back(std::move(g));
+    for (auto& g : smoothingMetrics(sc, rs)) m.push_back(std::move(g));
     if (!sc.events.empty()) {
         const double t = firstThrottle(sc, rs);
         m.push_back({"first_throttle_after_s", t >= 0 ? t : NAN, "s",

@@ -216,14 +216,37 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
         base.nominal_power = rpm.evaluate(1.0).it_power * n;
         base.initial_power = rpm.evaluate(0.0).it_power * n;
         base.nominal_time = c_.horizon;
-        // Ramp rates are given per GPU, as NVML's power-smoothing knobs are (W/s).
-        const power::SmoothingParams params =
-            power::SmoothingParams::make(spec_.power.smoothing_settings, base, base.nominal_power,
-                                         static_cast<double>(rack.gpus) * n);
+        // Ramp rates are given per GPU, as NVML's power-smoothing knobs are (W/s). The
+        // controller acts on the rack's shelf-input power, so the per-GPU rate × GPUs limits
+        // the whole rack, non-GPU parts included (stricter than the GPUs alone).
+        power::SmoothingParams params = power::SmoothingParams::make(
+            spec_.power.smoothing_settings, base, 0.0, static_cast<double>(rack.gpus) * n);
+        // The floor is a share of GPU TGP, as NVML's "percent TMP floor" (domain-facts A5):
+        // on the shelf-input side it is the rack power with every GPU at that share of TGP
+        // (the other parts at the matching utilization). Below the GPUs' idle it is idle.
+        const double floor_frac = spec_.power.smoothing_settings.floor_pct / 100.0;
+        if (floor_frac > 0.0) {
+            const double u_floor = std::max(0.0, rpm.utilizationForGpuFraction(floor_frac));
+            params.floor_power = rpm.evaluate(u_floor).it_power * n;
+        }
         rs.smoothing = add(std::make_shared<power::PowerSmoothing>("sm_" + label, params));
     }
     std::vector<LinearCombination::Term> heat_terms = {{"heat_liquid", 1.0 / n}};
-    if (rs.smoothing) heat_terms.push_back({"burn", 1.0 / n});
+    // Power the GPU-side limit holds back is neither drawn nor turned into heat. It is split
+    // as the rack's idle-to-full rise of shelf-input power is: the liquid share of that rise
+    // leaves the coolant (of which the GPUs' own part leaves their junctions), the rest the
+    // air. The split sums to one, so the site's energy balance stays exact; and a deferral
+    // never exceeds the rise above the command, so no heat goes negative.
+    const power::RackPowerModel rise_model(rack);
+    const power::RackPowerResult r0 = rise_model.evaluate(0.0), r1 = rise_model.evaluate(1.0);
+    const double rise = std::max(r1.it_power - r0.it_power, 1.0);
+    const double defer_liquid = (r1.heat_to_liquid - r0.heat_to_liquid) / rise;
+    const double defer_gpu =
+        rack.gpu_liquid_fraction * (r1.gpu_power - r0.gpu_power) / rise;  // of the rack
+    if (rs.smoothing) {
+        heat_terms.push_back({"burn", 1.0 / n});
+        heat_terms.push_back({"deferred", -defer_liquid / n});
+    }
     rs.heat = add(std::make_shared<LinearCombination>("hq_" + label, heat_terms, "W",
                                                       entry.loop.heat_design));
     thermal::RackLoopParams lp = entry.loop;
@@ -242,7 +265,10 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
     const double per_gpu = 1.0 / (static_cast<double>(n) * rack.gpus);
     std::vector<LinearCombination::Term> gpu_terms = {
         {"gpu_power", rack.gpu_liquid_fraction * per_gpu}};
-    if (rs.smoothing) gpu_terms.push_back({"burn", per_gpu});
+    if (rs.smoothing) {
+        gpu_terms.push_back({"burn", per_gpu});
+        gpu_terms.push_back({"deferred", -defer_gpu * per_gpu});
+    }
     rs.gpu_heat =
         add(std::make_shared<LinearCombination>("hg_" + label, gpu_terms, "W", rack.gpu_tdp));
 
@@ -259,6 +285,8 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
         }
         connect(*rs.smoothing, "burn_power", rs.heat, "burn");
         connect(*rs.smoothing, "burn_power", rs.gpu_heat, "burn");
+        connect(*rs.smoothing, "deferred_power", rs.heat, "deferred");
+        connect(*rs.smoothing, "deferred_power", rs.gpu_heat, "deferred");
     }
     connect(rs.heat, "value", rs.loop, "heat_liquid");
     connect(rs.gpu_heat, "value", rs.loop, "gpu_heat");
@@ -273,7 +301,14 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
     sums.demand.add(tn, m, rs.power.out("it_power"));
     sums.air.add(tn, m, rs.power.out("heat_air"));
     sums.liquid.add(tn, m, rs.loop.out("heat_to_coolant_total"));
-    if (rs.smoothing) sums.burn.add(tn, m, rs.smoothing->out("burn_power"));
+    if (rs.smoothing) {
+        sums.burn.add(tn, m, rs.smoothing->out("burn_power"));
+        sums.air.add("d" + tn, -(1.0 - defer_liquid) * m, rs.smoothing->out("deferred_power"));
+        sums.deferred.add(tn, m, rs.smoothing->out("deferred_power"));
+        // Mean per rack: what one rack's 72 × 65 J hold (issue 18 asks for energy per rack).
+        sums.stored.add(tn, m / static_cast<double>(std::max(sizing_.racks, 1)),
+                        rs.smoothing->out("stored_energy"));
+    }
     racks_.push_back(rs);
 }
 
@@ -290,6 +325,11 @@ void SiteModel::addSums(const SiteSumTerms& t, double P_site) {
     sums_.cdu_pump_heat = addSum("cdu_pump_heat", t.pump_heat, "W", 0.01 * P_site);
     sums_.burn_power = addSum("burn_power", t.burn, "W", 0.01 * P_site);
     sums_.plant_power = addSum("plant_power", plant, "W", 0.02 * P_site);
+    if (!t.deferred.terms.empty()) {
+        sums_.deferred_power = addSum("deferred_power", t.deferred, "W", 0.01 * P_site);
+        sums_.psu_stored_energy = addSum("psu_stored_energy_per_rack", t.stored, "J",
+                                         1e-4 * P_site / std::max(sizing_.racks, 1));
+    }
 }
 
 /// CDUs → return mixer → return pipe → plant → supply pipe; events as plant-input schedules.
@@ -424,6 +464,7 @@ void SiteModel::resetMeters(std::span<double> x) const {
         x[o + power::PowerSmoothing::kBurnt] = 0.0;
         x[o + power::PowerSmoothing::kGrid] = 0.0;
         x[o + power::PowerSmoothing::kLoad] = 0.0;
+        x[o + power::PowerSmoothing::kDeferred] = 0.0;
     }
     if (battery_) {
         const std::size_t o = system_.stateOffset(battery_->index());

@@ -71,6 +71,9 @@ struct CduSlot {
 struct SiteSums {
     OutputPort rack_grid, rack_demand, rack_heat_air, heat_to_liquid, cdu_pump_power, cdu_pump_heat,
         burn_power, plant_power, fws_flow;
+    /// Only with power smoothing in the model (issue 18): demand held back by the GPU-side
+    /// ramp limit [W] (site total) and the energy in the PSU stores [J] (mean per rack).
+    std::optional<OutputPort> deferred_power, psu_stored_energy;
 };
 
 class SiteModel {
@@ -118,7 +121,7 @@ private:
         void add(std::string name, double weight, OutputPort p);
     };
     struct SiteSumTerms {
-        SumTerms grid, demand, air, pump, pump_heat, burn, liquid;
+        SumTerms grid, demand, air, pump, pump_heat, burn, liquid, deferred, stored;
     };
 
     ComponentHandle add(std::shared_ptr<const Component> c);

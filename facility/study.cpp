@@ -276,6 +276,12 @@ void recordPower(const SiteModel& m, Recorder& rec) {
     out(site.out("transformer_loading"), "power", "transformer_loading", "per transformer");
     out(site.out("busway_loading"), "power", "busway_loading", "per busway");
     out(m.sums().burn_power, "power", "burn_power", "power burnt by the GPU floor");
+    if (m.sums().deferred_power) {
+        out(*m.sums().deferred_power, "power", "deferred_power",
+            "demand held back by the GPU-side ramp limit");
+        out(*m.sums().psu_stored_energy, "power", "psu_stored_energy_per_rack",
+            "energy in the PSU stores, mean per rack");
+    }
 }
 
 /// A stretch of time in which a training job swings a rack's GPUs between two utilizations

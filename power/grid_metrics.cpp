@@ -6,6 +6,8 @@
 #include <cmath>
 #include <deque>
 #include <numbers>
+#include <tuple>
+#include <utility>
 
 #include "core/errors.h"
 
@@ -80,6 +82,31 @@ double windowedSwing(const std::vector<double>& p, std::size_t w) {
     return best;
 }
 
+/// Samples in a window of `window` seconds (at least one).
+std::size_t samplesIn(double window, double dt) {
+    return std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(window / dt)));
+}
+
+/// Largest rise and largest fall [W/s] over `lag` samples.
+std::pair<double, double> largestRamps(const std::vector<double>& p, double dt, std::size_t lag) {
+    double up = 0, down = 0;
+    for (std::size_t i = 0; i + lag < p.size(); ++i) {
+        const double r = (p[i + lag] - p[i]) / (static_cast<double>(lag) * dt);
+        up = std::max(up, r);
+        down = std::max(down, -r);
+    }
+    return {up, down};
+}
+
+/// max − min over the whole signal, or over every window of w + 1 samples.
+double swingOver(const std::vector<double>& p, std::size_t w) {
+    if (w + 1 >= p.size()) {
+        const auto [lo, hi] = std::minmax_element(p.begin(), p.end());
+        return *hi - *lo;
+    }
+    return windowedSwing(p, w + 1);
+}
+
 }  // namespace
 
 void fourierTransform(std::vector<cplx>& x, bool inverse) {
@@ -115,18 +142,15 @@ GridMetrics gridMetrics(const std::vector<double>& p, double dt, const GridMetri
     m.mean = sum / static_cast<double>(n);
     const auto [lo, hi] = std::minmax_element(p.begin(), p.end());
     m.swing = *hi - *lo;
-    const std::size_t w =
-        o.swing_window > 0.0
-            ? std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(o.swing_window / dt)))
-            : n;
+    const std::size_t w = o.swing_window > 0.0 ? samplesIn(o.swing_window, dt) : n;
     m.windowed_swing = w >= n ? m.swing : windowedSwing(p, w + 1);
-    const std::size_t lag = std::max<std::size_t>(
-        1, static_cast<std::size_t>(std::llround(std::max(o.ramp_window, dt) / dt)));
-    for (std::size_t i = 0; i + lag < n; ++i) {
-        const double r = (p[i + lag] - p[i]) / (static_cast<double>(lag) * dt);
-        m.max_ramp_up = std::max(m.max_ramp_up, r);
-        m.max_ramp_down = std::max(m.max_ramp_down, -r);
+    std::tie(m.max_ramp_up, m.max_ramp_down) =
+        largestRamps(p, dt, samplesIn(std::max(o.ramp_window, dt), dt));
+    for (double tw : o.ramp_windows) {
+        const auto [up, down] = largestRamps(p, dt, samplesIn(std::max(tw, dt), dt));
+        m.ramps.push_back({tw, std::max(up, down)});
     }
+    for (double tw : o.swing_windows) m.swings.push_back({tw, swingOver(p, samplesIn(tw, dt))});
 
     if (!o.spectrum) return m;
     std::vector<cplx> X(n);
@@ -179,6 +203,19 @@ GridMetrics gridMetrics(const std::vector<double>& p, double dt, const GridMetri
         }
         s.swing = bmax - bmin;
         m.bands.push_back(s);
+    }
+    if (o.envelope_cutoff > 0.0) {
+        std::vector<cplx> slow(n, 0.0);
+        for (std::size_t k = 1; k < n; ++k) {
+            if (freq(k) < o.envelope_cutoff) slow[k] = X[k];
+        }
+        fourierTransform(slow, true);
+        double smin = INFINITY, smax = -INFINITY;
+        for (const auto& v : slow) {
+            smin = std::min(smin, v.real());
+            smax = std::max(smax, v.real());
+        }
+        m.envelope_swing = smax - smin;
     }
     return m;
 }

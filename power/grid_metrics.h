@@ -17,6 +17,10 @@
 ///   band swing      max − min of the band-limited signal IDFT(X·1_band)              [W]
 ///   dominant period 1/((k* + δ)·Δf), k* the largest |X_k| (k ≠ 0), δ the vertex of the
 ///                   parabola through |X_{k*−1}|, |X_{k*}|, |X_{k*+1}|                 [s]
+///   envelope swing  max − min of IDFT(X·1_{|f| < f_env}) + p̄: what job starts, checkpoints
+///                   and job ends do, with the iteration oscillation (≥ f_env) taken out [W]
+///   window lists    the ramp max(max r_i, max −r_i) and the windowed swing for each of a
+///                   list of windows (issue 18: 0.1 s and 1 s ramps, 1/10/60 s swings)
 /// Default bands 0.1–2 Hz (training iterations, domain-facts F: 0.2–3 Hz seen in
 /// production) and 2 Hz–Nyquist (sub-iteration transients).
 #include <complex>
@@ -35,6 +39,15 @@ struct GridMetricsOptions {
     double ramp_window = 0.0;                  ///< [s] τ; 0: one sample
     std::vector<double> band_edges{0.1, 2.0};  ///< [Hz] increasing; last band to Nyquist
     bool spectrum = true;                      ///< false: no DFT (no bands, dominant period 0)
+    std::vector<double> ramp_windows;          ///< [s] extra ramp windows (GridMetrics::ramps)
+    std::vector<double> swing_windows;         ///< [s] extra swing windows (GridMetrics::swings)
+    double envelope_cutoff = 0.0;              ///< [Hz] f_env; 0: no envelope swing
+};
+
+/// One figure at a stated window (a window shorter than the sample step is one sample).
+struct WindowFigure {
+    double window = 0;  ///< [s] as asked
+    double value = 0;   ///< [W/s] for a ramp (largest up or down), [W] for a swing
 };
 
 struct BandShare {
@@ -52,6 +65,9 @@ struct GridMetrics {
     double max_ramp_down = 0;    ///< [W/s] (positive number)
     double dominant_period = 0;  ///< [s] 0 for a constant signal
     std::vector<BandShare> bands;
+    std::vector<WindowFigure> ramps;   ///< one per GridMetricsOptions::ramp_windows
+    std::vector<WindowFigure> swings;  ///< one per GridMetricsOptions::swing_windows
+    double envelope_swing = 0;         ///< [W] (0 without a cutoff or spectrum)
 };
 
 /// @brief The metrics above of p sampled every dt seconds (InputError if dt ≤ 0 or fewer than

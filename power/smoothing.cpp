@@ -17,7 +17,7 @@ std::shared_ptr<const ObjectSpec> smoothingSpec() {
             "GB300 power smoothing: PSU storage, power floor, ramp limits, hysteresis");
         s->boolean("enabled", true, "model the smoothing (resolved studies)")
             .number("floor_pct", "pct", 0.0, 90.0, 0.0,  // domain-facts A5: 0-90 % of TGP
-                    "power floor while a job runs, % of the rack power at full load")
+                    "power floor while a job runs, % of GPU TGP (NVML percent TMP floor)")
             .optionalNumber("ramp_up_W_per_s", "Ws", 1e-3, 1e15,
                             "grid-side ramp-up limit per GPU, W/s (absent: no limit)")
             .optionalNumber("ramp_down_W_per_s", "Ws", 1e-3, 1e15,
@@ -99,15 +99,17 @@ PowerSmoothing::PowerSmoothing(std::string name, SmoothingParams params)
     addState({"stored_energy", "J", E, p_.initial_soc * p_.storage_energy, "PSU storage"});
     addState({"burnt_energy", "J", Eacc, 0.0, "energy burnt by floor and ramp-down limit"});
     addState({"grid_energy", "J", Eacc, 0.0, "grid-side energy"});
-    addState({"load_energy", "J", Eacc, 0.0, "load energy"});
+    addState({"load_energy", "J", Eacc, 0.0, "load energy drawn (after the GPU-side limit)"});
+    addState({"deferred_energy", "J", 0.1 * Eacc, 0.0, "demand held back by the GPU-side limit"});
     addInput({"load_power", "W", P, p_.initial_power, "power the racks want"});
     addInput({"floor_active", "1", 1.0, 1.0, "1 while a job runs"});
     addOutput({"grid_power", "W", P, 0.0, "grid-side power"});
     addOutput({"stored_energy", "J", E, 0.0, "PSU storage"});
     addOutput({"burn_power", "W", P, 0.0, "power burnt by floor and ramp-down limit"});
     addOutput({"storage_power", "W", P, 0.0, "into storage (charging positive)"});
-    addOutput({"excess_power", "W", P, 0.0, "load the storage could not cover"});
+    addOutput({"deferred_power", "W", P, 0.0, "demand held back by the GPU-side ramp limit"});
     addOutput({"floor_power", "W", P, 0.0, "active power floor"});
+    addOutput({"drawn_power", "W", P, 0.0, "power the racks draw after the GPU-side limit"});
 }
 
 PowerSmoothing::Flows PowerSmoothing::flows(std::span<const double> x,
@@ -116,7 +118,8 @@ PowerSmoothing::Flows PowerSmoothing::flows(std::span<const double> x,
     const double active = std::clamp(u[kFloorActive], 0.0, 1.0);
     Flows f{};
     f.floor = active * p_.floor_power;
-    f.command = smooth::max(x[kEnvelope], f.floor, eps_);
+    // The floor acts through the envelope's target, so the command is ramp-limited always.
+    f.command = x[kEnvelope];
     const double delta = f.command - load;
     const double surplus = smooth::positivePart(delta, eps_);
     const double deficit = delta - surplus;  // ≤ 0; exactly delta − surplus keeps the balance
@@ -129,8 +132,9 @@ PowerSmoothing::Flows PowerSmoothing::flows(std::span<const double> x,
     }
     f.storage = surplus * g_full + deficit * g_empty;
     f.burn = surplus * (1.0 - g_full);
-    f.excess = -deficit * (1.0 - g_empty);
-    f.grid = load + f.burn + f.storage;
+    // An empty store cannot cover the deficit: the GPUs are held to the command (work slows).
+    f.deferred = -deficit * (1.0 - g_empty);
+    f.grid = (load - f.deferred) + f.burn + f.storage;
     return f;
 }
 
@@ -141,8 +145,9 @@ void PowerSmoothing::computeOutputs(double, std::span<const double> x, std::span
     y[kStoredOut] = x[kStored];
     y[kBurnPower] = f.burn;
     y[kStoragePower] = f.storage;
-    y[kExcessPower] = f.excess;
+    y[kDeferredPower] = f.deferred;
     y[kFloorPower] = f.floor;
+    y[kDrawnPower] = u[kLoadPower] - f.deferred;
 }
 
 void PowerSmoothing::computeDerivatives(double, std::span<const double> x,
@@ -155,24 +160,30 @@ void PowerSmoothing::computeDerivatives(double, std::span<const double> x,
     double target = smooth::max(x[kHold], f.floor, eps_);
     if (p_.storage_energy > 0.0) {
         target += (p_.initial_soc * p_.storage_energy - x[kStored]) / p_.storage_time;
+        // A full store pulls the target down; the floor still holds (the surplus is burnt).
+        target = smooth::max(target, f.floor, eps_);
     }
     dxdt[kEnvelope] =
         smooth::rateLimit((target - x[kEnvelope]) / p_.tracking_time, p_.ramp_up, p_.ramp_down);
     dxdt[kStored] = f.storage;
     dxdt[kBurnt] = f.burn;
     dxdt[kGrid] = f.grid;
-    dxdt[kLoad] = load;
+    dxdt[kLoad] = load - f.deferred;
+    dxdt[kDeferred] = f.deferred;
 }
 
 bool PowerSmoothing::outputDependsOnInput(std::size_t output, std::size_t input) const {
-    if (output == kStoredOut) return false;
+    // The grid side follows the envelope state alone: it breaks any algebraic loop through
+    // the racks (the drawn power feeds back into heat, not into the demand).
+    if (output == kStoredOut || output == kGridPower) return false;
     if (output == kFloorPower) return input == kFloorActive;
-    return true;
+    return input == kLoadPower;
 }
 
 bool PowerSmoothing::outputDependsOnState(std::size_t output, std::size_t state) const {
     if (output == kStoredOut) return state == kStored;
     if (output == kFloorPower) return false;
+    if (output == kGridPower) return state == kEnvelope;
     return state == kEnvelope || state == kStored;
 }
 
@@ -182,17 +193,16 @@ bool PowerSmoothing::derivativeDependsOnState(std::size_t row, std::size_t state
             return state == kHold;
         case kEnvelope:
             return state == kHold || state == kEnvelope || state == kStored;
-        case kLoad:
-            return false;
-        default:
-            return state == kEnvelope || state == kStored;  // store, burn, grid
+        default:  // store, burn, grid, drawn load, deferred
+            return state == kEnvelope || state == kStored;
     }
 }
 
 bool PowerSmoothing::derivativeDependsOnInput(std::size_t row, std::size_t input) const {
-    if (row == kHold || row == kLoad) return input == kLoadPower;
+    if (row == kHold) return input == kLoadPower;
     if (row == kEnvelope) return input == kFloorActive;
-    return true;
+    if (row == kGrid) return false;
+    return input == kLoadPower;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -218,7 +228,8 @@ SiteBattery::SiteBattery(std::string name, BatteryParams params)
     addState({"average_load", "W", Pload, p_.initial_load, "moving average of the load"});
     addState({"loss_energy", "J", P * p_.nominal_time, 0.0, "conversion losses"});
     addState({"grid_energy", "J", Eacc, 0.0, "grid-side energy"});
-    addState({"load_energy", "J", Eacc, 0.0, "load energy"});
+    addState({"load_energy", "J", Eacc, 0.0, "load energy drawn (after the GPU-side limit)"});
+    addState({"deferred_energy", "J", 0.1 * Eacc, 0.0, "demand held back by the GPU-side limit"});
     addInput({"load_power", "W", Pload, p_.initial_load, "site load at the battery"});
     addOutput({"grid_power", "W", Pload, 0.0, "grid-side power"});
     addOutput({"battery_power", "W", P, 0.0, "battery power (discharge positive)"});

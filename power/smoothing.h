@@ -5,43 +5,56 @@
 // ---------------------------------------------------------------------------------------------
 // PowerSmoothing: PSU energy storage + power floor + ramp limits + ramp-down hysteresis.
 //
-// The GPUs want P_d (input load_power). The controller computes a grid-side command C that
-// moves slowly; the PSU store E_s covers C − P_d while it can, and when it is full the surplus
-// is burnt by the GPUs (the "power burner"); when it is empty the grid has to follow the load
-// (that part is reported as excess_power, the share of the swing the smoothing could not hold
-// back). With ⁺ a smooth positive part and step() a C¹ step:
+// The GPUs want P_d (input load_power, the demand). The controller computes a grid-side
+// command C that moves no faster than the ramp limits; the PSU store E_s covers C − P_d while
+// it can. When it is full the surplus is burnt by the GPUs (the "power burner"); when it is
+// empty the GPUs are held to what the grid side delivers: their power rise is capped and the
+// work slows (the deferred power P_def), as NVIDIA describes the GPU-side ramp-up limit
+// (domain-facts A5 "controls across a training run"). The grid side therefore never ramps
+// faster than the limits, whether or not the store has energy (issue 18). With ⁺ a smooth
+// positive part, smax a smooth max and step() a C¹ step:
 //   hold (hysteresis)  dP_h/dt = (P_d − P_h)⁺/τ_r + (P_d − P_h)⁻/τ_h
 //                      (rises with the load at once, falls with time constant τ_h, so a short
 //                       dip does not start a ramp-down)
 //   floor              F = a·P_floor,  a = floor_active ∈ [0, 1] (on while a job runs)
-//   target             T = max(P_h, F) + (E_ref − E_s)/τ_E      (keeps the store mid-way)
+//   target             T = smax(smax(P_h, F) + (E_ref − E_s)/τ_E, F)   (store kept mid-way,
+//                       never below the floor)
 //   envelope           dP_e/dt = rateLimit((T − P_e)/τ_r, r_up, r_down)   (tanh saturation)
-//   command            C = max(P_e, F)
+//   command            C = P_e   (the floor enters through T, so a floor switched on at a job
+//                       start or off at its end is ramped too, as the "power-cap ramp" and the
+//                       "ramp down at a limited rate" of the GB300 blog)
 //   Δ = C − P_d,  g_full = 1 − step((E_s − E_max + w)/w),  g_empty = step(E_s/w)
 //   store              dE_s/dt = Δ⁺·g_full + Δ⁻·g_empty
 //   burn               P_burn = Δ⁺·(1 − g_full)
-//   grid               P_grid = P_d + Δ⁺ + Δ⁻·g_empty = P_d + P_burn + dE_s/dt
-//   accumulators       dE_burn/dt = P_burn, dE_grid/dt = P_grid, dE_load/dt = P_d
+//   deferred           P_def = −Δ⁻·(1 − g_empty)   (demand the GPUs are held back from)
+//   drawn              P_a = P_d − P_def           (what the racks actually draw)
+//   grid               P_grid = P_a + P_burn + dE_s/dt = C
+//   accumulators       dE_burn/dt = P_burn, dE_grid/dt = P_grid, dE_load/dt = P_a,
+//                      dE_def/dt = P_def
 // The energy balance E_grid = E_load + E_burn + ΔE_s therefore holds identically in the
 // derivatives; a linear multistep method keeps it to round-off and the Newton tolerance.
+// |dP_grid/dt| = |dP_e/dt| < r_up (r_down) for any load: the ramp limits hold by construction.
 //
 //   | kind   | name           | unit | meaning                                          |
 //   |--------|----------------|------|--------------------------------------------------|
 //   | state  | hold_power     | W    | P_h, peak-hold of the load (hysteresis)          |
-//   | state  | envelope_power | W    | P_e, ramp-limited grid-side target               |
+//   | state  | envelope_power | W    | P_e, ramp-limited grid-side command              |
 //   | state  | stored_energy  | J    | E_s, PSU capacitor energy                        |
 //   | state  | burnt_energy   | J    | ∫P_burn dt                                       |
 //   | state  | grid_energy    | J    | ∫P_grid dt                                       |
-//   | state  | load_energy    | J    | ∫P_d dt                                          |
+//   | state  | load_energy    | J    | ∫P_a dt (drawn, after the GPU-side limit)        |
+//   | state  | deferred_energy| J    | ∫P_def dt                                        |
 //   | input  | load_power     | W    | P_d, power the racks want                        |
 //   | input  | floor_active   | 1    | a, 1 while a job runs (0 lets the floor go)      |
 //   | output | grid_power     | W    | P_grid, grid-side (shelf input) power            |
 //   | output | stored_energy  | J    | E_s                                              |
 //   | output | burn_power     | W    | P_burn                                           |
 //   | output | storage_power  | W    | dE_s/dt (charging positive)                      |
-//   | output | excess_power   | W    | −Δ⁻·(1 − g_empty): load the store could not cover|
+//   | output | deferred_power | W    | P_def, demand held back by the GPU-side limit    |
 //   | output | floor_power    | W    | F                                                |
-// grid_power, burn_power, storage_power and excess_power depend directly on both inputs.
+//   | output | drawn_power    | W    | P_a = P_d − P_def                                |
+// grid_power depends on the state only; burn, storage, deferred and drawn power on both
+// inputs.
 //
 // ---------------------------------------------------------------------------------------------
 // SiteBattery (BESS): power and energy limits, state of charge, round-trip efficiency.
@@ -85,7 +98,7 @@ namespace dctwin::power {
 /// them to the GPUs one controller serves. Absent optional values leave the caller's base.
 struct SmoothingSettings {
     bool enabled = true;                      ///< smoothing modelled (resolved studies only)
-    double floor_pct = 0.0;                   ///< [%] power floor, of a base the caller gives
+    double floor_pct = 0.0;                   ///< [%] power floor, of GPU TGP in the site model
     std::optional<double> ramp_up_per_gpu;    ///< [W/s] per GPU; absent: the base's (no limit)
     std::optional<double> ramp_down_per_gpu;  ///< [W/s] per GPU; absent: the base's (no limit)
     std::optional<double> hysteresis;         ///< [s] τ_h; absent: the base's
@@ -154,14 +167,14 @@ public:
     bool derivativeDependsOnInput(std::size_t row, std::size_t input) const override;
 
     static constexpr std::size_t kHold = 0, kEnvelope = 1, kStored = 2, kBurnt = 3, kGrid = 4,
-                                 kLoad = 5;
+                                 kLoad = 5, kDeferred = 6;
     static constexpr std::size_t kLoadPower = 0, kFloorActive = 1;
     static constexpr std::size_t kGridPower = 0, kStoredOut = 1, kBurnPower = 2, kStoragePower = 3,
-                                 kExcessPower = 4, kFloorPower = 5;
+                                 kDeferredPower = 4, kFloorPower = 5, kDrawnPower = 6;
 
 private:
     struct Flows {
-        double floor, command, grid, burn, storage, excess;
+        double floor, command, grid, burn, storage, deferred;
     };
     Flows flows(std::span<const double> x, std::span<const double> u) const;
     SmoothingParams p_;

@@ -105,5 +105,38 @@ TEST(power_GridMetrics, LimitsPassAndFail) {
     test::expectInputError([&] { gridMetrics(p, dt, o); }, {"band edges must increase"});
 }
 
+TEST(power_GridMetrics, WindowedRampsSwingsAndSlowEnvelopeMatchHandValues) {
+    // Issue 18: what a utility states, over given windows. A 0.5 Hz square wave of 1 MW (the
+    // iterations) on a 0.01 Hz sine of 4 MW peak to peak (the slow envelope a job start or a
+    // checkpoint gives), 200 s at 0.1 s (both whole numbers of periods in the record).
+    const double dt = 0.1, A = 1e6, S = 4e6;
+    const std::vector<double> sq = square(0, A, 2.0, dt, 100);
+    std::vector<double> p(sq.size());
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        p[i] = sq[i] + 0.5 * S * std::sin(2 * kPi * 0.01 * static_cast<double>(i) * dt);
+    }
+    GridMetricsOptions o;
+    o.ramp_windows = {0.1, 1.0};
+    o.swing_windows = {1.0, 10.0, 60.0};
+    o.envelope_cutoff = 0.1;
+    const GridMetrics m = gridMetrics(p, dt, o);
+    ASSERT_EQ(m.ramps.size(), 2u);
+    ASSERT_EQ(m.swings.size(), 3u);
+    // Over one sample the square's edge (A in 0.1 s = 10 MW/s) plus at most the sine's
+    // steepest slope (π·0.01·S = 0.126 MW/s) times one sample.
+    const double sine_slope = kPi * 0.01 * S;
+    EXPECT_NEAR(m.ramps[0].value, A / dt, sine_slope * 1.01);
+    // Over 1 s (half a period) the square wave changes by A at most: A/1 s + the sine.
+    EXPECT_NEAR(m.ramps[1].value, A / 1.0, sine_slope * 1.01);
+    // Within 1 s: the square's A plus ≤ 1 s of the sine. Within 10 s: A plus the sine's
+    // largest change over 10 s, S·sin(π·0.01·10) = 0.309·S (around its zero crossing). Within
+    // 60 s, more than the sine's half period: A + S.
+    EXPECT_NEAR(m.swings[0].value, A, sine_slope * 1.01);
+    EXPECT_NEAR(m.swings[1].value, A + S * std::sin(0.1 * kPi), 0.01 * S);
+    EXPECT_NEAR(m.swings[2].value, A + S, 0.01 * S);
+    // The slow envelope: the sine alone (the square wave has no content below 0.5 Hz), S.
+    EXPECT_NEAR(m.envelope_swing, S, 0.01 * S);
+}
+
 }  // namespace
 }  // namespace dctwin::power

@@ -1,0 +1,340 @@
+// Issue 18: GB300 power smoothing holds its ramp limits when the PSU store runs empty, by
+// holding the GPUs back (the work slows), and reports what that defers. One GB300 NVL72 rack's
+// shelf-input demand stepping through a job start, iterations with plateaus far longer than
+// the 65 J per GPU can bridge, a checkpoint dip and a job end, integrated by CVODE.
+//
+// Sources: NVIDIA Technical Blog, "How New GB300 NVL72 Features Provide Steady Power for AI"
+// (Jul 28 2025): 65 J per GPU of PSU storage, a power-cap ramp at the job start, storage that
+// charges in the valleys and discharges on the peaks, a power floor ("GPU burn") and a
+// ramp-down at a limited rate at the end (domain-facts A5). NVML "Power Smoothing" knobs:
+// ramp rates in W/s per GPU and the floor as a percentage of TGP (domain-facts A5).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "core/simulator.h"
+#include "core/system.h"
+#include "power/rack.h"
+#include "power/smoothing.h"
+#include "test_util.h"
+
+namespace dctwin::power {
+namespace {
+
+using test::catalog;
+
+/// A piecewise-constant demand and floor switch: level i holds from breaks[i] to breaks[i+1].
+struct Profile : Component {
+    std::vector<double> breaks, power, floor;
+    Profile(std::vector<double> b, std::vector<double> p, std::vector<double> f)
+        : Component("profile"), breaks(std::move(b)), power(std::move(p)), floor(std::move(f)) {
+        addOutput({"power", "W", 1e5, power.front(), "demand"});
+        addOutput({"floor_active", "1", 1.0, floor.front(), "job running"});
+    }
+    std::size_t at(double t) const {
+        std::size_t i = 0;
+        while (i + 1 < breaks.size() && t >= breaks[i + 1]) ++i;
+        return i;
+    }
+    void computeOutputs(double t, std::span<const double>, std::span<const double>,
+                        std::span<double> y) const override {
+        y[0] = power[at(t)];
+        y[1] = floor[at(t)];
+    }
+    void discontinuities(double t0, double t1, std::vector<double>& out) const override {
+        for (double b : breaks) {
+            if (b > t0 && b <= t1) out.push_back(b);
+        }
+    }
+};
+
+struct SmoothRun {
+    std::vector<double> t, grid, deferred, stored;  // sampled [s], [W], [W], [J]
+    double E_grid = 0, E_load = 0, E_burn = 0, E_def = 0, E_s0 = 0, E_s1 = 0;  // [J]
+};
+
+SmoothRun simulate(std::shared_ptr<const Profile> prof, const SmoothingParams& p, double t_end,
+                   double dt_out) {
+    System sys;
+    sys.add(std::move(prof));
+    sys.add(std::make_shared<const PowerSmoothing>("smooth", p));
+    sys.connect("profile.power", "smooth.load_power");
+    sys.connect("profile.floor_active", "smooth.floor_active");
+    sys.finalize();
+    SimulationOptions o;
+    o.t_end = t_end;
+    o.output_interval = dt_out;
+    o.solver.rel_tol = 1e-9;
+    o.solver.abs_tol_factor = 1e-9;
+    o.solver.max_step = 0.01;
+    Simulator sim(sys, o);
+    Recorder rec(sys);
+    rec.addOutput("smooth.grid_power", "p", "grid");
+    rec.addOutput("smooth.deferred_power", "p", "deferred");
+    rec.addState("smooth.stored_energy", "e", "stored");
+    rec.addState("smooth.grid_energy", "e", "grid");
+    rec.addState("smooth.load_energy", "e", "load");
+    rec.addState("smooth.burnt_energy", "e", "burnt");
+    rec.addState("smooth.deferred_energy", "e", "deferred");
+    sim.run(rec);
+    const ResultSet& rs = rec.results();
+    SmoothRun r;
+    r.t = rs.time;
+    r.grid = rs.at("p", "grid").values;
+    r.deferred = rs.at("p", "deferred").values;
+    r.stored = rs.at("e", "stored").values;
+    r.E_grid = rs.at("e", "grid").values.back();
+    r.E_load = rs.at("e", "load").values.back();
+    r.E_burn = rs.at("e", "burnt").values.back();
+    r.E_def = rs.at("e", "deferred").values.back();
+    r.E_s0 = r.stored.front();
+    r.E_s1 = r.stored.back();
+    return r;
+}
+
+/// Largest |ΔP/Δt| between consecutive samples [W/s].
+double largestRamp(const SmoothRun& r) {
+    double m = 0;
+    for (std::size_t i = 1; i < r.t.size(); ++i) {
+        m = std::max(m, std::abs(r.grid[i] - r.grid[i - 1]) / (r.t[i] - r.t[i - 1]));
+    }
+    return m;
+}
+
+TEST(power_SmoothingRamp, GridRampHeldWhenTheStoreRunsEmptyAndDeferredMatchesHandIntegral) {
+    const RackSpec spec = catalog().rack("gb300_nvl72");
+    const RackPowerModel rpm(spec);
+    // Shelf-input power of one rack: idle I, full H (every GPU at TGP), floor F (every GPU at
+    // 60 % of TGP, the transient scenario's floor; NVML states the floor as % of TGP).
+    const double I = rpm.evaluate(0.0).it_power;
+    const double H = rpm.evaluate(1.0).it_power;
+    const double F = rpm.evaluate(rpm.utilizationForGpuFraction(0.6)).it_power;
+    const double M = rpm.evaluate(rpm.utilizationForGpuFraction(0.5)).it_power;  // comm phase
+    ASSERT_LT(M, F);  // the floor holds the communication phase up
+    const double E_max = spec.gpus * spec.storage_per_gpu;  // 72 × 65 J = 4,680 J
+    // 500 W/s per GPU: the top of the illustrative 70–500 W/s presets (domain-facts A5), so a
+    // rise from the floor to full load (ΔP ≈ 50 kW) takes 1.4 s, inside a 4 s plateau.
+    const double r = 500.0 * spec.gpus;  // [W/s] per rack, up and down
+
+    // 0–2 s idle, no job. 2 s: job start (floor on, full load). Iterations of 4 s at full load
+    // and 4 s in communication; a checkpoint dip to idle 22–26 s in place of a communication
+    // phase; iterations again;
+    // 50 s: job end (floor off, idle). Every plateau is > 40 times the 94 ms the store
+    // bridges.
+    std::vector<double> b = {0, 2}, P = {I, H}, A = {0, 1};
+    for (double t = 6; t < 50; t += 4) {
+        b.push_back(t);
+        const bool ckpt = t == 22;
+        const bool high = static_cast<int>(std::lround((t - 2) / 4)) % 2 == 0;
+        P.push_back(ckpt ? I : (high ? H : M));
+        A.push_back(1);
+    }
+    b.push_back(50);
+    P.push_back(I);
+    A.push_back(0);
+    const auto prof = std::make_shared<const Profile>(b, P, A);
+
+    SmoothingParams p;
+    p.storage_energy = E_max;
+    p.initial_soc = 0.5;
+    p.floor_power = F;
+    p.ramp_up = p.ramp_down = r;
+    p.hysteresis = 0;      // no hold: the hand calculation follows the load's steps
+    p.storage_time = 1e4;  // no pull back to half charge within the run
+    p.initial_power = I;
+    p.nominal_power = H;
+    p.nominal_time = 60;
+    const SmoothRun run = simulate(prof, p, 60.0, 0.01);
+
+    // (1) The grid side never ramps faster than the limit. The whole rack (GPUs and the rest)
+    // is limited, so the issue's bound "per GPU × GPUs + non-GPU parts' own ramp" × 1.05 is
+    // looser than the r × 1.05 checked here. Without the GPU-side limit the grid took the
+    // rest of a step at once when the store ran empty (issue 18: 13.5 MW/s on 64 racks
+    // against a 0.46 MW/s limit).
+    const double ramp = largestRamp(run);
+    std::printf("largest grid ramp %.1f W/s (limit %.1f W/s); demand steps of %.1f kW\n", ramp, r,
+                (H - I) / 1e3);
+    EXPECT_LE(ramp, 1.05 * r);
+    EXPECT_GT(ramp, 0.9 * r);  // the limit is what shapes the rises
+
+    // (2) Deferred energy by hand: a rise of ΔP met by a command ramping at r leaves a
+    // shortfall ΔP − r·t for ΔP/r seconds, ∫ = ΔP²/(2r); the store covers what it holds at
+    // the start of the rise and the GPUs are held back for the rest. The job start rises
+    // from I with the store half full; the other five rises (10, 18, 26, 34, 42 s) start from
+    // the floor F (the communication phases and the checkpoint dip sit on the floor) with
+    // the store full (each fall's surplus ΔP²/(2r) ≈ 35 kJ ≫ 4.7 kJ filled it).
+    const double rises_from_floor = 5;
+    const double hand = ((H - I) * (H - I) / (2 * r) - 0.5 * E_max) +
+                        rises_from_floor * ((H - F) * (H - F) / (2 * r) - E_max);
+    // As compute: the energy over one GPU's idle-to-full shelf-input power = GPU-seconds of
+    // full-speed work held back.
+    const double per_gpu = (H - I) / spec.gpus;
+    std::printf("deferred %.1f kJ = %.1f GPU-s (hand %.1f kJ = %.1f GPU-s), burnt %.1f kJ\n",
+                run.E_def / 1e3, run.E_def / per_gpu, hand / 1e3, hand / per_gpu, run.E_burn / 1e3);
+    EXPECT_NEAR(run.E_def / per_gpu, hand / per_gpu, 0.02 * hand / per_gpu);
+
+    // (3) Energy balance over the run: grid = load drawn + burnt + change in storage.
+    const double residual = run.E_grid - run.E_load - run.E_burn - (run.E_s1 - run.E_s0);
+    std::printf("energy balance residual %.3e of %.1f MJ\n", residual / run.E_grid,
+                run.E_grid / 1e6);
+    EXPECT_LT(std::abs(residual) / run.E_grid, 1e-6);
+    // The store stays within its capacity.
+    for (double e : run.stored) {
+        EXPECT_GE(e, -1e-6 * E_max);
+        EXPECT_LE(e, E_max * (1 + 1e-6));
+    }
+}
+
+TEST(power_SmoothingRamp, SixtyFiveJoulesPerGpuBridgeAFiftyKilowattStepForAbout94ms) {
+    // Arithmetic limit (domain-facts A5, "ride-through of the storage"): 72 GPUs × 65 J =
+    // 4,680 J covers a 50 kW rack step for 4,680 / 50,000 = 93.6 ms. A full store and a
+    // grid command that does not move (ramp limit 1 mW/s per GPU): the GPUs must be held back
+    // from the moment the store is spent. The store's empty gate tapers the last 5 % of its
+    // energy (power/smoothing.h), so half the step is deferred ~3 ms before the arithmetic
+    // time (88.9 ms at full rate, then ~3 ms of taper): 5 % tolerance.
+    const RackSpec spec = catalog().rack("gb300_nvl72");
+    const double E_max = spec.gpus * spec.storage_per_gpu;
+    const double base = 60e3, step = 50e3, t_step = 0.1;
+    const auto prof = std::make_shared<const Profile>(std::vector<double>{0, t_step},
+                                                      std::vector<double>{base, base + step},
+                                                      std::vector<double>{0, 0});
+    SmoothingParams p;
+    p.storage_energy = E_max;
+    p.initial_soc = 1.0;
+    p.ramp_up = p.ramp_down = 1e-3 * spec.gpus;
+    p.initial_power = base;
+    p.nominal_power = base + step;
+    p.nominal_time = 1;
+    const SmoothRun run = simulate(prof, p, 0.4, 1e-4);
+    double t_half = -1;
+    for (std::size_t i = 0; i < run.t.size(); ++i) {
+        if (run.t[i] > t_step && run.deferred[i] >= 0.5 * step) {
+            t_half = run.t[i] - t_step;
+            break;
+        }
+    }
+    const double bridge = E_max / step;
+    std::printf("store bridges %.1f ms (arithmetic %.1f ms)\n", 1e3 * t_half, 1e3 * bridge);
+    EXPECT_NEAR(bridge, 0.0936, 1e-9);
+    EXPECT_NEAR(t_half, bridge, 0.05 * bridge);
+    // Once the store is spent the grid side stays where it was: the step is deferred.
+    EXPECT_NEAR(run.grid.back(), base, 1e-3 * step);
+    EXPECT_NEAR(run.deferred.back(), step, 1e-3 * step);
+}
+
+/// Bursts at full load (every GPU at TGP) for `on` seconds every `period` seconds on a base of
+/// `base_frac` of TGP, for `t_end` seconds, on one rack's shelf input.
+std::shared_ptr<const Profile> bursts(const RackPowerModel& rpm, double base_frac, double on,
+                                      double period, double t_end) {
+    const double H = rpm.evaluate(1.0).it_power;
+    const double B = rpm.evaluate(rpm.utilizationForGpuFraction(base_frac)).it_power;
+    std::vector<double> b, P, A;
+    for (double t = 0; t < t_end - 1e-9; t += period) {
+        b.insert(b.end(), {t, t + on});
+        P.insert(P.end(), {H, B});
+        A.insert(A.end(), {0, 0});
+    }
+    return std::make_shared<const Profile>(b, P, A);
+}
+
+TEST(power_SmoothingRamp, StorageLowersPeakGridDemandAgainstAShelfWithoutStorage) {
+    // NVIDIA (GB300 steady-power blog, Jul 2025; domain-facts A5): the GB300 shelf's storage
+    // "reduce[s] peak grid demand by up to 30 %" on Megatron LLM training against the GB200
+    // shelf (which has none: its grid side is the demand). The blog gives the result as a
+    // figure, not the profile, so the profile here is built to its description: compute
+    // bursts at full power between lower-power phases, in lock-step. Bursts of 40 ms at TGP
+    // every 200 ms on 60 % of TGP (pipeline micro-batches): each cycle moves 0.8 × 0.4 × 1,400
+    // W × 40 ms ≈ 18 J per GPU through the store, well inside 65 J. The grid side then sits at
+    // the mean (the store's restoring term keeps it there), so the peak falls by
+    // 1 − mean/peak; by hand at the rack's shelf input that is 1 − (0.2·H + 0.8·B)/H.
+    // What sets it: the depth and duty of the bursts (the twin gives ~28 % here; "up to 30 %"
+    // needs bursts at least this deep and short) and that a cycle's energy fits in 65 J per
+    // GPU. Bursts 10× longer (400 ms every 2 s, ~180 J per GPU per cycle) do not fit: the grid
+    // peak still falls (31 % when written), but because the GPU-side ramp limit holds the
+    // GPUs back (7.8 % of the demand deferred), which the blog's storage result does not
+    // include. Measured when written: 27.7 % against the hand 28.0 %, nothing deferred.
+    const RackSpec spec = catalog().rack("gb300_nvl72");
+    const RackPowerModel rpm(spec);
+    const double H = rpm.evaluate(1.0).it_power;
+    const double B = rpm.evaluate(rpm.utilizationForGpuFraction(0.6)).it_power;
+    SmoothingParams p;
+    p.storage_energy = spec.gpus * spec.storage_per_gpu;
+    p.ramp_up = p.ramp_down = 100.0 * spec.gpus;  // the transient scenario's 100 W/s per GPU
+    p.hysteresis = 0;
+    // The envelope chases the instantaneous target at its rate limit, so on its own it settles
+    // at the low phase; the store's restoring term (E_ref − E_s)/τ_E lifts it to the mean only
+    // if E_ref/τ_E exceeds mean − low (here 0.2·(H − B) ≈ 8 kW): τ_E = 0.1 s gives 23 kW. With
+    // the default 2 s (1.2 kW) the store runs empty and the GPUs are held back instead.
+    p.storage_time = 0.1;
+    p.initial_power = 0.2 * H + 0.8 * B;
+    p.nominal_power = H;
+    p.nominal_time = 30;
+    auto peakAfter = [](const SmoothRun& r, double t0) {
+        double m = 0;
+        for (std::size_t i = 0; i < r.t.size(); ++i) {
+            if (r.t[i] >= t0) m = std::max(m, r.grid[i]);
+        }
+        return m;
+    };
+    const SmoothRun fits = simulate(bursts(rpm, 0.6, 0.04, 0.2, 30), p, 30, 0.005);
+    const double cut = 1 - peakAfter(fits, 10) / H;
+    const double hand = 1 - (0.2 * H + 0.8 * B) / H;
+    std::printf("short bursts: peak grid demand %.1f %% lower (hand %.1f %%), deferred %.3f %%\n",
+                100 * cut, 100 * hand, 100 * fits.E_def / (fits.E_load + fits.E_def));
+    EXPECT_NEAR(cut, hand, 0.01);
+    EXPECT_LT(fits.E_def, 1e-4 * fits.E_load);  // the store alone did it
+    const SmoothRun longer = simulate(bursts(rpm, 0.6, 0.4, 2.0, 30), p, 30, 0.005);
+    const double cut_long = 1 - peakAfter(longer, 10) / H;
+    const double deferred = longer.E_def / (longer.E_load + longer.E_def);
+    std::printf("long bursts: peak grid demand %.1f %% lower, deferred %.2f %% of the demand\n",
+                100 * cut_long, 100 * deferred);
+    EXPECT_GT(deferred, 0.01);  // the GPUs, not the store, now hold the peak down
+}
+
+TEST(power_SmoothingRamp, FloorAloneLeavesTheSwingAboveTheFloor) {
+    // Choukse et al., "Power Stabilization for AI Training Datacenters" (Microsoft, OpenAI,
+    // NVIDIA; arXiv 2508.14318 and slides, domain-facts A5/D4): the GPU power floor alone
+    // (20–90 % of TDP) leaves "an achievable swing of 20 %" once EDPp (the electrical design
+    // point peak, short excursions above TDP) is taken into account. The twin's GPUs never
+    // exceed TGP (power/rack.h caps utilization at 1), so with the floor at its 90 % maximum
+    // and no storage or ramp limit, the GPUs' swing left is 100 % − 90 % = 10 % of TGP; the
+    // 20 % corresponds to peaks at ~110 % of TDP, which the twin does not model. At the
+    // shelf input the non-GPU parts follow utilization too: by hand the swing left is
+    // (H − F)/H with F the rack at 90 % GPU power. Training at 2 s iterations, 100 % ↔ 30 %.
+    const RackSpec spec = catalog().rack("gb300_nvl72");
+    const RackPowerModel rpm(spec);
+    const double H = rpm.evaluate(1.0).it_power;
+    const double L = rpm.evaluate(rpm.utilizationForGpuFraction(0.3)).it_power;
+    const double F = rpm.evaluate(rpm.utilizationForGpuFraction(0.9)).it_power;
+    std::vector<double> b, P, A;
+    for (double t = 0; t < 30; t += 2) {
+        b.insert(b.end(), {t, t + 1});
+        P.insert(P.end(), {H, L});
+        A.insert(A.end(), {1, 1});
+    }
+    SmoothingParams p;
+    p.floor_power = F;
+    p.tracking_time = 0.002;
+    p.initial_power = H;
+    p.nominal_power = H;
+    p.nominal_time = 30;
+    const SmoothRun r = simulate(std::make_shared<const Profile>(b, P, A), p, 30, 0.01);
+    double lo = 1e300, hi = 0;
+    for (std::size_t i = 0; i < r.t.size(); ++i) {
+        if (r.t[i] < 10) continue;
+        lo = std::min(lo, r.grid[i]);
+        hi = std::max(hi, r.grid[i]);
+    }
+    const double demand_swing = (H - L) / H, left = (hi - lo) / H, hand = (H - F) / H;
+    std::printf(
+        "demand swing %.1f %%, left by the 90 %% floor %.1f %% (hand %.1f %%, slides 20 %%)\n",
+        100 * demand_swing, 100 * left, 100 * hand);
+    EXPECT_NEAR(left, hand, 0.005);
+    EXPECT_LT(left, 0.2);  // below the published 20 %: no EDPp excursions in the twin
+}
+
+}  // namespace
+}  // namespace dctwin::power
