@@ -596,8 +596,13 @@ ScenarioSpec readScenario(const Json& input, const fs::path& base_dir) {
     const Json empty = Json::object();
     const JsonView w = root.has("workload") ? root.at("workload") : JsonView(empty, "/workload");
     // Trace files resolve as shipped data (data/traces/), as power/workload.h documents.
-    auto workload =
-        std::make_shared<power::Workload>(power::Workload::fromJson(w, sc.it.totalRacks()));
+    // A job list resolves like the weather file: beside the scenario, shipped data, cwd.
+    fs::path job_list;
+    if (w.has("jobs_file") && w.at("jobs_file").json().is_string()) {
+        job_list = resolveDataPath(sc.base_dir, w.string("jobs_file"), w.where() + "/jobs_file");
+    }
+    auto workload = std::make_shared<power::Workload>(
+        power::Workload::fromJson(w, sc.it.totalRacks(), {}, job_list));
     if (workload->racks() != sc.it.totalRacks()) {
         w.fail("racks", fmt::format("the workload describes {} racks but /it/racks has {}",
                                     workload->racks(), sc.it.totalRacks()));

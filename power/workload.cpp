@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <optional>
 
 #include "core/data_dir.h"
 #include "core/errors.h"
 #include "power/gpu_catalog.h"
+#include "power/job_list.h"
 
 namespace dctwin::power {
 namespace {
@@ -415,6 +417,8 @@ std::shared_ptr<const ObjectSpec> traceSpec() {
     return s;
 }
 
+}  // namespace
+
 std::shared_ptr<const ObjectSpec> jobSpec() {
     static const std::shared_ptr<const ObjectSpec> spec = [] {
         auto s = std::make_shared<ObjectSpec>("a job on a set of racks");
@@ -435,6 +439,8 @@ std::shared_ptr<const ObjectSpec> jobSpec() {
     }();
     return spec;
 }
+
+namespace {
 
 /// A trace job: read the log, choose the column, map it to utilization (gpu_catalog.h),
 /// aggregate the devices, and read the per-rack offsets.
@@ -634,13 +640,19 @@ std::shared_ptr<const ObjectSpec> workloadSpec() {
                     "first free racks of the tenant, or the first contiguous free block")
             .integer("start_weekday", 0, 6, 0, "weekday of the study start (0 = Monday)")
             .number("start_hour", "h", 0.0, 24.0, 0.0, "hour of the day of the study start")
-            .array("jobs", jobSpec(), true, "the jobs, each on its own racks");
+            .array("jobs", jobSpec(), false, "the jobs, each on its own racks")
+            .add(KeySpec{.key = "jobs_file",
+                         .type = KeyType::String,
+                         .description = "CSV job list, one job per row, columns named as the "
+                                        "keys of a job (power/job_list.h); its jobs follow "
+                                        "those of \"jobs\", relative to the scenario file"});
         return s;
     }();
     return spec;
 }
 
-Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem::path& trace_dir) {
+Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem::path& trace_dir,
+                            const std::filesystem::path& job_list) {
     const SpecReader in(v, *workloadSpec());
     Workload w;
     if (in.has("racks")) {
@@ -694,7 +706,23 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
     w.rack_jobs_.assign(static_cast<std::size_t>(w.racks_), {});
     w.rack_shifts_.assign(static_cast<std::size_t>(w.racks_), {});
     std::vector<std::vector<std::pair<double, double>>> busy(static_cast<std::size_t>(w.racks_));
-    for (const SpecReader& jr : in.array("jobs")) {
+    // The jobs of the scenario, then those of the job list, read alike (the rows are kept
+    // alive here: a reader refers to its JSON).
+    std::vector<SpecReader> job_readers;
+    if (in.has("jobs")) job_readers = in.array("jobs");
+    std::deque<Json> rows;
+    if (in.has("jobs_file")) {
+        const std::filesystem::path file =
+            job_list.empty() ? std::filesystem::path(in.string("jobs_file")) : job_list;
+        for (JobRow& row : readJobList(file, v.where() + "/jobs_file")) {
+            rows.push_back(std::move(row.job));
+            job_readers.emplace_back(JsonView(rows.back(), row.where), *jobSpec());
+        }
+    }
+    if (job_readers.empty() && (in.has("jobs") || in.has("jobs_file"))) {
+        v.fail("jobs", "expected at least one job");
+    }
+    for (const SpecReader& jr : job_readers) {
         const JsonView& jv = jr.view();
         auto job = parseJob(jr, week_offset, trace_dir);
         for (const auto& other : w.jobs_) {

@@ -206,6 +206,9 @@ struct RackGroup {
 /// "inference", "trace") whose keys depend on the kind. Workload::fromJson reads through it;
 /// its schema() is the section's JSON Schema.
 std::shared_ptr<const ObjectSpec> workloadSpec();
+/// @brief One entry of /workload/jobs (a tagged union on "type"); power/job_list.h reads CSV
+/// rows through it.
+std::shared_ptr<const ObjectSpec> jobSpec();
 
 class Workload {
 public:
@@ -213,8 +216,10 @@ public:
     /// An empty `trace_dir` (the default) resolves them as shipped data with dataFile()
     /// (core/data_dir.h): "data/traces/x.csv" and "traces/x.csv" both name
     /// dataDir()/traces/x.csv, installed or in the source tree.
+    /// `job_list`: the resolved path of "jobs_file" (empty: the key's value as given).
     static Workload fromJson(const JsonView& v, int racks = 0,
-                             const std::filesystem::path& trace_dir = {});
+                             const std::filesystem::path& trace_dir = {},
+                             const std::filesystem::path& job_list = {});
 
     int racks() const { return racks_; }
     const std::vector<std::unique_ptr<Job>>& jobs() const { return jobs_; }
