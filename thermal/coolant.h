@@ -43,6 +43,7 @@ private:
     double partialIntegral(std::size_t i, double x) const;
     std::vector<double> x_, y_, m_;   // knots, values, slopes
     std::vector<double> cumulative_;  // ∫ from x_0 to x_i
+    double inv_step_ = 0.0;           // 1/spacing of an even grid, 0 for an uneven one
 };
 
 class Coolant {
@@ -79,8 +80,6 @@ public:
     double enthalpy(double T) const;
     /// Inverse of enthalpy(); ModelError if the result leaves the table.  [J/kg] → [K]
     double temperatureFromEnthalpy(double h) const;
-    /// The same, Newton started from T_guess [K] (a nearby temperature saves iterations).
-    double temperatureFromEnthalpy(double h, double T_guess) const;
     /// Temperature after adding `heat` [W] to a stream of ṁ [kg/s] entering at T_in [K]:
     /// h⁻¹(h(T_in) + heat/ṁ). Returns T_in for ṁ ≤ 0.
     double heatedTemperature(double T_in, double mdot, double heat) const;

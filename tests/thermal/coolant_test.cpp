@@ -113,3 +113,34 @@ TEST(Coolant, OutsideTheTableIsAnErrorNamingFluidPropertyAndRange) {
 
 }  // namespace
 }  // namespace dctwin::thermal
+
+namespace dctwin::thermal {
+namespace {
+
+TEST(MonotoneTableLookup, EvenGridGivesExactlyTheBinarySearchResult) {
+    // The shipped tables are every 5 K; interval() computes the index from the spacing there.
+    // A copy whose last knot moves by 1e-6 K is uneven (binary search); both must give the
+    // same value bit for bit below the last two knots (whose slopes the move changes), knots
+    // included (a knot is where rounding in (x − x0)/h could pick the neighbouring interval).
+    std::vector<double> x, y, x2;
+    for (int i = 0; i < 22; ++i) {
+        x.push_back(268.15 + 5.0 * i);
+        y.push_back(1000.0 + 3.0 * i - 0.02 * i * i);
+    }
+    x2 = x;
+    x2.back() += 1e-6;
+    const MonotoneTable even(x, y, "even"), uneven(x2, y, "uneven");
+    for (double T = x.front(); T < x[19]; T += 0.0625) ASSERT_EQ(even(T), uneven(T)) << T;
+    for (std::size_t i = 0; i + 1 < x.size(); ++i) {
+        for (double T : {x[i], std::nextafter(x[i], 0.0), std::nextafter(x[i], 1e9)}) {
+            if (T < x.front() || T >= x[19]) continue;
+            ASSERT_EQ(even(T), uneven(T)) << "at knot " << i;
+            ASSERT_EQ(even.integral(T), uneven.integral(T)) << "at knot " << i;
+        }
+    }
+    // Below the table the first interval, as the binary search gives.
+    EXPECT_EQ(even(x.front() - 1.0), uneven(x.front() - 1.0));
+}
+
+}  // namespace
+}  // namespace dctwin::thermal
