@@ -5,6 +5,38 @@
 
 namespace dctwin::gui {
 
+QString readableName(const std::string& name, const std::string& unit) {
+    std::string n = name;
+    // The unit is shown in brackets; a suffix repeating it ("_pct", "_kW", "_C") goes.
+    for (const std::string& suffix : {unit, std::string(unit == "%" ? "pct" : "")}) {
+        if (!suffix.empty() && n.size() > suffix.size() + 1 && n.ends_with("_" + suffix)) {
+            n.resize(n.size() - suffix.size() - 1);
+            break;
+        }
+    }
+    QString s = QString::fromStdString(n);
+    s.replace(QLatin1Char('_'), QLatin1Char(' '));
+    return s;
+}
+
+QString loadingExplanation(double loading_pct) {
+    if (!std::isfinite(loading_pct)) return {};
+    const QString v = QString::number(loading_pct, 'f', 1);
+    if (loading_pct > 80.0) {
+        return QObject::tr(
+                   "%1 % of rating: red, above the 80 % continuous-load limit (NEC) for "
+                   "breakers and busway")
+            .arg(v);
+    }
+    if (loading_pct >= 60.0) {
+        return QObject::tr(
+                   "%1 % of rating: amber, 60–80 %, within the 80 % continuous-load "
+                   "limit but with little growth room")
+            .arg(v);
+    }
+    return QObject::tr("%1 % of rating: green, below 60 %").arg(v);
+}
+
 QColor loadingColour(double loading_pct) {
     if (!std::isfinite(loading_pct)) return QColor();
     if (loading_pct > 80.0) return QColor(0xf4, 0x9a, 0x9a);   // red
@@ -66,6 +98,10 @@ QVariant SizingTableModel::data(const QModelIndex& index, int role) const {
                 if (c.isValid()) return c;
             }
             return {};
+        case Qt::ToolTipRole:
+            // Every coloured cell says which limit it is measured against.
+            if (index.column() == loading_column_) return loadingExplanation((*numbers)[row]);
+            return {};
         case Qt::ForegroundRole:
             // The loading colours are light; keep the text dark under a dark desktop theme.
             if (index.column() == loading_column_) return QColor(Qt::black);
@@ -80,7 +116,7 @@ QVariant SizingTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation == Qt::Vertical) return section + 1;
     if (section < 0 || section >= static_cast<int>(table_.columns.size())) return {};
     const auto s = static_cast<std::size_t>(section);
-    const QString name = QString::fromStdString(table_.columns[s].name);
+    const QString name = readableName(table_.columns[s].name, table_.columns[s].unit);
     const QString unit = units_[s].label;
     return unit.isEmpty() ? name : QStringLiteral("%1 [%2]").arg(name, unit);
 }
@@ -107,17 +143,25 @@ QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) {
         const DisplayUnit du = displayUnitForQuantity(m.name, m.unit, std::abs(m.value));
         switch (index.column()) {
-            case 0:
-                return QString::fromStdString(m.name);
+            case 0: {
+                // The metric's own description reads as words; its key is in the tooltip.
+                if (m.description.empty()) return readableName(m.name, m.unit);
+                QString d = QString::fromStdString(m.description);
+                d[0] = d[0].toUpper();
+                return d;
+            }
             case 1:
-                return QString::number(du.fromSI(m.value), 'g', 6);
+                return formatNumber(du.fromSI(m.value));
             default:
                 return du.label;
         }
     }
     if (role == Qt::UserRole && index.column() == 1) return m.value;
-    if (role == Qt::ToolTipRole && !m.description.empty()) {
-        return QString::fromStdString(m.description);
+    if (role == Qt::ToolTipRole) {
+        return m.description.empty()
+                   ? QString::fromStdString(m.name)
+                   : QStringLiteral("%1 — %2").arg(QString::fromStdString(m.name),
+                                                   QString::fromStdString(m.description));
     }
     if (role == Qt::TextAlignmentRole && index.column() == 1) {
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);

@@ -15,6 +15,13 @@ namespace dctwin::gui {
 /// (the NEC continuous-load limit for breakers and busway is 80 %).
 QColor loadingColour(double loading_pct);
 
+/// "design loading" for the column design_loading_pct in %: words, without a unit suffix the
+/// header shows in brackets anyway.
+QString readableName(const std::string& name, const std::string& unit);
+
+/// The tooltip of a coloured loading cell: the value and the limit its colour refers to.
+QString loadingExplanation(double loading_pct);
+
 /// A sizing table (Report::tables entry). Numeric columns are shown in display units (W →
 /// kW/MW per column); the loading column (design_loading_pct) gets its cell coloured by
 /// loadingColour().
