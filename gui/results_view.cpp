@@ -211,6 +211,18 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
         page->setStretchFactor(1, 1);
         addTab(page, tr("Summary"));
     }
+    // Sweep: only while a sweep's results are shown.
+    sweep_chart_ = new ChartPanel;
+    sweep_chart_->setTitle(tr("Cases: PUE against WUE"));
+    sweep_table_ = new SizingTableModel(this);
+    {
+        auto* page = new QSplitter(Qt::Vertical);
+        page->addWidget(sweep_chart_);
+        page->addWidget(makeTableView(sweep_table_));
+        page->setStretchFactor(0, 3);
+        page->setStretchFactor(1, 2);
+        addTab(page, tr("Sweep"));
+    }
     clearReport();
 }
 
@@ -226,6 +238,8 @@ QList<ChartPanel*> ResultsView::charts(Tab tab) const {
             return {water_chart_};
         case SummaryTab:
             return {energy_chart_};
+        case SweepTab:
+            return {sweep_chart_};
     }
     return {};
 }
@@ -242,7 +256,7 @@ QString ResultsView::waterCaption() const { return water_caption_->text(); }
 
 void ResultsView::clearReport() {
     report_.reset();
-    for (Tab t : {PowerTab, CoolingTab, WaterTab, SummaryTab}) {
+    for (Tab t : {PowerTab, CoolingTab, WaterTab, SummaryTab, SweepTab}) {
         for (ChartPanel* c : charts(t)) c->clear();
     }
     flow_chart_->hide();
@@ -250,6 +264,8 @@ void ResultsView::clearReport() {
     cooling_sizing_->setTable({});
     water_sizing_->setTable({});
     summary_->setMetrics({});
+    sweep_table_->setTable({});
+    setTabVisible(SweepTab, false);
     qDeleteAll(summary_table_widgets_);
     summary_table_widgets_.clear();
     const QString none = tr("No results yet: run the scenario or open a report.");
@@ -266,6 +282,51 @@ void ResultsView::setReport(std::shared_ptr<const Report> report) {
     showCooling(*report_);
     showWater(*report_);
     showSummary(*report_);
+}
+
+bool ResultsView::hasSweep() const { return sweep_table_->rowCount() > 0; }
+
+void ResultsView::setSweep(const facility::SweepResult& sweep) {
+    // The keys the facility's sweep summary table carries (facility/sweep.cpp), in its order;
+    // each name carries its unit.
+    const std::pair<const char*, const char*> keys[] = {{"pue", "1"},
+                                                        {"wue_L_per_kWh", "L/kWh"},
+                                                        {"it_energy_MWh", "MWh"},
+                                                        {"facility_energy_MWh", "MWh"},
+                                                        {"water_m3", "m3"},
+                                                        {"peak_it_kW", "kW"},
+                                                        {"peak_facility_kW", "kW"},
+                                                        {"max_gpu_junction_C", "C"}};
+    Table t;
+    t.path = "sweep";
+    std::vector<std::string> names, errors;
+    for (const Json& s : sweep.summaries) {
+        names.push_back(s.value("case", std::string()));
+        errors.push_back(s.contains("error") && s["error"].is_string()
+                             ? s["error"].get<std::string>()
+                             : std::string());
+    }
+    t.addText("case", names);
+    std::vector<std::vector<double>> columns;
+    for (const auto& [key, unit] : keys) {
+        std::vector<double> v;
+        for (const Json& s : sweep.summaries) {
+            v.push_back(s.contains(key) && s[key].is_number() ? s[key].get<double>()
+                                                              : std::nan(""));
+        }
+        columns.push_back(v);
+        t.addNumbers(key, unit, std::move(v));
+    }
+    t.addText("error", errors);
+    sweep_table_->setTable(std::move(t));
+    sweep_chart_->clear();
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (!std::isfinite(columns[0][i]) || !std::isfinite(columns[1][i])) continue;
+        sweep_chart_->addScatter(QString::fromStdString(names[i]), {columns[1][i]}, {columns[0][i]},
+                                 QString());
+    }
+    sweep_chart_->setAxisTitles(tr("WUE [L/kWh]"), tr("PUE"));
+    setTabVisible(SweepTab, true);
 }
 
 void ResultsView::showPower(const Report& r) {

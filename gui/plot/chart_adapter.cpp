@@ -11,6 +11,7 @@
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QPixmap>
+#include <QScatterSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -190,6 +191,21 @@ void ChartPanel::setStackedAreas(const QStringList& names, const std::vector<dou
         d_->attach(area);
         base = std::move(top);
     }
+    d_->applyRanges();
+}
+
+void ChartPanel::addScatter(const QString& name, const std::vector<double>& x,
+                            const std::vector<double>& y, const QString& unit) {
+    auto* points = new QScatterSeries;
+    points->setName(name);
+    points->setMarkerSize(11.0);
+    std::vector<std::size_t> all(std::min(x.size(), y.size()));
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    const QList<QPointF> pts = toPoints(x, y, all);
+    points->replace(pts);
+    d_->unit = unit;
+    d_->extend(pts);
+    d_->attach(points);
     d_->applyRanges();
 }
 

@@ -34,6 +34,10 @@ public:
     /// share x. Replaces what the panel showed.
     void setStackedAreas(const QStringList& names, const std::vector<double>& x,
                          const std::vector<std::vector<double>>& layers, const QString& unit);
+    /// Adds a set of unconnected points (one legend entry, its own colour), e.g. one design
+    /// of a sweep on a PUE-against-WUE plane.
+    void addScatter(const QString& name, const std::vector<double>& x, const std::vector<double>& y,
+                    const QString& unit);
     /// One bar set per call over the same categories (the first call fixes the categories).
     void addBarSet(const QStringList& categories, const QString& set_name,
                    const std::vector<double>& values, const QString& unit);

@@ -4,15 +4,24 @@
 
 #include <QFileInfo>
 #include <QImage>
+#include <QLineEdit>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTreeView>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
+#include "core/data_dir.h"
+#include "core/errors.h"
 #include "gui/plot/chart_adapter.h"
 #include "gui/report_loader.h"
 #include "gui/results_view.h"
+#include "gui/run_controller.h"
+#include "gui/scenario_form.h"
 #include "gui/scenario_tree_model.h"
 #include "gui/table_models.h"
 
@@ -97,7 +106,8 @@ TEST(MainWindow, ResultsTabsHaveChartsWithSeries) {
     MainWindow w;
     w.showReport(syntheticReport());
     ResultsView* rv = w.results();
-    ASSERT_EQ(rv->count(), 4);
+    ASSERT_EQ(rv->count(), 5);
+    EXPECT_FALSE(rv->isTabVisible(ResultsView::SweepTab));  // only for a sweep
     EXPECT_EQ(rv->tabText(ResultsView::PowerTab), QStringLiteral("Power"));
     EXPECT_EQ(rv->tabText(ResultsView::SummaryTab), QStringLiteral("Summary"));
     for (auto tab : {ResultsView::PowerTab, ResultsView::CoolingTab, ResultsView::WaterTab,
@@ -248,6 +258,183 @@ TEST(MainWindow, OpenSaveAndValidationErrorsShowTheirText) {
     EXPECT_TRUE(w2.messagesText().contains(QStringLiteral("broken.json")));
     EXPECT_FALSE(w2.saveScenario(out / "no-such-dir" / "s.json"));
     EXPECT_TRUE(w2.messagesText().contains(QStringLiteral("no-such-dir")));
+}
+
+fs::path sourceDir() { return fs::path(DCTWIN_SOURCE_DIR); }
+
+void writeJson(const fs::path& f, const Json& j) { std::ofstream(f) << j.dump(2); }
+
+// The reference site as a short transient: complete for the loader, quick to fake.
+Json shortSite() {
+    Json j = readJsonFile(sourceDir() / "scenarios/azure_gb300_64.json");
+    j.erase("$schema");
+    j["study"] = {{"kind", "transient"}, {"hours", 1}, {"output_interval_s", 60}};
+    return j;
+}
+
+bool waitFor(QSignalSpy& spy, int ms = 60000) { return spy.count() > 0 || spy.wait(ms); }
+
+TEST(MainWindow, OpeningAnotherFileResetsTheFormAndClearsResults) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path out(dir.path().toStdString());
+    Json a = shortSite();
+    a["cooling"]["cdu"]["racks_per_cdu"] = 4;
+    a["cooling"]["tcs_supply_temp_C"] = 40;
+    Json b = shortSite();
+    b["cooling"].erase("tcs_supply_temp_C");
+    b["cooling"]["cdu"].erase("racks_per_cdu");
+    writeJson(out / "a.json", a);
+    writeJson(out / "b.json", b);
+    MainWindow w;
+    ASSERT_TRUE(w.openScenario(out / "a.json"));
+    EXPECT_EQ(w.form()->lineEdit(ScenarioForm::RacksPerCdu)->text(), QStringLiteral("4"));
+    w.showReport(syntheticReport());
+    ASSERT_TRUE(w.results()->report());
+    ASSERT_TRUE(w.openScenario(out / "b.json"));
+    EXPECT_EQ(w.form()->lineEdit(ScenarioForm::RacksPerCdu)->text(), QString());
+    EXPECT_EQ(w.form()->lineEdit(ScenarioForm::SupplyTemp)->text(), QString());
+    EXPECT_EQ(w.scenarioModel()->toJson(), b);  // what runs is what the file says
+    EXPECT_EQ(w.results()->report(), nullptr);
+    EXPECT_EQ(w.results()->charts(ResultsView::PowerTab).front()->seriesCount(), 0);
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("No results")));
+}
+
+TEST(MainWindow, InvalidFormInputBlocksRunAndSave) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path out(dir.path().toStdString());
+    bool ran = false;
+    auto* rc = new RunController([&](const facility::ScenarioSpec&, const facility::RunControl&) {
+        ran = true;
+        return facility::RunOutcome{};
+    });
+    MainWindow w(nullptr, rc);
+    w.setScenario(shortSite(), sourceDir() / "scenarios");
+    // Typed but not confirmed with Return: Run still checks it.
+    w.form()->lineEdit(ScenarioForm::SupplyTemp)->setText(QStringLiteral("100"));
+    EXPECT_FALSE(w.startRun());
+    EXPECT_FALSE(rc->isRunning());
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("15 to 50 °C")))
+        << w.messagesText().toStdString();
+    EXPECT_EQ(w.scenarioModel()->toJson()["cooling"]["tcs_supply_temp_C"], 35);
+    EXPECT_EQ(w.scenarioModel()->jsonPointer(w.tree()->currentIndex()),
+              QStringLiteral("/cooling/tcs_supply_temp_C"));
+    EXPECT_FALSE(w.saveScenario(out / "s.json"));
+    EXPECT_FALSE(fs::exists(out / "s.json"));
+    EXPECT_FALSE(w.validateScenario());
+    rc->wait();
+    EXPECT_FALSE(ran);
+}
+
+TEST(MainWindow, FailedAndCancelledRunsClearTheResults) {
+    std::atomic<bool> cancel_next{false};
+    auto* rc = new RunController([&](const facility::ScenarioSpec&, const facility::RunControl& c) {
+        if (!cancel_next) throw InputError("/cooling/tcs_supply_temp_C: the plant cannot hold it");
+        while (!c.cancel->load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        throw CancelledError("cancelled");
+        return facility::RunOutcome{};
+    });
+    MainWindow w(nullptr, rc);
+    w.setScenario(shortSite(), sourceDir() / "scenarios");
+    w.showReport(syntheticReport());
+    QSignalSpy failed(rc, &RunController::failed);
+    ASSERT_TRUE(w.startRun());
+    ASSERT_TRUE(waitFor(failed));
+    EXPECT_EQ(w.results()->report(), nullptr);
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("failed")));
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("Azure GB300")));
+
+    w.showReport(syntheticReport());
+    cancel_next = true;
+    QSignalSpy cancelled(rc, &RunController::cancelled);
+    ASSERT_TRUE(w.startRun());
+    w.cancelRun();
+    ASSERT_TRUE(waitFor(cancelled));
+    EXPECT_EQ(w.results()->report(), nullptr);
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("cancelled")));
+}
+
+TEST(MainWindow, ResultsSayWhichRunTheyCameFrom) {
+    auto* rc = new RunController([](const facility::ScenarioSpec& s, const facility::RunControl&) {
+        facility::RunOutcome o;
+        o.report.attributes["scenario_name"] = s.name;
+        o.report.timeseries.time = {0.0, 1800.0, 3600.0};
+        o.report.timeseries.addChannel("power", "it_power", "W").values = {1e6, 1.1e6, 1.2e6};
+        return o;
+    });
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path file = fs::path(dir.path().toStdString()) / "short.json";
+    writeJson(file, shortSite());
+    MainWindow w(nullptr, rc);
+    ASSERT_TRUE(w.openScenario(file));
+    QSignalSpy finished(rc, &RunController::finished);
+    ASSERT_TRUE(w.startRun());
+    ASSERT_TRUE(waitFor(finished));
+    EXPECT_NE(w.results()->report(), nullptr);
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("Azure GB300 NVL72 cluster, 64 racks")));
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("short.json")));
+    // An edit after the run: the results stay, labelled as older than the scenario.
+    ASSERT_TRUE(w.scenarioModel()->setValue("/cooling/tcs_supply_temp_C", 30));
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("edited since")));
+}
+
+TEST(MainWindow, SweepFileRunsEveryCaseAndPlotsThem) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path out(dir.path().toStdString());
+    // Two short cases of the reference site (a sweep's base is relative to the sweep file).
+    const Json sweep = {
+        {"name", "gui sweep"},
+        {"base", (sourceDir() / "scenarios/azure_gb300_64.json").string()},
+        {"set",
+         {{"/study/days", 1},
+          {"/study/output_interval_s", 3600},
+          {"/cooling/heat_rejection/accept_setpoint_exceedance", true}}},
+        {"vary", {{"/cooling/heat_rejection/type", {"dry_cooler", "cooling_tower"}}}}};
+    writeJson(out / "sweep.json", sweep);
+    MainWindow w;
+    w.showReport(syntheticReport());
+    ASSERT_TRUE(w.openScenario(out / "sweep.json"));
+    EXPECT_TRUE(w.isSweep());
+    EXPECT_EQ(w.results()->report(), nullptr);
+    QSignalSpy done(w.runController(), &RunController::sweepFinished);
+    QSignalSpy failed(w.runController(), &RunController::failed);
+    ASSERT_TRUE(w.startRun());
+    ASSERT_TRUE(waitFor(done, 300000)) << w.messagesText().toStdString();
+    EXPECT_EQ(failed.count(), 0);
+    ResultsView* rv = w.results();
+    EXPECT_TRUE(rv->isTabVisible(ResultsView::SweepTab));
+    SizingTableModel* t = rv->sweepModel();
+    ASSERT_EQ(t->rowCount(), 2);
+    for (int r = 0; r < 2; ++r) {
+        const double pue = t->data(t->index(r, 1), Qt::UserRole).toDouble();
+        EXPECT_GT(pue, 1.0) << r;
+        EXPECT_LT(pue, 2.0) << r;
+        EXPECT_TRUE(t->data(t->index(r, t->columnCount() - 1)).toString().isEmpty());
+    }
+    EXPECT_EQ(rv->charts(ResultsView::SweepTab).front()->seriesCount(), 2);
+    EXPECT_TRUE(fs::exists(w.sweepOutputDir() / "sweep_summary.csv"));
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("sweep.json")));
+}
+
+TEST(MainWindow, SaveNeverTargetsAShippedScenario) {
+    const fs::path shipped = sourceDir() / "scenarios/azure_gb300_64.json";
+    ASSERT_TRUE(MainWindow::isShippedScenario(shipped));
+    std::ifstream in(shipped);
+    const std::string before((std::istreambuf_iterator<char>(in)), {});
+    MainWindow w;
+    ASSERT_TRUE(w.openScenario(shipped));
+    const fs::path proposal = w.defaultSaveAsPath();
+    EXPECT_FALSE(MainWindow::isShippedScenario(proposal)) << proposal;
+    EXPECT_NE(proposal.filename(), shipped.filename());
+    ASSERT_TRUE(w.scenarioModel()->setValue("/cooling/tcs_supply_temp_C", 30));
+    EXPECT_FALSE(w.saveScenario(shipped));  // what Ctrl+S would do
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("shipped scenario")));
+    std::ifstream again(shipped);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), {}), before);
+    EXPECT_TRUE(w.isModified());
 }
 
 }  // namespace
