@@ -1,7 +1,9 @@
 #include "gui/results_view.h"
 
+#include <QDateTime>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
@@ -18,11 +20,48 @@
 namespace dctwin::gui {
 namespace {
 
+// Widest a column opens at: long texts (count rules) would otherwise push the loading
+// columns off a 1280-pixel screen; the cell's tooltip has the whole text.
+constexpr int kMaxColumnWidth = 220;
+
+// Columns sized to their contents up to kMaxColumnWidth, and the loading columns (the answer
+// a sizing table is read for) moved next to the counts.
+void arrangeColumns(QTableView* view) {
+    QHeaderView* h = view->horizontalHeader();
+    view->resizeColumnsToContents();
+    for (int c = 0; c < h->count(); ++c) {
+        if (h->sectionSize(c) > kMaxColumnWidth) h->resizeSection(c, kMaxColumnWidth);
+    }
+    const auto* sizing = qobject_cast<const SizingTableModel*>(view->model());
+    if (!sizing) return;
+    int after = -1;
+    const auto& cols = sizing->table().columns;
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+        if (cols[c].name == "redundancy") after = h->visualIndex(static_cast<int>(c));
+    }
+    if (after < 0) return;
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+        if (cols[c].name.find("loading") == std::string::npos) continue;
+        const int from = h->visualIndex(static_cast<int>(c));
+        const int to = from > after ? after + 1 : after;
+        h->moveSection(from, to);
+        after = to;
+    }
+}
+
 QTableView* makeTableView(QAbstractItemModel* model) {
     auto* view = new QTableView;
     view->setModel(model);
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     view->horizontalHeader()->setStretchLastSection(true);
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideRight);
+    QObject::connect(model, &QAbstractItemModel::modelReset, view, [view] {
+        // Back to the table's own order before arranging the new one.
+        QHeaderView* h = view->horizontalHeader();
+        for (int v = 0; v < h->count(); ++v) h->moveSection(h->visualIndex(v), v);
+        arrangeColumns(view);
+    });
     view->verticalHeader()->setVisible(false);
     view->setAlternatingRowColors(false);  // alternating rows would fight the loading colours
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -62,25 +101,67 @@ std::vector<double> scaled(const std::vector<double>& v, double divisor) {
     return out;
 }
 
-// Lines on one chart; all channels share a unit (the caller groups them by unit).
+// Studies longer than a few days with a start date get calendar dates on the time axis; the
+// rest read in s, min, h or days since the start.
+bool useCalendar(const ResultSet& rs) {
+    return !rs.time.empty() && !rs.start_iso8601.empty() &&
+           rs.time.back() - rs.time.front() > 3.0 * units::day &&
+           QDateTime::fromString(QString::fromStdString(rs.start_iso8601), Qt::ISODate).isValid();
+}
+
+// The x values and caption of a chart's time axis (seconds on a calendar axis).
+std::vector<double> timeAxis(ChartPanel* chart, const ResultSet& rs, QString* caption) {
+    if (useCalendar(rs)) {
+        // Local time both ways (the axis labels in local time): only day and month are shown.
+        const QDateTime start =
+            QDateTime::fromString(QString::fromStdString(rs.start_iso8601), Qt::ISODate);
+        chart->setCalendarStart(start);
+        *caption = QString();
+        return rs.time;
+    }
+    const TimeAxis ta = timeAxisFor(rs.time.back() - rs.time.front());
+    *caption = ta.label;
+    return scaled(rs.time, ta.divisor);
+}
+
+// A series this much smaller than the chart's largest goes on the right-hand axis in its own
+// unit: pumps in kW would be a flat line at zero beside MW of heat.
+constexpr double kSecondAxisRatio = 20.0;
+
+// Lines on one chart; all channels share an SI unit (the caller groups them by unit).
 void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const Channel*>& chans,
                const QString& quantity) {
     chart->clear();
     if (chans.empty() || rs.time.empty()) return;
     std::vector<std::span<const double>> all;
     for (const Channel* c : chans) all.emplace_back(c->values);
-    const DisplayUnit du = displayUnitFor(chans.front()->unit, maxAbs(all));
-    const TimeAxis ta = timeAxisFor(rs.time.back() - rs.time.front());
-    const std::vector<double> x = scaled(rs.time, ta.divisor);
+    const double top = maxAbs(all);
+    std::vector<const Channel*> left, right;
     for (const Channel* c : chans) {
-        QString name = channelLabel(c->name);
+        const bool small =
+            chans.front()->unit != "K" && top > 0.0 && maxAbs({c->values}) * kSecondAxisRatio < top;
+        (small ? right : left).push_back(c);
+    }
+    std::vector<std::span<const double>> small_values;
+    for (const Channel* c : right) small_values.emplace_back(c->values);
+    const DisplayUnit du = displayUnitFor(chans.front()->unit, top);
+    const DisplayUnit du2 = displayUnitFor(chans.front()->unit, maxAbs(small_values));
+    QString caption;
+    const std::vector<double> x = timeAxis(chart, rs, &caption);
+    const auto name = [](const Channel* c) {
+        QString n = channelLabel(c->name);
         // Per-rack groups ("rack/r01") repeat channel names; the standard groups do not.
         if (c->group.find('/') != std::string::npos) {
-            name += QStringLiteral(" (%1)").arg(QString::fromStdString(c->group));
+            n += QStringLiteral(" (%1)").arg(QString::fromStdString(c->group));
         }
-        chart->setSeries(name, x, du.fromSI(c->values), du.label);
+        return n;
+    };
+    for (const Channel* c : left) chart->setSeries(name(c), x, du.fromSI(c->values), du.label);
+    for (const Channel* c : right) {
+        chart->setSeries(name(c), x, du2.fromSI(c->values), du2.label, ChartPanel::Axis::Right);
     }
-    chart->setAxisTitles(ta.label, quantity);
+    chart->setAxisTitles(caption, quantity);
+    if (!right.empty()) chart->setRightAxisTitle(quantity + QObject::tr(" (dashed)"));
 }
 
 QString missingText(const ResultSet& rs, const std::string& group,
@@ -357,17 +438,26 @@ void ResultsView::showPower(const Report& r) {
         const Channel* facility = rs.find("power", "facility_power");
         if (facility) all.emplace_back(facility->values);
         const DisplayUnit du = displayUnitFor("W", maxAbs(all));
-        const TimeAxis ta = timeAxisFor(rs.time.back() - rs.time.front());
-        const std::vector<double> x = scaled(rs.time, ta.divisor);
+        power_chart_->clear();
+        QString caption;
+        const std::vector<double> x = timeAxis(power_chart_, rs, &caption);
         std::vector<std::vector<double>> ys;
         for (const Channel* c : layers) ys.push_back(du.fromSI(c->values));
         power_chart_->setStackedAreas(names, x, ys, du.label);
         // Facility power above the stack shows what the stack leaves out (lighting, other).
         if (facility && facility->unit == "W") {
-            power_chart_->setSeries(channelLabel(facility->name), x, du.fromSI(facility->values),
-                                    du.label);
+            power_chart_->setMeanSeries(channelLabel(facility->name), x,
+                                        du.fromSI(facility->values), du.label);
         }
-        power_chart_->setAxisTitles(ta.label, tr("power"));
+        power_chart_->setAxisTitles(caption, tr("power"));
+        if (const double b = power_chart_->meanBucketSeconds(); b > 0.0) {
+            note =
+                tr("Each point is the mean over %1 h (%2 samples drawn as 2,000); peaks are in "
+                   "the Summary. %3")
+                    .arg(b / units::hour, 0, 'f', 1)
+                    .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(rs.time.size())))
+                    .arg(note);
+        }
     } else {
         plotLines(power_chart_, rs, pick(rs, "power", {}, {"W"}), tr("power"));
         if (power_chart_->seriesCount() == 0) note = tr("This report has no power channels.");
@@ -495,6 +585,7 @@ void ResultsView::showSummary(const Report& r) {
         auto* model = new SizingTableModel(label);  // owned by the label, deleted with it
         model->setTable(t);
         auto* view = makeTableView(model);
+        arrangeColumns(view);  // the model was filled before the view connected to it
         view->setMinimumHeight(std::min(400, 40 + 28 * static_cast<int>(t.rows())));
         const int at = summary_tables_->count() - 1;  // before the stretch
         summary_tables_->insertWidget(at, label);

@@ -46,11 +46,47 @@ QColor loadingColour(double loading_pct) {
 
 SizingTableModel::SizingTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
+namespace {
+// The display unit of one row's ratings: W → kW/MW and VA → kVA/MVA by the row's magnitude.
+DisplayUnit rowUnit(const std::string& unit, double magnitude) {
+    if (unit == "VA") {
+        if (magnitude >= 1e6) return {QStringLiteral("MVA"), 1e-6, 0.0};
+        if (magnitude >= 1e3) return {QStringLiteral("kVA"), 1e-3, 0.0};
+        return {QStringLiteral("VA"), 1.0, 0.0};
+    }
+    return displayUnitFor(unit, magnitude);
+}
+}  // namespace
+
 void SizingTableModel::setTable(Table table) {
     beginResetModel();
     table_ = std::move(table);
     units_.clear();
+    row_units_.clear();
+    unit_column_ = -1;
     loading_column_ = -1;
+    for (std::size_t c = 0; c < table_.columns.size(); ++c) {
+        const Table::Column& col = table_.columns[c];
+        if (col.name == "unit" && std::holds_alternative<std::vector<std::string>>(col.data)) {
+            unit_column_ = static_cast<int>(c);
+        }
+    }
+    if (unit_column_ >= 0) {
+        const auto& row_unit = std::get<std::vector<std::string>>(
+            table_.columns[static_cast<std::size_t>(unit_column_)].data);
+        for (std::size_t r = 0; r < row_unit.size(); ++r) {
+            // The rating sets the row's scale; other unit-less numbers of the row follow it.
+            double magnitude = 0.0;
+            for (const Table::Column& col : table_.columns) {
+                const auto* n = std::get_if<std::vector<double>>(&col.data);
+                if (n && col.unit.empty() && r < n->size() && std::isfinite((*n)[r])) {
+                    magnitude = std::max(magnitude, std::abs((*n)[r]));
+                    if (col.name == "rating") break;
+                }
+            }
+            row_units_.push_back(rowUnit(row_unit[r], magnitude));
+        }
+    }
     for (std::size_t c = 0; c < table_.columns.size(); ++c) {
         const Table::Column& col = table_.columns[c];
         const auto* numbers = std::get_if<std::vector<double>>(&col.data);
@@ -82,9 +118,15 @@ QVariant SizingTableModel::data(const QModelIndex& index, int role) const {
     if (!numbers && row >= std::get<std::vector<std::string>>(col.data).size()) return {};
     switch (role) {
         case Qt::DisplayRole:
+            if (numbers && col.unit.empty() && row < row_units_.size()) {
+                return formatNumber(row_units_[row].fromSI((*numbers)[row]));
+            }
             if (numbers) {
                 return formatNumber(
                     units_[static_cast<std::size_t>(index.column())].fromSI((*numbers)[row]));
+            }
+            if (index.column() == unit_column_ && row < row_units_.size()) {
+                return row_units_[row].label;
             }
             return QString::fromStdString(std::get<std::vector<std::string>>(col.data)[row]);
         case Qt::UserRole:  // the raw SI value, for sorting and tests
@@ -101,6 +143,10 @@ QVariant SizingTableModel::data(const QModelIndex& index, int role) const {
         case Qt::ToolTipRole:
             // Every coloured cell says which limit it is measured against.
             if (index.column() == loading_column_) return loadingExplanation((*numbers)[row]);
+            // Long texts (count rules) are cut to the column width; the tooltip has them whole.
+            if (!numbers) {
+                return QString::fromStdString(std::get<std::vector<std::string>>(col.data)[row]);
+            }
             return {};
         case Qt::ForegroundRole:
             // The loading colours are light; keep the text dark under a dark desktop theme.

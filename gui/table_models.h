@@ -23,8 +23,9 @@ QString readableName(const std::string& name, const std::string& unit);
 QString loadingExplanation(double loading_pct);
 
 /// A sizing table (Report::tables entry). Numeric columns are shown in display units (W →
-/// kW/MW per column); the loading column (design_loading_pct) gets its cell coloured by
-/// loadingColour().
+/// kW/MW per column; per row where a "unit" column gives each row its unit, so a 1,500,000 W
+/// UPS reads 1.50 MW); text cells carry their full text as tooltip; the loading column
+/// (design_loading_pct) gets its cell coloured by loadingColour().
 class SizingTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -44,6 +45,10 @@ public:
 private:
     Table table_;
     std::vector<DisplayUnit> units_;  // per column; unused for text columns
+    // Sizing tables state a row's unit in a "unit" column (A, W, VA per element); numbers in
+    // columns without a unit of their own are shown in that row's display unit.
+    std::vector<DisplayUnit> row_units_;
+    int unit_column_ = -1;
     int loading_column_ = -1;
 };
 

@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QFileInfo>
 #include <QImage>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <atomic>
@@ -435,6 +437,101 @@ TEST(MainWindow, SaveNeverTargetsAShippedScenario) {
     std::ifstream again(shipped);
     EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), {}), before);
     EXPECT_TRUE(w.isModified());
+}
+
+// A year at 10-minute output, as the reference annual run writes it.
+std::shared_ptr<const Report> yearReport() {
+    auto r = std::make_shared<Report>();
+    ResultSet& ts = r->timeseries;
+    ts.start_iso8601 = "2026-01-01T00:00:00";
+    for (int i = 0; i <= 365 * 144; ++i) ts.time.push_back(i * 600.0);
+    const auto fill = [&](const char* g, const char* n, const char* u, auto f) {
+        Channel& c = ts.addChannel(g, n, u);
+        for (double t : ts.time) c.values.push_back(f(t));
+    };
+    const auto daily = [](double t) { return std::sin(2.0 * M_PI * t / 86400.0); };
+    fill("power", "it_power", "W", [&](double t) { return 7.0e6 + 1.0e6 * daily(t); });
+    fill("power", "cooling_power", "W", [&](double t) { return 0.6e6 + 0.2e6 * daily(t); });
+    fill("power", "electrical_losses", "W", [](double) { return 0.4e6; });
+    fill("power", "facility_power", "W", [&](double t) { return 8.15e6 + 1.2e6 * daily(t); });
+    fill("cooling", "tcs_supply_temp", "K", [](double) { return 308.15; });
+    fill("cooling", "tcs_return_temp", "K", [](double) { return 318.15; });
+    fill("cooling", "fws_supply_temp", "K", [](double) { return 305.15; });
+    fill("cooling", "fws_return_temp", "K", [](double) { return 315.15; });
+    fill("cooling", "max_gpu_junction_temp", "K", [&](double t) { return 348.0 + 3.0 * daily(t); });
+    fill("cooling", "max_gpu_plate_temp", "K", [&](double t) { return 333.0 + 3.0 * daily(t); });
+    fill("weather", "dry_bulb", "K", [&](double t) { return 275.0 + 5.0 * daily(t); });
+    fill("weather", "wet_bulb", "K", [&](double t) { return 272.0 + 4.0 * daily(t); });
+    fill("cooling", "heat_to_liquid", "W", [&](double t) { return 6.3e6 + 0.9e6 * daily(t); });
+    fill("cooling", "cdu_pump_power", "W", [](double) { return 0.12e6; });
+    fill("cooling", "heat_rejection_fan_power", "W", [](double) { return 0.18e6; });
+    return r;
+}
+
+TEST(MainWindow, ChartsOfAYearAreReducedColouredAndDated) {
+    MainWindow w;
+    const auto year = yearReport();
+    ASSERT_EQ(year->timeseries.time.size(), 52561u);
+    w.showReport(year);
+    ChartPanel* power = w.results()->charts(ResultsView::PowerTab).front();
+    // 52,561 samples per layer are drawn as 2,000 bucket means, not a solid band.
+    for (const QString& n : power->seriesNames()) {
+        EXPECT_GT(power->pointCount(n), 0) << n.toStdString();
+        EXPECT_LE(power->pointCount(n), 2000) << n.toStdString();
+    }
+    EXPECT_NEAR(power->meanBucketSeconds(), 365.0 * 86400.0 / 2000.0, 1.0);
+    EXPECT_TRUE(power->hasCalendarAxis());
+    // Seven temperatures, seven colours (TCS supply and the outdoor dry bulb were both blue).
+    ChartPanel* temps = w.results()->charts(ResultsView::CoolingTab)[0];
+    const QList<QColor> colours = temps->seriesColours();
+    ASSERT_EQ(colours.size(), 8);
+    for (int i = 0; i < colours.size(); ++i) {
+        for (int j = i + 1; j < colours.size(); ++j) {
+            EXPECT_NE(colours[i], colours[j]) << temps->seriesNames()[i].toStdString() << " / "
+                                              << temps->seriesNames()[j].toStdString();
+        }
+    }
+    EXPECT_FALSE(temps->hasRightAxis());  // all °C, one axis
+    // MW of heat on the left, kW of pumps and fans on their own axis.
+    ChartPanel* heat = w.results()->charts(ResultsView::CoolingTab)[1];
+    EXPECT_TRUE(heat->hasRightAxis());
+    EXPECT_EQ(heat->rightUnit(), QStringLiteral("kW"));
+    // A short study keeps hours on a numeric axis.
+    MainWindow w2;
+    w2.showReport(syntheticReport());
+    EXPECT_TRUE(w2.results()->charts(ResultsView::PowerTab).front()->hasCalendarAxis());
+    auto hour = std::make_shared<Report>(*syntheticReport());
+    hour->timeseries.time.resize(2);
+    for (Channel& c : hour->timeseries.channels) c.values.resize(2);
+    w2.showReport(hour);
+    EXPECT_FALSE(w2.results()->charts(ResultsView::PowerTab).front()->hasCalendarAxis());
+}
+
+TEST(MainWindow, SizingLoadingColumnsAreVisibleAt1280x800) {
+    auto* rc = new RunController;
+    MainWindow w(nullptr, rc);
+    w.resize(1280, 800);
+    w.show();
+    Json s = shortSite();
+    s["study"] = {{"kind", "design_point"}};
+    w.setScenario(s, sourceDir() / "scenarios");
+    QSignalSpy finished(rc, &RunController::finished);
+    ASSERT_TRUE(w.startRun());
+    ASSERT_TRUE(waitFor(finished)) << w.messagesText().toStdString();
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("no time series")));
+    EXPECT_FALSE(w.messagesText().contains(QStringLiteral("0 samples")));
+    w.results()->setCurrentIndex(ResultsView::PowerTab);
+    QApplication::processEvents();
+    QTableView* view = nullptr;
+    for (QTableView* v : w.results()->findChildren<QTableView*>()) {
+        if (v->model() == w.results()->powerSizingModel()) view = v;
+    }
+    ASSERT_NE(view, nullptr);
+    const int loading = w.results()->powerSizingModel()->loadingColumn();
+    ASSERT_GE(loading, 0);
+    const QRect cell = view->visualRect(view->model()->index(0, loading));
+    EXPECT_TRUE(view->viewport()->rect().contains(cell.center()))
+        << "loading column at x=" << cell.x() << " of " << view->viewport()->width();
 }
 
 }  // namespace

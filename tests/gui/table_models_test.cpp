@@ -90,6 +90,30 @@ TEST(SummaryTableModel, NamesMetricsInWordsAndGroupsLargeNumbers) {
     EXPECT_EQ(m.data(m.index(2, 2)).toString(), QStringLiteral("°C"));   // not "C"
 }
 
+TEST(SizingTableModel, RatingsInTheRowsOwnEngineeringUnit) {
+    // As power/sizing.cpp writes it: one rating column, each row's unit beside it.
+    Table t;
+    t.path = "sizing/power";
+    t.addText("element", {"ups", "transformer", "busway", "psu_shelf"});
+    t.addNumbers("rating", "", {1.5e6, 2.5e6, 2000.0, 33000.0});
+    t.addText("unit", {"W", "VA", "A", "W"});
+    t.addText("count_rule",
+              {"m=max(ceil(I/(3 x 1.00 Iu)), ceil(I/(4 x 0.80 Iu)))=3 per system x 4", "", "", ""});
+    SizingTableModel m;
+    m.setTable(t);
+    const auto text = [&](int r, int c) { return m.data(m.index(r, c)).toString(); };
+    EXPECT_EQ(text(0, 1), QStringLiteral("1.50"));
+    EXPECT_EQ(text(0, 2), QStringLiteral("MW"));
+    EXPECT_EQ(text(1, 1), QStringLiteral("2.50"));
+    EXPECT_EQ(text(1, 2), QStringLiteral("MVA"));
+    EXPECT_EQ(text(2, 1), QStringLiteral("2000"));
+    EXPECT_EQ(text(2, 2), QStringLiteral("A"));
+    EXPECT_EQ(text(3, 1), QStringLiteral("33"));
+    EXPECT_EQ(text(3, 2), QStringLiteral("kW"));
+    EXPECT_DOUBLE_EQ(m.data(m.index(0, 1), Qt::UserRole).toDouble(), 1.5e6);  // SI kept
+    EXPECT_TRUE(m.data(m.index(0, 3), Qt::ToolTipRole).toString().contains(QStringLiteral("x 4")));
+}
+
 TEST(SizingTableModel, TableWithoutLoadingHasNoColours) {
     Table t;
     t.path = "sizing/water";
