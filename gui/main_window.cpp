@@ -85,6 +85,8 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
     editor->addWidget(sweep_note_);
     editor->addWidget(tree_);
     editor->setStretchFactor(2, 1);
+    // The form's thirteen rows in view at 800 pixels; the tree takes the rest.
+    editor->setSizes({400, 0, 300});
 
     results_ = new ResultsView;
     // Results always say what they came from, so a plot is never read against the wrong

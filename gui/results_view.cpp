@@ -7,6 +7,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -61,6 +62,9 @@ QTableView* makeTableView(QAbstractItemModel* model) {
         QHeaderView* h = view->horizontalHeader();
         for (int v = 0; v < h->count(); ++v) h->moveSection(h->visualIndex(v), v);
         arrangeColumns(view);
+        // Once more after the header has taken the new columns in (sized now, its captions
+        // came out one letter short).
+        QTimer::singleShot(0, view, [view] { arrangeColumns(view); });
     });
     view->verticalHeader()->setVisible(false);
     view->setAlternatingRowColors(false);  // alternating rows would fight the loading colours
@@ -189,6 +193,12 @@ QString channelLabel(const std::string& name) {
         {"fws_return_temp", "FWS return"},
         {"max_gpu_junction_temp", "GPU junction (peak)"},
         {"max_gpu_plate_temp", "GPU cold plate (plate average)"},
+        {"tcs_supply_temp_max", "TCS supply (max)"},
+        {"mean_gpu_junction_temp", "GPU junction (mean)"},
+        {"heat_rejected", "heat rejected"},
+        {"fws_pump_power", "facility water pumps"},
+        {"air_side_power", "air side (CRAH)"},
+        {"fws_flow", "facility water flow"},
         {"heat_to_liquid", "heat to liquid"},
         {"heat_to_air", "heat to air"},
         {"cdu_pump_power", "CDU pumps"},
