@@ -14,6 +14,7 @@
 
 #include "core/units.h"
 #include "gui/display_units.h"
+#include "gui/one_line_diagram.h"
 #include "gui/plot/chart_adapter.h"
 #include "gui/table_models.h"
 #include "gui/water_aggregation.h"
@@ -314,6 +315,9 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
         page->setStretchFactor(1, 2);
         addTab(page, tr("Sweep"));
     }
+    // Design: the sizing answer at a glance.
+    diagram_ = new OneLineDiagram;
+    addTab(diagram_, tr("Design"));
     clearReport();
 }
 
@@ -331,6 +335,8 @@ QList<ChartPanel*> ResultsView::charts(Tab tab) const {
             return {energy_chart_};
         case SweepTab:
             return {sweep_chart_};
+        case DesignTab:
+            return {};  // a diagram, not a chart
     }
     return {};
 }
@@ -357,6 +363,8 @@ void ResultsView::clearReport() {
     summary_->setMetrics({});
     sweep_table_->setTable({});
     setTabVisible(SweepTab, false);
+    diagram_->setTables(nullptr, nullptr);
+    setTabVisible(DesignTab, false);
     qDeleteAll(summary_table_widgets_);
     summary_table_widgets_.clear();
     const QString none = tr("No results yet: run the scenario or open a report.");
@@ -373,6 +381,10 @@ void ResultsView::setReport(std::shared_ptr<const Report> report) {
     showCooling(*report_);
     showWater(*report_);
     showSummary(*report_);
+    const Table* power = findTable(report_->tables, "sizing/power");
+    const Table* cooling = findTable(report_->tables, "sizing/cooling");
+    diagram_->setTables(power, cooling);
+    setTabVisible(DesignTab, power || cooling);
 }
 
 bool ResultsView::hasSweep() const { return sweep_table_->rowCount() > 0; }

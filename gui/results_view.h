@@ -17,13 +17,21 @@ class QVBoxLayout;
 namespace dctwin::gui {
 
 class ChartPanel;
+class OneLineDiagram;
 class SizingTableModel;
 class SummaryTableModel;
 
 class ResultsView : public QTabWidget {
     Q_OBJECT
 public:
-    enum Tab { PowerTab = 0, CoolingTab = 1, WaterTab = 2, SummaryTab = 3, SweepTab = 4 };
+    enum Tab {
+        PowerTab = 0,
+        CoolingTab = 1,
+        WaterTab = 2,
+        SummaryTab = 3,
+        SweepTab = 4,
+        DesignTab = 5
+    };
 
     explicit ResultsView(QWidget* parent = nullptr);
     ~ResultsView() override;
@@ -39,6 +47,8 @@ public:
     bool hasSweep() const;
     /// The sweep's table (case, metrics, error), for tests and export.
     SizingTableModel* sweepModel() const { return sweep_table_; }
+    /// The Design tab's one-line diagram (drawn from the report's sizing tables).
+    OneLineDiagram* oneLineDiagram() const { return diagram_; }
     /// The charts on a tab, top to bottom.
     QList<ChartPanel*> charts(Tab tab) const;
     /// The charts on the tab being shown.
@@ -69,6 +79,7 @@ private:
     QLabel* water_caption_;
     SizingTableModel* water_sizing_;
 
+    OneLineDiagram* diagram_;
     ChartPanel* sweep_chart_;
     SizingTableModel* sweep_table_;
     ChartPanel* energy_chart_;

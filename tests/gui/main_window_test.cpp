@@ -19,6 +19,7 @@
 
 #include "core/data_dir.h"
 #include "core/errors.h"
+#include "gui/one_line_diagram.h"
 #include "gui/plot/chart_adapter.h"
 #include "gui/report_loader.h"
 #include "gui/results_view.h"
@@ -108,7 +109,8 @@ TEST(MainWindow, ResultsTabsHaveChartsWithSeries) {
     MainWindow w;
     w.showReport(syntheticReport());
     ResultsView* rv = w.results();
-    ASSERT_EQ(rv->count(), 5);
+    ASSERT_EQ(rv->count(), 6);
+    EXPECT_TRUE(rv->isTabVisible(ResultsView::DesignTab));  // the report has sizing tables
     EXPECT_FALSE(rv->isTabVisible(ResultsView::SweepTab));  // only for a sweep
     EXPECT_EQ(rv->tabText(ResultsView::PowerTab), QStringLiteral("Power"));
     EXPECT_EQ(rv->tabText(ResultsView::SummaryTab), QStringLiteral("Summary"));
@@ -532,6 +534,34 @@ TEST(MainWindow, SizingLoadingColumnsAreVisibleAt1280x800) {
     const QRect cell = view->visualRect(view->model()->index(0, loading));
     EXPECT_TRUE(view->viewport()->rect().contains(cell.center()))
         << "loading column at x=" << cell.x() << " of " << view->viewport()->width();
+
+    // The Design tab's one-line diagram says what the sizing says, block by block, read back
+    // from the scene's texts.
+    const Table& t = w.results()->powerSizingModel()->table();
+    const auto& elements = std::get<std::vector<std::string>>(t.columns[0].data);
+    const std::vector<double>* counts = nullptr;
+    for (const auto& c : t.columns) {
+        if (c.name == "count") counts = std::get_if<std::vector<double>>(&c.data);
+    }
+    ASSERT_NE(counts, nullptr);
+    const QStringList texts = w.results()->oneLineDiagram()->sceneTexts();
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        const QString head = QString::fromStdString(elements[i]) + QStringLiteral("  ");
+        const QString count = QStringLiteral("\n%1 × ").arg(std::lround((*counts)[i]));
+        const bool drawn = std::any_of(texts.begin(), texts.end(), [&](const QString& x) {
+            return x.startsWith(head) && x.contains(count);
+        });
+        EXPECT_TRUE(drawn) << elements[i] << " with " << (*counts)[i] << " units";
+    }
+    // Today's reference sizing (dctwin size): 12 UPS modules, 8 transformers, 9 CDUs.
+    const auto has = [&](const char* head, const char* count) {
+        return std::any_of(texts.begin(), texts.end(), [&](const QString& x) {
+            return x.startsWith(QString::fromUtf8(head)) && x.contains(QString::fromUtf8(count));
+        });
+    };
+    EXPECT_TRUE(has("ups  ", "\n12 × 1.50 MW"));
+    EXPECT_TRUE(has("transformer  ", "\n8 × 2.50 MVA"));
+    EXPECT_TRUE(has("cdu  ", "\n9 × "));
 }
 
 }  // namespace
