@@ -77,10 +77,10 @@ QString withUnit(double v, const QString& unit) {
     return unit.isEmpty() ? numberText(v) : QStringLiteral("%1 %2").arg(numberText(v), unit);
 }
 
-// "64 racks" in a name, with the number as written ("1,390").
+// "64 racks" in a name, with the number as written ("1,390"); not the 72 of "NVL72 racks".
 QRegularExpressionMatch rackCountInName(const QString& name) {
     static const QRegularExpression re(
-        QStringLiteral("(\\d{1,3}(?:,\\d{3})+|\\d+)(\\s*-?\\s*racks?)\\b"),
+        QStringLiteral("(?<![\\w,.])(\\d{1,3}(?:,\\d{3})+|\\d+)(\\s*-?\\s*racks?)\\b"),
         QRegularExpression::CaseInsensitiveOption);
     return re.match(name);
 }

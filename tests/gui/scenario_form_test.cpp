@@ -297,6 +297,9 @@ TEST(ScenarioForm, RackCountChangeSaysJobsAndNameNoLongerMatchAndScalesOnRequest
     // Shrinking below the jobs is an error the form names before the run.
     type(f, F::Racks, QStringLiteral("100"));
     EXPECT_TRUE(f.workloadNotice().contains(QStringLiteral("need 128 racks but the site has 100")));
+    // "NVL72 racks" is a rack model, not a count.
+    ASSERT_TRUE(m.setValue("/name", "GB300 NVL72 racks"));
+    EXPECT_FALSE(f.workloadNotice().contains(QStringLiteral("The name says")));
 }
 
 TEST(ScenarioForm, ScaledCountsKeepProportionsAndTotal) {
@@ -328,6 +331,34 @@ TEST(ScenarioForm, DataPathsAreStoredRelativeWherePossible) {
               "/nonexistent-dir/x.epw");
     EXPECT_TRUE(jsonNumber(365.0).is_number_integer());
     EXPECT_TRUE(jsonNumber(0.5).is_number_float());
+}
+
+}  // namespace
+}  // namespace dctwin::gui
+
+namespace dctwin::gui {
+namespace {
+
+TEST(ScenarioForm, EveryShippedScenarioOpensCleanAndUnchanged) {
+    // A shipped scenario is one the model accepts: the form must not mark any of its values
+    // as refused, nor change it by showing it.
+    int opened = 0;
+    for (const auto& e : fs::directory_iterator(fs::path(DCTWIN_SOURCE_DIR) / "scenarios")) {
+        if (e.path().extension() != ".json") continue;
+        const Json j = readJsonFile(e.path());
+        if (j.contains("base")) continue;  // a sweep file: the window shows it in the tree
+        ScenarioTreeModel m;
+        m.setJson(j);
+        ScenarioForm f(&m);
+        f.commitEdits();
+        EXPECT_FALSE(f.hasInvalidInput())
+            << e.path().filename() << ": " << f.invalidInputs().join("; ").toStdString();
+        EXPECT_EQ(m.toJson(), j) << e.path().filename();
+        EXPECT_TRUE(f.workloadNotice().isEmpty())
+            << e.path().filename() << ": " << f.workloadNotice().toStdString();
+        ++opened;
+    }
+    EXPECT_GE(opened, 5);
 }
 
 }  // namespace
