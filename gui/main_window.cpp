@@ -181,7 +181,10 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
         // samples.
         showReport(std::shared_ptr<const Report>(outcome, &outcome->report));
         results_stale_ = false;
-        results_source_->setText(tr("Results of %1, run finished at %2.").arg(run_source_, now()));
+        const QString finished_at = now();
+        results_source_->setText(
+            tr("Results of %1, run finished at %2.").arg(run_source_, finished_at));
+        results_->keepRun(QStringLiteral("%1, %2").arg(run_source_, finished_at), outcome->report);
         updateActions();
     });
     connect(controller_, &RunController::sweepFinished, this, [this] {

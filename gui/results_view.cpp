@@ -16,6 +16,7 @@
 #include "gui/display_units.h"
 #include "gui/one_line_diagram.h"
 #include "gui/plot/chart_adapter.h"
+#include "gui/run_comparison.h"
 #include "gui/table_models.h"
 #include "gui/water_aggregation.h"
 
@@ -318,6 +319,9 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
     // Design: the sizing answer at a glance.
     diagram_ = new OneLineDiagram;
     addTab(diagram_, tr("Design"));
+    comparison_ = new RunComparison;
+    addTab(comparison_, tr("Compare"));
+    setTabVisible(CompareTab, false);
     clearReport();
 }
 
@@ -336,7 +340,8 @@ QList<ChartPanel*> ResultsView::charts(Tab tab) const {
         case SweepTab:
             return {sweep_chart_};
         case DesignTab:
-            return {};  // a diagram, not a chart
+        case CompareTab:
+            return {};  // a diagram and a table, no chart
     }
     return {};
 }
@@ -385,6 +390,11 @@ void ResultsView::setReport(std::shared_ptr<const Report> report) {
     const Table* cooling = findTable(report_->tables, "sizing/cooling");
     diagram_->setTables(power, cooling);
     setTabVisible(DesignTab, power || cooling);
+}
+
+void ResultsView::keepRun(const QString& label, const Report& report) {
+    comparison_->addRun(label, report);
+    setTabVisible(CompareTab, comparison_->runCount() >= 2);
 }
 
 bool ResultsView::hasSweep() const { return sweep_table_->rowCount() > 0; }

@@ -18,6 +18,7 @@ namespace dctwin::gui {
 
 class ChartPanel;
 class OneLineDiagram;
+class RunComparison;
 class SizingTableModel;
 class SummaryTableModel;
 
@@ -30,7 +31,8 @@ public:
         WaterTab = 2,
         SummaryTab = 3,
         SweepTab = 4,
-        DesignTab = 5
+        DesignTab = 5,
+        CompareTab = 6
     };
 
     explicit ResultsView(QWidget* parent = nullptr);
@@ -49,6 +51,10 @@ public:
     SizingTableModel* sweepModel() const { return sweep_table_; }
     /// The Design tab's one-line diagram (drawn from the report's sizing tables).
     OneLineDiagram* oneLineDiagram() const { return diagram_; }
+    /// Keeps a finished run for the Compare tab (shown from the second run on); clearReport()
+    /// leaves the kept runs alone.
+    void keepRun(const QString& label, const Report& report);
+    RunComparison* comparison() const { return comparison_; }
     /// The charts on a tab, top to bottom.
     QList<ChartPanel*> charts(Tab tab) const;
     /// The charts on the tab being shown.
@@ -80,6 +86,7 @@ private:
     SizingTableModel* water_sizing_;
 
     OneLineDiagram* diagram_;
+    RunComparison* comparison_;
     ChartPanel* sweep_chart_;
     SizingTableModel* sweep_table_;
     ChartPanel* energy_chart_;

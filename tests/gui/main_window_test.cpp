@@ -109,7 +109,7 @@ TEST(MainWindow, ResultsTabsHaveChartsWithSeries) {
     MainWindow w;
     w.showReport(syntheticReport());
     ResultsView* rv = w.results();
-    ASSERT_EQ(rv->count(), 6);
+    ASSERT_EQ(rv->count(), 7);
     EXPECT_TRUE(rv->isTabVisible(ResultsView::DesignTab));  // the report has sizing tables
     EXPECT_FALSE(rv->isTabVisible(ResultsView::SweepTab));  // only for a sweep
     EXPECT_EQ(rv->tabText(ResultsView::PowerTab), QStringLiteral("Power"));
