@@ -379,6 +379,9 @@ void ResultsView::clearReport() {
 }
 
 void ResultsView::setReport(std::shared_ptr<const Report> report) {
+    // A re-run keeps the tab the user is reading (clearReport hides Design and Sweep, which
+    // would move the view to a neighbour).
+    const int reading = currentIndex();
     clearReport();
     report_ = std::move(report);
     if (!report_) return;
@@ -390,6 +393,7 @@ void ResultsView::setReport(std::shared_ptr<const Report> report) {
     const Table* cooling = findTable(report_->tables, "sizing/cooling");
     diagram_->setTables(power, cooling);
     setTabVisible(DesignTab, power || cooling);
+    if (reading >= 0 && isTabVisible(reading)) setCurrentIndex(reading);
 }
 
 void ResultsView::keepRun(const QString& label, const Report& report) {
@@ -618,6 +622,7 @@ void ResultsView::showSummary(const Report& r) {
         model->setTable(t);
         auto* view = makeTableView(model);
         arrangeColumns(view);  // the model was filled before the view connected to it
+        QTimer::singleShot(0, view, [view] { arrangeColumns(view); });
         view->setMinimumHeight(std::min(400, 40 + 28 * static_cast<int>(t.rows())));
         const int at = summary_tables_->count() - 1;  // before the stretch
         summary_tables_->insertWidget(at, label);

@@ -111,6 +111,10 @@ TEST(MainWindow, ResultsTabsHaveChartsWithSeries) {
     ResultsView* rv = w.results();
     ASSERT_EQ(rv->count(), 7);
     EXPECT_TRUE(rv->isTabVisible(ResultsView::DesignTab));  // the report has sizing tables
+    // A new report (a re-run) keeps the tab being read.
+    rv->setCurrentIndex(ResultsView::DesignTab);
+    w.showReport(syntheticReport());
+    EXPECT_EQ(rv->currentIndex(), ResultsView::DesignTab);
     EXPECT_FALSE(rv->isTabVisible(ResultsView::SweepTab));  // only for a sweep
     EXPECT_EQ(rv->tabText(ResultsView::PowerTab), QStringLiteral("Power"));
     EXPECT_EQ(rv->tabText(ResultsView::SummaryTab), QStringLiteral("Summary"));
