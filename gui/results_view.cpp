@@ -170,6 +170,30 @@ void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const C
     if (!right.empty()) chart->setRightAxisTitle(quantity + QObject::tr(" (dashed)"));
 }
 
+// Month by month: the ratio of two rates' integrals (facility over IT energy for PUE), from
+// the time series; empty when a channel is missing or the study is shorter than two samples.
+struct MonthlyRatio {
+    QStringList months;
+    std::vector<double> values;
+};
+MonthlyRatio monthlyRatio(const ResultSet& rs, const Channel* num, double num_scale,
+                          const Channel* den, double den_scale) {
+    MonthlyRatio out;
+    if (!num || !den || rs.time.size() < 2) return out;
+    const std::optional<CivilTime> start = parseIso8601(rs.start_iso8601);
+    const CivilTime origin = start.value_or(CivilTime{});
+    const auto n = monthlyFromRate(rs.time, num->values, origin);
+    const auto d = monthlyFromRate(rs.time, den->values, origin);
+    for (std::size_t i = 0; i < n.size() && i < d.size(); ++i) {
+        if (d[i].value <= 0.0) continue;
+        // Month numbers: "Jan" … "Dec" are cut to "J…" in a third of a 1280-pixel window.
+        // Categories must be unique (Qt merges equal ones), so not the initials J F M A M J.
+        out.months << QString::number(n[i].month);
+        out.values.push_back(n[i].value * num_scale / (d[i].value * den_scale));
+    }
+    return out;
+}
+
 QString missingText(const ResultSet& rs, const std::string& group,
                     const std::vector<std::string>& names) {
     QStringList missing;
@@ -269,12 +293,17 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
     water_chart_->setAxisTitles(QString(), tr("water"));
     water_caption_ = makeNote();
     water_sizing_ = new SizingTableModel(this);
+    monthly_wue_chart_ = new ChartPanel;
+    monthly_wue_chart_->setTitle(tr("WUE by month"));
     {
         auto* page = new QSplitter(Qt::Vertical);
         auto* top = new QWidget;
         auto* l = new QVBoxLayout(top);
         l->setContentsMargins(0, 0, 0, 0);
-        l->addWidget(water_chart_, 1);
+        auto* charts = new QSplitter(Qt::Horizontal);
+        charts->addWidget(water_chart_);
+        charts->addWidget(monthly_wue_chart_);
+        l->addWidget(charts, 1);
         l->addWidget(water_caption_);
         page->addWidget(top);
         page->addWidget(makeTableView(water_sizing_));
@@ -292,6 +321,11 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
         auto* top = new QSplitter(Qt::Horizontal);
         top->addWidget(makeTableView(summary_));
         top->addWidget(energy_chart_);
+        // PUE by month beside the energy: the season shows where the cooling costs.
+        monthly_pue_chart_ = new ChartPanel;
+        monthly_pue_chart_->setTitle(tr("PUE by month"));
+        top->addWidget(monthly_pue_chart_);
+        // The metrics' names need the room; the two charts share the rest.
         page->addWidget(top);
         auto* tables = new QWidget;
         summary_tables_ = new QVBoxLayout(tables);
@@ -334,9 +368,9 @@ QList<ChartPanel*> ResultsView::charts(Tab tab) const {
         case CoolingTab:
             return {temperature_chart_, heat_chart_, flow_chart_};
         case WaterTab:
-            return {water_chart_};
+            return {water_chart_, monthly_wue_chart_};
         case SummaryTab:
-            return {energy_chart_};
+            return {energy_chart_, monthly_pue_chart_};
         case SweepTab:
             return {sweep_chart_};
         case DesignTab:
@@ -579,6 +613,19 @@ void ResultsView::showWater(const Report& r) {
         }
     }
     water_caption_->setText(lines.join(QLatin1Char(' ')));
+    // WUE by month: litres of site water per kWh of IT energy, from the water rate.
+    const Channel* rate = rs.find("water", "water_rate");
+    const Channel* it = rs.find("power", "it_power");
+    if (rate && it && rate->unit == "m3/s" && it->unit == "W") {
+        const MonthlyRatio by_month =
+            monthlyRatio(rs, rate, 1.0 / units::litre, it, 1.0 / units::kWh);
+        if (!by_month.values.empty()) {
+            monthly_wue_chart_->addBarSet(by_month.months, tr("WUE"), by_month.values,
+                                          QStringLiteral("L/kWh"));
+            monthly_wue_chart_->setAxisTitles(QString(), tr("WUE"));
+            monthly_wue_chart_->setCategoryTitle(tr("month"));
+        }
+    }
     if (const Table* t = findTable(r.tables, "sizing/water")) water_sizing_->setTable(*t);
 }
 
@@ -615,6 +662,16 @@ void ResultsView::showSummary(const Report& r) {
     }
     if (!categories.isEmpty()) {
         energy_chart_->addBarSet(categories, tr("energy"), mwh, QStringLiteral("MWh"));
+    }
+    const Channel* it = rs.find("power", "it_power");
+    const Channel* facility = rs.find("power", "facility_power");
+    if (it && facility && it->unit == "W" && facility->unit == "W") {
+        const MonthlyRatio pue = monthlyRatio(rs, facility, 1.0, it, 1.0);
+        if (!pue.values.empty()) {
+            monthly_pue_chart_->addBarSet(pue.months, tr("PUE"), pue.values, QString());
+            monthly_pue_chart_->setAxisTitles(QString(), tr("PUE"));
+            monthly_pue_chart_->setCategoryTitle(tr("month"));
+        }
     }
     for (const Table& t : r.tables) {
         auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(t.path)));

@@ -90,6 +90,8 @@ private:
     ChartPanel* sweep_chart_;
     SizingTableModel* sweep_table_;
     ChartPanel* energy_chart_;
+    ChartPanel* monthly_pue_chart_;
+    ChartPanel* monthly_wue_chart_;
     SummaryTableModel* summary_;
     QVBoxLayout* summary_tables_;
     QList<QWidget*> summary_table_widgets_;

@@ -227,6 +227,24 @@ void ChartPanel::setCalendarStart(const QDateTime& start) { d_->calendar_start =
 
 bool ChartPanel::hasRightAxis() const { return d_->y2_axis && d_->have_y2; }
 QString ChartPanel::rightUnit() const { return hasRightAxis() ? d_->unit2 : QString(); }
+QStringList ChartPanel::categories() const {
+    return d_->category_axis ? d_->category_axis->categories() : QStringList();
+}
+
+void ChartPanel::setCategoryTitle(const QString& title) {
+    if (d_->category_axis) d_->category_axis->setTitleText(title);
+}
+
+std::vector<double> ChartPanel::barValues(const QString& set_name) const {
+    std::vector<double> out;
+    if (!d_->bars) return out;
+    for (const QBarSet* s : d_->bars->barSets()) {
+        if (s->label() != set_name) continue;
+        for (int i = 0; i < s->count(); ++i) out.push_back(s->at(i));
+    }
+    return out;
+}
+
 QList<QColor> ChartPanel::seriesColours() const {
     QList<QColor> out;
     for (const QAbstractSeries* s : d_->chart->series()) {

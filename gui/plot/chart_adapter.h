@@ -64,6 +64,12 @@ public:
     void addBarSet(const QStringList& categories, const QString& set_name,
                    const std::vector<double>& values, const QString& unit);
 
+    /// The categories of a bar chart as its axis shows them (Qt merges equal ones).
+    QStringList categories() const;
+    /// Caption under the categories of a bar chart ("month").
+    void setCategoryTitle(const QString& title);
+    /// The values of a bar set (empty when there is no such set).
+    std::vector<double> barValues(const QString& set_name) const;
     /// The colour of each series, in seriesNames() order (lines, areas and point sets).
     QList<QColor> seriesColours() const;
     /// True when the time axis shows calendar dates.

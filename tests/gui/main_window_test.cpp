@@ -146,6 +146,16 @@ TEST(MainWindow, ResultsTabsHaveChartsWithSeries) {
     EXPECT_EQ(sizing->data(sizing->index(2, 4), Qt::BackgroundRole).value<QColor>(),
               loadingColour(85.0));
     EXPECT_EQ(rv->summaryModel()->rowCount(), 5);
+    // PUE and WUE by month: Jan, Feb and the one day of March of the 60-day series.
+    ChartPanel* pue = rv->charts(ResultsView::SummaryTab)[1];
+    EXPECT_EQ(pue->title(), QStringLiteral("PUE by month"));
+    EXPECT_EQ(pue->pointCount(QStringLiteral("PUE")), 3);
+    // Whole days of a daily sine: the month's PUE is the ratio of the means, 9.45 / 8.6.
+    EXPECT_NEAR(pue->barValues(QStringLiteral("PUE"))[0], 9.45 / 8.6, 1e-3);
+    ChartPanel* wue = rv->charts(ResultsView::WaterTab)[1];
+    EXPECT_EQ(wue->pointCount(QStringLiteral("WUE")), 3);
+    // 1 L/s of water over 8.6 MW of IT: 3,600 L per 8,600 kWh.
+    EXPECT_NEAR(wue->barValues(QStringLiteral("WUE"))[0], 3600.0 / 8600.0, 1e-3);
 }
 
 TEST(MainWindow, MissingChannelsAreNamedNotFatal) {
@@ -199,7 +209,7 @@ TEST(MainWindow, ExportsPngHdf5AndCsv) {
     // A folder that does not exist is an error with the path, not a crash.
     w.results()->setCurrentIndex(ResultsView::WaterTab);
     EXPECT_FALSE(w.exportCurrentChartsPng(out / "missing" / "water.png"));
-    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("missing/water.png")));
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("missing/water_1.png")));
 
     ASSERT_TRUE(w.exportHdf5(out / "report.h5"));
     ASSERT_TRUE(w.exportCsv(out / "csv"));
@@ -487,6 +497,8 @@ TEST(MainWindow, ChartsOfAYearAreReducedColouredAndDated) {
     }
     EXPECT_NEAR(power->meanBucketSeconds(), 365.0 * 86400.0 / 2000.0, 1.0);
     EXPECT_TRUE(power->hasCalendarAxis());
+    // Twelve months, twelve bars (equal category labels would be merged into one).
+    EXPECT_EQ(w.results()->charts(ResultsView::SummaryTab)[1]->categories().size(), 12);
     // Seven temperatures, seven colours (TCS supply and the outdoor dry bulb were both blue).
     ChartPanel* temps = w.results()->charts(ResultsView::CoolingTab)[0];
     const QList<QColor> colours = temps->seriesColours();
