@@ -79,6 +79,8 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
     sweep_note_ = new QLabel;
     sweep_note_->setWordWrap(true);
     sweep_note_->setMargin(8);
+    // The splitter opens it at zero height (hidden then); a sweep file must show what it is.
+    sweep_note_->setMinimumHeight(110);
     sweep_note_->hide();
     auto* editor = new QSplitter(Qt::Vertical);
     editor->addWidget(form_scroll_);
@@ -86,7 +88,8 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
     editor->addWidget(tree_);
     editor->setStretchFactor(2, 1);
     // The form's thirteen rows in view at 800 pixels; the tree takes the rest.
-    editor->setSizes({400, 0, 300});
+    editor->setSizes({400, 110, 300});
+    editor->setCollapsible(1, false);  // a zero size would keep the sweep note out of sight
 
     results_ = new ResultsView;
     // Results always say what they came from, so a plot is never read against the wrong

@@ -75,6 +75,7 @@ struct ChartPanel::Impl {
     QValueAxis* y_axis = nullptr;
     QValueAxis* y2_axis = nullptr;
     QDateTime calendar_start;  // invalid: x is a plain number
+    bool scatter = false;      // unconnected points: pad the x range
     int lines = 0;             // lines added since clear(), for the palette
     double bucket_seconds = 0.0;
     QString y2_quantity, unit2;
@@ -136,7 +137,9 @@ struct ChartPanel::Impl {
             dates->setRange(QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(x_min)),
                             QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(x_max)));
         } else if (auto* values = qobject_cast<QValueAxis*>(x_axis)) {
-            values->setRange(x_min, x_max > x_min ? x_max : x_min + 1.0);
+            // Points (a sweep's cases) would sit half outside a range that ends at them.
+            const double pad = scatter ? 0.05 * std::max(x_max - x_min, std::abs(x_max)) : 0.0;
+            values->setRange(x_min - pad, x_max > x_min ? x_max + pad : x_min + 1.0);
         }
         const auto fit = [](QValueAxis* axis, double lo_v, double hi_v) {
             const double pad = hi_v > lo_v ? 0.05 * (hi_v - lo_v) : 0.5 + 0.05 * std::abs(hi_v);
@@ -196,6 +199,7 @@ void ChartPanel::clear() {
     d_->unit.clear();
     d_->unit2.clear();
     d_->calendar_start = QDateTime();
+    d_->scatter = false;
     d_->lines = 0;
     d_->bucket_seconds = 0.0;
 }
@@ -377,6 +381,7 @@ void ChartPanel::addScatter(const QString& name, const std::vector<double>& x,
     auto* points = new QScatterSeries;
     points->setName(name);
     points->setMarkerSize(11.0);
+    d_->scatter = true;
     std::vector<std::size_t> all(std::min(x.size(), y.size()));
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
     const QList<QPointF> pts = toPoints(x, y, all);
