@@ -1,5 +1,6 @@
 #include "gui/display_units.h"
 
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 
@@ -29,6 +30,8 @@ DisplayUnit displayUnitFor(const std::string& si_unit, double max_abs) {
         if (max_abs >= 0.1) return {QStringLiteral("m³/h"), 1.0 / units::m3_per_h, 0.0};
         return {QStringLiteral("L/min"), 1.0 / units::L_per_min, 0.0};
     }
+    // Report metrics already in °C (design_tcs_supply_temp_C) are labelled as such.
+    if (si_unit == "C") return {QStringLiteral("°C"), 1.0, 0.0};
     if (si_unit == "m3") return {QStringLiteral("m³"), 1.0, 0.0};
     if (si_unit == "Pa") {
         if (max_abs >= units::bar) return {QStringLiteral("bar"), 1.0 / units::bar, 0.0};
@@ -69,7 +72,9 @@ TimeAxis timeAxisFor(double span_s) {
 QString formatNumber(double v) {
     if (!std::isfinite(v)) return QString::number(v);
     const double a = std::abs(v);
-    if (a != 0.0 && (a < 1e-3 || a >= 1e7)) return QString::number(v, 'g', 4);
+    if (a != 0.0 && a < 1e-3) return QString::number(v, 'g', 4);
+    // Large values grouped in thousands ("15,790,000") rather than "1.579e+07".
+    if (a >= 1e4) return QLocale(QLocale::English).toString(v, 'f', 0);
     // Counts and other whole numbers read as such ("16", not "16.00").
     if (a >= 100.0 || v == std::floor(v)) return QString::number(v, 'f', 0);
     if (a >= 0.1) return QString::number(v, 'f', 2);

@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
         QStringLiteral("Digital twin of liquid-cooled GB300 NVL72 datacenters"));
     parser.addHelpOption();
     parser.addVersionOption();
+    const QCommandLineOption run(QStringLiteral("run"),
+                                 QStringLiteral("run the scenario (or sweep) once it is open"));
+    parser.addOption(run);
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("scenario (.json) or report (.h5) to open"));
     parser.process(app);
@@ -30,5 +33,7 @@ int main(int argc, char** argv) {
         }
     }
     window.show();
+    // For demonstrations and screenshots: the same as pressing F5 after opening.
+    if (parser.isSet(run)) window.startRun();
     return QApplication::exec();
 }

@@ -19,7 +19,10 @@
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
+#include <QTemporaryDir>
+#include <QThread>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <fstream>
@@ -42,6 +45,12 @@ namespace fs = std::filesystem;
 
 QString qpath(const fs::path& p) { return QString::fromStdString(p.string()); }
 fs::path fspath(const QString& s) { return fs::path(s.toStdString()); }
+QString now() { return QTime::currentTime().toString(QStringLiteral("HH:mm:ss")); }
+
+// A sweep file names a base scenario and what to vary; a scenario has the site itself.
+bool isSweepDocument(const Json& j) {
+    return j.is_object() && j.contains("base") && !j.contains("it") && !j.contains("site");
+}
 
 }  // namespace
 
@@ -63,18 +72,41 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
                                           QHeaderView::ResizeToContents);
     tree_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(tree_, &QTreeView::customContextMenuRequested, this, &MainWindow::treeContextMenu);
-    auto* form_scroll = new QScrollArea;
-    form_scroll->setWidget(form_);
-    form_scroll->setWidgetResizable(true);
+    form_scroll_ = new QScrollArea;
+    form_scroll_->setWidget(form_);
+    form_scroll_->setWidgetResizable(true);
+    // A sweep file is edited in the tree; the form is for one scenario.
+    sweep_note_ = new QLabel;
+    sweep_note_->setWordWrap(true);
+    sweep_note_->setMargin(8);
+    // The splitter opens it at zero height (hidden then); a sweep file must show what it is.
+    sweep_note_->setMinimumHeight(110);
+    sweep_note_->hide();
     auto* editor = new QSplitter(Qt::Vertical);
-    editor->addWidget(form_scroll);
+    editor->addWidget(form_scroll_);
+    editor->addWidget(sweep_note_);
     editor->addWidget(tree_);
-    editor->setStretchFactor(1, 1);
+    editor->setStretchFactor(2, 1);
+    // The form's thirteen rows in view at 800 pixels; the tree takes the rest.
+    editor->setSizes({400, 110, 300});
+    editor->setCollapsible(1, false);  // a zero size would keep the sweep note out of sight
 
     results_ = new ResultsView;
+    // Results always say what they came from, so a plot is never read against the wrong
+    // scenario.
+    results_source_ = new QLabel;
+    results_source_->setWordWrap(true);
+    results_source_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    results_source_->setStyleSheet(
+        QStringLiteral("padding: 3px; background: palette(alternate-base);"));
+    auto* results_panel = new QWidget;
+    auto* results_layout = new QVBoxLayout(results_panel);
+    results_layout->setContentsMargins(0, 0, 0, 0);
+    results_layout->addWidget(results_source_);
+    results_layout->addWidget(results_, 1);
     auto* central = new QSplitter(Qt::Horizontal);
     central->addWidget(editor);
-    central->addWidget(results_);
+    central->addWidget(results_panel);
     central->setStretchFactor(1, 2);
     central->setSizes({460, 940});
     setCentralWidget(central);
@@ -102,6 +134,11 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
 
     connect(model_, &ScenarioTreeModel::jsonChanged, this, [this] {
         if (!loading_) modified_ = true;
+        if (!loading_ && !results_stale_ && (results_->report() || results_->hasSweep())) {
+            results_stale_ = true;
+            results_source_->setText(results_source_->text() +
+                                     tr(" The scenario has been edited since."));
+        }
         updateTitle();
     });
     connect(model_, &ScenarioTreeModel::editRejected, this,
@@ -119,29 +156,64 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
     });
     connect(controller_, &RunController::progress, this, [this](double f, double t) {
         progress_->setValue(static_cast<int>(f * 1000.0 + 0.5));
-        run_label_->setText(tr("Simulated %1 h").arg(t / 3600.0, 0, 'f', 1));
+        run_label_->setText(sweep_mode_ ? tr("%1 % of the cases done").arg(f * 100.0, 0, 'f', 0)
+                                        : tr("Simulated %1 h").arg(t / 3600.0, 0, 'f', 1));
     });
     connect(controller_, &RunController::finished, this, [this] {
         progress_->hide();
         cancel_button_->hide();
         const auto outcome = controller_->outcome();
         run_label_->setText(tr("Run finished"));
-        message(tr("Run finished in %1 s: %2 samples, %3 integrator steps, %4 states, %5 linear "
-                   "solver.")
-                    .arg(outcome->wall_seconds, 0, 'f', 2)
-                    .arg(outcome->report.timeseries.time.size())
-                    .arg(outcome->stats.steps)
-                    .arg(outcome->state_count)
-                    .arg(QString::fromStdString(outcome->linear_solver)));
+        if (outcome->report.timeseries.time.empty()) {
+            // A design point solves the steady state once: no samples or steps to count.
+            message(tr("Run finished in %1 s: design point (steady state, no time series).")
+                        .arg(outcome->wall_seconds, 0, 'f', 2));
+        } else {
+            message(tr("Run finished in %1 s: %2 samples, %3 integrator steps, %4 states, %5 "
+                       "linear solver.")
+                        .arg(outcome->wall_seconds, 0, 'f', 2)
+                        .arg(QLocale(QLocale::English)
+                                 .toString(static_cast<qlonglong>(
+                                     outcome->report.timeseries.time.size())))
+                        .arg(QLocale(QLocale::English)
+                                 .toString(static_cast<qlonglong>(outcome->stats.steps)))
+                        .arg(outcome->state_count)
+                        .arg(QString::fromStdString(outcome->linear_solver)));
+        }
         // The report lives inside the outcome; share ownership instead of copying a year of
         // samples.
         showReport(std::shared_ptr<const Report>(outcome, &outcome->report));
+        results_stale_ = false;
+        const QString finished_at = now();
+        results_source_->setText(
+            tr("Results of %1, run finished at %2.").arg(run_source_, finished_at));
+        results_->keepRun(QStringLiteral("%1, %2").arg(run_source_, finished_at), outcome->report);
+        updateActions();
+    });
+    connect(controller_, &RunController::sweepFinished, this, [this] {
+        progress_->hide();
+        cancel_button_->hide();
+        const auto sweep = controller_->sweepOutcome();
+        run_label_->setText(tr("Sweep finished"));
+        message(tr("Sweep finished: %1 of %2 cases ran; summaries written to %3.")
+                    .arg(sweep->succeeded)
+                    .arg(sweep->cases)
+                    .arg(qpath(sweepOutputDir())));
+        results_->clearReport();
+        results_->setSweep(*sweep);
+        results_->setCurrentIndex(ResultsView::SweepTab);
+        results_stale_ = false;
+        results_source_->setText(
+            tr("Sweep results of %1, finished at %2.").arg(run_source_, now()));
         updateActions();
     });
     connect(controller_, &RunController::failed, this, [this](const QString& m) {
         progress_->hide();
         cancel_button_->hide();
         run_label_->setText(tr("Run failed"));
+        clearResults(tr("The run of %1 failed at %2; no results (the reason is in the "
+                        "messages below).")
+                         .arg(run_source_, now()));
         error(tr("Run failed"), m);
         selectPathIn(m);
         updateActions();
@@ -150,7 +222,8 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
         progress_->hide();
         cancel_button_->hide();
         run_label_->setText(tr("Run cancelled"));
-        message(tr("Run cancelled; the previous results are still shown."));
+        clearResults(tr("The run of %1 was cancelled at %2; no results.").arg(run_source_, now()));
+        message(tr("Run cancelled; no results are shown."));
         updateActions();
     });
 
@@ -226,15 +299,57 @@ fs::path MainWindow::baseDir() const {
                          : (file_.has_parent_path() ? file_.parent_path() : fs::path("."));
 }
 
+QString MainWindow::resultsSource() const { return results_source_->text(); }
+
+void MainWindow::clearResults(const QString& why) {
+    results_->clearReport();
+    results_stale_ = false;
+    results_source_->setText(why);
+    updateActions();
+}
+
+QString MainWindow::scenarioLabel() const {
+    const auto name = model_->value("/name");
+    const QString n =
+        name && name->is_string()
+            ? QStringLiteral("“%1”").arg(QString::fromStdString(name->get<std::string>()))
+            : tr("the unnamed scenario");
+    return QStringLiteral("%1 (%2)").arg(n, file_.empty() ? tr("not saved") : qpath(file_));
+}
+
+bool MainWindow::refuseInvalidForm(const QString& action) {
+    form_->commitEdits();
+    if (sweep_mode_ || !form_->hasInvalidInput()) return false;
+    error(action, tr("the form has input the model does not accept, so nothing was done; fix "
+                     "the fields marked in red:\n  %1")
+                      .arg(form_->invalidInputs().join(QStringLiteral("\n  "))));
+    selectPathIn(form_->invalidInputs().front());
+    return true;
+}
+
 void MainWindow::setScenario(const Json& scenario, const fs::path& base_dir) {
     loading_ = true;
     unsaved_base_dir_ = base_dir;
     form_->setBaseDir(base_dir);
+    sweep_mode_ = isSweepDocument(scenario);
     model_->setJson(scenario);
+    // Every field from this document: a key it lacks shows the model's default, never the
+    // previous file's value.
+    form_->reset();
+    form_scroll_->setVisible(!sweep_mode_);
+    sweep_note_->setVisible(sweep_mode_);
+    if (sweep_mode_) {
+        sweep_note_->setText(
+            tr("<b>Sweep file.</b> Its cases are the base scenario <code>%1</code> with the "
+               "values under <code>vary</code> and <code>cases</code> applied; edit them in the "
+               "tree below. Run (F5) runs every case and shows their summaries side by side.")
+                .arg(QString::fromStdString(scenario.value("base", std::string()))));
+    }
     loading_ = false;
     file_.clear();
     modified_ = false;
     tree_->expandToDepth(0);
+    clearResults(tr("No results yet: run the scenario (F5) or open a report."));
     updateTitle();
 }
 
@@ -253,7 +368,38 @@ bool MainWindow::openScenario(const fs::path& file) {
     return true;
 }
 
+bool MainWindow::isShippedScenario(const fs::path& file) {
+    std::error_code ec;
+    const fs::path dir = fs::weakly_canonical(scenariosDir(), ec);
+    if (ec || dir.empty()) return false;
+    const fs::path rel = fs::weakly_canonical(file, ec).lexically_relative(dir);
+    return !ec && !rel.empty() && *rel.begin() != "..";
+}
+
+fs::path MainWindow::defaultSaveAsPath() const {
+    const std::string stem = file_.empty() ? std::string("scenario") : file_.stem().string();
+    if (!file_.empty() && !isShippedScenario(file_)) return file_;
+    // A shipped scenario is a template: the copy goes where the user keeps their own files.
+    QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (docs.isEmpty() || !QFileInfo(docs).isDir()) docs = QDir::homePath();
+    fs::path dir = fspath(docs);
+    if (isShippedScenario(dir / (stem + ".json"))) dir = fs::temp_directory_path();
+    return dir / (stem + "_copy.json");
+}
+
+fs::path MainWindow::sweepOutputDir() const {
+    return sweep_out_ ? fspath(sweep_out_->path()) : fs::path();
+}
+
 bool MainWindow::saveScenario(const fs::path& file) {
+    if (isShippedScenario(file)) {
+        // The shipped scenarios are the reference cases the README and the tests quote.
+        error(tr("Save"), tr("'%1' is a shipped scenario and is not overwritten from the GUI; "
+                             "use Save As to keep your changes in a copy.")
+                              .arg(qpath(file)));
+        return false;
+    }
+    if (refuseInvalidForm(tr("Save"))) return false;
     // Written beside the target and renamed, so a full disk never truncates the only copy.
     const fs::path tmp = file.string() + ".tmp";
     {
@@ -289,6 +435,8 @@ bool MainWindow::openReport(const fs::path& file) {
     try {
         auto report = std::make_shared<const Report>(loadReportFile(file));
         showReport(report);
+        results_stale_ = false;
+        results_source_->setText(tr("Report %1, opened at %2.").arg(qpath(file), now()));
     } catch (const Error& e) {
         error(tr("Open report"), QString::fromStdString(e.what()));
         return false;
@@ -298,6 +446,22 @@ bool MainWindow::openReport(const fs::path& file) {
 }
 
 bool MainWindow::validateScenario() {
+    if (sweep_mode_) {
+        try {
+            const auto plan = facility::parseSweep(
+                model_->toJson(), baseDir(), file_.empty() ? "(unsaved sweep)" : file_.string());
+            for (const auto& c : plan.cases) {
+                facility::validateModel(facility::parseScenario(c.scenario, plan.base_dir, c.name));
+            }
+            message(
+                tr("Validation passed: all %1 cases of the sweep build.").arg(plan.cases.size()));
+            return true;
+        } catch (const std::exception& e) {
+            error(tr("Validation failed"), QString::fromStdString(e.what()));
+            return false;
+        }
+    }
+    if (refuseInvalidForm(tr("Validate"))) return false;
     const QString origin = file_.empty() ? tr("(unsaved scenario)") : qpath(file_);
     QApplication::setOverrideCursor(Qt::WaitCursor);
     bool ok = false;
@@ -319,11 +483,29 @@ bool MainWindow::validateScenario() {
 }
 
 bool MainWindow::startRun() {
-    const QString origin = file_.empty() ? tr("(unsaved scenario)") : qpath(file_);
-    if (!controller_->start(model_->toJson(), baseDir(), origin)) {
+    if (controller_->isRunning()) {
         error(tr("Run"), tr("a run is already going; cancel it first"));
         return false;
     }
+    if (refuseInvalidForm(tr("Run"))) return false;
+    const QString origin = file_.empty() ? tr("(unsaved scenario)") : qpath(file_);
+    run_source_ = scenarioLabel();
+    if (sweep_mode_) {
+        // Each sweep writes its summaries into a fresh folder, kept until the next sweep.
+        sweep_out_ = std::make_unique<QTemporaryDir>(QDir::tempPath() +
+                                                     QStringLiteral("/dctwin-sweep-XXXXXX"));
+        if (!sweep_out_->isValid()) {
+            error(
+                tr("Run"),
+                tr("cannot create a folder for the sweep's summaries in %1").arg(QDir::tempPath()));
+            return false;
+        }
+        const int threads = std::max(1, QThread::idealThreadCount());
+        controller_->startSweep(model_->toJson(), baseDir(), origin, sweepOutputDir(), threads);
+        message(tr("Sweep started: %1 (%2 threads)").arg(origin).arg(threads));
+        return true;
+    }
+    controller_->start(model_->toJson(), baseDir(), origin);
     message(tr("Run started: %1").arg(origin));
     return true;
 }
@@ -491,7 +673,11 @@ void MainWindow::onOpen() {
 }
 
 void MainWindow::onSave() {
-    if (file_.empty()) {
+    if (file_.empty() || isShippedScenario(file_)) {
+        if (!file_.empty()) {
+            message(tr("%1 is a shipped scenario; choose where to save your copy.")
+                        .arg(qpath(file_.filename())));
+        }
         onSaveAs();
     } else {
         saveScenario(file_);
@@ -500,8 +686,7 @@ void MainWindow::onSave() {
 
 void MainWindow::onSaveAs() {
     QString f = QFileDialog::getSaveFileName(this, tr("Save scenario as"),
-                                             file_.empty() ? qpath(baseDir()) : qpath(file_),
-                                             tr("Scenarios (*.json)"));
+                                             qpath(defaultSaveAsPath()), tr("Scenarios (*.json)"));
     if (f.isEmpty()) return;
     if (!f.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) f += ".json";
     saveScenario(fspath(f));

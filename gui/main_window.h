@@ -19,6 +19,8 @@ class QProgressBar;
 class QPushButton;
 class QTreeView;
 class QDockWidget;
+class QScrollArea;
+class QTemporaryDir;
 
 namespace dctwin::gui {
 
@@ -39,12 +41,17 @@ public:
     bool openScenario(const std::filesystem::path& file);
     bool saveScenario(const std::filesystem::path& file);
     bool openReport(const std::filesystem::path& file);
-    /// Loads a scenario from memory (e.g. a template); `base_dir` resolves relative paths.
+    /// Loads a scenario (or a sweep file) from memory; `base_dir` resolves relative paths.
+    /// Every form field is reset and the previous results are cleared.
     void setScenario(const Json& scenario, const std::filesystem::path& base_dir);
+    /// The document is a sweep file ("base" + "vary"/"cases"): Run runs every case.
+    bool isSweep() const { return sweep_mode_; }
 
     // Run
     /// parseScenario + validateModel; the result (OK or the error text) goes to the messages.
     bool validateScenario();
+    /// Runs the scenario, or every case of a sweep file. Refused, with the reasons in the
+    /// messages, while a form field holds input the model does not accept.
     bool startRun();
     void cancelRun();
 
@@ -64,6 +71,15 @@ public:
     QString messagesText() const;
     bool isModified() const { return modified_; }
     const std::filesystem::path& scenarioFile() const { return file_; }
+    /// What the results on screen came from (scenario, file, time), or why there are none.
+    QString resultsSource() const;
+    /// Where Save As proposes to save: beside the file, unless it is a shipped scenario (then
+    /// the user's documents folder), under a name that is not taken by a shipped scenario.
+    std::filesystem::path defaultSaveAsPath() const;
+    /// True for files inside the shipped scenarios folder (core/data_dir.h scenariosDir()).
+    static bool isShippedScenario(const std::filesystem::path& file);
+    /// The folder the last sweep wrote its summaries into ("" before the first sweep).
+    std::filesystem::path sweepOutputDir() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -78,6 +94,9 @@ private:
     void selectPathIn(const QString& text);
     void treeContextMenu(const QPoint& pos);
     std::filesystem::path baseDir() const;
+    void clearResults(const QString& why);
+    bool refuseInvalidForm(const QString& action);
+    QString scenarioLabel() const;
 
     void onOpen();
     void onSave();
@@ -96,6 +115,9 @@ private:
     QProgressBar* progress_;
     QPushButton* cancel_button_;
     QLabel* run_label_;
+    QLabel* results_source_;
+    QLabel* sweep_note_;
+    QScrollArea* form_scroll_;
     RunController* controller_;
 
     QAction* save_action_ = nullptr;
@@ -110,6 +132,10 @@ private:
     std::filesystem::path unsaved_base_dir_;
     bool modified_ = false;
     bool loading_ = false;
+    bool sweep_mode_ = false;
+    bool results_stale_ = false;
+    QString run_source_;  // scenario and file of the run going, for the results label
+    std::unique_ptr<QTemporaryDir> sweep_out_;
 };
 
 }  // namespace dctwin::gui

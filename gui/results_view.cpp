@@ -1,28 +1,73 @@
 #include "gui/results_view.h"
 
+#include <QDateTime>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 
 #include "core/units.h"
 #include "gui/display_units.h"
+#include "gui/one_line_diagram.h"
 #include "gui/plot/chart_adapter.h"
+#include "gui/run_comparison.h"
 #include "gui/table_models.h"
 #include "gui/water_aggregation.h"
 
 namespace dctwin::gui {
 namespace {
 
+// Widest a column opens at: long texts (count rules) would otherwise push the loading
+// columns off a 1280-pixel screen; the cell's tooltip has the whole text.
+constexpr int kMaxColumnWidth = 220;
+
+// Columns sized to their contents up to kMaxColumnWidth, and the loading columns (the answer
+// a sizing table is read for) moved next to the counts.
+void arrangeColumns(QTableView* view) {
+    QHeaderView* h = view->horizontalHeader();
+    view->resizeColumnsToContents();
+    for (int c = 0; c < h->count(); ++c) {
+        if (h->sectionSize(c) > kMaxColumnWidth) h->resizeSection(c, kMaxColumnWidth);
+    }
+    const auto* sizing = qobject_cast<const SizingTableModel*>(view->model());
+    if (!sizing) return;
+    int after = -1;
+    const auto& cols = sizing->table().columns;
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+        if (cols[c].name == "redundancy") after = h->visualIndex(static_cast<int>(c));
+    }
+    if (after < 0) return;
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+        if (cols[c].name.find("loading") == std::string::npos) continue;
+        const int from = h->visualIndex(static_cast<int>(c));
+        const int to = from > after ? after + 1 : after;
+        h->moveSection(from, to);
+        after = to;
+    }
+}
+
 QTableView* makeTableView(QAbstractItemModel* model) {
     auto* view = new QTableView;
     view->setModel(model);
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     view->horizontalHeader()->setStretchLastSection(true);
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideRight);
+    QObject::connect(model, &QAbstractItemModel::modelReset, view, [view] {
+        // Back to the table's own order before arranging the new one.
+        QHeaderView* h = view->horizontalHeader();
+        for (int v = 0; v < h->count(); ++v) h->moveSection(h->visualIndex(v), v);
+        arrangeColumns(view);
+        // Once more after the header has taken the new columns in (sized now, its captions
+        // came out one letter short).
+        QTimer::singleShot(0, view, [view] { arrangeColumns(view); });
+    });
     view->verticalHeader()->setVisible(false);
     view->setAlternatingRowColors(false);  // alternating rows would fight the loading colours
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -62,25 +107,91 @@ std::vector<double> scaled(const std::vector<double>& v, double divisor) {
     return out;
 }
 
-// Lines on one chart; all channels share a unit (the caller groups them by unit).
+// Studies longer than a few days with a start date get calendar dates on the time axis; the
+// rest read in s, min, h or days since the start.
+bool useCalendar(const ResultSet& rs) {
+    return !rs.time.empty() && !rs.start_iso8601.empty() &&
+           rs.time.back() - rs.time.front() > 3.0 * units::day &&
+           QDateTime::fromString(QString::fromStdString(rs.start_iso8601), Qt::ISODate).isValid();
+}
+
+// The x values and caption of a chart's time axis (seconds on a calendar axis).
+std::vector<double> timeAxis(ChartPanel* chart, const ResultSet& rs, QString* caption) {
+    if (useCalendar(rs)) {
+        // Local time both ways (the axis labels in local time): only day and month are shown.
+        const QDateTime start =
+            QDateTime::fromString(QString::fromStdString(rs.start_iso8601), Qt::ISODate);
+        chart->setCalendarStart(start);
+        *caption = QString();
+        return rs.time;
+    }
+    const TimeAxis ta = timeAxisFor(rs.time.back() - rs.time.front());
+    *caption = ta.label;
+    return scaled(rs.time, ta.divisor);
+}
+
+// A series this much smaller than the chart's largest goes on the right-hand axis in its own
+// unit: pumps in kW would be a flat line at zero beside MW of heat.
+constexpr double kSecondAxisRatio = 20.0;
+
+// Lines on one chart; all channels share an SI unit (the caller groups them by unit).
 void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const Channel*>& chans,
                const QString& quantity) {
     chart->clear();
     if (chans.empty() || rs.time.empty()) return;
     std::vector<std::span<const double>> all;
     for (const Channel* c : chans) all.emplace_back(c->values);
-    const DisplayUnit du = displayUnitFor(chans.front()->unit, maxAbs(all));
-    const TimeAxis ta = timeAxisFor(rs.time.back() - rs.time.front());
-    const std::vector<double> x = scaled(rs.time, ta.divisor);
+    const double top = maxAbs(all);
+    std::vector<const Channel*> left, right;
     for (const Channel* c : chans) {
-        QString name = channelLabel(c->name);
+        const bool small =
+            chans.front()->unit != "K" && top > 0.0 && maxAbs({c->values}) * kSecondAxisRatio < top;
+        (small ? right : left).push_back(c);
+    }
+    std::vector<std::span<const double>> small_values;
+    for (const Channel* c : right) small_values.emplace_back(c->values);
+    const DisplayUnit du = displayUnitFor(chans.front()->unit, top);
+    const DisplayUnit du2 = displayUnitFor(chans.front()->unit, maxAbs(small_values));
+    QString caption;
+    const std::vector<double> x = timeAxis(chart, rs, &caption);
+    const auto name = [](const Channel* c) {
+        QString n = channelLabel(c->name);
         // Per-rack groups ("rack/r01") repeat channel names; the standard groups do not.
         if (c->group.find('/') != std::string::npos) {
-            name += QStringLiteral(" (%1)").arg(QString::fromStdString(c->group));
+            n += QStringLiteral(" (%1)").arg(QString::fromStdString(c->group));
         }
-        chart->setSeries(name, x, du.fromSI(c->values), du.label);
+        return n;
+    };
+    for (const Channel* c : left) chart->setSeries(name(c), x, du.fromSI(c->values), du.label);
+    for (const Channel* c : right) {
+        chart->setSeries(name(c), x, du2.fromSI(c->values), du2.label, ChartPanel::Axis::Right);
     }
-    chart->setAxisTitles(ta.label, quantity);
+    chart->setAxisTitles(caption, quantity);
+    if (!right.empty()) chart->setRightAxisTitle(quantity + QObject::tr(" (dashed)"));
+}
+
+// Month by month: the ratio of two rates' integrals (facility over IT energy for PUE), from
+// the time series; empty when a channel is missing or the study is shorter than two samples.
+struct MonthlyRatio {
+    QStringList months;
+    std::vector<double> values;
+};
+MonthlyRatio monthlyRatio(const ResultSet& rs, const Channel* num, double num_scale,
+                          const Channel* den, double den_scale) {
+    MonthlyRatio out;
+    if (!num || !den || rs.time.size() < 2) return out;
+    const std::optional<CivilTime> start = parseIso8601(rs.start_iso8601);
+    const CivilTime origin = start.value_or(CivilTime{});
+    const auto n = monthlyFromRate(rs.time, num->values, origin);
+    const auto d = monthlyFromRate(rs.time, den->values, origin);
+    for (std::size_t i = 0; i < n.size() && i < d.size(); ++i) {
+        if (d[i].value <= 0.0) continue;
+        // Month numbers: "Jan" … "Dec" are cut to "J…" in a third of a 1280-pixel window.
+        // Categories must be unique (Qt merges equal ones), so not the initials J F M A M J.
+        out.months << QString::number(n[i].month);
+        out.values.push_back(n[i].value * num_scale / (d[i].value * den_scale));
+    }
+    return out;
 }
 
 QString missingText(const ResultSet& rs, const std::string& group,
@@ -108,6 +219,12 @@ QString channelLabel(const std::string& name) {
         {"fws_return_temp", "FWS return"},
         {"max_gpu_junction_temp", "GPU junction (peak)"},
         {"max_gpu_plate_temp", "GPU cold plate (plate average)"},
+        {"tcs_supply_temp_max", "TCS supply (max)"},
+        {"mean_gpu_junction_temp", "GPU junction (mean)"},
+        {"heat_rejected", "heat rejected"},
+        {"fws_pump_power", "facility water pumps"},
+        {"air_side_power", "air side (CRAH)"},
+        {"fws_flow", "facility water flow"},
         {"heat_to_liquid", "heat to liquid"},
         {"heat_to_air", "heat to air"},
         {"cdu_pump_power", "CDU pumps"},
@@ -176,12 +293,17 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
     water_chart_->setAxisTitles(QString(), tr("water"));
     water_caption_ = makeNote();
     water_sizing_ = new SizingTableModel(this);
+    monthly_wue_chart_ = new ChartPanel;
+    monthly_wue_chart_->setTitle(tr("WUE by month"));
     {
         auto* page = new QSplitter(Qt::Vertical);
         auto* top = new QWidget;
         auto* l = new QVBoxLayout(top);
         l->setContentsMargins(0, 0, 0, 0);
-        l->addWidget(water_chart_, 1);
+        auto* charts = new QSplitter(Qt::Horizontal);
+        charts->addWidget(water_chart_);
+        charts->addWidget(monthly_wue_chart_);
+        l->addWidget(charts, 1);
         l->addWidget(water_caption_);
         page->addWidget(top);
         page->addWidget(makeTableView(water_sizing_));
@@ -199,6 +321,11 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
         auto* top = new QSplitter(Qt::Horizontal);
         top->addWidget(makeTableView(summary_));
         top->addWidget(energy_chart_);
+        // PUE by month beside the energy: the season shows where the cooling costs.
+        monthly_pue_chart_ = new ChartPanel;
+        monthly_pue_chart_->setTitle(tr("PUE by month"));
+        top->addWidget(monthly_pue_chart_);
+        // The metrics' names need the room; the two charts share the rest.
         page->addWidget(top);
         auto* tables = new QWidget;
         summary_tables_ = new QVBoxLayout(tables);
@@ -211,6 +338,24 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
         page->setStretchFactor(1, 1);
         addTab(page, tr("Summary"));
     }
+    // Sweep: only while a sweep's results are shown.
+    sweep_chart_ = new ChartPanel;
+    sweep_chart_->setTitle(tr("Cases: PUE against WUE"));
+    sweep_table_ = new SizingTableModel(this);
+    {
+        auto* page = new QSplitter(Qt::Vertical);
+        page->addWidget(sweep_chart_);
+        page->addWidget(makeTableView(sweep_table_));
+        page->setStretchFactor(0, 3);
+        page->setStretchFactor(1, 2);
+        addTab(page, tr("Sweep"));
+    }
+    // Design: the sizing answer at a glance.
+    diagram_ = new OneLineDiagram;
+    addTab(diagram_, tr("Design"));
+    comparison_ = new RunComparison;
+    addTab(comparison_, tr("Compare"));
+    setTabVisible(CompareTab, false);
     clearReport();
 }
 
@@ -223,9 +368,14 @@ QList<ChartPanel*> ResultsView::charts(Tab tab) const {
         case CoolingTab:
             return {temperature_chart_, heat_chart_, flow_chart_};
         case WaterTab:
-            return {water_chart_};
+            return {water_chart_, monthly_wue_chart_};
         case SummaryTab:
-            return {energy_chart_};
+            return {energy_chart_, monthly_pue_chart_};
+        case SweepTab:
+            return {sweep_chart_};
+        case DesignTab:
+        case CompareTab:
+            return {};  // a diagram and a table, no chart
     }
     return {};
 }
@@ -242,7 +392,7 @@ QString ResultsView::waterCaption() const { return water_caption_->text(); }
 
 void ResultsView::clearReport() {
     report_.reset();
-    for (Tab t : {PowerTab, CoolingTab, WaterTab, SummaryTab}) {
+    for (Tab t : {PowerTab, CoolingTab, WaterTab, SummaryTab, SweepTab}) {
         for (ChartPanel* c : charts(t)) c->clear();
     }
     flow_chart_->hide();
@@ -250,6 +400,10 @@ void ResultsView::clearReport() {
     cooling_sizing_->setTable({});
     water_sizing_->setTable({});
     summary_->setMetrics({});
+    sweep_table_->setTable({});
+    setTabVisible(SweepTab, false);
+    diagram_->setTables(nullptr, nullptr);
+    setTabVisible(DesignTab, false);
     qDeleteAll(summary_table_widgets_);
     summary_table_widgets_.clear();
     const QString none = tr("No results yet: run the scenario or open a report.");
@@ -259,6 +413,9 @@ void ResultsView::clearReport() {
 }
 
 void ResultsView::setReport(std::shared_ptr<const Report> report) {
+    // A re-run keeps the tab the user is reading (clearReport hides Design and Sweep, which
+    // would move the view to a neighbour).
+    const int reading = currentIndex();
     clearReport();
     report_ = std::move(report);
     if (!report_) return;
@@ -266,6 +423,61 @@ void ResultsView::setReport(std::shared_ptr<const Report> report) {
     showCooling(*report_);
     showWater(*report_);
     showSummary(*report_);
+    const Table* power = findTable(report_->tables, "sizing/power");
+    const Table* cooling = findTable(report_->tables, "sizing/cooling");
+    diagram_->setTables(power, cooling);
+    setTabVisible(DesignTab, power || cooling);
+    if (reading >= 0 && isTabVisible(reading)) setCurrentIndex(reading);
+}
+
+void ResultsView::keepRun(const QString& label, const Report& report) {
+    comparison_->addRun(label, report);
+    setTabVisible(CompareTab, comparison_->runCount() >= 2);
+}
+
+bool ResultsView::hasSweep() const { return sweep_table_->rowCount() > 0; }
+
+void ResultsView::setSweep(const facility::SweepResult& sweep) {
+    // The keys the facility's sweep summary table carries (facility/sweep.cpp), in its order;
+    // each name carries its unit.
+    const std::pair<const char*, const char*> keys[] = {{"pue", "1"},
+                                                        {"wue_L_per_kWh", "L/kWh"},
+                                                        {"it_energy_MWh", "MWh"},
+                                                        {"facility_energy_MWh", "MWh"},
+                                                        {"water_m3", "m3"},
+                                                        {"peak_it_kW", "kW"},
+                                                        {"peak_facility_kW", "kW"},
+                                                        {"max_gpu_junction_C", "C"}};
+    Table t;
+    t.path = "sweep";
+    std::vector<std::string> names, errors;
+    for (const Json& s : sweep.summaries) {
+        names.push_back(s.value("case", std::string()));
+        errors.push_back(s.contains("error") && s["error"].is_string()
+                             ? s["error"].get<std::string>()
+                             : std::string());
+    }
+    t.addText("case", names);
+    std::vector<std::vector<double>> columns;
+    for (const auto& [key, unit] : keys) {
+        std::vector<double> v;
+        for (const Json& s : sweep.summaries) {
+            v.push_back(s.contains(key) && s[key].is_number() ? s[key].get<double>()
+                                                              : std::nan(""));
+        }
+        columns.push_back(v);
+        t.addNumbers(key, unit, std::move(v));
+    }
+    t.addText("error", errors);
+    sweep_table_->setTable(std::move(t));
+    sweep_chart_->clear();
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (!std::isfinite(columns[0][i]) || !std::isfinite(columns[1][i])) continue;
+        sweep_chart_->addScatter(QString::fromStdString(names[i]), {columns[1][i]}, {columns[0][i]},
+                                 QString());
+    }
+    sweep_chart_->setAxisTitles(tr("WUE [L/kWh]"), tr("PUE"));
+    setTabVisible(SweepTab, true);
 }
 
 void ResultsView::showPower(const Report& r) {
@@ -296,17 +508,26 @@ void ResultsView::showPower(const Report& r) {
         const Channel* facility = rs.find("power", "facility_power");
         if (facility) all.emplace_back(facility->values);
         const DisplayUnit du = displayUnitFor("W", maxAbs(all));
-        const TimeAxis ta = timeAxisFor(rs.time.back() - rs.time.front());
-        const std::vector<double> x = scaled(rs.time, ta.divisor);
+        power_chart_->clear();
+        QString caption;
+        const std::vector<double> x = timeAxis(power_chart_, rs, &caption);
         std::vector<std::vector<double>> ys;
         for (const Channel* c : layers) ys.push_back(du.fromSI(c->values));
         power_chart_->setStackedAreas(names, x, ys, du.label);
         // Facility power above the stack shows what the stack leaves out (lighting, other).
         if (facility && facility->unit == "W") {
-            power_chart_->setSeries(channelLabel(facility->name), x, du.fromSI(facility->values),
-                                    du.label);
+            power_chart_->setMeanSeries(channelLabel(facility->name), x,
+                                        du.fromSI(facility->values), du.label);
         }
-        power_chart_->setAxisTitles(ta.label, tr("power"));
+        power_chart_->setAxisTitles(caption, tr("power"));
+        if (const double b = power_chart_->meanBucketSeconds(); b > 0.0) {
+            note =
+                tr("Each point is the mean over %1 h (%2 samples drawn as 2,000); peaks are in "
+                   "the Summary. %3")
+                    .arg(b / units::hour, 0, 'f', 1)
+                    .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(rs.time.size())))
+                    .arg(note);
+        }
     } else {
         plotLines(power_chart_, rs, pick(rs, "power", {}, {"W"}), tr("power"));
         if (power_chart_->seriesCount() == 0) note = tr("This report has no power channels.");
@@ -392,6 +613,19 @@ void ResultsView::showWater(const Report& r) {
         }
     }
     water_caption_->setText(lines.join(QLatin1Char(' ')));
+    // WUE by month: litres of site water per kWh of IT energy, from the water rate.
+    const Channel* rate = rs.find("water", "water_rate");
+    const Channel* it = rs.find("power", "it_power");
+    if (rate && it && rate->unit == "m3/s" && it->unit == "W") {
+        const MonthlyRatio by_month =
+            monthlyRatio(rs, rate, 1.0 / units::litre, it, 1.0 / units::kWh);
+        if (!by_month.values.empty()) {
+            monthly_wue_chart_->addBarSet(by_month.months, tr("WUE"), by_month.values,
+                                          QStringLiteral("L/kWh"));
+            monthly_wue_chart_->setAxisTitles(QString(), tr("WUE"));
+            monthly_wue_chart_->setCategoryTitle(tr("month"));
+        }
+    }
     if (const Table* t = findTable(r.tables, "sizing/water")) water_sizing_->setTable(*t);
 }
 
@@ -429,11 +663,23 @@ void ResultsView::showSummary(const Report& r) {
     if (!categories.isEmpty()) {
         energy_chart_->addBarSet(categories, tr("energy"), mwh, QStringLiteral("MWh"));
     }
+    const Channel* it = rs.find("power", "it_power");
+    const Channel* facility = rs.find("power", "facility_power");
+    if (it && facility && it->unit == "W" && facility->unit == "W") {
+        const MonthlyRatio pue = monthlyRatio(rs, facility, 1.0, it, 1.0);
+        if (!pue.values.empty()) {
+            monthly_pue_chart_->addBarSet(pue.months, tr("PUE"), pue.values, QString());
+            monthly_pue_chart_->setAxisTitles(QString(), tr("PUE"));
+            monthly_pue_chart_->setCategoryTitle(tr("month"));
+        }
+    }
     for (const Table& t : r.tables) {
         auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(t.path)));
         auto* model = new SizingTableModel(label);  // owned by the label, deleted with it
         model->setTable(t);
         auto* view = makeTableView(model);
+        arrangeColumns(view);  // the model was filled before the view connected to it
+        QTimer::singleShot(0, view, [view] { arrangeColumns(view); });
         view->setMinimumHeight(std::min(400, 40 + 28 * static_cast<int>(t.rows())));
         const int at = summary_tables_->count() - 1;  // before the stretch
         summary_tables_->insertWidget(at, label);

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/results.h"
+#include "facility/sweep.h"
 
 class QLabel;
 class QTableView;
@@ -16,13 +17,23 @@ class QVBoxLayout;
 namespace dctwin::gui {
 
 class ChartPanel;
+class OneLineDiagram;
+class RunComparison;
 class SizingTableModel;
 class SummaryTableModel;
 
 class ResultsView : public QTabWidget {
     Q_OBJECT
 public:
-    enum Tab { PowerTab = 0, CoolingTab = 1, WaterTab = 2, SummaryTab = 3 };
+    enum Tab {
+        PowerTab = 0,
+        CoolingTab = 1,
+        WaterTab = 2,
+        SummaryTab = 3,
+        SweepTab = 4,
+        DesignTab = 5,
+        CompareTab = 6
+    };
 
     explicit ResultsView(QWidget* parent = nullptr);
     ~ResultsView() override;
@@ -30,8 +41,20 @@ public:
     /// Shows a report; replaces what was shown.
     void setReport(std::shared_ptr<const Report> report);
     std::shared_ptr<const Report> report() const { return report_; }
+    /// Clears the report and any sweep.
     void clearReport();
-
+    /// Shows a sweep's cases side by side (one row each, the facility's sweep summary keys)
+    /// and PUE against WUE, one point per case; the Sweep tab appears.
+    void setSweep(const facility::SweepResult& sweep);
+    bool hasSweep() const;
+    /// The sweep's table (case, metrics, error), for tests and export.
+    SizingTableModel* sweepModel() const { return sweep_table_; }
+    /// The Design tab's one-line diagram (drawn from the report's sizing tables).
+    OneLineDiagram* oneLineDiagram() const { return diagram_; }
+    /// Keeps a finished run for the Compare tab (shown from the second run on); clearReport()
+    /// leaves the kept runs alone.
+    void keepRun(const QString& label, const Report& report);
+    RunComparison* comparison() const { return comparison_; }
     /// The charts on a tab, top to bottom.
     QList<ChartPanel*> charts(Tab tab) const;
     /// The charts on the tab being shown.
@@ -62,7 +85,13 @@ private:
     QLabel* water_caption_;
     SizingTableModel* water_sizing_;
 
+    OneLineDiagram* diagram_;
+    RunComparison* comparison_;
+    ChartPanel* sweep_chart_;
+    SizingTableModel* sweep_table_;
     ChartPanel* energy_chart_;
+    ChartPanel* monthly_pue_chart_;
+    ChartPanel* monthly_wue_chart_;
     SummaryTableModel* summary_;
     QVBoxLayout* summary_tables_;
     QList<QWidget*> summary_table_widgets_;

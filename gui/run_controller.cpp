@@ -35,15 +35,75 @@ void RunController::deliver(std::function<void()> fn) {
     QMetaObject::invokeMethod(this, std::move(fn), Qt::QueuedConnection);
 }
 
-bool RunController::start(const Json& scenario, const std::filesystem::path& base_dir,
-                          const QString& origin) {
-    if (state_ == State::Running) return false;
+void RunController::begin() {
     wait();  // the previous worker has delivered its result; reap the thread
     cancel_ = false;
     state_ = State::Running;
     last_fraction_ = 0.0;
     last_error_.clear();
     emit started();
+}
+
+void RunController::fail(const std::exception& e) {
+    // dctwin::Error texts name what to fix; anything else is a bug, but the user still gets its
+    // text rather than a dead window.
+    const bool ours = dynamic_cast<const Error*>(&e) != nullptr;
+    const QString msg = ours ? QString::fromStdString(e.what())
+                             : QStringLiteral("internal error: %1").arg(e.what());
+    deliver([this, msg] {
+        state_ = State::Failed;
+        last_error_ = msg;
+        emit failed(msg);
+    });
+}
+
+bool RunController::startSweep(const Json& sweep, const std::filesystem::path& sweep_dir,
+                               const QString& origin, const std::filesystem::path& out_dir,
+                               int threads) {
+    if (state_ == State::Running) return false;
+    begin();
+    worker_ =
+        std::thread([this, sweep, sweep_dir, out_dir, threads, origin = origin.toStdString()] {
+            try {
+                const facility::SweepPlan plan = facility::parseSweep(sweep, sweep_dir, origin);
+                // Cases report when they end; a sweep has few, so every one is posted.
+                auto result = std::make_shared<const facility::SweepResult>(facility::runSweep(
+                    plan, out_dir, threads,
+                    [this](double fraction) {
+                        deliver([this, fraction] {
+                            last_fraction_ = fraction;
+                            emit progress(fraction, 0.0);
+                        });
+                    },
+                    &cancel_));
+                if (cancel_) throw CancelledError("sweep cancelled");
+                deliver([this, result] {
+                    sweep_outcome_ = result;
+                    state_ = State::Finished;
+                    emit sweepFinished();
+                });
+            } catch (const CancelledError&) {
+                deliver([this] {
+                    state_ = State::Cancelled;
+                    emit cancelled();
+                });
+            } catch (const std::exception& e) {
+                fail(e);
+            } catch (...) {
+                deliver([this] {
+                    state_ = State::Failed;
+                    last_error_ = QStringLiteral("internal error: unknown exception");
+                    emit failed(last_error_);
+                });
+            }
+        });
+    return true;
+}
+
+bool RunController::start(const Json& scenario, const std::filesystem::path& base_dir,
+                          const QString& origin) {
+    if (state_ == State::Running) return false;
+    begin();
 
     worker_ = std::thread([this, scenario, base_dir, origin = origin.toStdString()] {
         using Clock = std::chrono::steady_clock;
@@ -88,16 +148,7 @@ bool RunController::start(const Json& scenario, const std::filesystem::path& bas
                 emit cancelled();
             });
         } catch (const std::exception& e) {
-            // dctwin::Error texts name what to fix; anything else is a bug, but the user still
-            // gets its text rather than a dead window.
-            const bool ours = dynamic_cast<const Error*>(&e) != nullptr;
-            const QString msg = ours ? QString::fromStdString(e.what())
-                                     : QStringLiteral("internal error: %1").arg(e.what());
-            deliver([this, msg] {
-                state_ = State::Failed;
-                last_error_ = msg;
-                emit failed(msg);
-            });
+            fail(e);
         } catch (...) {
             deliver([this] {
                 state_ = State::Failed;

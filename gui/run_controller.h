@@ -17,6 +17,7 @@
 
 #include "core/json.h"
 #include "facility/scenario.h"
+#include "facility/sweep.h"
 #include "facility/twin.h"
 
 namespace dctwin::gui {
@@ -38,6 +39,12 @@ public:
     /// the scenario in error messages). Returns false, and does nothing, while a run is going.
     /// Scenario errors arrive as failed() like any other error.
     bool start(const Json& scenario, const std::filesystem::path& base_dir, const QString& origin);
+    /// Starts a sweep file's cases (facility::parseSweep + runSweep on `threads` threads),
+    /// writing their summaries into `out_dir`. Ends with sweepFinished() (a failed case is a
+    /// row with its error, as in the CLI), failed() when the sweep file itself is wrong, or
+    /// cancelled(). Returns false while a run is going.
+    bool startSweep(const Json& sweep, const std::filesystem::path& sweep_dir,
+                    const QString& origin, const std::filesystem::path& out_dir, int threads);
     /// Asks the running job to stop; it ends with cancelled() at the next progress check.
     void cancel();
     /// Blocks until the worker thread has ended (signals still arrive through the event loop).
@@ -47,6 +54,8 @@ public:
     bool isRunning() const { return state_ == State::Running; }
     /// The last successful run's outcome (null before the first one).
     std::shared_ptr<const facility::RunOutcome> outcome() const { return outcome_; }
+    /// The last finished sweep's result (null before the first one).
+    std::shared_ptr<const facility::SweepResult> sweepOutcome() const { return sweep_outcome_; }
     double lastFraction() const { return last_fraction_; }
     QString lastError() const { return last_error_; }
 
@@ -55,17 +64,22 @@ signals:
     /// fraction done [0, 1] and simulated time [s]; throttled to a few per second.
     void progress(double fraction, double sim_time_s);
     void finished();
+    /// A sweep ended; sweepOutcome() holds its per-case summaries.
+    void sweepFinished();
     void failed(const QString& message);
     void cancelled();
 
 private:
     void deliver(std::function<void()> fn);
+    void begin();
+    void fail(const std::exception& e);
 
     Runner runner_;
     std::thread worker_;
     std::atomic<bool> cancel_{false};
     State state_ = State::Idle;
     std::shared_ptr<const facility::RunOutcome> outcome_;
+    std::shared_ptr<const facility::SweepResult> sweep_outcome_;
     double last_fraction_ = 0.0;
     QString last_error_;
 };

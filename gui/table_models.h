@@ -15,9 +15,17 @@ namespace dctwin::gui {
 /// (the NEC continuous-load limit for breakers and busway is 80 %).
 QColor loadingColour(double loading_pct);
 
+/// "design loading" for the column design_loading_pct in %: words, without a unit suffix the
+/// header shows in brackets anyway.
+QString readableName(const std::string& name, const std::string& unit);
+
+/// The tooltip of a coloured loading cell: the value and the limit its colour refers to.
+QString loadingExplanation(double loading_pct);
+
 /// A sizing table (Report::tables entry). Numeric columns are shown in display units (W →
-/// kW/MW per column); the loading column (design_loading_pct) gets its cell coloured by
-/// loadingColour().
+/// kW/MW per column; per row where a "unit" column gives each row its unit, so a 1,500,000 W
+/// UPS reads 1.50 MW); text cells carry their full text as tooltip; the loading column
+/// (design_loading_pct) gets its cell coloured by loadingColour().
 class SizingTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -37,6 +45,10 @@ public:
 private:
     Table table_;
     std::vector<DisplayUnit> units_;  // per column; unused for text columns
+    // Sizing tables state a row's unit in a "unit" column (A, W, VA per element); numbers in
+    // columns without a unit of their own are shown in that row's display unit.
+    std::vector<DisplayUnit> row_units_;
+    int unit_column_ = -1;
     int loading_column_ = -1;
 };
 

@@ -6,6 +6,8 @@
 // A panel shows one kind of plot at a time: lines and stacked areas over a numeric x axis, or
 // bars over categories. Values arrive already in display units; the unit strings only label the
 // y axis. Long series are reduced for drawing (min/max per bucket) so annual runs stay fluid.
+#include <QColor>
+#include <QDateTime>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -27,16 +29,53 @@ public:
     /// Axis captions; the y caption gets " [unit]" from the series added.
     void setAxisTitles(const QString& x_title, const QString& y_quantity);
 
-    /// Adds (or replaces, by name) a line series.
+    /// Which value axis a line goes on: quantities of very different size (MW of heat, kW
+    /// of pumps) each get their own so neither is flattened.
+    enum class Axis { Left, Right };
+
+    /// Adds (or replaces, by name) a line series. Lines get distinct colours in the order
+    /// they are added (a palette of twelve, so seven temperatures never repeat one).
     void setSeries(const QString& name, const std::vector<double>& x, const std::vector<double>& y,
-                   const QString& unit);
+                   const QString& unit, Axis axis = Axis::Left);
+    /// A line drawn as the means of the same buckets as setStackedAreas() (a total over a
+    /// stack: a min/max envelope of it would hide the layers below).
+    void setMeanSeries(const QString& name, const std::vector<double>& x,
+                       const std::vector<double>& y, const QString& unit);
+    /// Caption of the right-hand axis (its unit comes from the series put on it).
+    void setRightAxisTitle(const QString& quantity);
+    /// Draws x values (seconds since `start`) as calendar dates ("3 Feb") instead of numbers;
+    /// set before adding series, cleared by clear().
+    void setCalendarStart(const QDateTime& start);
+    /// True when the chart has a right-hand axis with series on it.
+    bool hasRightAxis() const;
+    /// The unit shown on the right-hand axis ("" when none).
+    QString rightUnit() const;
     /// Stacked areas: layer i is drawn between the sum of layers 0..i-1 and 0..i. All layers
-    /// share x. Replaces what the panel showed.
+    /// share x. Replaces what the panel showed. Long series are drawn as the means of
+    /// kDrawBuckets equal buckets (a min/max envelope of a stack would fill it solid), so the
+    /// layers stay readable; meanBucketSeconds() says over how long.
     void setStackedAreas(const QStringList& names, const std::vector<double>& x,
                          const std::vector<std::vector<double>>& layers, const QString& unit);
+    /// Adds a set of unconnected points (one legend entry, its own colour), e.g. one design
+    /// of a sweep on a PUE-against-WUE plane.
+    void addScatter(const QString& name, const std::vector<double>& x, const std::vector<double>& y,
+                    const QString& unit);
     /// One bar set per call over the same categories (the first call fixes the categories).
     void addBarSet(const QStringList& categories, const QString& set_name,
                    const std::vector<double>& values, const QString& unit);
+
+    /// The categories of a bar chart as its axis shows them (Qt merges equal ones).
+    QStringList categories() const;
+    /// Caption under the categories of a bar chart ("month").
+    void setCategoryTitle(const QString& title);
+    /// The values of a bar set (empty when there is no such set).
+    std::vector<double> barValues(const QString& set_name) const;
+    /// The colour of each series, in seriesNames() order (lines, areas and point sets).
+    QList<QColor> seriesColours() const;
+    /// True when the time axis shows calendar dates.
+    bool hasCalendarAxis() const;
+    /// Seconds each drawn point of the last stacked chart averages (0: raw samples).
+    double meanBucketSeconds() const;
 
     int seriesCount() const;
     QStringList seriesNames() const;

@@ -2,17 +2,29 @@
 
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QFileInfo>
 #include <QImage>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTreeView>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
+#include "core/data_dir.h"
+#include "core/errors.h"
+#include "gui/one_line_diagram.h"
 #include "gui/plot/chart_adapter.h"
 #include "gui/report_loader.h"
 #include "gui/results_view.h"
+#include "gui/run_controller.h"
+#include "gui/scenario_form.h"
 #include "gui/scenario_tree_model.h"
 #include "gui/table_models.h"
 
@@ -97,7 +109,13 @@ TEST(MainWindow, ResultsTabsHaveChartsWithSeries) {
     MainWindow w;
     w.showReport(syntheticReport());
     ResultsView* rv = w.results();
-    ASSERT_EQ(rv->count(), 4);
+    ASSERT_EQ(rv->count(), 7);
+    EXPECT_TRUE(rv->isTabVisible(ResultsView::DesignTab));  // the report has sizing tables
+    // A new report (a re-run) keeps the tab being read.
+    rv->setCurrentIndex(ResultsView::DesignTab);
+    w.showReport(syntheticReport());
+    EXPECT_EQ(rv->currentIndex(), ResultsView::DesignTab);
+    EXPECT_FALSE(rv->isTabVisible(ResultsView::SweepTab));  // only for a sweep
     EXPECT_EQ(rv->tabText(ResultsView::PowerTab), QStringLiteral("Power"));
     EXPECT_EQ(rv->tabText(ResultsView::SummaryTab), QStringLiteral("Summary"));
     for (auto tab : {ResultsView::PowerTab, ResultsView::CoolingTab, ResultsView::WaterTab,
@@ -128,6 +146,16 @@ TEST(MainWindow, ResultsTabsHaveChartsWithSeries) {
     EXPECT_EQ(sizing->data(sizing->index(2, 4), Qt::BackgroundRole).value<QColor>(),
               loadingColour(85.0));
     EXPECT_EQ(rv->summaryModel()->rowCount(), 5);
+    // PUE and WUE by month: Jan, Feb and the one day of March of the 60-day series.
+    ChartPanel* pue = rv->charts(ResultsView::SummaryTab)[1];
+    EXPECT_EQ(pue->title(), QStringLiteral("PUE by month"));
+    EXPECT_EQ(pue->pointCount(QStringLiteral("PUE")), 3);
+    // Whole days of a daily sine: the month's PUE is the ratio of the means, 9.45 / 8.6.
+    EXPECT_NEAR(pue->barValues(QStringLiteral("PUE"))[0], 9.45 / 8.6, 1e-3);
+    ChartPanel* wue = rv->charts(ResultsView::WaterTab)[1];
+    EXPECT_EQ(wue->pointCount(QStringLiteral("WUE")), 3);
+    // 1 L/s of water over 8.6 MW of IT: 3,600 L per 8,600 kWh.
+    EXPECT_NEAR(wue->barValues(QStringLiteral("WUE"))[0], 3600.0 / 8600.0, 1e-3);
 }
 
 TEST(MainWindow, MissingChannelsAreNamedNotFatal) {
@@ -181,7 +209,7 @@ TEST(MainWindow, ExportsPngHdf5AndCsv) {
     // A folder that does not exist is an error with the path, not a crash.
     w.results()->setCurrentIndex(ResultsView::WaterTab);
     EXPECT_FALSE(w.exportCurrentChartsPng(out / "missing" / "water.png"));
-    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("missing/water.png")));
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("missing/water_1.png")));
 
     ASSERT_TRUE(w.exportHdf5(out / "report.h5"));
     ASSERT_TRUE(w.exportCsv(out / "csv"));
@@ -248,6 +276,308 @@ TEST(MainWindow, OpenSaveAndValidationErrorsShowTheirText) {
     EXPECT_TRUE(w2.messagesText().contains(QStringLiteral("broken.json")));
     EXPECT_FALSE(w2.saveScenario(out / "no-such-dir" / "s.json"));
     EXPECT_TRUE(w2.messagesText().contains(QStringLiteral("no-such-dir")));
+}
+
+fs::path sourceDir() { return fs::path(DCTWIN_SOURCE_DIR); }
+
+void writeJson(const fs::path& f, const Json& j) { std::ofstream(f) << j.dump(2); }
+
+// The reference site as a short transient: complete for the loader, quick to fake.
+Json shortSite() {
+    Json j = readJsonFile(sourceDir() / "scenarios/azure_gb300_64.json");
+    j.erase("$schema");
+    j["study"] = {{"kind", "transient"}, {"hours", 1}, {"output_interval_s", 60}};
+    return j;
+}
+
+bool waitFor(QSignalSpy& spy, int ms = 60000) { return spy.count() > 0 || spy.wait(ms); }
+
+TEST(MainWindow, OpeningAnotherFileResetsTheFormAndClearsResults) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path out(dir.path().toStdString());
+    Json a = shortSite();
+    a["cooling"]["cdu"]["racks_per_cdu"] = 4;
+    a["cooling"]["tcs_supply_temp_C"] = 40;
+    Json b = shortSite();
+    b["cooling"].erase("tcs_supply_temp_C");
+    b["cooling"]["cdu"].erase("racks_per_cdu");
+    writeJson(out / "a.json", a);
+    writeJson(out / "b.json", b);
+    MainWindow w;
+    ASSERT_TRUE(w.openScenario(out / "a.json"));
+    EXPECT_EQ(w.form()->lineEdit(ScenarioForm::RacksPerCdu)->text(), QStringLiteral("4"));
+    w.showReport(syntheticReport());
+    ASSERT_TRUE(w.results()->report());
+    ASSERT_TRUE(w.openScenario(out / "b.json"));
+    EXPECT_EQ(w.form()->lineEdit(ScenarioForm::RacksPerCdu)->text(), QString());
+    EXPECT_EQ(w.form()->lineEdit(ScenarioForm::SupplyTemp)->text(), QString());
+    EXPECT_EQ(w.scenarioModel()->toJson(), b);  // what runs is what the file says
+    EXPECT_EQ(w.results()->report(), nullptr);
+    EXPECT_EQ(w.results()->charts(ResultsView::PowerTab).front()->seriesCount(), 0);
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("No results")));
+}
+
+TEST(MainWindow, InvalidFormInputBlocksRunAndSave) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path out(dir.path().toStdString());
+    bool ran = false;
+    auto* rc = new RunController([&](const facility::ScenarioSpec&, const facility::RunControl&) {
+        ran = true;
+        return facility::RunOutcome{};
+    });
+    MainWindow w(nullptr, rc);
+    w.setScenario(shortSite(), sourceDir() / "scenarios");
+    // Typed but not confirmed with Return: Run still checks it.
+    w.form()->lineEdit(ScenarioForm::SupplyTemp)->setText(QStringLiteral("100"));
+    EXPECT_FALSE(w.startRun());
+    EXPECT_FALSE(rc->isRunning());
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("15 to 50 °C")))
+        << w.messagesText().toStdString();
+    EXPECT_EQ(w.scenarioModel()->toJson()["cooling"]["tcs_supply_temp_C"], 35);
+    EXPECT_EQ(w.scenarioModel()->jsonPointer(w.tree()->currentIndex()),
+              QStringLiteral("/cooling/tcs_supply_temp_C"));
+    EXPECT_FALSE(w.saveScenario(out / "s.json"));
+    EXPECT_FALSE(fs::exists(out / "s.json"));
+    EXPECT_FALSE(w.validateScenario());
+    rc->wait();
+    EXPECT_FALSE(ran);
+}
+
+TEST(MainWindow, FailedAndCancelledRunsClearTheResults) {
+    std::atomic<bool> cancel_next{false};
+    auto* rc = new RunController([&](const facility::ScenarioSpec&, const facility::RunControl& c) {
+        if (!cancel_next) throw InputError("/cooling/tcs_supply_temp_C: the plant cannot hold it");
+        while (!c.cancel->load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        throw CancelledError("cancelled");
+        return facility::RunOutcome{};
+    });
+    MainWindow w(nullptr, rc);
+    w.setScenario(shortSite(), sourceDir() / "scenarios");
+    w.showReport(syntheticReport());
+    QSignalSpy failed(rc, &RunController::failed);
+    ASSERT_TRUE(w.startRun());
+    ASSERT_TRUE(waitFor(failed));
+    EXPECT_EQ(w.results()->report(), nullptr);
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("failed")));
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("Azure GB300")));
+
+    w.showReport(syntheticReport());
+    cancel_next = true;
+    QSignalSpy cancelled(rc, &RunController::cancelled);
+    ASSERT_TRUE(w.startRun());
+    w.cancelRun();
+    ASSERT_TRUE(waitFor(cancelled));
+    EXPECT_EQ(w.results()->report(), nullptr);
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("cancelled")));
+}
+
+TEST(MainWindow, ResultsSayWhichRunTheyCameFrom) {
+    auto* rc = new RunController([](const facility::ScenarioSpec& s, const facility::RunControl&) {
+        facility::RunOutcome o;
+        o.report.attributes["scenario_name"] = s.name;
+        o.report.timeseries.time = {0.0, 1800.0, 3600.0};
+        o.report.timeseries.addChannel("power", "it_power", "W").values = {1e6, 1.1e6, 1.2e6};
+        return o;
+    });
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path file = fs::path(dir.path().toStdString()) / "short.json";
+    writeJson(file, shortSite());
+    MainWindow w(nullptr, rc);
+    ASSERT_TRUE(w.openScenario(file));
+    QSignalSpy finished(rc, &RunController::finished);
+    ASSERT_TRUE(w.startRun());
+    ASSERT_TRUE(waitFor(finished));
+    EXPECT_NE(w.results()->report(), nullptr);
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("Azure GB300 NVL72 cluster, 64 racks")));
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("short.json")));
+    // An edit after the run: the results stay, labelled as older than the scenario.
+    ASSERT_TRUE(w.scenarioModel()->setValue("/cooling/tcs_supply_temp_C", 30));
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("edited since")));
+}
+
+TEST(MainWindow, SweepFileRunsEveryCaseAndPlotsThem) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path out(dir.path().toStdString());
+    // Two short cases of the reference site (a sweep's base is relative to the sweep file).
+    const Json sweep = {
+        {"name", "gui sweep"},
+        {"base", (sourceDir() / "scenarios/azure_gb300_64.json").string()},
+        {"set",
+         {{"/study/days", 1},
+          {"/study/output_interval_s", 3600},
+          {"/cooling/heat_rejection/accept_setpoint_exceedance", true}}},
+        {"vary", {{"/cooling/heat_rejection/type", {"dry_cooler", "cooling_tower"}}}}};
+    writeJson(out / "sweep.json", sweep);
+    MainWindow w;
+    w.showReport(syntheticReport());
+    ASSERT_TRUE(w.openScenario(out / "sweep.json"));
+    EXPECT_TRUE(w.isSweep());
+    EXPECT_EQ(w.results()->report(), nullptr);
+    QSignalSpy done(w.runController(), &RunController::sweepFinished);
+    QSignalSpy failed(w.runController(), &RunController::failed);
+    ASSERT_TRUE(w.startRun());
+    ASSERT_TRUE(waitFor(done, 300000)) << w.messagesText().toStdString();
+    EXPECT_EQ(failed.count(), 0);
+    ResultsView* rv = w.results();
+    EXPECT_TRUE(rv->isTabVisible(ResultsView::SweepTab));
+    SizingTableModel* t = rv->sweepModel();
+    ASSERT_EQ(t->rowCount(), 2);
+    for (int r = 0; r < 2; ++r) {
+        const double pue = t->data(t->index(r, 1), Qt::UserRole).toDouble();
+        EXPECT_GT(pue, 1.0) << r;
+        EXPECT_LT(pue, 2.0) << r;
+        EXPECT_TRUE(t->data(t->index(r, t->columnCount() - 1)).toString().isEmpty());
+    }
+    EXPECT_EQ(rv->charts(ResultsView::SweepTab).front()->seriesCount(), 2);
+    EXPECT_TRUE(fs::exists(w.sweepOutputDir() / "sweep_summary.csv"));
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("sweep.json")));
+}
+
+TEST(MainWindow, SaveNeverTargetsAShippedScenario) {
+    const fs::path shipped = sourceDir() / "scenarios/azure_gb300_64.json";
+    ASSERT_TRUE(MainWindow::isShippedScenario(shipped));
+    std::ifstream in(shipped);
+    const std::string before((std::istreambuf_iterator<char>(in)), {});
+    MainWindow w;
+    ASSERT_TRUE(w.openScenario(shipped));
+    const fs::path proposal = w.defaultSaveAsPath();
+    EXPECT_FALSE(MainWindow::isShippedScenario(proposal)) << proposal;
+    EXPECT_NE(proposal.filename(), shipped.filename());
+    ASSERT_TRUE(w.scenarioModel()->setValue("/cooling/tcs_supply_temp_C", 30));
+    EXPECT_FALSE(w.saveScenario(shipped));  // what Ctrl+S would do
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("shipped scenario")));
+    std::ifstream again(shipped);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), {}), before);
+    EXPECT_TRUE(w.isModified());
+}
+
+// A year at 10-minute output, as the reference annual run writes it.
+std::shared_ptr<const Report> yearReport() {
+    auto r = std::make_shared<Report>();
+    ResultSet& ts = r->timeseries;
+    ts.start_iso8601 = "2026-01-01T00:00:00";
+    for (int i = 0; i <= 365 * 144; ++i) ts.time.push_back(i * 600.0);
+    const auto fill = [&](const char* g, const char* n, const char* u, auto f) {
+        Channel& c = ts.addChannel(g, n, u);
+        for (double t : ts.time) c.values.push_back(f(t));
+    };
+    const auto daily = [](double t) { return std::sin(2.0 * M_PI * t / 86400.0); };
+    fill("power", "it_power", "W", [&](double t) { return 7.0e6 + 1.0e6 * daily(t); });
+    fill("power", "cooling_power", "W", [&](double t) { return 0.6e6 + 0.2e6 * daily(t); });
+    fill("power", "electrical_losses", "W", [](double) { return 0.4e6; });
+    fill("power", "facility_power", "W", [&](double t) { return 8.15e6 + 1.2e6 * daily(t); });
+    fill("cooling", "tcs_supply_temp", "K", [](double) { return 308.15; });
+    fill("cooling", "tcs_return_temp", "K", [](double) { return 318.15; });
+    fill("cooling", "fws_supply_temp", "K", [](double) { return 305.15; });
+    fill("cooling", "fws_return_temp", "K", [](double) { return 315.15; });
+    fill("cooling", "max_gpu_junction_temp", "K", [&](double t) { return 348.0 + 3.0 * daily(t); });
+    fill("cooling", "max_gpu_plate_temp", "K", [&](double t) { return 333.0 + 3.0 * daily(t); });
+    fill("weather", "dry_bulb", "K", [&](double t) { return 275.0 + 5.0 * daily(t); });
+    fill("weather", "wet_bulb", "K", [&](double t) { return 272.0 + 4.0 * daily(t); });
+    fill("cooling", "heat_to_liquid", "W", [&](double t) { return 6.3e6 + 0.9e6 * daily(t); });
+    fill("cooling", "cdu_pump_power", "W", [](double) { return 0.12e6; });
+    fill("cooling", "heat_rejection_fan_power", "W", [](double) { return 0.18e6; });
+    return r;
+}
+
+TEST(MainWindow, ChartsOfAYearAreReducedColouredAndDated) {
+    MainWindow w;
+    const auto year = yearReport();
+    ASSERT_EQ(year->timeseries.time.size(), 52561u);
+    w.showReport(year);
+    ChartPanel* power = w.results()->charts(ResultsView::PowerTab).front();
+    // 52,561 samples per layer are drawn as 2,000 bucket means, not a solid band.
+    for (const QString& n : power->seriesNames()) {
+        EXPECT_GT(power->pointCount(n), 0) << n.toStdString();
+        EXPECT_LE(power->pointCount(n), 2000) << n.toStdString();
+    }
+    EXPECT_NEAR(power->meanBucketSeconds(), 365.0 * 86400.0 / 2000.0, 1.0);
+    EXPECT_TRUE(power->hasCalendarAxis());
+    // Twelve months, twelve bars (equal category labels would be merged into one).
+    EXPECT_EQ(w.results()->charts(ResultsView::SummaryTab)[1]->categories().size(), 12);
+    // Seven temperatures, seven colours (TCS supply and the outdoor dry bulb were both blue).
+    ChartPanel* temps = w.results()->charts(ResultsView::CoolingTab)[0];
+    const QList<QColor> colours = temps->seriesColours();
+    ASSERT_EQ(colours.size(), 8);
+    for (int i = 0; i < colours.size(); ++i) {
+        for (int j = i + 1; j < colours.size(); ++j) {
+            EXPECT_NE(colours[i], colours[j]) << temps->seriesNames()[i].toStdString() << " / "
+                                              << temps->seriesNames()[j].toStdString();
+        }
+    }
+    EXPECT_FALSE(temps->hasRightAxis());  // all °C, one axis
+    // MW of heat on the left, kW of pumps and fans on their own axis.
+    ChartPanel* heat = w.results()->charts(ResultsView::CoolingTab)[1];
+    EXPECT_TRUE(heat->hasRightAxis());
+    EXPECT_EQ(heat->rightUnit(), QStringLiteral("kW"));
+    // A short study keeps hours on a numeric axis.
+    MainWindow w2;
+    w2.showReport(syntheticReport());
+    EXPECT_TRUE(w2.results()->charts(ResultsView::PowerTab).front()->hasCalendarAxis());
+    auto hour = std::make_shared<Report>(*syntheticReport());
+    hour->timeseries.time.resize(2);
+    for (Channel& c : hour->timeseries.channels) c.values.resize(2);
+    w2.showReport(hour);
+    EXPECT_FALSE(w2.results()->charts(ResultsView::PowerTab).front()->hasCalendarAxis());
+}
+
+TEST(MainWindow, SizingLoadingColumnsAreVisibleAt1280x800) {
+    auto* rc = new RunController;
+    MainWindow w(nullptr, rc);
+    w.resize(1280, 800);
+    w.show();
+    Json s = shortSite();
+    s["study"] = {{"kind", "design_point"}};
+    w.setScenario(s, sourceDir() / "scenarios");
+    QSignalSpy finished(rc, &RunController::finished);
+    ASSERT_TRUE(w.startRun());
+    ASSERT_TRUE(waitFor(finished)) << w.messagesText().toStdString();
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("no time series")));
+    EXPECT_FALSE(w.messagesText().contains(QStringLiteral("0 samples")));
+    w.results()->setCurrentIndex(ResultsView::PowerTab);
+    QApplication::processEvents();
+    QTableView* view = nullptr;
+    for (QTableView* v : w.results()->findChildren<QTableView*>()) {
+        if (v->model() == w.results()->powerSizingModel()) view = v;
+    }
+    ASSERT_NE(view, nullptr);
+    const int loading = w.results()->powerSizingModel()->loadingColumn();
+    ASSERT_GE(loading, 0);
+    const QRect cell = view->visualRect(view->model()->index(0, loading));
+    EXPECT_TRUE(view->viewport()->rect().contains(cell.center()))
+        << "loading column at x=" << cell.x() << " of " << view->viewport()->width();
+
+    // The Design tab's one-line diagram says what the sizing says, block by block, read back
+    // from the scene's texts.
+    const Table& t = w.results()->powerSizingModel()->table();
+    const auto& elements = std::get<std::vector<std::string>>(t.columns[0].data);
+    const std::vector<double>* counts = nullptr;
+    for (const auto& c : t.columns) {
+        if (c.name == "count") counts = std::get_if<std::vector<double>>(&c.data);
+    }
+    ASSERT_NE(counts, nullptr);
+    const QStringList texts = w.results()->oneLineDiagram()->sceneTexts();
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        const QString head = QString::fromStdString(elements[i]) + QStringLiteral("  ");
+        const QString count = QStringLiteral("\n%1 × ").arg(std::lround((*counts)[i]));
+        const bool drawn = std::any_of(texts.begin(), texts.end(), [&](const QString& x) {
+            return x.startsWith(head) && x.contains(count);
+        });
+        EXPECT_TRUE(drawn) << elements[i] << " with " << (*counts)[i] << " units";
+    }
+    // Today's reference sizing (dctwin size): 12 UPS modules, 8 transformers, 9 CDUs.
+    const auto has = [&](const char* head, const char* count) {
+        return std::any_of(texts.begin(), texts.end(), [&](const QString& x) {
+            return x.startsWith(QString::fromUtf8(head)) && x.contains(QString::fromUtf8(count));
+        });
+    };
+    EXPECT_TRUE(has("ups  ", "\n12 × 1.50 MW"));
+    EXPECT_TRUE(has("transformer  ", "\n8 × 2.50 MVA"));
+    EXPECT_TRUE(has("cdu  ", "\n9 × "));
 }
 
 }  // namespace

@@ -55,13 +55,63 @@ TEST(SizingTableModel, ShowsValuesInDisplayUnits) {
     m.setTable(powerSizing());
     EXPECT_EQ(m.headerData(1, Qt::Horizontal).toString(), QStringLiteral("rating [MW]"));
     EXPECT_EQ(m.headerData(0, Qt::Horizontal).toString(), QStringLiteral("element"));
-    EXPECT_EQ(m.headerData(4, Qt::Horizontal).toString(), QStringLiteral("design_loading_pct [%]"));
+    // Words, not snake_case, and no unit suffix beside the unit in brackets.
+    EXPECT_EQ(m.headerData(4, Qt::Horizontal).toString(), QStringLiteral("design loading [%]"));
     EXPECT_EQ(m.data(m.index(0, 1)).toString(), QStringLiteral("3"));
     EXPECT_EQ(m.data(m.index(2, 1)).toString(), QStringLiteral("0.80"));
     EXPECT_EQ(m.data(m.index(2, 2)).toString(), QStringLiteral("16"));  // counts stay whole
     EXPECT_DOUBLE_EQ(m.data(m.index(2, 1), Qt::UserRole).toDouble(), 8.0e5);
     EXPECT_EQ(m.data(m.index(1, 3)).toString(), QStringLiteral("4N/3"));
     EXPECT_EQ(m.data(m.index(2, 4)).toString(), QStringLiteral("80.50"));
+}
+
+TEST(SizingTableModel, EveryColouredCellSaysWhichLimit) {
+    SizingTableModel m;
+    m.setTable(powerSizing());
+    const auto tip = [&](int row) { return m.data(m.index(row, 4), Qt::ToolTipRole).toString(); };
+    EXPECT_TRUE(tip(2).contains(QStringLiteral("80 % continuous-load limit")))
+        << tip(2).toStdString();
+    EXPECT_TRUE(tip(2).contains(QStringLiteral("red")));
+    EXPECT_TRUE(tip(1).contains(QStringLiteral("amber")));
+    EXPECT_TRUE(tip(0).contains(QStringLiteral("green")));
+    EXPECT_FALSE(m.data(m.index(0, 1), Qt::ToolTipRole).isValid());
+}
+
+TEST(SummaryTableModel, NamesMetricsInWordsAndGroupsLargeNumbers) {
+    SummaryTableModel m;
+    m.setMetrics({{"pue", 1.12, "1", "power usage effectiveness"},
+                  {"facility_energy_MWh", 15790.4, "MWh", "energy drawn from the utility"},
+                  {"design_tcs_supply_temp_C", 35.0, "C", "TCS supply"}});
+    EXPECT_EQ(m.data(m.index(0, 0)).toString(), QStringLiteral("Power usage effectiveness"));
+    EXPECT_TRUE(
+        m.data(m.index(0, 0), Qt::ToolTipRole).toString().startsWith(QStringLiteral("pue")));
+    EXPECT_EQ(m.data(m.index(1, 1)).toString(), QStringLiteral("15,790"));
+    EXPECT_EQ(m.data(m.index(1, 2)).toString(), QStringLiteral("MWh"));  // the metric's own unit
+    EXPECT_EQ(m.data(m.index(2, 2)).toString(), QStringLiteral("°C"));   // not "C"
+}
+
+TEST(SizingTableModel, RatingsInTheRowsOwnEngineeringUnit) {
+    // As power/sizing.cpp writes it: one rating column, each row's unit beside it.
+    Table t;
+    t.path = "sizing/power";
+    t.addText("element", {"ups", "transformer", "busway", "psu_shelf"});
+    t.addNumbers("rating", "", {1.5e6, 2.5e6, 2000.0, 33000.0});
+    t.addText("unit", {"W", "VA", "A", "W"});
+    t.addText("count_rule",
+              {"m=max(ceil(I/(3 x 1.00 Iu)), ceil(I/(4 x 0.80 Iu)))=3 per system x 4", "", "", ""});
+    SizingTableModel m;
+    m.setTable(t);
+    const auto text = [&](int r, int c) { return m.data(m.index(r, c)).toString(); };
+    EXPECT_EQ(text(0, 1), QStringLiteral("1.50"));
+    EXPECT_EQ(text(0, 2), QStringLiteral("MW"));
+    EXPECT_EQ(text(1, 1), QStringLiteral("2.50"));
+    EXPECT_EQ(text(1, 2), QStringLiteral("MVA"));
+    EXPECT_EQ(text(2, 1), QStringLiteral("2000"));
+    EXPECT_EQ(text(2, 2), QStringLiteral("A"));
+    EXPECT_EQ(text(3, 1), QStringLiteral("33"));
+    EXPECT_EQ(text(3, 2), QStringLiteral("kW"));
+    EXPECT_DOUBLE_EQ(m.data(m.index(0, 1), Qt::UserRole).toDouble(), 1.5e6);  // SI kept
+    EXPECT_TRUE(m.data(m.index(0, 3), Qt::ToolTipRole).toString().contains(QStringLiteral("x 4")));
 }
 
 TEST(SizingTableModel, TableWithoutLoadingHasNoColours) {
@@ -103,7 +153,7 @@ TEST(SummaryTableModel, ConvertsSIMetricsForDisplay) {
     EXPECT_EQ(text(1, 2), QStringLiteral("K"));
     EXPECT_EQ(text(2, 1), QStringLiteral("1000"));
     EXPECT_EQ(text(2, 2), QStringLiteral("MWh"));
-    EXPECT_EQ(text(3, 1), QStringLiteral("8.9"));
+    EXPECT_EQ(text(3, 1), QStringLiteral("8.90"));
     EXPECT_EQ(text(3, 2), QStringLiteral("MW"));
     EXPECT_DOUBLE_EQ(m.data(m.index(0, 1), Qt::UserRole).toDouble(), 351.0);
     EXPECT_EQ(findMetric(m.metrics(), "nope"), nullptr);

@@ -1,0 +1,214 @@
+#include "gui/one_line_diagram.h"
+
+#include <QBrush>
+#include <QFont>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QPen>
+#include <algorithm>
+#include <cmath>
+
+#include "gui/display_units.h"
+#include "gui/table_models.h"
+
+namespace dctwin::gui {
+namespace {
+
+constexpr double kWidth = 230.0;  // block size [px]
+constexpr double kHeight = 62.0;
+constexpr double kGap = 26.0;  // vertical space for the connecting line
+
+const QColor kNeutral(0xe8, 0xec, 0xf2);
+
+struct Row {
+    QString element;
+    QString text;
+    int count = 0;
+    double loading = std::nan("");
+};
+
+const std::vector<double>* numbers(const Table& t, const std::string& name) {
+    for (const auto& c : t.columns) {
+        if (c.name == name) return std::get_if<std::vector<double>>(&c.data);
+    }
+    return nullptr;
+}
+
+const std::vector<std::string>* texts(const Table& t, const std::string& name) {
+    for (const auto& c : t.columns) {
+        if (c.name == name) return std::get_if<std::vector<std::string>>(&c.data);
+    }
+    return nullptr;
+}
+
+// The rows of a sizing table as blocks: "ups  static_1500kw / 12 × 1.50 MW, 4N/3 / 55 % design".
+std::vector<Row> rowsOf(const Table& t) {
+    std::vector<Row> out;
+    const auto* element = texts(t, "element");
+    if (!element) return out;
+    const auto* model = texts(t, "model");
+    const auto* unit = texts(t, "unit");
+    const auto* redundancy = texts(t, "redundancy");
+    const auto* rating = numbers(t, "rating");
+    const auto* count = numbers(t, "count");
+    const auto* loading = numbers(t, "design_loading_pct");
+    for (std::size_t i = 0; i < element->size(); ++i) {
+        Row r;
+        r.element = QString::fromStdString((*element)[i]);
+        r.count = count && i < count->size() ? static_cast<int>(std::lround((*count)[i])) : 0;
+        QString size;
+        if (rating && unit && i < rating->size() && i < unit->size()) {
+            // Engineering units as in the sizing table (W → kW/MW, VA → kVA/MVA).
+            const std::string u = (*unit)[i];
+            const double v = (*rating)[i];
+            DisplayUnit du = displayUnitFor(u, std::abs(v));
+            if (u == "VA") {
+                du = std::abs(v) >= 1e6   ? DisplayUnit{QStringLiteral("MVA"), 1e-6, 0.0}
+                     : std::abs(v) >= 1e3 ? DisplayUnit{QStringLiteral("kVA"), 1e-3, 0.0}
+                                          : DisplayUnit{QStringLiteral("VA"), 1.0, 0.0};
+            }
+            size =
+                QStringLiteral("%1 × %2 %3").arg(r.count).arg(formatNumber(du.fromSI(v)), du.label);
+        } else {
+            size = QStringLiteral("%1 ×").arg(r.count);
+        }
+        if (redundancy && i < redundancy->size()) {
+            size += QStringLiteral(", %1").arg(QString::fromStdString((*redundancy)[i]));
+        }
+        QString line3;
+        if (loading && i < loading->size() && std::isfinite((*loading)[i])) {
+            r.loading = (*loading)[i];
+            line3 = QObject::tr("design loading %1 %").arg(r.loading, 0, 'f', 0);
+        }
+        const QString m =
+            model && i < model->size() ? QString::fromStdString((*model)[i]) : QString();
+        r.text = QStringLiteral("%1  %2\n%3").arg(r.element, m, size);
+        if (!line3.isEmpty()) r.text += QLatin1Char('\n') + line3;
+        out.push_back(r);
+    }
+    return out;
+}
+
+bool isStandby(const QString& element) {
+    return element.contains(QStringLiteral("generator")) ||
+           element.contains(QStringLiteral("bess"));
+}
+
+}  // namespace
+
+OneLineDiagram::OneLineDiagram(QWidget* parent)
+    : QGraphicsView(parent), scene_(new QGraphicsScene(this)) {
+    setScene(scene_);
+    setRenderHint(QPainter::Antialiasing);
+    setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    setBackgroundBrush(Qt::white);
+}
+
+QStringList OneLineDiagram::sceneTexts() const {
+    QStringList out;
+    for (const QGraphicsItem* item : scene_->items(Qt::AscendingOrder)) {
+        if (const auto* t = dynamic_cast<const QGraphicsTextItem*>(item)) out << t->toPlainText();
+    }
+    return out;
+}
+
+void OneLineDiagram::setTables(const Table* power, const Table* cooling) {
+    scene_->clear();
+    blocks_.clear();
+    if (!power && !cooling) return;
+
+    const auto draw = [&](const Block& b, double x, double y) {
+        auto* rect = scene_->addRect(x, y, kWidth, kHeight, QPen(QColor(0x55, 0x55, 0x55)),
+                                     QBrush(b.colour));
+        rect->setToolTip(b.text);
+        auto* text = scene_->addText(b.text);
+        text->setDefaultTextColor(Qt::black);  // the fills are light under any theme
+        text->setTextWidth(kWidth - 8.0);
+        text->setPos(x + 4.0, y + 2.0);
+        blocks_.push_back(b);
+    };
+    const auto link = [&](double x1, double y1, double x2, double y2) {
+        scene_->addLine(x1, y1, x2, y2, QPen(QColor(0x33, 0x33, 0x33), 2.0));
+    };
+    const auto blockOf = [](const Row& r) {
+        return Block{r.element, r.count, r.text,
+                     std::isfinite(r.loading) ? loadingColour(r.loading) : kNeutral};
+    };
+
+    const auto title = [&](const QString& s, double x) {
+        auto* t = scene_->addText(s);
+        QFont f = t->font();
+        f.setBold(true);
+        t->setFont(f);
+        t->setDefaultTextColor(Qt::black);
+        t->setPos(x, -40.0);
+    };
+
+    // Electrical: the table lists loads first (PSU shelves) and the utility feeder last; a
+    // one-line reads from the utility down.
+    if (power) {
+        title(tr("Electrical one-line"), 0.0);
+        std::vector<Row> chain, standby;
+        for (const Row& r : rowsOf(*power)) (isStandby(r.element) ? standby : chain).push_back(r);
+        // The table lists loads first and does not follow the wiring (lv_switchgear comes
+        // after transformer); known elements take their place from the utility down, others
+        // follow in the table's reverse order.
+        std::reverse(chain.begin(), chain.end());
+        static const QStringList kOrder = {
+            QStringLiteral("mv_feeder"),     QStringLiteral("transformer"),
+            QStringLiteral("lv_switchgear"), QStringLiteral("ups"),
+            QStringLiteral("busway"),        QStringLiteral("rack_feed"),
+            QStringLiteral("psu_shelf")};
+        std::stable_sort(chain.begin(), chain.end(), [](const Row& a, const Row& b) {
+            const auto rank = [](const Row& r) {
+                const auto i = kOrder.indexOf(r.element);
+                return i < 0 ? kOrder.size() : i;
+            };
+            return rank(a) < rank(b);
+        });
+        double y = 0.0;
+        draw({QStringLiteral("utility"), 0, tr("utility (MV)"), kNeutral}, 0.0, y);
+        for (std::size_t i = 0; i < chain.size(); ++i) {
+            link(kWidth / 2, y + kHeight, kWidth / 2, y + kHeight + kGap);
+            y += kHeight + kGap;
+            draw(blockOf(chain[i]), 0.0, y);
+            // Standby sources feed the first switchboard below the utility feeder.
+            if (i == 0) {
+                double sy = y;
+                for (const Row& s : standby) {
+                    link(kWidth, sy + kHeight / 2, kWidth + kGap * 2, sy + kHeight / 2);
+                    draw(blockOf(s), kWidth + kGap * 2, sy);
+                    sy += kHeight + kGap;
+                }
+            }
+        }
+        link(kWidth / 2, y + kHeight, kWidth / 2, y + kHeight + kGap);
+        y += kHeight + kGap;
+        draw({QStringLiteral("racks"), 0, tr("racks (IT load)"), kNeutral}, 0.0, y);
+    }
+    // Cooling: from the racks' heat to the plant, in the table's order.
+    if (cooling) {
+        const double x = power ? 2 * kWidth + kGap * 4 : 0.0;
+        title(tr("Cooling chain"), x);
+        double y = 0.0;
+        draw({QStringLiteral("racks"), 0, tr("racks (heat to liquid)"), kNeutral}, x, y);
+        for (const Row& r : rowsOf(*cooling)) {
+            link(x + kWidth / 2, y + kHeight, x + kWidth / 2, y + kHeight + kGap);
+            y += kHeight + kGap;
+            draw(blockOf(r), x, y);
+        }
+    }
+    // Colour key: the same limits as the sizing tables' tooltips.
+    const QRectF used = scene_->itemsBoundingRect();
+    auto* key = scene_->addText(
+        tr("Fill: design loading below 60 % green, 60–80 % amber, above the 80 % continuous-load "
+           "limit red; grey blocks are the chain's ends."));
+    key->setDefaultTextColor(QColor(0x33, 0x33, 0x33));
+    key->setTextWidth(std::max(300.0, used.width()));
+    key->setPos(used.left(), used.bottom() + 12.0);
+    setSceneRect(scene_->itemsBoundingRect().adjusted(-10, -10, 10, 10));
+}
+
+}  // namespace dctwin::gui

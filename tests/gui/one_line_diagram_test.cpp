@@ -1,0 +1,48 @@
+#include "gui/one_line_diagram.h"
+
+#include <gtest/gtest.h>
+
+#include "gui/table_models.h"
+
+namespace dctwin::gui {
+namespace {
+
+// The power sizing table in the order power/sizing.cpp writes it: loads first, feeder last.
+Table powerTable() {
+    Table t;
+    t.path = "sizing/power";
+    t.addText("element", {"psu_shelf", "rack_feed", "busway", "ups", "transformer", "lv_switchgear",
+                          "generator", "mv_feeder"});
+    t.addText("model", {"s", "f", "b", "static_1500kw", "liquid_2500kva", "lv", "diesel", "mv"});
+    t.addNumbers("rating", "", {33e3, 250, 2000, 1.5e6, 2.5e6, 5000, 2.5e6, 600});
+    t.addText("unit", {"W", "A", "A", "W", "VA", "A", "W", "A"});
+    t.addNumbers("count", "1", {512, 128, 16, 12, 8, 8, 7, 2});
+    t.addText("redundancy", {"2N", "2N", "2N", "4N/3", "4N/3", "N", "N+1", "2N"});
+    t.addNumbers("design_loading_pct", "%", {49.7, 37.8, 37.8, 55.3, 56.7, 39.4, 85.0, 39.7});
+    return t;
+}
+
+TEST(OneLineDiagram, ReadsFromTheUtilityDownWithStandbyBesideTheFeeder) {
+    OneLineDiagram d;
+    const Table t = powerTable();
+    d.setTables(&t, nullptr);
+    QStringList order;
+    for (const auto& b : d.blocks()) order << b.element;
+    EXPECT_EQ(order,
+              (QStringList{"utility", "mv_feeder", "generator", "transformer", "lv_switchgear",
+                           "ups", "busway", "rack_feed", "psu_shelf", "racks"}));
+    const auto& ups = d.blocks()[5];
+    EXPECT_EQ(ups.count, 12);
+    EXPECT_TRUE(ups.text.contains(QStringLiteral("12 × 1.50 MW, 4N/3"))) << ups.text.toStdString();
+    EXPECT_EQ(ups.colour, loadingColour(55.3));
+    EXPECT_EQ(d.blocks()[2].colour, loadingColour(85.0));  // the generator, red
+    EXPECT_TRUE(d.blocks()[3].text.contains(QStringLiteral("8 × 2.50 MVA")));
+    // The key under the diagram explains the fills.
+    EXPECT_TRUE(d.sceneTexts().join(' ').contains(QStringLiteral("80 % continuous-load")));
+    d.setTables(nullptr, nullptr);
+    EXPECT_TRUE(d.blocks().empty());
+    EXPECT_TRUE(d.sceneTexts().isEmpty());
+}
+
+}  // namespace
+}  // namespace dctwin::gui
