@@ -20,18 +20,16 @@ void System::requireOpen(const char* what) const {
 void System::addComponent(std::shared_ptr<const Component> c) {
     requireOpen("addComponent");
     if (!c) throw ModelError("System::addComponent: null component");
-    for (const auto& e : components_) {
-        if (e.component->name() == c->name()) {
-            throw ModelError(fmt::format("two components are named '{}'", c->name()));
-        }
+    // By name through a map: a campus of distinct racks adds ~10^4 components, and a linear
+    // search here and in connect() made building it O(n²) (issue 12: 40 % of a day's run).
+    if (!by_name_.emplace(c->name(), components_.size()).second) {
+        throw ModelError(fmt::format("two components are named '{}'", c->name()));
     }
     components_.push_back({std::move(c), 0, 0, 0});
 }
 
 std::size_t System::componentIndex(std::string_view name) const {
-    for (std::size_t i = 0; i < components_.size(); ++i) {
-        if (components_[i].component->name() == name) return i;
-    }
+    if (const auto it = by_name_.find(std::string(name)); it != by_name_.end()) return it->second;
     std::string some;
     for (std::size_t i = 0; i < components_.size() && i < 12; ++i) {
         some += (i ? ", " : "") + components_[i].component->name();
@@ -65,16 +63,15 @@ void System::connect(OutputPort from, InputPort to) {
     const Component& tc = *components_.at(to.component).component;
     const auto& out = fc.outputs().at(from.port);
     const auto& in = tc.inputs().at(to.port);
-    for (const auto& k : connections_) {
-        if (k.to_component == to.component && k.to_input == to.port) {
-            throw ModelError(fmt::format("input '{}.{}' is connected twice", tc.name(), in.name));
-        }
+    if (connected_inputs_.count({to.component, to.port}) > 0) {
+        throw ModelError(fmt::format("input '{}.{}' is connected twice", tc.name(), in.name));
     }
     if (out.unit != in.unit) {
         throw ModelError(fmt::format("cannot connect '{}.{}' [{}] to '{}.{}' [{}]: units differ",
                                      fc.name(), out.name, out.unit, tc.name(), in.name, in.unit));
     }
     connections_.push_back({from.component, from.port, to.component, to.port});
+    connected_inputs_.insert({to.component, to.port});
 }
 
 void System::setInput(std::string_view to, double value) {

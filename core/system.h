@@ -13,9 +13,11 @@
 // reaches row i through the component's declared dependencies and the connections.
 #include <cstddef>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/component.h"
@@ -136,7 +138,9 @@ private:
     void gatherInputs(std::size_t c, Workspace& ws) const;
 
     std::vector<Entry> components_;
+    std::unordered_map<std::string, std::size_t> by_name_;  // component name → index
     std::vector<Connection> connections_;
+    std::set<std::pair<std::size_t, std::size_t>> connected_inputs_;  // (component, input)
     std::vector<std::pair<InputPort, double>> fixed_inputs_;
     bool finalized_ = false;
     std::size_t n_states_ = 0, n_inputs_ = 0, n_outputs_ = 0;
