@@ -295,7 +295,7 @@ Table SizingResult::toTable() const {
     Table t;
     t.path = "sizing/power";
     std::vector<std::string> element, model, unit, red, per, rule, rack_model, governs;
-    std::vector<double> rating, count, groups, volt, ides, iu, load, fail;
+    std::vector<double> rating, count, groups, volt, ides, iu, load, fail, fault;
     for (const auto& r : rows) {
         element.push_back(r.element);
         model.push_back(r.model);
@@ -313,6 +313,7 @@ Table SizingResult::toTable() const {
         fail.push_back(100.0 * r.failure_loading);
         rack_model.push_back(r.rack_model);
         governs.push_back(r.governing_case);
+        fault.push_back(r.fault_current / 1e3);
     }
     t.addText("element", element);
     t.addText("model", model);
@@ -330,6 +331,7 @@ Table SizingResult::toTable() const {
     t.addNumbers("failure_loading_pct", "%", fail);
     t.addText("rack_model", rack_model);
     t.addText("governing_case", governs);
+    t.addNumbers("fault_current_kA", "kA", fault);
     return t;
 }
 
@@ -671,6 +673,11 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
                 "catalog has no larger breaker for {}",
                 pick->name, 100 * r.failure_loading, r.failure_case, 100 * lfc, tr.name));
         }
+    }
+    // Available fault current on each transformer's LV bus (infinite source).
+    const double I_fault = tr.rating / (kSqrt3 * tr.secondary_voltage * tr.impedance);
+    for (auto& r : res.rows) {
+        if (r.element == "transformer" || r.element == "lv_switchgear") r.fault_current = I_fault;
     }
     const double tr_loss =
         n_tr.sharing *

@@ -47,6 +47,11 @@
 //                 (mechanical and other loads are dual-fed and spread over the systems left).
 // Each row names the case that governs it: the one whose loading is the larger fraction of its
 // limit (normal, or the worst single failure the redundancy covers).
+//
+// Fault level: each transformer feeds its own LV bus (no paralleled secondaries); the
+// available three-phase fault current there, from an infinite MV source and without motor
+// contribution or impedance tolerance, is I_sc = S_r/(√3·V_LV·Z_pu) (transformer and LV main
+// rows).
 #include <functional>
 #include <map>
 #include <memory>
@@ -183,6 +188,8 @@ struct SizingRow {
     double limit_failure = 1.0;  // [1]
     double normal_loading = 0;   // [1] design case, all units in service
     double failure_loading = 0;  // [1] after the worst covered failure
+    double fault_current = 0;    // [A] available 3-phase fault current at the element's LV
+                                 // bus, S/(√3·V·Z) from an infinite source; 0: not computed
     std::string rack_model;      // the rack model the row serves; empty: the whole hall
     std::string failure_case;    // the worst single failure the redundancy covers
     std::string governing_case;  // "normal" or failure_case: the larger loading/limit
@@ -205,7 +212,7 @@ struct SizingResult {
     const SizingRow& row(std::string_view element, std::string_view rack_model) const;
     /// Columns element, model, rating, unit, count, redundancy, count_rule, per, groups,
     /// voltage_V, design_current_A, unit_current_A, design_loading_pct, failure_loading_pct,
-    /// rack_model, governing_case; path "sizing/power".
+    /// rack_model, governing_case, fault_current_kA; path "sizing/power".
     Table toTable() const;
     /// A fixed-width text table with the currents, for reports and the CLI.
     std::string format() const;

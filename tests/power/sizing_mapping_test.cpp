@@ -164,6 +164,20 @@ TEST(power_SizingMapping, LvMainsAfterAFailureCarryWhatTheirTransformerCarries) 
     EXPECT_NEAR(lv8.failure_loading / lv8.normal_loading, 1.5, 1e-9);
 }
 
+TEST(power_SizingMapping, AvailableFaultCurrentOnEachLvBus) {
+    // liquid_2500kva: 2.5 MVA, 6 % impedance (IEC 60076-5 minimum, transformers.json), 415 V:
+    // I_sc = 2,500,000 / (√3 × 415 × 0.06) = 2,500,000 / 43.13 = 57,966 A ≈ 58.0 kA.
+    SizingInput in;
+    in.rack_models = {{catalog().rack("gb300_nvl72"), 64}};
+    const SizingResult r = sizeElectrical(in, catalog());
+    EXPECT_NEAR(r.row("lv_switchgear").fault_current, 57966.0, 1.0);
+    EXPECT_NEAR(r.row("transformer").fault_current, 57966.0, 1.0);
+    // 3.5 MVA at 7 %: 3,500,000 / (718.80 × 0.07) = 69,560 A.
+    in.transformer_model = "liquid_3500kva";
+    EXPECT_NEAR(sizeElectrical(in, catalog()).row("lv_switchgear").fault_current, 69560.0, 2.0);
+    EXPECT_EQ(r.row("ups").fault_current, 0.0);  // not computed on the UPS output
+}
+
 TEST(power_SizingMapping, BadRackCountsAreInputErrors) {
     SizingInput in;
     in.rack_models = {{catalog().rack("gb300_nvl72"), 0}};
