@@ -479,6 +479,9 @@ void readPower(ScenarioSpec& sc, const SpecReader& v) {
     p.sizing.readJson(JsonView(sizing, v.view().path()));
     p.sizing.racks = sc.it.totalRacks();
     p.sizing.rack = sc.it.racks.front().rack;
+    // Every model sized by its own racks (issue 15: a mixed hall was sized as its first model).
+    p.sizing.rack_models.clear();
+    for (const RackEntry& e : sc.it.racks) p.sizing.rack_models.push_back({e.rack, e.count});
     p.sizing.other_power = sc.site.other_power;
     p.ups_mode =
         v.string("ups_mode") == "eco" ? power::UpsMode::Eco : power::UpsMode::DoubleConversion;

@@ -7,7 +7,9 @@
 ///
 /// Equations (cooling):
 ///   design heat to liquid   Q_l = Σ_racks RackPowerModel(u = 1).heat_to_liquid          [W]
-///   CDUs                    n_cdu = ⌈racks / racks_per_cdu⌉, spares by N | N+1 | 2N
+///   CDUs                    n_cdu = ⌈racks / racks_per_cdu⌉, spares by N | N+1 | 2N; racks
+///                           go to CDUs in /it/racks order, and every CDU's own racks' Q_l
+///                           must fit its capacity (not the hall's mean rack)
 ///   facility design flow    V̇_d = n_cdu · V̇_cdu,facility                               [m³/s]
 ///   plant design heat       Q_d = Q_l + n_cdu · P_pump,cdu + V̇_d · Δp_fws               [W]
 ///   return temperature      T_r = T_set + Q_d / (ṁ·c_p)   (water)                      [K]

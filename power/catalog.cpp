@@ -213,7 +213,7 @@ UpsSpec parseUpsSpec(const JsonView& v, std::string name) {
 
 TransformerSpec parseTransformerSpec(const JsonView& v, std::string name) {
     v.checkKeys(withMeta({"rating_VA", "primary_V", "secondary_V", "doe_efficiency_50pct",
-                          "no_load_loss_W", "load_loss_W"}));
+                          "no_load_loss_W", "load_loss_W", "impedance_pct"}));
     TransformerSpec t;
     t.name = std::move(name);
     t.rating = num(v, "rating_VA", 1e3, 1e9);
@@ -222,6 +222,8 @@ TransformerSpec parseTransformerSpec(const JsonView& v, std::string name) {
     t.doe_efficiency_50pct = num(v, "doe_efficiency_50pct", 0.9, 1.0);
     t.no_load_loss = num(v, "no_load_loss_W", 0, 0.05 * t.rating);
     t.load_loss = num(v, "load_loss_W", 0, 0.1 * t.rating);
+    // Distribution transformers run 4-8 %; outside 1-20 % a value is a typo.
+    t.impedance = num(v, "impedance_pct", 1.0, 20.0) / 100.0;
     return t;
 }
 

@@ -104,6 +104,7 @@ struct TransformerSpec {
     double doe_efficiency_50pct = 0.9953;  // [1]
     double no_load_loss = 2200;            // [W]
     double load_loss = 14811;              // [W] at rated load
+    double impedance = 0.06;               // [1] short-circuit impedance, per unit of rating
 };
 
 /// Busways, rack feeds, LV breakers and MV feeders: a current rating and an I²R loss.

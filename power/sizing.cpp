@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "core/errors.h"
 #include "power/chain.h"
@@ -124,6 +125,77 @@ const std::vector<std::string>& Redundancy::choices() {
     return c;
 }
 
+SystemMapping mapRowsToSystems(const std::vector<double>& row_loads, int s) {
+    if (s < 2) throw ModelError("mapRowsToSystems: at least two systems");
+    SystemMapping m;
+    m.systems = s;
+    m.row_systems.assign(row_loads.size(), {0, 1});
+    double total = 0;
+    for (double w : row_loads) {
+        if (!(w > 0)) throw ModelError("mapRowsToSystems: row loads must be positive");
+        total += w;
+    }
+    // L[j]: normal load of system j; M[i][j]: load that moves onto j when i is lost. With i
+    // lost, j carries L[j] + M[i][j]; adding a row only raises entries, so the worst over all
+    // (i, j) after adding a row to (a, b) is the old worst or one of the entries with j = a, b.
+    std::vector<double> L(s, 0.0);
+    std::vector<std::vector<double>> M(s, std::vector<double>(s, 0.0));
+    double worst_fail = 0;
+    std::vector<std::size_t> order(row_loads.size());
+    for (std::size_t r = 0; r < order.size(); ++r) order[r] = r;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return row_loads[x] > row_loads[y]; });
+    for (std::size_t r : order) {
+        const double h = row_loads[r] / 2;
+        double best_fail = 0, best_normal = 0;
+        int best_a = -1, best_b = -1;
+        for (int a = 0; a < s; ++a) {
+            for (int b = a + 1; b < s; ++b) {
+                double fail = worst_fail;
+                for (int i = 0; i < s; ++i) {
+                    if (i != a) fail = std::max(fail, L[a] + h + M[i][a] + (i == b ? h : 0));
+                    if (i != b) fail = std::max(fail, L[b] + h + M[i][b] + (i == a ? h : 0));
+                }
+                double normal = std::max(L[a], L[b]) + h;
+                for (int j = 0; j < s; ++j) normal = std::max(normal, L[j]);
+                const double tol = 1e-12 * total;
+                if (best_a < 0 || fail < best_fail - tol ||
+                    (fail <= best_fail + tol && normal < best_normal - tol)) {
+                    best_fail = fail;
+                    best_normal = normal;
+                    best_a = a;
+                    best_b = b;
+                }
+            }
+        }
+        L[best_a] += h;
+        L[best_b] += h;
+        M[best_a][best_b] += h;
+        M[best_b][best_a] += h;
+        worst_fail = best_fail;
+        m.row_systems[r] = {best_a, best_b};
+    }
+    for (int j = 0; j < s; ++j) {
+        m.normal_share.push_back(L[j] / total);
+        m.worst_normal_share = std::max(m.worst_normal_share, L[j] / total);
+        for (int i = 0; i < s; ++i) {
+            if (i == j) continue;
+            const double f = (L[j] + M[i][j]) / total;
+            if (f > m.worst_failure_share + 1e-12) {
+                m.worst_failure_share = f;
+                m.worst_lost = i;
+                m.worst_loaded = j;
+            }
+        }
+    }
+    return m;
+}
+
+std::vector<RackModelCount> SizingInput::rackMix() const {
+    if (rack_models.empty()) return {RackModelCount{rack, racks}};
+    return rack_models;
+}
+
 std::shared_ptr<const ObjectSpec> sizingOptionsSpec() {
     static const std::shared_ptr<const ObjectSpec> spec = [] {
         // Defaults are those of a SizingInput, in the keys' units (the round trips x·100/100
@@ -212,11 +284,18 @@ const SizingRow& SizingResult::row(std::string_view element) const {
     throw ModelError(fmt::format("sizing has no element '{}'", element));
 }
 
+const SizingRow& SizingResult::row(std::string_view element, std::string_view rack_model) const {
+    for (const auto& r : rows) {
+        if (r.element == element && r.rack_model == rack_model) return r;
+    }
+    throw ModelError(fmt::format("sizing has no element '{}' for '{}'", element, rack_model));
+}
+
 Table SizingResult::toTable() const {
     Table t;
     t.path = "sizing/power";
-    std::vector<std::string> element, model, unit, red, per, rule;
-    std::vector<double> rating, count, groups, volt, ides, iu, load, fail;
+    std::vector<std::string> element, model, unit, red, per, rule, rack_model, governs;
+    std::vector<double> rating, count, groups, volt, ides, iu, load, fail, fault;
     for (const auto& r : rows) {
         element.push_back(r.element);
         model.push_back(r.model);
@@ -232,6 +311,9 @@ Table SizingResult::toTable() const {
         iu.push_back(r.unit_current);
         load.push_back(100.0 * r.normal_loading);
         fail.push_back(100.0 * r.failure_loading);
+        rack_model.push_back(r.rack_model);
+        governs.push_back(r.governing_case);
+        fault.push_back(r.fault_current / 1e3);
     }
     t.addText("element", element);
     t.addText("model", model);
@@ -247,6 +329,9 @@ Table SizingResult::toTable() const {
     t.addNumbers("unit_current_A", "A", iu);
     t.addNumbers("design_loading_pct", "%", load);
     t.addNumbers("failure_loading_pct", "%", fail);
+    t.addText("rack_model", rack_model);
+    t.addText("governing_case", governs);
+    t.addNumbers("fault_current_kA", "kA", fault);
     return t;
 }
 
@@ -258,33 +343,116 @@ std::string SizingResult::format() const {
         facility_design / 1e3);
     s += fmt::format(
         "{:<14} {:<18} {:>12} {:<3} {:>6} {:<6} {:<5} {:>6} {:>8} {:>11} {:>10} "
-        "{:>7} {:>7}\n",
+        "{:>7} {:>7}  {}\n",
         "element", "model", "rating", "", "count", "redund", "per", "groups", "voltage",
-        "I_design_A", "I_unit_A", "load%", "fail%");
+        "I_design_A", "I_unit_A", "load%", "fail%", "governed by");
     for (const auto& r : rows) {
         s += fmt::format(
             "{:<14} {:<18} {:>12.0f} {:<3} {:>6} {:<6} {:<5} {:>6} {:>8.0f} {:>11.1f} {:>10.1f} "
-            "{:>7.1f} {:>7.1f}\n",
+            "{:>7.1f} {:>7.1f}  {}\n",
             r.element, r.model, r.rating, r.unit, r.count, r.redundancy, r.per, r.groups, r.voltage,
-            r.design_current, r.unit_current, 100 * r.normal_loading, 100 * r.failure_loading);
+            r.design_current, r.unit_current, 100 * r.normal_loading, 100 * r.failure_loading,
+            r.governing_case);
     }
     return s;
 }
 
+namespace {
+
+/// A rack model of the hall with its design figures at full utilization.
+struct HallModel {
+    std::string label;  // rack name (with its power when two specs share a name)
+    RackSpec rack;
+    int count = 0;
+    double ac = 0;  // [W] per rack
+    double dc = 0;  // [W] per rack
+};
+
+/// The hall's rack models merged by name and electrical figures, sorted by label so that the
+/// order of /it/racks never changes a result.
+std::vector<HallModel> hallModels(const SizingInput& in) {
+    std::vector<HallModel> models;
+    for (const RackModelCount& e : in.rackMix()) {
+        if (e.count < 1) {
+            throw InputError(fmt::format(
+                "sizing: rack model '{}' has {} racks; expected at least 1", e.rack.name, e.count));
+        }
+        const RackPowerResult peak = RackPowerModel(e.rack).evaluate(1.0);
+        auto same = [&](const HallModel& m) {
+            return m.rack.name == e.rack.name && m.ac == peak.it_power && m.dc == peak.dc_power &&
+                   m.rack.shelfRating() == e.rack.shelfRating();
+        };
+        auto it = std::find_if(models.begin(), models.end(), same);
+        if (it != models.end()) {
+            it->count += e.count;
+            continue;
+        }
+        models.push_back(HallModel{e.rack.name, e.rack, e.count, peak.it_power, peak.dc_power});
+    }
+    for (auto& m : models) {
+        const auto n = std::count_if(models.begin(), models.end(), [&](const HallModel& o) {
+            return o.rack.name == m.rack.name;
+        });
+        if (n > 1) m.label = fmt::format("{} ({:.1f} kW)", m.rack.name, m.ac / 1e3);
+    }
+    std::sort(models.begin(), models.end(), [](const HallModel& x, const HallModel& y) {
+        return x.label != y.label ? x.label < y.label : x.ac < y.ac;
+    });
+    return models;
+}
+
+bool isSystemTopology(const Redundancy& r) {
+    return r.kind == Redundancy::Kind::TwoN || r.kind == Redundancy::Kind::Distributed;
+}
+
+}  // namespace
+
 SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
-    if (in.racks < 1) throw InputError("sizing: at least one rack is needed");
+    if (in.rack_models.empty() && in.racks < 1) {
+        throw InputError("sizing: at least one rack is needed");
+    }
+    if (in.racks_per_row < 1 || in.feeds_per_path < 1) {
+        throw InputError(fmt::format(
+            "sizing: racks_per_row {} and feeds_per_path {}: expected integers of at least 1",
+            in.racks_per_row, in.feeds_per_path));
+    }
     SizingResult res;
-    const RackPowerModel rack(in.rack);
-    const RackPowerResult peak = rack.evaluate(1.0);
-    res.rack_power = peak.it_power;
+    const std::vector<HallModel> models = hallModels(in);
+    double rack_total = 0;  // [W] all racks at full utilization
+    for (const auto& m : models) {
+        rack_total += m.count * m.ac;
+        res.rack_power = std::max(res.rack_power, m.ac);
+    }
     const double pf = in.power_factor;
     const double ln = in.limit_normal, lfe = in.limit_failure_equipment,
                  lfc = in.limit_failure_conductor;
     auto lvCurrent = [&](double P) { return P / (kSqrt3 * in.lv_voltage * pf); };
 
+    // The case that governs a row: the larger of loading/limit, normal or after the failure.
+    auto governs = [](const SizingRow& r) -> std::string {
+        if (r.failure_case.empty()) return "normal";
+        return r.failure_loading / r.limit_failure > r.normal_loading / r.limit_normal + 1e-12
+                   ? r.failure_case
+                   : "normal";
+    };
+    auto failureCase = [](const Redundancy& red, const char* unit) -> std::string {
+        switch (red.kind) {
+            case Redundancy::Kind::N:
+                return "";
+            case Redundancy::Kind::NPlus1:
+                return fmt::format("one {} lost", unit);
+            case Redundancy::Kind::Block:
+                return "one block lost (the reserve takes it over)";
+            case Redundancy::Kind::TwoN:
+                return "one of the 2 systems lost";
+            case Redundancy::Kind::Distributed:
+                return "one system lost (even spread)";
+        }
+        return "";
+    };
     auto addRow = [&](std::string element, std::string model, double rating, std::string unit,
                       const Redundancy& red, std::string per, int groups, double voltage, double I,
-                      double Iu, double lf) {
+                      double Iu, double lf, std::string rack_model = {}) {
         const UnitCount c = countUnits(red, I, Iu, ln, lf);
         SizingRow r;
         r.element = std::move(element);
@@ -303,12 +471,18 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
         r.limit_failure = lf;
         r.normal_loading = c.normal_loading;
         r.failure_loading = c.failure_loading;
+        r.rack_model = std::move(rack_model);
+        r.failure_case = failureCase(red, "unit");
+        if (red.kind == Redundancy::Kind::TwoN && r.per != "hall") {
+            r.failure_case = "path A or B lost";
+        }
+        r.governing_case = governs(r);
         res.rows.push_back(std::move(r));
         return c;
     };
     // Smallest catalog conductor whose counted loading fits both limits.
     auto pickConductor = [&](const std::vector<ConductorSpec>& options, const Redundancy& red,
-                             double I, const char* what) -> ConductorSpec {
+                             double I, const std::string& what) -> ConductorSpec {
         for (const auto& c : options) {
             const UnitCount n = countUnits(red, I, c.rating, ln, lfc);
             if (n.units_per_system == 1) return c;
@@ -319,46 +493,68 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
             what, I, red.label(), options.empty() ? 0.0 : options.back().rating));
     };
 
-    // 1. PSU shelves, per rack, at the DC bus. Rack hardware is fixed: no growth margin.
-    const double I_shelf = peak.dc_power / in.dc_bus_voltage;
-    addRow("psu_shelf", in.rack.name + " shelf", in.rack.shelfRating(), "W", in.shelf_redundancy,
-           "rack", in.racks, in.dc_bus_voltage, I_shelf, in.rack.shelfRating() / in.dc_bus_voltage,
-           lfe);
-
-    // 2. Rack feeds: per rack and path, over feeds_per_path whips.
-    const double I_rack = lvCurrent(peak.it_power);
-    {
-        const auto feeds = catalog.conductors("rack_feeds");
-        const double I_whip = I_rack / in.feeds_per_path;
-        const ConductorSpec f = pickConductor(feeds, in.feed_redundancy, I_whip, "rack feed");
-        addRow("rack_feed", f.name, f.rating, "A", in.feed_redundancy, "rack",
-               in.racks * in.feeds_per_path, in.lv_voltage, I_whip, f.rating, lfc);
+    // 1.–3. Per rack model: PSU shelves (per rack, at the DC bus; rack hardware is fixed, so
+    // no growth margin), rack feeds (per rack and path, over feeds_per_path whips) and busways
+    // (per row of that model; the largest row, a full one unless the model has fewer racks).
+    const auto feed_options = catalog.conductors("rack_feeds");
+    const auto busway_options = catalog.conductors("busways");
+    std::vector<double> row_loads;  // [W] per busway row, racks at full utilization
+    struct Distribution {
+        ConductorSpec feed, bus;
+        int rows = 0;
+    };
+    std::vector<Distribution> dist;
+    for (const auto& m : models) {
+        const double I_shelf = m.dc / in.dc_bus_voltage;
+        addRow("psu_shelf", m.rack.name + " shelf", m.rack.shelfRating(), "W", in.shelf_redundancy,
+               "rack", m.count, in.dc_bus_voltage, I_shelf,
+               m.rack.shelfRating() / in.dc_bus_voltage, lfe, m.label);
     }
-    // 3. Busways, per row.
-    const int rows = (in.racks + in.racks_per_row - 1) / in.racks_per_row;
-    const int racks_in_row = std::min(in.racks, in.racks_per_row);
-    {
-        const double I_row = racks_in_row * I_rack;
-        const ConductorSpec b =
-            pickConductor(catalog.conductors("busways"), in.busway_redundancy, I_row, "busway");
-        addRow("busway", b.name, b.rating, "A", in.busway_redundancy, "row", rows, in.lv_voltage,
-               I_row, b.rating, lfc);
+    for (const auto& m : models) {
+        const double I_whip = lvCurrent(m.ac) / in.feeds_per_path;
+        Distribution d;
+        d.feed = pickConductor(feed_options, in.feed_redundancy, I_whip,
+                               fmt::format("rack feed for '{}'", m.label));
+        addRow("rack_feed", d.feed.name, d.feed.rating, "A", in.feed_redundancy, "rack",
+               m.count * in.feeds_per_path, in.lv_voltage, I_whip, d.feed.rating, lfc, m.label);
+        dist.push_back(d);
     }
-    // 4. UPS: the hall's IT load with growth, plus distribution losses (~0.5 %, from the
-    //    chain model at this load) and the UPS-backed share of cooling.
-    res.it_design = (in.racks * peak.it_power + in.fabric_power) * (1.0 + in.growth_margin);
+    for (std::size_t k = 0; k < models.size(); ++k) {
+        const HallModel& m = models[k];
+        Distribution& d = dist[k];
+        d.rows = (m.count + in.racks_per_row - 1) / in.racks_per_row;
+        const int racks_in_row = std::min(m.count, in.racks_per_row);
+        const double I_row = racks_in_row * lvCurrent(m.ac);
+        d.bus = pickConductor(busway_options, in.busway_redundancy, I_row,
+                              fmt::format("busway for a row of {} '{}'", racks_in_row, m.label));
+        addRow("busway", d.bus.name, d.bus.rating, "A", in.busway_redundancy, "row", d.rows,
+               in.lv_voltage, I_row, d.bus.rating, lfc, m.label);
+        for (int r = 0; r < d.rows; ++r) {
+            const int n = std::min(in.racks_per_row, m.count - r * in.racks_per_row);
+            row_loads.push_back(n * m.ac);
+            res.row_models.push_back(m.label);
+        }
+    }
+    // 4. UPS: the hall's IT load with growth, plus distribution losses (~0.5 %) and the
+    //    UPS-backed share of cooling. Losses at design: every feed and busway carries its racks'
+    //    share of the design IT power (growth and fabric spread over the racks), half on each
+    //    of the A and B paths.
+    res.it_design = (rack_total + in.fabric_power) * (1.0 + in.growth_margin);
     res.cooling_design =
         (in.cooling_power >= 0 ? in.cooling_power
                                : in.cooling_fraction * res.it_design / (1.0 + in.growth_margin)) *
         (1.0 + in.growth_margin);
     const double other = in.other_power * (1.0 + in.growth_margin);
     {
-        const auto feed = catalog.conductor("rack_feeds", res.rows[1].model);
-        const auto bus = catalog.conductor("busways", res.rows[2].model);
-        const double I_f = lvCurrent(res.it_design) / (in.racks * in.feeds_per_path * 2);
-        const double I_b = lvCurrent(res.it_design) / (rows * 2);
-        const double loss = in.racks * in.feeds_per_path * 2 * 3 * I_f * I_f * feed.resistance() +
-                            rows * 2 * 3 * I_b * I_b * bus.resistance();
+        const double scale = res.it_design / rack_total;
+        double loss = 0;
+        for (std::size_t k = 0; k < models.size(); ++k) {
+            const HallModel& m = models[k];
+            const double I_f = scale * lvCurrent(m.ac) / (in.feeds_per_path * 2);
+            const double I_b = scale * m.count * lvCurrent(m.ac) / (dist[k].rows * 2);
+            loss += m.count * in.feeds_per_path * 2 * 3 * I_f * I_f * dist[k].feed.resistance() +
+                    dist[k].rows * 2 * 3 * I_b * I_b * dist[k].bus.resistance();
+        }
         res.ups_design = res.it_design + loss + in.cooling_on_ups_fraction * res.cooling_design;
     }
     // A catalog miss names the scenario key that chose the model.
@@ -371,10 +567,46 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
             throw InputError(fmt::format("{}: {}", it->second, e.what()));
         }
     };
+    // Systems from the row mapping: the largest shares any system carries, normal and with the
+    // worst single system lost (2N and distributed only).
+    const bool ups_mapped = isSystemTopology(in.ups_redundancy);
+    if (ups_mapped) res.ups_mapping = mapRowsToSystems(row_loads, in.ups_redundancy.systems);
+    const SystemMapping& map = res.ups_mapping;
+    // Count for shares f_n (normal) and f_f (failure) of I: the fewest units per system that
+    // keep the worst system within both limits, and what the even-spread count would reach.
+    auto mappedCount = [&](SizingRow& r, double I, double Iu, double f_n, double f_f, double lf,
+                           const char* what) {
+        const int s = in.ups_redundancy.systems;
+        const int m = std::max({1, ceilDiv(f_f * I, Iu * lf), ceilDiv(f_n * I, Iu * ln)});
+        const int m_even = std::max({1, ceilDiv(I, (s - 1) * Iu * lf), ceilDiv(I, s * Iu * ln)});
+        r.count = s * m;
+        r.normal_loading = f_n * I / (m * Iu);
+        r.failure_loading = f_f * I / (m * Iu);
+        r.failure_case = fmt::format("{} system {} lost: system {} carries {:.1f} % of the load",
+                                     what, map.worst_lost + 1, map.worst_loaded + 1, 100 * f_f);
+        r.count_rule = fmt::format(
+            "{} rows on {} systems (pairs balanced); m=max(ceil({:.4f} I/({:.2f} Iu)), "
+            "ceil({:.4f} I/({:.2f} Iu)))={} per system x {}",
+            row_loads.size(), s, f_f, lf, f_n, ln, m, s);
+        if (m > m_even) {
+            r.count_rule +=
+                fmt::format("; an even spread's m={} would reach {:.1f} % with system {} lost",
+                            m_even, 100 * f_f * I / (m_even * Iu), map.worst_lost + 1);
+        }
+        r.governing_case = governs(r);
+        return m;
+    };
     const UpsSpec ups = lookup("ups", [&] { return catalog.ups(in.ups_model); });
     const double Iu_ups = ups.rating / (kSqrt3 * ups.voltage * pf);
-    const UnitCount n_ups = addRow("ups", ups.name, ups.rating, "W", in.ups_redundancy, "hall", 1,
-                                   ups.voltage, lvCurrent(res.ups_design), Iu_ups, lfe);
+    const double I_ups = lvCurrent(res.ups_design);
+    UnitCount n_ups = addRow("ups", ups.name, ups.rating, "W", in.ups_redundancy, "hall", 1,
+                             ups.voltage, I_ups, Iu_ups, lfe);
+    if (ups_mapped) {
+        SizingRow& r = res.rows.back();
+        n_ups.units_per_system = mappedCount(r, I_ups, Iu_ups, map.worst_normal_share,
+                                             map.worst_failure_share, lfe, "UPS");
+        n_ups.count = n_ups.sharing = r.count;
+    }
     const UpsLossCurve curve = UpsLossCurve::fit(ups.double_conversion_points);
     const double ups_loss = n_ups.sharing * ups.rating *
                             curve.lossFraction(res.ups_design / (n_ups.sharing * ups.rating));
@@ -385,9 +617,25 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
         lookup("transformers", [&] { return catalog.transformer(in.transformer_model); });
     const double Iu_tr = tr.rating / (kSqrt3 * tr.secondary_voltage);
     const double I_lv = res.lv_design / pf / (kSqrt3 * tr.secondary_voltage);
-    const UnitCount n_tr =
-        addRow("transformer", tr.name, tr.rating, "VA", in.transformer_redundancy, "hall", 1,
-               tr.secondary_voltage, I_lv, Iu_tr, lfe);
+    UnitCount n_tr = addRow("transformer", tr.name, tr.rating, "VA", in.transformer_redundancy,
+                            "hall", 1, tr.secondary_voltage, I_lv, Iu_tr, lfe);
+    if (ups_mapped && in.transformer_redundancy.kind == in.ups_redundancy.kind &&
+        in.transformer_redundancy.systems == in.ups_redundancy.systems) {
+        // Each transformer system feeds one UPS system (its share of the UPS input) and an even
+        // share of the loads off the UPS (1/s normal, 1/(s−1) with one system lost).
+        const int s = in.ups_redundancy.systems;
+        const double ups_in = res.ups_design + ups_loss;
+        const double rest = res.lv_design - ups_in;
+        const double f_n = (map.worst_normal_share * ups_in + rest / s) / res.lv_design;
+        const double f_f = (map.worst_failure_share * ups_in + rest / (s - 1)) / res.lv_design;
+        SizingRow& r = res.rows.back();
+        n_tr.units_per_system = mappedCount(r, I_lv, Iu_tr, f_n, f_f, lfe, "transformer");
+        n_tr.count = n_tr.sharing = r.count;
+        r.failure_case =
+            fmt::format("transformer system {} lost: system {} carries {:.1f} % of the LV load",
+                        map.worst_lost + 1, map.worst_loaded + 1, 100 * f_f);
+        r.governing_case = governs(r);
+    }
     {
         // NEC: the main breaker carries the transformer's full rated current continuously, so
         // it is rated ≥ 125 % of it (80 % rule) — a breaker that never limits the transformer.
@@ -405,10 +653,31 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
                             "the 80 % rule",
                             Iu_tr, tr.name));
         }
-        // Per transformer: its design current; unit = the breaker. Redundancy "N" per group.
-        const double I_per_tr = I_lv / n_tr.sharing;
+        // One main per transformer, carrying what its transformer carries: in normal operation
+        // and in the transformer's worst failure case (issue 15: the failure loading was once
+        // the normal one, as if the transformers had no redundancy).
+        const SizingRow tr_row = res.rows.back();
         addRow("lv_switchgear", pick->name, pick->rating, "A", Redundancy::parse("N"),
-               "transformer", n_tr.count, tr.secondary_voltage, I_per_tr, pick->rating, lfc);
+               "transformer", n_tr.count, tr.secondary_voltage, I_lv / n_tr.sharing, pick->rating,
+               lfc);
+        SizingRow& r = res.rows.back();
+        r.normal_loading = tr_row.normal_loading * Iu_tr / pick->rating;
+        r.failure_loading = tr_row.failure_loading * Iu_tr / pick->rating;
+        r.failure_case = tr_row.failure_case;
+        r.count_rule = fmt::format("one per transformer ({}), x {}, rated >= Iu_tr/{:.2f}",
+                                   tr_row.redundancy, n_tr.count, ln);
+        r.governing_case = governs(r);
+        if (r.failure_loading > lfc + 1e-9) {
+            throw InputError(fmt::format(
+                "sizing: the LV main {} would carry {:.1f} % with {} (limit {:.0f} %); the "
+                "catalog has no larger breaker for {}",
+                pick->name, 100 * r.failure_loading, r.failure_case, 100 * lfc, tr.name));
+        }
+    }
+    // Available fault current on each transformer's LV bus (infinite source).
+    const double I_fault = tr.rating / (kSqrt3 * tr.secondary_voltage * tr.impedance);
+    for (auto& r : res.rows) {
+        if (r.element == "transformer" || r.element == "lv_switchgear") r.fault_current = I_fault;
     }
     const double tr_loss =
         n_tr.sharing *
@@ -445,6 +714,50 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     return res;
 }
 
+namespace {
+
+/// The feeds (or busways) of several rack models as one conductor set for the chain model
+/// (power/chain.h has one conductor spec per stage): the count is the sum; the resistance keeps
+/// the design loss Σ n_g·3·I_g²·R_g at the design currents I_g (which scale together with the
+/// load); the rating makes the mean current load it as much as the worst set is loaded.
+std::pair<ConductorSpec, int> combinedConductor(const SizingResult& sizing,
+                                                std::string_view element, std::string_view category,
+                                                const Catalog& catalog) {
+    std::vector<const SizingRow*> rows;
+    for (const auto& r : sizing.rows) {
+        if (r.element == element) rows.push_back(&r);
+    }
+    if (rows.empty()) throw ModelError(fmt::format("sizing has no element '{}'", element));
+    // Units carrying load: both paths of 2N, all of N.
+    auto sharing = [](const SizingRow& r) { return r.count; };
+    if (rows.size() == 1) {
+        return {catalog.conductor(category, rows.front()->model), sharing(*rows.front())};
+    }
+    int n = 0;
+    double I_sum = 0, loss = 0, worst = 0;  // per-unit currents: design current over the units
+    std::string name;
+    for (const SizingRow* r : rows) {
+        const ConductorSpec c = catalog.conductor(category, r->model);
+        const int units = sharing(*r);
+        const double I = r->design_current * r->groups / units;
+        n += units;
+        I_sum += units * I;
+        loss += units * 3 * I * I * c.resistance();
+        worst = std::max(worst, I / c.rating);
+        name += (name.empty() ? "" : "+") + fmt::format("{}x{}", units, c.name);
+    }
+    ConductorSpec eq = catalog.conductor(category, rows.front()->model);
+    const double I_mean = I_sum / n;
+    const double R = loss / (n * 3 * I_mean * I_mean);
+    eq.name = name;
+    eq.rating = I_mean / worst;
+    // resistance() = loss_at_rating·V/(√3·I_r) (catalog.h): solved for loss_at_rating.
+    eq.loss_at_rating = R * kSqrt3 * eq.rating / eq.voltage;
+    return {eq, n};
+}
+
+}  // namespace
+
 ChainDesign chainDesignFromSizing(const SizingResult& sizing, const SizingInput& in,
                                   const Catalog& catalog) {
     auto sharing = [&](const SizingRow& r) {
@@ -452,12 +765,9 @@ ChainDesign chainDesignFromSizing(const SizingResult& sizing, const SizingInput&
         return r.redundancy == "block" ? r.count - r.groups : r.count;
     };
     ChainDesign d;
-    const SizingRow& feed = sizing.row("rack_feed");
-    d.rack_feed = catalog.conductor("rack_feeds", feed.model);
-    d.rack_feeds = sharing(feed);
-    const SizingRow& bus = sizing.row("busway");
-    d.busway = catalog.conductor("busways", bus.model);
-    d.busways = sharing(bus);
+    std::tie(d.rack_feed, d.rack_feeds) =
+        combinedConductor(sizing, "rack_feed", "rack_feeds", catalog);
+    std::tie(d.busway, d.busways) = combinedConductor(sizing, "busway", "busways", catalog);
     const SizingRow& ups = sizing.row("ups");
     d.ups = catalog.ups(ups.model);
     d.ups_units = sharing(ups);

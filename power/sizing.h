@@ -28,6 +28,30 @@
 // Normal loading = I/(n_sharing·I_u); failure loading = I/((n_sharing − lost)·I_u) where the
 // worst failure loses one unit (N+1), one system (2N, distributed) or one block (block: the
 // reserve takes over, loading unchanged).
+//
+// What sits on each element (issue 15):
+//   rack models   every model its own PSU shelves, rack feeds and busway rows, sized for its
+//                 own rack; the hall's loads are the sum over the models
+//   rows          racks fill rows by model: a model of n racks takes ⌈n/racks_per_row⌉ rows of
+//                 its own (the last one partial); no row mixes models
+//   systems       2N and distributed-redundant UPS systems: every row's A and B busways go to
+//                 a pair of systems (mapRowsToSystems); with one system lost each of its rows
+//                 moves whole onto its other system. The system shares from this mapping
+//                 replace the even spread 1/s, 1/(s−1) in the count:
+//                 m = max(⌈f_fail·I/(I_u·l_f)⌉, ⌈f_normal·I/(I_u·l_n)⌉)
+//                 with f the largest share any system carries (normal / any single loss).
+//                 The fabric, distribution losses and the UPS-backed cooling follow the rows in
+//                 proportion to their rack power (network racks take their A/B feeds from the
+//                 rows they serve). Transformers of the same topology as the UPS feed one UPS
+//                 system each and carry its input plus an even share of the loads off the UPS
+//                 (mechanical and other loads are dual-fed and spread over the systems left).
+// Each row names the case that governs it: the one whose loading is the larger fraction of its
+// limit (normal, or the worst single failure the redundancy covers).
+//
+// Fault level: each transformer feeds its own LV bus (no paralleled secondaries); the
+// available three-phase fault current there, from an infinite MV source and without motor
+// contribution or impedance tolerance, is I_sc = S_r/(√3·V_LV·Z_pu) (transformer and LV main
+// rows).
 #include <functional>
 #include <map>
 #include <memory>
@@ -65,9 +89,39 @@ struct UnitCount {
 UnitCount countUnits(const Redundancy& r, double design_current, double unit_current,
                      double limit_normal, double limit_failure);
 
-struct SizingInput {
-    int racks = 64;
+/// Racks of one model in the hall.
+struct RackModelCount {
     RackSpec rack;
+    int count = 0;  // [1]
+};
+
+/// @brief Rows onto the systems of a 2N or distributed-redundant topology.
+///
+/// Balancing rule: rows are placed heaviest first (equal rows in their given order); each goes
+/// to the pair of systems (A, B) that gives, in this order of preference, (1) the smallest
+/// share any system would carry with any one system lost, (2) the smallest largest normal
+/// share, (3) the first pair in lexicographic order. Each row's load is split half and half
+/// over its pair in normal operation and moves whole onto the other system when one is lost.
+struct SystemMapping {
+    int systems = 0;
+    std::vector<std::pair<int, int>> row_systems;  // per row (input order): its A and B system
+    std::vector<double> normal_share;              // [1] per system, of the total row load
+    double worst_normal_share = 0;                 // [1]
+    double worst_failure_share = 0;  // [1] the largest share of one system, one system lost
+    int worst_lost = -1;             // the system whose loss gives it
+    int worst_loaded = -1;           // the system that then carries worst_failure_share
+};
+/// @param row_loads [W] (any unit) per row, each > 0; @param systems s ≥ 2
+SystemMapping mapRowsToSystems(const std::vector<double>& row_loads, int systems);
+
+struct SizingInput {
+    int racks = 64;  // used with `rack` when rack_models is empty
+    RackSpec rack;
+    /// The hall's racks by model (the scenario's /it/racks entries, in any order). Empty:
+    /// `racks` racks of `rack`. Entries of one name and the same electrical figures are one
+    /// model.
+    std::vector<RackModelCount> rack_models;
+    std::vector<RackModelCount> rackMix() const;
     double fabric_power = 0;             // [W] IT power outside the racks (switches, optics)
     double cooling_power = -1;           // [W] design cooling power; < 0: cooling_fraction·IT
     double cooling_fraction = 0.12;      // [1] estimate for a liquid-cooled hall (PUE ~1.15)
@@ -134,21 +188,31 @@ struct SizingRow {
     double limit_failure = 1.0;  // [1]
     double normal_loading = 0;   // [1] design case, all units in service
     double failure_loading = 0;  // [1] after the worst covered failure
+    double fault_current = 0;    // [A] available 3-phase fault current at the element's LV
+                                 // bus, S/(√3·V·Z) from an infinite source; 0: not computed
+    std::string rack_model;      // the rack model the row serves; empty: the whole hall
+    std::string failure_case;    // the worst single failure the redundancy covers
+    std::string governing_case;  // "normal" or failure_case: the larger loading/limit
 };
 
 struct SizingResult {
-    double rack_power = 0;       // [W] AC per rack at full utilization
+    double rack_power = 0;       // [W] AC per rack at full utilization (the heaviest model)
     double it_design = 0;        // [W] incl. growth
     double ups_design = 0;       // [W]
     double lv_design = 0;        // [W]
     double facility_design = 0;  // [W]
     double cooling_design = 0;   // [W]
     std::vector<SizingRow> rows;
+    std::vector<std::string> row_models;  // per busway row: the rack model in it
+    SystemMapping ups_mapping;            // rows onto UPS systems (2N, distributed only)
+    /// The first row of `element` (for rack_feed, psu_shelf and busway: of the first model by
+    /// name); ModelError if none.
     const SizingRow& row(std::string_view element) const;
+    /// The row of `element` serving racks of `rack_model`; ModelError if none.
+    const SizingRow& row(std::string_view element, std::string_view rack_model) const;
     /// Columns element, model, rating, unit, count, redundancy, count_rule, per, groups,
-    /// voltage_V,
-    /// design_current_A, unit_current_A, design_loading_pct, failure_loading_pct; path
-    /// "sizing/power".
+    /// voltage_V, design_current_A, unit_current_A, design_loading_pct, failure_loading_pct,
+    /// rack_model, governing_case, fault_current_kA; path "sizing/power".
     Table toTable() const;
     /// A fixed-width text table with the currents, for reports and the CLI.
     std::string format() const;
