@@ -228,8 +228,7 @@ SiteBattery::SiteBattery(std::string name, BatteryParams params)
     addState({"average_load", "W", Pload, p_.initial_load, "moving average of the load"});
     addState({"loss_energy", "J", P * p_.nominal_time, 0.0, "conversion losses"});
     addState({"grid_energy", "J", Eacc, 0.0, "grid-side energy"});
-    addState({"load_energy", "J", Eacc, 0.0, "load energy drawn (after the GPU-side limit)"});
-    addState({"deferred_energy", "J", 0.1 * Eacc, 0.0, "demand held back by the GPU-side limit"});
+    addState({"load_energy", "J", Eacc, 0.0, "load energy drawn"});
     addInput({"load_power", "W", Pload, p_.initial_load, "site load at the battery"});
     addOutput({"grid_power", "W", Pload, 0.0, "grid-side power"});
     addOutput({"battery_power", "W", P, 0.0, "battery power (discharge positive)"});
