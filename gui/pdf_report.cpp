@@ -159,11 +159,18 @@ void drawTable(PageFlow& flow, QPaintDevice* device, const QAbstractItemModel& m
         }
         w.push_back(std::min(cw + 2 * pad, kMaxColumn));
     }
-    double total = 0.0;
-    for (double x : w) total += x;
-    if (total > flow.width()) {
+    // Too wide for the page: narrow the widest columns first (the count rules), so the
+    // short ones (counts, ratings, loadings) keep their headers whole.
+    const auto sumCapped = [&w](double cap) {
+        double t = 0.0;
+        for (double x : w) t += std::min(x, cap);
+        return t;
+    };
+    double cap = kMaxColumn;
+    while (cap > 40.0 && sumCapped(cap) > flow.width()) cap -= 4.0;
+    for (double& x : w) x = std::min(x, cap);
+    if (const double total = sumCapped(cap); total > flow.width()) {
         for (double& x : w) x *= flow.width() / total;
-        total = flow.width();
     }
     const auto header = [&] {
         double x = flow.left();
