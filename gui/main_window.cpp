@@ -31,6 +31,7 @@
 #include "core/errors.h"
 #include "core/io/report_writer.h"
 #include "facility/scenario.h"
+#include "gui/pdf_report.h"
 #include "gui/plot/chart_adapter.h"
 #include "gui/report_loader.h"
 #include "gui/results_view.h"
@@ -250,6 +251,8 @@ void MainWindow::buildMenus() {
     export_csv_action_ = exp->addAction(tr("Report as &CSV…"), this, &MainWindow::onExportCsv);
     export_png_action_ =
         exp->addAction(tr("Charts of this tab as &PNG…"), this, &MainWindow::onExportPng);
+    export_pdf_action_ = file->addAction(tr("Export report as P&DF…"), QKeySequence::Print, this,
+                                         &MainWindow::onExportPdf);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -292,6 +295,7 @@ void MainWindow::updateActions() {
     export_h5_action_->setEnabled(have_results);
     export_csv_action_->setEnabled(have_results);
     export_png_action_->setEnabled(have_results);
+    export_pdf_action_->setEnabled(have_results);
 }
 
 fs::path MainWindow::baseDir() const {
@@ -577,6 +581,41 @@ bool MainWindow::exportCurrentChartsPng(const fs::path& file) {
     return true;
 }
 
+bool MainWindow::exportPdf(const fs::path& file) {
+    PdfReportInfo info;
+    const auto name = model_->value("/name");
+    info.scenario = name && name->is_string() ? QString::fromStdString(name->get<std::string>())
+                                              : tr("unnamed scenario");
+    info.file = file_.empty() ? tr("not saved") : qpath(file_);
+    info.run = results_source_->text();
+    const auto study = model_->value("/study");
+    if (study && study->is_object()) {
+        QStringList parts;
+        parts << QString::fromStdString(study->value("kind", std::string("?")));
+        for (const char* k : {"days", "hours"}) {
+            if (study->contains(k) && (*study)[k].is_number()) {
+                parts << QStringLiteral("%1 %2").arg((*study)[k].get<double>()).arg(k);
+            }
+        }
+        info.study = parts.join(QStringLiteral(", "));
+    } else {
+        info.study = tr("not given");
+    }
+    QString why;
+    const int pages = writePdfReport(qpath(file), *results_, info, &why);
+    if (pages == 0) {
+        const QString text = tr("could not write '%1': %2").arg(qpath(file), why);
+        error(tr("Export PDF"), text);
+        auto* box =
+            new QMessageBox(QMessageBox::Warning, tr("Export PDF"), text, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();  // not exec(): the message stays readable without blocking the window
+        return false;
+    }
+    message(tr("Report written to %1 (%2 pages)").arg(qpath(file)).arg(pages));
+    return true;
+}
+
 void MainWindow::selectPathIn(const QString& text) {
     // Error texts name the JSON path ("/cooling/cdu/racks_per_cdu: ..."); select the deepest
     // part of it that exists so the user lands on the value to fix. File paths in the same
@@ -710,6 +749,22 @@ void MainWindow::onExportCsv() {
     const QString d =
         QFileDialog::getExistingDirectory(this, tr("Export CSV into folder"), qpath(baseDir()));
     if (!d.isEmpty()) exportCsv(fspath(d));
+}
+
+void MainWindow::onExportPdf() {
+    // A dialog object rather than getSaveFileName: the default suffix is added before the
+    // dialog asks whether to replace an existing file, so ".pdf" never skips that question.
+    // Beside the scenario, unless it is a shipped one (then beside where Save As proposes).
+    const fs::path dir =
+        !file_.empty() && isShippedScenario(file_) ? defaultSaveAsPath().parent_path() : baseDir();
+    const std::string stem = file_.empty() ? std::string("scenario") : file_.stem().string();
+    QFileDialog dialog(this, tr("Export report as PDF"), qpath(dir / (stem + "_report.pdf")),
+                       tr("PDF documents (*.pdf)"));
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setFileMode(QFileDialog::AnyFile);
+    dialog.setDefaultSuffix(QStringLiteral("pdf"));
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return;
+    exportPdf(fspath(dialog.selectedFiles().front()));
 }
 
 void MainWindow::onExportPng() {

@@ -62,6 +62,12 @@ public:
     /// Every chart with data on the current results tab: `file` itself for one chart,
     /// "<stem>_<n>.png" beside it for several.
     bool exportCurrentChartsPng(const std::filesystem::path& file);
+    /// The printable report (title block, summary, sizing tables, charts, one-line diagram)
+    /// as a PDF, written through a temporary file in the same folder. On failure a message box
+    /// (non-blocking, so tests can read it) and the messages name the file and the reason,
+    /// and no file is left.
+    bool exportPdf(const std::filesystem::path& file);
+    QAction* exportPdfAction() const { return export_pdf_action_; }
 
     ScenarioTreeModel* scenarioModel() const { return model_; }
     ScenarioForm* form() const { return form_; }
@@ -105,6 +111,7 @@ private:
     void onExportHdf5();
     void onExportCsv();
     void onExportPng();
+    void onExportPdf();
 
     ScenarioTreeModel* model_;
     ScenarioForm* form_;
@@ -127,6 +134,7 @@ private:
     QAction* export_h5_action_ = nullptr;
     QAction* export_csv_action_ = nullptr;
     QAction* export_png_action_ = nullptr;
+    QAction* export_pdf_action_ = nullptr;
 
     std::filesystem::path file_;
     std::filesystem::path unsaved_base_dir_;

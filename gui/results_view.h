@@ -60,6 +60,7 @@ public:
     /// The charts on the tab being shown.
     QList<ChartPanel*> currentCharts() const;
     SizingTableModel* powerSizingModel() const { return power_sizing_; }
+    SizingTableModel* coolingSizingModel() const { return cooling_sizing_; }
     SummaryTableModel* summaryModel() const { return summary_; }
     QString waterCaption() const;
 

@@ -11,6 +11,7 @@
 #include <QFileDialog>
 #include <QLineSeries>
 #include <QMessageBox>
+#include <QPainter>
 #include <QPixmap>
 #include <QScatterSeries>
 #include <QVBoxLayout>
@@ -465,6 +466,20 @@ bool ChartPanel::savePng(const QString& path, QString* error) {
         return false;
     }
     return true;
+}
+
+void ChartPanel::renderTo(QPainter* painter, const QRectF& target) {
+    if (!d_->view->isVisible() && d_->view->width() < 400) d_->view->resize(1000, 560);
+    const QSize size = d_->view->size();
+    if (size.isEmpty() || target.isEmpty()) return;
+    const double scale = std::min(target.width() / size.width(), target.height() / size.height());
+    painter->save();
+    painter->translate(target.left() + (target.width() - size.width() * scale) / 2.0,
+                       target.top() + (target.height() - size.height() * scale) / 2.0);
+    painter->scale(scale, scale);
+    // QWidget::render lays a never-shown view out first (pending resize events).
+    static_cast<QWidget*>(d_->view)->render(painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    painter->restore();
 }
 
 void ChartPanel::saveAsDialog() {

@@ -14,6 +14,8 @@
 #include <memory>
 #include <vector>
 
+class QPainter;
+
 namespace dctwin::gui {
 
 class ChartPanel : public QWidget {
@@ -85,6 +87,9 @@ public:
     /// Renders the chart to a PNG file (at its on-screen size, or 1200×700 when not shown).
     /// Returns false with a message naming the file when it cannot be written.
     bool savePng(const QString& path, QString* error = nullptr);
+    /// Draws the chart into `target` on `painter` (vector output on a PDF painter), at its
+    /// on-screen size or 1000×560 when not shown, scaled to fit and centred.
+    void renderTo(QPainter* painter, const QRectF& target);
 
 private:
     struct Impl;

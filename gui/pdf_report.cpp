@@ -1,0 +1,367 @@
+#include "gui/pdf_report.h"
+
+#include <QAbstractItemModel>
+#include <QBuffer>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QFontMetricsF>
+#include <QGraphicsScene>
+#include <QPageLayout>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <algorithm>
+#include <vector>
+
+#include "gui/one_line_diagram.h"
+#include "gui/plot/chart_adapter.h"
+#include "gui/results_view.h"
+#include "gui/table_models.h"
+
+namespace dctwin::gui {
+namespace {
+
+constexpr int kDpi = 96;                // one PDF unit per screen pixel: widgets render 1:1
+constexpr double kChartHeight = 330.0;  // two charts and their legends to a landscape page
+constexpr double kMaxColumn = 260.0;    // a long text column would push the loadings off
+
+// Lays content out top to bottom, page after page, with a footer on each page.
+class PageFlow {
+public:
+    PageFlow(QPdfWriter& writer, QPainter& painter, QString footer, int total_pages)
+        : writer_(writer),
+          p_(painter),
+          footer_(std::move(footer)),
+          total_(total_pages),
+          area_(QPointF(0, 0), writer.pageLayout().paintRectPixels(kDpi).size()) {
+        y_ = area_.top();
+    }
+
+    QPainter& painter() { return p_; }
+    double left() const { return area_.left(); }
+    double width() const { return area_.width(); }
+    double y() const { return y_; }
+    double bottom() const { return area_.bottom() - 24.0; }  // the footer's band
+    double room() const { return bottom() - y_; }
+    bool atTop() const { return y_ <= area_.top(); }
+    void advance(double h) { y_ += h; }
+    int page() const { return page_; }
+
+    void newPage() {
+        drawFooter();
+        writer_.newPage();
+        ++page_;
+        y_ = area_.top();
+    }
+    /// A new page unless `h` fits below (or the page is still empty).
+    void ensure(double h) {
+        if (!atTop() && y_ + h > bottom()) newPage();
+    }
+    void finish() { drawFooter(); }
+
+    void heading(const QString& text, int point_size = 13) {
+        QFont f = p_.font();
+        f.setPointSize(point_size);
+        f.setBold(true);
+        const QFontMetricsF fm(f, &writer_);
+        ensure(fm.height() * 3);
+        p_.save();
+        p_.setFont(f);
+        p_.drawText(QRectF(left(), y_, width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                    text);
+        p_.restore();
+        y_ += fm.height() * 1.4;
+    }
+
+    void paragraph(const QString& text) {
+        const QFontMetricsF fm(p_.font(), &writer_);
+        const QRectF r = fm.boundingRect(QRectF(left(), 0, width(), 1e6), Qt::TextWordWrap, text);
+        ensure(r.height());
+        p_.drawText(QRectF(left(), y_, width(), r.height()), Qt::TextWordWrap, text);
+        y_ += r.height() + fm.height() * 0.4;
+    }
+
+private:
+    void drawFooter() {
+        p_.save();
+        QFont f = p_.font();
+        f.setPointSize(8);
+        p_.setFont(f);
+        p_.setPen(QColor(90, 90, 90));
+        const QRectF band(left(), area_.bottom() - 16.0, width(), 16.0);
+        p_.drawLine(band.topLeft(), band.topRight());
+        p_.drawText(band, Qt::AlignLeft | Qt::AlignBottom, footer_);
+        p_.drawText(band, Qt::AlignRight | Qt::AlignBottom,
+                    total_ > 0 ? QObject::tr("page %1 of %2").arg(page_).arg(total_)
+                               : QObject::tr("page %1").arg(page_));
+        p_.restore();
+    }
+
+    QPdfWriter& writer_;
+    QPainter& p_;
+    QString footer_;
+    int total_;
+    QRectF area_;
+    double y_ = 0.0;
+    int page_ = 1;
+};
+
+// The columns in the order the results tabs show them: a sizing table's loading columns
+// right after its redundancy column (results_view.cpp arrangeColumns), the rest as stored.
+std::vector<int> displayedColumns(const QAbstractItemModel& m) {
+    std::vector<int> order;
+    for (int c = 0; c < m.columnCount(); ++c) order.push_back(c);
+    const auto* sizing = qobject_cast<const SizingTableModel*>(&m);
+    if (!sizing) return order;
+    const auto& cols = sizing->table().columns;
+    std::vector<int> loading, rest;
+    int redundancy = -1;
+    for (int c = 0; c < static_cast<int>(cols.size()) && c < m.columnCount(); ++c) {
+        if (cols[c].name.find("loading") != std::string::npos) {
+            loading.push_back(c);
+        } else {
+            rest.push_back(c);
+            if (cols[c].name == "redundancy") redundancy = static_cast<int>(rest.size());
+        }
+    }
+    if (redundancy < 0) return order;
+    rest.insert(rest.begin() + redundancy, loading.begin(), loading.end());
+    return rest;
+}
+
+QColor colourOf(const QVariant& v) {
+    if (v.canConvert<QBrush>()) return v.value<QBrush>().color();
+    if (v.canConvert<QColor>()) return v.value<QColor>();
+    return {};
+}
+
+// A table model drawn as the views show it: headers (with their units), display texts,
+// alignments and the loading colours; the header is repeated on each page it runs onto.
+void drawTable(PageFlow& flow, QPaintDevice* device, const QAbstractItemModel& m) {
+    QPainter& p = flow.painter();
+    const std::vector<int> cols = displayedColumns(m);
+    if (m.rowCount() == 0 || cols.empty()) {
+        flow.paragraph(QObject::tr("(not in this report)"));
+        return;
+    }
+    QFont body = p.font();
+    body.setPointSize(8);
+    QFont head = body;
+    head.setBold(true);
+    const QFontMetricsF fb(body, device), fh(head, device);
+    const double pad = 5.0;
+    const double row_h = fb.height() + 6.0;
+    std::vector<double> w;
+    for (int c : cols) {
+        double cw = fh.horizontalAdvance(m.headerData(c, Qt::Horizontal).toString());
+        for (int r = 0; r < m.rowCount(); ++r) {
+            cw = std::max(cw, fb.horizontalAdvance(m.index(r, c).data().toString()));
+        }
+        w.push_back(std::min(cw + 2 * pad, kMaxColumn));
+    }
+    // Too wide for the page: narrow the widest columns first (the count rules), so the
+    // short ones (counts, ratings, loadings) keep their headers whole.
+    const auto sumCapped = [&w](double cap) {
+        double t = 0.0;
+        for (double x : w) t += std::min(x, cap);
+        return t;
+    };
+    double cap = kMaxColumn;
+    while (cap > 40.0 && sumCapped(cap) > flow.width()) cap -= 4.0;
+    for (double& x : w) x = std::min(x, cap);
+    if (const double total = sumCapped(cap); total > flow.width()) {
+        for (double& x : w) x *= flow.width() / total;
+    }
+    const auto header = [&] {
+        double x = flow.left();
+        p.save();
+        p.setFont(head);
+        for (std::size_t i = 0; i < cols.size(); ++i) {
+            const QRectF cell(x, flow.y(), w[i], row_h);
+            p.fillRect(cell, QColor(225, 225, 225));
+            p.setPen(QColor(160, 160, 160));
+            p.drawRect(cell);
+            p.setPen(Qt::black);
+            const QString t = fh.elidedText(m.headerData(cols[i], Qt::Horizontal).toString(),
+                                            Qt::ElideRight, w[i] - 2 * pad);
+            p.drawText(cell.adjusted(pad, 0, -pad, 0), Qt::AlignLeft | Qt::AlignVCenter, t);
+            x += w[i];
+        }
+        p.restore();
+        flow.advance(row_h);
+    };
+    flow.ensure(2 * row_h);
+    header();
+    p.save();
+    p.setFont(body);
+    for (int r = 0; r < m.rowCount(); ++r) {
+        if (flow.y() + row_h > flow.bottom()) {
+            p.restore();
+            flow.newPage();
+            header();
+            p.save();
+            p.setFont(body);
+        }
+        double x = flow.left();
+        for (std::size_t i = 0; i < cols.size(); ++i) {
+            const QModelIndex idx = m.index(r, cols[i]);
+            const QRectF cell(x, flow.y(), w[i], row_h);
+            if (const QColor bg = colourOf(idx.data(Qt::BackgroundRole)); bg.isValid()) {
+                p.fillRect(cell, bg);
+            }
+            p.setPen(QColor(200, 200, 200));
+            p.drawRect(cell);
+            const QColor fg = colourOf(idx.data(Qt::ForegroundRole));
+            p.setPen(fg.isValid() ? fg : QColor(Qt::black));
+            const QVariant a = idx.data(Qt::TextAlignmentRole);
+            const Qt::Alignment align =
+                a.isValid() ? Qt::Alignment(a.toInt()) : (Qt::AlignLeft | Qt::AlignVCenter);
+            p.drawText(cell.adjusted(pad, 0, -pad, 0),
+                       (align & Qt::AlignHorizontal_Mask) | Qt::AlignVCenter,
+                       fb.elidedText(idx.data().toString(), Qt::ElideRight, w[i] - 2 * pad));
+            x += w[i];
+        }
+        flow.advance(row_h);
+    }
+    p.restore();
+    flow.advance(row_h * 0.6);
+}
+
+// Charts with data side by side in one row (the app puts heat and flows side by side).
+void drawCharts(PageFlow& flow, const QList<ChartPanel*>& charts) {
+    QList<ChartPanel*> drawn;
+    for (ChartPanel* c : charts) {
+        if (c && c->seriesCount() > 0) drawn << c;
+    }
+    if (drawn.isEmpty()) return;
+    flow.ensure(kChartHeight);
+    const double h = std::min(kChartHeight, flow.room());
+    const double gap = 8.0;
+    const double w = (flow.width() - gap * (drawn.size() - 1)) / drawn.size();
+    for (int i = 0; i < drawn.size(); ++i) {
+        drawn[i]->renderTo(&flow.painter(), QRectF(flow.left() + i * (w + gap), flow.y(), w, h));
+    }
+    flow.advance(h + gap);
+}
+
+// Every page of the report; returns how many.
+int layOut(QPdfWriter& writer, ResultsView& results, const PdfReportInfo& info, int total,
+           QString* error) {
+    QPainter p;
+    if (!p.begin(&writer)) {
+        *error = QObject::tr("the PDF writer could not start a page");
+        return 0;
+    }
+    QFont base = p.font();
+    base.setPointSize(9);
+    p.setFont(base);
+    PageFlow flow(writer, p, QObject::tr("dctwin report: %1").arg(info.scenario), total);
+
+    // 1. Title block and summary metrics.
+    flow.heading(QObject::tr("dctwin report: %1").arg(info.scenario), 18);
+    flow.paragraph(QObject::tr("Scenario: %1").arg(info.scenario));
+    flow.paragraph(QObject::tr("File: %1").arg(info.file));
+    flow.paragraph(QObject::tr("Study: %1").arg(info.study));
+    flow.paragraph(QObject::tr("Results: %1").arg(info.run));
+    flow.paragraph(QObject::tr("Report written %1 by dctwin-gui.")
+                       .arg(QDateTime::currentDateTimeUtc().toString(
+                           QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"))));
+    flow.advance(8.0);
+    flow.heading(QObject::tr("Summary metrics"));
+    drawTable(flow, &writer, *results.summaryModel());
+
+    const bool series = results.report() && !results.report()->timeseries.time.empty();
+    // 2. Electrical: sizing and the power chart.
+    flow.newPage();
+    flow.heading(QObject::tr("Electrical sizing"));
+    drawTable(flow, &writer, *results.powerSizingModel());
+    if (series) {
+        flow.heading(QObject::tr("Power"));
+        drawCharts(flow, {results.charts(ResultsView::PowerTab).value(0)});
+    } else {
+        flow.paragraph(
+            QObject::tr("This report has no time series (a design-point study): no charts."));
+    }
+    // 3. Cooling: sizing and the cooling charts.
+    flow.newPage();
+    flow.heading(QObject::tr("Cooling sizing"));
+    drawTable(flow, &writer, *results.coolingSizingModel());
+    if (series) {
+        const QList<ChartPanel*> cooling = results.charts(ResultsView::CoolingTab);
+        drawCharts(flow, {cooling.value(0)});                    // temperatures, full width
+        drawCharts(flow, {cooling.value(1), cooling.value(2)});  // heat and flows
+    }
+    // 4. The one-line diagram as the Design tab draws it.
+    if (OneLineDiagram* d = results.oneLineDiagram(); d && !d->blocks().empty()) {
+        flow.newPage();
+        flow.heading(QObject::tr("One-line diagram"));
+        QGraphicsScene* scene = d->scene();
+        const QRectF source = scene->itemsBoundingRect().adjusted(-10, -10, 10, 10);
+        scene->render(&p, QRectF(flow.left(), flow.y(), flow.width(), flow.room()), source,
+                      Qt::KeepAspectRatio);
+    }
+    flow.finish();
+    const int pages = flow.page();
+    if (!p.end()) {
+        *error = QObject::tr("the PDF writer failed while finishing the file");
+        return 0;
+    }
+    return pages;
+}
+
+void setUp(QPdfWriter& writer, const PdfReportInfo& info) {
+    writer.setResolution(kDpi);
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape,
+                                     QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter));
+    writer.setTitle(QObject::tr("dctwin report: %1").arg(info.scenario));
+    writer.setCreator(QStringLiteral("dctwin-gui"));
+}
+
+}  // namespace
+
+int writePdfReport(const QString& path, ResultsView& results, const PdfReportInfo& info,
+                   QString* error) {
+    QString err;
+    if (!results.report()) {
+        *error = QObject::tr("nothing to export: run the scenario or open a report first");
+        return 0;
+    }
+    // First pass in memory, for "page n of N".
+    int total = 0;
+    {
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QPdfWriter writer(&buffer);
+        setUp(writer, info);
+        total = layOut(writer, results, info, 0, &err);
+        if (total == 0) {
+            *error = err;
+            return 0;
+        }
+    }
+    // QSaveFile writes beside the target and renames on commit(); without commit() the
+    // temporary file is removed, so the target is never partial.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = file.errorString();
+        return 0;
+    }
+    int pages = 0;
+    {
+        QPdfWriter writer(&file);
+        setUp(writer, info);
+        pages = layOut(writer, results, info, total, &err);
+    }
+    if (pages == 0 || file.error() != QFileDevice::NoError) {
+        *error = pages == 0 ? err : file.errorString();
+        file.cancelWriting();
+        return 0;
+    }
+    if (!file.commit()) {
+        *error = file.errorString();
+        return 0;
+    }
+    return pages;
+}
+
+}  // namespace dctwin::gui

@@ -1,0 +1,168 @@
+// File → Export report as PDF (issue 13): a real run of the reference site, exported through
+// MainWindow::exportPdf and checked in the bytes of the PDF (Qt's PDF module, which could
+// parse it, is not a dependency): the header, the page objects, and the document title in
+// the Info dictionary (content streams are compressed; the Info strings are not).
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <filesystem>
+
+#include "core/json.h"
+#include "gui/main_window.h"
+#include "gui/results_view.h"
+#include "gui/run_controller.h"
+#include "gui/table_models.h"
+
+namespace dctwin::gui {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kScenarioDir = fs::path(DCTWIN_SOURCE_DIR) / "scenarios";
+const fs::path kScenario = kScenarioDir / "azure_gb300_64.json";
+const char* const kName = "pdf export check site";
+
+QByteArray readAll(const fs::path& file) {
+    QFile f(QString::fromStdString(file.string()));
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Page objects ("/Type /Page"), not the page tree ("/Type /Pages").
+int pageObjects(const QByteArray& pdf) {
+    int n = 0;
+    for (qsizetype at = pdf.indexOf("/Type /Page"); at >= 0;
+         at = pdf.indexOf("/Type /Page", at + 1)) {
+        const qsizetype next = at + 11;
+        if (next >= pdf.size() || pdf[next] != 's') ++n;
+    }
+    return n;
+}
+
+// Qt writes Info strings as UTF-16BE.
+QByteArray utf16be(const QString& s) {
+    QByteArray out;
+    for (QChar c : s) {
+        out.append(static_cast<char>(c.unicode() >> 8));
+        out.append(static_cast<char>(c.unicode() & 0xff));
+    }
+    return out;
+}
+
+// "Report written to … (N pages)": the count the exporter says it wrote.
+int pagesSaid(const QString& messages) {
+    static const QRegularExpression re(QStringLiteral("\\((\\d+) pages\\)"));
+    QRegularExpressionMatch last;
+    for (auto it = re.globalMatch(messages); it.hasNext();) last = it.next();
+    return last.hasMatch() ? last.captured(1).toInt() : -1;
+}
+
+bool run(MainWindow& w, Json s) {
+    s["name"] = kName;
+    w.setScenario(s, kScenarioDir);
+    QSignalSpy finished(w.runController(), &RunController::finished);
+    QSignalSpy failed(w.runController(), &RunController::failed);
+    if (!w.startRun()) return false;
+    if (!(finished.count() > 0 || finished.wait(300000))) return false;
+    return failed.count() == 0;
+}
+
+TEST(PdfReport, DesignPointExportHasTitleSummarySizingAndDiagram) {
+    ASSERT_TRUE(fs::exists(kScenario)) << kScenario;
+    MainWindow w;
+    EXPECT_FALSE(w.exportPdfAction()->isEnabled());  // nothing to export yet
+    Json s = readJsonFile(kScenario);
+    s["study"] = {{"kind", "design_point"}};
+    ASSERT_TRUE(run(w, s)) << w.messagesText().toStdString();
+    EXPECT_TRUE(w.exportPdfAction()->isEnabled());
+    EXPECT_EQ(w.exportPdfAction()->shortcut(), QKeySequence(QKeySequence::Print));
+
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path file = fs::path(dir.path().toStdString()) / "design.pdf";
+    ASSERT_TRUE(w.exportPdf(file)) << w.messagesText().toStdString();
+    const QByteArray pdf = readAll(file);
+    ASSERT_TRUE(pdf.startsWith("%PDF-")) << pdf.left(16).toStdString();
+    // Title block and summary; electrical sizing; cooling sizing; one-line diagram. A design
+    // point has no charts, and the reference site's tables fit a landscape page each.
+    EXPECT_EQ(pageObjects(pdf), 4);
+    EXPECT_EQ(pagesSaid(w.messagesText()), 4);
+    EXPECT_TRUE(pdf.contains(utf16be(QStringLiteral("dctwin report: %1").arg(kName))));
+    EXPECT_TRUE(pdf.contains(utf16be(QStringLiteral("dctwin-gui"))));
+    // Only the report in the folder: the temporary file was renamed, not left beside it.
+    EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files), QStringList{"design.pdf"});
+
+    // Exporting again replaces the file whole.
+    ASSERT_TRUE(w.exportPdf(file));
+    EXPECT_EQ(pageObjects(readAll(file)), 4);
+    EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files), QStringList{"design.pdf"});
+}
+
+TEST(PdfReport, AnnualExportAddsThePowerAndCoolingCharts) {
+    ASSERT_TRUE(fs::exists(kScenario)) << kScenario;
+    MainWindow w;
+    Json s = readJsonFile(kScenario);
+    s["study"]["days"] = 1;
+    s["study"]["output_interval_s"] = 3600;
+    ASSERT_TRUE(run(w, s)) << w.messagesText().toStdString();
+    ASSERT_GT(w.results()->report()->timeseries.time.size(), 0u);
+    QTemporaryDir dir;
+    const fs::path file = fs::path(dir.path().toStdString()) / "annual.pdf";
+    ASSERT_TRUE(w.exportPdf(file)) << w.messagesText().toStdString();
+    const QByteArray pdf = readAll(file);
+    ASSERT_TRUE(pdf.startsWith("%PDF-"));
+    const int pages = pageObjects(pdf);
+    EXPECT_EQ(pages, pagesSaid(w.messagesText()));
+    // Title block and summary (an annual run has more metrics than a design point: they run
+    // onto page 2, header repeated); electrical sizing with the power chart under it; cooling
+    // sizing with the temperatures; heat and flows side by side; the one-line diagram.
+    EXPECT_EQ(pages, 6);
+    EXPECT_GT(pdf.size(), 20000);  // charts drawn as vectors, not an empty page
+}
+
+TEST(PdfReport, WriteErrorIsShownAndLeavesNoFile) {
+    MainWindow w;
+    Json s = readJsonFile(kScenario);
+    s["study"] = {{"kind", "design_point"}};
+    ASSERT_TRUE(run(w, s)) << w.messagesText().toStdString();
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path root(dir.path().toStdString());
+    // A folder that does not exist, and one that cannot be written (tests may run as root,
+    // for whom a mode of 0555 is no bar: /proc refuses new files to everyone).
+    fs::create_directory(root / "locked");
+    fs::permissions(root / "locked", fs::perms::owner_read | fs::perms::owner_exec);
+    const bool locked_works =
+        !QFileInfo(QString::fromStdString((root / "locked").string())).isWritable();
+    const fs::path locked = locked_works ? root / "locked" : fs::path("/proc");
+    for (const fs::path& target : {root / "missing" / "r.pdf", locked / "dctwin_report.pdf"}) {
+        SCOPED_TRACE(target.string());
+        EXPECT_FALSE(w.exportPdf(target));
+        EXPECT_FALSE(fs::exists(target));
+        const QString name = QString::fromStdString(target.string());
+        EXPECT_TRUE(w.messagesText().contains(QStringLiteral("could not write '%1': ").arg(name)))
+            << w.messagesText().toStdString();
+        QMessageBox* box = nullptr;
+        for (QMessageBox* b : w.findChildren<QMessageBox*>()) {
+            if (b->isVisible() && b->text().contains(name)) box = b;
+        }
+        ASSERT_NE(box, nullptr) << "no message box names the file";
+        // The reason follows the file's name.
+        EXPECT_GT(box->text().size(), QStringLiteral("could not write '%1': ").arg(name).size());
+        box->close();
+        QApplication::processEvents();
+    }
+    fs::permissions(root / "locked", fs::perms::owner_all);
+    EXPECT_TRUE(fs::is_empty(root / "locked"));
+    EXPECT_FALSE(fs::exists(root / "missing"));
+}
+
+}  // namespace
+}  // namespace dctwin::gui
