@@ -160,7 +160,8 @@ TEST(power_SizingMapping, LvMainsAfterAFailureCarryWhatTheirTransformerCarries) 
     SizingInput all;
     all.rack_models = {{catalog().rack("gb300_nvl72"), 64}};
     all.cooling_on_ups_fraction = 1.0;
-    const SizingRow& lv8 = sizeElectrical(all, catalog()).row("lv_switchgear");
+    const SizingResult r8 = sizeElectrical(all, catalog());  // keep it: row() is a reference
+    const SizingRow& lv8 = r8.row("lv_switchgear");
     EXPECT_NEAR(lv8.failure_loading / lv8.normal_loading, 1.5, 1e-9);
 }
 
