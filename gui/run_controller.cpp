@@ -57,6 +57,25 @@ void RunController::fail(const std::exception& e) {
     });
 }
 
+void RunController::guarded(const std::function<void()>& work) {
+    try {
+        work();
+    } catch (const CancelledError&) {
+        deliver([this] {
+            state_ = State::Cancelled;
+            emit cancelled();
+        });
+    } catch (const std::exception& e) {
+        fail(e);
+    } catch (...) {
+        deliver([this] {
+            state_ = State::Failed;
+            last_error_ = QStringLiteral("internal error: unknown exception");
+            emit failed(last_error_);
+        });
+    }
+}
+
 bool RunController::startSweep(const Json& sweep, const std::filesystem::path& sweep_dir,
                                const QString& origin, const std::filesystem::path& out_dir,
                                int threads) {
@@ -64,7 +83,7 @@ bool RunController::startSweep(const Json& sweep, const std::filesystem::path& s
     begin();
     worker_ =
         std::thread([this, sweep, sweep_dir, out_dir, threads, origin = origin.toStdString()] {
-            try {
+            guarded([&] {
                 const facility::SweepPlan plan = facility::parseSweep(sweep, sweep_dir, origin);
                 // Cases report when they end; a sweep has few, so every one is posted.
                 auto result = std::make_shared<const facility::SweepResult>(facility::runSweep(
@@ -82,20 +101,7 @@ bool RunController::startSweep(const Json& sweep, const std::filesystem::path& s
                     state_ = State::Finished;
                     emit sweepFinished();
                 });
-            } catch (const CancelledError&) {
-                deliver([this] {
-                    state_ = State::Cancelled;
-                    emit cancelled();
-                });
-            } catch (const std::exception& e) {
-                fail(e);
-            } catch (...) {
-                deliver([this] {
-                    state_ = State::Failed;
-                    last_error_ = QStringLiteral("internal error: unknown exception");
-                    emit failed(last_error_);
-                });
-            }
+            });
         });
     return true;
 }
@@ -126,7 +132,7 @@ bool RunController::start(const Json& scenario, const std::filesystem::path& bas
                 emit progress(fraction, t);
             });
         };
-        try {
+        guarded([&] {
             const facility::ScenarioSpec parsed =
                 facility::parseScenario(scenario, base_dir, origin);
             auto outcome = std::make_shared<const facility::RunOutcome>(runner_(parsed, control));
@@ -142,20 +148,7 @@ bool RunController::start(const Json& scenario, const std::filesystem::path& bas
                 state_ = State::Finished;
                 emit finished();
             });
-        } catch (const CancelledError&) {
-            deliver([this] {
-                state_ = State::Cancelled;
-                emit cancelled();
-            });
-        } catch (const std::exception& e) {
-            fail(e);
-        } catch (...) {
-            deliver([this] {
-                state_ = State::Failed;
-                last_error_ = QStringLiteral("internal error: unknown exception");
-                emit failed(last_error_);
-            });
-        }
+        });
     });
     return true;
 }

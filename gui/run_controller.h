@@ -73,6 +73,9 @@ private:
     void deliver(std::function<void()> fn);
     void begin();
     void fail(const std::exception& e);
+    /// Runs `work` on the worker thread and turns whatever it throws into the signal the GUI
+    /// expects (cancelled, failed); shared by single runs and sweeps.
+    void guarded(const std::function<void()>& work);
 
     Runner runner_;
     std::thread worker_;
