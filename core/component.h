@@ -25,6 +25,9 @@ struct Variable {
     double nominal = 1.0;  // typical magnitude (> 0) [unit]
     double start = 0.0;    // initial value of a state, default value of an input [unit]
     std::string description;
+    /// States only: an error scale [unit] (0: none); the solver's absolute tolerance is at
+    /// least rel_tol · error_scale (core/solver/ode_solver.h).
+    double error_scale = 0.0;
 };
 
 class Component {

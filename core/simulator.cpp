@@ -113,6 +113,7 @@ public:
     /// [s] time of the latest right-hand-side evaluation (where a model error arose).
     double lastTime() const { return last_t_; }
     double nominal(std::size_t i) const override { return inner_.nominal(i); }
+    double errorScale(std::size_t i) const override { return inner_.errorScale(i); }
     std::string stateName(std::size_t i) const override { return inner_.stateName(i); }
     SparsityPattern jacobianPattern() const override { return inner_.jacobianPattern(); }
 

@@ -432,4 +432,8 @@ void SystemProblem::rhs(double t, std::span<const double> x, std::span<double> d
 
 double SystemProblem::nominal(std::size_t i) const { return system_.stateVariable(i).nominal; }
 
+double SystemProblem::errorScale(std::size_t i) const {
+    return system_.stateVariable(i).error_scale;
+}
+
 }  // namespace dctwin

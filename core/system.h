@@ -157,6 +157,7 @@ public:
     std::size_t size() const override { return system_.stateCount(); }
     void rhs(double t, std::span<const double> x, std::span<double> dxdt) override;
     double nominal(std::size_t i) const override;
+    double errorScale(std::size_t i) const override;
     std::string stateName(std::size_t i) const override { return system_.stateName(i); }
     SparsityPattern jacobianPattern() const override { return system_.jacobianPattern(); }
     const System& system() const { return system_; }

@@ -126,7 +126,14 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
     sys.add(std::make_shared<const AmbientWeather>("weather", wx, start));
     sys.add(std::make_shared<const ExampleLoad>("load", o.racks, rp.heat_design,
                                                 rp.gpu_heat_design / rp.heat_design, start));
-    const Cdu& cdu = sys.add(std::make_shared<const Cdu>("cdu", cdu_model, o.racks));
+    // Every rack is a branch of its own on the CDU's headers (one branch law, PG25).
+    rp.film_temp = o.tcs_supply_setpoint + 0.5 * cdu_model.spec().delta_t_setpoint;
+    std::vector<RackManifold::Slot> slots(static_cast<std::size_t>(o.racks), {0, 1.0});
+    const Cdu& cdu = sys.add(std::make_shared<const Cdu>(
+        "cdu", cdu_model,
+        std::vector<RackBranch>{
+            RackBranch(rp.branch, FluidState::of(pg, rp.film_temp), 4.0 * rp.flow_design)},
+        slots));
     std::vector<const RackLoop*> racks;
     for (int i = 1; i <= o.racks; ++i) {
         racks.push_back(
@@ -161,9 +168,9 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
         sys.connect(fmt::format("load.heat_{}", i), r + ".heat_liquid");
         sys.connect(fmt::format("load.gpu_heat_{}", i), r + ".gpu_heat");
         sys.connect("cdu.secondary_supply_temp", r + ".supply_temp");
-        sys.connect("cdu.flow_per_rack", r + ".flow");
+        sys.connect(fmt::format("cdu.rack_flow_{}", i), r + ".flow");
         sys.connect(r + ".outlet_temp", fmt::format("mixer.temp_{}", i));
-        sys.connect("cdu.flow_per_rack", fmt::format("mixer.flow_{}", i));
+        sys.connect(fmt::format("cdu.rack_flow_{}", i), fmt::format("mixer.flow_{}", i));
     }
     sys.connect("mixer.temp", "cdu.secondary_return_temp");
     sys.connect("pipe_supply.outlet_temp", "cdu.facility_supply_temp");

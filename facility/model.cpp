@@ -93,7 +93,7 @@ SiteModel::SiteModel(const ScenarioSpec& spec, const SiteSizing& sizing,
       sizing_(sizing),
       c_(conditions),
       coolant_(thermal::Coolant::byName(spec.cooling.coolant)),
-      cdu_model_(spec.cooling.cdu) {
+      cdu_model_(spec.cooling.cdu, spec.cooling.coolant) {
     const double P_site = std::max(1e5, sizing_.design_rack_power * sizing_.racks);
     const std::vector<KindSource> sources = addBoundary();
     const ComponentHandle fws_mix = addFacilityLoopParts();
@@ -106,6 +106,10 @@ SiteModel::SiteModel(const ScenarioSpec& spec, const SiteSizing& sizing,
     addSitePower(P_site);
     addMeters(P_site);
     system_.finalize();
+}
+
+double SiteModel::filmTemperature() const {
+    return spec_.cooling.tcs_supply_setpoint + 0.5 * spec_.cooling.cdu.delta_t_setpoint;
 }
 
 /// Weather and the utilization of every rack kind: the study's (workload, hourly weather) or
@@ -158,20 +162,58 @@ void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sourc
     const std::string gname = fmt::format("g{}", gi);
     CduSlot cs;
     cs.multiplicity = g.multiplicity;
-    cs.cdu = add(std::make_shared<thermal::Cdu>("cdu_" + gname, cdu_model_,
-                                                static_cast<double>(g.racksPerCdu())));
+    // Rack slots on this CDU: (kind, racks). A branch-valve event acts on the first rack of
+    // its CDU, which then gets a slot of its own (sizing keeps that CDU in a group alone).
+    std::vector<std::pair<double, double>> valve;
+    for (int c : g.cdu_indices) {
+        if (auto it = c_.valve_openings.find(c); it != c_.valve_openings.end()) valve = it->second;
+    }
+    std::vector<std::pair<std::size_t, int>> slots;
+    for (const auto& [k, n] : g.racks) {
+        if (!valve.empty() && slots.empty() && n > 1) {
+            slots.emplace_back(k, 1);
+            slots.emplace_back(k, n - 1);
+        } else {
+            slots.emplace_back(k, n);
+        }
+    }
+    // One branch law per liquid-loop record; slots of one record share it.
+    std::vector<thermal::RackBranch> branches;
+    std::vector<thermal::RackManifold::Slot> manifold_slots;
+    std::map<std::size_t, std::size_t> branch_of_entry;
+    for (const auto& [k, n] : slots) {
+        const std::size_t entry = sizing_.kinds[k].entry;
+        auto [it, fresh] = branch_of_entry.try_emplace(entry, branches.size());
+        if (fresh) {
+            const thermal::RackLoopParams& lp = spec_.it.racks[entry].loop;
+            branches.emplace_back(lp.branch, thermal::FluidState::of(coolant_, filmTemperature()),
+                                  4.0 * lp.flow_design);
+        }
+        manifold_slots.push_back({it->second, static_cast<double>(n)});
+    }
+    cs.cdu = add(std::make_shared<thermal::Cdu>("cdu_" + gname, cdu_model_, std::move(branches),
+                                                std::move(manifold_slots)));
     std::vector<double> rack_weights;
-    for (const auto& [k, n] : g.racks) rack_weights.push_back(n);
+    for (const auto& [k, n] : slots) rack_weights.push_back(n);
     cs.mixer = add(std::make_shared<thermal::Mixer>("mix_" + gname, coolant_, rack_weights,
                                                     cool.tcs_supply_setpoint + 10.0,
                                                     spec_.it.racks.front().loop.flow_design));
     std::size_t position = 0;
-    for (const auto& [k, n] : g.racks) addRack(gi, k, n, ++position, sources[k], cs, sums);
+    for (const auto& [k, n] : slots) addRack(gi, k, n, ++position, sources[k], cs, sums);
     connect(cs.mixer, "temp", cs.cdu, "secondary_return_temp");
     connect(pipe_supply_, "outlet_temp", cs.cdu, "facility_supply_temp");
     fix(cs.cdu, "facility_flow_available", cool.cdu.facility_flow);
     fix(cs.cdu, "supply_temp_setpoint", cool.tcs_supply_setpoint);
     fix(cs.cdu, "pump_speed", 1.0);
+    fix(cs.cdu, "dp_setpoint", cool.cdu.dp_setpoint);
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+        const std::string port = fmt::format("valve_{}", i + 1);
+        if (i == 0 && !valve.empty()) {
+            connect(schedule("valve_" + gname, "1", 1.0, valve), "value", cs.cdu, port);
+        } else {
+            fix(cs.cdu, port, 1.0);
+        }
+    }
     // A pump trip applies to one physical CDU, which sizing keeps in a group of its own.
     std::vector<std::pair<double, double>> trips;
     for (int c : g.cdu_indices) {
@@ -252,6 +294,7 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
     thermal::RackLoopParams lp = entry.loop;
     lp.count = n;
     lp.initial_temp = cool.tcs_supply_setpoint + 5.0;
+    lp.film_temp = filmTemperature();
     if (lp.gpus != rack.gpus) {
         throw InputError(fmt::format(
             "rack model '{}' has {} GPUs but its liquid-loop record has gpus_per_rack = {}; "
@@ -291,9 +334,11 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
     connect(rs.heat, "value", rs.loop, "heat_liquid");
     connect(rs.gpu_heat, "value", rs.loop, "gpu_heat");
     connect(cs.cdu, "secondary_supply_temp", rs.loop, "supply_temp");
-    connect(cs.cdu, "flow_per_rack", rs.loop, "flow");
+    const std::string rack_flow = fmt::format("rack_flow_{}", position);
+    rs.flow = cs.cdu.out(rack_flow);
+    connect(cs.cdu, rack_flow, rs.loop, "flow");
     connect(rs.loop, "outlet_temp", cs.mixer, fmt::format("temp_{}", position));
-    connect(cs.cdu, "flow_per_rack", cs.mixer, fmt::format("flow_{}", position));
+    connect(cs.cdu, rack_flow, cs.mixer, fmt::format("flow_{}", position));
 
     const double m = g.multiplicity;
     const std::string tn = fmt::format("t{}", racks_.size());

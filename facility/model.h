@@ -50,6 +50,8 @@ struct Conditions {
     std::vector<std::pair<double, double>> fans_available;   // plant fans and chiller power
     std::vector<std::pair<double, double>> chiller_available;
     std::map<int, std::vector<std::pair<double, double>>> pumps_failed;  // per physical CDU
+    /// Branch-valve openings of the first rack of a physical CDU.
+    std::map<int, std::vector<std::pair<double, double>>> valve_openings;
     double horizon = 3600.0;  // [s] typical run length (meter nominal values)
 };
 
@@ -60,6 +62,7 @@ struct RackSlot {
     double weight = 0;  // racks represented in the site = m_g·n_k
     ComponentHandle power, loop, heat;
     ComponentHandle gpu_heat;  ///< heat of one GPU into its junction [W]
+    OutputPort flow;           ///< coolant flow of one rack of the slot [m3/s]
     std::optional<ComponentHandle> smoothing;
     std::string label;
 };
@@ -143,6 +146,9 @@ private:
     void wireFacilityLoop(const ComponentHandle& fws_mix);
     void addSitePower(double P_site);
     void addMeters(double P_site);
+    /// Coolant temperature at which branch hydraulics and cold-plate films are evaluated:
+    /// the TCS supply setpoint plus half the design temperature difference.         [K]
+    double filmTemperature() const;
 
     const ScenarioSpec& spec_;
     const SiteSizing& sizing_;

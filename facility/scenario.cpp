@@ -271,7 +271,7 @@ std::shared_ptr<const ObjectSpec> studySpec() {
 }
 
 const std::vector<std::string> kEventTypes = {"cdu_pump_trip", "heat_rejection_unit_loss",
-                                              "chiller_trip", "utility_loss"};
+                                              "chiller_trip", "utility_loss", "rack_valve"};
 
 std::shared_ptr<ObjectSpec> eventBase(const std::string& type, std::string description) {
     auto s = spec(std::move(description));
@@ -294,7 +294,12 @@ const std::vector<std::shared_ptr<const ObjectSpec>>& eventSpecs() {
         auto utility = eventBase("utility_loss",
                                  "The utility fails: UPS ride-through, generator start and "
                                  "load steps; plant fans restart on the generators.");
-        return std::vector<std::shared_ptr<const ObjectSpec>>{trip, loss, chiller, utility};
+        auto valve = eventBase("rack_valve",
+                               "The balancing valve of one rack's coolant branch (the first rack "
+                               "on a CDU) moves, e.g. closed by hand or blocked.");
+        valve->integer("cdu", 0, 100000, 0, "CDU index, 0-based")
+            .number("opening_pct", "%", 0, 100, 100, "valve opening, 100 = fully open");
+        return std::vector<std::shared_ptr<const ObjectSpec>>{trip, loss, chiller, utility, valve};
     }();
     return specs;
 }
@@ -389,6 +394,8 @@ std::vector<EventSpec> readEvents(const JsonView& list, const StudySpec& study) 
             ev.what = HeatRejectionUnitLoss{r.count("units")};
         } else if (type == "chiller_trip") {
             ev.what = ChillerTrip{};
+        } else if (type == "rack_valve") {
+            ev.what = RackValve{r.count("cdu"), r.number("opening_pct") / 100.0};
         } else {
             ev.what = UtilityLoss{};
         }
@@ -509,7 +516,6 @@ void readCooling(ScenarioSpec& sc, const SpecReader& v) {
     const SpecReader cdu = v.object("cdu");
     c.cdu_where = cdu.view().where();
     Json overrides = cdu.extraKeys();
-    if (!overrides.contains("secondary_coolant")) overrides["secondary_coolant"] = c.coolant;
     c.cdu = thermal::CduSpec::fromCatalog(cdu.string("model"), overrides, c.cdu_where);
     c.racks_per_cdu = cdu.count("racks_per_cdu");
     c.cdu_redundancy = cdu.string("redundancy");

@@ -124,6 +124,15 @@ void sizeCdus(const ScenarioSpec& sc, SiteSizing& z) {
 void groupCdus(const ScenarioSpec& sc, SiteSizing& z) {
     std::vector<int> targeted;
     for (const auto& ev : sc.events) {
+        if (const auto* valve = std::get_if<RackValve>(&ev.what)) {
+            if (valve->cdu > z.cdus - 1) {
+                throw InputError(
+                    fmt::format("{}/cdu: value {} is out of range; the site has {} CDUs (0 to {})",
+                                ev.where, valve->cdu, z.cdus, z.cdus - 1));
+            }
+            targeted.push_back(valve->cdu);
+            continue;
+        }
         const auto* trip = std::get_if<CduPumpTrip>(&ev.what);
         if (!trip) continue;
         if (trip->cdu > z.cdus - 1) {
@@ -256,7 +265,7 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
     }
     const thermal::AmbientAir air{z.design_weather.dry_bulb, z.design_weather.wet_bulb,
                                   z.design_weather.pressure};
-    const thermal::CduModel cdu(sc.cooling.cdu);
+    const thermal::CduModel cdu(sc.cooling.cdu, sc.cooling.coolant);
     const double design_heat = z.design_heat_liquid + z.cdus * cdu.design().pump_power +
                                z.design_fws_flow * sc.cooling.facility_loop.pressure_drop;
     const thermal::Coolant water = thermal::Coolant::byName("water");

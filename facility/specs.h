@@ -58,10 +58,15 @@ struct HeatRejectionUnitLoss {
 };
 struct ChillerTrip {};
 struct UtilityLoss {};
+/// The balancing valve of one rack's branch (the first rack of a CDU) moves to an opening.
+struct RackValve {
+    int cdu = 0;           ///< [1] physical CDU index, 0-based
+    double opening = 1.0;  ///< [1] 0 (closed) .. 1 (open)
+};
 struct EventSpec {
     double at_s = 0.0;  ///< [s] since study start
     std::string where;  ///< JSON path of the event ("/events/0"), for messages
-    std::variant<CduPumpTrip, HeatRejectionUnitLoss, ChillerTrip, UtilityLoss> what;
+    std::variant<CduPumpTrip, HeatRejectionUnitLoss, ChillerTrip, UtilityLoss, RackValve> what;
     std::string type() const;  ///< the scenario's name of the event type
 };
 

@@ -42,8 +42,8 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
         pump_flow_actual =
             std::max(pump_flow_actual, at(m, y, cs.cdu.out("secondary_flow")) / cdu.pumps_duty);
         cdu_heat = std::max(cdu_heat, at(m, y, cs.cdu.out("heat_transferred")));
-        rack_flow_min = std::min(rack_flow_min, at(m, y, cs.cdu.out("flow_per_rack")));
     }
+    for (const auto& rs : m.racks()) rack_flow_min = std::min(rack_flow_min, at(m, y, rs.flow));
     const double unit_capacity = sc.cooling.heat_rejection.unitCapacity();
     const thermal::AirCoilSpec& crah = sc.cooling.air_side.crah;
     const int crah_units = static_cast<int>(std::ceil(air_load / crah.capacity)) + 1;
@@ -144,6 +144,10 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             units -= loss->units;
             c.units_available.emplace_back(ev.at_s, units);
             r["units_remaining"] = units;
+        } else if (const auto* valve = std::get_if<RackValve>(&ev.what)) {
+            c.valve_openings[valve->cdu].emplace_back(ev.at_s, valve->opening);
+            r["cdu"] = valve->cdu;
+            r["opening_pct"] = valve->opening * 100.0;
         } else if (std::holds_alternative<ChillerTrip>(ev.what)) {
             c.chiller_available.emplace_back(ev.at_s, 0.0);
         } else {  // utility loss
@@ -371,7 +375,7 @@ void recordJunctions(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) 
         s.leak_ref = rack.die_ref_temp;
         s.leak_doubling = rack.leakage_doubling;
         s.loop = &loop;
-        s.flow = m.index(m.cdus()[rs.group].cdu.out("flow_per_rack"));
+        s.flow = m.index(rs.flow);
         s.rack_range = rack.gpus * rack.gpu_liquid_fraction * s.gpu_range +
                        rack.cpus * rack.cpu_liquid_fraction * (rack.cpu_max - rack.cpu_idle) +
                        rack.switch_trays * rack.switch_liquid_fraction * rack.switch_tray_max *
@@ -462,6 +466,32 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
             return v;
         },
         "cooling", "tcs_supply_temp_max", "K", "TCS supply of the warmest CDU");
+    // The secondary loops: pump speed and header differential pressure (mean over CDUs), and
+    // the flow of one rack (mean over the racks, and the smallest of any rack slot).
+    Terms speed, dp;
+    for (const auto& cs : m.cdus()) {
+        speed.emplace_back(m.index(cs.cdu.out("pump_speed")), cs.multiplicity);
+        dp.emplace_back(m.index(cs.cdu.out("header_dp")), cs.multiplicity);
+    }
+    rec.addProbe(weightedMean(speed), "cooling", "cdu_pump_speed", "1",
+                 "CDU secondary pump speed, fraction of rated (mean over CDUs)");
+    rec.addProbe(weightedMean(dp), "cooling", "cdu_header_dp", "Pa",
+                 "differential pressure across the rack branches (mean over CDUs)");
+    Terms rack_flow;
+    std::vector<std::size_t> rack_flows;
+    for (const auto& rs : m.racks()) {
+        rack_flow.emplace_back(m.index(rs.flow), rs.weight);
+        rack_flows.push_back(m.index(rs.flow));
+    }
+    rec.addProbe(weightedMean(rack_flow), "cooling", "rack_flow", "m3/s",
+                 "coolant flow of one rack (mean over the racks)");
+    rec.addProbe(
+        [rack_flows](double, std::span<const double>, std::span<const double> y) {
+            double v = std::numeric_limits<double>::infinity();
+            for (std::size_t i : rack_flows) v = std::min(v, y[i]);
+            return v;
+        },
+        "cooling", "rack_flow_min", "m3/s", "coolant flow of the least-fed rack");
     out(m.supplyPipe().out("outlet_temp"), "cooling", "fws_supply_temp", "facility supply");
     out(m.returnPipe().out("outlet_temp"), "cooling", "fws_return_temp", "facility return");
     recordJunctions(m, sc, rec);

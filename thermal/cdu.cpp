@@ -35,7 +35,21 @@ CduSpec CduSpec::fromJson(const JsonView& v, std::string name) {
                        "ua_flow_exponent",
                        "hot_resistance_fraction",
                        "secondary_volume_L",
-                       "facility_volume_L"});
+                       "facility_volume_L",
+                       "internal_pressure_drop_kPa",
+                       "drive_fixed_loss_pct",
+                       "control_variable",
+                       "dp_reset",
+                       "dp_setpoint_kPa",
+                       "dp_min_kPa",
+                       "flow_setpoint_Lpm",
+                       "delta_t_setpoint_K",
+                       "min_speed_pct",
+                       "control_gain",
+                       "control_integral_time_s",
+                       "drive_time_constant_s",
+                       "reset_time_s",
+                       "reset_gain"});
     CduSpec s;
     s.name = std::move(name);
     s.capacity = v.quantity("capacity", {"W", "kW", "MW"});
@@ -53,6 +67,37 @@ CduSpec CduSpec::fromJson(const JsonView& v, std::string name) {
     s.hot_resistance_fraction = v.number("hot_resistance_fraction", s.hot_resistance_fraction);
     s.secondary_volume = v.quantity("secondary_volume", {"L"}, s.secondary_volume);
     s.facility_volume = v.quantity("facility_volume", {"L"}, s.facility_volume);
+    s.internal_pressure_drop =
+        v.quantity("internal_pressure_drop", {"kPa"}, s.internal_pressure_drop);
+    const double loss_pct = v.number("drive_fixed_loss_pct", s.drive_fixed_loss * 100.0);
+    v.requireRange("drive_fixed_loss_pct", loss_pct, 0.0, 20.0);
+    s.drive_fixed_loss = loss_pct / 100.0;
+    s.control_variable =
+        v.choice("control_variable", {"differential_pressure", "flow", "delta_t", "constant_speed"},
+                 s.control_variable);
+    s.dp_reset = v.choice("dp_reset", {"delta_t", "none"}, s.dp_reset);
+    s.dp_setpoint = v.quantity("dp_setpoint", {"kPa"}, s.dp_setpoint);
+    s.dp_min = v.quantity("dp_min", {"kPa"}, s.dp_min);
+    s.flow_setpoint = v.quantity("flow_setpoint", {"Lpm"}, s.flow_setpoint);
+    s.delta_t_setpoint = v.quantity("delta_t_setpoint", {"K"}, s.delta_t_setpoint);
+    const double min_speed_pct = v.number("min_speed_pct", s.min_speed * 100.0);
+    v.requireRange("min_speed_pct", min_speed_pct, 0.0, 100.0);
+    s.min_speed = min_speed_pct / 100.0;
+    s.control_gain = v.number("control_gain", s.control_gain);
+    s.control_integral_time = v.quantity("control_integral_time", {"s"}, s.control_integral_time);
+    s.drive_time_constant = v.quantity("drive_time_constant", {"s"}, s.drive_time_constant);
+    s.reset_time = v.quantity("reset_time", {"s"}, s.reset_time);
+    s.reset_gain = v.number("reset_gain", s.reset_gain);
+    v.requireRange("reset_gain", s.reset_gain, 0.0, 100.0);
+    v.requireRange("internal_pressure_drop_kPa", s.internal_pressure_drop, 0.0, 1e6, "kPa");
+    v.requireRange("dp_setpoint_kPa", s.dp_setpoint, 1e3, 2e6, "kPa");
+    v.requireRange("dp_min_kPa", s.dp_min, 0.0, s.dp_setpoint, "kPa");
+    v.requireRange("flow_setpoint_Lpm", s.flow_setpoint, 0.0, 10.0, "Lpm");
+    v.requireRange("delta_t_setpoint_K", s.delta_t_setpoint, 0.5, 40.0, "K");
+    v.requireRange("control_gain", s.control_gain, 1e-3, 100.0);
+    v.requireRange("control_integral_time_s", s.control_integral_time, 0.1, 1e5, "s");
+    v.requireRange("drive_time_constant_s", s.drive_time_constant, 0.01, 1e3, "s");
+    v.requireRange("reset_time_s", s.reset_time, 1.0, 1e6, "s");
     v.requireRange("capacity", s.capacity, 1e3, 1e8, "kW");
     v.requireRange("approach_K", s.approach, 0.2, 30.0, "K");
     v.requireRange("secondary_flow", s.secondary_flow, 1e-5, 10.0, "Lpm");
@@ -76,25 +121,24 @@ CduSpec CduSpec::fromCatalog(std::string_view name, const Json& overrides,
     return fromJson(recordView(entry, "cdus.json", name, overrides, user_path), std::string(name));
 }
 
-CduModel::CduModel(CduSpec spec)
+CduModel::CduModel(CduSpec spec, std::string_view operating_coolant)
     : spec_(std::move(spec)),
-      sec_(Coolant::byName(spec_.secondary_coolant)),
-      fac_(Coolant::byName(spec_.facility_coolant)) {
+      sec_(Coolant::byName(operating_coolant.empty() ? std::string_view(spec_.secondary_coolant)
+                                                     : operating_coolant)),
+      fac_(Coolant::byName(spec_.facility_coolant)),
+      sec_rated_(Coolant::byName(spec_.secondary_coolant)) {
     const double V_s = spec_.secondary_flow, V_f = spec_.facility_flow;
     const double dp = spec_.pump_pressure_rise;
-    pump_ = PumpCurve::fromDesignPoint(V_s / spec_.pumps_duty, dp, spec_.pump_efficiency);
-    system_ = SystemCurve::throughPoint(V_s, dp);
-
-    const double mdot_s = sec_.massFlow(V_s), mdot_f = fac_.massFlow(V_f);
+    const double mdot_s = sec_rated_.massFlow(V_s), mdot_f = fac_.massFlow(V_f);
     const double Q = spec_.capacity;
     const double W = V_s * dp;  // hydraulic work into the coolant at design
     CduDesignPoint& d = design_;
     d.secondary_supply_temp = spec_.secondary_supply_temp;
     d.facility_supply_temp = d.secondary_supply_temp - spec_.approach;
-    d.secondary_hx_inlet_temp = sec_.heatedTemperature(d.secondary_supply_temp, mdot_s, Q);
-    d.secondary_return_temp = sec_.heatedTemperature(d.secondary_hx_inlet_temp, mdot_s, -W);
+    d.secondary_hx_inlet_temp = sec_rated_.heatedTemperature(d.secondary_supply_temp, mdot_s, Q);
+    d.secondary_return_temp = sec_rated_.heatedTemperature(d.secondary_hx_inlet_temp, mdot_s, -W);
     d.facility_return_temp = fac_.heatedTemperature(d.facility_supply_temp, mdot_f, Q);
-    const double C_s = mdot_s * sec_.specificHeat(d.secondary_hx_inlet_temp);
+    const double C_s = mdot_s * sec_rated_.specificHeat(d.secondary_hx_inlet_temp);
     const double C_f = mdot_f * fac_.specificHeat(d.facility_supply_temp);
     const double C_min = std::min(C_s, C_f), C_r = C_min / std::max(C_s, C_f);
     const double eps = Q / (C_min * (d.secondary_hx_inlet_temp - d.facility_supply_temp));
@@ -107,20 +151,40 @@ CduModel::CduModel(CduSpec spec)
     }
     d.effectiveness = eps;
     d.UA = ntuCounterflow(eps, C_r) * C_min;
+    // The pumps are rated on the rating coolant; a centrifugal pump's head in metres does not
+    // depend on the liquid (below ~5 cSt, Hydraulic Institute 9.6.7), so its pressure rise and
+    // power scale with density.
+    const double T_mean = 0.5 * (d.secondary_supply_temp + d.secondary_hx_inlet_temp);
+    const double rho_ratio = sec_.density(T_mean) / sec_rated_.density(T_mean);
+    pump_ =
+        PumpCurve::fromDesignPoint(V_s / spec_.pumps_duty, dp * rho_ratio, spec_.pump_efficiency);
+    system_ = SystemCurve::throughPoint(V_s, dp * rho_ratio);
     d.pump_power = spec_.pumps_duty * pump_.electricPower(V_s / spec_.pumps_duty, 1.0);
+    // Film conductance of the secondary side with the operating coolant, relative to the
+    // rated one at equal mass flow (plate channels: Nu ∝ Re^n·Pr^(1/3)).
+    const FluidState op = FluidState::of(sec_, T_mean), rt = FluidState::of(sec_rated_, T_mean);
+    const double n = spec_.ua_flow_exponent;
+    const double film = (op.conductivity / rt.conductivity) *
+                        std::pow(rt.viscosity / op.viscosity, n) *
+                        std::cbrt(op.prandtl() / rt.prandtl());
     ua_ = UaScaling{d.UA,
                     mdot_s,
                     mdot_f,
                     spec_.hot_resistance_fraction,
                     spec_.ua_flow_exponent,
-                    spec_.ua_flow_exponent};
-    // Operating points at rated speed for every number of running pumps: the pumps run at
-    // rated speed in every study, and solving the pump/system intersection in each
-    // right-hand-side evaluation cost a tenth of an annual run.
+                    spec_.ua_flow_exponent,
+                    film,
+                    1.0};
+    // Operating points at rated speed for every number of running pumps on the design system
+    // curve (the steady-state helpers below use it).
     for (int running = 0; running <= spec_.pumps_installed; ++running) {
         rated_.push_back(pumpOperatingPoint(pump_, running, 1.0, system_,
                                             fmt::format("CDU '{}' secondary pumps", spec_.name)));
     }
+}
+
+double CduModel::internalResistance() const {
+    return spec_.internal_pressure_drop / (spec_.secondary_flow * spec_.secondary_flow);
 }
 
 double CduModel::UA(double mdot_secondary, double mdot_facility) const {
@@ -184,18 +248,30 @@ CduOperatingPoint CduModel::steadyStateControlled(double T_return, double T_fs, 
 
 // ---------------------------------------------------------------------------------------------
 
-Cdu::Cdu(std::string name, CduModel model, double racks_served)
-    : Cdu(std::move(name), std::move(model), racks_served, Control{}) {}
+namespace {
+Cdu::Variable variableOf(const std::string& name) {
+    if (name == "flow") return Cdu::Variable::Flow;
+    if (name == "delta_t") return Cdu::Variable::DeltaT;
+    if (name == "constant_speed") return Cdu::Variable::ConstantSpeed;
+    return Cdu::Variable::DifferentialPressure;
+}
+}  // namespace
 
-Cdu::Cdu(std::string name, CduModel model, double racks_served, Control control)
+Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
+         std::vector<RackManifold::Slot> rack_slots)
+    : Cdu(std::move(name), std::move(model), std::move(branches), std::move(rack_slots),
+          Control{}) {}
+
+Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
+         std::vector<RackManifold::Slot> rack_slots, Control control)
     : Component(std::move(name)),
       model_(std::move(model)),
-      racks_(racks_served),
-      control_(control) {
-    if (!(racks_ >= 1.0)) {
-        throw InputError(
-            fmt::format("CDU '{}': racks_served = {}; expected ≥ 1", this->name(), racks_));
-    }
+      manifold_(model_.pumpCurve(), model_.internalResistance(), std::move(branches),
+                std::move(rack_slots)),
+      racks_(0.0),
+      control_(control),
+      variable_(variableOf(model_.spec().control_variable)) {
+    for (const auto& s : manifold_.rackSlots()) racks_ += s.weight;
     if (!(control_.Kp > 0 && control_.Ti > 0 && control_.valve_min > 0 && control_.valve_min < 1 &&
           control_.valve_start >= 0 && control_.valve_start <= 1)) {
         throw InputError(fmt::format(
@@ -213,6 +289,20 @@ Cdu::Cdu(std::string name, CduModel model, double racks_served, Control control)
     addState({"facility_return_temp", "K", d.facility_return_temp, d.facility_return_temp,
               "facility (FWS) return temperature, HX outlet node"});
     addState({"valve_integral", "1", 1.0, control_.valve_start, "PI integral of the valve"});
+    // The pump controller integrates a temperature error: its states need be no more accurate
+    // than the temperatures the solver holds to rel_tol (rel_tol · T on a ~308 K state moves
+    // the ΔT error by rel_tol · T/ΔT_set), else they, not the physics, set the step size.
+    const double t_scale = d.secondary_supply_temp / s.delta_t_setpoint;
+    const double speed_scale = s.control_gain * t_scale;
+    const double reset_scale =
+        std::max(s.reset_gain, 1.0) * (s.dp_setpoint - std::min(s.dp_min, s.dp_setpoint)) * t_scale;
+    addState({"pump_speed", "1", 1.0, 0.8, "secondary pump drive speed, fraction of rated",
+              speed_scale});
+    addState(
+        {"pump_integral", "1", 1.0, 0.8, "PI integral of the pump speed controller", speed_scale});
+    addState({"dp_reset", "Pa", s.dp_setpoint, s.dp_setpoint,
+              "differential-pressure setpoint as reset on the TCS temperature difference",
+              reset_scale});
     addInput({"secondary_return_temp", "K", d.secondary_return_temp, d.secondary_return_temp,
               "secondary return temperature from the racks"});
     addInput({"facility_supply_temp", "K", d.facility_supply_temp, d.facility_supply_temp,
@@ -221,14 +311,22 @@ Cdu::Cdu(std::string name, CduModel model, double racks_served, Control control)
               "facility flow with the valve fully open"});
     addInput({"supply_temp_setpoint", "K", d.secondary_supply_temp, d.secondary_supply_temp,
               "secondary supply temperature setpoint"});
-    addInput({"pump_speed", "1", 1.0, 1.0, "secondary pump speed, fraction of rated"});
+    addInput({"pump_speed", "1", 1.0, 1.0,
+              "pump speed (constant_speed) or its upper limit, fraction of rated"});
     addInput({"pumps_failed", "1", 1.0, 0.0, "failed secondary pumps"});
+    addInput({"dp_setpoint", "Pa", s.dp_setpoint, s.dp_setpoint,
+              "header differential-pressure setpoint (upper limit of the reset)"});
+    for (std::size_t i = 0; i < manifold_.rackSlots().size(); ++i) {
+        addInput({fmt::format("valve_{}", i + 1), "1", 1.0, 1.0,
+                  "balancing-valve opening of a rack branch"});
+    }
+    const double q_rack = s.secondary_flow / std::max(racks_, 1.0);
     addOutput({"secondary_supply_temp", "K", d.secondary_supply_temp, 0.0,
                "secondary supply temperature"});
     addOutput(
         {"facility_return_temp", "K", d.facility_return_temp, 0.0, "facility return temperature"});
     addOutput({"secondary_flow", "m3/s", s.secondary_flow, 0.0, "secondary flow"});
-    addOutput({"flow_per_rack", "m3/s", s.secondary_flow / racks_, 0.0, "secondary flow per rack"});
+    addOutput({"flow_per_rack", "m3/s", q_rack, 0.0, "secondary flow per rack (mean)"});
     addOutput({"facility_flow", "m3/s", s.facility_flow, 0.0, "facility flow drawn"});
     addOutput({"valve_position", "1", 1.0, 0.0, "facility valve position"});
     addOutput({"heat_transferred", "W", s.capacity, 0.0, "heat handed to the facility loop"});
@@ -238,6 +336,33 @@ Cdu::Cdu(std::string name, CduModel model, double racks_served, Control control)
                "secondary supply minus facility supply temperature"});
     addOutput({"pump_heat", "W", std::max(1.0, s.secondary_flow * s.pump_pressure_rise), 0.0,
                "pump work dissipated in the secondary coolant"});
+    addOutput({"pump_speed", "1", 1.0, 0.0, "secondary pump speed, fraction of rated"});
+    addOutput(
+        {"header_dp", "Pa", s.dp_setpoint, 0.0, "differential pressure across the rack branches"});
+    addOutput({"pump_dp", "Pa", s.pump_pressure_rise, 0.0, "pressure rise of the pumps"});
+    for (std::size_t i = 0; i < manifold_.rackSlots().size(); ++i) {
+        addOutput({fmt::format("rack_flow_{}", i + 1), "m3/s", q_rack, 0.0,
+                   "coolant flow of one rack of a branch slot"});
+    }
+}
+
+void Cdu::initialState(std::span<double> x0) const {
+    Component::initialState(x0);
+    // Start the drive where the design flow would put it, so settling is short.
+    const CduSpec& s = model_.spec();
+    double speed = 1.0;
+    if (variable_ == Variable::ConstantSpeed) {
+        speed = 1.0;
+    } else {
+        const int n = std::max(1, s.pumps_duty);
+        const double Q = std::min(s.secondary_flow, 0.8 * s.secondary_flow);
+        speed = std::clamp(
+            model_.pumpCurve().speedFor(Q / n, s.dp_setpoint + model_.internalResistance() * Q * Q),
+            s.min_speed, 1.0);
+    }
+    x0[kSpeed] = speed;
+    x0[kPumpIntegral] = speed;
+    x0[kReset] = s.dp_setpoint;
 }
 
 double Cdu::piOutput(std::span<const double> x, double setpoint) const {
@@ -248,9 +373,26 @@ double Cdu::valvePosition(std::span<const double> x, double setpoint) const {
     return std::clamp(piOutput(x, setpoint), control_.valve_min, 1.0);
 }
 
-double Cdu::pumpHeat(double pump_speed, double pumps_failed) const {
-    const PumpOperatingPoint op = model_.pumps(pump_speed, pumps_failed);
-    return op.flow * op.pressure_rise;
+double Cdu::speedOf(std::span<const double> x, std::span<const double> u) const {
+    if (variable_ == Variable::ConstantSpeed) return u[kPumpSpeed];
+    return std::clamp(x[kSpeed], 0.0, 1.2);
+}
+
+Cdu::Hydraulics Cdu::hydraulics(std::span<const double> x, std::span<const double> u) const {
+    const CduSpec& s = model_.spec();
+    Hydraulics h;
+    h.speed = speedOf(x, u);
+    h.running = runningPumps(s.pumps_installed, s.pumps_duty, u[kPumpsFailed]);
+    h.manifold =
+        manifold_.solve(h.running, h.speed, u.subspan(kFirstValve, manifold_.rackSlots().size()));
+    if (h.running > 0 && h.speed > 0.0) {
+        const double q = h.manifold.flow / h.running;
+        h.pump_power = h.running * (model_.pumpCurve().electricPower(q, h.speed) +
+                                    s.drive_fixed_loss * model_.design().pump_power /
+                                        std::max(1, s.pumps_duty));
+    }
+    h.pump_heat = h.manifold.flow * h.manifold.pump_dp;
+    return h;
 }
 
 double Cdu::storedEnergy(std::span<const double> x) const {
@@ -273,6 +415,17 @@ void Cdu::checkInputs(std::span<const double> u, bool with_return) const {
         throw InputError(
             fmt::format("CDU '{}': pumps_failed = {}; expected ≥ 0", name(), u[kPumpsFailed]));
     }
+    if (!(u[kDpSetpoint] > 0.0) || !std::isfinite(u[kDpSetpoint])) {
+        throw InputError(fmt::format("CDU '{}': dp_setpoint = {} Pa; expected a finite value > 0",
+                                     name(), u[kDpSetpoint]));
+    }
+    for (std::size_t i = 0; i < manifold_.rackSlots().size(); ++i) {
+        const double v = u[valveInput(i)];
+        if (!(v >= 0.0 && v <= 1.0)) {
+            throw InputError(
+                fmt::format("CDU '{}': valve_{} = {}; expected an opening 0..1", name(), i + 1, v));
+        }
+    }
     const Coolant& s = model_.secondaryCoolant();
     const Coolant& f = model_.facilityCoolant();
     auto temp = [&](std::size_t i, const char* port, const Coolant& c) {
@@ -294,35 +447,44 @@ void Cdu::checkInputs(std::span<const double> u, bool with_return) const {
 void Cdu::computeOutputs(double, std::span<const double> x, std::span<const double> u,
                          std::span<double> y) const {
     checkInputs(u, false);
-    const PumpOperatingPoint op = model_.pumps(u[kPumpSpeed], u[kPumpsFailed]);
+    const Hydraulics h = hydraulics(x, u);
     const double v = valvePosition(x, u[kSetpoint]);
     const double V_f = v * u[kFacFlowAvail];
     const Coolant& f = model_.facilityCoolant();
     y[kOutSupplyTemp] = x[kSupply];
     y[kOutFacReturnTemp] = x[kFacReturn];
-    y[kOutSecondaryFlow] = op.flow;
-    y[kOutFlowPerRack] = op.flow / racks_;
+    y[kOutSecondaryFlow] = h.manifold.flow;
+    y[kOutFlowPerRack] = h.manifold.flow / racks_;
     y[kOutFacilityFlow] = V_f;
     y[kOutValve] = v;
     y[kOutHeat] = f.massFlow(V_f) * (f.enthalpy(x[kFacReturn]) - f.enthalpy(u[kFacSupplyTemp]));
-    y[kOutPumpPower] = op.power;
+    y[kOutPumpPower] = h.pump_power;
     y[kOutApproach] = x[kSupply] - u[kFacSupplyTemp];
-    y[kOutPumpHeat] = op.flow * op.pressure_rise;
+    y[kOutPumpHeat] = h.pump_heat;
+    y[kOutSpeed] = h.running > 0 ? h.speed : 0.0;
+    y[kOutHeaderDp] = h.manifold.header_dp;
+    y[kOutPumpDp] = h.manifold.pump_dp;
+    for (std::size_t i = 0; i < manifold_.rackSlots().size(); ++i) {
+        y[kFirstRackFlow + i] = h.manifold.per_slot[i];
+    }
 }
 
 void Cdu::computeDerivatives(double, std::span<const double> x, std::span<const double> u,
                              std::span<double> dxdt) const {
     checkInputs(u, true);
+    const CduSpec& spec = model_.spec();
     const Coolant& s = model_.secondaryCoolant();
     const Coolant& f = model_.facilityCoolant();
-    const PumpOperatingPoint op = model_.pumps(u[kPumpSpeed], u[kPumpsFailed]);
-    const double W = op.flow * op.pressure_rise;
-    const double mdot_s = s.massFlow(op.flow);
+    const Hydraulics h = hydraulics(x, u);
+    const double Q_s = h.manifold.flow;
+    const double W = h.pump_heat;
+    const double mdot_s = s.massFlow(Q_s);
     const double v = valvePosition(x, u[kSetpoint]);
     const double V_f = v * u[kFacFlowAvail];
     const double mdot_f = f.massFlow(V_f);
-    const double T_hx_in = s.heatedTemperature(u[kReturnTemp], mdot_s, W);
-    const HxResult hx = model_.exchange(T_hx_in, u[kFacSupplyTemp], op.flow, V_f);
+    const double T_hx_in =
+        mdot_s > 0.0 ? s.heatedTemperature(u[kReturnTemp], mdot_s, W) : u[kReturnTemp];
+    const HxResult hx = model_.exchange(T_hx_in, u[kFacSupplyTemp], Q_s, V_f);
     const double in_s = mdot_s * (s.enthalpy(u[kReturnTemp]) - s.enthalpy(x[kSupply])) + W;
     dxdt[kSupply] = (in_s - hx.Q) / (M_s_ * s.specificHeat(x[kSupply]));
     const double in_f = mdot_f * (f.enthalpy(u[kFacSupplyTemp]) - f.enthalpy(x[kFacReturn]));
@@ -330,9 +492,58 @@ void Cdu::computeDerivatives(double, std::span<const double> x, std::span<const 
     const double pi = piOutput(x, u[kSetpoint]);
     dxdt[kIntegral] =
         control_.Kp / control_.Ti * (x[kSupply] - u[kSetpoint]) + (v - pi) / control_.Ti;
+
+    // Pump controller and drive; the differential-pressure reset.
+    const double dT = u[kReturnTemp] - x[kSupply];
+    const double e_dT = (dT - spec.delta_t_setpoint) / spec.delta_t_setpoint;
+    const double dp_hi = u[kDpSetpoint];
+    const double dp_lo = std::min(spec.dp_min, dp_hi);
+    const bool reset = spec.dp_reset == "delta_t";
+    // The reset is a PI itself: proportional on the ΔT error over the setpoint range, so a
+    // load step moves the setpoint at once and the integral trims the rest.
+    const double range = dp_hi - dp_lo;
+    const double R_cmd = x[kReset] + spec.reset_gain * range * e_dT;
+    const double R = std::clamp(R_cmd, dp_lo, dp_hi);
+    if (variable_ == Variable::DifferentialPressure && reset) {
+        dxdt[kReset] = range / spec.reset_time * e_dT + (R - R_cmd) / spec.reset_time;
+    } else {
+        dxdt[kReset] = (dp_hi - x[kReset]) / spec.reset_time;  // tracks the setpoint, unused
+    }
+    double e = 0.0;
+    switch (variable_) {
+        case Variable::DifferentialPressure: {
+            const double r = reset ? R : dp_hi;
+            e = (r - h.manifold.header_dp) / r;
+            break;
+        }
+        case Variable::Flow: {
+            const double r = spec.flow_setpoint > 0.0 ? spec.flow_setpoint : spec.secondary_flow;
+            e = (r - Q_s) / r;
+            break;
+        }
+        case Variable::DeltaT:
+            e = e_dT;
+            break;
+        case Variable::ConstantSpeed:
+            break;
+    }
+    const double Kp = spec.control_gain, Ti = spec.control_integral_time;
+    const double s_max = u[kPumpSpeed];
+    const double cmd = Kp * e + x[kPumpIntegral];
+    const double s_cmd = std::clamp(cmd, std::min(spec.min_speed, s_max), s_max);
+    if (variable_ == Variable::ConstantSpeed) {
+        dxdt[kPumpIntegral] = (s_max - x[kPumpIntegral]) / Ti;
+        dxdt[kSpeed] = (s_max - x[kSpeed]) / spec.drive_time_constant;
+    } else {
+        dxdt[kPumpIntegral] = Kp * e / Ti + (s_cmd - cmd) / Ti;
+        dxdt[kSpeed] = (s_cmd - x[kSpeed]) / spec.drive_time_constant;
+    }
 }
 
 bool Cdu::outputDependsOnInput(std::size_t o, std::size_t i) const {
+    const bool hydraulic_input = i == kPumpsFailed || i >= kFirstValve ||
+                                 (i == kPumpSpeed && variable_ == Variable::ConstantSpeed);
+    if (o >= kFirstRackFlow) return hydraulic_input;
     switch (o) {
         case kOutSupplyTemp:
         case kOutFacReturnTemp:
@@ -341,7 +552,11 @@ bool Cdu::outputDependsOnInput(std::size_t o, std::size_t i) const {
         case kOutFlowPerRack:
         case kOutPumpPower:
         case kOutPumpHeat:
-            return i == kPumpSpeed || i == kPumpsFailed;
+        case kOutHeaderDp:
+        case kOutPumpDp:
+            return hydraulic_input;
+        case kOutSpeed:
+            return i == kPumpsFailed || (i == kPumpSpeed && variable_ == Variable::ConstantSpeed);
         case kOutFacilityFlow:
             return i == kFacFlowAvail || i == kSetpoint;
         case kOutValve:
@@ -356,6 +571,7 @@ bool Cdu::outputDependsOnInput(std::size_t o, std::size_t i) const {
 }
 
 bool Cdu::outputDependsOnState(std::size_t o, std::size_t s) const {
+    if (o >= kFirstRackFlow) return s == kSpeed;
     switch (o) {
         case kOutSupplyTemp:
         case kOutApproach:
@@ -366,7 +582,10 @@ bool Cdu::outputDependsOnState(std::size_t o, std::size_t s) const {
         case kOutFlowPerRack:
         case kOutPumpPower:
         case kOutPumpHeat:
-            return false;
+        case kOutHeaderDp:
+        case kOutPumpDp:
+        case kOutSpeed:
+            return s == kSpeed;
         case kOutFacilityFlow:
         case kOutValve:
             return s == kSupply || s == kIntegral;
@@ -376,14 +595,36 @@ bool Cdu::outputDependsOnState(std::size_t o, std::size_t s) const {
 }
 
 bool Cdu::derivativeDependsOnState(std::size_t row, std::size_t s) const {
-    if (row == kIntegral) return s == kSupply || s == kIntegral;
-    if (row == kSupply) return s == kSupply || s == kIntegral;
-    return true;
+    switch (row) {
+        case kIntegral:
+            return s == kSupply || s == kIntegral;
+        case kSupply:
+            return s == kSupply || s == kIntegral || s == kSpeed;
+        case kFacReturn:
+            return s == kSupply || s == kFacReturn || s == kIntegral || s == kSpeed;
+        case kReset:
+            return s == kReset || s == kSupply;
+        case kSpeed:
+        case kPumpIntegral:
+            return s == kSpeed || s == kPumpIntegral || s == kReset || s == kSupply;
+        default:
+            return true;
+    }
 }
 
 bool Cdu::derivativeDependsOnInput(std::size_t row, std::size_t i) const {
-    if (row == kIntegral) return i == kSetpoint;
-    return true;
+    switch (row) {
+        case kIntegral:
+            return i == kSetpoint;
+        case kReset:
+            return i == kReturnTemp || i == kDpSetpoint;
+        case kSpeed:
+        case kPumpIntegral:
+            return i == kReturnTemp || i == kDpSetpoint || i == kPumpSpeed || i == kPumpsFailed ||
+                   i >= kFirstValve;
+        default:
+            return true;
+    }
 }
 
 }  // namespace dctwin::thermal

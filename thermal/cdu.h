@@ -5,13 +5,32 @@
 // Plate heat exchanger, counterflow ε-NTU:
 //   Q_hx = ε(NTU, C_r) · C_min · (T_hx,in − T_fs),  C_s = ṁ_s·c_p,s(T_hx,in), C_f = ṁ_f·c_p,f(T_fs)
 //   UA(ṁ_s, ṁ_f): series film conductances, each ∝ (ṁ/ṁ_design)^0.8 (thermal/heat_exchanger.h)
-//   UA_design is derived from the catalog record: at design capacity Q_d, design flows and
-//   design approach ΔT_app = T_ss − T_fs, the counterflow ε-NTU relation is inverted for NTU.
-// Pumps on the secondary return, upstream of the HX (N duty + standby, "N+1"): the group's
-// operating point on the secondary system curve (through the design flow at the design
-// pressure rise) by thermal/hydraulics.h; their hydraulic work V̇·Δp becomes heat in the
-// coolant before the HX:  h(T_hx,in) = h(T_ret) + V̇·Δp/ṁ_s.  Electric input from the pump
-// curve (affinity laws, wire-to-water efficiency at design from the catalog).
+//   UA_design is derived from the catalog record with the coolant it was rated with: at design
+//   capacity Q_d, design flows and design approach ΔT_app = T_ss − T_fs, the counterflow ε-NTU
+//   relation is inverted for NTU. Another secondary coolant re-rates the secondary film
+//   conductance by the plate-channel correlation Nu = C·Re^n·Pr^(1/3) (Kakaç & Liu, Heat
+//   Exchangers, 3rd ed., ch. 10), at equal mass flow and the design mean temperature:
+//     hA/hA_rated = (k/k_r) · (μ_r/μ)^n · (Pr/Pr_r)^(1/3)
+//   (water in place of PG25 at 38 °C: ×1.46; PG30: ×0.94).
+// Secondary pumps (N duty + standby, "N+1") on a variable-speed drive push the total flow Q
+// through the CDU's own resistance and the rack branches (thermal/hydraulics.h RackManifold):
+//   Δp_pump(Q/N, s) = k_int·Q² + Δp_header,   Q = Σ w_i·q_i(Δp_header, x_i)
+// Their hydraulic work Q·Δp_pump becomes heat in the coolant before the HX:
+//   h(T_hx,in) = h(T_ret) + Q·Δp_pump/ṁ_s.
+// Electric input from the pump curve (affinity laws, wire-to-water efficiency at design from the
+// catalog) plus the drive's fixed loss while a pump runs.
+// Pump control: the drive speed s is a state that follows the PI command with the drive's ramp
+// (first order, τ_drive), so no output depends on the measured variable algebraically:
+//   e = (r − y)/r  (differential pressure, flow)  or  (ΔT − ΔT_set)/ΔT_set  (delta_t)
+//   c = K_p·e + I,  s* = clamp(c, s_min, s_max),  dI/dt = K_p·e/T_i + (s* − c)/T_i,
+//   ds/dt = (s* − s)/τ_drive
+// with y the header differential pressure, the total secondary flow, or the TCS return −
+// supply temperature difference ΔT. A differential-pressure setpoint may be reset on ΔT as
+// ASHRAE 90.1-2019 §6.5.4.2 asks of variable-flow pumping (the setpoint falls when the racks
+// need less flow, so the flow follows the load):
+//   e_ΔT = (ΔT − ΔT_set)/ΔT_set,  R* = R + K_r·(Δp_max − Δp_min)·e_ΔT,
+//   r = clamp(R*, Δp_min, Δp_max),  dR/dt = (Δp_max − Δp_min)/T_reset·e_ΔT + (r − R*)/T_reset
+// "constant_speed" runs the pumps at the speed input (the behaviour before pump control).
 // Hold-up nodes (why: they make the CDU's temperature outputs states, so racks → CDU → racks
 // and CDU → facility loop → CDU have no algebraic loop; physically the HX channels, headers
 // and buffer volume):
@@ -21,33 +40,42 @@
 // flow available), with back-calculation anti-windup:
 //   e = T_ss − T_set,  u = K_p·e + I,  v = clamp(u, v_min, 1),  dI/dt = K_i·e + (v − u)/T_i
 //   ṁ_f = ρ_ref,f · v · V̇_f,available.
-// In steady state T_ss equals the ε-NTU outlet and the three states sit still; the energy
+// In steady state T_ss equals the ε-NTU outlet and the states sit still; the energy
 // balance ṁ_s·Δh_s + W_hyd = Q_hx = ṁ_f·Δh_f holds exactly.
 //
-// | kind   | name                  | unit | feedthrough from                               |
-// |--------|-----------------------|------|------------------------------------------------|
-// | state  | secondary_supply_temp | K    |                                                |
-// | state  | facility_return_temp  | K    |                                                |
-// | state  | valve_integral        | 1    | PI integral                                    |
-// | input  | secondary_return_temp | K    | (derivatives only)                             |
-// | input  | facility_supply_temp  | K    |                                                |
+// | kind   | name                    | unit | feedthrough from                             |
+// |--------|-------------------------|------|----------------------------------------------|
+// | state  | secondary_supply_temp   | K    |                                              |
+// | state  | facility_return_temp    | K    |                                              |
+// | state  | valve_integral          | 1    | PI integral of the facility valve            |
+// | state  | pump_speed              | 1    | drive speed, fraction of rated               |
+// | state  | pump_integral           | 1    | PI integral of the pump controller           |
+// | state  | dp_reset                | Pa   | reset differential-pressure setpoint         |
+// | input  | secondary_return_temp   | K    | (derivatives only)                           |
+// | input  | facility_supply_temp    | K    |                                              |
 // | input  | facility_flow_available | m3/s | facility flow with the valve fully open      |
-// | input  | supply_temp_setpoint  | K    |                                                |
-// | input  | pump_speed            | 1    | fraction of rated speed (0..1.2)               |
-// | input  | pumps_failed          | 1    | failed secondary pumps                         |
-// | output | secondary_supply_temp | K    | — (state)                                      |
-// | output | facility_return_temp  | K    | — (state)                                      |
-// | output | secondary_flow        | m3/s | pump_speed, pumps_failed                       |
-// | output | flow_per_rack         | m3/s | pump_speed, pumps_failed (identical branches)  |
-// | output | facility_flow         | m3/s | facility_flow_available, supply_temp_setpoint  |
-// | output | valve_position        | 1    | supply_temp_setpoint                           |
-// | output | heat_transferred      | W    | facility_supply_temp, facility_flow_available,
-// supply_temp_setpoint | | output | pump_power            | W    | pump_speed, pumps_failed | |
-// output | approach              | K    | facility_supply_temp                           | | output
-// | pump_heat             | W    | pump_speed, pumps_failed (hydraulic work V̇·Δp) |
-// heat_transferred = ṁ_f·(h_f(T_fr) − h_f(T_fs)), the heat handed to the facility loop (equal
-// to Q_hx in steady state). No output depends on secondary_return_temp, so racks and mixers
-// may feed through from the CDU's outputs.
+// | input  | supply_temp_setpoint    | K    |                                              |
+// | input  | pump_speed              | 1    | speed (constant_speed) or maximum speed      |
+// | input  | pumps_failed            | 1    | failed secondary pumps                       |
+// | input  | dp_setpoint             | Pa   | header Δp setpoint (upper limit when reset)  |
+// | input  | valve_<i>               | 1    | balancing-valve opening of rack slot i       |
+// | output | secondary_supply_temp   | K    | — (state)                                    |
+// | output | facility_return_temp    | K    | — (state)                                    |
+// | output | secondary_flow          | m3/s | pumps_failed, valve_*                        |
+// | output | flow_per_rack           | m3/s | pumps_failed, valve_* (mean over the racks)  |
+// | output | rack_flow_<i>           | m3/s | pumps_failed, valve_* (one rack of slot i)   |
+// | output | facility_flow           | m3/s | facility_flow_available, supply_temp_setpoint|
+// | output | valve_position          | 1    | supply_temp_setpoint                         |
+// | output | heat_transferred        | W    | facility_supply_temp, facility_flow_available,
+// supply_temp_setpoint | | output | pump_power              | W    | pumps_failed, valve_* | |
+// output | approach                | K    | facility_supply_temp                         | | output
+// | pump_heat               | W    | pumps_failed, valve_* (hydraulic work)       | | output |
+// pump_speed              | 1    | — (state)                                    | | output |
+// header_dp               | Pa   | pumps_failed, valve_*                        | | output |
+// pump_dp                 | Pa   | pumps_failed, valve_*                        | heat_transferred
+// = ṁ_f·(h_f(T_fr) − h_f(T_fs)), the heat handed to the facility loop (equal to Q_hx in steady
+// state). No output depends on secondary_return_temp, so racks and mixers may feed through from the
+// CDU's outputs. In constant_speed mode the flows also depend on the pump_speed input.
 #include <span>
 #include <string>
 #include <string_view>
@@ -71,14 +99,29 @@ struct CduSpec {
     double secondary_supply_temp = 0.0;  // [K] design secondary supply temperature
     std::string secondary_coolant = "PG25";
     std::string facility_coolant = "water";
-    double pump_pressure_rise = 0.0;       // [Pa] at design flow and rated speed
-    double pump_efficiency = 0.6;          // [1] wire to water at design
-    int pumps_installed = 2;               // [1]
-    int pumps_duty = 1;                    // [1]
-    double ua_flow_exponent = 0.8;         // [1] both sides
-    double hot_resistance_fraction = 0.5;  // [1]
-    double secondary_volume = 0.1;         // [m³] hold-up on the secondary side
-    double facility_volume = 0.1;          // [m³] hold-up on the facility side
+    double pump_pressure_rise = 0.0;        // [Pa] at design flow and rated speed
+    double pump_efficiency = 0.6;           // [1] wire to water at design
+    int pumps_installed = 2;                // [1]
+    int pumps_duty = 1;                     // [1]
+    double ua_flow_exponent = 0.8;          // [1] both sides
+    double hot_resistance_fraction = 0.5;   // [1]
+    double secondary_volume = 0.1;          // [m³] hold-up on the secondary side
+    double facility_volume = 0.1;           // [m³] hold-up on the facility side
+    double internal_pressure_drop = 100e3;  // [Pa] HX, strainer, piping at the design flow
+    double drive_fixed_loss = 0.015;        // [1] of design electric power, per running drive
+    // Pump control (secondary): see the header comment.
+    std::string control_variable = "differential_pressure";  // | flow | delta_t | constant_speed
+    std::string dp_reset = "delta_t";                        // | none
+    double dp_setpoint = 100e3;      // [Pa] header Δp (upper limit of the reset)
+    double dp_min = 10e3;            // [Pa] lower limit of the reset
+    double flow_setpoint = 0.0;      // [m³/s] total secondary flow (flow mode); 0: design flow
+    double delta_t_setpoint = 10.0;  // [K] TCS return − supply (delta_t mode and the reset)
+    double min_speed = 0.15;         // [1] of rated
+    double control_gain = 0.5;       // [1] speed per relative error
+    double control_integral_time = 20.0;  // [s]
+    double drive_time_constant = 5.0;     // [s] speed ramp of the drive
+    double reset_time = 600.0;            // [s] integral time of the differential-pressure reset
+    double reset_gain = 1.0;              // [1] setpoint range per relative ΔT error
 
     static CduSpec fromJson(const JsonView& v, std::string name);
     /// "google_deschutes", "vertiv_xdu1350"; `overrides` merge over the record.
@@ -116,9 +159,16 @@ struct CduDesignPoint {
 /// Algebraic CDU model: derived UA, pumps, and steady solutions.
 class CduModel {
 public:
-    explicit CduModel(CduSpec spec);
+    /// `spec` as rated (its secondary_coolant is the rating coolant); the unit runs with
+    /// `operating_coolant` ("" = the rated one), whose film conductance re-rates the UA.
+    explicit CduModel(CduSpec spec, std::string_view operating_coolant = "");
     const CduSpec& spec() const { return spec_; }
     const Coolant& secondaryCoolant() const { return sec_; }
+    const Coolant& ratedSecondaryCoolant() const { return sec_rated_; }
+    /// Secondary hA with the operating coolant relative to the rated one (equal ṁ).     [1]
+    double secondaryFilmFactor() const { return ua_.hot_factor; }
+    /// The CDU's own resistance k_int = Δp_internal/Q_design².               [Pa/(m³/s)²]
+    double internalResistance() const;
     const Coolant& facilityCoolant() const { return fac_; }
     const PumpCurve& pumpCurve() const { return pump_; }
     const SystemCurve& secondarySystem() const { return system_; }
@@ -141,7 +191,7 @@ public:
 
 private:
     CduSpec spec_;
-    Coolant sec_, fac_;
+    Coolant sec_, fac_, sec_rated_;
     PumpCurve pump_;
     SystemCurve system_;
     UaScaling ua_;
@@ -157,14 +207,16 @@ public:
         double valve_min = 0.05;   // [1] minimum facility flow fraction
         double valve_start = 0.8;  // [1] initial valve position (integral state)
     };
-    enum State : std::size_t { kSupply, kFacReturn, kIntegral };
+    enum State : std::size_t { kSupply, kFacReturn, kIntegral, kSpeed, kPumpIntegral, kReset };
     enum Input : std::size_t {
         kReturnTemp,
         kFacSupplyTemp,
         kFacFlowAvail,
         kSetpoint,
         kPumpSpeed,
-        kPumpsFailed
+        kPumpsFailed,
+        kDpSetpoint,
+        kFirstValve  // valve_<i> of slot i follow
     };
     enum Output : std::size_t {
         kOutSupplyTemp,
@@ -176,13 +228,22 @@ public:
         kOutHeat,
         kOutPumpPower,
         kOutApproach,
-        kOutPumpHeat
+        kOutPumpHeat,
+        kOutSpeed,
+        kOutHeaderDp,
+        kOutPumpDp,
+        kFirstRackFlow  // rack_flow_<i> of slot i follow
     };
+    enum class Variable { DifferentialPressure, Flow, DeltaT, ConstantSpeed };
 
-    /// `racks_served` divides the secondary flow into flow_per_rack (identical branches).
-    Cdu(std::string name, CduModel model, double racks_served, Control control);
-    Cdu(std::string name, CduModel model, double racks_served);
+    /// The racks it serves as branch types and slots (thermal/hydraulics.h); slot i has the
+    /// input valve_<i+1> and the output rack_flow_<i+1>.
+    Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
+        std::vector<RackManifold::Slot> rack_slots, Control control);
+    Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
+        std::vector<RackManifold::Slot> rack_slots);
 
+    void initialState(std::span<double> x0) const override;
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
                         std::span<double> y) const override;
     void computeDerivatives(double t, std::span<const double> x, std::span<const double> u,
@@ -194,19 +255,34 @@ public:
 
     const CduModel& model() const { return model_; }
     const Control& control() const { return control_; }
+    const RackManifold& manifold() const { return manifold_; }
+    Variable variable() const { return variable_; }
+    double racksServed() const { return racks_; }
     /// Heat stored in the two hold-up nodes relative to T_ref of each coolant.           [J]
     double storedEnergy(std::span<const double> x) const;
     /// Valve position from the PI state and the current supply temperature.             [1]
     double valvePosition(std::span<const double> x, double setpoint) const;
-    /// Pump hydraulic work into the coolant at given pump inputs.                       [W]
-    double pumpHeat(double pump_speed, double pumps_failed) const;
+
+    /// The secondary operating point at given states and inputs.
+    struct Hydraulics {
+        RackManifold::Solution manifold;
+        double speed = 0.0;       ///< [1]
+        double pump_power = 0.0;  ///< [W] electric
+        double pump_heat = 0.0;   ///< [W] hydraulic work Q·Δp_pump
+        int running = 0;          ///< [1]
+    };
+    Hydraulics hydraulics(std::span<const double> x, std::span<const double> u) const;
 
 private:
     double piOutput(std::span<const double> x, double setpoint) const;
     void checkInputs(std::span<const double> u, bool with_return) const;
+    double speedOf(std::span<const double> x, std::span<const double> u) const;
+    std::size_t valveInput(std::size_t slot) const { return kFirstValve + slot; }
     CduModel model_;
+    RackManifold manifold_;
     double racks_;
     Control control_;
+    Variable variable_;
     double M_s_, M_f_;  // [kg] hold-up masses
 };
 

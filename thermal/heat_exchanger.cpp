@@ -80,9 +80,10 @@ double ntuFromEffectiveness(HxArrangement arrangement, double eps, double cr) {
 double UaScaling::operator()(double mdot_hot, double mdot_cold) const {
     if (!(mdot_hot > 0.0) || !(mdot_cold > 0.0)) return 0.0;
     const double f = hot_resistance_fraction;
-    const double hA_hot = UA_design / f * std::pow(mdot_hot / mdot_hot_design, exponent_hot);
+    const double hA_hot =
+        hot_factor * UA_design / f * std::pow(mdot_hot / mdot_hot_design, exponent_hot);
     const double hA_cold =
-        UA_design / (1.0 - f) * std::pow(mdot_cold / mdot_cold_design, exponent_cold);
+        cold_factor * UA_design / (1.0 - f) * std::pow(mdot_cold / mdot_cold_design, exponent_cold);
     return 1.0 / (1.0 / hA_hot + 1.0 / hA_cold);
 }
 

@@ -45,6 +45,10 @@ struct UaScaling {
     double hot_resistance_fraction = 0.5;  // [1] share of 1/UA on the hot side at design
     double exponent_hot = 0.8;             // [1]
     double exponent_cold = 0.8;            // [1]
+    /// hA of each side relative to the rated one at equal mass flow (another coolant than
+    /// the one rated: the film-coefficient ratio). 1 for the rated coolants.
+    double hot_factor = 1.0;   // [1]
+    double cold_factor = 1.0;  // [1]
     double operator()(double mdot_hot, double mdot_cold) const;
 };
 

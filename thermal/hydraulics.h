@@ -1,36 +1,56 @@
 #pragma once
-// Hydraulics (DESIGN.md §3.3; domain-facts "Key formulas" C2): pump curves with the affinity
-// laws, system curves, the operating point of parallel pumps on a system curve, a general
-// pressure–flow network solved by Newton (Eigen), and a PumpGroup component.
+// Hydraulics (DESIGN.md §3.3; domain-facts "Key formulas" C2): pumps with the affinity laws,
+// system curves, duct friction and heat transfer that depend on the coolant, and the rack
+// branches of a CDU's secondary loop.
 //
 // Pump (one pump, speed s = N/N_rated, flow Q through that pump):
 //   pressure rise   Δp(Q, s) = H0·s² + H1·s·Q + H2·Q²                 [Pa]
-//   shaft/electric  P(Q, s)  = P0·s³ + P1·s²·Q                         [W]
+//   electric input  P(Q, s)  = P0·s³ + P1·s²·Q                         [W]
 // Both forms obey the affinity laws exactly: Δp(s·Q, s) = s²·Δp(Q, 1), P(s·Q, s) = s³·P(Q, 1),
 // so Q ∝ N, Δp ∝ N², P ∝ N³ along any system parabola through the origin. P is the electric
 // input ("wire to water"): it matches Q_d·Δp_d/η_d at the design point and a shut-off power
 // fraction (default 35 % of design, typical of centrifugal pumps) at zero flow; the
-// wire-to-water efficiency η = Q·Δp/P follows from them.
+// wire-to-water efficiency η = Q·Δp/P follows from them, so it falls away from the design flow.
+// A variable-speed drive adds a fixed loss (control electronics, cooling fans) while it runs.
 //
-// Network: nodes (node 0 is the pressure reference, 0 Pa gauge) and branches:
-//   resistance  p_from − p_to = Δp_static + k·Q·|Q|^{n−1}   (sign-preserving; n = 2 turbulent)
-//   valve       a resistance with k = k_open / opening²     (flow coefficient ∝ opening)
-//   pump group  p_to − p_from = n_series · Δp(Q/n_parallel, s)
-// Unknowns are the branch flows and node pressures; the equations are the branch laws and
-// mass conservation at every node but the reference. Newton's method with a backtracking
-// line search on the scaled residual, started from the solution of the same network with
-// every law linearised (which gets the flow directions right), converges in a handful of
-// iterations. Near Q = 0 the resistance law uses k·Q·(Q² + q_ε²)^{(n−1)/2} with q_ε a
-// millionth of the flow scale so the Jacobian stays regular. A pump group with no running
-// pump or zero speed acts as a closed check valve (Q = 0).
-// Failure modes are ModelErrors naming the network and branch: Newton not converging, a
-// running pump pushed into reverse flow (its shut-off head is below what the network needs,
-// e.g. a static lift), or a pump beyond run-out (zero head).
+// Ducts (Darcy–Weisbach):  Δp = f(Re, ε/D)·(L/D)·ρ·v²/2,  v = Q/(n·π·D²/4),  Re = ρ·v·D/μ
+//   f from Churchill (1977), one expression valid in laminar flow (64/Re), through the
+//   transition and in rough turbulent flow (within ~1 % of Colebrook):
+//   f = 8·[(8/Re)¹² + (A + B)^(−3/2)]^(1/12),  A = [−2.457·ln((7/Re)^0.9 + 0.27·ε/D)]¹⁶,
+//   B = (37530/Re)¹⁶.  (S. W. Churchill, Chem. Eng. 84(24):91–92, 1977.)
+// Minor losses (quick disconnects, tees, elbows): Δp = K·ρ·v²/2 at the hose velocity.
+// Balancing valve with a linear characteristic: Q = K_v·x·√(Δp/1 bar · ρ_w/ρ), K_v in m³/h at
+// opening x = 1 (IEC 60534 flow coefficient), ρ_w = 1000 kg/m³.
+//
+// Film coefficient in a duct, h = Nu·k/D (mean over the heated length L):
+//   laminar  Re ≤ 2300: Hausen, thermal entry at constant wall temperature,
+//            Nu = 3.66 + 0.0668·Gz/(1 + 0.04·Gz^(2/3)),  Gz = Re·Pr·D/L
+//            (Incropera & DeWitt, Fundamentals of Heat and Mass Transfer, 6th ed., eq. 8.57)
+//   turbulent Re ≥ 10⁴: Gnielinski, Nu = (f/8)(Re − 1000)Pr / (1 + 12.7·√(f/8)·(Pr^(2/3) − 1))
+//            with f = (0.790·ln Re − 1.64)⁻² (Incropera eq. 8.62, 8.21), times the entry
+//            factor 1 + (D/L)^(2/3) (VDI Heat Atlas, 2nd ed., G1 eq. 27)
+//   between: linear in Re from the laminar value at 2300 to the turbulent one at 10⁴
+//            (VDI Heat Atlas G1 §4.2, Gnielinski's interpolation).
+// Properties are taken at one temperature per branch (the loop's design mean): the supply is
+// held within about a kelvin by the CDU and the branch mean moves by a few kelvin with load,
+// while the coolant (water against PG25: viscosity ×0.4, conductivity ×1.3) changes them by
+// tens of percent. The flow law is then fixed per branch and is tabulated once (monotone
+// cubic in Q), which keeps a right-hand-side evaluation cheap at campus scale.
+//
+// Rack manifold (one CDU's secondary loop): N running pumps in parallel at speed s push the
+// total flow Q through the CDU's own resistance (plate heat exchanger, strainer, piping,
+// k_int·Q²) and into the row headers; every rack branch sees the same header differential
+// pressure Δp_m and draws the flow its law gives:
+//   Δp_pump(Q/N, s) − k_int·Q² = Δp_m,   Q = Σ_i w_i·q_i(Δp_m, x_i)
+// with w_i the racks a branch stands for and x_i its valve opening. Solved for Δp_m by
+// Newton's method inside the bracket [0, H0·s²] to machine precision (the finite-difference
+// Jacobian of the solver needs it).
 #include <cstddef>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "core/component.h"
+#include "thermal/coolant.h"
 
 namespace dctwin::thermal {
 
@@ -54,6 +74,9 @@ struct PumpCurve {
     double wireToWaterEfficiency(double Q, double speed) const;
     /// Flow at which the pressure rise falls to zero.                              [m³/s]
     double runoutFlow(double speed) const;
+    /// Speed at which the pump delivers Q at pressure rise Δp (the positive root of
+    /// H0·s² + H1·Q·s + H2·Q² = Δp); 0 when Δp ≤ 0 and Q = 0.                        [1]
+    double speedFor(double Q, double dp) const;
 };
 
 /// Δp = Δp_static + k·Q|Q|^{n−1}.
@@ -81,101 +104,115 @@ struct PumpOperatingPoint {
 PumpOperatingPoint pumpOperatingPoint(const PumpCurve& curve, int running, double speed,
                                       const SystemCurve& system, const std::string& where);
 
-struct HydraulicSolution {
-    std::vector<double> flow;      // [m³/s] per branch, positive from → to
-    std::vector<double> pressure;  // [Pa] per node, gauge relative to node 0
-    int iterations = 0;
-    double residual = 0.0;  // [1] scaled residual norm at the end
-};
-
-class HydraulicNetwork {
-public:
-    explicit HydraulicNetwork(std::string name);
-
-    /// Node 0 (the first added) is the pressure reference.
-    std::size_t addNode(std::string name);
-    std::size_t addResistance(std::string name, std::size_t from, std::size_t to, double k,
-                              double n = 2.0, double dp_static = 0.0);
-    std::size_t addValve(std::string name, std::size_t from, std::size_t to, double k_open,
-                         double opening = 1.0, double n = 2.0);
-    /// `parallel` identical pumps side by side, `series` such stages in a row.
-    std::size_t addPump(std::string name, std::size_t suction, std::size_t discharge,
-                        PumpCurve curve, int parallel = 1, int series = 1, double speed = 1.0);
-
-    void setSpeed(std::size_t branch, double speed);            // pump branches
-    void setRunning(std::size_t branch, int parallel_running);  // pump branches
-    void setOpening(std::size_t branch, double opening);        // valve branches, (0, 1]
-
-    std::size_t nodeCount() const { return nodes_.size(); }
-    std::size_t branchCount() const { return branches_.size(); }
-    const std::string& branchName(std::size_t b) const { return branches_.at(b).name; }
-    const std::string& name() const { return name_; }
-
-    /// Solves for flows and pressures. `guess` (a previous solution of the same topology)
-    /// replaces the linearised start.
-    HydraulicSolution solve(const HydraulicSolution* guess = nullptr) const;
-
-    /// Electric power of a pump branch at a solution.                                 [W]
-    double pumpPower(const HydraulicSolution& s, std::size_t branch) const;
-    /// Pressure rise of a pump branch at a solution.                                  [Pa]
-    double pumpPressureRise(const HydraulicSolution& s, std::size_t branch) const;
-
-private:
-    enum class Kind { Resistance, Valve, Pump };
-    struct Branch {
-        std::string name;
-        Kind kind;
-        std::size_t from, to;
-        double k = 0.0, n = 2.0, dp_static = 0.0;  // [Pa/(m³/s)^n], [1], [Pa]
-        double k_open = 0.0, opening = 1.0;        // valves
-        PumpCurve curve;                           // pumps
-        int parallel = 1, series = 1, running = 1;
-        double speed = 1.0;  // [1]
-    };
-    std::size_t addBranch(Branch b);
-    const Branch& pumpBranch(std::size_t b, const char* what) const;
-    bool closed(const Branch& b) const;
-    /// Δp(Q) = p_from − p_to demanded by the branch law, and its derivative.
-    void law(const Branch& b, double Q, double q_eps, double& dp, double& ddp) const;
-    double flowScale() const;
-    double pressureScale() const;
-
-    std::string name_;
-    std::vector<std::string> nodes_;
-    std::vector<Branch> branches_;
-};
-
-/// N identical pumps (N duty + standby) on a system curve, as a component.
-///
-/// | kind   | name           | unit | meaning                                               |
-/// |--------|----------------|------|-------------------------------------------------------|
-/// | input  | speed          | 1    | speed command, fraction of rated (0..1.2)             |
-/// | input  | pumps_failed   | 1    | failed pumps; running = min(duty, installed − failed) |
-/// | output | flow           | m3/s | total flow on the system curve                        |
-/// | output | pressure_rise  | Pa   |                                                       |
-/// | output | power          | W    | electric input of the running pumps                   |
-/// | output | pumps_running  | 1    |                                                       |
-/// Every output depends directly on both inputs (algebraic, no states).
-class PumpGroup : public Component {
-public:
-    struct Params {
-        PumpCurve curve;
-        int installed = 2;   // [1] pumps fitted (N+1 → duty + 1)
-        int duty = 1;        // [1] pumps that run when none has failed
-        SystemCurve system;  // loop served
-    };
-    PumpGroup(std::string name, Params params);
-    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
-                        std::span<double> y) const override;
-    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
-    const Params& params() const { return p_; }
-
-private:
-    Params p_;
-};
-
 /// Running pumps of an N+1 set: min(duty, installed − failed), never negative. `failed` is
 /// rounded to the nearest integer (it arrives as a double input).
 int runningPumps(int installed, int duty, double failed);
+
+/// Coolant properties at one temperature.
+struct FluidState {
+    double density = 0.0;        ///< [kg/m³]
+    double viscosity = 0.0;      ///< [Pa·s] dynamic
+    double conductivity = 0.0;   ///< [W/(m·K)]
+    double specific_heat = 0.0;  ///< [J/(kg·K)]
+    double prandtl() const { return viscosity * specific_heat / conductivity; }
+    static FluidState of(const Coolant& c, double T);
+};
+
+/// @brief Darcy friction factor by Churchill (1977), laminar to rough turbulent.
+/// @param Re Reynolds number [1] (> 0)
+/// @param relative_roughness ε/D [1]
+double frictionFactor(double Re, double relative_roughness);
+
+/// @brief Mean Nusselt number of a duct: Hausen (laminar), Gnielinski (turbulent), linear
+/// between Re 2300 and 10⁴.
+/// @param Re Reynolds number [1]; @param Pr Prandtl number [1]; @param d_over_L D/L [1]
+double nusseltNumber(double Re, double Pr, double d_over_L);
+
+/// `count` identical straight ducts in parallel.
+struct Duct {
+    double diameter = 0.0;                                     ///< [m] hydraulic diameter
+    double length = 0.0;                                       ///< [m]
+    double roughness = 0.0;                                    ///< [m] absolute
+    double count = 1.0;                                        ///< [1] in parallel
+    double area() const;                                       ///< [m²] flow area of all ducts
+    double reynolds(double Q, const FluidState& f) const;      ///< [1] at total flow Q [m³/s]
+    double pressureDrop(double Q, const FluidState& f) const;  ///< [Pa] Darcy–Weisbach
+    /// Film coefficient on the duct wall over a heated length L_heat.           [W/(m²·K)]
+    double filmCoefficient(double Q, const FluidState& f, double L_heat) const;
+};
+
+/// One rack's coolant branch between the row supply and return headers (catalog units SI).
+struct RackBranchSpec {
+    Duct hose;                  ///< supply and return hoses in series (length = both)
+    double minor_loss_K = 0.0;  ///< [1] Σ K of quick disconnects, tees, elbows (hose velocity)
+    Duct channels;              ///< the rack's cold-plate channels, all in parallel
+    double plate_length = 0.0;  ///< [m] heated length of one cold plate (thermal entry)
+    double valve_kvs = 0.0;     ///< [m³/h] balancing valve fully open at 1 bar; 0: no valve
+};
+
+/// The pressure–flow law of one rack branch for one coolant at one temperature.
+class RackBranch {
+public:
+    /// `flow_max` bounds the tabulated range (beyond it the law is evaluated directly).
+    RackBranch(RackBranchSpec spec, FluidState fluid, double flow_max);
+    /// Δp(Q) with the valve at `opening` (0, 1].                                       [Pa]
+    double pressureDrop(double Q, double opening = 1.0) const;
+    /// dΔp/dQ.                                                                  [Pa·s/m³]
+    double pressureDropSlope(double Q, double opening = 1.0) const;
+    /// Flow at differential pressure Δp (inverse of pressureDrop; 0 for Δp ≤ 0 or a
+    /// closed valve).                                                               [m³/s]
+    double flow(double dp, double opening = 1.0) const;
+    /// The same with dQ/dΔp [m³/(s·Pa)].
+    double flow(double dp, double opening, double& slope) const;
+    /// Δp of the fixed parts (hoses, fittings, plates) computed directly, untabulated. [Pa]
+    double pressureDropDirect(double Q) const;
+    /// Valve Δp at opening x.                                                          [Pa]
+    double valvePressureDrop(double Q, double opening) const;
+    const RackBranchSpec& spec() const { return spec_; }
+    const FluidState& fluid() const { return fluid_; }
+
+private:
+    /// Newton inversion of pressureDrop.
+    double solveFlow(double dp, double opening) const;
+    RackBranchSpec spec_;
+    FluidState fluid_;
+    double q_max_;
+    MonotoneTable table_;       // Δp of the fixed parts against Q on an even grid
+    MonotoneTable open_flow_;   // Q against √Δp with the valve open
+    double sqrt_dp_max_ = 0.0;  // [√Pa] end of open_flow_
+};
+
+/// One CDU's secondary loop: its pumps, its own resistance and its rack branches.
+class RackManifold {
+public:
+    struct Slot {
+        std::size_t branch = 0;  ///< index into the branch types
+        double weight = 1.0;     ///< [1] racks it stands for
+    };
+    struct Solution {
+        double flow = 0.0;             ///< [m³/s] total
+        double header_dp = 0.0;        ///< [Pa] supply − return header, across every branch
+        double pump_dp = 0.0;          ///< [Pa] pressure rise of the pumps
+        std::vector<double> per_slot;  ///< [m³/s] per rack of each slot
+    };
+    /// `k_internal` [Pa/(m³/s)²] is the CDU's own resistance.
+    RackManifold(PumpCurve pump, double k_internal, std::vector<RackBranch> branches,
+                 std::vector<Slot> rack_slots);
+    /// Operating point with `running` pumps at `speed`, valve openings per slot.
+    Solution solve(int running, double speed, std::span<const double> openings) const;
+    const std::vector<RackBranch>& branches() const { return branches_; }
+    const std::vector<Slot>& rackSlots() const { return slots_; }
+    const PumpCurve& pump() const { return pump_; }
+    double internalResistance() const { return k_int_; }
+
+private:
+    /// Σ w·q(Δp) and its derivative in Δp.
+    void branchFlows(double dp, std::span<const double> openings, double& Q, double& dQ,
+                     std::vector<double>* per_slot) const;
+    PumpCurve pump_;
+    double k_int_;
+    std::vector<RackBranch> branches_;
+    std::vector<Slot> slots_;
+};
 
 }  // namespace dctwin::thermal

@@ -12,14 +12,51 @@
 namespace dctwin::thermal {
 
 RackLoopParams RackLoopParams::fromJson(const JsonView& v) {
-    checkEntryKeys(
-        v, {"heat_liquid_kW", "flow_Lpm", "flow_exponent", "gpus_per_rack", "gpu_heat_share",
-            "gpu_resistance_K_per_W", "junction_resistance_K_per_W", "junction_capacity_J_per_K",
-            "metal_capacity_kJ_per_K", "fluid_volume_L", "count", "initial_temp_C"});
+    checkEntryKeys(v, {"heat_liquid_kW",
+                       "flow_Lpm",
+                       "gpus_per_rack",
+                       "gpu_heat_share",
+                       "gpu_resistance_K_per_W",
+                       "junction_resistance_K_per_W",
+                       "junction_capacity_J_per_K",
+                       "metal_capacity_kJ_per_K",
+                       "fluid_volume_L",
+                       "count",
+                       "initial_temp_C",
+                       "rated_coolant",
+                       "hose_diameter_mm",
+                       "hose_length_m",
+                       "hose_roughness_um",
+                       "minor_loss_K",
+                       "channel_diameter_mm",
+                       "channel_length_mm",
+                       "channels",
+                       "plate_length_mm",
+                       "valve_kvs_m3h"});
     RackLoopParams p;
     p.heat_design = v.quantity("heat_liquid", {"kW"});
     p.flow_design = v.quantity("flow", {"Lpm"});
-    p.flow_exponent = v.number("flow_exponent", p.flow_exponent);
+    p.rated_coolant = v.string("rated_coolant", p.rated_coolant);
+    RackBranchSpec& b = p.branch;
+    b.hose.diameter = v.number("hose_diameter_mm") * 1e-3;
+    b.hose.length = v.number("hose_length_m");
+    b.hose.roughness = v.number("hose_roughness_um", 1.5) * 1e-6;
+    b.minor_loss_K = v.number("minor_loss_K");
+    b.channels.diameter = v.number("channel_diameter_mm") * 1e-3;
+    b.channels.length = v.number("channel_length_mm") * 1e-3;
+    b.channels.count = v.number("channels");
+    b.channels.roughness = 0.0;
+    b.plate_length = v.number("plate_length_mm") * 1e-3;
+    b.valve_kvs = v.number("valve_kvs_m3h", 0.0);
+    v.requireRange("hose_diameter_mm", b.hose.diameter * 1e3, 1.0, 500.0);
+    v.requireRange("hose_length_m", b.hose.length, 0.0, 1000.0);
+    v.requireRange("hose_roughness_um", b.hose.roughness * 1e6, 0.0, 5000.0);
+    v.requireRange("minor_loss_K", b.minor_loss_K, 0.0, 1000.0);
+    v.requireRange("channel_diameter_mm", b.channels.diameter * 1e3, 0.01, 50.0);
+    v.requireRange("channel_length_mm", b.channels.length * 1e3, 1.0, 1e4);
+    v.requireRange("channels", b.channels.count, 1.0, 1e7);
+    v.requireRange("plate_length_mm", b.plate_length * 1e3, 1.0, 1e4);
+    v.requireRange("valve_kvs_m3h", b.valve_kvs, 0.0, 1e4);
     const double gpus = v.number("gpus_per_rack");
     const double share = v.number("gpu_heat_share");
     const double r_gpu = v.number("gpu_resistance_K_per_W");
@@ -65,10 +102,26 @@ RackLoop::RackLoop(std::string name, Coolant coolant, RackLoopParams params)
     if (!(p_.C_junction > 0)) bad("C_junction [J/K]", p_.C_junction, "expected > 0");
     if (!(p_.R_junction > 0)) bad("R_junction [K/W]", p_.R_junction, "expected > 0");
     if (!(p_.flow_design > 0)) bad("flow_design [m3/s]", p_.flow_design, "expected > 0");
-    if (!(p_.min_flow_ratio > 0 && p_.min_flow_ratio <= 1)) {
-        bad("min_flow_ratio", p_.min_flow_ratio, "expected in (0, 1]");
+    const Duct& ch = p_.branch.channels;
+    if (!(ch.diameter > 0 && ch.count >= 1 && p_.branch.plate_length > 0)) {
+        bad("cold-plate channel diameter [m]", ch.diameter,
+            "expected channels with a positive diameter, count and plate length");
     }
     fluid_mass_ = coolant_.referenceDensity() * p_.fluid_volume;
+    film_fluid_ = FluidState::of(coolant_, p_.film_temp);
+    area_ = ch.count * M_PI * ch.diameter * p_.branch.plate_length;
+    const FluidState rated = FluidState::of(Coolant::byName(p_.rated_coolant), p_.film_temp);
+    const double R_film_rated =
+        1.0 / (ch.filmCoefficient(p_.flow_design, rated, p_.branch.plate_length) * area_);
+    R_cond_ = p_.R_design - R_film_rated;
+    if (!(R_cond_ > 0.0)) {
+        throw InputError(fmt::format(
+            "rack loop '{}': the film alone in {} channels of {:.2f} mm over {:.0f} mm plates "
+            "gives {:.3g} K/W, more than the whole plate-to-coolant resistance {:.3g} K/W; give "
+            "more channels or a larger gpu_resistance_K_per_W",
+            this->name(), ch.count, ch.diameter * 1e3, p_.branch.plate_length * 1e3, R_film_rated,
+            p_.R_design));
+    }
     const double T0 = p_.initial_temp;
     const double dT = std::max(1.0, p_.heat_design * p_.R_design);
     const double q_gpu = std::max(1.0, p_.gpu_heat_design);  // [W] nominal only
@@ -92,9 +145,13 @@ RackLoop::RackLoop(std::string name, Coolant coolant, RackLoopParams params)
     addOutput({"plate_temp", "K", T0 + dT, 0.0, "cold-plate temperature (plate average)"});
 }
 
+double RackLoop::filmCoefficient(double flow) const {
+    return p_.branch.channels.filmCoefficient(std::max(flow, 0.0), film_fluid_,
+                                              p_.branch.plate_length);
+}
+
 double RackLoop::resistance(double flow) const {
-    const double r = std::max(flow / p_.flow_design, p_.min_flow_ratio);
-    return p_.R_design * std::pow(r, -p_.flow_exponent);
+    return R_cond_ + 1.0 / (filmCoefficient(flow) * area_);
 }
 
 double RackLoop::fluidCapacity(double T) const { return fluid_mass_ * coolant_.specificHeat(T); }

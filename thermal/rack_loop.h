@@ -21,11 +21,16 @@
 // (as before issue 19) hid the junction's swing with every training iteration: the peak that
 // throttling and the thermal trip act on, and the thermal cycles of the package.
 //
-// The plate-to-coolant resistance falls with flow as a turbulent film coefficient does
-// (Dittus–Boelter h ∝ Re^0.8):
-//   R(V̇) = R_design · (max(V̇/V̇_design, r_min))^(−0.8)
-// r_min = 0.05 stands for conduction and natural convection keeping R finite when the pumps
-// stop. R_design lumps the rack so that T_p is the temperature of a typical GPU's cold plate:
+// The plate-to-coolant resistance is conduction through the plate and fins plus the film in
+// the cold-plate channels, whose coefficient depends on the flow and on the coolant:
+//   R(V̇) = R_cond + 1/(h(V̇)·A),  A = n_channels·π·D·L_plate (wetted area of the rack)
+//   h(V̇) = Nu(Re, Pr, D/L_plate)·k/D, Hausen/Gnielinski (thermal/hydraulics.h), properties of
+//   the coolant at the loop's design mean temperature.
+// R_cond = R_design − 1/(h_rated·A) with h_rated the film coefficient of the coolant the
+// resistance was given for (rated_coolant, PG25) at the design flow, so the catalog's
+// R_design holds at its rating point and another coolant or flow moves only the film part.
+// At zero flow the laminar Nu falls to 3.66 (fully developed), so R stays finite.
+// R_design lumps the rack so that T_p is the temperature of a typical GPU's cold plate:
 // R_design = (R_gpu − R_jp) · (GPU share of liquid heat) / GPUs per rack (rack_loops.json),
 // R_gpu the junction-to-bulk-coolant resistance of one GPU. At design load the junction
 // therefore sits q_gpu·R_gpu above the coolant, as the single node did.
@@ -60,6 +65,7 @@
 #include "core/component.h"
 #include "core/json.h"
 #include "thermal/coolant.h"
+#include "thermal/hydraulics.h"
 
 namespace dctwin::thermal {
 
@@ -72,11 +78,14 @@ struct RackLoopParams {
     double C_junction = 4.0;      // [J/K] per GPU: dies, HBM stacks, interposer
     double R_junction = 0.012;    // [K/W] per GPU, junction to cold plate
     double flow_design = 200.0 / 60000.0;  // [m³/s] per rack
-    double flow_exponent = 0.8;            // [1]
-    double min_flow_ratio = 0.05;          // [1] floor of V̇/V̇_design in R(V̇)
-    double heat_design = 121.5e3;          // [W] per rack to liquid (nominal values only)
-    double gpu_heat_design = 1400.6;       // [W] per GPU to liquid at design (share·heat/gpus)
-    double initial_temp = 308.15;          // [K] start of all three nodes
+    /// The rack's coolant branch (hoses, fittings, cold-plate channels); its channels also
+    /// give the film coefficient.
+    RackBranchSpec branch;
+    std::string rated_coolant = "PG25";  // coolant R_design is given for
+    double film_temp = 313.15;           // [K] design mean coolant temperature in the rack
+    double heat_design = 121.5e3;        // [W] per rack to liquid (nominal values only)
+    double gpu_heat_design = 1400.6;     // [W] per GPU to liquid at design (share·heat/gpus)
+    double initial_temp = 308.15;        // [K] start of all three nodes
 
     /// From a data/catalog/thermal/rack_loops.json entry (keys with unit suffixes).
     static RackLoopParams fromJson(const JsonView& v);
@@ -110,6 +119,10 @@ public:
 
     /// Plate-to-coolant resistance of one rack at per-rack flow V̇.          [m³/s] → [K/W]
     double resistance(double flow) const;
+    /// Film coefficient in the cold-plate channels at per-rack flow V̇.   [m³/s] → [W/(m²·K)]
+    double filmCoefficient(double flow) const;
+    /// The conduction part of the resistance (independent of flow and coolant).        [K/W]
+    double conductionResistance() const { return R_cond_; }
     /// Junction time constant C_j·R_jp.                                                 [s]
     double junctionTimeConstant() const { return p_.C_junction * p_.R_junction; }
     /// Heat stored in all `count` racks relative to 0 K metal / T_ref fluid.            [J]
@@ -124,6 +137,9 @@ private:
     Coolant coolant_;
     RackLoopParams p_;
     double fluid_mass_;  // [kg] per rack
+    FluidState film_fluid_;
+    double area_;    // [m²] wetted channel area per rack
+    double R_cond_;  // [K/W] per rack
 };
 
 /// @brief Periodic response of a first-order node (resistance R [K/W], time constant τ [s]) to

@@ -245,7 +245,8 @@ public:
         if (!y_ || !abstol_ || !ele_ || !ewt_) throw SolverError("out of memory (N_Vector)");
         double* atol = N_VGetArrayPointer(abstol_.get());
         for (std::size_t k = 0; k < m_; ++k) {
-            atol[k] = options_.abs_tol_factor * nominal_[core_[k]];
+            atol[k] = std::max(options_.abs_tol_factor * nominal_[core_[k]],
+                               options_.rel_tol * problem_.errorScale(core_[k]));
         }
         if (!quad_.empty()) {
             const auto nq = static_cast<sunindextype>(quad_.size());
@@ -254,7 +255,8 @@ public:
             if (!q_ || !qabstol_) throw SolverError("out of memory (N_Vector)");
             double* qtol = N_VGetArrayPointer(qabstol_.get());
             for (std::size_t k = 0; k < quad_.size(); ++k) {
-                qtol[k] = options_.abs_tol_factor * nominal_[quad_[k]];
+                qtol[k] = std::max(options_.abs_tol_factor * nominal_[quad_[k]],
+                                   options_.rel_tol * problem_.errorScale(quad_[k]));
             }
         }
 

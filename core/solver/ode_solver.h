@@ -27,6 +27,10 @@ public:
     virtual void rhs(double t, std::span<const double> x, std::span<double> dxdt) = 0;
     /// Typical magnitude of state i (> 0); absolute tolerance = abs_tol_factor · nominal.
     virtual double nominal(std::size_t i) const = 0;
+    /// Error scale of state i (0: none): the absolute tolerance is at least rel_tol · scale.
+    /// For states whose accuracy follows from another state's (a controller's integral of a
+    /// temperature error), so they are not held tighter than what drives them.
+    virtual double errorScale(std::size_t) const { return 0.0; }
     /// "component.variable", for error messages.
     virtual std::string stateName(std::size_t i) const = 0;
     virtual SparsityPattern jacobianPattern() const = 0;

@@ -124,30 +124,37 @@ TEST(Contingency, PumpTripTimeToThrottleFollowsThePlateHeatingAndTheJunctionOffs
     //   GPU      200 + 0.88 × 1,200 + ~6 W leakage = 1,262 W, 97 % to liquid: q = 1,224 W
     //   rack     Q = 72 × 1,224 + CPUs 36 × 0.95 × 256.5 + switches 9 × 0.95 × 1,600 ×
     //            (0.7 + 0.3 × 0.88) = 88.1 + 8.8 + 13.2 = 110.1 kW to liquid
-    //   coolant  2,052 L/min over 8 racks = 256.5 L/min (1.28× design): ṁ·c_p = 17.2 kW/K,
-    //            outlet 35 + 110.1/17.2 = 41.4 °C
-    //   plate    R_pc = (0.022 − 0.012) × 0.83/72 × 1.28^−0.8 = 9.45e-5 K/W per rack:
-    //            + 10.4 K → 51.8 °C
+    //   coolant  the CDU resets its header Δp until the racks run at the 10 K TCS rise
+    //            (cdus.json delta_t_setpoint_K): outlet 35 + 10 = 45 °C, at
+    //            110.1 kW/(1,014 × 3,960 × 10 K) = 2.74e-3 m³/s = 164.5 L/min per rack
+    //   plate    cold-plate channels at 164.5 L/min: Re 212.7, Gz 19.97, Nu 4.691 against
+    //            4.875 at 200 L/min, so R = 2.23e-5 (conduction) + 9.30e-5 × 4.875/4.691
+    //            = 1.189e-4 K/W per rack (rack_loop_test.cpp): + 13.1 K → 58.1 °C
     //   junction + q·R_jp = 1,224 × 0.012 = 14.7 K, + the expected peak of the hidden square
-    //            wave, junction 1.76 K + plate 0.25 K (regression_test.cpp) → 68.5 °C:
-    //            margin 87 − 68.5 = 18.5 K
-    // After the trip the flow is 0, R_pc rises to R_pc,design × 0.05^−0.8 = 1.27e-3 K/W per
-    // rack, so the plates pass only 10.4 K / 1.27e-3 K/W = 8.2 kW to the coolant standing in
-    // them; the plates (30 kJ/K + 72 junctions × 4 J/K) heat at (110.1 − 8.2)/30.3 = 3.36 K/s.
-    // The junction keeps its offset above its plate (its power is unchanged and τ_j = 48 ms),
-    // so it reaches 87 °C after 18.5/3.36 = 5.5 s. (With the single die node before issue 19,
-    // the whole 0.022 K/W fell with flow: die 22.9 K above the outlet, margin 22.7 K, 3.40 K/s,
-    // 6.7 s — 6.9 s measured at 95589f9.)
+    //            wave, junction 1.76 K + plate 0.25 K (regression_test.cpp) → 74.8 °C:
+    //            margin 87 − 74.8 = 12.2 K
+    //   The run has 11.4 K: the dies at 73.6 °C leak more than the ~6 W taken above (+0.36 K
+    //   on R_jp, +0.24 K on the plate) and the reset sits 0.1 K above its 10 K, the supply
+    //   0.07 K above 35 °C; the test allows 1 K.
+    // After the trip the flow is 0 and the channels' film falls to fully developed laminar
+    // (Nu 3.66): R0 = 2.23e-5 + 9.30e-5 × 4.875/3.66 = 1.461e-4 K/W, so the plates and the
+    // 20 L of coolant standing in them (80.3 kJ/K) heat together with the plates and junctions
+    // (30.3 kJ/K): 110.1 kW/110.6 kJ/K = 0.995 K/s. The plate-to-coolant offset relaxes from
+    // 13.1 K to Q·R0·C_f/C = 11.7 K with τ = R0·C_p·C_f/C = 3.2 s, taking 0.73 × 1.4 = 1.0 K
+    // off the plate's rise; the junction keeps its offset (τ_j = 48 ms). Throttle after
+    // (11.4 + 1.0)/0.995 = 12.5 s; leakage adds ~3 % heat per 10 K of die (IT 1,002 →
+    // 1,036 kW at +10 K in the run), ~0.9 K by then: ~11.6 s. (Before issue 9 the pumps ran
+    // the racks at 256.5 L/min and a 5 %-flow floor held the film: 5.5 s.)
     Json j = scenarioJson("contingency_cdu_pump_trip.json");
     j["study"]["duration_s"] = 90.0;
     j["study"]["output_interval_s"] = 0.1;
     const RunOutcome r = run(j);
     const Json& c = r.summary["contingency"];
     ASSERT_TRUE(c["first_throttle_after_s"].is_number()) << c.dump();
-    EXPECT_NEAR(c["first_throttle_after_s"].get<double>(), 5.5, 0.1 * 5.5);
-    // The margin before the trip is the hand 18.5 K (within the 0.5 K of the rounded figures).
+    EXPECT_NEAR(c["first_throttle_after_s"].get<double>(), 11.6, 0.1 * 11.6);
+    // The margin before the trip: the hand 12.2 K within the 1 K budget above.
     const auto& margin = r.report.timeseries.at("cooling", "throttle_margin").values;
-    EXPECT_NEAR(margin[static_cast<std::size_t>(59.0 / 0.1)], 18.5, 0.5);
+    EXPECT_NEAR(margin[static_cast<std::size_t>(59.0 / 0.1)], 12.2, 1.0);
 }
 
 TEST(Contingency, UtilityLossRidesThroughOnUpsUntilGeneratorsTakeOver) {

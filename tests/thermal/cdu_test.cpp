@@ -5,12 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <memory>
 
 #include "core/errors.h"
 #include "core/simulator.h"
 #include "core/system.h"
 #include "core/units.h"
+#include "thermal/rack_loop.h"
 
 namespace dctwin::thermal {
 namespace {
@@ -92,6 +94,21 @@ TEST(Cdu, PumpsNPlusOneAndAffinity) {
     EXPECT_NEAR(slow.power, 0.512 * full.power, 1e-6 * full.power);
 }
 
+/// `racks` GB300 branches (rack_loops.json) on the CDU, in one slot.
+std::shared_ptr<const Cdu> makeCdu(const CduModel& m, double racks) {
+    const RackLoopParams rp = RackLoopParams::fromCatalog("gb300_nvl72");
+    return std::make_shared<const Cdu>(
+        "cdu", m,
+        std::vector<RackBranch>{RackBranch(rp.branch, FluidState::of(m.secondaryCoolant(), 313.15),
+                                           4.0 * rp.flow_design)},
+        std::vector<RackManifold::Slot>{{0, racks}});
+}
+
+/// The record with its pumps on a flow setpoint at the design flow (the rating condition).
+CduModel atDesignFlow(const std::string& name) {
+    return CduModel(CduSpec::fromCatalog(name, Json{{"control_variable", "flow"}}));
+}
+
 /// CDU alone in a System, racks replaced by a fixed return temperature.
 struct CduRun {
     std::vector<double> final_state;
@@ -99,7 +116,7 @@ struct CduRun {
 };
 CduRun runCdu(const CduModel& m, double T_ret, double T_fs, double setpoint, double t_end) {
     System sys;
-    sys.add(std::make_shared<const Cdu>("cdu", m, 8));
+    sys.add(makeCdu(m, 8));
     sys.setInput("cdu.secondary_return_temp", T_ret);
     sys.setInput("cdu.facility_supply_temp", T_fs);
     sys.setInput("cdu.supply_temp_setpoint", setpoint);
@@ -120,7 +137,7 @@ CduRun runCdu(const CduModel& m, double T_ret, double T_fs, double setpoint, dou
 }
 
 TEST(Cdu, ComponentSettlesOnTheDesignApproachThroughCvode) {
-    const CduModel m(CduSpec::fromCatalog("vertiv_xdu1350"));
+    const CduModel m = atDesignFlow("vertiv_xdu1350");
     const CduDesignPoint& d = m.design();
     // Setpoint below reach: the valve opens fully and the approach is the design one.
     const CduRun r = runCdu(m, d.secondary_return_temp, d.facility_supply_temp,
@@ -131,7 +148,7 @@ TEST(Cdu, ComponentSettlesOnTheDesignApproachThroughCvode) {
 }
 
 TEST(Cdu, PiControlHoldsTheSupplySetpointAtPartLoad) {
-    const CduModel m(CduSpec::fromCatalog("vertiv_xdu1350"));
+    const CduModel m = atDesignFlow("vertiv_xdu1350");
     const Coolant& s = m.secondaryCoolant();
     const double T_set = celsiusToKelvin(35), T_fs = celsiusToKelvin(28);
     const double T_ret = s.heatedTemperature(T_set, s.massFlow(m.spec().secondary_flow), 0.7e6);
@@ -146,36 +163,148 @@ TEST(Cdu, PiControlHoldsTheSupplySetpointAtPartLoad) {
     EXPECT_NEAR(op.facility_flow / m.spec().facility_flow, r.valve, 1e-3);
 }
 
+/// The CDU with 8 GB300 branches, fixed return temperature, settled for `t_end`; the named
+/// outputs at the end.
+std::map<std::string, double> settleCdu(const CduModel& m, double T_ret, double t_end) {
+    System sys;
+    sys.add(makeCdu(m, 8));
+    sys.setInput("cdu.secondary_return_temp", T_ret);
+    sys.setInput("cdu.facility_supply_temp", celsiusToKelvin(30));
+    sys.setInput("cdu.supply_temp_setpoint", celsiusToKelvin(35));
+    sys.setInput("cdu.dp_setpoint", m.spec().dp_setpoint);
+    sys.finalize();
+    Recorder rec(sys);
+    const std::vector<std::string> names = {"header_dp",  "pump_dp",     "pump_speed",
+                                            "pump_power", "rack_flow_1", "secondary_flow"};
+    for (const auto& n : names) rec.addOutput("cdu." + n, "cdu", n);
+    SimulationOptions o;
+    o.t_end = t_end;
+    o.output_interval = t_end;
+    Simulator sim(sys, o);
+    sim.run(rec);
+    std::map<std::string, double> out;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        out[names[i]] = rec.results().channels[i].values.back();
+    }
+    return out;
+}
+
+TEST(Cdu, DifferentialPressureControlHoldsTheHeaderSetpoint) {
+    const CduModel m(CduSpec::fromCatalog("vertiv_xdu1350",
+                                          Json{{"dp_reset", "none"}, {"dp_setpoint_kPa", 60}}));
+    const auto r = settleCdu(m, celsiusToKelvin(45), 1200.0);
+    EXPECT_NEAR(r.at("header_dp"), 60e3, 1e-3 * 60e3);
+    // The pumps deliver the header Δp plus the CDU's own k·Q² (100 kPa at 2,052 L/min):
+    EXPECT_NEAR(r.at("pump_dp"),
+                60e3 + 100e3 * std::pow(r.at("secondary_flow") / m.spec().secondary_flow, 2),
+                1e-6 * r.at("pump_dp"));
+    // and the speed is the one at which the curve gives that rise at that flow:
+    // H0·s² + H2·Q² = Δp_pump (H1 = 0) ⇒ s = √((Δp_pump − H2·Q²)/H0).
+    const PumpCurve& c = m.pumpCurve();
+    const double Q = r.at("secondary_flow");
+    EXPECT_NEAR(r.at("pump_speed"), std::sqrt((r.at("pump_dp") - c.H2 * Q * Q) / c.H0), 1e-4);
+    EXPECT_NEAR(Q, 8.0 * r.at("rack_flow_1"), 1e-12);
+}
+
+TEST(Cdu, ResetOnTemperatureDifferenceCutsIdlePumpPowerBelowThirtyPercent) {
+    // ASHRAE 90.1-2019 §6.5.4.2 asks variable-flow pumps to draw at most 30 % of design power
+    // at 50 % flow; with the setpoint reset the idle racks (ΔT 2.5 K against the 10 K
+    // setpoint) pull the header down to the 10 kPa floor, full load (ΔT 12 K) up to 100 kPa.
+    const CduModel m(CduSpec::fromCatalog("vertiv_xdu1350"));
+    const auto idle = settleCdu(m, celsiusToKelvin(37.5), 4 * 3600.0);
+    const auto full = settleCdu(m, celsiusToKelvin(47), 4 * 3600.0);
+    EXPECT_NEAR(idle.at("header_dp"), 10e3, 1e-3 * 10e3);
+    EXPECT_NEAR(full.at("header_dp"), 100e3, 1e-3 * 100e3);
+    EXPECT_LT(idle.at("pump_power"), 0.30 * full.at("pump_power"));
+    EXPECT_GE(idle.at("pump_speed"), m.spec().min_speed - 1e-9);
+}
+
+TEST(Cdu, ConstantSpeedHalfSpeedPowerIsAnEighthPlusTheDriveLoss) {
+    // On 8 branches of fittings only (Δp ∝ Q², with the CDU's k·Q² a parabola through the
+    // origin), half speed moves half the flow and draws (0.5)³ of the curve power plus the
+    // drive's fixed loss F (1.5 % of design power): P(0.5) = 0.125·(P(1) − F) + F, within 2 %.
+    const CduModel m(
+        CduSpec::fromCatalog("vertiv_xdu1350", Json{{"control_variable", "constant_speed"}}));
+    RackBranchSpec b;
+    b.hose = Duct{0.038, 0.0, 0.0, 1.0};
+    b.minor_loss_K = 6.0;
+    b.channels = Duct{0.5e-3, 0.0, 0.0, 1.0};
+    b.plate_length = 0.06;
+    b.valve_kvs = 40.0;
+    const Cdu cdu("cdu", m, {RackBranch(b, FluidState::of(m.secondaryCoolant(), 313.15), 0.05)},
+                  {RackManifold::Slot{0, 8.0}});
+    std::vector<double> x{308.15, 310.0, 0.5, 1.0, 1.0, 100e3};
+    std::vector<double> y(cdu.outputs().size());
+    auto at = [&](double speed) {
+        std::vector<double> u{318.15, 303.15, 0.03, 308.15, speed, 0.0, 100e3, 1.0};
+        cdu.computeOutputs(0, x, u, y);
+        return std::make_pair(y[Cdu::kOutSecondaryFlow], y[Cdu::kOutPumpPower]);
+    };
+    const auto [Q1, P1] = at(1.0);
+    const auto [Q05, P05] = at(0.5);
+    const double F = m.spec().drive_fixed_loss * m.design().pump_power;
+    EXPECT_NEAR(Q05 / Q1, 0.5, 1e-6);
+    EXPECT_NEAR(P05, 0.125 * (P1 - F) + F, 0.02 * P05);
+}
+
+TEST(Cdu, AnotherSecondaryCoolantReRatesTheHeatExchanger) {
+    // The same CDU rated on PG25 running water: water's film conductance at equal mass flow is
+    // higher (k ×1.29, μ ×0.47, Pr ×0.38 at 40 °C: ×1.72 on the secondary hA), so at the same
+    // flows and temperatures the approach is smaller; PG30 the other way.
+    const CduSpec spec = CduSpec::fromCatalog("vertiv_xdu1350");
+    const CduModel pg25(spec), water(spec, "water"), pg30(spec, "PG30");
+    EXPECT_NEAR(water.secondaryFilmFactor(), 1.72, 0.05 * 1.72);
+    EXPECT_LT(pg30.secondaryFilmFactor(), 1.0);
+    const CduDesignPoint& d = pg25.design();
+    auto approach = [&](const CduModel& m) {
+        return m.steadyState(d.secondary_return_temp, d.facility_supply_temp, spec.facility_flow)
+            .approach;
+    };
+    EXPECT_NEAR(approach(pg25), 4.0, 0.2);  // its rating
+    EXPECT_LT(approach(water), approach(pg25) - 0.3);
+    EXPECT_GT(approach(pg30), approach(pg25));
+}
+
 TEST(Cdu, StructureLetsRacksFeedThroughAndNoNanOverTheRange) {
     const CduModel m(CduSpec::fromCatalog("google_deschutes"));
-    const Cdu cdu("cdu", m, 14);
+    const auto cdu_ptr = makeCdu(m, 14);
+    const Cdu& cdu = *cdu_ptr;
     for (std::size_t o = 0; o < cdu.outputs().size(); ++o) {
         EXPECT_FALSE(cdu.outputDependsOnInput(o, Cdu::kReturnTemp)) << cdu.outputs()[o].name;
     }
-    std::vector<double> y(cdu.outputs().size()), dx(3);
+    std::vector<double> y(cdu.outputs().size()), dx(cdu.states().size());
     for (double T_ret : {celsiusToKelvin(20), celsiusToKelvin(45), celsiusToKelvin(70)}) {
         for (double T_fs : {celsiusToKelvin(5), celsiusToKelvin(30), celsiusToKelvin(45)}) {
             for (double avail : {0.0, m.spec().facility_flow}) {
                 for (double speed : {0.0, 0.5, 1.2}) {
                     for (double failed : {0.0, 1.0, 2.0}) {
-                        std::vector<double> x{celsiusToKelvin(35), celsiusToKelvin(38), 0.5};
-                        std::vector<double> u{T_ret, T_fs,  avail, celsiusToKelvin(35),
-                                              speed, failed};
-                        cdu.computeOutputs(0, x, u, y);
-                        cdu.computeDerivatives(0, x, u, dx);
-                        for (double v : y) ASSERT_TRUE(std::isfinite(v));
-                        for (double v : dx) ASSERT_TRUE(std::isfinite(v));
+                        for (double valve : {0.0, 0.2, 1.0}) {
+                            std::vector<double> x{
+                                celsiusToKelvin(35), celsiusToKelvin(38), 0.5, speed, speed, 50e3};
+                            std::vector<double> u{T_ret, T_fs,   avail, celsiusToKelvin(35),
+                                                  1.0,   failed, 100e3, valve};
+                            cdu.computeOutputs(0, x, u, y);
+                            cdu.computeDerivatives(0, x, u, dx);
+                            for (double v : y) ASSERT_TRUE(std::isfinite(v));
+                            for (double v : dx) ASSERT_TRUE(std::isfinite(v));
+                        }
                     }
                 }
             }
         }
     }
-    std::vector<double> x{308.0, 310.0, 0.5};
-    EXPECT_THROW(cdu.computeOutputs(0, x, std::vector<double>{318, 303, -1.0, 308, 1, 0}, y),
-                 InputError);
-    EXPECT_THROW(cdu.computeOutputs(0, x, std::vector<double>{318, 303, 0.03, 308, 2.0, 0}, y),
-                 InputError);
-    EXPECT_THROW(cdu.computeDerivatives(0, x, std::vector<double>{400, 303, 0.03, 308, 1, 0}, dx),
+    std::vector<double> x{308.0, 310.0, 0.5, 0.5, 0.5, 50e3};
+    EXPECT_THROW(
+        cdu.computeOutputs(0, x, std::vector<double>{318, 303, -1.0, 308, 1, 0, 100e3, 1.0}, y),
+        InputError);
+    EXPECT_THROW(
+        cdu.computeOutputs(0, x, std::vector<double>{318, 303, 0.03, 308, 2.0, 0, 100e3, 1.0}, y),
+        InputError);
+    EXPECT_THROW(
+        cdu.computeOutputs(0, x, std::vector<double>{318, 303, 0.03, 308, 1.0, 0, 100e3, 1.5}, y),
+        InputError);
+    EXPECT_THROW(cdu.computeDerivatives(
+                     0, x, std::vector<double>{400, 303, 0.03, 308, 1, 0, 100e3, 1.0}, dx),
                  InputError);
     EXPECT_THROW(CduSpec::fromCatalog("vertiv_xdu9999"), InputError);
     // A record asking for the impossible (approach too small for its flows).

@@ -1,5 +1,6 @@
-// Pumps, system curves and the Newton network solver (thermal/hydraulics.h) against hand
-// solutions (domain-facts "Key formulas" C2).
+// Pumps, system curves, duct friction and film coefficients, rack branches and the rack
+// manifold (thermal/hydraulics.h) against hand solutions worked in the comments and published
+// values (domain-facts "Key formulas" C2).
 #include "thermal/hydraulics.h"
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "thermal/coolant.h"
 
 namespace dctwin::thermal {
 namespace {
@@ -53,111 +55,147 @@ TEST(Pumps, NoOperatingPointAboveShutOffHead) {
     }
 }
 
-TEST(Network, TwoParallelPumpsAndEightRackBranchesMatchTheHandSolution) {
-    // Hand solution: identical branches each carry Q/8 at Δp = k_r·(Q/8)²; each pump carries
-    // Q/2 at Δp = H0 − c·(Q/2)². Equal Δp: Q = sqrt(H0 / (c/4 + k_r/64)).
-    const PumpCurve pump = PumpCurve::fromDesignPoint(0.0171, 250e3, 0.6);
-    const double H0 = pump.H0, c = -pump.H2;
-    const double k_r = 250e3 / std::pow(0.0342 / 8, 2);  // 8 racks share 0.0342 m³/s at 250 kPa
-    HydraulicNetwork net("tcs");
-    const auto ret = net.addNode("return header");
-    const auto sup = net.addNode("supply header");
-    const auto p1 = net.addPump("pump 1", ret, sup, pump);
-    const auto p2 = net.addPump("pump 2", ret, sup, pump);
-    std::vector<std::size_t> racks;
-    for (int i = 0; i < 8; ++i)
-        racks.push_back(net.addResistance(fmt::format("rack {}", i), sup, ret, k_r));
-    const HydraulicSolution s = net.solve();
-    const double Q = std::sqrt(H0 / (c / 4 + k_r / 64));
-    double total = 0.0;
-    for (auto b : racks) {
-        EXPECT_NEAR(s.flow[b], Q / 8, 0.01 * Q / 8);
-        total += s.flow[b];
+// Fluid states with property values typed from published tables, so the checks below do not
+// depend on the project's coolant tables.
+// Water at 20 °C (Incropera & DeWitt, 6th ed., Table A.6 at 293 K): ρ 998.2 kg/m³, μ 1.002e-3.
+const FluidState kWater20{998.2, 1.002e-3, 0.598, 4182.0};
+
+TEST(Friction, ChurchillMatchesLaminarAndColebrookWithinOnePercent) {
+    // Laminar: f = 64/Re exactly.
+    for (double Re : {100.0, 1000.0, 2000.0}) {
+        EXPECT_NEAR(frictionFactor(Re, 0.0), 64.0 / Re, 0.01 * 64.0 / Re) << Re;
     }
-    EXPECT_NEAR(total, Q, 0.01 * Q);
-    EXPECT_NEAR(s.flow[p1], Q / 2, 0.01 * Q / 2);
-    EXPECT_NEAR(s.flow[p2], Q / 2, 0.01 * Q / 2);
-    EXPECT_NEAR(s.pressure[sup], k_r * (Q / 8) * (Q / 8), 0.01 * 250e3);
-    std::printf("network: Q = %.6f m3/s (hand %.6f), relative error %.2e, %d Newton iterations\n",
-                total, Q, std::abs(total - Q) / Q, s.iterations);
-    // The design numbers make the hand solution the design flow exactly.
-    EXPECT_NEAR(Q, 0.0342, 1e-12);
-    EXPECT_NEAR(net.pumpPower(s, p1), pump.electricPower(Q / 2, 1.0), 1e-6);
-    // One pump tripped (check valve closes): the other carries everything, at a lower flow.
-    net.setRunning(p2, 0);
-    const HydraulicSolution t = net.solve(&s);
-    const double Q1 = std::sqrt(H0 / (c + k_r / 64));
-    EXPECT_NEAR(t.flow[p1], Q1, 1e-6 * Q1);
-    EXPECT_EQ(t.flow[p2], 0.0);
+    // Turbulent, Colebrook 1/√f = −2·log10(ε/3.7D + 2.51/(Re·√f)) iterated by hand to
+    // convergence: smooth pipe at Re 1e5 → 0.017990; ε/D = 1e-3 at Re 1e6 → 0.019943 (the
+    // Moody chart reads 0.018 and 0.020).
+    EXPECT_NEAR(frictionFactor(1e5, 0.0), 0.017990, 0.01 * 0.017990);
+    EXPECT_NEAR(frictionFactor(1e6, 1e-3), 0.019943, 0.01 * 0.019943);
 }
 
-TEST(Network, BalancingValveAndPumpsInSeries) {
-    // One pump (series = 2 stages) feeding two branches, one throttled by a valve at 50 %.
-    // Hand: k_valve = k_open/0.5²; parallel k_eq: 1/√k_eq = 1/√k1 + 1/√(k2 + k_valve);
-    // 2·(H0 − c·Q²) = k_eq·Q².
-    const double k1 = 4e8, k2 = 3e8, kv = 1e8;
-    HydraulicNetwork net("loop");
-    const auto a = net.addNode("a");
-    const auto b = net.addNode("b");
-    const auto m = net.addNode("m");
-    const auto pump = net.addPump("pump", a, b, kPump, 1, 2);
-    const auto r1 = net.addResistance("r1", b, a, k1);
-    const auto r2 = net.addResistance("r2", b, m, k2);
-    const auto v = net.addValve("valve", m, a, kv, 0.5);
-    const HydraulicSolution s = net.solve();
-    const double k2v = k2 + kv / 0.25;
-    const double keq = 1.0 / std::pow(1.0 / std::sqrt(k1) + 1.0 / std::sqrt(k2v), 2);
-    const double Q = std::sqrt(2 * kPump.H0 / (2 * -kPump.H2 + keq));
-    EXPECT_NEAR(s.flow[pump], Q, 1e-8 * Q);
-    EXPECT_NEAR(s.flow[r1] / s.flow[r2], std::sqrt(k2v / k1), 1e-8);
-    EXPECT_NEAR(s.flow[r2], s.flow[v], 1e-12);
-    EXPECT_NEAR(net.pumpPressureRise(s, pump), 2 * kPump.pressureRise(Q, 1.0), 1e-3);
+TEST(Duct, LaminarAndTurbulentPressureDropByHand) {
+    // Laminar: water at 20 °C in a 1 mm tube, 1 m long, at Re = 500:
+    //   v = Re·μ/(ρ·D) = 500·1.002e-3/(998.2·1e-3) = 0.50190 m/s, Q = v·π/4·D² = 3.9419e-7 m³/s
+    //   Hagen–Poiseuille Δp = 32·μ·L·v/D² = 32·1.002e-3·1·0.50190/1e-6 = 16,093 Pa.
+    const Duct tube{1e-3, 1.0, 0.0, 1.0};
+    EXPECT_NEAR(tube.reynolds(3.9419e-7, kWater20), 500.0, 0.5);
+    EXPECT_NEAR(tube.pressureDrop(3.9419e-7, kWater20), 16093.0, 0.01 * 16093.0);
+    // The same flow split over 100 tubes: Re and Δp fall 100-fold (laminar, linear in v).
+    const Duct bundle{1e-3, 1.0, 0.0, 100.0};
+    EXPECT_NEAR(bundle.pressureDrop(3.9419e-5, kWater20), 16093.0, 0.01 * 16093.0);
+    // Turbulent: a rack hose, 38 mm, 6 m, ε = 1.5 µm, at 200 L/min of water at 20 °C:
+    //   v = 3.3333e-3/(π/4·0.038²) = 2.9391 m/s, Re = 998.2·2.9391·0.038/1.002e-3 = 111,264
+    //   Colebrook (ε/D = 3.95e-5) f = 0.017820; Δp = f·(L/D)·ρv²/2 = 0.01782·157.89·4311.4
+    //   = 12,131 Pa.
+    const Duct hose{0.038, 6.0, 1.5e-6, 1.0};
+    EXPECT_NEAR(hose.pressureDrop(200.0 / 60000.0, kWater20), 12131.0, 0.01 * 12131.0);
 }
 
-TEST(Network, ClearErrorsWhenNoOperatingPointExists) {
-    HydraulicNetwork net("open loop");
-    const auto a = net.addNode("basin");
-    const auto b = net.addNode("distribution");
-    net.addPump("pump", a, b, kPump);
-    net.addResistance("lift", b, a, 1e8, 2.0, 500e3);  // 500 kPa static lift > 312.5 kPa shut-off
-    try {
-        net.solve();
-        FAIL() << "no error";
-    } catch (const ModelError& e) {
-        const std::string m = e.what();
-        EXPECT_NE(m.find("open loop"), std::string::npos) << m;
-        EXPECT_NE(m.find("shut-off"), std::string::npos) << m;
+TEST(Duct, FilmCoefficientsOfWaterAndPg25AtPublishedConditions) {
+    // Water, turbulent (Incropera Table A.6 at 315 K: ρ = 1/1.009e-3 = 991.1 kg/m³, c_p 4179,
+    // μ 631e-6 Pa·s, k 0.634 W/(m·K), Pr 4.16), 10 mm tube, 2 m heated, Re = 20,000:
+    //   f = (0.790·ln 2e4 − 1.64)⁻² = 0.026151
+    //   Nu = (f/8)(Re − 1000)Pr/(1 + 12.7·√(f/8)(Pr^(2/3) − 1)) · (1 + (D/L)^(2/3))
+    //      = 258.4/2.152 · 1.0292 = 123.56;  h = Nu·k/D = 7,834 W/(m²·K).
+    // The twin's water table at 315 K gives the properties; the flow is the one that makes
+    // Re = 20,000 with the published ones (Q = 1.0001e-4 m³/s).
+    const Duct tube{0.01, 2.0, 0.0, 1.0};
+    const FluidState water = FluidState::of(Coolant::byName("water"), 315.0);
+    EXPECT_NEAR(tube.filmCoefficient(1.0001e-4, water, 2.0), 7834.0, 0.05 * 7834.0);
+    // PG25, laminar, in a 0.5 mm cold-plate channel over a 60 mm plate at Re = 260 (ASHRAE
+    // Fundamentals ch. 31 PG25 at 40 °C as tabulated in data/coolants/pg25.json: ρ 1014.3,
+    // c_p 3959.5, μ 1.387e-3, k 0.4875, Pr 11.265):
+    //   Gz = Re·Pr·D/L = 260·11.265·0.5/60 = 24.41
+    //   Nu = 3.66 + 0.0668·Gz/(1 + 0.04·Gz^(2/3)) = 3.66 + 1.6305/1.3366 = 4.880
+    //   h = 4.880·0.4875/0.5e-3 = 4,758 W/(m²·K); v = Re·μ/(ρ·D) = 0.71108 m/s.
+    const Duct channel{0.5e-3, 0.12, 0.0, 1.0};
+    const FluidState pg25 = FluidState::of(Coolant::byName("PG25"), 313.15);
+    const double q = 0.71108 * 0.25 * M_PI * 0.5e-3 * 0.5e-3;
+    EXPECT_NEAR(channel.filmCoefficient(q, pg25, 0.06), 4758.0, 0.05 * 4758.0);
+    // Water in the same channel at the same flow: higher k and ρ·c_p, so a larger film
+    // coefficient (the gain a cold plate sees from the coolant alone).
+    const FluidState water40 = FluidState::of(Coolant::byName("water"), 313.15);
+    EXPECT_GT(channel.filmCoefficient(q, water40, 0.06),
+              1.15 * channel.filmCoefficient(q, pg25, 0.06));
+    // No flow: the fully developed laminar limit Nu = 3.66 keeps it finite.
+    EXPECT_NEAR(channel.filmCoefficient(0.0, pg25, 0.06), 3.66 * pg25.conductivity / 0.5e-3, 1e-9);
+}
+
+/// A branch of fittings and a valve only (no hose or plate friction): Δp = c·Q² exactly.
+RackBranchSpec quadraticBranch(double K, double kvs) {
+    RackBranchSpec b;
+    b.hose = Duct{0.038, 0.0, 0.0, 1.0};
+    b.minor_loss_K = K;
+    b.channels = Duct{0.5e-3, 0.0, 0.0, 1.0};
+    b.plate_length = 0.06;
+    b.valve_kvs = kvs;
+    return b;
+}
+
+TEST(RackBranch, TableInverseAndValveAgreeWithTheDirectLaw) {
+    RackBranchSpec b = quadraticBranch(6.0, 40.0);
+    b.hose.length = 6.0;
+    b.hose.roughness = 1.5e-6;
+    b.channels = Duct{0.5e-3, 0.12, 0.0, 24000.0};
+    const RackBranch br(b, kWater20, 4.0 * 200.0 / 60000.0);
+    for (double q : {1e-5, 1e-4, 1e-3, 3.3e-3, 1e-2}) {
+        const double dp = br.pressureDrop(q);
+        EXPECT_NEAR(dp, br.pressureDropDirect(q) + br.valvePressureDrop(q, 1.0), 1e-5 * dp) << q;
+        EXPECT_NEAR(br.flow(dp), q, 1e-5 * q) << q;
+        EXPECT_NEAR(br.flow(br.pressureDrop(q, 0.3), 0.3), q, 1e-9 * q) << q;
     }
-    HydraulicNetwork island("island");
-    island.addNode("a");
-    island.addNode("b");
-    const auto c = island.addNode("c");
-    const auto d = island.addNode("d");
-    island.addResistance("r", c, d, 1e8);
-    island.addPump("p", 0, 1, kPump);
-    island.addResistance("r0", 1, 0, 1e8);
-    EXPECT_THROW(island.solve(), ModelError);
-    EXPECT_THROW(net.addResistance("bad", a, b, -1.0), InputError);
-    EXPECT_THROW(net.addResistance("self", a, a, 1.0), ModelError);
+    // Valve: Kvs 40 m³/h at 12 m³/h (200 L/min) of water: Δp = (12/40)²·1 bar·ρ/1000
+    // = 0.09 bar·0.9982 = 8,984 Pa; at half opening four times that.
+    EXPECT_NEAR(br.valvePressureDrop(200.0 / 60000.0, 1.0), 8984.0, 1.0);
+    EXPECT_NEAR(br.valvePressureDrop(200.0 / 60000.0, 0.5), 4.0 * 8984.0, 4.0);
+    EXPECT_EQ(br.flow(-5.0), 0.0);
+    EXPECT_EQ(br.flow(1e4, 0.0), 0.0);
 }
 
-TEST(PumpGroupComponent, NPlusOneAndOutputs) {
-    PumpGroup::Params p{kPump, 2, 1, SystemCurve::throughPoint(0.0342, 250e3)};
-    PumpGroup g("pumps", p);
-    std::vector<double> y(4);
-    std::vector<double> u{1.0, 0.0};
-    g.computeOutputs(0, {}, u, y);
-    EXPECT_NEAR(y[0], 0.0342, 1e-12);
-    EXPECT_NEAR(y[2], 14250.0, 1e-6);
-    u[1] = 1.0;  // one failed: the standby takes over
-    g.computeOutputs(0, {}, u, y);
-    EXPECT_NEAR(y[0], 0.0342, 1e-12);
-    u[1] = 2.0;
-    g.computeOutputs(0, {}, u, y);
-    EXPECT_EQ(y[0], 0.0);
-    EXPECT_EQ(y[2], 0.0);
-    u = {1.5, 0.0};
-    EXPECT_THROW(g.computeOutputs(0, {}, u, y), InputError);
+TEST(RackManifold, HalfClosedValveSplitsTheFlowAsTheHandSolutionSays) {
+    // Two branches with Δp = c_i·q_i² (fittings K = 6 at 38 mm, valve Kvs 40 m³/h), one valve
+    // half open, on one pump (the CDU-class pump above) with an internal k = 100 kPa at
+    // 0.0342 m³/s:
+    //   c_open = K·ρ/(2A²) + 1e5·(ρ/1000)·(3600/Kvs)²,  c_half = K·ρ/(2A²) + 4·(valve part)
+    //   q_i = √(Δp/c_i)  ⇒  Q = β·√Δp, β = 1/√c_open + 1/√c_half
+    //   pump: H0·s² + H2·Q² − k·Q² = Δp = Q²/β²  ⇒  Q = s·√(H0/(1/β² − H2 + k))
+    const double rho = kWater20.density, A = 0.25 * M_PI * 0.038 * 0.038;
+    const double c_fit = 6.0 * rho / (2.0 * A * A);
+    const double c_valve = 1e5 * (rho / 1000.0) * std::pow(3600.0 / 40.0, 2);
+    const double c_open = c_fit + c_valve, c_half = c_fit + 4.0 * c_valve;
+    const double beta = 1.0 / std::sqrt(c_open) + 1.0 / std::sqrt(c_half);
+    const double k_int = 100e3 / (0.0342 * 0.0342);
+    const double s = 0.8;
+    const double Q = s * std::sqrt(kPump.H0 / (1.0 / (beta * beta) - kPump.H2 + k_int));
+    const double dp = Q * Q / (beta * beta);
+    const RackManifold m(kPump, k_int, {RackBranch(quadraticBranch(6.0, 40.0), kWater20, 0.05)},
+                         {RackManifold::Slot{0, 1.0}, RackManifold::Slot{0, 1.0}});
+    const std::vector<double> openings{1.0, 0.5};
+    const RackManifold::Solution sol = m.solve(1, s, openings);
+    EXPECT_NEAR(sol.flow, Q, 1e-3 * Q);
+    EXPECT_NEAR(sol.header_dp, dp, 1e-3 * dp);
+    EXPECT_NEAR(sol.per_slot[0], std::sqrt(dp / c_open), 1e-3 * sol.per_slot[0]);
+    EXPECT_NEAR(sol.per_slot[1], std::sqrt(dp / c_half), 1e-3 * sol.per_slot[1]);
+    // Closing the second valve further gives the open branch more flow (less in total).
+    const std::vector<double> more_closed{1.0, 0.2};
+    const RackManifold::Solution sol2 = m.solve(1, s, more_closed);
+    EXPECT_GT(sol2.per_slot[0], sol.per_slot[0]);
+    EXPECT_LT(sol2.flow, sol.flow);
+    // No pump running: no flow.
+    EXPECT_EQ(m.solve(0, s, openings).flow, 0.0);
+}
+
+TEST(Pumps, HalfFlowTakesAnEighthOfThePowerOnAParabola) {
+    // Affinity laws along a system parabola through the origin (the quadratic branches above
+    // with k_int): half speed gives half the flow and (0.5)³ = 12.5 % of the electric power
+    // (domain-facts C2), within 2 %.
+    const RackManifold m(kPump, 100e3 / (0.0342 * 0.0342),
+                         {RackBranch(quadraticBranch(6.0, 40.0), kWater20, 0.05)},
+                         {RackManifold::Slot{0, 8.0}});
+    const RackManifold::Solution full = m.solve(1, 1.0, {}), half = m.solve(1, 0.5, {});
+    EXPECT_NEAR(half.flow / full.flow, 0.5, 1e-6);
+    const double P1 = kPump.electricPower(full.flow, 1.0),
+                 P05 = kPump.electricPower(half.flow, 0.5);
+    EXPECT_NEAR(P05 / P1, 0.125, 0.02 * 0.125);
 }
 
 }  // namespace

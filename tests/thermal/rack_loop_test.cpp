@@ -19,6 +19,14 @@ namespace {
 
 using testing::constantCoolant;
 
+/// The catalog rack branch with so many cold-plate channels that the film resistance is
+/// negligible: R = R_design at any flow, for the tests of the node dynamics.
+RackBranchSpec negligibleFilm() {
+    RackBranchSpec b = RackLoopParams::fromCatalog("gb300_nvl72").branch;
+    b.channels.count = 1e12;
+    return b;
+}
+
 struct StepRun {
     std::vector<double> t, outlet;
 };
@@ -82,6 +90,7 @@ TEST(RackLoop, SteadyStateCarriesQEqualsMdotCpDeltaT) {
 TEST(RackLoop, StepResponseHasTimeConstantCOverMdotCp) {
     const Coolant c = constantCoolant();  // ρ = 1000, c_p = 4000: exact hand numbers
     RackLoopParams p;
+    p.branch = negligibleFilm();
     p.C_metal = 30e3;
     p.fluid_volume = 0.020;
     p.flow_design = 200.0 / 60000.0;
@@ -151,6 +160,7 @@ JunctionRun junctionStep(const Coolant& c, const RackLoopParams& p, double q, do
 /// supply through R_design + 1/(ṁ·c_p), and junction + plate are a two-node network.
 RackLoopParams junctionTestParams() {
     RackLoopParams p;
+    p.branch = negligibleFilm();
     p.C_metal = 30e3;
     p.fluid_volume = 1e-6;
     p.flow_design = 200.0 / 60000.0;
@@ -242,15 +252,32 @@ TEST(RackLoop, SquareWaveResponseOfTheJunctionByHand) {
     EXPECT_NEAR(junctionSquareWaveSwing(1.0, 1000.0, 1.0, 2.0, 0.5), 2.0 / 4000.0, 1e-6);
 }
 
-TEST(RackLoop, ResistanceFallsWithFlowAndLumpedCountsMultiply) {
+TEST(RackLoop, FilmResistanceFollowsTheChannelCorrelationAndTheCoolant) {
     const Coolant pg = Coolant::byName("PG25");
     RackLoopParams p = RackLoopParams::fromCatalog("gb300_nvl72");
     p.count = 4;
     const RackLoop rack("racks", pg, p);
-    EXPECT_NEAR(rack.resistance(p.flow_design), p.R_design, 1e-18);
-    EXPECT_NEAR(rack.resistance(2 * p.flow_design), p.R_design * std::pow(2.0, -0.8), 1e-15);
-    // No flow: R stays finite (floor 5 % of design flow).
-    EXPECT_NEAR(rack.resistance(0.0), p.R_design * std::pow(0.05, -0.8), 1e-15);
+    // At its rating (PG25, design flow) the resistance is the catalog's.
+    EXPECT_NEAR(rack.resistance(p.flow_design), p.R_design, 1e-12 * p.R_design);
+    // By hand, PG25 at 40 °C (ρ 1014.3, μ 1.387e-3, k 0.4875, Pr 11.265) in 24,000 channels
+    // of 0.5 mm: 200 L/min gives v = 0.7074 m/s, Re = 258.6, Gz = Re·Pr·D/L = 24.28,
+    // Nu = 3.66 + 0.0668·Gz/(1 + 0.04·Gz^(2/3)) = 4.875; h = Nu·k/D = 4,753 W/(m²·K); area
+    // A = 24,000·π·0.5 mm·60 mm = 2.262 m²; film 1/(h·A) = 9.30e-5 K/W of the 1.153e-4.
+    const double R_film = 1.0 / (4753.0 * 24000.0 * M_PI * 0.5e-3 * 0.06);
+    EXPECT_NEAR(rack.conductionResistance(), p.R_design - R_film, 0.01 * R_film);
+    // Twice the flow: Gz = 48.56, Nu = 5.777: the film part falls by 4.875/5.774 (laminar
+    // channels gain little from flow, unlike a turbulent Re^0.8).
+    EXPECT_NEAR(rack.resistance(2 * p.flow_design),
+                rack.conductionResistance() + R_film * 4.875 / 5.777, 0.005 * p.R_design);
+    // No flow: fully developed laminar Nu = 3.66 keeps R finite.
+    EXPECT_NEAR(rack.resistance(0.0), rack.conductionResistance() + R_film * 4.875 / 3.66,
+                0.005 * p.R_design);
+    // Water in the same plates at the same flow (k 0.6305, μ 0.6527e-3, Pr 4.327 at 40 °C):
+    // Re 537.7, Gz 19.39, Nu 4.665, h = 4.665·0.6305/0.5e-3 = 5,882: film 7.52e-5 K/W, so the
+    // rack's plate sits 121.5 kW·(9.30 − 7.52)e-5 = 2.2 K nearer the coolant.
+    const RackLoop with_water("racks", Coolant::byName("water"), p);
+    EXPECT_NEAR(with_water.resistance(p.flow_design),
+                rack.conductionResistance() + 1.0 / (5882.0 * 2.262), 0.01 * p.R_design);
     std::vector<double> x{320.0, 318.0, 330.0}, u{1e5, 308.15, p.flow_design, 1e3}, y(6);
     rack.computeOutputs(0, x, u, y);
     EXPECT_NEAR(y[RackLoop::kHeatTotal], 4 * y[RackLoop::kHeatToCoolant], 1e-9);
