@@ -24,9 +24,10 @@ Pipe::Pipe(std::string name, Coolant coolant, PipeParams params)
         addState({fmt::format("T{}", i), "K", p_.initial_temp, p_.initial_temp,
                   fmt::format("temperature of segment {} of {}", i, p_.segments)});
     }
-    addInput({"inlet_temp", "K", p_.initial_temp, p_.initial_temp, "inlet temperature"});
-    addInput({"flow", "m3/s", p_.nominal_flow, p_.nominal_flow, "volume flow (≥ 0)"});
-    addInput({"ambient_temp", "K", 300.0, 293.15, "temperature around the pipe"});
+    addInput(kInletTemp,
+             {"inlet_temp", "K", p_.initial_temp, p_.initial_temp, "inlet temperature"});
+    addInput(kFlow, {"flow", "m3/s", p_.nominal_flow, p_.nominal_flow, "volume flow (≥ 0)"});
+    addInput(kAmbient, {"ambient_temp", "K", 300.0, 293.15, "temperature around the pipe"});
     addOutput({"outlet_temp", "K", p_.initial_temp, 0.0, "outlet temperature"});
 }
 
