@@ -65,15 +65,18 @@ void Schedule::discontinuities(double t0, double t1, std::vector<double>& times)
 ConstantWeather::ConstantWeather(std::string name, double dry_bulb, double wet_bulb,
                                  double dew_point, double pressure)
     : Component(std::move(name)), values_{dry_bulb, wet_bulb, dew_point, pressure} {
-    addOutput({"dry_bulb", "K", 300.0, 0.0, "outdoor dry bulb (design)"});
-    addOutput({"wet_bulb", "K", 290.0, 0.0, "outdoor wet bulb (design)"});
-    addOutput({"dew_point", "K", 285.0, 0.0, "outdoor dew point (design)"});
-    addOutput({"pressure", "Pa", 1e5, 0.0, "station pressure"});
+    addOutput(kDryBulb, {"dry_bulb", "K", 300.0, 0.0, "outdoor dry bulb (design)"});
+    addOutput(kWetBulb, {"wet_bulb", "K", 290.0, 0.0, "outdoor wet bulb (design)"});
+    addOutput(kDewPoint, {"dew_point", "K", 285.0, 0.0, "outdoor dew point (design)"});
+    addOutput(kPressure, {"pressure", "Pa", 1e5, 0.0, "station pressure"});
 }
 
 void ConstantWeather::computeOutputs(double, std::span<const double>, std::span<const double>,
                                      std::span<double> y) const {
-    for (int i = 0; i < 4; ++i) y[i] = values_[i];
+    y[kDryBulb] = values_[0];
+    y[kWetBulb] = values_[1];
+    y[kDewPoint] = values_[2];
+    y[kPressure] = values_[3];
 }
 
 // ------------------------------------------------------------------------ HeatRejectionPlant
