@@ -65,8 +65,12 @@ TEST(AirSide, CrahFanLawAndErrors) {
     EXPECT_THROW(AirCoilSpec::fromCatalog("passive_rear_door_20kW", Json{{"fan_power_kW", 1.0}}),
                  InputError);
     testing::AirCoilComponent comp("crah", crah);
-    std::vector<double> y(6);
-    comp.computeOutputs(0, {}, std::vector<double>{1e5, 291.15, 0.01, 300.15}, y);
+    std::vector<double> u(comp.inputs().size()), y(comp.outputs().size());
+    u[comp.inputIndex("heat_air")] = 1e5;
+    u[comp.inputIndex("water_supply_temp")] = 291.15;
+    u[comp.inputIndex("water_flow")] = 0.01;
+    u[comp.inputIndex("room_temp")] = 300.15;
+    comp.computeOutputs(0, {}, u, y);
     for (double v : y) EXPECT_TRUE(std::isfinite(v));
 }
 
