@@ -42,6 +42,16 @@ void checkNew(const std::vector<Variable>& ports, const Variable& v, std::string
     }
 }
 
+void checkIndex(std::size_t expected, std::size_t actual, const Variable& v,
+                std::string_view component, std::string_view kind) {
+    if (expected != actual) {
+        throw ModelError(fmt::format(
+            "component '{}': {} '{}' is declared as {} {} but its index constant is {}; "
+            "declare the {}s in the order of their constants",
+            component, kind, v.name, kind, actual, expected, kind));
+    }
+}
+
 }  // namespace
 
 Component::Component(std::string name) : name_(std::move(name)) {
@@ -90,6 +100,19 @@ std::size_t Component::addOutput(Variable v) {
     checkNew(outputs_, v, name_, "output");
     outputs_.push_back(std::move(v));
     return outputs_.size() - 1;
+}
+
+std::size_t Component::addState(std::size_t expected_index, Variable v) {
+    checkIndex(expected_index, states_.size(), v, name_, "state");
+    return addState(std::move(v));
+}
+std::size_t Component::addInput(std::size_t expected_index, Variable v) {
+    checkIndex(expected_index, inputs_.size(), v, name_, "input");
+    return addInput(std::move(v));
+}
+std::size_t Component::addOutput(std::size_t expected_index, Variable v) {
+    checkIndex(expected_index, outputs_.size(), v, name_, "output");
+    return addOutput(std::move(v));
 }
 
 }  // namespace dctwin

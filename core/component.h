@@ -69,6 +69,20 @@ public:
     virtual void discontinuities(double t0, double t1, std::vector<double>& times) const;
 
 protected:
+    // Declaring ports. A component's compute functions index x, u and y by constants
+    // (`enum Input : std::size_t { kInletTemp, kFlow }`, `u[kFlow]`); a port's index is the
+    // order of its add* call. Nothing else ties the two, so a reordered or missing add* would
+    // silently feed one quantity into another. Declare every port that has such a constant
+    // through the checked overload, `addInput(kFlow, {"flow", ...})`: it throws ModelError
+    // (component, port kind and name, expected and actual index) when the port does not land
+    // at that index, so each enum is verified when the component is built.
+    std::size_t addState(std::size_t expected_index, Variable v);
+    std::size_t addInput(std::size_t expected_index, Variable v);
+    std::size_t addOutput(std::size_t expected_index, Variable v);
+    // Unchecked, for ports with no constant: ports made in a loop and indexed arithmetically
+    // (mixer temp_j/flow_j, pipe segment states, water meter volumes, bus in0..inN, linear
+    // combination terms, accumulator channels) and the lone output of a one-output component
+    // (index 0 by construction: a schedule's or linear combination's value, a bus's total).
     std::size_t addState(Variable v);
     std::size_t addInput(Variable v);
     std::size_t addOutput(Variable v);

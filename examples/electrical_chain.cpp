@@ -11,9 +11,9 @@ ElectricalChain::ElectricalChain(std::string name, ChainDesign design, UpsMode m
                                  double nominal_power)
     : Component(std::move(name)), model_(std::move(design)), mode_(mode) {
     const double P = nominal_power;
-    addInput({"it_power", "W", P, 0.0, "AC power at the rack shelf inputs"});
-    addInput({"cooling_power", "W", 0.1 * P, 0.0, "cooling plant electrical power"});
-    addInput({"other_power", "W", 0.01 * P, 0.0, "other facility loads"});
+    addInput(kItPower, {"it_power", "W", P, 0.0, "AC power at the rack shelf inputs"});
+    addInput(kCoolingPower, {"cooling_power", "W", 0.1 * P, 0.0, "cooling plant electrical power"});
+    addInput(kOtherPower, {"other_power", "W", 0.01 * P, 0.0, "other facility loads"});
     addOutput({"facility_power", "W", P, 0.0, "power from the utility"});
     addOutput({"total_loss", "W", 0.03 * P, 0.0, "all chain losses"});
     addOutput({"ups_loss", "W", 0.03 * P, 0.0, "UPS losses"});

@@ -65,15 +65,18 @@ void Schedule::discontinuities(double t0, double t1, std::vector<double>& times)
 ConstantWeather::ConstantWeather(std::string name, double dry_bulb, double wet_bulb,
                                  double dew_point, double pressure)
     : Component(std::move(name)), values_{dry_bulb, wet_bulb, dew_point, pressure} {
-    addOutput({"dry_bulb", "K", 300.0, 0.0, "outdoor dry bulb (design)"});
-    addOutput({"wet_bulb", "K", 290.0, 0.0, "outdoor wet bulb (design)"});
-    addOutput({"dew_point", "K", 285.0, 0.0, "outdoor dew point (design)"});
-    addOutput({"pressure", "Pa", 1e5, 0.0, "station pressure"});
+    addOutput(kDryBulb, {"dry_bulb", "K", 300.0, 0.0, "outdoor dry bulb (design)"});
+    addOutput(kWetBulb, {"wet_bulb", "K", 290.0, 0.0, "outdoor wet bulb (design)"});
+    addOutput(kDewPoint, {"dew_point", "K", 285.0, 0.0, "outdoor dew point (design)"});
+    addOutput(kPressure, {"pressure", "Pa", 1e5, 0.0, "station pressure"});
 }
 
 void ConstantWeather::computeOutputs(double, std::span<const double>, std::span<const double>,
                                      std::span<double> y) const {
-    for (int i = 0; i < 4; ++i) y[i] = values_[i];
+    y[kDryBulb] = values_[0];
+    y[kWetBulb] = values_[1];
+    y[kDewPoint] = values_[2];
+    y[kPressure] = values_[3];
 }
 
 // ------------------------------------------------------------------------ HeatRejectionPlant
@@ -106,27 +109,30 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
     const double q =
         design.kind == PrimaryKind::DryCooler ? design.dry_cooler.capacity : design.tower.capacity;
     const double qn = q * design.units;
-    addInput({"inlet_temp", "K", 310.0, 310.0, "water entering the plant"});
-    addInput({"flow", "m3/s", 0.1, 0.0, "water through the plant"});
-    addInput({"setpoint", "K", 305.0, 305.0, "facility supply setpoint"});
-    addInput({"dry_bulb", "K", 300.0, 300.0, ""});
-    addInput({"wet_bulb", "K", 290.0, 290.0, ""});
-    addInput({"pressure", "Pa", 1e5, 101325.0, ""});
-    addInput({"units_available", "1", 1.0, static_cast<double>(design.units), ""});
-    addInput({"fans_available", "1", 1.0, 1.0, "0 while the fans have no power"});
-    addInput({"chiller_available", "1", 1.0, 1.0, "0 after a chiller trip"});
-    addOutput({"outlet_temp", "K", 305.0, 0.0, "water leaving the plant"});
-    addOutput({"heat_rejected", "W", qn, 0.0, "heat taken from the water"});
-    addOutput({"fan_power", "W", 0.02 * qn, 0.0, "fans of the primary units"});
-    addOutput({"chiller_power", "W", 0.02 * qn, 0.0, "trim chiller compressor"});
-    addOutput({"evaporation_rate", "m3/s", 1e-4, 0.0, "tower evaporation"});
-    addOutput({"drift_rate", "m3/s", 1e-6, 0.0, "tower drift"});
-    addOutput({"blowdown_rate", "m3/s", 1e-4, 0.0, "tower blowdown"});
-    addOutput({"spray_rate", "m3/s", 1e-4, 0.0, "adiabatic pad/spray water"});
-    addOutput({"setpoint_unmet", "K", 1.0, 0.0, "leaving water above the setpoint"});
-    addOutput({"chiller_cooling", "W", 0.1 * qn, 0.0, "trim chiller evaporator duty"});
-    addOutput({"fws_pump_power", "W", 0.005 * qn, 0.0, "facility water pumps, electric"});
-    addOutput({"fws_pump_loss", "W", 0.002 * qn, 0.0, "pump and motor losses to the air"});
+    addInput(kInletTemp, {"inlet_temp", "K", 310.0, 310.0, "water entering the plant"});
+    addInput(kFlow, {"flow", "m3/s", 0.1, 0.0, "water through the plant"});
+    addInput(kSetpoint, {"setpoint", "K", 305.0, 305.0, "facility supply setpoint"});
+    addInput(kDryBulb, {"dry_bulb", "K", 300.0, 300.0, ""});
+    addInput(kWetBulb, {"wet_bulb", "K", 290.0, 290.0, ""});
+    addInput(kPressure, {"pressure", "Pa", 1e5, 101325.0, ""});
+    addInput(kUnits, {"units_available", "1", 1.0, static_cast<double>(design.units), ""});
+    addInput(kFans, {"fans_available", "1", 1.0, 1.0, "0 while the fans have no power"});
+    addInput(kChiller, {"chiller_available", "1", 1.0, 1.0, "0 after a chiller trip"});
+    addOutput(kOutletTemp, {"outlet_temp", "K", 305.0, 0.0, "water leaving the plant"});
+    addOutput(kHeat, {"heat_rejected", "W", qn, 0.0, "heat taken from the water"});
+    addOutput(kFanPower, {"fan_power", "W", 0.02 * qn, 0.0, "fans of the primary units"});
+    addOutput(kChillerPower, {"chiller_power", "W", 0.02 * qn, 0.0, "trim chiller compressor"});
+    addOutput(kEvaporation, {"evaporation_rate", "m3/s", 1e-4, 0.0, "tower evaporation"});
+    addOutput(kDrift, {"drift_rate", "m3/s", 1e-6, 0.0, "tower drift"});
+    addOutput(kBlowdown, {"blowdown_rate", "m3/s", 1e-4, 0.0, "tower blowdown"});
+    addOutput(kSpray, {"spray_rate", "m3/s", 1e-4, 0.0, "adiabatic pad/spray water"});
+    addOutput(kUnmet, {"setpoint_unmet", "K", 1.0, 0.0, "leaving water above the setpoint"});
+    addOutput(kChillerCooling,
+              {"chiller_cooling", "W", 0.1 * qn, 0.0, "trim chiller evaporator duty"});
+    addOutput(kFwsPumpPower,
+              {"fws_pump_power", "W", 0.005 * qn, 0.0, "facility water pumps, electric"});
+    addOutput(kFwsPumpLoss,
+              {"fws_pump_loss", "W", 0.002 * qn, 0.0, "pump and motor losses to the air"});
     if (!(design.fws_design_flow > 0.0) || !(design.fws_design_dp > 0.0) ||
         !(design.fws_pump_efficiency > 0.0 && design.fws_pump_efficiency <= 1.0)) {
         throw ModelError(
@@ -196,22 +202,25 @@ SitePower::SitePower(std::string name, SitePowerDesign design)
       chain_(design_.chain),
       air_chiller_(design_.air_side_chiller) {
     const double P = design_.nominal_power;
-    addInput({"rack_power", "W", P, 0.0, "racks, grid side of the PSU shelves"});
-    addInput({"rack_heat_air", "W", 0.1 * P, 0.0, "rack heat to air"});
-    addInput({"cdu_pump_power", "W", 0.01 * P, 0.0, "CDU pumps, electric"});
-    addInput({"cdu_pump_heat", "W", 0.01 * P, 0.0, "CDU pump work into the coolant"});
-    addInput({"plant_power", "W", 0.02 * P, 0.0, "plant fans, trim chiller, facility pumps"});
-    addInput({"dry_bulb", "K", 300.0, 300.0, ""});
-    addOutput({"facility_power", "W", P, 0.0, "drawn from the utility"});
-    addOutput({"it_power", "W", P, 0.0, "racks + fabric"});
-    addOutput({"cooling_power", "W", 0.1 * P, 0.0, "CDU and FWS pumps, plant, air side"});
-    addOutput({"air_side_power", "W", 0.01 * P, 0.0, "CRAH compressors and fans"});
-    addOutput({"losses", "W", 0.05 * P, 0.0, "electrical chain losses"});
-    addOutput({"heat_to_ambient", "W", 0.2 * P, 0.0, "air-side, outdoor and pump heat"});
-    addOutput({"ups_loading", "1", 1.0, 0.0, "per UPS unit"});
-    addOutput({"transformer_loading", "1", 1.0, 0.0, "per transformer"});
-    addOutput({"busway_loading", "1", 1.0, 0.0, "per busway"});
-    addOutput({"feed_loading", "1", 1.0, 0.0, "per rack feed"});
+    addInput(kRackPower, {"rack_power", "W", P, 0.0, "racks, grid side of the PSU shelves"});
+    addInput(kRackHeatAir, {"rack_heat_air", "W", 0.1 * P, 0.0, "rack heat to air"});
+    addInput(kCduPumpPower, {"cdu_pump_power", "W", 0.01 * P, 0.0, "CDU pumps, electric"});
+    addInput(kCduPumpHeat, {"cdu_pump_heat", "W", 0.01 * P, 0.0, "CDU pump work into the coolant"});
+    addInput(kPlantPower,
+             {"plant_power", "W", 0.02 * P, 0.0, "plant fans, trim chiller, facility pumps"});
+    addInput(kDryBulb, {"dry_bulb", "K", 300.0, 300.0, ""});
+    addOutput(kFacilityPower, {"facility_power", "W", P, 0.0, "drawn from the utility"});
+    addOutput(kItPower, {"it_power", "W", P, 0.0, "racks + fabric"});
+    addOutput(kCoolingPower,
+              {"cooling_power", "W", 0.1 * P, 0.0, "CDU and FWS pumps, plant, air side"});
+    addOutput(kAirSidePower, {"air_side_power", "W", 0.01 * P, 0.0, "CRAH compressors and fans"});
+    addOutput(kLosses, {"losses", "W", 0.05 * P, 0.0, "electrical chain losses"});
+    addOutput(kHeatToAmbient,
+              {"heat_to_ambient", "W", 0.2 * P, 0.0, "air-side, outdoor and pump heat"});
+    addOutput(kUpsLoading, {"ups_loading", "1", 1.0, 0.0, "per UPS unit"});
+    addOutput(kTransformerLoading, {"transformer_loading", "1", 1.0, 0.0, "per transformer"});
+    addOutput(kBuswayLoading, {"busway_loading", "1", 1.0, 0.0, "per busway"});
+    addOutput(kFeedLoading, {"feed_loading", "1", 1.0, 0.0, "per rack feed"});
 }
 
 SitePower::Solution SitePower::solve(std::span<const double> u) const {

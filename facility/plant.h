@@ -104,6 +104,7 @@ private:
 
 class ConstantWeather : public Component {
 public:
+    enum Output : std::size_t { kDryBulb, kWetBulb, kDewPoint, kPressure };
     ConstantWeather(std::string name, double dry_bulb, double wet_bulb, double dew_point,
                     double pressure);
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,

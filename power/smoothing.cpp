@@ -94,22 +94,27 @@ PowerSmoothing::PowerSmoothing(std::string name, SmoothingParams params)
     const double P = p_.nominal_power;
     const double E = std::max(p_.storage_energy, 1.0);
     const double Eacc = P * p_.nominal_time;
-    addState({"hold_power", "W", P, p_.initial_power, "peak-hold of the load (hysteresis)"});
-    addState({"envelope_power", "W", P, p_.initial_power, "ramp-limited grid-side target"});
-    addState({"stored_energy", "J", E, p_.initial_soc * p_.storage_energy, "PSU storage"});
-    addState({"burnt_energy", "J", Eacc, 0.0, "energy burnt by floor and ramp-down limit"});
-    addState({"grid_energy", "J", Eacc, 0.0, "grid-side energy"});
-    addState({"load_energy", "J", Eacc, 0.0, "load energy drawn (after the GPU-side limit)"});
-    addState({"deferred_energy", "J", 0.1 * Eacc, 0.0, "demand held back by the GPU-side limit"});
-    addInput({"load_power", "W", P, p_.initial_power, "power the racks want"});
-    addInput({"floor_active", "1", 1.0, 1.0, "1 while a job runs"});
-    addOutput({"grid_power", "W", P, 0.0, "grid-side power"});
-    addOutput({"stored_energy", "J", E, 0.0, "PSU storage"});
-    addOutput({"burn_power", "W", P, 0.0, "power burnt by floor and ramp-down limit"});
-    addOutput({"storage_power", "W", P, 0.0, "into storage (charging positive)"});
-    addOutput({"deferred_power", "W", P, 0.0, "demand held back by the GPU-side ramp limit"});
-    addOutput({"floor_power", "W", P, 0.0, "active power floor"});
-    addOutput({"drawn_power", "W", P, 0.0, "power the racks draw after the GPU-side limit"});
+    addState(kHold, {"hold_power", "W", P, p_.initial_power, "peak-hold of the load (hysteresis)"});
+    addState(kEnvelope,
+             {"envelope_power", "W", P, p_.initial_power, "ramp-limited grid-side target"});
+    addState(kStored, {"stored_energy", "J", E, p_.initial_soc * p_.storage_energy, "PSU storage"});
+    addState(kBurnt, {"burnt_energy", "J", Eacc, 0.0, "energy burnt by floor and ramp-down limit"});
+    addState(kGrid, {"grid_energy", "J", Eacc, 0.0, "grid-side energy"});
+    addState(kLoad,
+             {"load_energy", "J", Eacc, 0.0, "load energy drawn (after the GPU-side limit)"});
+    addState(kDeferred,
+             {"deferred_energy", "J", 0.1 * Eacc, 0.0, "demand held back by the GPU-side limit"});
+    addInput(kLoadPower, {"load_power", "W", P, p_.initial_power, "power the racks want"});
+    addInput(kFloorActive, {"floor_active", "1", 1.0, 1.0, "1 while a job runs"});
+    addOutput(kGridPower, {"grid_power", "W", P, 0.0, "grid-side power"});
+    addOutput(kStoredOut, {"stored_energy", "J", E, 0.0, "PSU storage"});
+    addOutput(kBurnPower, {"burn_power", "W", P, 0.0, "power burnt by floor and ramp-down limit"});
+    addOutput(kStoragePower, {"storage_power", "W", P, 0.0, "into storage (charging positive)"});
+    addOutput(kDeferredPower,
+              {"deferred_power", "W", P, 0.0, "demand held back by the GPU-side ramp limit"});
+    addOutput(kFloorPower, {"floor_power", "W", P, 0.0, "active power floor"});
+    addOutput(kDrawnPower,
+              {"drawn_power", "W", P, 0.0, "power the racks draw after the GPU-side limit"});
 }
 
 PowerSmoothing::Flows PowerSmoothing::flows(std::span<const double> x,
@@ -224,16 +229,16 @@ SiteBattery::SiteBattery(std::string name, BatteryParams params)
     const double E = capacity();
     const double Pload = std::max(p_.initial_load, P);
     const double Eacc = Pload * p_.nominal_time;
-    addState({"energy", "J", E, p_.initial_soc * E, "stored energy"});
-    addState({"average_load", "W", Pload, p_.initial_load, "moving average of the load"});
-    addState({"loss_energy", "J", P * p_.nominal_time, 0.0, "conversion losses"});
-    addState({"grid_energy", "J", Eacc, 0.0, "grid-side energy"});
-    addState({"load_energy", "J", Eacc, 0.0, "load energy drawn"});
-    addInput({"load_power", "W", Pload, p_.initial_load, "site load at the battery"});
-    addOutput({"grid_power", "W", Pload, 0.0, "grid-side power"});
-    addOutput({"battery_power", "W", P, 0.0, "battery power (discharge positive)"});
-    addOutput({"soc", "1", 1.0, p_.initial_soc, "state of charge"});
-    addOutput({"loss_power", "W", 0.05 * P, 0.0, "conversion losses"});
+    addState(kEnergy, {"energy", "J", E, p_.initial_soc * E, "stored energy"});
+    addState(kAverage, {"average_load", "W", Pload, p_.initial_load, "moving average of the load"});
+    addState(kLossEnergy, {"loss_energy", "J", P * p_.nominal_time, 0.0, "conversion losses"});
+    addState(kGridEnergy, {"grid_energy", "J", Eacc, 0.0, "grid-side energy"});
+    addState(kLoadEnergy, {"load_energy", "J", Eacc, 0.0, "load energy drawn"});
+    addInput(kLoadPower, {"load_power", "W", Pload, p_.initial_load, "site load at the battery"});
+    addOutput(kGridPower, {"grid_power", "W", Pload, 0.0, "grid-side power"});
+    addOutput(kBatteryPower, {"battery_power", "W", P, 0.0, "battery power (discharge positive)"});
+    addOutput(kSoc, {"soc", "1", 1.0, p_.initial_soc, "state of charge"});
+    addOutput(kLossPower, {"loss_power", "W", 0.05 * P, 0.0, "conversion losses"});
 }
 
 SiteBattery::Flows SiteBattery::flows(std::span<const double> x, double load) const {

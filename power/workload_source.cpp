@@ -24,15 +24,15 @@ WorkloadSource::WorkloadSource(std::string name, std::shared_ptr<const Workload>
         throw ModelError(fmt::format("WorkloadSource '{}': rack {} is not in the workload (0..{})",
                                      this->name(), rack_, workload_->racks() - 1));
     }
-    addOutput({"utilization", "1", 1.0, 0.0, "GPU utilization of the rack"});
-    addOutput({"floor_active", "1", 1.0, 0.0, "1 while a training job runs"});
+    addOutput(kUtilization, {"utilization", "1", 1.0, 0.0, "GPU utilization of the rack"});
+    addOutput(kFloorActive, {"floor_active", "1", 1.0, 0.0, "1 while a training job runs"});
 }
 
 void WorkloadSource::computeOutputs(double t, std::span<const double>, std::span<const double>,
                                     std::span<double> y) const {
-    y[0] = window_ > 0.0 ? workload_->windowedUtilization(rack_, t, window_)
-                         : workload_->utilization(rack_, t, resolution_);
-    y[1] = workload_->floorActive(rack_, t) ? 1.0 : 0.0;
+    y[kUtilization] = window_ > 0.0 ? workload_->windowedUtilization(rack_, t, window_)
+                                    : workload_->utilization(rack_, t, resolution_);
+    y[kFloorActive] = workload_->floorActive(rack_, t) ? 1.0 : 0.0;
 }
 
 void WorkloadSource::discontinuities(double t0, double t1, std::vector<double>& times) const {

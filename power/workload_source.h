@@ -27,6 +27,7 @@ namespace dctwin::power {
 
 class WorkloadSource : public Component {
 public:
+    enum Output : std::size_t { kUtilization, kFloorActive };
     WorkloadSource(std::string name, std::shared_ptr<const Workload> workload, int rack,
                    Resolution resolution, double window = 0.0);
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,

@@ -44,10 +44,10 @@ AmbientWeather::AmbientWeather(std::string name, std::shared_ptr<const weather::
     row_ok_.resize(weather_->hourCount());
     for (std::size_t i = 0; i < row_ok_.size(); ++i) row_ok_[i] = rowProblem(*weather_, i).empty();
     const weather::WeatherSample s = weather_->at(start_);
-    addOutput({"dry_bulb", "K", 300.0, s.dry_bulb, "outdoor dry bulb"});
-    addOutput({"wet_bulb", "K", 300.0, s.wet_bulb, "outdoor wet bulb"});
-    addOutput({"dew_point", "K", 300.0, s.dew_point, "outdoor dew point"});
-    addOutput({"pressure", "Pa", 101325.0, s.pressure, "station pressure"});
+    addOutput(kDryBulb, {"dry_bulb", "K", 300.0, s.dry_bulb, "outdoor dry bulb"});
+    addOutput(kWetBulb, {"wet_bulb", "K", 300.0, s.wet_bulb, "outdoor wet bulb"});
+    addOutput(kDewPoint, {"dew_point", "K", 300.0, s.dew_point, "outdoor dew point"});
+    addOutput(kPressure, {"pressure", "Pa", 101325.0, s.pressure, "station pressure"});
 }
 
 void AmbientWeather::computeOutputs(double t, std::span<const double>, std::span<const double>,
@@ -62,10 +62,10 @@ void AmbientWeather::computeOutputs(double t, std::span<const double>, std::span
                             weather_->describeRow(i), t, rowProblem(*weather_, i)));
         }
     }
-    y[0] = s.dry_bulb;
-    y[1] = s.wet_bulb;
-    y[2] = s.dew_point;
-    y[3] = s.pressure;
+    y[kDryBulb] = s.dry_bulb;
+    y[kWetBulb] = s.wet_bulb;
+    y[kDewPoint] = s.dew_point;
+    y[kPressure] = s.pressure;
 }
 
 void AmbientWeather::discontinuities(double t0, double t1, std::vector<double>& times) const {

@@ -23,6 +23,7 @@ namespace dctwin::thermal {
 
 class AmbientWeather : public Component {
 public:
+    enum Output : std::size_t { kDryBulb, kWetBulb, kDewPoint, kPressure };
     AmbientWeather(std::string name, std::shared_ptr<const weather::Weather> weather,
                    double start_seconds, bool stop_at_hours = true);
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,

@@ -602,34 +602,40 @@ DryCoolerComponent::DryCoolerComponent(std::string name, DryCooler model)
     : Component(std::move(name)), model_(std::move(model)) {
     const auto& s = model_.spec();
     const double Qn = s.capacity * model_.units();
-    addInput({"inlet_temp", "K", s.rating_inlet_temp, s.rating_inlet_temp, "water in"});
-    addInput({"flow", "m3/s", model_.designWaterFlow(), model_.designWaterFlow(), "water flow"});
-    addInput(
-        {"setpoint", "K", s.rating_outlet_temp, s.rating_outlet_temp, "leaving water setpoint"});
-    addInput({"dry_bulb", "K", 300.0, s.rating_dry_bulb, "ambient dry bulb"});
-    addInput({"wet_bulb", "K", 300.0, s.rating_wet_bulb, "ambient wet bulb"});
-    addInput({"pressure", "Pa", 101325.0, 101325.0, "station pressure"});
-    addOutput({"outlet_temp", "K", s.rating_outlet_temp, 0.0, "water out"});
-    addOutput({"heat_rejected", "W", Qn, 0.0, "heat rejected to air"});
-    addOutput({"fan_power", "W", std::max(1.0, s.fan_power * model_.units()), 0.0, "fans"});
-    addOutput({"air_fraction", "1", 1.0, 0.0, "air flow fraction of rated"});
-    addOutput({"air_inlet_temp", "K", s.rating_dry_bulb, 0.0, "air after adiabatic pads"});
-    addOutput({"spray_water_rate", "m3/s", 1e-4, 0.0, "adiabatic spray water"});
-    addOutput({"evaporation_rate", "m3/s", 1e-4, 0.0, "water evaporated by the pads"});
-    addOutput({"setpoint_unmet", "K", 1.0, 0.0, "leaving water above setpoint"});
+    addInput(kInletTemp, {"inlet_temp", "K", s.rating_inlet_temp, s.rating_inlet_temp, "water in"});
+    addInput(kFlow,
+             {"flow", "m3/s", model_.designWaterFlow(), model_.designWaterFlow(), "water flow"});
+    addInput(kSetpoint, {"setpoint", "K", s.rating_outlet_temp, s.rating_outlet_temp,
+                         "leaving water setpoint"});
+    addInput(kDryBulb, {"dry_bulb", "K", 300.0, s.rating_dry_bulb, "ambient dry bulb"});
+    addInput(kWetBulb, {"wet_bulb", "K", 300.0, s.rating_wet_bulb, "ambient wet bulb"});
+    addInput(kPressure, {"pressure", "Pa", 101325.0, 101325.0, "station pressure"});
+    addOutput(kOutletTemp, {"outlet_temp", "K", s.rating_outlet_temp, 0.0, "water out"});
+    addOutput(kHeat, {"heat_rejected", "W", Qn, 0.0, "heat rejected to air"});
+    addOutput(kFanPower,
+              {"fan_power", "W", std::max(1.0, s.fan_power * model_.units()), 0.0, "fans"});
+    addOutput(kAirFraction, {"air_fraction", "1", 1.0, 0.0, "air flow fraction of rated"});
+    addOutput(kAirInletTemp,
+              {"air_inlet_temp", "K", s.rating_dry_bulb, 0.0, "air after adiabatic pads"});
+    addOutput(kSpray, {"spray_water_rate", "m3/s", 1e-4, 0.0, "adiabatic spray water"});
+    addOutput(kEvaporation,
+              {"evaporation_rate", "m3/s", 1e-4, 0.0, "water evaporated by the pads"});
+    addOutput(kUnmet, {"setpoint_unmet", "K", 1.0, 0.0, "leaving water above setpoint"});
 }
 
 void DryCoolerComponent::computeOutputs(double, std::span<const double>, std::span<const double> u,
                                         std::span<double> y) const {
-    const DryCooler::Outputs o = model_.evaluate({u[0], u[1], u[2], AmbientAir{u[3], u[4], u[5]}});
-    y[0] = o.outlet_temp;
-    y[1] = o.heat_rejected;
-    y[2] = o.fan_power;
-    y[3] = o.air_fraction;
-    y[4] = o.air_inlet_temp;
-    y[5] = o.spray_water_rate;
-    y[6] = o.evaporation_rate;
-    y[7] = o.setpoint_unmet;
+    const DryCooler::Outputs o =
+        model_.evaluate({u[kInletTemp], u[kFlow], u[kSetpoint],
+                         AmbientAir{u[kDryBulb], u[kWetBulb], u[kPressure]}});
+    y[kOutletTemp] = o.outlet_temp;
+    y[kHeat] = o.heat_rejected;
+    y[kFanPower] = o.fan_power;
+    y[kAirFraction] = o.air_fraction;
+    y[kAirInletTemp] = o.air_inlet_temp;
+    y[kSpray] = o.spray_water_rate;
+    y[kEvaporation] = o.evaporation_rate;
+    y[kUnmet] = o.setpoint_unmet;
 }
 
 }  // namespace dctwin::thermal

@@ -319,6 +319,17 @@ double facilitySupplySetpoint(const AshraeLiquidClass& cls, double margin = 0.0)
 /// Every output depends directly on every input (algebraic, no states).
 class DryCoolerComponent : public Component {
 public:
+    enum Input : std::size_t { kInletTemp, kFlow, kSetpoint, kDryBulb, kWetBulb, kPressure };
+    enum Output : std::size_t {
+        kOutletTemp,
+        kHeat,
+        kFanPower,
+        kAirFraction,
+        kAirInletTemp,
+        kSpray,
+        kEvaporation,
+        kUnmet
+    };
     DryCoolerComponent(std::string name, DryCooler model);
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
                         std::span<double> y) const override;

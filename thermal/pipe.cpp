@@ -24,15 +24,16 @@ Pipe::Pipe(std::string name, Coolant coolant, PipeParams params)
         addState({fmt::format("T{}", i), "K", p_.initial_temp, p_.initial_temp,
                   fmt::format("temperature of segment {} of {}", i, p_.segments)});
     }
-    addInput({"inlet_temp", "K", p_.initial_temp, p_.initial_temp, "inlet temperature"});
-    addInput({"flow", "m3/s", p_.nominal_flow, p_.nominal_flow, "volume flow (≥ 0)"});
-    addInput({"ambient_temp", "K", 300.0, 293.15, "temperature around the pipe"});
-    addOutput({"outlet_temp", "K", p_.initial_temp, 0.0, "outlet temperature"});
+    addInput(kInletTemp,
+             {"inlet_temp", "K", p_.initial_temp, p_.initial_temp, "inlet temperature"});
+    addInput(kFlow, {"flow", "m3/s", p_.nominal_flow, p_.nominal_flow, "volume flow (≥ 0)"});
+    addInput(kAmbient, {"ambient_temp", "K", 300.0, 293.15, "temperature around the pipe"});
+    addOutput(kOutletTemp, {"outlet_temp", "K", p_.initial_temp, 0.0, "outlet temperature"});
 }
 
 void Pipe::computeOutputs(double, std::span<const double> x, std::span<const double>,
                           std::span<double> y) const {
-    y[0] = x[x.size() - 1];
+    y[kOutletTemp] = x[x.size() - 1];
 }
 
 void Pipe::computeDerivatives(double, std::span<const double> x, std::span<const double> u,
@@ -106,8 +107,9 @@ Mixer::Mixer(std::string name, Coolant coolant, std::vector<double> multipliciti
         addInput({fmt::format("flow_{}", j + 1), "m3/s", nominal_flow, nominal_flow,
                   fmt::format("flow of stream {} (one of its multiplicity)", j + 1)});
     }
-    addOutput({"temp", "K", nominal_temp, 0.0, "mixed temperature"});
-    addOutput({"flow", "m3/s", std::max(nominal_flow, nominal_flow * total), 0.0, "total flow"});
+    addOutput(kTemp, {"temp", "K", nominal_temp, 0.0, "mixed temperature"});
+    addOutput(kFlow,
+              {"flow", "m3/s", std::max(nominal_flow, nominal_flow * total), 0.0, "total flow"});
 }
 
 void Mixer::computeOutputs(double, std::span<const double>, std::span<const double> u,
@@ -128,12 +130,12 @@ void Mixer::computeOutputs(double, std::span<const double>, std::span<const doub
         Tw += w_[j] * T;
         W += w_[j];
     }
-    y[0] = m > 0.0 ? coolant_.temperatureFromEnthalpy(H / m) : (W > 0.0 ? Tw / W : u[0]);
-    y[1] = V;
+    y[kTemp] = m > 0.0 ? coolant_.temperatureFromEnthalpy(H / m) : (W > 0.0 ? Tw / W : u[0]);
+    y[kFlow] = V;
 }
 
 bool Mixer::outputDependsOnInput(std::size_t o, std::size_t i) const {
-    return o == 0 || i % 2 == 1;
+    return o == kTemp || i % 2 == 1;  // total flow sees the flows only
 }
 
 }  // namespace dctwin::thermal

@@ -48,6 +48,7 @@ struct PipeParams {
 class Pipe : public Component {
 public:
     enum Input : std::size_t { kInletTemp, kFlow, kAmbient };
+    enum Output : std::size_t { kOutletTemp };
     Pipe(std::string name, Coolant coolant, PipeParams params);
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
                         std::span<double> y) const override;
@@ -74,6 +75,9 @@ private:
 
 class Mixer : public Component {
 public:
+    // Inputs come in pairs made in a loop, temp_j at 2(j−1) and flow_j at 2(j−1)+1, indexed
+    // arithmetically (unchecked overload); the outputs have constants.
+    enum Output : std::size_t { kTemp, kFlow };
     /// One multiplicity per stream (≥ 0).
     Mixer(std::string name, Coolant coolant, std::vector<double> multiplicities,
           double nominal_temp = 313.15, double nominal_flow = 0.003);

@@ -33,22 +33,23 @@ WaterUseMeter::WaterUseMeter(std::string name, double nominal_rate) : Component(
     for (const char* s : {"evaporated", "drift", "blowdown", "spray"}) {
         addState({s, "m3", total, 0.0, fmt::format("accumulated {} water", s)});
     }
-    addInput({"evaporation_rate", "m3/s", nominal_rate, 0.0, "evaporation"});
-    addInput({"drift_rate", "m3/s", nominal_rate, 0.0, "drift"});
-    addInput({"blowdown_rate", "m3/s", nominal_rate, 0.0, "blowdown"});
-    addInput({"spray_rate", "m3/s", nominal_rate, 0.0, "adiabatic spray water"});
-    addOutput({"makeup_rate", "m3/s", nominal_rate, 0.0, "make-up water rate"});
-    addOutput({"total", "m3", total, 0.0, "accumulated make-up water"});
-    for (const char* s : {"evaporated", "drift", "blowdown", "spray"}) {
-        addOutput({s, "m3", total, 0.0, fmt::format("accumulated {} water", s)});
+    addInput(kEvaporation, {"evaporation_rate", "m3/s", nominal_rate, 0.0, "evaporation"});
+    addInput(kDrift, {"drift_rate", "m3/s", nominal_rate, 0.0, "drift"});
+    addInput(kBlowdown, {"blowdown_rate", "m3/s", nominal_rate, 0.0, "blowdown"});
+    addInput(kSpray, {"spray_rate", "m3/s", nominal_rate, 0.0, "adiabatic spray water"});
+    addOutput(kMakeupRate, {"makeup_rate", "m3/s", nominal_rate, 0.0, "make-up water rate"});
+    addOutput(kTotal, {"total", "m3", total, 0.0, "accumulated make-up water"});
+    for (std::size_t i = 0; i < states().size(); ++i) {
+        const std::string& s = states()[i].name;
+        addOutput(kAccumulated + i, {s, "m3", total, 0.0, fmt::format("accumulated {} water", s)});
     }
 }
 
 void WaterUseMeter::computeOutputs(double, std::span<const double> x, std::span<const double> u,
                                    std::span<double> y) const {
-    y[0] = u[0] + u[1] + u[2] + u[3];
-    y[1] = x[0] + x[1] + x[2] + x[3];
-    for (std::size_t i = 0; i < 4; ++i) y[2 + i] = x[i];
+    y[kMakeupRate] = u[kEvaporation] + u[kDrift] + u[kBlowdown] + u[kSpray];
+    y[kTotal] = x[0] + x[1] + x[2] + x[3];
+    for (std::size_t i = 0; i < 4; ++i) y[kAccumulated + i] = x[i];
 }
 
 void WaterUseMeter::computeDerivatives(double, std::span<const double>, std::span<const double> u,
@@ -62,12 +63,14 @@ void WaterUseMeter::computeDerivatives(double, std::span<const double>, std::spa
     }
 }
 
-bool WaterUseMeter::outputDependsOnInput(std::size_t o, std::size_t) const { return o == 0; }
+bool WaterUseMeter::outputDependsOnInput(std::size_t o, std::size_t) const {
+    return o == kMakeupRate;
+}
 
 bool WaterUseMeter::outputDependsOnState(std::size_t o, std::size_t s) const {
-    if (o == 0) return false;
-    if (o == 1) return true;
-    return o - 2 == s;
+    if (o == kMakeupRate) return false;
+    if (o == kTotal) return true;
+    return o - kAccumulated == s;
 }
 
 Accumulator::Accumulator(std::string name, std::vector<Channel> channels)

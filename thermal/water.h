@@ -48,6 +48,10 @@ TowerWater towerWaterBalance(double heat, double f_lat, double h_fg, double circ
 
 class WaterUseMeter : public Component {
 public:
+    // States 0..3 are the accumulated evaporation, drift, blowdown and spray: state i integrates
+    // input i and is output kAccumulated + i.
+    enum Input : std::size_t { kEvaporation, kDrift, kBlowdown, kSpray };
+    enum Output : std::size_t { kMakeupRate, kTotal, kAccumulated };
     explicit WaterUseMeter(std::string name, double nominal_rate = 1e-3);
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
                         std::span<double> y) const override;

@@ -95,7 +95,10 @@ TEST(power_ChainModel, CurrentsLossesAndBalanceByHand) {
 
 TEST(power_ElectricalChain, ComponentMatchesModel) {
     const examples::ElectricalChain c("chain", referenceDesign());
-    std::vector<double> u{8e6, 1e6, 0}, y(c.outputs().size());
+    std::vector<double> u(c.inputs().size()), y(c.outputs().size());
+    u[c.inputIndex("it_power")] = 8e6;
+    u[c.inputIndex("cooling_power")] = 1e6;
+    u[c.inputIndex("other_power")] = 0;
     c.computeOutputs(0, {}, u, y);
     const ChainResult r = c.model().evaluate(8e6, 1e6, 0);
     EXPECT_DOUBLE_EQ(y[c.outputIndex("facility_power")], r.facility_power);

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string_view>
+#include <vector>
 
 #include "core/errors.h"
 #include "core/units.h"
@@ -251,20 +253,24 @@ TEST(HeatRejection, EconomizerLogicTrimChillerAndAshraeClasses) {
     // Trim chiller: water at 34 °C after the dry cooler, setpoint 27 °C (W27), 40 kg/s.
     const testing::TrimChillerComponent trim(
         "trim", Chiller(ChillerSpec::fromCatalog("carnot_centrifugal")), Coolant::byName("water"));
-    std::vector<double> y(7);
-    trim.computeOutputs(0, {},
-                        std::vector<double>{celsiusToKelvin(34), celsiusToKelvin(38), 0.04,
-                                            celsiusToKelvin(27), celsiusToKelvin(30)},
-                        y);
-    EXPECT_NEAR(y[0], celsiusToKelvin(27), 1e-9);
-    EXPECT_EQ(y[5], 1.0);  // integrated
-    EXPECT_NEAR(y[3], y[1] + y[2], 1e-9);
-    trim.computeOutputs(0, {},
-                        std::vector<double>{celsiusToKelvin(25), celsiusToKelvin(38), 0.04,
-                                            celsiusToKelvin(27), celsiusToKelvin(30)},
-                        y);
-    EXPECT_EQ(y[2], 0.0);  // economizer alone
-    EXPECT_EQ(y[0], celsiusToKelvin(25));
+    // Inputs and outputs by port name, not by position.
+    const auto run = [&trim](double inlet_C) {
+        std::vector<double> u(trim.inputs().size()), y(trim.outputs().size());
+        u[trim.inputIndex("inlet_temp")] = celsiusToKelvin(inlet_C);
+        u[trim.inputIndex("loop_return_temp")] = celsiusToKelvin(38);
+        u[trim.inputIndex("flow")] = 0.04;
+        u[trim.inputIndex("setpoint")] = celsiusToKelvin(27);
+        u[trim.inputIndex("condenser_temp")] = celsiusToKelvin(30);
+        trim.computeOutputs(0, {}, u, y);
+        return [&trim, y](std::string_view name) { return y[trim.outputIndex(name)]; };
+    };
+    const auto at34 = run(34);
+    EXPECT_NEAR(at34("outlet_temp"), celsiusToKelvin(27), 1e-9);
+    EXPECT_EQ(at34("mode"), 1.0);  // integrated
+    EXPECT_NEAR(at34("heat_to_condenser"), at34("cooling") + at34("power"), 1e-9);
+    const auto at25 = run(25);
+    EXPECT_EQ(at25("power"), 0.0);  // economizer alone
+    EXPECT_EQ(at25("outlet_temp"), celsiusToKelvin(25));
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "core/errors.h"
 #include "core/simulator.h"
@@ -63,8 +65,12 @@ TEST(AirSide, CrahFanLawAndErrors) {
     EXPECT_THROW(AirCoilSpec::fromCatalog("passive_rear_door_20kW", Json{{"fan_power_kW", 1.0}}),
                  InputError);
     testing::AirCoilComponent comp("crah", crah);
-    std::vector<double> y(6);
-    comp.computeOutputs(0, {}, std::vector<double>{1e5, 291.15, 0.01, 300.15}, y);
+    std::vector<double> u(comp.inputs().size()), y(comp.outputs().size());
+    u[comp.inputIndex("heat_air")] = 1e5;
+    u[comp.inputIndex("water_supply_temp")] = 291.15;
+    u[comp.inputIndex("water_flow")] = 0.01;
+    u[comp.inputIndex("room_temp")] = 300.15;
+    comp.computeOutputs(0, {}, u, y);
     for (double v : y) EXPECT_TRUE(std::isfinite(v));
 }
 
@@ -114,33 +120,45 @@ TEST(Pipe, TransportDelayAndSteadyHeatLoss) {
     p.UA_ambient = 400.0;
     const Pipe lossy("lossy", c, p);
     const double mc = 1000 * 0.04 * 4000, ua = 400.0 / 8, Ta = celsiusToKelvin(20);
-    std::vector<double> x(8), dx(8), u{celsiusToKelvin(40), 0.04, Ta};
-    double T = u[0];
+    const std::size_t inlet = lossy.inputIndex("inlet_temp"), flow = lossy.inputIndex("flow");
+    std::vector<double> x(8), dx(8), u(lossy.inputs().size());
+    u[inlet] = celsiusToKelvin(40);
+    u[flow] = 0.04;
+    u[lossy.inputIndex("ambient_temp")] = Ta;
+    double T = u[inlet];
     for (auto& xi : x) xi = T = Ta + (T - Ta) * mc / (mc + ua);
     lossy.computeDerivatives(0, x, u, dx);
     for (double d : dx) EXPECT_NEAR(d, 0.0, 1e-12);
     // Energy: enthalpy drop of the stream = heat lost to the surroundings.
-    EXPECT_NEAR(mc * (u[0] - x.back()), lossy.heatLoss(x, Ta), 1e-9 * lossy.heatLoss(x, Ta));
-    EXPECT_THROW(lossy.computeDerivatives(0, x, std::vector<double>{313.0, -0.01, 293.0}, dx),
-                 InputError);
+    EXPECT_NEAR(mc * (u[inlet] - x.back()), lossy.heatLoss(x, Ta), 1e-9 * lossy.heatLoss(x, Ta));
+    u[flow] = -0.01;
+    EXPECT_THROW(lossy.computeDerivatives(0, x, u, dx), InputError);
 }
 
 TEST(Mixer, EnthalpyWeightedAndConservative) {
     const Coolant pg = Coolant::byName("PG25");
     const Mixer mix("mix", pg, {4.0, 2.0, 0.0});
-    std::vector<double> u{celsiusToKelvin(45), 0.003, celsiusToKelvin(50), 0.004,
-                          celsiusToKelvin(90), 0.01};
-    std::vector<double> y(2);
+    std::vector<double> u(mix.inputs().size()), y(mix.outputs().size());
+    const auto in = [&mix](const char* name) { return mix.inputIndex(name); };
+    const std::size_t temp = mix.outputIndex("temp"), flow = mix.outputIndex("flow");
+    u[in("temp_1")] = celsiusToKelvin(45);
+    u[in("flow_1")] = 0.003;
+    u[in("temp_2")] = celsiusToKelvin(50);
+    u[in("flow_2")] = 0.004;
+    u[in("temp_3")] = celsiusToKelvin(90);
+    u[in("flow_3")] = 0.01;
     mix.computeOutputs(0, {}, u, y);
     const double m1 = 4 * pg.massFlow(0.003), m2 = 2 * pg.massFlow(0.004);
-    EXPECT_NEAR((m1 + m2) * pg.enthalpy(y[0]), m1 * pg.enthalpy(u[0]) + m2 * pg.enthalpy(u[2]),
+    EXPECT_NEAR((m1 + m2) * pg.enthalpy(y[temp]),
+                m1 * pg.enthalpy(u[in("temp_1")]) + m2 * pg.enthalpy(u[in("temp_2")]),
                 1e-9 * m1 * 4e4);
-    EXPECT_NEAR(y[1], 4 * 0.003 + 2 * 0.004, 1e-15);
-    u[1] = u[3] = u[5] = 0.0;  // no flow anywhere: still defined
+    EXPECT_NEAR(y[flow], 4 * 0.003 + 2 * 0.004, 1e-15);
+    u[in("flow_1")] = u[in("flow_2")] = u[in("flow_3")] = 0.0;  // no flow anywhere: still defined
     mix.computeOutputs(0, {}, u, y);
-    EXPECT_TRUE(std::isfinite(y[0]));
-    EXPECT_EQ(y[1], 0.0);
-    EXPECT_FALSE(mix.outputDependsOnInput(1, 0));  // total flow does not depend on temperatures
+    EXPECT_TRUE(std::isfinite(y[temp]));
+    EXPECT_EQ(y[flow], 0.0);
+    // Total flow does not depend on temperatures.
+    EXPECT_FALSE(mix.outputDependsOnInput(flow, in("temp_1")));
 }
 
 TEST(WaterMeter, AccumulatesRatesAndSumsMakeUp) {
