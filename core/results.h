@@ -19,11 +19,11 @@ struct Channel {
     std::vector<double> values;
 };
 
-/// Channels that the HDF5 report stores together as 2-D [time, <dimension>] datasets (issue
+/// Channels that the HDF5 report stores together as 2-D `[time, dimension]` datasets (issue
 /// 17), e.g. the per-rack-group series: one dataset per quantity, one column per rack group,
 /// with coordinates that name each column. The columns stay ordinary channels of the ResultSet
 /// (the GUI, the CSV writer and the Python module read them one by one): the channel of column
-/// j of variable v is "<group>/<labels[j]>/<v.name>". Only the HDF5 writer packs them, so the
+/// j of variable v is `group/labels[j]/v.name`. Only the HDF5 writer packs them, so the
 /// report has one representation of them, the 2-D one.
 struct ChannelArray {
     /// A coordinate along the second axis: one value per column.
@@ -34,17 +34,17 @@ struct ChannelArray {
         std::variant<std::vector<double>, std::vector<std::int64_t>, std::vector<std::string>>
             values;
     };
-    /// One quantity: a 2-D dataset "<group>/<name>".
+    /// One quantity: a 2-D dataset `group/name`.
     struct Variable {
         std::string name;         ///< "junction_temp"
         std::string description;  ///< what the columns are, for long_name
     };
     std::string group;                    ///< "racks": /timeseries/racks
     std::string dimension;                ///< name of the second axis, e.g. "rack_group"
-    std::vector<std::string> labels;      ///< per column; stored as "<dimension>_name"
+    std::vector<std::string> labels;      ///< per column; stored as `dimension_name`
     std::vector<Coordinate> coordinates;  ///< further per-column coordinates
     std::vector<Variable> variables;
-    /// "<group>/<label>": the group of the channel of column `column`.
+    /// `group/label`: the group of the channel of column `column`.
     std::string channelGroup(std::size_t column) const { return group + "/" + labels[column]; }
 };
 
