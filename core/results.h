@@ -2,6 +2,7 @@
 // Results: named time-series channels with units, tables, and the report that writers store
 // (DESIGN.md §5.3). Plain data; no HDF5 here (that lives in core/io/).
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -18,12 +19,42 @@ struct Channel {
     std::vector<double> values;
 };
 
+/// Channels that the HDF5 report stores together as 2-D `[time, dimension]` datasets (issue
+/// 17), e.g. the per-rack-group series: one dataset per quantity, one column per rack group,
+/// with coordinates that name each column. The columns stay ordinary channels of the ResultSet
+/// (the GUI, the CSV writer and the Python module read them one by one): the channel of column
+/// j of variable v is `group/labels[j]/v.name`. Only the HDF5 writer packs them, so the
+/// report has one representation of them, the 2-D one.
+struct ChannelArray {
+    /// A coordinate along the second axis: one value per column.
+    struct Coordinate {
+        std::string name;         ///< dataset name, e.g. "rack_count"
+        std::string unit;         ///< "" for text, "1" for counts
+        std::string description;  ///< long_name in the report
+        std::variant<std::vector<double>, std::vector<std::int64_t>, std::vector<std::string>>
+            values;
+    };
+    /// One quantity: a 2-D dataset `group/name`.
+    struct Variable {
+        std::string name;         ///< "junction_temp"
+        std::string description;  ///< what the columns are, for long_name
+    };
+    std::string group;                    ///< "racks": /timeseries/racks
+    std::string dimension;                ///< name of the second axis, e.g. "rack_group"
+    std::vector<std::string> labels;      ///< per column; stored as `dimension_name`
+    std::vector<Coordinate> coordinates;  ///< further per-column coordinates
+    std::vector<Variable> variables;
+    /// `group/label`: the group of the channel of column `column`.
+    std::string channelGroup(std::size_t column) const { return group + "/" + labels[column]; }
+};
+
 /// Samples on a common time grid.
 class ResultSet {
 public:
     std::vector<double> time;   // [s] since study start
     std::string start_iso8601;  // wall-clock start of the study, e.g. "2026-07-01T00:00:00"
     std::vector<Channel> channels;
+    std::vector<ChannelArray> arrays;  ///< channels the HDF5 report stores as 2-D arrays
 
     /// Adds an empty channel; throws ModelError if group/name already exists.
     Channel& addChannel(std::string group, std::string name, std::string unit,

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "core/errors.h"
@@ -534,25 +535,58 @@ void recordWaterAndWeather(const SiteModel& m, Recorder& rec) {
     out(m.weather().out("wet_bulb"), "weather", "wet_bulb", "outdoor wet bulb");
 }
 
+/// Per rack group (one RackSlot: the racks of one kind on one lumped CDU group), channels
+/// "racks/<label>/<name>" that the report stores as 2-D [time, rack_group] datasets
+/// /timeseries/racks/<name> (issue 17), with the group's name, racks represented, rack model
+/// and jobs as coordinates along rack_group.
+void recordRackArray(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
+    const System& sys = m.system();
+    ChannelArray a;
+    a.group = "racks";
+    a.dimension = "rack_group";
+    a.variables = {{"junction_temp", "GPU junction"},
+                   {"plate_temp", "cold plate (plate average)"},
+                   {"it_power", "all racks of the group on one CDU"},
+                   {"outlet_temp", "rack loop outlet"}};
+    std::vector<std::int64_t> racks;
+    std::vector<std::string> models, jobs;
+    for (const auto& rs : m.racks()) {
+        a.labels.push_back(rs.label);
+        const std::string g = a.group + "/" + rs.label;
+        rec.addOutput(sys.outputName(m.index(rs.loop.out("junction_temp"))), g, "junction_temp",
+                      fmt::format("GPU junction, {} racks", rs.weight));
+        rec.addOutput(sys.outputName(m.index(rs.loop.out("plate_temp"))), g, "plate_temp",
+                      "cold plate (plate average)");
+        rec.addOutput(sys.outputName(m.index(rs.power.out("it_power"))), g, "it_power",
+                      "all racks of the slot, per CDU");
+        rec.addOutput(sys.outputName(m.index(rs.loop.out("outlet_temp"))), g, "outlet_temp", "");
+        // weight = CDU multiplicity x racks per CDU: a whole number of racks.
+        racks.push_back(std::llround(rs.weight));
+        const RackKind& kind = m.sizing().kinds[rs.kind];
+        models.push_back(sc.it.racks[kind.entry].rack.name);
+        std::string job;
+        if (kind.workload_group >= 0 && sc.workload) {
+            const auto& wg =
+                m.sizing().workload_groups[static_cast<std::size_t>(kind.workload_group)];
+            for (std::size_t j : wg.jobs) {
+                job += (job.empty() ? "" : "+") + sc.workload->jobs()[j]->name;
+            }
+        }
+        jobs.push_back(job.empty() ? "idle" : job);
+    }
+    a.coordinates = {
+        {"rack_count", "1", "racks the group stands for", std::move(racks)},
+        {"rack_model", "", "rack model", std::move(models)},
+        {"job", "", "jobs the group runs, in time order ('idle': none)", std::move(jobs)}};
+    rec.results().arrays.push_back(std::move(a));
+}
+
 /// The channels of a study (names are the report contract the GUI reads).
 void recordChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
-    const System& sys = m.system();
     recordPower(m, rec);
     recordCooling(m, sc, rec);
     recordWaterAndWeather(m, rec);
-    if (sc.study.per_rack_channels) {
-        for (const auto& rs : m.racks()) {
-            const std::string g = "rack/" + rs.label;
-            rec.addOutput(sys.outputName(m.index(rs.loop.out("junction_temp"))), g, "junction_temp",
-                          fmt::format("GPU junction, {} racks", rs.weight));
-            rec.addOutput(sys.outputName(m.index(rs.loop.out("plate_temp"))), g, "plate_temp",
-                          "cold plate (plate average)");
-            rec.addOutput(sys.outputName(m.index(rs.power.out("it_power"))), g, "it_power",
-                          "all racks of the slot, per CDU");
-            rec.addOutput(sys.outputName(m.index(rs.loop.out("outlet_temp"))), g, "outlet_temp",
-                          "");
-        }
-    }
+    if (sc.study.per_rack_channels) recordRackArray(m, sc, rec);
     rec.results().start_iso8601 = studyStartIso(sc.study);
 }
 

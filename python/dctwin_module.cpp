@@ -211,13 +211,26 @@ py::dict controlsDict(const facility::Controls& c) {
     return d;
 }
 
-/// The data folder of a module loaded from a build folder. core/data_dir.h looks beside the
-/// running executable, which here is python3; so, unless DCTWIN_DATA_DIR says otherwise, the
-/// module looks from its own file for the build folder's CMakeCache.txt (up to three folders
-/// up) and the source tree it names, as data_dir.cpp does for an executable.
+/// @brief The data folder of an installed module or of one loaded from a build folder.
+///
+/// core/data_dir.h looks beside the running executable, which here is python3; so, unless
+/// DCTWIN_DATA_DIR says otherwise, the module looks from its own file: first for the
+/// installed share folder (`<prefix>/lib/python3/dist-packages` → `<prefix>/share/dctwin`,
+/// DCTWIN_PYTHON_TO_SHARE from python/CMakeLists.txt), then for the build folder's
+/// CMakeCache.txt (up to three folders up) and the source tree it names, as data_dir.cpp does
+/// for an executable.
+/// @param module_file absolute path of the loaded extension module
 void findDataBesideModule(const fs::path& module_file) {
     const char* env = std::getenv("DCTWIN_DATA_DIR");
     if (env && *env) return;
+#ifdef DCTWIN_PYTHON_TO_SHARE
+    const fs::path installed =
+        (module_file.parent_path() / DCTWIN_PYTHON_TO_SHARE / "data").lexically_normal();
+    if (isDataDir(installed)) {
+        ::setenv("DCTWIN_DATA_DIR", installed.c_str(), 0);
+        return;
+    }
+#endif
     fs::path dir = module_file.parent_path();
     for (int up = 0; up < 4 && !dir.empty(); ++up, dir = dir.parent_path()) {
         std::ifstream cache(dir / "CMakeCache.txt");

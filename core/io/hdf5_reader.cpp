@@ -278,6 +278,24 @@ std::vector<double> Reader::readDataset(std::string_view object_path) const {
     return values;
 }
 
+std::vector<std::uint64_t> Reader::shape(std::string_view object_path) const {
+    ErrorSilencer silence;
+    const Context ctx{file_, normalize(object_path)};
+    Handle ds = openDataset(id_, ctx);
+    Handle space = ctx.make(H5Dget_space(ds.get()), H5Sclose, "cannot get its dataspace");
+    hsize_t dims[H5S_MAX_RANK] = {};
+    const int rank = H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+    if (rank < 0) ctx.fail("cannot get its rank");
+    return std::vector<std::uint64_t>(dims, dims + rank);
+}
+
+std::vector<std::string> Reader::readStringArray(std::string_view object_path) const {
+    ErrorSilencer silence;
+    const Context ctx{file_, normalize(object_path)};
+    Handle ds = openDataset(id_, ctx);
+    return readStrings(ds.get(), false, ctx);
+}
+
 std::string Reader::readStringDataset(std::string_view object_path) const {
     ErrorSilencer silence;
     const Context ctx{file_, normalize(object_path)};

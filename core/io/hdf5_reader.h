@@ -46,8 +46,16 @@ public:
 
     /// A numeric dataset of any rank, flattened, converted to double.
     std::vector<double> readDataset(std::string_view object_path) const;
+    /// @brief The extent of a dataset per axis ([time, rack_group] for a per-rack array).
+    /// @param object_path the dataset; InputError if it is not one
+    /// @return elements per axis, slowest first (empty for a scalar)
+    std::vector<std::uint64_t> shape(std::string_view object_path) const;
     /// A scalar string dataset (fixed-length or variable-length).
     std::string readStringDataset(std::string_view object_path) const;
+    /// @brief Every string of a string dataset of any rank, flattened (the per-column names
+    /// of a 2-D series array).
+    /// @param object_path the dataset (fixed-length or variable-length strings)
+    std::vector<std::string> readStringArray(std::string_view object_path) const;
     std::string readStringAttribute(std::string_view object_path, std::string_view attr) const;
     std::vector<std::string> readStringArrayAttribute(std::string_view object_path,
                                                       std::string_view attr) const;

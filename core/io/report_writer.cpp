@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -53,6 +54,86 @@ std::size_t columnLength(const Table::Column& c) {
     return std::visit([](const auto& v) { return v.size(); }, c.data);
 }
 
+/// "group/name" of every channel that an array of `ts` stores as one of its columns.
+std::set<std::string> arrayColumnPaths(const ResultSet& ts) {
+    std::set<std::string> out;
+    for (const ChannelArray& a : ts.arrays) {
+        for (const auto& v : a.variables) {
+            for (std::size_t j = 0; j < a.labels.size(); ++j) {
+                out.insert(a.channelGroup(j) + "/" + v.name);
+            }
+        }
+    }
+    return out;
+}
+
+std::size_t coordinateLength(const ChannelArray::Coordinate& c) {
+    return std::visit([](const auto& v) { return v.size(); }, c.values);
+}
+
+/// The 2-D arrays: names that cannot clash in their group, one value per column in every
+/// coordinate, every column's channel present and of the variable's one unit.
+template <typename Fail>
+void validateArrays(const ResultSet& ts, Fail&& fail) {
+    std::set<std::string> groups;
+    for (const ChannelArray& a : ts.arrays) {
+        if (!isValidObjectPath(a.group)) fail(fmt::format("invalid array group '{}'", a.group));
+        if (!groups.insert(a.group).second) {
+            fail(fmt::format("array group '{}' appears twice", a.group));
+        }
+        auto checkName = [&](const std::string& n, std::string_view what) {
+            if (n.empty() || n.find('/') != std::string::npos || n == "." || n == "..") {
+                fail(fmt::format("array '{}': invalid {} name '{}'", a.group, what, n));
+            }
+        };
+        checkName(a.dimension, "dimension");
+        if (a.labels.empty()) fail(fmt::format("array '{}' has no columns", a.group));
+        std::set<std::string> names = {"time", a.dimension, a.dimension + "_name"};
+        if (names.size() != 3) {
+            fail(fmt::format("array '{}': the dimension cannot be called 'time'", a.group));
+        }
+        for (const auto& l : a.labels) checkName(l, "column");
+        for (const auto& c : a.coordinates) {
+            checkName(c.name, "coordinate");
+            if (!names.insert(c.name).second) {
+                fail(fmt::format("array '{}': name '{}' is used twice", a.group, c.name));
+            }
+            if (coordinateLength(c) != a.labels.size()) {
+                fail(fmt::format("array '{}': coordinate '{}' has {} values for {} columns",
+                                 a.group, c.name, coordinateLength(c), a.labels.size()));
+            }
+        }
+        for (const auto& v : a.variables) {
+            checkName(v.name, "variable");
+            if (!names.insert(v.name).second) {
+                fail(fmt::format("array '{}': name '{}' is used twice", a.group, v.name));
+            }
+            const Channel* first = nullptr;
+            for (std::size_t j = 0; j < a.labels.size(); ++j) {
+                const Channel* c = ts.find(a.channelGroup(j), v.name);
+                if (!c) {
+                    fail(fmt::format("array '{}/{}': no channel '{}/{}' for column '{}'", a.group,
+                                     v.name, a.channelGroup(j), v.name, a.labels[j]));
+                }
+                if (first && c->unit != first->unit) {
+                    fail(fmt::format("array '{}/{}': column '{}' is in {} but column '{}' in {}",
+                                     a.group, v.name, a.labels[j], c->unit, a.labels.front(),
+                                     first->unit));
+                }
+                if (!first) first = c;
+            }
+        }
+    }
+    const std::set<std::string> columns = arrayColumnPaths(ts);
+    for (const Channel& c : ts.channels) {
+        // Its own dataset would sit beside the array's variables in the array's group.
+        if (groups.count(c.group) && !columns.count(channelPath(c))) {
+            fail(fmt::format("channel '{}' is in the group of an array but not one of its columns",
+                             channelPath(c)));
+        }
+    }
+}
+
 /// Everything that can be checked without touching the disk, so an inconsistent report fails
 /// before a temporary file exists. Names the destination and the offending item.
 void validateReport(const Report& report, const fs::path& dest) {
@@ -77,6 +158,7 @@ void validateReport(const Report& report, const fs::path& dest) {
                              c.values.size(), ts.time.size()));
         }
     }
+    validateArrays(ts, fail);
     std::set<std::string> metric_names;
     for (const Metric& m : report.summary) {
         if (m.name.empty() || m.name.find('/') != std::string::npos || m.name == "." ||
@@ -574,7 +656,10 @@ private:
             makeTimeScale(ds.get(), "/timeseries/time");
         }
         std::set<std::string> timed;  // groups whose time coordinate is written
+        // Columns of an array are written in the array only: one representation in the file.
+        const std::set<std::string> columns = arrayColumnPaths(ts);
         for (const Channel& c : ts.channels) {
+            if (columns.count(channelPath(c))) continue;
             const std::string group_path = "/timeseries/" + c.group;
             const std::string where = "/timeseries/" + channelPath(c);
             Handle group = openOrCreateGroups(root.get(), c.group, "/timeseries");
@@ -585,6 +670,136 @@ private:
             Handle scale = make(H5Dopen2(group.get(), "time", H5P_DEFAULT), H5Dclose, ctx);
             check(H5DSattach_scale(ds.get(), scale.get(), 0), ctx);
             writeStringAttribute(ds.get(), "long_name", longName(c), where);
+        }
+        for (const ChannelArray& a : ts.arrays) writeArray(root.get(), ts, a);
+    }
+
+    /// A 1-D dataset along an array's second axis (a coordinate, or the axis's own scale):
+    /// text as variable-length UTF-8 strings, numbers as IEEE doubles or 64-bit integers.
+    void writeCoordinate(hid_t group, const ChannelArray::Coordinate& c,
+                         const std::string& where) const {
+        const std::string ctx = fmt::format("writing dataset '{}'", where);
+        const hsize_t dims[1] = {coordinateLength(c)};
+        Handle space = make(H5Screate_simple(1, dims, nullptr), H5Sclose, ctx);
+        auto create = [&](hid_t file_type) {
+            return make(H5Dcreate2(group, c.name.c_str(), file_type, space.get(), H5P_DEFAULT,
+                                   H5P_DEFAULT, H5P_DEFAULT),
+                        H5Dclose, ctx);
+        };
+        Handle ds;
+        if (const auto* text = std::get_if<std::vector<std::string>>(&c.values)) {
+            Handle type = utf8StringType(H5T_VARIABLE, ctx);
+            ds = create(type.get());
+            std::vector<const char*> data;
+            for (const auto& v : *text) data.push_back(v.c_str());
+            check(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()), ctx);
+        } else if (const auto* ints = std::get_if<std::vector<std::int64_t>>(&c.values)) {
+            ds = create(H5T_STD_I64LE);
+            check(H5Dwrite(ds.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, ints->data()),
+                  ctx);
+        } else {
+            const auto& nums = std::get<std::vector<double>>(c.values);
+            ds = create(H5T_IEEE_F64LE);
+            check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, nums.data()),
+                  ctx);
+        }
+        writeStringAttribute(ds.get(), "long_name", c.description, where);
+        if (!c.unit.empty()) writeStringAttribute(ds.get(), "units", cfUnit(c.unit), where);
+    }
+
+    /// One ChannelArray as NetCDF-4 reads it: in /timeseries/<group>, the group's CF time
+    /// coordinate, the second axis as an integer dimension scale "<dimension>" (column
+    /// index), the column names and further coordinates as 1-D datasets on that axis, and per
+    /// variable a 2-D double dataset [time, <dimension>] with both scales attached and a CF
+    /// `coordinates` attribute, so xarray opens the group with (time, <dimension>) dims and the
+    /// names, counts and models as coordinates.
+    void writeArray(hid_t root, const ResultSet& ts, const ChannelArray& a) const {
+        const std::string gpath = "/timeseries/" + a.group;
+        Handle group = openOrCreateGroups(root, a.group, "/timeseries");
+        writeGroupTime(group.get(), ts, gpath);
+        const std::size_t cols = a.labels.size();
+
+        ChannelArray::Coordinate index{a.dimension, "1", "", std::vector<std::int64_t>(cols)};
+        for (std::size_t j = 0; j < cols; ++j) {
+            std::get<std::vector<std::int64_t>>(index.values)[j] = static_cast<std::int64_t>(j);
+        }
+        std::string words = a.dimension;
+        std::replace(words.begin(), words.end(), '_', ' ');
+        index.description = words + " index";
+        const std::string index_path = gpath + "/" + a.dimension;
+        writeCoordinate(group.get(), index, index_path);
+        Handle scale = make(H5Dopen2(group.get(), a.dimension.c_str(), H5P_DEFAULT), H5Dclose,
+                            fmt::format("opening '{}'", index_path));
+        check(H5DSset_scale(scale.get(), a.dimension.c_str()),
+              fmt::format("making '{}' a dimension scale", index_path));
+
+        std::vector<ChannelArray::Coordinate> coords;
+        coords.push_back({a.dimension + "_name", "", words + " name", a.labels});
+        for (const auto& c : a.coordinates) coords.push_back(c);
+        std::vector<std::string> coord_names;
+        for (const auto& c : coords) {
+            const std::string where = gpath + "/" + c.name;
+            writeCoordinate(group.get(), c, where);
+            const std::string ctx = fmt::format("attaching '{}' to '{}'", index_path, where);
+            Handle ds = make(H5Dopen2(group.get(), c.name.c_str(), H5P_DEFAULT), H5Dclose, ctx);
+            check(H5DSattach_scale(ds.get(), scale.get(), 0), ctx);
+            coord_names.push_back(c.name);
+        }
+
+        Handle time = make(H5Dopen2(group.get(), "time", H5P_DEFAULT), H5Dclose,
+                           fmt::format("opening '{}/time'", gpath));
+        const std::size_t n = ts.time.size();
+        for (const auto& v : a.variables) {
+            const std::string where = gpath + "/" + v.name;
+            std::vector<double> values(n * cols);
+            std::string unit;
+            for (std::size_t j = 0; j < cols; ++j) {
+                const Channel& c = ts.at(a.channelGroup(j), v.name);
+                unit = c.unit;
+                for (std::size_t i = 0; i < n; ++i) values[i * cols + j] = c.values[i];
+            }
+            writeMatrix(group.get(), v.name, values, n, cols, where);
+            const std::string ctx = fmt::format("attaching the dimension scales to '{}'", where);
+            Handle ds = make(H5Dopen2(group.get(), v.name.c_str(), H5P_DEFAULT), H5Dclose, ctx);
+            check(H5DSattach_scale(ds.get(), time.get(), 0), ctx);
+            check(H5DSattach_scale(ds.get(), scale.get(), 1), ctx);
+            writeStringAttribute(ds.get(), "units", cfUnit(unit), where);
+            writeStringAttribute(ds.get(), "long_name",
+                                 longName(Channel{a.group, v.name, unit, v.description, {}}),
+                                 where);
+            if (!v.description.empty()) {
+                writeStringAttribute(ds.get(), "description", v.description, where);
+            }
+            // CF: the per-column names, counts and models are coordinates of this variable.
+            writeStringAttribute(ds.get(), "coordinates",
+                                 fmt::format("{}", fmt::join(coord_names, " ")), where);
+        }
+    }
+
+    /// A 2-D double dataset [rows, cols] from row-major `values`, chunked along time (whole
+    /// rows, as many as a 1-D series chunk holds samples) with shuffle + deflate.
+    void writeMatrix(hid_t loc, const std::string& name, const std::vector<double>& values,
+                     std::size_t rows, std::size_t cols, const std::string& where) const {
+        const std::string ctx = fmt::format("writing dataset '{}'", where);
+        const hsize_t dims[2] = {rows, cols};
+        Handle space = make(H5Screate_simple(2, dims, nullptr), H5Sclose, ctx);
+        Handle dcpl = make(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, ctx);
+        if (rows > 0 && cols > 0) {
+            const hsize_t chunk[2] = {std::min<hsize_t>(rows, options_.chunk_size), cols};
+            check(H5Pset_chunk(dcpl.get(), 2, chunk), ctx);
+            if (options_.compression_level > 0) {
+                check(H5Pset_shuffle(dcpl.get()), ctx);
+                check(H5Pset_deflate(dcpl.get(), static_cast<unsigned>(options_.compression_level)),
+                      ctx);
+            }
+        }
+        Handle ds = make(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                                    dcpl.get(), H5P_DEFAULT),
+                         H5Dclose, ctx);
+        if (!values.empty()) {
+            check(
+                H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+                ctx);
         }
     }
 

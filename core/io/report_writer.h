@@ -36,6 +36,16 @@
 //                           "L/min", "%" "percent"; SI strings as they are), long_name (name in
 //                           words + description), description (when not empty). A group with
 //                           '/' ("rack/r01") becomes nested groups.
+//   /timeseries/<array group>/...
+//                           a ChannelArray (per-rack-group series, issue 17): its columns are
+//                           not written as 1-D series but packed per variable into a 2-D double
+//                           dataset <name> [time, <dimension>] (chunked along time, shuffle +
+//                           deflate) with the group's `time` scale on axis 0 and the integer
+//                           dimension scale <dimension> (column index 0..n-1) on axis 1;
+//                           attributes units, long_name, description and CF `coordinates`
+//                           listing the 1-D coordinate datasets on axis 1: <dimension>_name
+//                           (variable-length UTF-8 column names) and each Coordinate (text,
+//                           64-bit integers or doubles; long_name, units for numbers).
 //   Groups track link creation order, so listing children returns channels in the order the
 //   model declared them. Empty datasets (no samples) are stored contiguous, since HDF5 chunks
 //   cannot be empty.

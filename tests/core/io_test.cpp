@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -169,6 +170,118 @@ TEST_F(IoTest, Hdf5GroupsHaveCfTimeCoordinates) {
               "it power: IT power of all racks");
     EXPECT_EQ(reader.readStringAttribute("/timeseries/cooling/tcs_supply_temp", "long_name"),
               "tcs supply temp");
+}
+
+/// Three rack groups' channels "racks/<label>/<name>" and the array that packs them.
+Report arrayReport(std::size_t samples) {
+    Report r = sampleReport(samples);
+    ChannelArray a;
+    a.group = "racks";
+    a.dimension = "rack_group";
+    a.labels = {"g0_train", "g0_infer", "g1_idle"};
+    a.coordinates = {
+        {"rack_count", "1", "racks the group stands for", std::vector<std::int64_t>{32, 24, 8}},
+        {"rack_model", "", "rack model",
+         std::vector<std::string>{"gb300_nvl72", "gb300_nvl72", "gb300_nvl72"}},
+        {"power_share", "1", "share of the hall", std::vector<double>{0.5, 0.375, 0.125}}};
+    a.variables = {{"junction_temp", "GPU junction"}, {"it_power", "IT power of the group"}};
+    for (std::size_t j = 0; j < a.labels.size(); ++j) {
+        Channel t{a.channelGroup(j), "junction_temp", "K", "GPU junction", {}};
+        Channel p{a.channelGroup(j), "it_power", "W", "IT power of the group", {}};
+        for (std::size_t i = 0; i < samples; ++i) {
+            // Column j, sample i distinguishable: a transposed write would show.
+            t.values.push_back(330.0 + static_cast<double>(j) + 1e-3 * static_cast<double>(i));
+            p.values.push_back(1e5 * static_cast<double>(j + 1) + static_cast<double>(i));
+        }
+        r.timeseries.channels.push_back(std::move(t));
+        r.timeseries.channels.push_back(std::move(p));
+    }
+    r.timeseries.arrays.push_back(std::move(a));
+    return r;
+}
+
+// Issue 17: an array's columns are one 2-D [time, rack_group] dataset per variable, with the
+// group's CF time on axis 0 and an integer rack_group scale on axis 1, and the column names
+// and further coordinates as 1-D datasets on that axis; the 1-D per-group series are gone.
+TEST_F(IoTest, Hdf5ArrayIsTwoDimensionalWithDimensionScales) {
+    const std::size_t n = 50;
+    const Report r = arrayReport(n);
+    const fs::path file = dir_ / "report.h5";
+    makeHdf5Writer()->write(r, file);
+    hdf5::Reader reader(file);
+    EXPECT_FALSE(reader.exists("/timeseries/racks/g0_train"));
+    EXPECT_EQ(reader.listChildren("/timeseries/racks"),
+              (std::vector<std::string>{"time", "rack_group", "rack_group_name", "rack_count",
+                                        "rack_model", "power_share", "junction_temp", "it_power"}));
+    const std::string v = "/timeseries/racks/junction_temp";
+    EXPECT_EQ(reader.shape(v), (std::vector<std::uint64_t>{n, 3}));
+    EXPECT_EQ(reader.dimensionScales(v),
+              (std::vector<std::string>{"/timeseries/racks/time", "/timeseries/racks/rack_group"}));
+    const std::vector<double> values = reader.readDataset(v);
+    ASSERT_EQ(values.size(), n * 3);
+    for (std::size_t j = 0; j < 3; ++j) {
+        const Channel& c = r.timeseries.at(r.timeseries.arrays[0].channelGroup(j), "junction_temp");
+        for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(values[i * 3 + j], c.values[i]);
+    }
+    EXPECT_EQ(reader.readStringAttribute(v, "units"), "K");
+    EXPECT_EQ(reader.readStringAttribute(v, "long_name"), "junction temp: GPU junction");
+    EXPECT_EQ(reader.readStringAttribute(v, "coordinates"),
+              "rack_group_name rack_count rack_model power_share");
+    EXPECT_TRUE(reader.storage(v).chunked);
+    EXPECT_TRUE(reader.storage(v).deflate);
+    EXPECT_EQ(reader.readStringAttribute("/timeseries/racks/time", "units"),
+              "seconds since 2026-07-01T00:00:00");
+    EXPECT_EQ(reader.readStringAttribute("/timeseries/racks/rack_group", "CLASS"),
+              "DIMENSION_SCALE");
+    EXPECT_EQ(reader.readDataset("/timeseries/racks/rack_group"),
+              (std::vector<double>{0.0, 1.0, 2.0}));
+    EXPECT_EQ(reader.readStringArray("/timeseries/racks/rack_group_name"),
+              (std::vector<std::string>{"g0_train", "g0_infer", "g1_idle"}));
+    EXPECT_EQ(reader.readDataset("/timeseries/racks/rack_count"),
+              (std::vector<double>{32.0, 24.0, 8.0}));
+    EXPECT_EQ(reader.readStringAttribute("/timeseries/racks/rack_count", "units"), "1");
+    EXPECT_EQ(reader.readStringArray("/timeseries/racks/rack_model").at(2), "gb300_nvl72");
+    for (const std::string c : {"rack_group_name", "rack_count", "rack_model", "power_share"}) {
+        EXPECT_EQ(reader.dimensionScales("/timeseries/racks/" + c),
+                  std::vector<std::string>{"/timeseries/racks/rack_group"})
+            << c;
+    }
+    // The 1-D series of the other groups are as before.
+    EXPECT_EQ(reader.readDataset("/timeseries/power/it_power"),
+              r.timeseries.at("power", "it_power").values);
+}
+
+TEST_F(IoTest, Hdf5ArrayWithoutItsChannelsIsRejected) {
+    Report r = arrayReport(10);
+    auto& chans = r.timeseries.channels;
+    chans.erase(std::remove_if(chans.begin(), chans.end(),
+                               [](const Channel& c) {
+                                   return c.group == "racks/g0_infer" && c.name == "it_power";
+                               }),
+                chans.end());
+    const fs::path file = dir_ / "report.h5";
+    try {
+        makeHdf5Writer()->write(r, file);
+        FAIL() << "expected ModelError";
+    } catch (const ModelError& e) {
+        EXPECT_NE(std::string(e.what()).find("racks/g0_infer/it_power"), std::string::npos)
+            << e.what();
+    }
+    Report bad = arrayReport(10);
+    std::get<std::vector<std::string>>(bad.timeseries.arrays[0].coordinates[1].values).pop_back();
+    EXPECT_THROW(makeHdf5Writer()->write(bad, file), ModelError);
+    EXPECT_TRUE(entries(dir_).empty());
+}
+
+TEST_F(IoTest, H5dumpReadsTheArray) {
+    if (!fs::exists("/usr/bin/h5dump")) GTEST_SKIP() << "h5dump not installed";
+    const fs::path file = dir_ / "report.h5";
+    makeHdf5Writer()->write(arrayReport(20), file);
+    const std::string cmd =
+        "/usr/bin/h5dump -d /timeseries/racks/junction_temp -d "
+        "/timeseries/racks/rack_group_name '" +
+        file.string() + "' > /dev/null 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0);
 }
 
 // A run without a known start keeps plain seconds (no calendar to claim); the UDUNITS

@@ -13,12 +13,15 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
 #include "core/data_dir.h"
 #include "core/errors.h"
+#include "core/io/hdf5_reader.h"
+#include "core/io/report_writer.h"
 #include "gui/one_line_diagram.h"
 #include "gui/plot/chart_adapter.h"
 #include "gui/report_loader.h"
@@ -242,6 +245,54 @@ TEST(MainWindow, ExportsPngHdf5AndCsv) {
     EXPECT_EQ(w2.results()->charts(ResultsView::PowerTab).front()->seriesCount(), 4);
     EXPECT_FALSE(w2.openReport(out / "power.png"));  // not HDF5: the error names the file
     EXPECT_TRUE(w2.messagesText().contains(QStringLiteral("power.png")));
+}
+
+// Issue 17: per-rack-group series are a 2-D [time, rack_group] array in the file; opening the
+// report gives the run's per-group channels back, and saving it writes the same array again.
+TEST(ReportLoader, RackArrayBecomesChannelsAndIsSavedAgain) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path out(dir.path().toStdString());
+    Report r = *syntheticReport();
+    ResultSet& ts = r.timeseries;
+    ChannelArray a;
+    a.group = "racks";
+    a.dimension = "rack_group";
+    a.labels = {"g0_train", "g1_infer"};
+    a.coordinates = {{"rack_count", "1", "racks", std::vector<std::int64_t>{40, 24}},
+                     {"job", "", "jobs", std::vector<std::string>{"pretrain", "chat"}}};
+    a.variables = {{"junction_temp", "GPU junction"}};
+    for (std::size_t j = 0; j < a.labels.size(); ++j) {
+        Channel& c = ts.addChannel(a.channelGroup(j), "junction_temp", "K", "GPU junction");
+        for (std::size_t i = 0; i < ts.time.size(); ++i) {
+            c.values.push_back(330.0 + 10.0 * static_cast<double>(j) +
+                               std::sin(static_cast<double>(i)));
+        }
+    }
+    ts.arrays.push_back(a);
+    makeHdf5Writer()->write(r, out / "a.h5");
+
+    const Report back = loadReportFile(out / "a.h5");
+    ASSERT_EQ(back.timeseries.channels.size(), ts.channels.size());
+    for (const Channel& c : ts.channels) {
+        const Channel* b = back.timeseries.find(c.group, c.name);
+        ASSERT_NE(b, nullptr) << c.group << "/" << c.name;
+        EXPECT_EQ(b->values, c.values) << c.group << "/" << c.name;
+    }
+    ASSERT_EQ(back.timeseries.arrays.size(), 1u);
+    const ChannelArray& ba = back.timeseries.arrays.front();
+    EXPECT_EQ(ba.dimension, "rack_group");
+    EXPECT_EQ(ba.labels, a.labels);
+    ASSERT_EQ(ba.coordinates.size(), 2u);
+    EXPECT_EQ(std::get<std::vector<std::int64_t>>(ba.coordinates[0].values),
+              (std::vector<std::int64_t>{40, 24}));
+    EXPECT_EQ(std::get<std::vector<std::string>>(ba.coordinates[1].values),
+              (std::vector<std::string>{"pretrain", "chat"}));
+
+    makeHdf5Writer()->write(back, out / "b.h5");
+    EXPECT_EQ(hdf5::readDataset(out / "b.h5", "/timeseries/racks/junction_temp"),
+              hdf5::readDataset(out / "a.h5", "/timeseries/racks/junction_temp"));
+    EXPECT_FALSE(hdf5::exists(out / "b.h5", "/timeseries/racks/g0_train"));
 }
 
 TEST(MainWindow, OpenSaveAndValidationErrorsShowTheirText) {
