@@ -440,7 +440,11 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
         {"heat_rejection_fan_energy_MWh", r.meter("plant_fan_energy") / MWh, "MWh",
          "heat-rejection fans"},
         {"chiller_energy_MWh", r.meter("chiller_energy") / MWh, "MWh", "trim chiller"},
-        {"air_side_energy_MWh", r.meter("air_side_energy") / MWh, "MWh", "CRAH plant"},
+        {"air_side_energy_MWh", r.meter("air_side_energy") / MWh, "MWh",
+         "air side: CRAH fans, air-cooled chillers, rear-door fans"},
+        {"air_economizer_hours_h", r.meter("economizer_time") / 3600.0, "h",
+         "equivalent full air-side economizer hours: the share of the CRAH load carried by "
+         "outdoor air, integrated over time"},
         {"smoothing_burn_energy_MWh", r.meter("burn_energy") / MWh, "MWh",
          "burnt by the power-smoothing floor"},
         {"other_energy_MWh", sc.site.other_power * sc.study.duration_s / MWh, "MWh",

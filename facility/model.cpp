@@ -36,6 +36,7 @@ const std::vector<MeterDef>& meterDefs() {
         {"air_side_energy", "W", 0.02},   {"burn_energy", "W", 0.01},
         {"evaporation", "m3/s", 1.0},     {"drift", "m3/s", 0.01},
         {"blowdown", "m3/s", 0.5},        {"spray", "m3/s", 1.0},
+        {"economizer_time", "1", 1.0},  // air-side economizer share integrated [s]
     };
     return defs;
 }
@@ -400,6 +401,11 @@ void SiteModel::wireFacilityLoop(const ComponentHandle& fws_mix) {
     scheduled("units_available", sizing_.plant.units, c_.units_available);
     scheduled("fans_available", 1.0, c_.fans_available);
     scheduled("chiller_available", 1.0, c_.chiller_available);
+    if (spec_.cooling.air_side.kind == thermal::AirSideKind::RearDoor) {
+        system_.connect(sums_.rack_heat_air, plant_.in("extra_heat"));  // rear doors
+    } else {
+        fix(plant_, "extra_heat", 0.0);
+    }
     connect(plant_, "outlet_temp", pipe_supply_, "inlet_temp");
     connect(fws_mix, "flow", pipe_supply_, "flow");
     fix(pipe_supply_, "ambient_temp", spec_.site.fws_ambient);
@@ -413,9 +419,12 @@ void SiteModel::addSitePower(double P_site) {
     spd.ups_mode = spec_.power.ups_mode;
     spd.fabric_power = sizing_.fabricPower();
     spd.other_power = spec_.site.other_power;
-    spd.air_side_chiller = air.chiller;
-    spd.air_supply_temp = air.supply_air_temp;
-    spd.air_fan_power_per_W = air.crah.fan_power / air.crah.capacity;
+    spd.air_side = {air.crah, air.chiller, air.supply_air_temp, air.economizer,
+                    air.economizer_high_limit};
+    spd.crah_units = c_.crah_units;
+    spd.air_kind = air.kind;
+    spd.rear_door = air.rear_door;
+    spd.rear_doors = sizing_.racks;
     spd.nominal_power = 1.2 * P_site;
     site_power_ = add(std::make_shared<SitePower>("site", spd));
     system_.connect(sums_.rack_grid, site_power_.in("rack_power"));
@@ -446,8 +455,11 @@ void SiteModel::addMeters(double P_site) {
     std::vector<thermal::Accumulator::Channel> ch;
     for (const auto& d : meterDefs()) {
         const bool water_q = std::string_view(d.unit) == "m3/s";
-        const double rate = water_q ? 1e-3 * d.nominal_fraction : P_site * d.nominal_fraction;
-        ch.push_back({d.name, d.unit, water_q ? "m3" : "J", rate, rate * c_.horizon});
+        const bool share = std::string_view(d.unit) == "1";
+        const double rate = water_q ? 1e-3 * d.nominal_fraction
+                            : share ? d.nominal_fraction
+                                    : P_site * d.nominal_fraction;
+        ch.push_back({d.name, d.unit, water_q ? "m3" : share ? "s" : "J", rate, rate * c_.horizon});
     }
     meters_ = add(std::make_shared<thermal::Accumulator>("meters", ch));
     const std::vector<OutputPort> meter_src = {site_power_.out("facility_power"),
@@ -465,7 +477,8 @@ void SiteModel::addMeters(double P_site) {
                                                plant_.out("evaporation_rate"),
                                                plant_.out("drift_rate"),
                                                plant_.out("blowdown_rate"),
-                                               plant_.out("spray_rate")};
+                                               plant_.out("spray_rate"),
+                                               site_power_.out("economizer_share")};
     for (std::size_t i = 0; i < meter_src.size(); ++i) {
         system_.connect(meter_src[i], meters_.in(meterDefs()[i].name));
     }

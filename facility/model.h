@@ -45,6 +45,7 @@ struct Conditions {
     bool stop_at_weather_hours = false;  // restart the integrator at hourly weather kinks
     power::ChainDesign chain;            // electrical chain from the sizing
     int battery_blocks = 1;              // site battery blocks (when the site has one)
+    double crah_units = 0.0;             // CRAH units from the design point (0: from the load)
     // Event schedules: (time [s], value) changes.
     std::vector<std::pair<double, double>> units_available;  // heat rejection units
     std::vector<std::pair<double, double>> fans_available;   // plant fans and chiller power

@@ -118,6 +118,8 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
     addInput(kUnits, {"units_available", "1", 1.0, static_cast<double>(design.units), ""});
     addInput(kFans, {"fans_available", "1", 1.0, 1.0, "0 while the fans have no power"});
     addInput(kChiller, {"chiller_available", "1", 1.0, 1.0, "0 after a chiller trip"});
+    addInput(kExtraHeat,
+             {"extra_heat", "W", 0.1 * qn, 0.0, "rear-door heat into the water ahead of the bank"});
     addOutput(kOutletTemp, {"outlet_temp", "K", 305.0, 0.0, "water leaving the plant"});
     addOutput(kHeat, {"heat_rejected", "W", qn, 0.0, "heat taken from the water"});
     addOutput(kFanPower, {"fan_power", "W", 0.02 * qn, 0.0, "fans of the primary units"});
@@ -154,8 +156,10 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
     const double work = flow * design_.fws_design_dp * v * v;
     y[kFwsPumpPower] = work / design_.fws_pump_efficiency;
     y[kFwsPumpLoss] = y[kFwsPumpPower] - work;
+    // Rear doors (when the air side has them) add the racks' air heat to the water here too.
+    const double extra = mdot > 0.0 ? std::max(0.0, u[kExtraHeat]) : 0.0;
     const double T_in =
-        mdot > 0.0 ? water_.heatedTemperature(u[kInletTemp], mdot, work) : u[kInletTemp];
+        mdot > 0.0 ? water_.heatedTemperature(u[kInletTemp], mdot, work + extra) : u[kInletTemp];
 
     double T1 = T_in;
     if (n > 0 && flow > 0.0) {
@@ -186,7 +190,7 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
         T_out = water_.temperatureFromEnthalpy(water_.enthalpy(T1) - c.cooling / mdot);
     }
     y[kOutletTemp] = T_out;
-    y[kHeat] = mdot * (water_.enthalpy(u[kInletTemp]) - water_.enthalpy(T_out)) + work;
+    y[kHeat] = mdot * (water_.enthalpy(u[kInletTemp]) - water_.enthalpy(T_out)) + work + extra;
     y[kUnmet] = std::max(0.0, T_out - T_set);
 }
 
@@ -197,10 +201,8 @@ void HeatRejectionPlant::computeOutputs(double, std::span<const double>, std::sp
 
 // --------------------------------------------------------------------------------- SitePower
 SitePower::SitePower(std::string name, SitePowerDesign design)
-    : Component(std::move(name)),
-      design_(std::move(design)),
-      chain_(design_.chain),
-      air_chiller_(design_.air_side_chiller) {
+    : Component(std::move(name)), design_(std::move(design)), chain_(design_.chain) {
+    if (design_.crah_units > 0.0) crah_.emplace(design_.air_side, design_.crah_units);
     const double P = design_.nominal_power;
     addInput(kRackPower, {"rack_power", "W", P, 0.0, "racks, grid side of the PSU shelves"});
     addInput(kRackHeatAir, {"rack_heat_air", "W", 0.1 * P, 0.0, "rack heat to air"});
@@ -221,6 +223,8 @@ SitePower::SitePower(std::string name, SitePowerDesign design)
     addOutput(kTransformerLoading, {"transformer_loading", "1", 1.0, 0.0, "per transformer"});
     addOutput(kBuswayLoading, {"busway_loading", "1", 1.0, 0.0, "per busway"});
     addOutput(kFeedLoading, {"feed_loading", "1", 1.0, 0.0, "per rack feed"});
+    addOutput(kEconomizerShare,
+              {"economizer_share", "1", 1.0, 0.0, "CRAH load carried by outdoor air"});
 }
 
 SitePower::Solution SitePower::solve(std::span<const double> u) const {
@@ -228,12 +232,26 @@ SitePower::Solution SitePower::solve(std::span<const double> u) const {
     Solution s;
     const double it = u[kRackPower] + d.fabric_power;
     const double pump_loss = std::max(0.0, u[kCduPumpPower] - u[kCduPumpHeat]);
-    const double base_air = u[kRackHeatAir] + d.fabric_power + d.other_power + pump_loss;
+    // Rear doors take the rack heat to air into the facility water (the plant's load); their
+    // fans' work stays in the room air.
+    const bool doors = d.air_kind == thermal::AirSideKind::RearDoor;
+    double door_fans = 0.0;
+    if (doors && d.rear_doors > 0.0) {
+        const double f = std::max(0.0, u[kRackHeatAir]) / (d.rear_doors * d.rear_door.capacity);
+        door_fans = d.rear_doors * d.rear_door.fan_power * f * f * f;
+    }
+    const double base_air =
+        (doors ? door_fans : u[kRackHeatAir]) + d.fabric_power + d.other_power + pump_loss;
     double room = 0.0;  // chain heat into hall and electrical rooms
     for (int iter = 0; iter < 50; ++iter) {
         s.air_load = base_air + room;
-        const auto c = air_chiller_.evaluate(s.air_load, d.air_supply_temp, u[kDryBulb]);
-        s.air_side = c.power + d.air_fan_power_per_W * s.air_load;
+        const auto c =
+            crah_ ? crah_->evaluate(s.air_load, u[kDryBulb])
+                  : thermal::CrahPlant(d.air_side, s.air_load / d.air_side.crah.capacity + 1.0)
+                        .evaluate(s.air_load, u[kDryBulb]);
+        s.air_side = c.chiller_power + c.fan_power + door_fans;
+        s.economizer_share = c.economizer_share;
+        s.door_fans = door_fans;
         s.cooling = u[kCduPumpPower] + u[kPlantPower] + s.air_side;
         s.chain = chain_.evaluate(it, s.cooling, d.other_power, d.ups_mode);
         const double next = s.chain.hall_heat + s.chain.electrical_room_heat;
@@ -259,7 +277,8 @@ void SitePower::computeOutputs(double, std::span<const double>, std::span<const 
     y[kAirSidePower] = s.air_side;
     y[kLosses] = c.total_loss;
     const double outdoor = c.total_loss - c.hall_heat - c.electrical_room_heat;
-    y[kHeatToAmbient] = s.air_load + s.air_side + outdoor;
+    // Door fan work is already in the room air load (it is not a second heat).
+    y[kHeatToAmbient] = s.air_load + s.air_side - s.door_fans + outdoor;
     auto loading = [&](const char* element) {
         for (const auto& e : c.elements) {
             if (e.name == element) return e.loading;
@@ -270,6 +289,7 @@ void SitePower::computeOutputs(double, std::span<const double>, std::span<const 
     y[kTransformerLoading] = loading("transformer");
     y[kBuswayLoading] = loading("busway");
     y[kFeedLoading] = loading("rack_feed");
+    y[kEconomizerShare] = s.economizer_share;
 }
 
 }  // namespace dctwin::facility

@@ -22,14 +22,16 @@
 //     primary      T_1 = bank(n_available units, T_in, V̇, T_set, ambient, fans on/off)
 //     chiller      L = ṁ·(h(T_1) − h(T_set))⁺, Q_ch = min(L, capacity), P_ch from the chiller
 //                  model with its condenser at the dry bulb; T_out = h⁻¹(h(T_1) − Q_ch/ṁ)
-//     heat         Q_water = ṁ·(h(T_in) − h(T_out))   (= bank + chiller evaporator)
+//     heat         Q_water = ṁ·(h(T_in) − h(T_out)) + W + Q_extra  (= bank + chiller
+//                  evaporator; Q_extra, the rear doors' heat, enters with the pump work W)
 //     FWS pumps    variable speed on the loop's system curve: W = V̇·Δp_d·(V̇/V̇_d)² is
 //                  hydraulic work into the water ahead of the bank, P = W/η electric, P − W
 //                  (motor and pump losses) goes to the plant room air
 //   Unit losses, fan outages (utility loss before the generators pick the fans up) and chiller
 //   trips arrive as inputs, so one plant object covers every event of a contingency.
 //   | input  | inlet_temp, flow, setpoint, dry_bulb, wet_bulb, pressure | K, m3/s, K, K, K, Pa |
-//   | input  | units_available [1], fans_available [1], chiller_available [1]            |
+//   | input  | units_available [1], fans_available [1], chiller_available [1],
+//   |        | extra_heat [W] (rear doors: rack heat to air, added ahead of the bank)      |
 //   | output | outlet_temp [K], heat_rejected [W] (from the water, pump work included),
 //   |        | fan_power [W], chiller_power [W], evaporation_rate, drift_rate, blowdown_rate,
 //   |        | spray_rate [m3/s], setpoint_unmet [K], chiller_cooling [W],
@@ -38,8 +40,11 @@
 // SitePower — everything electrical above the racks, and where the non-liquid heat goes:
 //     air load     Q_air = rack heat to air + fabric + other + CDU pump losses (P − hydraulic
 //                  work) + chain losses in the hall and electrical rooms
-//     air side     P_air = Q_air/COP_air(T_db) + P_fan,air (air-cooled CRAH units: a Carnot
-//                  fraction chiller with the condenser at the dry bulb; fans per kW of heat)
+//     air side     P_air = thermal::CrahPlant (CRAH fans by the affinity law, air-side
+//                  economizer, air-cooled chiller from its catalog curve at the dry bulb);
+//                  with rear doors (kind RearDoor) the rack heat to air leaves through the
+//                  facility water instead (the model adds it to the plant's load) and
+//                  Q_air drops it; the doors' fans add P_door = n·P_r·(Q_rack,air/(n·Q_r))³
 //     cooling      P_cool = P_cdu + P_plant + P_air  (P_plant: fans, chiller, FWS pumps)
 //     chain        facility = chain(IT = racks + fabric, cooling, other): losses depend on
 //                  P_air and P_air on the losses, so the pair is solved by fixed-point
@@ -50,7 +55,8 @@
 //   |        | cdu_pump_heat [W], plant_power [W], dry_bulb [K]                               |
 //   | output | facility_power, it_power, cooling_power, air_side_power, losses,
 //   |        | heat_to_ambient [W]; ups_loading, transformer_loading, busway_loading,
-//   |        | feed_loading [1]                                         all feedthrough |
+//   |        | feed_loading [1]; economizer_share [1] (of the CRAH load carried by
+//   |        | outdoor air)                                             all feedthrough |
 #include <map>
 #include <memory>
 #include <optional>
@@ -60,6 +66,7 @@
 
 #include "core/component.h"
 #include "power/chain.h"
+#include "thermal/air_side.h"
 #include "thermal/coolant.h"
 #include "thermal/heat_rejection.h"
 
@@ -148,7 +155,8 @@ public:
         kPressure,
         kUnits,
         kFans,
-        kChiller
+        kChiller,
+        kExtraHeat
     };
     enum Output : std::size_t {
         kOutletTemp,
@@ -179,12 +187,14 @@ private:
 struct SitePowerDesign {
     power::ChainDesign chain;
     power::UpsMode ups_mode = power::UpsMode::DoubleConversion;
-    double fabric_power = 0.0;              // [W] switches and optics outside the racks
-    double other_power = 0.0;               // [W] lighting, offices, security (no UPS)
-    thermal::ChillerSpec air_side_chiller;  // Carnot-fraction model of the CRAH plant
-    double air_supply_temp = 291.15;        // [K] CRAH leaving air (the chiller's "chilled" side)
-    double air_fan_power_per_W = 0.033;     // [W/W] CRAH fans per watt of heat (crah_150kW)
-    double nominal_power = 1e7;             // [W]
+    double fabric_power = 0.0;        // [W] switches and optics outside the racks
+    double other_power = 0.0;         // [W] lighting, offices, security (no UPS)
+    thermal::CrahPlantSpec air_side;  // CRAH units, economizer, air-cooled chiller curve
+    double crah_units = 0.0;          // [1] installed; 0: Q_air/Q_r + 1 at the load at hand
+    thermal::AirSideKind air_kind = thermal::AirSideKind::CrahAirCooledChiller;
+    thermal::AirCoilSpec rear_door;  // per rack (kind RearDoor)
+    double rear_doors = 0.0;         // [1] doors (one per rack)
+    double nominal_power = 1e7;      // [W]
 };
 
 class SitePower : public Component {
@@ -216,18 +226,19 @@ public:
         kUpsLoading,
         kTransformerLoading,
         kBuswayLoading,
-        kFeedLoading
+        kFeedLoading,
+        kEconomizerShare
     };
 
 private:
     struct Solution {
         power::ChainResult chain;
-        double air_side = 0, cooling = 0, air_load = 0;
+        double air_side = 0, cooling = 0, air_load = 0, economizer_share = 0, door_fans = 0;
     };
     Solution solve(std::span<const double> u) const;
     SitePowerDesign design_;
     power::ChainModel chain_;
-    thermal::Chiller air_chiller_;
+    std::optional<thermal::CrahPlant> crah_;  // when crah_units > 0
 };
 
 }  // namespace dctwin::facility

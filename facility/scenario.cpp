@@ -217,11 +217,28 @@ std::shared_ptr<const ObjectSpec> heatRejectionSpec() {
 }
 
 std::shared_ptr<const ObjectSpec> airSideSpec() {
-    auto s = spec("Air side: CRAH units for the heat the liquid does not take.");
-    s->choice("model", thermalNames("air_side.json"), "crah_150kW", "CRAH model")
+    auto s = spec(
+        "Air side: the heat the liquid does not take (rack air share, fabric, other loads, "
+        "electrical rooms).");
+    s->choice("kind", {"crah_air_cooled_chiller", "rear_door"}, "crah_air_cooled_chiller",
+              "crah_air_cooled_chiller: CRAH units on air-cooled chillers for all of it; "
+              "rear_door: rear doors put the racks' air heat into the facility water, CRAH "
+              "units take the rest")
+        .choice("model", thermalNames("air_side.json"), "crah_150kW",
+                "CRAH model in air_side.json (kind crah)")
         .number("supply_air_temp_C", "C", 10, 27, 18.0, "CRAH leaving air")
-        .choice("chiller_model", thermalNames("chillers.json"), "carnot_centrifugal",
-                "chiller of the CRAH plant");
+        .choice("chiller_model", thermalNames("chillers.json"), "york_ycal0033ee_air_cooled",
+                "air-cooled chiller of the CRAH plant in chillers.json (outdoor dry bulb as "
+                "its condenser temperature)")
+        .choice("economizer", {"air_side", "none"}, "air_side",
+                "air_side: outdoor air below the high limit and the return air, partial "
+                "between supply air and return air temperature")
+        .number("economizer_high_limit_C", "C", 10, 30, 21.1,
+                "outdoor dry bulb above which the economizer closes (ASHRAE 90.1-2016 Table "
+                "6.5.1.1.3 fixed dry bulb: 21.1 °C = 70 °F in humid zones 5A/6A, 23.9 °C = "
+                "75 °F in dry or mild ones)")
+        .choice("rear_door_model", thermalNames("air_side.json"), "passive_rear_door_20kW",
+                "rear door in air_side.json, one per rack (kind rear_door)");
     return s;
 }
 
@@ -575,10 +592,21 @@ void readCooling(ScenarioSpec& sc, const SpecReader& v) {
 
     const SpecReader as = v.object("air_side");
     AirSideSpec& a = c.air_side;
+    a.kind = as.string("kind") == "rear_door" ? thermal::AirSideKind::RearDoor
+                                              : thermal::AirSideKind::CrahAirCooledChiller;
     a.crah = thermal::AirCoilSpec::fromCatalog(as.string("model"));
+    if (a.crah.kind != thermal::AirCoilSpec::Kind::Crah) {
+        as.fail("model", fmt::format("'{}' is a rear door, not a CRAH unit", a.crah.name));
+    }
     a.chiller = thermal::ChillerSpec::fromCatalog(as.string("chiller_model"));
-    a.chiller.capacity = 1e12;  // the CRAH count is sized, not limited, here
     a.supply_air_temp = as.si("supply_air_temp_C");
+    a.economizer = as.string("economizer") == "air_side";
+    a.economizer_high_limit = as.si("economizer_high_limit_C");
+    a.rear_door = thermal::AirCoilSpec::fromCatalog(as.string("rear_door_model"));
+    if (a.rear_door.kind == thermal::AirCoilSpec::Kind::Crah) {
+        as.fail("rear_door_model",
+                fmt::format("'{}' is a CRAH unit, not a rear door", a.rear_door.name));
+    }
 }
 
 ScenarioSpec readScenario(const Json& input, const fs::path& base_dir) {

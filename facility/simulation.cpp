@@ -177,7 +177,8 @@ std::vector<Observed> Simulation::observe() const {
     for (const auto& name : SiteModel::meterNames()) {
         const bool water =
             name == "evaporation" || name == "drift" || name == "blowdown" || name == "spray";
-        out.push_back({"meters/" + name, s.model->meterTotal(s.x, name), water ? "m3" : "J",
+        const char* unit = water ? "m3" : name == "economizer_time" ? "s" : "J";
+        out.push_back({"meters/" + name, s.model->meterTotal(s.x, name), unit,
                        "total since the study start"});
     }
     return out;

@@ -140,9 +140,13 @@ struct HeatRejectionSpec {
 
 /// /cooling/air_side
 struct AirSideSpec {
+    thermal::AirSideKind kind = thermal::AirSideKind::CrahAirCooledChiller;
     thermal::AirCoilSpec crah;
-    thermal::ChillerSpec chiller;     ///< Carnot-fraction model of the CRAH plant
-    double supply_air_temp = 291.15;  ///< [K]
+    thermal::ChillerSpec chiller;           ///< air-cooled chiller curve (outdoor dry bulb)
+    double supply_air_temp = 291.15;        ///< [K]
+    bool economizer = true;                 ///< air-side economizer
+    double economizer_high_limit = 294.26;  ///< [K] fixed dry-bulb high limit
+    thermal::AirCoilSpec rear_door;         ///< per rack, kind RearDoor only
 };
 
 /// /cooling

@@ -211,6 +211,7 @@ Conditions initialConditions(const ScenarioSpec& sc, const SiteSizing& z, const 
     init.resolution = resolutionOf(st);
     init.chain = d.chain;
     init.battery_blocks = d.battery_blocks;
+    init.crah_units = d.crah_units;
     init.horizon = st.duration_s;
     return init;
 }
@@ -225,6 +226,7 @@ Conditions studyConditions(const Conditions& init, const StudySpec& st) {
     c.stop_at_weather_hours = false;
     c.chain = init.chain;
     c.battery_blocks = init.battery_blocks;
+    c.crah_units = init.crah_units;
     c.horizon = st.duration_s;
     return c;
 }
@@ -503,6 +505,8 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     out(plant.out("fan_power"), "cooling", "heat_rejection_fan_power", "plant fans");
     out(plant.out("chiller_power"), "cooling", "chiller_power", "trim chiller");
     out(m.sitePower().out("air_side_power"), "cooling", "air_side_power", "CRAH plant");
+    out(m.sitePower().out("economizer_share"), "cooling", "air_economizer_share",
+        "CRAH load carried by outdoor air");
     out(plant.out("heat_rejected"), "cooling", "heat_rejected", "plant, water side");
     out(plant.out("setpoint_unmet"), "cooling", "setpoint_unmet", "facility supply");
     out(m.sums().fws_flow, "cooling", "fws_flow", "facility water flow");
@@ -702,7 +706,12 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     const double air_load = u[final_site.inputIndex("rack_heat_air")] + z.fabricPower() +
                             sc.site.other_power + d.chain_at_design.hall_heat +
                             d.chain_at_design.electrical_room_heat;
-    d.cooling = coolingTable(sc, z, m, y, d, air_load);
+    // Rear doors take the racks' air heat to the water: the CRAH units take the rest.
+    const double crah_load = sc.cooling.air_side.kind == thermal::AirSideKind::RearDoor
+                                 ? air_load - u[final_site.inputIndex("rack_heat_air")]
+                                 : air_load;
+    d.crah_units = std::ceil(crah_load / sc.cooling.air_side.crah.capacity) + 1.0;  // N+1
+    d.cooling = coolingTable(sc, z, m, y, d, crah_load);
     d.water = waterTable(m, y, d.water_rate);
     return d;
 }

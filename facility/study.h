@@ -48,6 +48,7 @@ struct DesignPoint {
     double heat_rejected = 0;                                    ///< [W]
     double water_rate = 0;                                       ///< [m³/s] make-up + spray
     double steady_drift = 0;                                     ///< [K]
+    double crah_units = 0;  ///< [1] CRAH units installed (N+1 on the design air load)
 };
 DesignPoint designPoint(const ScenarioSpec& spec, const SiteSizing& sizing);
 

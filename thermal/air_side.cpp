@@ -17,6 +17,7 @@ namespace {
 constexpr double kAirCp = 1006.0;            // [J/(kg·K)]
 constexpr double kAirGasConstant = 287.042;  // [J/(kg·K)]
 constexpr double kAirPressure = 101325.0;    // [Pa]
+constexpr double kEconomizerBand = 1.0;      // [K] damper closing band below the high limit
 
 double airDensity(double T) { return kAirPressure / (kAirGasConstant * T); }
 
@@ -126,6 +127,60 @@ AirCoil::Outputs AirCoil::evaluate(double heat_air, double T_water, double water
         if (done) break;
     }
     o.required_water_temp = T_req;
+    return o;
+}
+
+}  // namespace dctwin::thermal
+
+namespace dctwin::thermal {
+
+namespace {
+// The chillers are sized to the installed CRAH coils (one plant; staging inside it is the
+// curve's part-load ratio).
+ChillerSpec sizedChiller(ChillerSpec s, double crah_capacity, double units) {
+    s.capacity = std::max(1.0, units) * crah_capacity;
+    return s;
+}
+}  // namespace
+
+CrahPlant::CrahPlant(CrahPlantSpec spec, double units)
+    : spec_(std::move(spec)),
+      units_(units),
+      chiller_(sizedChiller(spec_.chiller, spec_.crah.capacity, units)) {
+    const AirCoilSpec& c = spec_.crah;
+    if (!(units_ > 0.0) || !std::isfinite(units_)) {
+        throw InputError(fmt::format("CRAH plant '{}': {} units; expected > 0", c.name, units_));
+    }
+    // The record's rating: air heated by capacity + fan work at the rated air flow.
+    air_rise_ = (c.capacity + c.fan_power) / (c.air_flow * airDensity(c.rating_room_temp) * kAirCp);
+    approach_ = c.rating_room_temp - c.rating_water_temp;
+}
+
+CrahPlant::Outputs CrahPlant::evaluate(double heat_air, double dry_bulb) const {
+    if (!(heat_air >= 0.0) || !std::isfinite(heat_air) || !(dry_bulb > 200.0 && dry_bulb < 340.0)) {
+        throw InputError(
+            fmt::format("CRAH plant '{}': heat {} W, outdoor {:.2f} °C; expected heat "
+                        "≥ 0 and outdoor -73..67 °C",
+                        spec_.crah.name, heat_air, units::kelvinToCelsius(dry_bulb)));
+    }
+    Outputs o;
+    const AirCoilSpec& c = spec_.crah;
+    const double f = heat_air / (units_ * c.capacity);
+    o.fan_power = units_ * c.fan_power * f * f * f;
+    const double Ts = spec_.supply_air_temp, Tr = returnAirTemp();
+    if (spec_.economizer) {
+        const double s0 = std::clamp((Tr - dry_bulb) / (Tr - Ts), 0.0, 1.0);
+        o.economizer_share =
+            s0 * std::clamp((spec_.economizer_high_limit - dry_bulb) / kEconomizerBand, 0.0, 1.0);
+    }
+    o.chw_temp = chilledWaterTemp();
+    const double load = (heat_air + o.fan_power) * (1.0 - o.economizer_share);
+    if (load > 0.0) {
+        const Chiller::Outputs ch = chiller_.evaluate(load, o.chw_temp, dry_bulb);
+        o.chiller_power = ch.power;
+        o.chiller_cooling = ch.cooling;
+        o.cop = ch.cop;
+    }
     return o;
 }
 

@@ -38,6 +38,7 @@
 #include "core/json.h"
 #include "thermal/coolant.h"
 #include "thermal/heat_exchanger.h"
+#include "thermal/heat_rejection.h"
 
 namespace dctwin::thermal {
 
@@ -83,6 +84,96 @@ private:
     Coolant coolant_;
     UaScaling ua_;
     double air_mass_design_ = 0.0;  // [kg/s] all units
+};
+
+}  // namespace dctwin::thermal
+
+namespace dctwin::thermal {
+
+/// @brief Which plant takes the air side's heat (`/cooling/air_side/kind`).
+enum class AirSideKind {
+    CrahAirCooledChiller,  ///< CRAH units on chilled water from air-cooled chillers
+    RearDoor,              ///< rear doors on the facility water; CRAH plant for the rest
+};
+
+/// @brief Design of the CRAH plant: units, supply air, economizer and chiller curve.
+struct CrahPlantSpec {
+    AirCoilSpec crah;                       ///< one CRAH unit (air_side.json, kind crah)
+    ChillerSpec chiller;                    ///< air-cooled chiller curve (chillers.json)
+    double supply_air_temp = 291.15;        ///< [K] CRAH leaving air (cold aisle)
+    bool economizer = true;                 ///< air-side economizer
+    double economizer_high_limit = 294.26;  ///< [K] outdoor dry bulb above which it closes
+};
+
+/**
+ * @brief CRAH units on chilled water from an air-cooled chiller, with an air-side economizer.
+ *
+ * Algebraic (no states). Equations (Q_air [W] heat into the room air, n CRAH units of rated
+ * capacity Q_r, rated fan power P_r and rated air flow V̇_r from the catalog record):
+ * - Air flow follows load at the design air temperature rise (variable-speed EC fans):
+ *   f = Q_air/(n·Q_r), P_fan = n·P_r·f³ (fan affinity law: power ∝ flow³).
+ * - Return air T_r = T_s + ΔT_a, ΔT_a = (Q_r + P_r)/(ρ·V̇_r·c_p) from the record's rating
+ *   (constant because flow follows load).
+ * - Economizer (ASHRAE 90.1-2016 §6.5.1.1.3, fixed dry-bulb high limit, the control the
+ *   table allows in every climate zone): outdoor air replaces return air while
+ *   T_db < min(T_hl, T_r), T_hl the high limit (default 21.1 °C = 70 °F, the table's value for
+ *   humid zones 5A/6A; 75 °F elsewhere). The share of the load it carries is
+ *     s₀ = 1 for T_db ≤ T_s (outdoor and return air mixed to T_s, chiller off),
+ *     s₀ = (T_r − T_db)/(T_r − T_s) for T_s < T_db < T_r (100 % outdoor air, the coil cools it
+ *          from T_db to T_s: partial economizer), s₀ = 0 above T_r;
+ *     s = s₀·clamp((T_hl − T_db)/1 K, 0, 1): the damper closes over the last kelvin below the
+ *          high limit (a 1 K band, assumed, keeps s continuous for the integrator).
+ *   Latent loads, humidification and dehumidification are not modelled (the high limit is
+ *   what keeps humid summer air out).
+ * - Coil and chiller: Q_coil = (Q_air + P_fan)·(1 − s). The chilled water leaves the chiller
+ *   at T_chw = T_s − ΔT_app, with ΔT_app = T_room,rating − T_water,rating of the CRAH record
+ *   (the record's coil delivers its rated capacity with air leaving at the rating room
+ *   temperature on water at the rating water temperature; with air and water flow following
+ *   load the approach stays close to it, and shrinks at part load, so this is conservative).
+ * - Chiller power from its catalog curve (Chiller::evaluate, DOE-2 / EnergyPlus EIR model)
+ *   with the outdoor dry bulb as entering condenser air: P_ch = f(Q_coil, T_chw, T_db).
+ * - Air-side electric power P = P_fan + P_ch; heat to outdoors Q_air + P.
+ *
+ * | kind   | name              | unit | notes                                         |
+ * |--------|-------------------|------|-----------------------------------------------|
+ * | input  | heat_air          | W    | Q_air, heat into the room air                 |
+ * | input  | dry_bulb          | K    | outdoor                                       |
+ * | output | fan_power         | W    | P_fan                                         |
+ * | output | chiller_power     | W    | P_ch (compressors and condenser fans)         |
+ * | output | chiller_cooling   | W    | Q_coil                                        |
+ * | output | economizer_share  | 1    | s                                             |
+ * | output | chw_temp          | K    | T_chw                                         |
+ */
+class CrahPlant {
+public:
+    /// @brief Outputs of one evaluation (see the class equations).
+    struct Outputs {
+        double fan_power = 0.0;         ///< [W]
+        double chiller_power = 0.0;     ///< [W]
+        double chiller_cooling = 0.0;   ///< [W]
+        double economizer_share = 0.0;  ///< [1]
+        double chw_temp = 0.0;          ///< [K]
+        double cop = 0.0;               ///< [1] chiller, 0 when off
+    };
+    /// @param spec  units, supply air, economizer and chiller curve.
+    /// @param units CRAH units installed (> 0; fractional allowed for a design estimate).
+    CrahPlant(CrahPlantSpec spec, double units);
+    /// @param heat_air [W] heat into the room air, ≥ 0.
+    /// @param dry_bulb [K] outdoor dry bulb.
+    Outputs evaluate(double heat_air, double dry_bulb) const;
+    /// [K] return air temperature T_r = T_s + ΔT_a.
+    double returnAirTemp() const { return spec_.supply_air_temp + air_rise_; }
+    /// [K] chilled water leaving the chiller.
+    double chilledWaterTemp() const { return spec_.supply_air_temp - approach_; }
+    double units() const { return units_; }
+    const CrahPlantSpec& spec() const { return spec_; }
+
+private:
+    CrahPlantSpec spec_;
+    double units_;
+    double air_rise_ = 0.0;  // [K] ΔT_a
+    double approach_ = 0.0;  // [K] ΔT_app
+    Chiller chiller_;
 };
 
 }  // namespace dctwin::thermal
