@@ -36,82 +36,94 @@ Json fixture(const std::string& file) {
     return runScenario(loadScenario(std::filesystem::path(DCTWIN_TEST_DATA_DIR) / file)).summary;
 }
 
-// Stored values: produced by this code on branch junction (issue 19, 2026-11-30, Release build,
-// GCC 12) with the annual default rel_tol 5e-4; they were 95589f9's before the GPU junction
-// node. Hand estimates shared by the three fixtures (rack figures from
+// Stored values: produced by this code at the issue 9 merge (2026-11-30, Release build, GCC 12)
+// with the annual default rel_tol 5e-4; junction and IT moved with issue 9's controlled CDU
+// pumps (the racks now run at the 10 K TCS rise instead of 1.28× design flow), PUE also with
+// issue 10's air side. Hand estimates shared by the three fixtures (rack figures from
 // data/catalog/power/racks.json, loop figures from data/catalog/thermal/rack_loops.json):
 //   rack power  P(u) ≈ idle + u·(TDP − idle) = 33.75 kW + u·101.25 kW (TDP 135 kW, idle 25 %)
 //   training    mean u = 0.7·100 % + 0.3·60 % = 0.88 → P ≈ 122.9 kW per rack
 //   fabric      design_point.fabric_power of the run: 50.5 kW for 8 racks, 101 kW for 16
-//   GPU         junction = outlet + plate rise + junction rise. The CDU's 2,052 L/min over 8
-//               racks is 1.28× the 200 L/min design flow per rack, so the plate-to-coolant part
-//               (0.010 K/W per GPU) falls to 0.82×; the junction-to-plate part (0.012 K/W) does
-//               not fall with flow. Training racks (u = 0.88, GPU 1,262 W, 97 % to liquid):
-//               110 kW × 1.153e-4 K/W × 0.82 = 10.4 K + 1,225 W × 0.012 K/W = 14.7 K above the
-//               41.4 °C outlet → 66.5 °C (64.1 °C before the junction node scaled all 0.022 K/W
-//               with flow). IT energy +0.5 % from the leakage of the 2.4 K warmer junctions
-//               (72 × 8 GPUs × 9.4 W). max_gpu_junction_C of an annual (averaged) run is the
-//               expected peak, the first-order peaks of junction and plate for the hidden
-//               iteration square wave (D = 0.7, T = 2 s) added to the averaged-power value:
+//   GPU         junction = outlet + plate rise + junction rise. The CDU resets its header Δp
+//               until the racks run at the 10 K rise (cdus.json): outlet 35 + 10 = 45 °C at
+//               ~164.5 L/min per rack for the training racks' 110 kW to liquid. The cold-plate
+//               channels there: Re 212.7, Nu 4.691 (4.875 at 200 L/min), R_pc = 2.23e-5 +
+//               9.30e-5 × 4.875/4.691 = 1.189e-4 K/W per rack (rack_loop_test.cpp):
+//               110 kW × 1.189e-4 = 13.1 K + 1,225 W × 0.012 K/W = 14.7 K → 72.8 °C. The dies
+//               ~7 K warmer than before issue 9 leak 2^(7/25) − 1 = 21 % more of their ~140 W
+//               (racks.json leakage, doubling per 25 K): +29 W per GPU, +0.35 K over R_jp and
+//               +2.0 kW × 1.189e-4 = +0.24 K on the plate → 73.4 °C. max_gpu_junction_C of an
+//               annual (averaged) run is the expected peak, the first-order peaks of junction
+//               and plate for the hidden iteration square wave (D = 0.7, T = 2 s) added to the
+//               averaged-power value:
 //               junction  τ_j = 48 ms ≪ the 1.4 s compute phase: R'·ΔP·(1 − D), ΔP = 0.97 ×
 //                         1,200 W × (1.0 − 0.6) = 466 W, R' = 0.012/(1 − 0.97 × 0.012 ×
 //                         dP_leak/dT) = 0.01259 K/W with dP_leak/dT = 140 W × ln 2/25 K ×
 //                         2^(1.5/25) = 4.05 W/K: +1.76 K
 //               plate     rack swing 0.4 × (72 × 0.97 × 1,200 + 36 × 0.95 × 196 + 9 × 0.95 ×
-//                         1,600 × 0.3) = 37.8 kW through R_pc = 9.45e-5 K/W, τ_p = 30.3 kJ/K ×
-//                         R_pc = 2.86 s: a = e^{−1.4/2.86} = 0.613, b = e^{−0.6/2.86} = 0.811,
-//                         3.58 K × ((1 − a)/(1 − a·b) − D) = 3.58 × 0.069 = +0.25 K
-//               → 66.48 + 2.01 = 68.49 °C.
+//                         1,600 × 0.3) = 37.8 kW through R_pc = 1.189e-4 K/W, τ_p = 30.3 kJ/K ×
+//                         R_pc = 3.60 s: a = e^{−1.4/3.60} = 0.678, b = e^{−0.6/3.60} = 0.846,
+//                         4.49 K × ((1 − a)/(1 − a·b) − D) = 4.49 × 0.055 = +0.25 K
+//               → 73.4 + 2.01 = 75.4 °C (stored 75.63).
+//   IT          the +29 W of leakage per GPU: 8 racks × 72 × 29 W × 48 h = +0.80 MWh.
 
 TEST(Regression, EightRacksTrainingAdiabaticMilwaukeeJuly) {
-    // IT: (8 × 122.9 + 50.5) kW × 48 h = 49.6 MWh (stored 49.63).
-    // PUE: electrical losses 3.36 MWh (6.8 %: UPS double conversion + transformers), air side
+    // IT: (8 × 122.9 + 50.5) kW × 48 h = 49.6 MWh, + 0.80 MWh of leakage → 50.4 (stored
+    // 50.49).
+    // PUE: before issue 9 1.177 = electrical losses 3.36 MWh (6.8 %: UPS double conversion +
+    // transformers), air side
     // 2.75 MWh (5.5 %), plant fans, CDU and FWS pumps 1.71 MWh (3.5 %), other 20 kW (1.9 %)
-    // → 1.177. The air side by hand: ~205 kW of air load (10 % of 983 kW of rack heat, 50.5 kW
-    // fabric, 20 kW other, ~34 kW of indoor losses) on 3 CRAH units (1.4 kW of fans) and
-    // air-cooled chillers at COP 3.5–4.4 (York YCAL0033EE curve at 9 °C chilled water and
-    // 24–32 °C afternoon air), the economizer carrying 4.5 of the 48 hours: ≈ 52 kW × 48 h
-    // ≈ 2.5 MWh (stored 2.75; 1.55 with the Carnot-fraction chiller before issue 10).
+    // → 1.177. Issue 9's controlled pumps cut the CDU's 14.3 kW (rated speed) to ~3 kW
+    // (−0.54 MWh) and its heat into the facility water with it, while IT rose 0.86 MWh:
+    // (8.79 − 0.54 − ~0.2 MWh)/50.49 MWh → 1.159. The air side by hand: ~205 kW of air load (10 %
+    // of 983 kW of rack heat, 50.5 kW fabric, 20 kW other, ~34 kW of indoor losses) on 3 CRAH units
+    // (1.4 kW of fans) and air-cooled chillers at COP 3.5–4.4 (York YCAL0033EE curve at 9 °C
+    // chilled water and 24–32 °C afternoon air), the economizer carrying 4.5 of the 48 hours: ≈ 52
+    // kW × 48 h ≈ 2.5 MWh (stored 2.75; 1.55 with the Carnot-fraction chiller before issue 10).
     // Water: adiabatic spray only; bounded by evaporating all ~0.9 MW of heat for 48 h
-    // (≈ 64 m³); the pads run on the warm afternoons and pre-cool the air by a few K: a few m³.
+    // (≈ 64 m³); the pads run on the warm afternoons and pre-cool the air by a few K: a few m³
+    // (2.91 m³ before issue 9: the pads switch on a threshold, and ~11 kW less pump heat in
+    // the facility water shortens their hours).
     const Json s = fixture("regression_8racks_adiabatic_milwaukee_july.json");
-    expectMatches(s, {1.17717, 49.6296, 2.9084, 68.488});  // PUE re-derived on branch airside
+    expectMatches(s, {1.15934, 50.4942, 2.1793, 75.630});  // re-derived at the issue 9 merge
 }
 
 TEST(Regression, SixteenRacksMixedAdiabaticMilwaukeeJanuary) {
     // IT: training u = 0.6·95 % + 0.4·50 % = 0.77 → 111.7 kW; inference between 47.5 % and
     // 95 % (peak:trough 2), mean ≈ 0.71 → 105.6 kW; (8 × 111.7 + 8 × 105.6 + 101) kW × 48 h =
-    // 88.3 MWh (stored 88.07, −0.3 %).
+    // 88.3 MWh, + ~1.8 MWh of leakage at the ~6.5 K warmer dies (issue 9, as above for 16
+    // racks) → 90.1 (stored 89.88, −0.3 %).
     // Water: a Milwaukee January stays far below the pads' switch-over temperature: exactly 0.
-    // PUE lower than in July (1.091): the fans work against cold air and the air-side
-    // economizer carries all 48 hours (air_economizer_hours_h 48), so the air side is the CRAH
-    // fans alone: ~0.35 MW of air load on 4 units at ~60 % flow, 4 × 5 kW × 0.6³ ≈ 4–7 kW,
-    // 0.32 MWh (1.30 MWh with the winter Carnot-fraction chiller before issue 10: −0.011).
-    // GPU: the inference racks at their diurnal peak (u = 0.95, ~130 kW) run hotter than the
-    // 8-rack training fixtures (mean u = 0.88) by ~2 K: junction +1.1 K (1,314 W against
-    // 1,225 W to liquid per GPU × 0.012 K/W), plate +0.8 K (~119 kW against 110 kW per rack),
-    // outlet a little warmer: ~68.5 °C against 66.5 °C. The inference racks have no hidden
-    // swing; the training racks' expected peak (0.6 × 95 % / 0.4 × 50 %: ΔP = 0.97 × 1,200 W ×
-    // 0.45 = 524 W, + 0.0126 K/W × 524 W × 0.4 = 2.6 K above their ~4.6 K lower junction,
+    // PUE lower than in July (1.075; 1.091 with the rated-speed CDU pumps): the fans work against
+    // cold air and the air-side economizer carries all 48 hours (air_economizer_hours_h 48), so the
+    // air side is the CRAH fans alone: ~0.35 MW of air load on 4 units at ~60 % flow, 4 × 5 kW ×
+    // 0.6³ ≈ 4–7 kW, 0.32 MWh (1.30 MWh with the winter Carnot-fraction chiller before issue 10:
+    // −0.011). GPU: the inference racks at their diurnal peak (u = 0.95, ~130 kW) run hotter than
+    // the 8-rack training fixtures (mean u = 0.88) by ~2 K: junction +1.1 K (1,314 W against 1,225
+    // W to liquid per GPU × 0.012 K/W), plate +0.8 K (~119 kW against 110 kW per rack), outlet the
+    // same (the 10 K rise holds for every CDU): ~75.2 °C against the training racks' ~73.4 °C
+    // averaged value. The inference racks have no hidden swing; the training racks' expected peak
+    // (0.6 × 95 % / 0.4 × 50 %: ΔP = 0.97 × 1,200 W × 0.45 = 524 W, + 0.0126 K/W × 524 W × 0.4
+    // = 2.6 K above their ~4.6 K lower junction,
     // + a few tenths of a kelvin from the plates) stays below.
     const Json s = fixture("regression_16racks_adiabatic_milwaukee_january.json");
-    expectMatches(s, {1.09095, 88.0679, 0.0, 68.634});  // PUE re-derived on branch airside
+    expectMatches(s, {1.07462, 89.8751, 0.0, 75.190});  // re-derived at the issue 9 merge
 }
 
 TEST(Regression, EightRacksTrainingCoolingTowerDallasAugust) {
-    // IT as the Milwaukee fixture (same racks and workload): 49.63 MWh.
+    // IT as the Milwaukee fixture (same racks and workload): 50.49 MWh.
     // Water (cooling_towers.json: latent fraction 0.85, 4 cycles of concentration): heat to the
     // tower ≈ 90 % of 983 kW of rack power + ~14 kW CDU pump work ≈ 0.9 MW; evaporation
     // 0.85 × 0.9 MW × 172,800 s / 2.42 MJ/kg ≈ 54.6 m³, blowdown E/(4 − 1) ≈ 18.2 m³, drift
     // ~0.1 m³ → ≈ 72.9 m³ (stored 72.15, −1 %; the latent share from the air's state change,
     // capped at 0.85 since 25f5d98, is at or just under the cap on an August day in Dallas).
-    // PUE a little above the adiabatic Milwaukee case (1.178 against 1.177): tower fans barely
+    // PUE a little above the adiabatic Milwaukee case (1.162 against 1.159): tower fans barely
     // run (wet bulb far below the 31 °C supply) but the air side works against Dallas heat
     // with no economizer hour (August in Dallas never drops below the 21.1 °C high limit):
     // ~205 kW at COP 3.0–3.6 (30–37 °C air) ≈ 62 kW × 48 h ≈ 3.0 MWh (stored 3.57 MWh).
     const Json s = fixture("regression_8racks_tower_dallas_august.json");
-    // water re-derived at 25f5d98, PUE on branch airside (issue 10's air side)
-    expectMatches(s, {1.17806, 49.6296, 72.1526, 68.488});
+    // water re-derived at 25f5d98, PUE, IT and junction at the issue 9 merge
+    expectMatches(s, {1.16188, 50.4942, 72.1526, 75.630});
 }
 
 }  // namespace

@@ -194,7 +194,7 @@ TEST(ScenarioSchema, GeneratedFromTheSpecsWithUnitsRangesAndChoices) {
     EXPECT_TRUE(cdu.contains("capacity_kW"));
     for (const auto& [key, v] : cdu.items()) EXPECT_EQ(key.find("_source"), std::string::npos);
     // Events: one shape per type.
-    EXPECT_EQ(s["properties"]["events"]["items"]["oneOf"].size(), 4u);
+    EXPECT_EQ(s["properties"]["events"]["items"]["oneOf"].size(), 5u);
 }
 
 }  // namespace

@@ -102,16 +102,17 @@ TEST(SizingMixedHall, ReferenceUpsFromItsRowsAndLvMainsAfterAFailure) {
     EXPECT_NEAR(pct(ups, "failure_loading_pct"), 82.9, 0.05);
     EXPECT_NEAR(pct(ups, "design_loading_pct"), 55.3, 0.05);
     EXPECT_NE(ups["governing_case"].get<std::string>().find("lost"), std::string::npos);
-    // LV mains: LV load 16,182 A (11,515 kW at 0.99), of which cooling (1,006 kW at the
-    // design point since issue 10's air-cooled chiller curve: COP 3.45 at 32.4 °C, no
-    // economizer; 736 kW before) and other loads (150 kW), with 10 % growth, 1,271 kW are off
-    // the UPS and spread evenly. Worst transformer system with one lost: (3/8 × 10,244 +
-    // 1,271/3) / 11,515 = 37.0 % of the LV current, over its 2 transformers: 0.370 × 16,182 / 2
-    // = 2,997 A on a 5,000 A main = 59.9 %; normal 16,182/8 = 2,023 A = 40.5 %. (58.6 % and
-    // 39.4 % with the 736 kW of cooling.)
+    // LV mains: LV load 16,025 A (11,404 kW at 0.99), of which cooling (905 kW at the design
+    // point: issue 10's air-cooled chiller curve, COP 3.45 at 32.4 °C with no economizer, and
+    // issue 9's controlled CDU pumps, ~14 kW for the hall instead of 8 × 14.25 kW at rated
+    // speed; 1,006 kW between the two, 736 kW before both) and other loads (150 kW), with 10 %
+    // growth, 1,160 kW are off the UPS and spread evenly. Worst transformer system with one
+    // lost: (3/8 × 10,244 + 1,160/3) / 11,404 = 37.1 % of the LV current, over its 2
+    // transformers: 0.371 × 16,025 / 2 = 2,971 A on a 5,000 A main = 59.4 %; normal
+    // 16,025/8 = 2,003 A = 40.1 %. (59.9 % and 40.5 % with 1,006 kW of cooling.)
     const Json& lv = powerRow(r, "lv_switchgear");
-    EXPECT_NEAR(pct(lv, "design_loading_pct"), 40.45, 0.05);
-    EXPECT_NEAR(pct(lv, "failure_loading_pct"), 59.9, 0.1);
+    EXPECT_NEAR(pct(lv, "design_loading_pct"), 40.06, 0.05);
+    EXPECT_NEAR(pct(lv, "failure_loading_pct"), 59.4, 0.1);
     // 1.2 MW modules: 3 per system would reach 3/8 × 9,952 / 3,600 = 103.7 % with one system
     // lost (the even spread's 92.1 % passed): sizing takes 4 per system, 16 modules, at
     // 3/8 × 9,952 / 4,800 = 77.8 %.
