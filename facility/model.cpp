@@ -165,13 +165,20 @@ void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sourc
     cs.multiplicity = g.multiplicity;
     // Rack slots on this CDU: (kind, racks). A branch-valve event acts on the first rack of
     // its CDU, which then gets a slot of its own (sizing keeps that CDU in a group alone).
+    // The split follows the scenario's events, not the conditions, so the steady model that
+    // starts a study has the same states as the study's.
     std::vector<std::pair<double, double>> valve;
+    bool valve_slot = false;
     for (int c : g.cdu_indices) {
         if (auto it = c_.valve_openings.find(c); it != c_.valve_openings.end()) valve = it->second;
+        for (const auto& ev : spec_.events) {
+            const auto* rv = std::get_if<RackValve>(&ev.what);
+            if (rv && rv->cdu == c) valve_slot = true;
+        }
     }
     std::vector<std::pair<std::size_t, int>> slots;
     for (const auto& [k, n] : g.racks) {
-        if (!valve.empty() && slots.empty() && n > 1) {
+        if (valve_slot && slots.empty() && n > 1) {
             slots.emplace_back(k, 1);
             slots.emplace_back(k, n - 1);
         } else {
@@ -200,7 +207,11 @@ void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sourc
                                                     cool.tcs_supply_setpoint + 10.0,
                                                     spec_.it.racks.front().loop.flow_design));
     std::size_t position = 0;
-    for (const auto& [k, n] : slots) addRack(gi, k, n, ++position, sources[k], cs, sums);
+    for (const auto& [k, n] : slots) {
+        // The valve event's rack is named apart from the other racks of its kind.
+        const std::string suffix = valve_slot && position == 0 ? "_valve" : "";
+        addRack(gi, k, n, ++position, suffix, sources[k], cs, sums);
+    }
     connect(cs.mixer, "temp", cs.cdu, "secondary_return_temp");
     connect(pipe_supply_, "outlet_temp", cs.cdu, "facility_supply_temp");
     fix(cs.cdu, "facility_flow_available", cool.cdu.facility_flow);
@@ -236,13 +247,14 @@ void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sourc
 
 /// `count` racks of one kind on a CDU: rack power, [smoothing], heat to liquid, rack loop.
 void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t position,
-                        const KindSource& source, const CduSlot& cs, SiteSumTerms& sums) {
+                        const std::string& suffix, const KindSource& source, const CduSlot& cs,
+                        SiteSumTerms& sums) {
     const CoolingSpec& cool = spec_.cooling;
     const CduGroup& g = sizing_.cdu_groups[gi];
     const RackKind& kind = sizing_.kinds[k];
     const RackEntry& entry = spec_.it.racks[kind.entry];
     const power::RackSpec& rack = entry.rack;
-    const std::string label = fmt::format("g{}_{}", gi, kind.label);
+    const std::string label = fmt::format("g{}_{}{}", gi, kind.label, suffix);
     RackSlot rs;
     rs.group = gi;
     rs.kind = k;

@@ -142,7 +142,8 @@ private:
     void addCduGroup(std::size_t g, const std::vector<KindSource>& sources,
                      const ComponentHandle& fws_mix, SiteSumTerms& sums);
     void addRack(std::size_t g, std::size_t kind, int count, std::size_t position,
-                 const KindSource& source, const CduSlot& cdu, SiteSumTerms& sums);
+                 const std::string& suffix, const KindSource& source, const CduSlot& cdu,
+                 SiteSumTerms& sums);
     void addSums(const SiteSumTerms& t, double P_site);
     void wireFacilityLoop(const ComponentHandle& fws_mix);
     void addSitePower(double P_site);

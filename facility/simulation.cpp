@@ -76,6 +76,7 @@ Controls Simulation::controls() const {
     c.fws_supply_setpoint = s.sizing.fws_supply_setpoint;
     c.gpu_power_cap = s.spec.it.racks.front().rack.gpu_tdp;
     c.smoothing_floor_pct = s.spec.power.smoothing_settings.floor_pct;
+    c.cdu_dp_setpoint = s.spec.cooling.cdu.dp_setpoint;
     const auto& units = s.conditions.units_available;
     c.heat_rejection_units =
         units.empty() ? s.sizing.plant.units : static_cast<int>(std::lround(units.back().second));
@@ -115,6 +116,11 @@ void Simulation::advance(double to, const Controls& c) {
         }
         requireRange("smoothing_floor_pct", *c.smoothing_floor_pct, 0.0, 90.0, "%");
     }
+    if (c.cdu_dp_setpoint) {
+        // The catalog key's range (thermal/cdu.cpp), not below the reset's floor.
+        requireRange("cdu_dp_setpoint", *c.cdu_dp_setpoint,
+                     std::max(1e3, s.spec.cooling.cdu.dp_min), 2e6, "Pa");
+    }
     if (c.heat_rejection_units) {
         requireRange("heat_rejection_units", *c.heat_rejection_units, 0.0, s.sizing.plant.units,
                      "units");
@@ -131,6 +137,7 @@ void Simulation::advance(double to, const Controls& c) {
     set(s.sizing.fws_supply_setpoint, c.fws_supply_setpoint);
     for (auto& e : s.spec.it.racks) set(e.rack.gpu_tdp, c.gpu_power_cap);
     set(s.spec.power.smoothing_settings.floor_pct, c.smoothing_floor_pct);
+    set(s.spec.cooling.cdu.dp_setpoint, c.cdu_dp_setpoint);
     if (c.heat_rejection_units && *c.heat_rejection_units != controls().heat_rejection_units) {
         // From now on (a Schedule switches at t ≥ its time); the plant builds a bank for each
         // count it will be asked to run with.

@@ -20,8 +20,11 @@
 /// |                        |      | idle and (leakage included), every rack kind           |
 /// | smoothing_floor_pct    | %    | GB300 power floor (resolved studies with smoothing)    |
 /// | heat_rejection_units   | 1    | heat rejection units in service (plant input)          |
-/// Not in the model (so not offered): a CDU pump differential-pressure setpoint (the pumps run
-/// at rated speed), and a fan speed limit of the heat rejection (its fans are on or off).
+/// | cdu_dp_setpoint        | Pa   | every CDU's dp_setpoint: the header differential       |
+/// |                        |      | pressure its pumps hold (the upper limit of the ΔT reset |
+/// |                        |      | when the CDU record resets it, thermal/cdu.h)          |
+/// Not in the model (so not offered): a fan speed limit of the heat rejection (its fans are
+/// on or off; units in service are the control).
 #include <memory>
 #include <optional>
 #include <vector>
@@ -39,6 +42,7 @@ struct Controls {
     std::optional<double> gpu_power_cap;        ///< [W] per GPU
     std::optional<double> smoothing_floor_pct;  ///< [%]
     std::optional<int> heat_rejection_units;    ///< [1]
+    std::optional<double> cdu_dp_setpoint;      ///< [Pa]
 };
 
 /// One value of the site at the current time.

@@ -551,7 +551,9 @@ void recordRackArray(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) 
     a.variables = {{"junction_temp", "GPU junction"},
                    {"plate_temp", "cold plate (plate average)"},
                    {"it_power", "all racks of the group on one CDU"},
-                   {"outlet_temp", "rack loop outlet"}};
+                   {"outlet_temp", "rack loop outlet"},
+                   {"coolant_flow", "coolant flow of one rack of the group"},
+                   {"header_dp", "differential pressure across the rack branches of its CDU"}};
     std::vector<std::int64_t> racks;
     std::vector<std::string> models, jobs;
     for (const auto& rs : m.racks()) {
@@ -564,6 +566,10 @@ void recordRackArray(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) 
         rec.addOutput(sys.outputName(m.index(rs.power.out("it_power"))), g, "it_power",
                       "all racks of the slot, per CDU");
         rec.addOutput(sys.outputName(m.index(rs.loop.out("outlet_temp"))), g, "outlet_temp", "");
+        rec.addOutput(sys.outputName(m.index(rs.flow)), g, "coolant_flow",
+                      "coolant flow of one rack");
+        rec.addOutput(sys.outputName(m.index(m.cdus()[rs.group].cdu.out("header_dp"))), g,
+                      "header_dp", "differential pressure across the rack branches of its CDU");
         // weight = CDU multiplicity x racks per CDU: a whole number of racks.
         racks.push_back(std::llround(rs.weight));
         const RackKind& kind = m.sizing().kinds[rs.kind];

@@ -70,14 +70,17 @@ RackPower::RackPower(std::string name, RackSpec spec, int count)
     }
     const RackSpec& s = model_.spec();
     const double n = count_;
-    addInput({"utilization", "1", 1.0, 0.0, "GPU utilization (idle 0 → power cap 1)"});
-    addInput({"junction_temp", "K", s.die_ref_temp, s.die_ref_temp, "GPU junction temperature"});
-    addOutput({"it_power", "W", n * s.tdp, 0.0, "AC power at the shelf inputs, all racks"});
-    addOutput({"heat_liquid", "W", n * s.tdp, 0.0, "heat to the coolant"});
-    addOutput({"heat_air", "W", n * 0.1 * s.tdp, 0.0, "heat to air incl. PSU losses"});
-    addOutput({"gpu_power", "W", n * s.gpus * s.gpu_tdp, 0.0, "power of all GPUs"});
-    addOutput({"throughput", "1", 1.0, 1.0, "clock factor (1 = not throttled)"});
-    addOutput({"psu_loss", "W", n * 0.03 * s.tdp, 0.0, "PSU shelf conversion losses"});
+    addInput(kUtilization,
+             {"utilization", "1", 1.0, 0.0, "GPU utilization (idle 0 → power cap 1)"});
+    addInput(kJunctionTemp,
+             {"junction_temp", "K", s.die_ref_temp, s.die_ref_temp, "GPU junction temperature"});
+    addOutput(kItPower,
+              {"it_power", "W", n * s.tdp, 0.0, "AC power at the shelf inputs, all racks"});
+    addOutput(kHeatLiquid, {"heat_liquid", "W", n * s.tdp, 0.0, "heat to the coolant"});
+    addOutput(kHeatAir, {"heat_air", "W", n * 0.1 * s.tdp, 0.0, "heat to air incl. PSU losses"});
+    addOutput(kGpuPower, {"gpu_power", "W", n * s.gpus * s.gpu_tdp, 0.0, "power of all GPUs"});
+    addOutput(kThroughput, {"throughput", "1", 1.0, 1.0, "clock factor (1 = not throttled)"});
+    addOutput(kPsuLoss, {"psu_loss", "W", n * 0.03 * s.tdp, 0.0, "PSU shelf conversion losses"});
 }
 
 void RackPower::computeOutputs(double, std::span<const double>, std::span<const double> u,

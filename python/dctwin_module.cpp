@@ -182,6 +182,8 @@ facility::Controls controlsOf(const py::kwargs& kw) {
             c.gpu_power_cap = number();
         } else if (k == "smoothing_floor_pct") {
             c.smoothing_floor_pct = number();
+        } else if (k == "cdu_dp_setpoint_kPa") {
+            c.cdu_dp_setpoint = number() * 1e3;
         } else if (k == "heat_rejection_units") {
             const double n = number();
             if (n != std::floor(n)) {
@@ -194,7 +196,7 @@ facility::Controls controlsOf(const py::kwargs& kw) {
         } else {
             throw InputError(fmt::format(
                 "unknown control '{}'; the controls are tcs_supply_temp_C, fws_supply_temp_C, "
-                "gpu_power_cap_W, smoothing_floor_pct, heat_rejection_units",
+                "gpu_power_cap_W, smoothing_floor_pct, heat_rejection_units, cdu_dp_setpoint_kPa",
                 k));
         }
     }
@@ -208,6 +210,7 @@ py::dict controlsDict(const facility::Controls& c) {
     d["gpu_power_cap_W"] = *c.gpu_power_cap;
     d["smoothing_floor_pct"] = *c.smoothing_floor_pct;
     d["heat_rejection_units"] = *c.heat_rejection_units;
+    d["cdu_dp_setpoint_kPa"] = *c.cdu_dp_setpoint / 1e3;
     return d;
 }
 
@@ -345,11 +348,12 @@ PYBIND11_MODULE(dctwin, m) {
         "run", [](const py::handle& s) { return runToResult(*scenarioOf(s)); }, py::arg("scenario"),
         "Runs the scenario's study; returns a Result.");
 
-    py::class_<facility::Simulation>(m, "Simulation",
-                                     "A study stepped from Python: advance(to_s, **controls), "
-                                     "observe(). Controls: tcs_supply_temp_C, "
-                                     "fws_supply_temp_C, gpu_power_cap_W, smoothing_floor_pct, "
-                                     "heat_rejection_units.")
+    py::class_<facility::Simulation>(
+        m, "Simulation",
+        "A study stepped from Python: advance(to_s, **controls), "
+        "observe(). Controls: tcs_supply_temp_C, "
+        "fws_supply_temp_C, gpu_power_cap_W, smoothing_floor_pct, cdu_dp_setpoint_kPa, "
+        "heat_rejection_units.")
         .def(py::init([](const py::handle& s) {
                  const auto spec = scenarioOf(s);
                  py::gil_scoped_release nogil;

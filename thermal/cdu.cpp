@@ -284,11 +284,14 @@ Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
     const CduDesignPoint& d = model_.design();
     M_s_ = model_.secondaryCoolant().referenceDensity() * s.secondary_volume;
     M_f_ = model_.facilityCoolant().referenceDensity() * s.facility_volume;
-    addState({"secondary_supply_temp", "K", d.secondary_supply_temp, d.secondary_supply_temp,
+    addState(kSupply,
+             {"secondary_supply_temp", "K", d.secondary_supply_temp, d.secondary_supply_temp,
               "secondary (TCS) supply temperature, HX outlet node"});
-    addState({"facility_return_temp", "K", d.facility_return_temp, d.facility_return_temp,
+    addState(kFacReturn,
+             {"facility_return_temp", "K", d.facility_return_temp, d.facility_return_temp,
               "facility (FWS) return temperature, HX outlet node"});
-    addState({"valve_integral", "1", 1.0, control_.valve_start, "PI integral of the valve"});
+    addState(kIntegral,
+             {"valve_integral", "1", 1.0, control_.valve_start, "PI integral of the valve"});
     // The pump controller integrates a temperature error: its states need be no more accurate
     // than the temperatures the solver holds to rel_tol (rel_tol · T on a ~308 K state moves
     // the ΔT error by rel_tol · T/ΔT_set), else they, not the physics, set the step size.
@@ -296,53 +299,59 @@ Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
     const double speed_scale = s.control_gain * t_scale;
     const double reset_scale =
         std::max(s.reset_gain, 1.0) * (s.dp_setpoint - std::min(s.dp_min, s.dp_setpoint)) * t_scale;
-    addState({"pump_speed", "1", 1.0, 0.8, "secondary pump drive speed, fraction of rated",
-              speed_scale});
-    addState(
-        {"pump_integral", "1", 1.0, 0.8, "PI integral of the pump speed controller", speed_scale});
-    addState({"dp_reset", "Pa", s.dp_setpoint, s.dp_setpoint,
-              "differential-pressure setpoint as reset on the TCS temperature difference",
-              reset_scale});
-    addInput({"secondary_return_temp", "K", d.secondary_return_temp, d.secondary_return_temp,
-              "secondary return temperature from the racks"});
-    addInput({"facility_supply_temp", "K", d.facility_supply_temp, d.facility_supply_temp,
-              "facility water supply temperature"});
-    addInput({"facility_flow_available", "m3/s", s.facility_flow, s.facility_flow,
-              "facility flow with the valve fully open"});
-    addInput({"supply_temp_setpoint", "K", d.secondary_supply_temp, d.secondary_supply_temp,
-              "secondary supply temperature setpoint"});
-    addInput({"pump_speed", "1", 1.0, 1.0,
-              "pump speed (constant_speed) or its upper limit, fraction of rated"});
-    addInput({"pumps_failed", "1", 1.0, 0.0, "failed secondary pumps"});
-    addInput({"dp_setpoint", "Pa", s.dp_setpoint, s.dp_setpoint,
-              "header differential-pressure setpoint (upper limit of the reset)"});
+    addState(kSpeed, {"pump_speed", "1", 1.0, 0.8, "secondary pump drive speed, fraction of rated",
+                      speed_scale});
+    addState(kPumpIntegral, {"pump_integral", "1", 1.0, 0.8,
+                             "PI integral of the pump speed controller", speed_scale});
+    addState(kReset, {"dp_reset", "Pa", s.dp_setpoint, s.dp_setpoint,
+                      "differential-pressure setpoint as reset on the TCS temperature difference",
+                      reset_scale});
+    addInput(kReturnTemp, {"secondary_return_temp", "K", d.secondary_return_temp,
+                           d.secondary_return_temp, "secondary return temperature from the racks"});
+    addInput(kFacSupplyTemp, {"facility_supply_temp", "K", d.facility_supply_temp,
+                              d.facility_supply_temp, "facility water supply temperature"});
+    addInput(kFacFlowAvail, {"facility_flow_available", "m3/s", s.facility_flow, s.facility_flow,
+                             "facility flow with the valve fully open"});
+    addInput(kSetpoint, {"supply_temp_setpoint", "K", d.secondary_supply_temp,
+                         d.secondary_supply_temp, "secondary supply temperature setpoint"});
+    addInput(kPumpSpeed, {"pump_speed", "1", 1.0, 1.0,
+                          "pump speed (constant_speed) or its upper limit, fraction of rated"});
+    addInput(kPumpsFailed, {"pumps_failed", "1", 1.0, 0.0, "failed secondary pumps"});
+    addInput(kDpSetpoint, {"dp_setpoint", "Pa", s.dp_setpoint, s.dp_setpoint,
+                           "header differential-pressure setpoint (upper limit of the reset)"});
     for (std::size_t i = 0; i < manifold_.rackSlots().size(); ++i) {
-        addInput({fmt::format("valve_{}", i + 1), "1", 1.0, 1.0,
-                  "balancing-valve opening of a rack branch"});
+        addInput(kFirstValve + i, {fmt::format("valve_{}", i + 1), "1", 1.0, 1.0,
+                                   "balancing-valve opening of a rack branch"});
     }
     const double q_rack = s.secondary_flow / std::max(racks_, 1.0);
-    addOutput({"secondary_supply_temp", "K", d.secondary_supply_temp, 0.0,
-               "secondary supply temperature"});
-    addOutput(
-        {"facility_return_temp", "K", d.facility_return_temp, 0.0, "facility return temperature"});
-    addOutput({"secondary_flow", "m3/s", s.secondary_flow, 0.0, "secondary flow"});
-    addOutput({"flow_per_rack", "m3/s", q_rack, 0.0, "secondary flow per rack (mean)"});
-    addOutput({"facility_flow", "m3/s", s.facility_flow, 0.0, "facility flow drawn"});
-    addOutput({"valve_position", "1", 1.0, 0.0, "facility valve position"});
-    addOutput({"heat_transferred", "W", s.capacity, 0.0, "heat handed to the facility loop"});
-    addOutput({"pump_power", "W", std::max(1.0, d.pump_power), 0.0,
-               "electric input of the secondary pumps"});
-    addOutput({"approach", "K", std::max(0.5, s.approach), 0.0,
-               "secondary supply minus facility supply temperature"});
-    addOutput({"pump_heat", "W", std::max(1.0, s.secondary_flow * s.pump_pressure_rise), 0.0,
+    addOutput(kOutSupplyTemp, {"secondary_supply_temp", "K", d.secondary_supply_temp, 0.0,
+                               "secondary supply temperature"});
+    addOutput(kOutFacReturnTemp, {"facility_return_temp", "K", d.facility_return_temp, 0.0,
+                                  "facility return temperature"});
+    addOutput(kOutSecondaryFlow,
+              {"secondary_flow", "m3/s", s.secondary_flow, 0.0, "secondary flow"});
+    addOutput(kOutFlowPerRack,
+              {"flow_per_rack", "m3/s", q_rack, 0.0, "secondary flow per rack (mean)"});
+    addOutput(kOutFacilityFlow,
+              {"facility_flow", "m3/s", s.facility_flow, 0.0, "facility flow drawn"});
+    addOutput(kOutValve, {"valve_position", "1", 1.0, 0.0, "facility valve position"});
+    addOutput(kOutHeat,
+              {"heat_transferred", "W", s.capacity, 0.0, "heat handed to the facility loop"});
+    addOutput(kOutPumpPower, {"pump_power", "W", std::max(1.0, d.pump_power), 0.0,
+                              "electric input of the secondary pumps"});
+    addOutput(kOutApproach, {"approach", "K", std::max(0.5, s.approach), 0.0,
+                             "secondary supply minus facility supply temperature"});
+    addOutput(kOutPumpHeat,
+              {"pump_heat", "W", std::max(1.0, s.secondary_flow * s.pump_pressure_rise), 0.0,
                "pump work dissipated in the secondary coolant"});
-    addOutput({"pump_speed", "1", 1.0, 0.0, "secondary pump speed, fraction of rated"});
-    addOutput(
-        {"header_dp", "Pa", s.dp_setpoint, 0.0, "differential pressure across the rack branches"});
-    addOutput({"pump_dp", "Pa", s.pump_pressure_rise, 0.0, "pressure rise of the pumps"});
+    addOutput(kOutSpeed, {"pump_speed", "1", 1.0, 0.0, "secondary pump speed, fraction of rated"});
+    addOutput(kOutHeaderDp, {"header_dp", "Pa", s.dp_setpoint, 0.0,
+                             "differential pressure across the rack branches"});
+    addOutput(kOutPumpDp,
+              {"pump_dp", "Pa", s.pump_pressure_rise, 0.0, "pressure rise of the pumps"});
     for (std::size_t i = 0; i < manifold_.rackSlots().size(); ++i) {
-        addOutput({fmt::format("rack_flow_{}", i + 1), "m3/s", q_rack, 0.0,
-                   "coolant flow of one rack of a branch slot"});
+        addOutput(kFirstRackFlow + i, {fmt::format("rack_flow_{}", i + 1), "m3/s", q_rack, 0.0,
+                                       "coolant flow of one rack of a branch slot"});
     }
 }
 

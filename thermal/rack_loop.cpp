@@ -125,24 +125,25 @@ RackLoop::RackLoop(std::string name, Coolant coolant, RackLoopParams params)
     const double T0 = p_.initial_temp;
     const double dT = std::max(1.0, p_.heat_design * p_.R_design);
     const double q_gpu = std::max(1.0, p_.gpu_heat_design);  // [W] nominal only
-    addState({"plate_temp", "K", T0, T0, "cold-plate metal temperature (plate average)"});
-    addState({"fluid_temp", "K", T0, T0, "coolant temperature in the rack (= outlet)"});
-    addState({"junction_temp", "K", T0, T0, "GPU junction (die) temperature"});
-    addInput({"heat_liquid", "W", std::max(1.0, p_.heat_design), p_.heat_design,
-              "heat to liquid per rack, GPUs included"});
-    addInput({"supply_temp", "K", T0, T0, "coolant supply temperature"});
-    addInput({"flow", "m3/s", p_.flow_design, p_.flow_design, "coolant flow per rack"});
-    addInput({"gpu_heat", "W", q_gpu, 0.0, "heat one GPU gives its cold plate"});
-    addOutput({"outlet_temp", "K", T0, 0.0, "coolant outlet temperature"});
-    addOutput(
-        {"junction_temp", "K", T0 + dT + q_gpu * p_.R_junction, 0.0, "GPU junction temperature"});
-    addOutput({"heat_to_coolant", "W", std::max(1.0, p_.heat_design), 0.0,
-               "enthalpy rise of the coolant stream per rack"});
-    addOutput({"heat_to_coolant_total", "W", std::max(1.0, p_.count * p_.heat_design), 0.0,
-               "enthalpy rise of the coolant streams of all racks represented"});
-    addOutput({"flow_total", "m3/s", p_.count * p_.flow_design, 0.0,
-               "coolant flow of all racks represented"});
-    addOutput({"plate_temp", "K", T0 + dT, 0.0, "cold-plate temperature (plate average)"});
+    addState(kPlate, {"plate_temp", "K", T0, T0, "cold-plate metal temperature (plate average)"});
+    addState(kFluid, {"fluid_temp", "K", T0, T0, "coolant temperature in the rack (= outlet)"});
+    addState(kJunction, {"junction_temp", "K", T0, T0, "GPU junction (die) temperature"});
+    addInput(kHeat, {"heat_liquid", "W", std::max(1.0, p_.heat_design), p_.heat_design,
+                     "heat to liquid per rack, GPUs included"});
+    addInput(kSupplyTemp, {"supply_temp", "K", T0, T0, "coolant supply temperature"});
+    addInput(kFlow, {"flow", "m3/s", p_.flow_design, p_.flow_design, "coolant flow per rack"});
+    addInput(kGpuHeat, {"gpu_heat", "W", q_gpu, 0.0, "heat one GPU gives its cold plate"});
+    addOutput(kOutletTemp, {"outlet_temp", "K", T0, 0.0, "coolant outlet temperature"});
+    addOutput(kJunctionTemp, {"junction_temp", "K", T0 + dT + q_gpu * p_.R_junction, 0.0,
+                              "GPU junction temperature"});
+    addOutput(kHeatToCoolant, {"heat_to_coolant", "W", std::max(1.0, p_.heat_design), 0.0,
+                               "enthalpy rise of the coolant stream per rack"});
+    addOutput(kHeatTotal, {"heat_to_coolant_total", "W", std::max(1.0, p_.count * p_.heat_design),
+                           0.0, "enthalpy rise of the coolant streams of all racks represented"});
+    addOutput(kFlowTotal, {"flow_total", "m3/s", p_.count * p_.flow_design, 0.0,
+                           "coolant flow of all racks represented"});
+    addOutput(kPlateTemp,
+              {"plate_temp", "K", T0 + dT, 0.0, "cold-plate temperature (plate average)"});
 }
 
 double RackLoop::filmCoefficient(double flow) const {

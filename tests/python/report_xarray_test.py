@@ -109,7 +109,8 @@ class ReportOpensInXarray(unittest.TestCase):
             self.assertEqual(ds.time.values[0], START)
             self.assertEqual(ds.time.values[-1], START + np.timedelta64(DAYS * 86400, "s"))
             self.assertEqual(set(ds.data_vars),
-                             {"junction_temp", "plate_temp", "it_power", "outlet_temp"})
+                             {"junction_temp", "plate_temp", "it_power", "outlet_temp",
+                              "coolant_flow", "header_dp"})
             for name in ("rack_group_name", "rack_count", "rack_model", "job"):
                 self.assertIn(name, ds.coords, name)
                 self.assertEqual(ds[name].dims, ("rack_group",), name)

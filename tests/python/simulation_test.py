@@ -137,33 +137,54 @@ class SetpointStep(unittest.TestCase):
 
 
 class OtherControls(unittest.TestCase):
-    """The remaining controls act in the direction their physics says, over a July hour."""
+    """The remaining controls act in the direction their physics says, over a July afternoon
+    hour."""
 
-    def run_hour(self, **controls):
+    def run_hour(self, hour=13, **controls):
+        # Default 13:00-14:00 on July 15 (30 °C dry bulb): the adiabatic pads are spraying, so
+        # the plant has both fans and water to trade (at night the pads are off).
         day = common.reference(kind="annual", start="07-15", days=1, output_interval_s=600)
         sim = dctwin.Simulation(day)
-        sim.advance(3600.0)
+        sim.advance(hour * 3600.0)
         base = sim.observe()
-        sim.advance(7200.0, **controls)
+        sim.advance((hour + 1) * 3600.0, **controls)
         return base, sim.observe(), sim.controls
+
+    def test_cdu_dp_setpoint_caps_the_header_pressure(self):
+        # The CDUs reset their header Δp on the 10 K TCS rise up to the setpoint (100 kPa in
+        # cdus.json; ~40-50 kPa on a July night). Capped at 20 kPa, the racks draw less
+        # (laminar plates: flow ~∝ Δp), the pumps slow and the TCS rise exceeds its 10 K.
+        base, capped, c = self.run_hour(cdu_dp_setpoint_kPa=20.0)
+        self.assertEqual(c["cdu_dp_setpoint_kPa"], 20.0)
+        self.assertGreater(base["cooling/cdu_header_dp"], 25e3)
+        self.assertLess(capped["cooling/cdu_header_dp"], 20e3 * 1.001)
+        self.assertLess(capped["cooling/cdu_pump_power"], base["cooling/cdu_pump_power"])
+        self.assertLess(capped["cooling/rack_flow"], base["cooling/rack_flow"])
+        rise = lambda o: o["cooling/tcs_return_temp"] - o["cooling/tcs_supply_temp"]
+        self.assertGreater(rise(capped), rise(base) + 0.5)
 
     def test_gpu_power_cap_lowers_it_power(self):
         base, capped, c = self.run_hour(gpu_power_cap_W=1000.0)
         self.assertEqual(c["gpu_power_cap_W"], 1000.0)
-        # 4,608 GPUs at most 400 W lower each (less where they run below the cap).
+        # 4,608 GPUs at most 400 W lower each (less where they run below the cap), seen at
+        # the shelf inputs through ~95 % PSUs, plus the leakage the cooler dies save (the dies
+        # run at ~78 °C with the 10 K TCS rise of issue 9; ~7 K cooler capped: ~35 W of
+        # ~170 W): at most 4,608 × (400/0.95 + 35) W = 2.10 MW, bounded with 15 % margin.
         drop = base["power/it_power"] - capped["power/it_power"]
         self.assertGreater(drop, 0.0)
-        self.assertLess(drop, 4608 * 400.0 * 1.1)
+        self.assertLess(drop, 4608 * 400.0 / 0.95 * 1.15)
 
     def test_fws_setpoint_moves_the_facility_supply(self):
         # Warmer: the adiabatic coolers reach it with slower fans and dry pads. Colder than the
         # July air allows: the plant runs flat out and reports what it misses.
-        base, warm, _ = self.run_hour(fws_supply_temp_C=33.0)
+        # Warmer, at night (28 °C, fans below their limit, pads off): the fans slow down.
+        base, warm, _ = self.run_hour(hour=1, fws_supply_temp_C=33.0)
         self.assertAlmostEqual(base["cooling/fws_supply_temp"], kelvin(31.0), delta=0.05)
         self.assertAlmostEqual(warm["cooling/fws_supply_temp"], kelvin(33.0), delta=0.05)
         self.assertLess(warm["cooling/heat_rejection_fan_power"],
                         base["cooling/heat_rejection_fan_power"])
         self.assertLessEqual(warm["water/spray_rate"], base["water/spray_rate"])
+        # Colder, in the afternoon (30 °C, fans at their limit): the plant reports the miss.
         _, cold, _ = self.run_hour(fws_supply_temp_C=29.0)
         self.assertGreater(cold["cooling/setpoint_unmet"], 0.0)
         self.assertAlmostEqual(cold["cooling/fws_supply_temp"] - cold["cooling/setpoint_unmet"],

@@ -1,0 +1,180 @@
+// The liquid loop as engineers run it (issue 9): controlled CDU pumps on the reference site,
+// flow per rack independent of the racks per CDU, the coolant's effect on dies and pumps, and a
+// throttled branch valve against a hand solution of the branch laws.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "test_util.h"
+
+namespace dctwin::facility::test {
+namespace {
+
+double mean(const std::vector<double>& v) {
+    double s = 0.0;
+    for (double x : v) s += x;
+    return v.empty() ? NAN : s / static_cast<double>(v.size());
+}
+
+TEST(LiquidLoop, ReferenceYearCduPumpEnergyFallsByMoreThanHalf) {
+    // At rated speed (before issue 9) the 8 running XDU1350 pumps drew their design
+    // 2,052 L/min × 250 kPa / 0.6 = 14.25 kW each all year: 8 × 14.25 kW × 8,760 h = 999 MWh.
+    // Under the differential-pressure setpoint reset on the 10 K TCS rise the racks draw
+    // ~165 L/min each (1,320 L/min per CDU, 64 % of rated) against ~40 kPa across the branches
+    // plus the CDU's own 100 kPa × 0.64² = 41 kPa: speed ~0.55, electric ~3 kW per CDU with the
+    // drive loss (pump curve P0·s³ + P1·s²·Q): ~26 kW, ~230 MWh a year.
+    const RunOutcome r = run(reference());
+    const double cdu = num(r.summary, "cdu_pump_energy_MWh");
+    std::printf("reference year: CDU pumps %.1f MWh, facility pumps %.1f MWh, PUE %.4f\n", cdu,
+                num(r.summary, "fws_pump_energy_MWh"), num(r.summary, "pue"));
+    EXPECT_LT(cdu, 0.5 * 999.0);
+    EXPECT_NEAR(cdu, 230.0, 0.15 * 230.0);
+    // The pumps follow the load: the hour-to-hour power moves with IT (idle racks: ΔT falls,
+    // the setpoint resets down), never above the rated-speed 114 kW.
+    const auto& p = r.report.timeseries.at("cooling", "cdu_pump_power").values;
+    double lo = INFINITY, hi = 0.0;
+    for (double v : p) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    EXPECT_LT(hi, 8 * 14.25e3);
+    EXPECT_LT(lo, 0.6 * hi);
+}
+
+TEST(LiquidLoop, FourOrEightRacksPerCduDrawTheSameFlowPerRack) {
+    // Under pressure control with the ΔT reset each rack draws what its heat needs at the
+    // 10 K rise, not the CDU's rated flow divided by its racks (1,026 and 513 L/min per rack
+    // before issue 9 at 2 and 4 racks per CDU; 256.5 at 8).
+    auto at = [](int per_cdu) {
+        return run(reference({{"study", annualStudy("07-15", 2.0)},
+                              {"cooling", {{"cdu", {{"racks_per_cdu", per_cdu}}}}}}));
+    };
+    const RunOutcome four = at(4), eight = at(8);
+    const double q4 = mean(four.report.timeseries.at("cooling", "rack_flow").values);
+    const double q8 = mean(eight.report.timeseries.at("cooling", "rack_flow").values);
+    std::printf("flow per rack: %.1f L/min at 4 racks per CDU, %.1f at 8\n", q4 * 60000.0,
+                q8 * 60000.0);
+    EXPECT_NEAR(q4 / q8, 1.0, 0.10);
+    EXPECT_NEAR(num(four.summary, "max_gpu_junction_C"), num(eight.summary, "max_gpu_junction_C"),
+                2.0);
+}
+
+TEST(LiquidLoop, WaterCoolsTheDiesAndPumpsLessThanPg25AndPg30TheOtherWay) {
+    // Same supply temperature (35 °C). Water's film in the laminar cold-plate channels is
+    // 24 % higher than PG25's (rack_loop_test.cpp: 2.2 K less plate rise at design heat), it
+    // carries the 10 K rise with 7 % less flow (ρ·c_p 4.15 against 4.02 MJ/(m³·K)) at less
+    // than half the viscosity, so less head; PG30 the other way (film −4 %, viscosity +18 %).
+    auto with = [](const std::string& coolant) {
+        return run(reference(
+            {{"study", annualStudy("07-15", 2.0)}, {"cooling", {{"coolant", coolant}}}}));
+    };
+    const RunOutcome water = with("water"), pg25 = with("PG25"), pg30 = with("PG30");
+    const double tj_w = num(water.summary, "max_gpu_junction_C");
+    const double tj_25 = num(pg25.summary, "max_gpu_junction_C");
+    const double tj_30 = num(pg30.summary, "max_gpu_junction_C");
+    const double p_w = num(water.summary, "cdu_pump_energy_MWh");
+    const double p_25 = num(pg25.summary, "cdu_pump_energy_MWh");
+    const double p_30 = num(pg30.summary, "cdu_pump_energy_MWh");
+    std::printf("junction peak water %.2f, PG25 %.2f, PG30 %.2f C; CDU pumps %.3f, %.3f, %.3f "
+                "MWh\n",
+                tj_w, tj_25, tj_30, p_w, p_25, p_30);
+    EXPECT_LT(tj_w, tj_25 - 1.0);
+    EXPECT_LT(p_w, p_25);
+    EXPECT_GT(tj_30, tj_25);
+    EXPECT_GT(p_30, p_25);
+}
+
+/// PG25 at 40 °C (data/coolants/pg25.json, ASHRAE Fundamentals ch. 31).
+constexpr double kRho = 1014.29, kMu = 1.387e-3;
+
+/// Colebrook's friction factor, iterated (an independent form of the hose friction).
+double colebrook(double Re, double rr) {
+    double f = 0.02;
+    for (int i = 0; i < 100; ++i) {
+        f = std::pow(-2.0 * std::log10(rr / 3.7 + 2.51 / (Re * std::sqrt(f))), -2.0);
+    }
+    return f;
+}
+
+/// One GB300 branch by hand (rack_loops.json): 6 m of 38 mm hose (Colebrook), K = 6 of
+/// fittings, 24,000 laminar channels of 0.5 mm × 120 mm (Hagen–Poiseuille), a Kvs 40 m³/h
+/// valve at opening x.                                                                 [Pa]
+double branchDp(double q, double x) {
+    const double A = 0.25 * M_PI * 0.038 * 0.038, v = q / A;
+    const double Re = kRho * v * 0.038 / kMu;
+    const double hose = colebrook(Re, 1.5e-6 / 0.038) * (6.0 / 0.038) * 0.5 * kRho * v * v;
+    const double fittings = 6.0 * 0.5 * kRho * v * v;
+    const double vc = q / (24000.0 * 0.25 * M_PI * 0.5e-3 * 0.5e-3);
+    const double channels = 32.0 * kMu * 0.12 * vc / (0.5e-3 * 0.5e-3);
+    const double valve = 1e5 * (kRho / 1000.0) * std::pow(q * 3600.0 / (40.0 * x), 2);
+    return hose + fittings + channels + valve;
+}
+
+TEST(LiquidLoop, BranchValveAtTwentyPercentThrottlesItsRackAsTheBranchLawsSay) {
+    // The first rack on CDU 0 has its balancing valve closed to 20 % at 60 s. Every branch on
+    // the CDU sees the same header Δp: the open racks' recorded flow gives that Δp by hand
+    // (branchDp), and the throttled rack draws the flow at which its law, with the valve at
+    // 20 % (25× the valve's open resistance), gives the same Δp.
+    Json j = scenarioJson("contingency_cdu_pump_trip.json");
+    j["events"] = Json::array(
+        {{{"type", "rack_valve"}, {"at_s", 60.0}, {"cdu", 0}, {"opening_pct", 20.0}}});
+    j["study"]["duration_s"] = 1200.0;
+    j["study"]["output_interval_s"] = 10.0;
+    j["study"]["per_rack_channels"] = true;
+    const RunOutcome r = run(j);
+    const auto& ts = r.report.timeseries;
+    const std::string thr = "racks/g0_k0_pretrain_valve", open = "racks/g0_k0_pretrain";
+    const auto& q_t = ts.at(thr, "coolant_flow").values;
+    const auto& q_o = ts.at(open, "coolant_flow").values;
+    const auto& dp = ts.at(open, "header_dp").values;
+    const std::size_t before = 5, end = q_t.size() - 1;  // 50 s and 1,200 s
+    ASSERT_NEAR(q_t[before], q_o[before], 1e-12);        // identical branches before the event
+    // The header Δp from the open racks' flow, by hand, against the run's.
+    EXPECT_NEAR(branchDp(q_o[end], 1.0), dp[end], 0.01 * dp[end]);
+    // The throttled rack's flow by bisection on its law at that Δp.
+    double lo = 0.0, hi = q_o[end];
+    for (int i = 0; i < 200; ++i) {
+        const double m = 0.5 * (lo + hi);
+        (branchDp(m, 0.2) < dp[end] ? lo : hi) = m;
+    }
+    std::printf("valve 20 %%: rack %.1f L/min (hand %.1f), others %.1f L/min (%.1f before), "
+                "header %.1f kPa\n",
+                q_t[end] * 6e4, lo * 6e4, q_o[end] * 6e4, q_o[before] * 6e4, dp[end] / 1e3);
+    EXPECT_NEAR(q_t[end], lo, 0.01 * lo);
+    EXPECT_LT(q_t[end], 0.8 * q_o[end]);
+    // The others draw a little more: the throttled rack runs hotter, the CDU's mixed return
+    // rises and the reset lifts the header Δp.
+    EXPECT_GT(q_o[end], q_o[before]);
+    EXPECT_LT(q_o[end], 1.10 * q_o[before]);
+    // Its dies by hand. Heat: the open racks' own rise gives Q_o = ṁ·c_p·ΔT; the throttled
+    // rack draws more (its hotter dies leak more), in the ratio of the racks' IT power, all of
+    // it GPU leakage, which goes to the liquid. Its outlet rise is Q_t/(ṁ_t·c_p).
+    const double cp = 3959.5, T_sup = 308.15, rho_ref = 1019.24;  // ṁ = ρ(30 °C)·V̇
+    const auto& out_o = ts.at(open, "outlet_temp").values;
+    const auto& out_t = ts.at(thr, "outlet_temp").values;
+    const double P_o = ts.at(open, "it_power").values[end] / 7.0;  // 7 open racks in the slot
+    const double P_t = ts.at(thr, "it_power").values[end];
+    const double Q_o = rho_ref * q_o[end] * cp * (out_o[end] - T_sup);
+    const double Q_t = Q_o + (P_t - P_o);
+    const double rise_t = Q_t / (rho_ref * q_t[end] * cp);
+    EXPECT_NEAR(out_t[end] - T_sup, rise_t, 0.02 * rise_t);
+    // Plate over the outlet: Q·R(q) with the laminar channel film by hand (Hausen, 24,000
+    // channels, D/L = 0.5/60, Pr 11.265), R = 2.23e-5 + 9.30e-5·Nu(200 L/min)/Nu(q);
+    // junction over the plate: the GPU's own heat × 0.012 K/W, higher by the leakage/72.
+    auto R = [](double q) {
+        const double v = q / (24000.0 * 0.25 * M_PI * 0.5e-3 * 0.5e-3);
+        const double Gz = (kRho * v * 0.5e-3 / kMu) * 11.265 * (0.5 / 60.0);
+        const double Nu = 3.66 + 0.0668 * Gz / (1.0 + 0.04 * std::pow(Gz, 2.0 / 3.0));
+        return 2.23e-5 + 9.30e-5 * 4.875 / Nu;
+    };
+    const double d_tj = (out_t[end] - out_o[end]) + (Q_t * R(q_t[end]) - Q_o * R(q_o[end])) +
+                        (P_t - P_o) / 72.0 * 0.012;
+    const auto& tj_o = ts.at(open, "junction_temp").values;
+    const auto& tj_t = ts.at(thr, "junction_temp").values;
+    std::printf("junction: throttled − open %.2f K (hand %.2f K)\n", tj_t[end] - tj_o[end], d_tj);
+    EXPECT_NEAR(tj_t[end] - tj_o[end], d_tj, 0.05 * d_tj);
+}
+
+}  // namespace
+}  // namespace dctwin::facility::test
