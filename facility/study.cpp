@@ -85,6 +85,28 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
                                    100.0 * d.heat_rejected / (unit_capacity * z.plant.units),
                                    100.0 * fws_flow / z.design_fws_flow,
                                    100.0 * air_load / (crah.capacity * (crah_units - 1))};
+    // The secondary pumps under control (issue 9): the fastest CDU's speed against rated, the
+    // highest header differential pressure against the setpoint it may reset up to.
+    double speed_max = 0.0, dp_max = 0.0;
+    for (const auto& cs : m.cdus()) {
+        speed_max = std::max(speed_max, at(m, y, cs.cdu.out("pump_speed")));
+        dp_max = std::max(dp_max, at(m, y, cs.cdu.out("header_dp")));
+    }
+    auto row = [&](const std::string& e, const std::string& mdl, double r, const std::string& u,
+                   double n, const std::string& red, double l) {
+        element.push_back(e);
+        model.push_back(mdl);
+        rating.push_back(r);
+        unit.push_back(u);
+        count.push_back(n);
+        redundancy.push_back(red);
+        load.push_back(l);
+        loading.push_back(100.0 * l / r);
+    };
+    row("cdu_pump_speed", cdu.name + " drive (" + cdu.control_variable + ")", 1.0, "1",
+        static_cast<double>(cdu.pumps_installed * (z.cdus + z.cdu_spares)), "-", speed_max);
+    row("cdu_header_dp", cdu.name + " rack headers", cdu.dp_setpoint, "Pa",
+        static_cast<double>(z.cdus + z.cdu_spares), "-", dp_max);
     if (z.plant.chiller) {
         const double ch = at(m, y, m.plant().out("chiller_cooling"));
         element.push_back("trim_chiller");

@@ -66,8 +66,8 @@ TEST(LiquidLoop, WaterCoolsTheDiesAndPumpsLessThanPg25AndPg30TheOtherWay) {
     // carries the 10 K rise with 7 % less flow (ρ·c_p 4.15 against 4.02 MJ/(m³·K)) at less
     // than half the viscosity, so less head; PG30 the other way (film −4 %, viscosity +18 %).
     auto with = [](const std::string& coolant) {
-        return run(reference(
-            {{"study", annualStudy("07-15", 2.0)}, {"cooling", {{"coolant", coolant}}}}));
+        return run(
+            reference({{"study", annualStudy("07-15", 2.0)}, {"cooling", {{"coolant", coolant}}}}));
     };
     const RunOutcome water = with("water"), pg25 = with("PG25"), pg30 = with("PG30");
     const double tj_w = num(water.summary, "max_gpu_junction_C");
@@ -76,9 +76,10 @@ TEST(LiquidLoop, WaterCoolsTheDiesAndPumpsLessThanPg25AndPg30TheOtherWay) {
     const double p_w = num(water.summary, "cdu_pump_energy_MWh");
     const double p_25 = num(pg25.summary, "cdu_pump_energy_MWh");
     const double p_30 = num(pg30.summary, "cdu_pump_energy_MWh");
-    std::printf("junction peak water %.2f, PG25 %.2f, PG30 %.2f C; CDU pumps %.3f, %.3f, %.3f "
-                "MWh\n",
-                tj_w, tj_25, tj_30, p_w, p_25, p_30);
+    std::printf(
+        "junction peak water %.2f, PG25 %.2f, PG30 %.2f C; CDU pumps %.3f, %.3f, %.3f "
+        "MWh\n",
+        tj_w, tj_25, tj_30, p_w, p_25, p_30);
     EXPECT_LT(tj_w, tj_25 - 1.0);
     EXPECT_LT(p_w, p_25);
     EXPECT_GT(tj_30, tj_25);
@@ -117,8 +118,8 @@ TEST(LiquidLoop, BranchValveAtTwentyPercentThrottlesItsRackAsTheBranchLawsSay) {
     // (branchDp), and the throttled rack draws the flow at which its law, with the valve at
     // 20 % (25× the valve's open resistance), gives the same Δp.
     Json j = scenarioJson("contingency_cdu_pump_trip.json");
-    j["events"] = Json::array(
-        {{{"type", "rack_valve"}, {"at_s", 60.0}, {"cdu", 0}, {"opening_pct", 20.0}}});
+    j["events"] =
+        Json::array({{{"type", "rack_valve"}, {"at_s", 60.0}, {"cdu", 0}, {"opening_pct", 20.0}}});
     j["study"]["duration_s"] = 1200.0;
     j["study"]["output_interval_s"] = 10.0;
     j["study"]["per_rack_channels"] = true;
@@ -138,9 +139,10 @@ TEST(LiquidLoop, BranchValveAtTwentyPercentThrottlesItsRackAsTheBranchLawsSay) {
         const double m = 0.5 * (lo + hi);
         (branchDp(m, 0.2) < dp[end] ? lo : hi) = m;
     }
-    std::printf("valve 20 %%: rack %.1f L/min (hand %.1f), others %.1f L/min (%.1f before), "
-                "header %.1f kPa\n",
-                q_t[end] * 6e4, lo * 6e4, q_o[end] * 6e4, q_o[before] * 6e4, dp[end] / 1e3);
+    std::printf(
+        "valve 20 %%: rack %.1f L/min (hand %.1f), others %.1f L/min (%.1f before), "
+        "header %.1f kPa\n",
+        q_t[end] * 6e4, lo * 6e4, q_o[end] * 6e4, q_o[before] * 6e4, dp[end] / 1e3);
     EXPECT_NEAR(q_t[end], lo, 0.01 * lo);
     EXPECT_LT(q_t[end], 0.8 * q_o[end]);
     // The others draw a little more: the throttled rack runs hotter, the CDU's mixed return
