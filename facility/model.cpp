@@ -413,6 +413,7 @@ void SiteModel::wireFacilityLoop(const ComponentHandle& fws_mix) {
     scheduled("units_available", sizing_.plant.units, c_.units_available);
     scheduled("fans_available", 1.0, c_.fans_available);
     scheduled("chiller_available", 1.0, c_.chiller_available);
+    fix(plant_, "fan_limit", sizing_.plant.fan_limit);
     if (spec_.cooling.air_side.kind == thermal::AirSideKind::RearDoor) {
         system_.connect(sums_.rack_heat_air, plant_.in("extra_heat"));  // rear doors
     } else {

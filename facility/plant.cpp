@@ -120,6 +120,7 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
     addInput(kChiller, {"chiller_available", "1", 1.0, 1.0, "0 after a chiller trip"});
     addInput(kExtraHeat,
              {"extra_heat", "W", 0.1 * qn, 0.0, "rear-door heat into the water ahead of the bank"});
+    addInput(kFanLimit, {"fan_limit", "1", 1.0, 1.0, "operator's cap on the units' fan speed"});
     addOutput(kOutletTemp, {"outlet_temp", "K", 305.0, 0.0, "water leaving the plant"});
     addOutput(kHeat, {"heat_rejected", "W", qn, 0.0, "heat taken from the water"});
     addOutput(kFanPower, {"fan_power", "W", 0.02 * qn, 0.0, "fans of the primary units"});
@@ -165,14 +166,14 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
     if (n > 0 && flow > 0.0) {
         if (design_.kind == PrimaryKind::DryCooler) {
             const thermal::DryCooler& bank = dry_.at(n);
-            thermal::DryCooler::Inputs in{T_in, flow, T_set, air};
+            thermal::DryCooler::Inputs in{T_in, flow, T_set, air, u[kFanLimit]};
             const auto o = fans ? bank.evaluate(in) : bank.evaluateAt(in, 0.0, 0.0);
             T1 = o.outlet_temp;
             y[kFanPower] = o.fan_power;
             y[kSpray] = o.spray_water_rate;
         } else {
             const thermal::CoolingTower& cells = tower_.at(n);
-            thermal::CoolingTower::Inputs in{T_in, flow, T_set, air};
+            thermal::CoolingTower::Inputs in{T_in, flow, T_set, air, u[kFanLimit]};
             const auto o = fans ? cells.evaluate(in) : cells.evaluateAt(in, 0.0);
             T1 = o.outlet_temp;
             y[kFanPower] = o.fan_power;

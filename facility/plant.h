@@ -130,6 +130,7 @@ struct PlantDesign {
     thermal::DryCoolerSpec dry_cooler;            // when kind == DryCooler
     thermal::CoolingTowerSpec tower;              // when kind == CoolingTower
     int units = 1;                                // [1] installed (all run; fans share the duty)
+    double fan_limit = 1.0;                       // [1] operator's cap on fan speed (0..1]
     std::vector<int> unit_counts_needed;          // other counts events will ask for
     std::optional<thermal::ChillerSpec> chiller;  // air-cooled trim chiller
     int chiller_units = 0;                        // [1]
@@ -156,7 +157,8 @@ public:
         kUnits,
         kFans,
         kChiller,
-        kExtraHeat
+        kExtraHeat,
+        kFanLimit
     };
     enum Output : std::size_t {
         kOutletTemp,

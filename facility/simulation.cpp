@@ -77,6 +77,7 @@ Controls Simulation::controls() const {
     c.gpu_power_cap = s.spec.it.racks.front().rack.gpu_tdp;
     c.smoothing_floor_pct = s.spec.power.smoothing_settings.floor_pct;
     c.cdu_dp_setpoint = s.spec.cooling.cdu.dp_setpoint;
+    c.heat_rejection_fan_limit = s.sizing.plant.fan_limit;
     const auto& units = s.conditions.units_available;
     c.heat_rejection_units =
         units.empty() ? s.sizing.plant.units : static_cast<int>(std::lround(units.back().second));
@@ -121,6 +122,9 @@ void Simulation::advance(double to, const Controls& c) {
         requireRange("cdu_dp_setpoint", *c.cdu_dp_setpoint,
                      std::max(1e3, s.spec.cooling.cdu.dp_min), 2e6, "Pa");
     }
+    if (c.heat_rejection_fan_limit) {
+        requireRange("heat_rejection_fan_limit", *c.heat_rejection_fan_limit, 0.0, 1.0, "1");
+    }
     if (c.heat_rejection_units) {
         requireRange("heat_rejection_units", *c.heat_rejection_units, 0.0, s.sizing.plant.units,
                      "units");
@@ -138,6 +142,7 @@ void Simulation::advance(double to, const Controls& c) {
     for (auto& e : s.spec.it.racks) set(e.rack.gpu_tdp, c.gpu_power_cap);
     set(s.spec.power.smoothing_settings.floor_pct, c.smoothing_floor_pct);
     set(s.spec.cooling.cdu.dp_setpoint, c.cdu_dp_setpoint);
+    set(s.sizing.plant.fan_limit, c.heat_rejection_fan_limit);
     if (c.heat_rejection_units && *c.heat_rejection_units != controls().heat_rejection_units) {
         // From now on (a Schedule switches at t ≥ its time); the plant builds a bank for each
         // count it will be asked to run with.

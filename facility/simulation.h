@@ -23,8 +23,8 @@
 /// | cdu_dp_setpoint        | Pa   | every CDU's dp_setpoint: the header differential       |
 /// |                        |      | pressure its pumps hold (the upper limit of the ΔT reset |
 /// |                        |      | when the CDU record resets it, thermal/cdu.h)          |
-/// Not in the model (so not offered): a fan speed limit of the heat rejection (its fans are
-/// on or off; units in service are the control).
+/// | heat_rejection_fan_limit | 1  | the plant's fan_limit: the fans modulate up to it and  |
+/// |                        |      | the pads (or a miss of the setpoint) take the rest     |
 #include <memory>
 #include <optional>
 #include <vector>
@@ -37,12 +37,13 @@ namespace dctwin::facility {
 
 /// Control values; an absent one keeps its current value.
 struct Controls {
-    std::optional<double> tcs_supply_setpoint;  ///< [K]
-    std::optional<double> fws_supply_setpoint;  ///< [K]
-    std::optional<double> gpu_power_cap;        ///< [W] per GPU
-    std::optional<double> smoothing_floor_pct;  ///< [%]
-    std::optional<int> heat_rejection_units;    ///< [1]
-    std::optional<double> cdu_dp_setpoint;      ///< [Pa]
+    std::optional<double> tcs_supply_setpoint;       ///< [K]
+    std::optional<double> fws_supply_setpoint;       ///< [K]
+    std::optional<double> gpu_power_cap;             ///< [W] per GPU
+    std::optional<double> smoothing_floor_pct;       ///< [%]
+    std::optional<int> heat_rejection_units;         ///< [1]
+    std::optional<double> cdu_dp_setpoint;           ///< [Pa]
+    std::optional<double> heat_rejection_fan_limit;  ///< [1] of rated fan speed
 };
 
 /// One value of the site at the current time.

@@ -184,6 +184,8 @@ facility::Controls controlsOf(const py::kwargs& kw) {
             c.smoothing_floor_pct = number();
         } else if (k == "cdu_dp_setpoint_kPa") {
             c.cdu_dp_setpoint = number() * 1e3;
+        } else if (k == "heat_rejection_fan_limit_pct") {
+            c.heat_rejection_fan_limit = number() / 100.0;
         } else if (k == "heat_rejection_units") {
             const double n = number();
             if (n != std::floor(n)) {
@@ -196,7 +198,8 @@ facility::Controls controlsOf(const py::kwargs& kw) {
         } else {
             throw InputError(fmt::format(
                 "unknown control '{}'; the controls are tcs_supply_temp_C, fws_supply_temp_C, "
-                "gpu_power_cap_W, smoothing_floor_pct, heat_rejection_units, cdu_dp_setpoint_kPa",
+                "gpu_power_cap_W, smoothing_floor_pct, heat_rejection_units, cdu_dp_setpoint_kPa, "
+                "heat_rejection_fan_limit_pct",
                 k));
         }
     }
@@ -211,6 +214,7 @@ py::dict controlsDict(const facility::Controls& c) {
     d["smoothing_floor_pct"] = *c.smoothing_floor_pct;
     d["heat_rejection_units"] = *c.heat_rejection_units;
     d["cdu_dp_setpoint_kPa"] = *c.cdu_dp_setpoint / 1e3;
+    d["heat_rejection_fan_limit_pct"] = *c.heat_rejection_fan_limit * 100.0;
     return d;
 }
 
@@ -353,6 +357,7 @@ PYBIND11_MODULE(dctwin, m) {
         "A study stepped from Python: advance(to_s, **controls), "
         "observe(). Controls: tcs_supply_temp_C, "
         "fws_supply_temp_C, gpu_power_cap_W, smoothing_floor_pct, cdu_dp_setpoint_kPa, "
+        "heat_rejection_fan_limit_pct, "
         "heat_rejection_units.")
         .def(py::init([](const py::handle& s) {
                  const auto spec = scenarioOf(s);

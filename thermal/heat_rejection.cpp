@@ -263,13 +263,17 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
     checkAmbient(in.air, where);
     checkWaterSide(where, coolant_, in.inlet_temp, in.flow, in.setpoint);
     if (in.inlet_temp <= in.setpoint || in.flow <= 0.0) return evaluateAt(in, 0.0, 0.0);
-    const Outputs dry_full = evaluateAt(in, 1.0, 0.0);
+    // The fans modulate up to the operator's limit (1 = rated speed); the pads come in at it.
+    const double f_max = std::clamp(in.max_fan_speed, 0.0, 1.0);
+    const Outputs dry_full = evaluateAt(in, f_max, 0.0);
     const double allowed = padsAllowed(in.air.dry_bulb);
     if (dry_full.outlet_temp < in.setpoint) {
         // Dry operation meets the setpoint: fans modulate, pads stay dry (water first saved).
         if (dry_full.heat_rejected <= 0.0) return evaluateAt(in, 0.0, 0.0);
-        const double f = solveFraction([&](double x) { return evaluateAt(in, x, 0.0).outlet_temp; },
-                                       in.setpoint);
+        const double f =
+            f_max *
+            solveFraction([&](double x) { return evaluateAt(in, f_max * x, 0.0).outlet_temp; },
+                          in.setpoint);
         return evaluateAt(in, f, 0.0);
     }
     if (allowed <= 0.0) {
@@ -277,15 +281,15 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
         return dry_full.heat_rejected > 0.0 ? dry_full : evaluateAt(in, 0.0, 0.0);
     }
     // Fans at full speed and still short: wet the pads, as little as meets the setpoint.
-    const Outputs wet_full = evaluateAt(in, 1.0, allowed);
+    const Outputs wet_full = evaluateAt(in, f_max, allowed);
     if (wet_full.outlet_temp >= in.setpoint) {
         return wet_full.heat_rejected > 0.0 ? wet_full : evaluateAt(in, 0.0, 0.0);
     }
     const double pads =
         allowed *
-        solveFraction([&](double x) { return evaluateAt(in, 1.0, allowed * x).outlet_temp; },
+        solveFraction([&](double x) { return evaluateAt(in, f_max, allowed * x).outlet_temp; },
                       in.setpoint);
-    return evaluateAt(in, 1.0, pads);
+    return evaluateAt(in, f_max, pads);
 }
 
 // --------------------------------------------------------------------------- cooling tower
@@ -464,11 +468,13 @@ CoolingTower::Outputs CoolingTower::evaluate(const Inputs& in) const {
     checkAmbient(in.air, where);
     checkWaterSide(where, water_, in.inlet_temp, in.flow, in.setpoint);
     if (in.inlet_temp <= in.setpoint || in.flow <= 0.0) return evaluateAt(in, 0.0);
-    const Outputs full = evaluateAt(in, 1.0);
+    const double f_max = std::clamp(in.max_fan_speed, 0.0, 1.0);
+    const Outputs full = evaluateAt(in, f_max);
     if (full.heat_rejected <= 0.0) return evaluateAt(in, 0.0);
     if (full.outlet_temp >= in.setpoint) return full;
     const double f =
-        solveFraction([&](double x) { return evaluateAt(in, x).outlet_temp; }, in.setpoint);
+        f_max *
+        solveFraction([&](double x) { return evaluateAt(in, f_max * x).outlet_temp; }, in.setpoint);
     return evaluateAt(in, f);
 }
 

@@ -129,6 +129,7 @@ public:
         double flow = 0.0;           // [m³/s] total to the bank
         double setpoint = 308.15;    // [K] leaving water
         AmbientAir air;
+        double max_fan_speed = 1.0;  // [1] operator's limit on the fans (0..1)
     };
     struct Outputs {
         double outlet_temp = 0.0;         // [K]
@@ -198,6 +199,7 @@ public:
         double flow = 0.0;           // [m³/s] water to all cells
         double setpoint = 302.59;    // [K]
         AmbientAir air;
+        double max_fan_speed = 1.0;  // [1] operator's limit on the fans (0..1)
     };
     struct Outputs {
         double outlet_temp = 0.0;          // [K]

@@ -163,6 +163,18 @@ class OtherControls(unittest.TestCase):
         rise = lambda o: o["cooling/tcs_return_temp"] - o["cooling/tcs_supply_temp"]
         self.assertGreater(rise(capped), rise(base) + 0.5)
 
+    def test_heat_rejection_fan_limit_trades_fans_for_water(self):
+        # On a July afternoon the adiabatic coolers run their fans near full speed and spray
+        # a little. Capped at 60 % of rated speed the fans draw at most 0.6³ = 22 % of their
+        # rated power (affinity) and the pads spray more to hold the 31 °C supply, or the
+        # supply misses it.
+        base, capped, c = self.run_hour(heat_rejection_fan_limit_pct=60.0)
+        self.assertEqual(c["heat_rejection_fan_limit_pct"], 60.0)
+        rated = 13 * 20e3  # 13 units of 20 kW fans (the reference plant at full speed)
+        self.assertLessEqual(capped["cooling/heat_rejection_fan_power"], 0.6 ** 3 * rated * 1.001)
+        self.assertTrue(capped["water/spray_rate"] > base["water/spray_rate"]
+                        or capped["cooling/setpoint_unmet"] > 0.0)
+
     def test_gpu_power_cap_lowers_it_power(self):
         base, capped, c = self.run_hour(gpu_power_cap_W=1000.0)
         self.assertEqual(c["gpu_power_cap_W"], 1000.0)

@@ -186,6 +186,32 @@ TEST(DryCooler, AdiabaticPadsSaveWaterFirstAndAreAdiabatic) {
     EXPECT_EQ(dc.evaluate(in).spray_water_rate, 0.0);
 }
 
+TEST(DryCooler, FanLimitCapsTheFansByTheAffinityLawAndThePadsTakeTheRest) {
+    // An operator's cap at 60 % of rated fan speed: the fans draw at most 0.6³ = 21.6 % of
+    // their full-speed power (fan law, domain-facts C2), and where full speed alone met the
+    // setpoint the pads now spray to make up the air flow the fans no longer move.
+    const DryCooler dc(DryCoolerSpec::fromCatalog("generic_adiabatic_dry_cooler_1MW"), 1);
+    const AmbientAir hot{celsiusToKelvin(40.0), celsiusToKelvin(22.0), 101325.0};
+    DryCooler::Inputs in{celsiusToKelvin(45.0), dc.designWaterFlow(), celsiusToKelvin(43.0), hot};
+    const DryCooler::Outputs free = dc.evaluate(in);
+    in.max_fan_speed = 1.0;
+    const double full_fans = dc.evaluateAt(in, 1.0, 0.0).fan_power;
+    in.max_fan_speed = 0.6;
+    const DryCooler::Outputs capped = dc.evaluate(in);
+    EXPECT_EQ(free.spray_water_rate, 0.0);
+    EXPECT_LE(capped.fan_power, 0.216 * full_fans * (1 + 1e-9));
+    EXPECT_GT(capped.spray_water_rate, 0.0);
+    EXPECT_NEAR(capped.outlet_temp, in.setpoint, 1e-6);
+    // A cooling tower with its fans capped runs warmer when the cap binds.
+    const CoolingTower tower(CoolingTowerSpec::fromCatalog("cti_open_tower_cell_3500kW"), 1);
+    const AmbientAir warm{celsiusToKelvin(30.0), celsiusToKelvin(24.0), 101325.0};
+    CoolingTower::Inputs ti{celsiusToKelvin(36.0), tower.designWaterFlow(), celsiusToKelvin(25.0),
+                            warm};
+    const double T_free = tower.evaluate(ti).outlet_temp;
+    ti.max_fan_speed = 0.3;
+    EXPECT_GT(tower.evaluate(ti).outlet_temp, T_free + 0.1);
+}
+
 TEST(HeatRejection, NoNanAcrossTheDocumentedRangeAndClearErrorsOutside) {
     const DryCooler dc(DryCoolerSpec::fromCatalog("generic_adiabatic_dry_cooler_1MW"), 2);
     const CoolingTower tower(CoolingTowerSpec::fromCatalog("cti_open_tower_cell_3500kW"), 1);
