@@ -270,6 +270,17 @@ Recorder::Probe weightedMean(Terms terms) {
         return a / w;
     };
 }
+/// The largest (or, `smallest`, the least) of outputs y[i] over the terms (weights unused).
+Recorder::Probe extremeOf(const Terms& terms, bool smallest) {
+    std::vector<std::size_t> idx;
+    for (const auto& [i, w] : terms) idx.push_back(i);
+    return [idx, smallest](double, std::span<const double>, std::span<const double> y) {
+        double v = smallest ? std::numeric_limits<double>::infinity()
+                            : -std::numeric_limits<double>::infinity();
+        for (std::size_t i : idx) v = smallest ? std::min(v, y[i]) : std::max(v, y[i]);
+        return v;
+    };
+}
 Recorder::Probe sumOf(std::vector<std::size_t> idx, bool states) {
     return [idx, states](double, std::span<const double> x, std::span<const double> y) {
         double v = 0;
@@ -482,15 +493,8 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
                  "TCS return (mean over CDUs)");
     // The warmest CDU's supply: the hours above the TCS setpoint are counted on it (a mean
     // hides the one CDU that lost its pumps).
-    std::vector<std::size_t> sup_max;
-    for (const auto& [i, w] : sup) sup_max.push_back(i);
-    rec.addProbe(
-        [sup_max](double, std::span<const double>, std::span<const double> y) {
-            double v = 0.0;
-            for (std::size_t i : sup_max) v = std::max(v, y[i]);
-            return v;
-        },
-        "cooling", "tcs_supply_temp_max", "K", "TCS supply of the warmest CDU");
+    rec.addProbe(extremeOf(sup, false), "cooling", "tcs_supply_temp_max", "K",
+                 "TCS supply of the warmest CDU");
     // The secondary loops: pump speed and header differential pressure (mean over CDUs), and
     // the flow of one rack (mean over the racks, and the smallest of any rack slot).
     Terms speed, dp;
@@ -503,20 +507,11 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     rec.addProbe(weightedMean(dp), "cooling", "cdu_header_dp", "Pa",
                  "differential pressure across the rack branches (mean over CDUs)");
     Terms rack_flow;
-    std::vector<std::size_t> rack_flows;
-    for (const auto& rs : m.racks()) {
-        rack_flow.emplace_back(m.index(rs.flow), rs.weight);
-        rack_flows.push_back(m.index(rs.flow));
-    }
+    for (const auto& rs : m.racks()) rack_flow.emplace_back(m.index(rs.flow), rs.weight);
     rec.addProbe(weightedMean(rack_flow), "cooling", "rack_flow", "m3/s",
                  "coolant flow of one rack (mean over the racks)");
-    rec.addProbe(
-        [rack_flows](double, std::span<const double>, std::span<const double> y) {
-            double v = std::numeric_limits<double>::infinity();
-            for (std::size_t i : rack_flows) v = std::min(v, y[i]);
-            return v;
-        },
-        "cooling", "rack_flow_min", "m3/s", "coolant flow of the least-fed rack");
+    rec.addProbe(extremeOf(rack_flow, true), "cooling", "rack_flow_min", "m3/s",
+                 "coolant flow of the least-fed rack");
     out(m.supplyPipe().out("outlet_temp"), "cooling", "fws_supply_temp", "facility supply");
     out(m.returnPipe().out("outlet_temp"), "cooling", "fws_return_temp", "facility return");
     recordJunctions(m, sc, rec);
