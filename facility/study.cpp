@@ -481,11 +481,14 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     auto out = [&](OutputPort p, const char* g, const char* n, const char* w) {
         record(m, rec, p, g, n, w);
     };
-    // Flow-weighted temperatures over CDU groups.
-    Terms sup, ret;
+    // Over CDU groups, weighted by the CDUs each stands for: TCS temperatures, and the
+    // secondary loops' pump speed and header differential pressure.
+    Terms sup, ret, speed, dp;
     for (const auto& cs : m.cdus()) {
         sup.emplace_back(m.index(cs.cdu.out("secondary_supply_temp")), cs.multiplicity);
         ret.emplace_back(m.index(cs.mixer.out("temp")), cs.multiplicity);
+        speed.emplace_back(m.index(cs.cdu.out("pump_speed")), cs.multiplicity);
+        dp.emplace_back(m.index(cs.cdu.out("header_dp")), cs.multiplicity);
     }
     rec.addProbe(weightedMean(sup), "cooling", "tcs_supply_temp", "K",
                  "TCS supply (mean over CDUs)");
@@ -495,13 +498,8 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     // hides the one CDU that lost its pumps).
     rec.addProbe(extremeOf(sup, false), "cooling", "tcs_supply_temp_max", "K",
                  "TCS supply of the warmest CDU");
-    // The secondary loops: pump speed and header differential pressure (mean over CDUs), and
-    // the flow of one rack (mean over the racks, and the smallest of any rack slot).
-    Terms speed, dp;
-    for (const auto& cs : m.cdus()) {
-        speed.emplace_back(m.index(cs.cdu.out("pump_speed")), cs.multiplicity);
-        dp.emplace_back(m.index(cs.cdu.out("header_dp")), cs.multiplicity);
-    }
+    // The secondary loops (mean over CDUs), and the flow of one rack (mean over the racks,
+    // and the smallest of any rack slot).
     rec.addProbe(weightedMean(speed), "cooling", "cdu_pump_speed", "1",
                  "CDU secondary pump speed, fraction of rated (mean over CDUs)");
     rec.addProbe(weightedMean(dp), "cooling", "cdu_header_dp", "Pa",

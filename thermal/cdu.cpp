@@ -270,7 +270,8 @@ Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
                 std::move(rack_slots)),
       racks_(0.0),
       control_(control),
-      variable_(variableOf(model_.spec().control_variable)) {
+      variable_(variableOf(model_.spec().control_variable)),
+      dp_reset_(model_.spec().dp_reset == "delta_t") {
     for (const auto& s : manifold_.rackSlots()) racks_ += s.weight;
     if (!(control_.Kp > 0 && control_.Ti > 0 && control_.valve_min > 0 && control_.valve_min < 1 &&
           control_.valve_start >= 0 && control_.valve_start <= 1)) {
@@ -364,7 +365,7 @@ void Cdu::initialState(std::span<double> x0) const {
         speed = 1.0;
     } else {
         const int n = std::max(1, s.pumps_duty);
-        const double Q = std::min(s.secondary_flow, 0.8 * s.secondary_flow);
+        const double Q = 0.8 * s.secondary_flow;
         speed = std::clamp(
             model_.pumpCurve().speedFor(Q / n, s.dp_setpoint + model_.internalResistance() * Q * Q),
             s.min_speed, 1.0);
@@ -507,13 +508,12 @@ void Cdu::computeDerivatives(double, std::span<const double> x, std::span<const 
     const double e_dT = (dT - spec.delta_t_setpoint) / spec.delta_t_setpoint;
     const double dp_hi = u[kDpSetpoint];
     const double dp_lo = std::min(spec.dp_min, dp_hi);
-    const bool reset = spec.dp_reset == "delta_t";
     // The reset is a PI itself: proportional on the ΔT error over the setpoint range, so a
     // load step moves the setpoint at once and the integral trims the rest.
     const double range = dp_hi - dp_lo;
     const double R_cmd = x[kReset] + spec.reset_gain * range * e_dT;
     const double R = std::clamp(R_cmd, dp_lo, dp_hi);
-    if (variable_ == Variable::DifferentialPressure && reset) {
+    if (variable_ == Variable::DifferentialPressure && dp_reset_) {
         dxdt[kReset] = range / spec.reset_time * e_dT + (R - R_cmd) / spec.reset_time;
     } else {
         dxdt[kReset] = (dp_hi - x[kReset]) / spec.reset_time;  // tracks the setpoint, unused
@@ -521,7 +521,7 @@ void Cdu::computeDerivatives(double, std::span<const double> x, std::span<const 
     double e = 0.0;
     switch (variable_) {
         case Variable::DifferentialPressure: {
-            const double r = reset ? R : dp_hi;
+            const double r = dp_reset_ ? R : dp_hi;
             e = (r - h.manifold.header_dp) / r;
             break;
         }

@@ -11,7 +11,7 @@
 //   conductance by the plate-channel correlation Nu = C·Re^n·Pr^(1/3) (Kakaç & Liu, Heat
 //   Exchangers, 3rd ed., ch. 10), at equal mass flow and the design mean temperature:
 //     hA/hA_rated = (k/k_r) · (μ_r/μ)^n · (Pr/Pr_r)^(1/3)
-//   (water in place of PG25 at 38 °C: ×1.46; PG30: ×0.94).
+//   (water in place of PG25 at 40 °C: ×1.72; PG30: below 1, tests/thermal/cdu_test.cpp).
 // Secondary pumps (N duty + standby, "N+1") on a variable-speed drive push the total flow Q
 // through the CDU's own resistance and the rack branches (thermal/hydraulics.h RackManifold):
 //   Δp_pump(Q/N, s) = k_int·Q² + Δp_header,   Q = Σ w_i·q_i(Δp_header, x_i)
@@ -283,6 +283,7 @@ private:
     double racks_;
     Control control_;
     Variable variable_;
+    bool dp_reset_;     // the differential-pressure setpoint is reset on the TCS rise
     double M_s_, M_f_;  // [kg] hold-up masses
 };
 

@@ -35,7 +35,8 @@
 // held within about a kelvin by the CDU and the branch mean moves by a few kelvin with load,
 // while the coolant (water against PG25: viscosity ×0.4, conductivity ×1.3) changes them by
 // tens of percent. The flow law is then fixed per branch and is tabulated once (monotone
-// cubic in Q), which keeps a right-hand-side evaluation cheap at campus scale.
+// cubic against √(Q/Q_max), and its inverse with the valve open), which keeps a
+// right-hand-side evaluation cheap at campus scale.
 //
 // Rack manifold (one CDU's secondary loop): N running pumps in parallel at speed s push the
 // total flow Q through the CDU's own resistance (plate heat exchanger, strainer, piping,

@@ -587,6 +587,24 @@ private:
         writeStringArrayAttribute(ds.get(), "units", units, where);
     }
 
+    /// Dataset creation properties of a double series or matrix: chunked (`chunk` per
+    /// dimension; an empty dataset stays contiguous, as a chunk cannot be empty) with shuffle
+    /// + deflate, which compress smooth signals far better than deflate alone (shuffle groups
+    /// the bytes of neighbouring doubles).
+    Handle seriesCreateProperties(int rank, const hsize_t* chunk, bool empty,
+                                  const std::string& ctx) const {
+        Handle dcpl = make(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, ctx);
+        if (!empty) {
+            check(H5Pset_chunk(dcpl.get(), rank, chunk), ctx);
+            if (options_.compression_level > 0) {
+                check(H5Pset_shuffle(dcpl.get()), ctx);
+                check(H5Pset_deflate(dcpl.get(), static_cast<unsigned>(options_.compression_level)),
+                      ctx);
+            }
+        }
+        return dcpl;
+    }
+
     void writeSeries(hid_t loc, const std::string& name, const std::vector<double>& values,
                      const std::string& unit, const std::string& description,
                      const std::string& where) const {
@@ -594,18 +612,8 @@ private:
         const hsize_t n = values.size();
         const hsize_t dims[1] = {n};
         Handle space = make(H5Screate_simple(1, dims, nullptr), H5Sclose, ctx);
-        Handle dcpl = make(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, ctx);
-        if (n > 0) {  // a chunk cannot be empty: empty series stay contiguous
-            const hsize_t chunk[1] = {std::min<hsize_t>(n, options_.chunk_size)};
-            check(H5Pset_chunk(dcpl.get(), 1, chunk), ctx);
-            if (options_.compression_level > 0) {
-                // Shuffle groups the bytes of neighbouring doubles, which deflate then
-                // compresses far better for smooth signals.
-                check(H5Pset_shuffle(dcpl.get()), ctx);
-                check(H5Pset_deflate(dcpl.get(), static_cast<unsigned>(options_.compression_level)),
-                      ctx);
-            }
-        }
+        const hsize_t chunk[1] = {std::min<hsize_t>(n, options_.chunk_size)};
+        Handle dcpl = seriesCreateProperties(1, chunk, n == 0, ctx);
         Handle ds = make(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
                                     dcpl.get(), H5P_DEFAULT),
                          H5Dclose, ctx);
@@ -783,16 +791,8 @@ private:
         const std::string ctx = fmt::format("writing dataset '{}'", where);
         const hsize_t dims[2] = {rows, cols};
         Handle space = make(H5Screate_simple(2, dims, nullptr), H5Sclose, ctx);
-        Handle dcpl = make(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, ctx);
-        if (rows > 0 && cols > 0) {
-            const hsize_t chunk[2] = {std::min<hsize_t>(rows, options_.chunk_size), cols};
-            check(H5Pset_chunk(dcpl.get(), 2, chunk), ctx);
-            if (options_.compression_level > 0) {
-                check(H5Pset_shuffle(dcpl.get()), ctx);
-                check(H5Pset_deflate(dcpl.get(), static_cast<unsigned>(options_.compression_level)),
-                      ctx);
-            }
-        }
+        const hsize_t chunk[2] = {std::min<hsize_t>(rows, options_.chunk_size), cols};
+        Handle dcpl = seriesCreateProperties(2, chunk, rows == 0 || cols == 0, ctx);
         Handle ds = make(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
                                     dcpl.get(), H5P_DEFAULT),
                          H5Dclose, ctx);
