@@ -1,10 +1,12 @@
-// Heat rejection (thermal/heat_rejection.h): cooling tower at the CTI rating point and its
-// water use, DOE-2 chiller, dry cooler with fans and adiabatic pads, economizer logic, ASHRAE
-// classes, energy conservation and input ranges.
+// Heat rejection (thermal/heat_rejection.h): cooling tower at the CTI rating point (1e-6), off
+// design against published correlations, and its water use; DOE-2 chiller; dry cooler with
+// fans and adiabatic pads; economizer logic; ASHRAE classes; energy conservation and input
+// ranges.
 #include "thermal/heat_rejection.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 #include <vector>
@@ -36,9 +38,12 @@ TEST(CoolingTower, CtiRatingPointGivesTheRatedApproach) {
         o.approach, in.inlet_temp - o.outlet_temp, o.heat_rejected / 1e3,
         100 * o.fan_power / o.heat_rejected);
     EXPECT_EQ(o.air_fraction, 1.0);
-    EXPECT_NEAR(o.approach, units::fahrenheitDeltaToKelvin(7.0), 1e-6);
-    EXPECT_NEAR(o.approach, 3.9, 0.05);
-    EXPECT_NEAR(o.heat_rejected, 2 * 3.5e6, 0.01 * 7e6);
+    // The point c was fitted to: 1e-6 relative to the rated approach and the rated heat.
+    const double rated = units::fahrenheitDeltaToKelvin(7.0);
+    EXPECT_NEAR(o.approach, rated, 1e-6 * rated);
+    EXPECT_NEAR(in.inlet_temp - o.outlet_temp, units::fahrenheitDeltaToKelvin(10.0),
+                1e-6 * units::fahrenheitDeltaToKelvin(10.0));
+    EXPECT_NEAR(o.heat_rejected, 2 * 3.5e6, 1e-6 * 7e6);
     // ASHRAE 90.1 (C2): fan power ≤ ~1.3 % of the heat rejected.
     EXPECT_LT(o.fan_power / o.heat_rejected, 0.0135);
     // Energy: water loses what the air gains (Merkel enthalpy balance), 1e-9 relative.
@@ -56,6 +61,148 @@ TEST(CoolingTower, CtiRatingPointGivesTheRatedApproach) {
     const CoolingTower::Outputs c = tower.evaluate(in);
     EXPECT_NEAR(c.outlet_temp, in.setpoint, 1e-6);
     EXPECT_LT(c.air_fraction, 1.0);
+}
+
+// Published off-design performance of towers rated at the CTI point: the two empirical
+// approach correlations of EnergyPlus's CoolingTower:VariableSpeed, "YorkCalc" (York
+// International; EnergyPlus sets it up as its counterflow model) and "CoolToolsCrossFlow"
+// (CoolTools; a crossflow tower; EnergyPlus notes that CoolTools' counterflow set "does not
+// work properly" and ships only the crossflow one), both empirical fits to tower performance
+// data. Source: EnergyPlus Engineering Reference, "Cooling Towers: Variable Speed", empirical
+// models (U.S. DOE), and the coefficients and valid ranges as published in
+// src/EnergyPlus/CondenserLoopTowers.cc (https://github.com/NREL/EnergyPlus); the same numbers
+// are in LBNL's Modelica Buildings library, Buildings.Fluid.HeatExchangers.CoolingTowers.
+// Correlations. Each gives the approach T_out − T_wb [K] from the wet bulb T_wb [°C], the range
+// T_r [K] and the water and air flow ratios FR_w, FR_a (actual/design); YorkCalc uses
+// LG = FR_w/FR_a. Their reference tower is the CTI rating of our catalog cell: at
+// T_wb = 25.556 °C (78 °F), T_r = 5.556 K (10 °F), FR = 1 they give 3.841 K (YorkCalc) and
+// 3.889 K (CoolTools), against the rated 3.889 K (7 °F). Valid ranges (same source): YorkCalc
+// −34.4…29.4 °C wet bulb, 1.1…22.2 K range, 1.1…40 K approach, FR_w 0.75…1.25, LG ≤ 8;
+// CoolTools −1.0…26.7 °C, 1.1…11.1 K range and approach, FR_w 0.75…1.25.
+double coolToolsApproach(double T_wb, double T_r, double FR_w, double FR_a) {
+    // The 35 CoolToolsCrossFlow coefficients in the Engineering Reference's order.
+    static constexpr double c[35] = {
+        0.52049709836241,     -10.617046395344,     10.7292974722538,     -2.74988377158227,
+        4.73629943913743,     -8.25759700874711,    1.57640938114136,     6.51119643791324,
+        1.50433525206692,     -3.2888529287801,     0.0257786145353773,   0.182464289315254,
+        -0.0818947291400898,  -0.215010003996285,   0.0186741309635284,   0.0536824177590012,
+        -0.00270968955115031, 0.00112277498589279,  -0.00127758497497718, 0.0000760420796601607,
+        1.43600088336017,     -0.5198695909109,     0.117339576910507,    1.50492810819924,
+        -0.135898905926974,   -0.152577581866506,   -0.0533843828114562,  0.00493294869565511,
+        -0.00796260394174197, 0.000222619828621544, -0.0543952001568055,  0.00474266879161693,
+        -0.0185854671815598,  0.00115667701293848,  0.000807370664460284};
+    const double a = FR_a, w = FR_w, t = T_wb, r = T_r;
+    const double x[35] = {1,         a,         a * a,     a * a * a, w,         a * w,
+                          a * a * w, w * w,     a * w * w, w * w * w, t,         a * t,
+                          a * a * t, w * t,     a * w * t, w * w * t, t * t,     a * t * t,
+                          w * t * t, t * t * t, r,         a * r,     a * a * r, w * r,
+                          a * w * r, w * w * r, t * r,     a * t * r, w * t * r, t * t * r,
+                          r * r,     a * r * r, w * r * r, t * r * r, r * r * r};
+    double y = 0.0;
+    for (int i = 0; i < 35; ++i) y += c[i] * x[i];
+    return y;
+}
+double yorkCalcApproach(double T_wb, double T_r, double LG) {
+    // The 27 YorkCalc coefficients: all products T_wb^i·T_r^j·LG^k, i, j, k = 0..2, with the
+    // wet-bulb power running fastest, then the range, then LG.
+    static constexpr double c[27] = {
+        -0.359741205,      -0.055053608,     0.0023850432,        0.173926877,
+        -0.0248473764,     0.00048430224,    -0.005589849456,     0.0005770079712,
+        -0.00001342427256, 2.84765801111111, -0.121765149,        0.0014599242,
+        1.680428651,       -0.0166920786,    -0.0007190532,       -0.025485194448,
+        0.0000487491696,   0.00002719234152, -0.0653766255555556, -0.002278167,
+        0.0002500254,      -0.0910565458,    0.00318176316,       0.000038621772,
+        -0.0034285382352,  0.00000856589904, -0.000001516821552};
+    double y = 0.0;
+    int i = 0;
+    for (int k = 0; k < 3; ++k) {
+        for (int j = 0; j < 3; ++j) {
+            for (int n = 0; n < 3; ++n)
+                y += c[i++] * std::pow(T_wb, n) * std::pow(T_r, j) * std::pow(LG, k);
+        }
+    }
+    return y;
+}
+
+/// The tower at full fan speed and design water flow, its inlet temperature found (bisection)
+/// so that it cools the water through `range` [K] at wet bulb `T_wb`, dry bulb `T_db` [K].
+CoolingTower::Outputs towerAtRange(const CoolingTower& tower, double range, double T_wb,
+                                   double T_db, double flow_fraction = 1.0,
+                                   double fan_fraction = 1.0) {
+    CoolingTower::Inputs in{T_wb + range + 1.0,
+                            flow_fraction * tower.designWaterFlow(),
+                            celsiusToKelvin(1.0),
+                            {T_db, T_wb, 101325.0}};
+    double lo = T_wb + range, hi = T_wb + range + 30.0;
+    CoolingTower::Outputs o;
+    for (int i = 0; i < 100; ++i) {
+        in.inlet_temp = 0.5 * (lo + hi);
+        o = tower.evaluateAt(in, fan_fraction);
+        (in.inlet_temp - o.outlet_temp < range ? lo : hi) = in.inlet_temp;
+    }
+    return o;
+}
+
+TEST(CoolingTower, OffDesignApproachAgainstPublishedCorrelations) {
+    // The catalog cell (an open counterflow cell rated at the CTI point, c fitted there) at
+    // wet bulbs, an air flow and a water flow away from its rating, against the two published
+    // correlations above. Conditions: the CTI range of 10 °F = 5.556 K held (the inlet
+    // temperature found by bisection), one cell, sea-level pressure, the dry bulb 5.5 K above
+    // the wet bulb (the correlations have no dry bulb; in the model it enters through the air
+    // density only: 0.5…12 K of depression move the approach at 15.6 °C wet bulb by 0.12 K,
+    // 6.53…6.64 K). Unit conversions: 70/60/50 °F wet bulb = 21.111/15.556/10.000 °C.
+    // Published values (evaluated from the coefficients above; range 5.556 K) and the model:
+    //   T_wb [°C]  FR_w  FR_a | YorkCalc  CoolTools | model   vs York  vs CoolTools  [K]
+    //   21.111     1     1    |  4.795     4.980    | 4.992   +4.1 %   +0.2 %
+    //   15.556     1     1    |  6.176     6.515    | 6.577   +6.5 %   +1.0 %
+    //   10.000     1     1    |  7.766     8.170    | 8.346   +7.5 %   +2.2 %
+    //   25.556     1     0.75 |  5.453     4.299    | 5.272   −3.3 %  +22.6 %
+    //   15.556     1     0.75 |  8.475     7.253    | 8.498   +0.3 %  +17.2 %
+    //   21.111     0.8   1    |  3.624     3.708    | 3.944   +8.8 %   +6.4 %
+    // Tolerance: the band the two published correlations span, widened by 5 % of the
+    // approach. The two are fits to performance data of towers with the same CTI rating and
+    // differ from each other by 3.7–5.2 % of the approach at these wet bulbs at design flows
+    // (and by 1.2 K at 75 % air flow): that is the precision the published data carry, and the
+    // 5 % also covers the ±0.06 K the unspecified dry bulb moves the model.
+    // What the band does not hide (reported with issue 9, not bent here): against YorkCalc,
+    // the counterflow data and so the closer match to our cell, the model's approach is high
+    // by 0.20/0.40/0.58 K at 70/60/50 °F (+4.1/+6.5/+7.5 %), i.e. outside ±5 % below 60 °F;
+    // and at 80 % water flow it is +8.8 %/+6.4 % above both correlations, falling by 1.05 K
+    // from full flow where they fall by 1.17 K (YorkCalc) and 1.27 K (CoolTools). Braun's
+    // NTU ∝ (ṁ_w/ṁ_a)^(1+n) with n = −0.6 gives too little gain from less water; n = −0.8
+    // would give about 3.76 K there but put the 75 % air-flow point about 3 % above YorkCalc.
+    // The 80 % water-flow point is therefore checked for direction only.
+    const CoolingTower tower(CoolingTowerSpec::fromCatalog("cti_open_tower_cell_3500kW"), 1);
+    const double R = units::fahrenheitDeltaToKelvin(10.0);
+    // Hand check of the transcribed coefficients at their reference point.
+    EXPECT_NEAR(coolToolsApproach(25.556, R, 1.0, 1.0), 3.889, 5e-4);
+    EXPECT_NEAR(yorkCalcApproach(25.556, R, 1.0), 3.841, 5e-4);
+    auto model = [&](double wb_C, double fw, double fa) {
+        return towerAtRange(tower, R, celsiusToKelvin(wb_C), celsiusToKelvin(wb_C + 5.5), fw, fa)
+            .approach;
+    };
+    auto inBand = [](double x, double a, double b, double rel) {
+        return x >= (1.0 - rel) * std::min(a, b) && x <= (1.0 + rel) * std::max(a, b);
+    };
+    for (double wb : {21.111, 15.556, 10.0}) {
+        const double m = model(wb, 1.0, 1.0);
+        const double ct = coolToolsApproach(wb, R, 1.0, 1.0), yc = yorkCalcApproach(wb, R, 1.0);
+        std::printf("tower at %.3f C wet bulb: approach %.3f K (YorkCalc %.3f, CoolTools %.3f)\n",
+                    wb, m, yc, ct);
+        EXPECT_TRUE(inBand(m, ct, yc, 0.05)) << wb << " C: " << m << " K";
+    }
+    for (double wb : {25.556, 15.556}) {
+        const double m = model(wb, 1.0, 0.75);
+        const double ct = coolToolsApproach(wb, R, 1.0, 0.75);
+        const double yc = yorkCalcApproach(wb, R, 1.0 / 0.75);
+        std::printf("tower at %.3f C, 75 %% air: approach %.3f K (YorkCalc %.3f, CoolTools %.3f)\n",
+                    wb, m, yc, ct);
+        EXPECT_TRUE(inBand(m, ct, yc, 0.05)) << wb << " C: " << m << " K";
+    }
+    const double full = model(21.111, 1.0, 1.0), part = model(21.111, 0.8, 1.0);
+    std::printf("tower at 21.111 C, 80 %% water: approach %.3f K (YorkCalc %.3f, CoolTools %.3f)\n",
+                part, yorkCalcApproach(21.111, R, 0.8), coolToolsApproach(21.111, R, 0.8, 1.0));
+    EXPECT_LT(part, full - 0.5);  // direction only; see the disagreement above
 }
 
 TEST(CoolingTower, EvaporationBlowdownAndMakeUp) {
