@@ -214,7 +214,23 @@ void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sourc
     }
     connect(cs.mixer, "temp", cs.cdu, "secondary_return_temp");
     connect(pipe_supply_, "outlet_temp", cs.cdu, "facility_supply_temp");
-    fix(cs.cdu, "facility_flow_available", cool.cdu.facility_flow);
+    // The facility pumps decide how much of its design flow a CDU can draw: all of it unless
+    // pumps are lost beyond the standby, which the failure schedule alone decides.
+    if (c_.fws_pumps_failed.empty()) {
+        fix(cs.cdu, "facility_flow_available", cool.cdu.facility_flow);
+    } else {
+        if (!cdu_flow_available_) {
+            std::vector<std::pair<double, double>> available;
+            const auto& plant = dynamic_cast<const HeatRejectionPlant&>(plant_.component());
+            for (const auto& [t, failed] : c_.fws_pumps_failed) {
+                available.emplace_back(
+                    t, cool.cdu.facility_flow * plant.fwsPumps().flowAvailable(failed));
+            }
+            cdu_flow_available_ = schedule("cdu_flow_available", "m3/s", cool.cdu.facility_flow,
+                                           std::move(available));
+        }
+        connect(*cdu_flow_available_, "value", cs.cdu, "facility_flow_available");
+    }
     fix(cs.cdu, "supply_temp_setpoint", cool.tcs_supply_setpoint);
     fix(cs.cdu, "pump_speed", 1.0);
     fix(cs.cdu, "dp_setpoint", cool.cdu.dp_setpoint);
@@ -413,6 +429,20 @@ void SiteModel::wireFacilityLoop(const ComponentHandle& fws_mix) {
     scheduled("units_available", sizing_.plant.units, c_.units_available);
     scheduled("fans_available", 1.0, c_.fans_available);
     scheduled("chiller_available", 1.0, c_.chiller_available);
+    scheduled("fws_pumps_failed", 0.0, c_.fws_pumps_failed);
+    // The facility pumps' valve reset reads the most-open CDU valve.
+    if (sizing_.plant.fws_pumps.control == "valve_reset") {
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < cdus_.size(); ++i) names.push_back(fmt::format("g{}", i));
+        const ComponentHandle vmax =
+            add(std::make_shared<Maximum>("cdu_valve_max", std::move(names), "1", 1.0));
+        for (std::size_t i = 0; i < cdus_.size(); ++i) {
+            connect(cdus_[i].cdu, "valve_position", vmax, fmt::format("g{}", i));
+        }
+        connect(vmax, "value", plant_, "cdu_valve_max");
+    } else {
+        fix(plant_, "cdu_valve_max", 1.0);
+    }
     fix(plant_, "fan_limit", sizing_.plant.fan_limit);
     if (spec_.cooling.air_side.kind == thermal::AirSideKind::RearDoor) {
         system_.connect(sums_.rack_heat_air, plant_.in("extra_heat"));  // rear doors

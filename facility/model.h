@@ -51,6 +51,7 @@ struct Conditions {
     std::vector<std::pair<double, double>> fans_available;   // plant fans and chiller power
     std::vector<std::pair<double, double>> chiller_available;
     std::map<int, std::vector<std::pair<double, double>>> pumps_failed;  // per physical CDU
+    std::vector<std::pair<double, double>> fws_pumps_failed;             // facility water pumps
     /// Branch-valve openings of the first rack of a physical CDU.
     std::map<int, std::vector<std::pair<double, double>>> valve_openings;
     double horizon = 3600.0;  // [s] typical run length (meter nominal values)
@@ -162,6 +163,7 @@ private:
     std::vector<CduSlot> cdus_;
     SiteSums sums_;
     ComponentHandle site_power_, plant_, pipe_supply_, pipe_return_, meters_, weather_;
+    std::optional<ComponentHandle> cdu_flow_available_;  // with facility pump failures
     std::optional<ComponentHandle> battery_;
 };
 

@@ -33,6 +33,20 @@ void LinearCombination::computeOutputs(double, std::span<const double>, std::spa
     y[0] = s;
 }
 
+// ----------------------------------------------------------------------------------- Maximum
+Maximum::Maximum(std::string name, std::vector<std::string> inputs, std::string unit,
+                 double nominal)
+    : Component(std::move(name)) {
+    if (inputs.empty()) throw ModelError(fmt::format("{}: needs at least one input", this->name()));
+    for (auto& in : inputs) addInput({std::move(in), unit, nominal, 0.0, ""});
+    addOutput({"value", std::move(unit), nominal, 0.0, "largest input"});
+}
+
+void Maximum::computeOutputs(double, std::span<const double>, std::span<const double> u,
+                             std::span<double> y) const {
+    y[0] = *std::max_element(u.begin(), u.end());
+}
+
 // ---------------------------------------------------------------------------------- Schedule
 Schedule::Schedule(std::string name, std::string unit, double nominal, double initial,
                    std::vector<std::pair<double, double>> changes)
@@ -83,7 +97,8 @@ void ConstantWeather::computeOutputs(double, std::span<const double>, std::span<
 HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& design)
     : Component(std::move(name)),
       design_(design),
-      water_(thermal::Coolant::byName(design.coolant)) {
+      water_(thermal::Coolant::byName(design.coolant)),
+      pumps_(design.fws_pumps, this->name() + " facility water pumps") {
     if (design.units < 1) {
         throw ModelError(fmt::format("{}: needs at least one heat rejection unit", this->name()));
     }
@@ -121,6 +136,8 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
     addInput(kExtraHeat,
              {"extra_heat", "W", 0.1 * qn, 0.0, "rear-door heat into the water ahead of the bank"});
     addInput(kFanLimit, {"fan_limit", "1", 1.0, 1.0, "operator's cap on the units' fan speed"});
+    addInput(kFwsPumpsFailed, {"fws_pumps_failed", "1", 1.0, 0.0, "facility pumps out of service"});
+    addInput(kValveMax, {"cdu_valve_max", "1", 1.0, 1.0, "most-open CDU primary valve"});
     addOutput(kOutletTemp, {"outlet_temp", "K", 305.0, 0.0, "water leaving the plant"});
     addOutput(kHeat, {"heat_rejected", "W", qn, 0.0, "heat taken from the water"});
     addOutput(kFanPower, {"fan_power", "W", 0.02 * qn, 0.0, "fans of the primary units"});
@@ -136,13 +153,13 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
               {"fws_pump_power", "W", 0.005 * qn, 0.0, "facility water pumps, electric"});
     addOutput(kFwsPumpLoss,
               {"fws_pump_loss", "W", 0.002 * qn, 0.0, "pump and motor losses to the air"});
-    if (!(design.fws_design_flow > 0.0) || !(design.fws_design_dp > 0.0) ||
-        !(design.fws_pump_efficiency > 0.0 && design.fws_pump_efficiency <= 1.0)) {
-        throw ModelError(
-            fmt::format("{}: facility pump design flow, pressure drop and "
-                        "efficiency must be positive (efficiency ≤ 1)",
-                        this->name()));
-    }
+    addOutput(kFwsPumpSpeed,
+              {"fws_pump_speed", "1", 1.0, 0.0, "facility pump drive speed, fraction of rated"});
+    addOutput(kFwsPumpsRunning, {"fws_pumps_running", "1", 1.0, 0.0, "facility pumps staged on"});
+    addOutput(kFwsPumpHead, {"fws_pump_head", "Pa", design.fws_pumps.design_head, 0.0,
+                             "facility pump pressure rise"});
+    addOutput(kFwsRemoteDp, {"fws_remote_dp", "Pa", design.fws_pumps.dp_setpoint, 0.0,
+                             "differential-pressure setpoint in force at the remote CDU"});
 }
 
 void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y) const {
@@ -153,10 +170,14 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
     std::fill(y.begin(), y.end(), 0.0);
     const double mdot = water_.massFlow(flow);
     // Facility pumps: their hydraulic work heats the water ahead of the bank.
-    const double v = flow / design_.fws_design_flow;
-    const double work = flow * design_.fws_design_dp * v * v;
-    y[kFwsPumpPower] = work / design_.fws_pump_efficiency;
-    y[kFwsPumpLoss] = y[kFwsPumpPower] - work;
+    const auto p = pumps_.operate(flow, u[kFwsPumpsFailed], u[kValveMax]);
+    const double work = p.work;
+    y[kFwsPumpPower] = p.power;
+    y[kFwsPumpLoss] = p.power - p.work;
+    y[kFwsPumpSpeed] = p.speed;
+    y[kFwsPumpsRunning] = p.running;
+    y[kFwsPumpHead] = p.head;
+    y[kFwsRemoteDp] = p.remote_dp;
     // Rear doors (when the air side has them) add the racks' air heat to the water here too.
     const double extra = mdot > 0.0 ? std::max(0.0, u[kExtraHeat]) : 0.0;
     const double T_in =

@@ -24,18 +24,24 @@
 //                  model with its condenser at the dry bulb; T_out = h⁻¹(h(T_1) − Q_ch/ṁ)
 //     heat         Q_water = ṁ·(h(T_in) − h(T_out)) + W + Q_extra  (= bank + chiller
 //                  evaporator; Q_extra, the rear doors' heat, enters with the pump work W)
-//     FWS pumps    variable speed on the loop's system curve: W = V̇·Δp_d·(V̇/V̇_d)² is
-//                  hydraulic work into the water ahead of the bank, P = W/η electric, P − W
-//                  (motor and pump losses) goes to the plant room air
+//     FWS pumps    a staged variable-speed pump station on a remote differential-pressure
+//                  setpoint (thermal/pump_station.h): its hydraulic work W = V̇·H goes into
+//                  the water ahead of the bank, P − W (motor, drive and pump losses) to the
+//                  plant room air. With pumps lost beyond the standby the CDUs can draw only
+//                  the share of their design flow the remaining pumps deliver; that share
+//                  depends on the failure schedule alone, so the site model feeds it to the
+//                  CDUs as a schedule (availableFlow) rather than through this component
 //   Unit losses, fan outages (utility loss before the generators pick the fans up) and chiller
 //   trips arrive as inputs, so one plant object covers every event of a contingency.
 //   | input  | inlet_temp, flow, setpoint, dry_bulb, wet_bulb, pressure | K, m3/s, K, K, K, Pa |
 //   | input  | units_available [1], fans_available [1], chiller_available [1],
-//   |        | extra_heat [W] (rear doors: rack heat to air, added ahead of the bank)      |
+//   |        | extra_heat [W] (rear doors: rack heat to air, added ahead of the bank),
+//   |        | fan_limit [1], fws_pumps_failed [1], cdu_valve_max [1] (most-open CDU valve) |
 //   | output | outlet_temp [K], heat_rejected [W] (from the water, pump work included),
 //   |        | fan_power [W], chiller_power [W], evaporation_rate, drift_rate, blowdown_rate,
 //   |        | spray_rate [m3/s], setpoint_unmet [K], chiller_cooling [W],
-//   |        | fws_pump_power [W], fws_pump_loss [W]                   all feedthrough |
+//   |        | fws_pump_power [W], fws_pump_loss [W], fws_pump_speed [1],
+//   |        | fws_pumps_running [1], fws_pump_head [Pa], fws_remote_dp [Pa]  all feedthrough |
 //
 // SitePower — everything electrical above the racks, and where the non-liquid heat goes:
 //     air load     Q_air = rack heat to air + fabric + other + CDU pump losses (P − hydraulic
@@ -69,6 +75,7 @@
 #include "thermal/air_side.h"
 #include "thermal/coolant.h"
 #include "thermal/heat_rejection.h"
+#include "thermal/pump_station.h"
 
 namespace dctwin::facility {
 
@@ -90,6 +97,17 @@ public:
 private:
     std::vector<double> weights_;
     double constant_;
+};
+
+// Maximum — y = max_i u_i (the most-open CDU valve for the facility pumps' reset).
+//   | input  | <name_i> | unit | |
+//   | output | value    | unit | feedthrough from every input |
+class Maximum : public Component {
+public:
+    Maximum(std::string name, std::vector<std::string> inputs, std::string unit, double nominal);
+    void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
+                        std::span<double> y) const override;
+    bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
 };
 
 class Schedule : public Component {
@@ -135,9 +153,7 @@ struct PlantDesign {
     std::optional<thermal::ChillerSpec> chiller;  // air-cooled trim chiller
     int chiller_units = 0;                        // [1]
     std::string coolant = "water";
-    double fws_design_flow = 0.1;      // [m³/s] facility water pumps
-    double fws_design_dp = 250e3;      // [Pa] loop pressure drop at design flow
-    double fws_pump_efficiency = 0.7;  // [1] wire to water
+    thermal::PumpStationSpec fws_pumps;  // facility water pumps
 };
 
 class HeatRejectionPlant : public Component {
@@ -158,7 +174,9 @@ public:
         kFans,
         kChiller,
         kExtraHeat,
-        kFanLimit
+        kFanLimit,
+        kFwsPumpsFailed,
+        kValveMax
     };
     enum Output : std::size_t {
         kOutletTemp,
@@ -172,15 +190,21 @@ public:
         kUnmet,
         kChillerCooling,
         kFwsPumpPower,
-        kFwsPumpLoss
+        kFwsPumpLoss,
+        kFwsPumpSpeed,
+        kFwsPumpsRunning,
+        kFwsPumpHead,
+        kFwsRemoteDp
     };
     const PlantDesign& design() const { return design_; }
+    const thermal::PumpStation& fwsPumps() const { return pumps_; }
     /// Steady plant outputs for given inputs (the design-point sizing uses it directly).
     void evaluate(std::span<const double> u, std::span<double> y) const;
 
 private:
     PlantDesign design_;
     thermal::Coolant water_;
+    thermal::PumpStation pumps_;
     std::map<int, thermal::DryCooler> dry_;
     std::map<int, thermal::CoolingTower> tower_;
     std::optional<thermal::Chiller> chiller_;

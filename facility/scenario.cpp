@@ -182,7 +182,20 @@ std::shared_ptr<const ObjectSpec> facilityLoopSpec() {
                 "pressure_drop")
         .optionalNumber("pressure_drop_bar", "bar", 0.01, 20, "the same in bar", "pressure_drop")
         .optionalNumber("pressure_drop_psi", "psi", 0.145, 290, "the same in psi", "pressure_drop")
-        .number("pump_efficiency", "", 0.1, 0.95, 0.7, "facility pumps, wire to water");
+        .number("pump_efficiency", "", 0.1, 0.95, 0.7, "facility pumps, wire to water")
+        .integer("pumps_duty", 1, 50, 2, "facility pumps that carry the design flow")
+        .integer("pumps_standby", 0, 10, 1, "installed spare facility pumps (N+1: 1)")
+        .choice("pump_control", {"valve_reset", "differential_pressure", "constant_speed"},
+                "valve_reset",
+                "facility pump speed control: remote differential pressure reset on the "
+                "most-open CDU valve (ASHRAE 90.1 §6.5.4.2), a fixed remote differential "
+                "pressure, or rated speed")
+        .number("dp_setpoint_kPa", "kPa", 1, 2000, 100.0,
+                "differential pressure held across the remote CDU (HX and valve) at design",
+                "dp_setpoint")
+        .number("dp_min_kPa", "kPa", 1, 2000, 30.0, "lowest setpoint of the valve reset", "dp_min")
+        .number("valve_target_pct", "%", 50, 100, 90.0, "most-open CDU valve the reset aims at")
+        .number("pump_min_speed_pct", "%", 0, 90, 30.0, "facility pump minimum speed");
     return s;
 }
 
@@ -287,8 +300,9 @@ std::shared_ptr<const ObjectSpec> studySpec() {
     return s;
 }
 
-const std::vector<std::string> kEventTypes = {"cdu_pump_trip", "heat_rejection_unit_loss",
-                                              "chiller_trip", "utility_loss", "rack_valve"};
+const std::vector<std::string> kEventTypes = {
+    "cdu_pump_trip", "heat_rejection_unit_loss", "chiller_trip", "utility_loss", "rack_valve",
+    "fws_pump_trip", "cdu_pump_changeover"};
 
 std::shared_ptr<ObjectSpec> eventBase(const std::string& type, std::string description) {
     auto s = spec(std::move(description));
@@ -316,7 +330,19 @@ const std::vector<std::shared_ptr<const ObjectSpec>>& eventSpecs() {
                                "on a CDU) moves, e.g. closed by hand or blocked.");
         valve->integer("cdu", 0, 100000, 0, "CDU index, 0-based")
             .number("opening_pct", "%", 0, 100, 100, "valve opening, 100 = fully open");
-        return std::vector<std::shared_ptr<const ObjectSpec>>{trip, loss, chiller, utility, valve};
+        auto fws = eventBase("fws_pump_trip",
+                             "Facility water pumps fail (beyond the standby the CDUs get less "
+                             "than their design flow).");
+        fws->integer("pumps", 1, 60, 1, "pumps that fail");
+        auto changeover = eventBase("cdu_pump_changeover",
+                                    "Run-and-standby changeover of one CDU's secondary pumps: a "
+                                    "running pump stops and the standby takes over.");
+        changeover->integer("cdu", 0, 100000, 0, "CDU index, 0-based")
+            .number("transfer_s", "s", 0.01, 600, 0.25,
+                    "time with one pump fewer running (Vertiv CoolChip CDU 600 O&M guide: "
+                    "250 ms)");
+        return std::vector<std::shared_ptr<const ObjectSpec>>{trip,  loss, chiller,   utility,
+                                                              valve, fws,  changeover};
     }();
     return specs;
 }
@@ -413,6 +439,10 @@ std::vector<EventSpec> readEvents(const JsonView& list, const StudySpec& study) 
             ev.what = ChillerTrip{};
         } else if (type == "rack_valve") {
             ev.what = RackValve{r.count("cdu"), r.number("opening_pct") / 100.0};
+        } else if (type == "fws_pump_trip") {
+            ev.what = FwsPumpTrip{r.count("pumps")};
+        } else if (type == "cdu_pump_changeover") {
+            ev.what = CduPumpChangeover{r.count("cdu"), r.number("transfer_s")};
         } else {
             ev.what = UtilityLoss{};
         }
@@ -553,6 +583,25 @@ void readCooling(ScenarioSpec& sc, const SpecReader& v) {
     f.pipe_segments = fl.count("pipe_segments");
     f.pressure_drop = fl.quantity("pressure_drop");
     f.pump_efficiency = fl.number("pump_efficiency");
+    f.pumps_duty = fl.count("pumps_duty");
+    f.pumps_standby = fl.count("pumps_standby");
+    f.pump_control = fl.string("pump_control");
+    f.dp_setpoint = fl.quantity("dp_setpoint");
+    f.dp_min = fl.quantity("dp_min");
+    f.valve_target = fl.number("valve_target_pct") / 100.0;
+    f.pump_min_speed = fl.number("pump_min_speed_pct") / 100.0;
+    if (f.dp_setpoint >= f.pressure_drop) {
+        fl.fail(fl.presentKey("dp_setpoint"),
+                fmt::format("differential-pressure setpoint {:.0f} kPa must be below the loop's "
+                            "pressure drop {:.0f} kPa (the pumps' design head; the difference is "
+                            "the pipes and the plant)",
+                            f.dp_setpoint / 1e3, f.pressure_drop / 1e3));
+    }
+    if (f.dp_min > f.dp_setpoint) {
+        fl.fail(fl.presentKey("dp_min"),
+                fmt::format("lowest reset setpoint {:.0f} kPa is above the setpoint {:.0f} kPa",
+                            f.dp_min / 1e3, f.dp_setpoint / 1e3));
+    }
 
     const SpecReader hr = v.object("heat_rejection");
     HeatRejectionSpec& h = c.heat_rejection;

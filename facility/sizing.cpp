@@ -133,6 +133,22 @@ void groupCdus(const ScenarioSpec& sc, SiteSizing& z) {
             targeted.push_back(valve->cdu);
             continue;
         }
+        if (const auto* co = std::get_if<CduPumpChangeover>(&ev.what)) {
+            if (co->cdu > z.cdus - 1) {
+                throw InputError(
+                    fmt::format("{}/cdu: value {} is out of range; the site has {} CDUs (0 to {})",
+                                ev.where, co->cdu, z.cdus, z.cdus - 1));
+            }
+            const thermal::CduSpec& cdu = sc.cooling.cdu;
+            if (cdu.pumps_installed <= cdu.pumps_duty) {
+                throw InputError(fmt::format(
+                    "{}/type: cdu_pump_changeover needs a standby pump; '{}' runs {} of {} "
+                    "installed pumps (set /cooling/cdu/pumps_installed above pumps_duty)",
+                    ev.where, cdu.name, cdu.pumps_duty, cdu.pumps_installed));
+            }
+            targeted.push_back(co->cdu);
+            continue;
+        }
         const auto* trip = std::get_if<CduPumpTrip>(&ev.what);
         if (!trip) continue;
         if (trip->cdu > z.cdus - 1) {
@@ -186,9 +202,29 @@ void sizeFacilityLoop(const ScenarioSpec& sc, SiteSizing& z) {
     z.pipe.segments = f.pipe_segments;
     z.pipe.initial_temp = z.fws_supply_setpoint;
     z.pipe.nominal_flow = z.design_fws_flow;
-    z.plant.fws_design_flow = z.design_fws_flow;
-    z.plant.fws_design_dp = f.pressure_drop;
-    z.plant.fws_pump_efficiency = f.pump_efficiency;
+    thermal::PumpStationSpec& p = z.plant.fws_pumps;
+    p.design_flow = z.design_fws_flow;
+    p.design_head = f.pressure_drop;
+    p.efficiency = f.pump_efficiency;
+    p.duty = f.pumps_duty;
+    p.standby = f.pumps_standby;
+    p.control = f.pump_control;
+    p.dp_setpoint = f.dp_setpoint;
+    p.dp_min = f.dp_min;
+    p.valve_target = f.valve_target;
+    p.min_speed = f.pump_min_speed;
+    int lost = 0;
+    for (const auto& ev : sc.events) {
+        if (const auto* trip = std::get_if<FwsPumpTrip>(&ev.what)) {
+            lost += trip->pumps;
+            if (lost > p.duty + p.standby) {
+                throw InputError(fmt::format(
+                    "{}/pumps: {} facility pumps lost in all is more than the {} installed "
+                    "({}/pumps_duty + pumps_standby)",
+                    ev.where, lost, p.duty + p.standby, c.facility_loop_where));
+            }
+        }
+    }
 }
 
 /// The site's 0.4 % design weather: dry bulb (coincident wet bulb) for dry coolers, wet bulb

@@ -63,10 +63,22 @@ struct RackValve {
     int cdu = 0;           ///< [1] physical CDU index, 0-based
     double opening = 1.0;  ///< [1] 0 (closed) .. 1 (open)
 };
+/// The facility water pumps lose `pumps` (cumulative over events).
+struct FwsPumpTrip {
+    int pumps = 1;  ///< [1]
+};
+/// Run-and-standby changeover of one CDU's secondary pumps: a running pump stops and the
+/// standby takes over after `transfer` (one pump fewer runs meanwhile).
+struct CduPumpChangeover {
+    int cdu = 0;             ///< [1] physical CDU index, 0-based
+    double transfer = 0.25;  ///< [s]
+};
 struct EventSpec {
     double at_s = 0.0;  ///< [s] since study start
     std::string where;  ///< JSON path of the event ("/events/0"), for messages
-    std::variant<CduPumpTrip, HeatRejectionUnitLoss, ChillerTrip, UtilityLoss, RackValve> what;
+    std::variant<CduPumpTrip, HeatRejectionUnitLoss, ChillerTrip, UtilityLoss, RackValve,
+                 FwsPumpTrip, CduPumpChangeover>
+        what;
     std::string type() const;  ///< the scenario's name of the event type
 };
 
@@ -115,11 +127,18 @@ struct PowerSpec {
 
 /// /cooling/facility_loop
 struct FacilityLoopSpec {
-    std::optional<double> supply_setpoint;  ///< [K] given; default: TCS supply − CDU approach
-    std::optional<double> pipe_volume;      ///< [m³] given; default: 60 s of design flow
-    int pipe_segments = 4;                  ///< [1] transport-delay resolution
-    double pressure_drop = 250e3;           ///< [Pa] loop at design flow
-    double pump_efficiency = 0.7;           ///< [1] wire to water
+    std::optional<double> supply_setpoint;     ///< [K] given; default: TCS supply − CDU approach
+    std::optional<double> pipe_volume;         ///< [m³] given; default: 60 s of design flow
+    int pipe_segments = 4;                     ///< [1] transport-delay resolution
+    double pressure_drop = 250e3;              ///< [Pa] loop at design flow (pump head)
+    double pump_efficiency = 0.7;              ///< [1] wire to water
+    int pumps_duty = 2;                        ///< [1] pumps carrying the design flow
+    int pumps_standby = 1;                     ///< [1] installed spares
+    std::string pump_control = "valve_reset";  ///< | differential_pressure | constant_speed
+    double dp_setpoint = 100e3;                ///< [Pa] remote CDU branch at design
+    double dp_min = 30e3;                      ///< [Pa] lowest setpoint of the reset
+    double valve_target = 0.9;                 ///< [1] most-open CDU valve under the reset
+    double pump_min_speed = 0.3;               ///< [1] of rated
 };
 
 /// /cooling/heat_rejection

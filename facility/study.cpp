@@ -58,14 +58,16 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
                                       sc.cooling.heat_rejection.modelName(),
                                       "facility water pumps",
                                       crah.name};
-    std::vector<double> rating = {cdu.capacity,  pump_flow,         rack_flow_design,
-                                  unit_capacity, z.design_fws_flow, crah.capacity};
+    const thermal::PumpStationSpec& fp = z.plant.fws_pumps;
+    const double fws_pump_flow = fp.design_flow / fp.duty;
+    std::vector<double> rating = {cdu.capacity,  pump_flow,     rack_flow_design,
+                                  unit_capacity, fws_pump_flow, crah.capacity};
     std::vector<std::string> unit = {"W", "m3/s", "m3/s", "W", "m3/s", "W"};
     std::vector<double> count = {static_cast<double>(z.cdus + z.cdu_spares),
                                  static_cast<double>(cdu.pumps_installed * (z.cdus + z.cdu_spares)),
                                  static_cast<double>(z.racks),
                                  static_cast<double>(z.plant.units),
-                                 1.0,
+                                 static_cast<double>(fp.duty + fp.standby),
                                  static_cast<double>(crah_units)};
     std::vector<std::string> redundancy = {
         z.cdu_spares == 0   ? "N"
@@ -74,16 +76,17 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
         fmt::format("{}+{}", cdu.pumps_duty, cdu.pumps_installed - cdu.pumps_duty),
         "-",
         fmt::format("N+{}", sc.cooling.heat_rejection.redundancy_units),
-        "N",
+        fmt::format("{}+{}", fp.duty, fp.standby),
         "N+1"};
     const double fws_flow = at(m, y, m.sums().fws_flow);
-    std::vector<double> load = {cdu_heat,        pump_flow_actual, rack_flow_min,
-                                d.heat_rejected, fws_flow,         air_load};
+    const double fws_running = std::max(1.0, at(m, y, m.plant().out("fws_pumps_running")));
+    std::vector<double> load = {cdu_heat,        pump_flow_actual,       rack_flow_min,
+                                d.heat_rejected, fws_flow / fws_running, air_load};
     std::vector<double> loading = {100.0 * cdu_heat / cdu.capacity,
                                    100.0 * pump_flow_actual / pump_flow,
                                    100.0 * rack_flow_min / rack_flow_design,
                                    100.0 * d.heat_rejected / (unit_capacity * z.plant.units),
-                                   100.0 * fws_flow / z.design_fws_flow,
+                                   100.0 * fws_flow / fws_running / fws_pump_flow,
                                    100.0 * air_load / (crah.capacity * (crah_units - 1))};
     // The secondary pumps under control (issue 9): the fastest CDU's speed against rated, the
     // highest header differential pressure against the setpoint it may reset up to.
@@ -107,6 +110,11 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
         static_cast<double>(cdu.pumps_installed * (z.cdus + z.cdu_spares)), "-", speed_max);
     row("cdu_header_dp", cdu.name + " rack headers", cdu.dp_setpoint, "Pa",
         static_cast<double>(z.cdus + z.cdu_spares), "-", dp_max);
+    // The facility pumps at design: drive speed (staged pumps) and the head they make.
+    row("fws_pump_speed", "facility pump drives (" + fp.control + ")", 1.0, "1",
+        static_cast<double>(fp.duty + fp.standby), "-", at(m, y, m.plant().out("fws_pump_speed")));
+    row("fws_pump_head", "facility pumps", fp.design_head, "Pa",
+        static_cast<double>(fp.duty + fp.standby), "-", at(m, y, m.plant().out("fws_pump_head")));
     if (z.plant.chiller) {
         const double ch = at(m, y, m.plant().out("chiller_cooling"));
         element.push_back("trim_chiller");
@@ -157,6 +165,7 @@ Table waterTable(const SiteModel& m, std::span<const double> y, double& makeup_r
 Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d, Conditions& c) {
     Json report = Json::array();
     int units = z.plant.units;
+    int fws_lost = 0;
     for (const auto& ev : sc.events) {
         Json r = {{"type", ev.type()}, {"at_s", ev.at_s}};
         if (const auto* trip = std::get_if<CduPumpTrip>(&ev.what)) {
@@ -171,6 +180,23 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             c.valve_openings[valve->cdu].emplace_back(ev.at_s, valve->opening);
             r["cdu"] = valve->cdu;
             r["opening_pct"] = valve->opening * 100.0;
+        } else if (const auto* fws = std::get_if<FwsPumpTrip>(&ev.what)) {
+            fws_lost += fws->pumps;
+            c.fws_pumps_failed.emplace_back(ev.at_s, fws_lost);
+            r["pumps"] = fws->pumps;
+            r["pumps_remaining"] = z.plant.fws_pumps.duty + z.plant.fws_pumps.standby - fws_lost;
+        } else if (const auto* co = std::get_if<CduPumpChangeover>(&ev.what)) {
+            // One pump fewer runs during the transfer, then the standby carries the duty: the
+            // failed count goes to installed − (running before − 1) and back.
+            auto& sched = c.pumps_failed[co->cdu];
+            const double before = sched.empty() ? 0.0 : sched.back().second;
+            const thermal::CduSpec& cdu = sc.cooling.cdu;
+            const int running = thermal::runningPumps(cdu.pumps_installed, cdu.pumps_duty, before);
+            sched.emplace_back(ev.at_s, cdu.pumps_installed - running + 1);
+            sched.emplace_back(ev.at_s + co->transfer, before);
+            r["cdu"] = co->cdu;
+            r["transfer_s"] = co->transfer;
+            r["pumps_running_during"] = running - 1;
         } else if (std::holds_alternative<ChillerTrip>(ev.what)) {
             c.chiller_available.emplace_back(ev.at_s, 0.0);
         } else {  // utility loss
@@ -525,6 +551,11 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     out(plant.out("heat_rejected"), "cooling", "heat_rejected", "plant, water side");
     out(plant.out("setpoint_unmet"), "cooling", "setpoint_unmet", "facility supply");
     out(m.sums().fws_flow, "cooling", "fws_flow", "facility water flow");
+    out(plant.out("fws_pump_speed"), "cooling", "fws_pump_speed", "facility pump drive speed");
+    out(plant.out("fws_pumps_running"), "cooling", "fws_pumps_running", "facility pumps staged on");
+    out(plant.out("fws_pump_head"), "cooling", "fws_pump_head", "facility pump pressure rise");
+    out(plant.out("fws_remote_dp"), "cooling", "fws_remote_dp",
+        "differential-pressure setpoint at the remote CDU");
 }
 
 void recordWaterAndWeather(const SiteModel& m, Recorder& rec) {

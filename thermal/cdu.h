@@ -43,6 +43,7 @@
 // In steady state T_ss equals the ε-NTU outlet and the states sit still; the energy
 // balance ṁ_s·Δh_s + W_hyd = Q_hx = ṁ_f·Δh_f holds exactly.
 //
+// clang-format off
 // | kind   | name                    | unit | feedthrough from                             |
 // |--------|-------------------------|------|----------------------------------------------|
 // | state  | secondary_supply_temp   | K    |                                              |
@@ -66,16 +67,18 @@
 // | output | rack_flow_<i>           | m3/s | pumps_failed, valve_* (one rack of slot i)   |
 // | output | facility_flow           | m3/s | facility_flow_available, supply_temp_setpoint|
 // | output | valve_position          | 1    | supply_temp_setpoint                         |
-// | output | heat_transferred        | W    | facility_supply_temp, facility_flow_available,
-// supply_temp_setpoint | | output | pump_power              | W    | pumps_failed, valve_* | |
-// output | approach                | K    | facility_supply_temp                         | | output
-// | pump_heat               | W    | pumps_failed, valve_* (hydraulic work)       | | output |
-// pump_speed              | 1    | — (state)                                    | | output |
-// header_dp               | Pa   | pumps_failed, valve_*                        | | output |
-// pump_dp                 | Pa   | pumps_failed, valve_*                        | heat_transferred
-// = ṁ_f·(h_f(T_fr) − h_f(T_fs)), the heat handed to the facility loop (equal to Q_hx in steady
-// state). No output depends on secondary_return_temp, so racks and mixers may feed through from the
-// CDU's outputs. In constant_speed mode the flows also depend on the pump_speed input.
+// | output | heat_transferred        | W    | facility_supply_temp, facility_flow_available, supply_temp_setpoint |
+// | output | pump_power              | W    | pumps_failed, valve_*                        |
+// | output | approach                | K    | facility_supply_temp                         |
+// | output | pump_heat               | W    | pumps_failed, valve_* (hydraulic work)       |
+// | output | pump_speed              | 1    | — (state)                                    |
+// | output | header_dp               | Pa   | pumps_failed, valve_*                        |
+// | output | pump_dp                 | Pa   | pumps_failed, valve_*                        |
+// clang-format on
+// heat_transferred = ṁ_f·(h_f(T_fr) − h_f(T_fs)), the heat handed to the facility loop (equal to
+// Q_hx in steady state). No output depends on secondary_return_temp, so racks and mixers may
+// feed through from the CDU's outputs. In constant_speed mode the flows also depend on the
+// pump_speed input.
 #include <span>
 #include <string>
 #include <string_view>

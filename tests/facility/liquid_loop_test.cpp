@@ -3,6 +3,7 @@
 // throttled branch valve against a hand solution of the branch laws.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -176,6 +177,119 @@ TEST(LiquidLoop, BranchValveAtTwentyPercentThrottlesItsRackAsTheBranchLawsSay) {
     const auto& tj_t = ts.at(thr, "junction_temp").values;
     std::printf("junction: throttled − open %.2f K (hand %.2f K)\n", tj_t[end] - tj_o[end], d_tj);
     EXPECT_NEAR(tj_t[end] - tj_o[end], d_tj, 0.05 * d_tj);
+}
+
+TEST(LiquidLoop, FacilityPumpsFollowTheLoadOnTheValveReset) {
+    // Two days of July at 10-min output. The facility pumps (2 duty + 1 standby, 250 kPa at
+    // the design flow Q_d = 8 duty CDUs × 2,052 L/min = 0.2736 m³/s, 70 % wire to water) hold
+    // the remote CDU at Δp_r = 100 kPa·(v_max/0.9)² (30–100 kPa) plus 150 kPa·x² of pipes and
+    // plant, x = Q/Q_d. The CDUs carry different jobs, so the most-open valve is above the mean
+    // x: Δp_r is read from the run and checked to lie between the reset law at the mean valve
+    // and its cap. By hand for each sample, n pumps of the curve of thermal/hydraulics.h (shut-off
+    // 1.25·H_d, 35 % shut-off power, 1.5 % drive loss), q = x/n of a pump's design flow:
+    //   s_n = max(0.3, √((Δp_r + 150 kPa·x² + 250 kPa·0.25·(2q)²)/312.5 kPa)),
+    //   P_n = n·P_d·(0.35·s³ + 0.65·s²·2q + 0.015),  P_d = (Q_d/2)·250 kPa/0.7 = 48.86 kW
+    // and the staging runs the cheaper of n = 1, 2.
+    const RunOutcome r = run(reference({{"study", annualStudy("07-15", 2.0)}}));
+    const auto& ts = r.report.timeseries;
+    const auto& q = ts.at("cooling", "fws_flow").values;
+    const auto& p = ts.at("cooling", "fws_pump_power").values;
+    const auto& n = ts.at("cooling", "fws_pumps_running").values;
+    const double Qd = 8 * 2052.0 / 60000.0, Pd = 0.5 * Qd * 250e3 / 0.7;
+    double hand_sum = 0.0, model_sum = 0.0, cube_sum = 0.0, dp_sum = 0.0;
+    int ones = 0;
+    for (std::size_t i = 0; i < q.size(); ++i) {
+        const double x = q[i] / Qd;
+        const double dp_r = ts.at("cooling", "fws_remote_dp").values[i];
+        EXPECT_GE(dp_r, std::clamp(100e3 * (x / 0.9) * (x / 0.9), 30e3, 100e3) - 1e-6);
+        EXPECT_LE(dp_r, 100e3);
+        dp_sum += dp_r;
+        double best = INFINITY;
+        int best_n = 0;
+        for (int k = 1; k <= 2; ++k) {
+            const double qq = x / k;  // of the station's design flow; 2·qq of a pump's
+            const double s =
+                std::max(0.3, std::sqrt((dp_r + 150e3 * x * x + 62.5e3 * 4.0 * qq * qq) / 312.5e3));
+            if (s > 1.0) continue;
+            const double P = k * Pd * (0.35 * s * s * s + 0.65 * s * s * 2.0 * qq + 0.015);
+            if (P < best) {
+                best = P;
+                best_n = k;
+            }
+        }
+        EXPECT_EQ(n[i], best_n) << "sample " << i << ", x = " << x;
+        if (best_n == 1) ++ones;
+        hand_sum += best;
+        model_sum += p[i];
+        cube_sum += 2.0 * Pd * x * x * x;
+    }
+    std::printf(
+        "facility pumps: mean flow %.3f of design, %.2f kW (hand %.2f kW, ideal cube "
+        "law %.2f kW), one pump on %d of %zu samples, remote %.1f kPa\n",
+        mean(q) / Qd, model_sum / q.size() / 1e3, hand_sum / q.size() / 1e3,
+        cube_sum / q.size() / 1e3, ones, q.size(), dp_sum / q.size() / 1e3);
+    EXPECT_NEAR(model_sum, hand_sum, 1e-3 * hand_sum);
+    // Above the ideal cube law at the same flows (no static head, design efficiency) that the
+    // model used before, below the rated-speed draw of the duty pumps.
+    EXPECT_GT(model_sum, 1.2 * cube_sum);
+    EXPECT_LT(model_sum / q.size(), 2.0 * 1.015 * Pd);
+}
+
+TEST(LiquidLoop, FacilityPumpsLostBeyondTheStandbyCapTheFlowTheCdusGet) {
+    // Four duty pumps and no standby; three trip at 60 s. One pump at rated speed on the loop
+    // with every valve open (H = H_d·x²) gives, per pump q_d = Q_d/4:
+    //   1.25·H_d − 0.25·H_d·(4x)² = H_d·x²  →  x = √(1.25/5) = 0.5
+    // below the ~0.6 the CDUs draw in a July afternoon, so the valves open fully and the TCS
+    // supply rises above its 35 °C setpoint.
+    Json j = scenarioJson("contingency_cdu_pump_trip.json");
+    j["cooling"]["facility_loop"] = {{"pumps_duty", 4}, {"pumps_standby", 0}};
+    j["events"] = Json::array({{{"type", "fws_pump_trip"}, {"at_s", 60.0}, {"pumps", 3}}});
+    j["study"]["duration_s"] = 900.0;
+    j["study"]["output_interval_s"] = 10.0;
+    const RunOutcome r = run(j);
+    const auto& ts = r.report.timeseries;
+    const auto& q = ts.at("cooling", "fws_flow").values;
+    const auto& n = ts.at("cooling", "fws_pumps_running").values;
+    const double Qd = 8 * 2052.0 / 60000.0, cap = 0.5;
+    std::printf("facility pump trip: flow %.3f → %.3f of design (cap %.4f), TCS excess %.2f K\n",
+                q[5] / Qd, q.back() / Qd, cap, num(r.summary, "tcs_max_excess_K"));
+    EXPECT_GT(q[5], cap * Qd);  // before the trip the CDUs drew more than one pump can give
+    EXPECT_NEAR(q.back(), cap * Qd, 1e-3 * cap * Qd);
+    EXPECT_GE(n[5], 2.0);  // staged on the cheapest count of the four
+    EXPECT_EQ(n.back(), 1.0);
+    EXPECT_NEAR(ts.at("cooling", "fws_pump_speed").values.back(), 1.0, 1e-12);
+    EXPECT_GT(num(r.summary, "tcs_max_excess_K"), 0.1);
+}
+
+TEST(LiquidLoop, PumpChangeoverDipsOneCdusFlowForItsTransferOnly) {
+    // A run-and-standby changeover on CDU 0 (1 duty + 1 standby) at 60 s with the Vertiv
+    // CoolChip CDU 600's 250 ms: no pump runs for 0.25 s, then the standby carries the duty.
+    // The racks' heat (~130 kW a rack) goes into the standing coolant and plates meanwhile:
+    // with ~20 L of PG25 per rack (ρc_p ≈ 4.0 MJ/(m³·K): 80 kJ/K) the coolant warms by at most
+    // 130 kW·0.25 s/80 kJ/K = 0.41 K, so the dies move by well under a kelvin.
+    Json j = scenarioJson("contingency_cdu_pump_trip.json");
+    j["events"] = Json::array(
+        {{{"type", "cdu_pump_changeover"}, {"at_s", 60.0}, {"cdu", 0}, {"transfer_s", 0.25}}});
+    j["study"]["duration_s"] = 120.0;
+    j["study"]["output_interval_s"] = 0.05;
+    j["study"]["per_rack_channels"] = true;
+    const RunOutcome r = run(j);
+    const auto& ts = r.report.timeseries;
+    const auto& q = ts.at("racks/g0_k0_pretrain", "coolant_flow").values;
+    const auto& tj = ts.at("racks/g0_k0_pretrain", "junction_temp").values;
+    auto idx = [](double t) { return static_cast<std::size_t>(std::lround(t / 0.05)); };
+    const double before = q[idx(59.0)];
+    double q_min = INFINITY, tj_max = 0.0;
+    for (std::size_t i = idx(60.05); i <= idx(60.2); ++i) q_min = std::min(q_min, q[i]);
+    for (std::size_t i = idx(60.0); i <= idx(120.0); ++i) tj_max = std::max(tj_max, tj[i]);
+    std::printf("changeover: rack flow %.1f → %.2f L/min during, %.1f after; junction +%.3f K\n",
+                before * 6e4, q_min * 6e4, q[idx(90.0)] * 6e4, tj_max - tj[idx(59.0)]);
+    EXPECT_LT(q_min, 0.01 * before);
+    EXPECT_NEAR(q[idx(90.0)], before, 0.01 * before);
+    EXPECT_LT(tj_max - tj[idx(59.0)], 1.0);
+    const Json& e = r.summary["contingency"]["events"][0];
+    EXPECT_EQ(e["type"], "cdu_pump_changeover");
+    EXPECT_EQ(e["pumps_running_during"], 0);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <functional>
 
+#include "facility/sizing.h"
 #include "facility/sweep.h"
 #include "test_util.h"
 #include "tests/common/expect_error.h"
@@ -60,6 +61,37 @@ TEST(ScenarioFiles, SweepFilesExpandIntoTheirCases) {
     ASSERT_EQ(smoothing.cases.size(), 2u);
     EXPECT_TRUE(smoothing.cases[0].scenario["power"]["smoothing"]["enabled"].get<bool>());
     EXPECT_FALSE(smoothing.cases[1].scenario["power"]["smoothing"]["enabled"].get<bool>());
+}
+
+TEST(ScenarioErrors, FacilityPumpKeysAndEventsAreCheckedAgainstEachOther) {
+    // The remote setpoint is part of the pumps' design head; the rest is pipes and plant.
+    expectInputError(
+        [] {
+            scenario(reference({{"cooling", {{"facility_loop", {{"dp_setpoint_kPa", 300}}}}}}));
+        },
+        {"/cooling/facility_loop/dp_setpoint_kPa", "300 kPa",
+         "below the loop's pressure drop 250"});
+    expectInputError(
+        [] {
+            scenario(reference({{"cooling", {{"facility_loop", {{"dp_min_kPa", 120}}}}}}));
+        },
+        {"/cooling/facility_loop/dp_min_kPa", "above the setpoint 100 kPa"});
+    expectInputError(
+        [] {
+            scenario(reference({{"cooling", {{"facility_loop", {{"pump_control", "delta_t"}}}}}}));
+        },
+        {"/cooling/facility_loop/pump_control", "valve_reset", "constant_speed"});
+    // Events: more pumps lost than installed; a changeover with no standby to change over to.
+    Json trip = reference({{"study", annualStudy("07-15", 1.0)}});
+    trip["events"] = Json::array({{{"type", "fws_pump_trip"}, {"at_s", 60}, {"pumps", 2}},
+                                  {{"type", "fws_pump_trip"}, {"at_s", 120}, {"pumps", 2}}});
+    expectInputError([&] { sizeSite(scenario(trip)); },
+                     {"/events/1/pumps", "4 facility pumps lost", "3 installed"});
+    Json co = reference(
+        {{"study", annualStudy("07-15", 1.0)}, {"cooling", {{"cdu", {{"pumps_installed", 1}}}}}});
+    co["events"] = Json::array({{{"type", "cdu_pump_changeover"}, {"at_s", 60}, {"cdu", 0}}});
+    expectInputError([&] { sizeSite(scenario(co)); },
+                     {"/events/0/type", "needs a standby pump", "pumps_installed"});
 }
 
 TEST(ScenarioErrors, StudyErrorsNameThePathAndTheExpectation) {
@@ -194,7 +226,7 @@ TEST(ScenarioSchema, GeneratedFromTheSpecsWithUnitsRangesAndChoices) {
     EXPECT_TRUE(cdu.contains("capacity_kW"));
     for (const auto& [key, v] : cdu.items()) EXPECT_EQ(key.find("_source"), std::string::npos);
     // Events: one shape per type.
-    EXPECT_EQ(s["properties"]["events"]["items"]["oneOf"].size(), 5u);
+    EXPECT_EQ(s["properties"]["events"]["items"]["oneOf"].size(), 7u);
 }
 
 }  // namespace
