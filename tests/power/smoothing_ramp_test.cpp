@@ -303,6 +303,27 @@ TEST(power_SmoothingRamp, StorageLowersPeakGridDemandAgainstAShelfWithoutStorage
     std::printf("long bursts: peak grid demand %.1f %% lower, deferred %.2f %% of the demand\n",
                 100 * cut_long, 100 * deferred);
     EXPECT_GT(deferred, 0.01);  // the GPUs, not the store, now hold the peak down
+
+    // The same short bursts with NVML's primary floor target window (power/smoothing.h) and
+    // the default 2 s store time: the command follows the demand's 2 s mean by itself, so the
+    // store's restoring term no longer has to lift it off the low phase. Same hand figure.
+    SmoothingParams w = p;
+    w.storage_time = 2.0;
+    w.hysteresis = 0.2;
+    w.target_window = 2.0;  // multiplier 10 × 0.2 s
+    const SmoothRun mean = simulate(bursts(rpm, 0.6, 0.04, 0.2, 30), w, 30, 0.005);
+    const double cut_mean = 1 - peakAfter(mean, 10) / H;
+    std::printf("short bursts, 2 s target window: peak %.1f %% lower (hand %.1f %%)\n",
+                100 * cut_mean, 100 * hand);
+    EXPECT_NEAR(cut_mean, hand, 0.01);
+    EXPECT_LT(mean.E_def, 1e-4 * mean.E_load);
+    // Without the window and with the default store time the envelope sits at the low phase
+    // and the GPUs are held back instead (what the window fixes).
+    SmoothingParams low = w;
+    low.target_window = 0;
+    low.hysteresis = 0;
+    const SmoothRun lowr = simulate(bursts(rpm, 0.6, 0.04, 0.2, 30), low, 30, 0.005);
+    EXPECT_GT(lowr.E_def, 0.01 * (lowr.E_load + lowr.E_def));
 }
 
 TEST(power_SmoothingRamp, FloorAloneLeavesTheSwingAboveTheFloor) {
