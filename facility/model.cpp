@@ -299,6 +299,16 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
         if (floor_frac > 0.0) {
             const double u_floor = std::max(0.0, rpm.utilizationForGpuFraction(floor_frac));
             params.floor_power = rpm.evaluate(u_floor).it_power * n;
+            // Held relative to the recent operating level (power/smoothing.h): the share of
+            // TGP applies at full load and scales down with the held demand.
+            params.floor_reference_power = base.nominal_power;
+        }
+        // NVML's secondary floor is in W per GPU: on the shelf input, the rack with every GPU
+        // at that power (the other parts at the matching utilization), as the primary floor.
+        const double sec_W = spec_.power.smoothing_settings.secondary_floor_per_gpu;
+        if (sec_W > 0.0) {
+            const double u_sec = std::max(0.0, rpm.utilizationForGpuFraction(sec_W / rack.gpu_tdp));
+            params.secondary_floor_power = rpm.evaluate(std::min(u_sec, 1.0)).it_power * n;
         }
         rs.smoothing = add(std::make_shared<power::PowerSmoothing>("sm_" + label, params));
     }

@@ -542,6 +542,18 @@ void readPower(ScenarioSpec& sc, const SpecReader& v) {
     if (v.has("smoothing")) {
         p.smoothing_settings = power::SmoothingSettings::fromJson(v.object("smoothing").view());
         p.smoothing = p.smoothing_settings.enabled;
+        // NVML's secondary floor is a GPU power (W): above a GPU's TGP it cannot be held.
+        const double sec = p.smoothing_settings.secondary_floor_per_gpu;
+        for (const RackEntry& e : sc.it.racks) {
+            if (sec > e.rack.gpu_tdp) {
+                v.object("smoothing")
+                    .fail(
+                        "secondary_floor_W",
+                        fmt::format("{} W is above the GPU TGP of rack model '{}' ({} W); expected "
+                                    "0 to {} W",
+                                    sec, e.rack.name, e.rack.gpu_tdp, e.rack.gpu_tdp));
+            }
+        }
     }
     readGrid(p.grid, v.object("grid"));
     p.bess = v.string("bess_mode") != "off";

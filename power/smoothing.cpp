@@ -17,7 +17,8 @@ std::shared_ptr<const ObjectSpec> smoothingSpec() {
             "GB300 power smoothing: PSU storage, power floor, ramp limits, hysteresis");
         s->boolean("enabled", true, "model the smoothing (resolved studies)")
             .number("floor_pct", "pct", 0.0, 90.0, 0.0,  // domain-facts A5: 0-90 % of TGP
-                    "power floor while a job runs, % of GPU TGP (NVML percent TMP floor)")
+                    "power floor while a job runs, % of GPU TGP at full load, held relative to the "
+                    "recent operating level (NVML percent TMP floor)")
             .optionalNumber("ramp_up_W_per_s", "Ws", 1e-3, 1e15,
                             "grid-side ramp-up limit per GPU, W/s (absent: no limit)")
             .optionalNumber("ramp_down_W_per_s", "Ws", 1e-3, 1e15,
@@ -29,7 +30,21 @@ std::shared_ptr<const ObjectSpec> smoothingSpec() {
             .number("storage_time_s", "s", 1e-3, 3600.0, d.storage_time,
                     "time constant restoring the PSU store to its target charge")
             .number("initial_soc", "", 0.0, 1.0, d.initial_soc,
-                    "initial and target charge of the PSU store, fraction of capacity");
+                    "initial and target charge of the PSU store, fraction of capacity")
+            // NVML names these four knobs without defining them; the interpretation is in
+            // power/smoothing.h and scenarios/README.md.
+            .number("secondary_floor_W", "W", 0.0, 5000.0, 0.0,
+                    "NVML secondary power floor per GPU, W: held while a job runs once the "
+                    "primary floor has let go (0: none)")
+            .number("primary_floor_activation_window_mult", "", 0.0, 1000.0, 0.0,
+                    "NVML primary floor activation window multiplier: the window over which "
+                    "the demand must exceed the secondary floor plus the offset, in units of "
+                    "hysteresis_s")
+            .number("primary_floor_target_window_mult", "", 0.0, 1000.0, 0.0,
+                    "NVML primary floor target window multiplier: the command is steered to "
+                    "the demand averaged over this many hysteresis_s (0: to the held demand)")
+            .number("primary_floor_activation_offset_W", "W", 0.0, 5000.0, 0.0,
+                    "NVML primary floor activation offset per GPU, W");
         return s;
     }();
     return spec;
@@ -50,6 +65,10 @@ SmoothingSettings SmoothingSettings::fromJson(const JsonView& v) {
     s.tracking_time = given("tracking_time_s");
     s.storage_time = given("storage_time_s");
     s.initial_soc = given("initial_soc");
+    s.secondary_floor_per_gpu = r.number("secondary_floor_W");
+    s.activation_window_mult = r.number("primary_floor_activation_window_mult");
+    s.target_window_mult = r.number("primary_floor_target_window_mult");
+    s.activation_offset_per_gpu = r.number("primary_floor_activation_offset_W");
     return s;
 }
 
@@ -64,6 +83,11 @@ SmoothingParams SmoothingParams::make(const SmoothingSettings& s, SmoothingParam
     if (s.tracking_time) p.tracking_time = *s.tracking_time;
     if (s.storage_time) p.storage_time = *s.storage_time;
     if (s.initial_soc) p.initial_soc = *s.initial_soc;
+    p.secondary_floor_power = s.secondary_floor_per_gpu * gpus;
+    p.activation_offset = s.activation_offset_per_gpu * gpus;
+    // The windows are multipliers of the ramp-down hysteresis (interpretation, smoothing.h).
+    p.activation_window = s.activation_window_mult * p.hysteresis;
+    p.target_window = s.target_window_mult * p.hysteresis;
     return p;
 }
 
@@ -88,6 +112,13 @@ PowerSmoothing::PowerSmoothing(std::string name, SmoothingParams params)
     if (!(p_.storage_time > 0)) bad("storage_time", p_.storage_time);
     if (!(p_.gate_width > 0 && p_.gate_width < 0.5)) bad("gate_width", p_.gate_width);
     if (!(p_.nominal_power > 0)) bad("nominal_power", p_.nominal_power);
+    if (!(p_.floor_reference_power >= 0)) bad("floor_reference_power", p_.floor_reference_power);
+    if (!(p_.secondary_floor_power >= 0)) bad("secondary_floor_power", p_.secondary_floor_power);
+    if (!(p_.activation_window >= 0)) bad("activation_window", p_.activation_window);
+    if (!(p_.target_window >= 0)) bad("target_window", p_.target_window);
+    if (!(p_.activation_offset >= 0)) bad("activation_offset", p_.activation_offset);
+    activation_ =
+        p_.activation_window > 0 || p_.activation_offset > 0 || p_.secondary_floor_power > 0;
     // The hold cannot fall faster than it rises; a hysteresis below τ_r just means "no hold".
     p_.hysteresis = std::max(p_.hysteresis, p_.tracking_time);
     eps_ = 1e-4 * p_.nominal_power;
@@ -104,6 +135,10 @@ PowerSmoothing::PowerSmoothing(std::string name, SmoothingParams params)
              {"load_energy", "J", Eacc, 0.0, "load energy drawn (after the GPU-side limit)"});
     addState(kDeferred,
              {"deferred_energy", "J", 0.1 * Eacc, 0.0, "demand held back by the GPU-side limit"});
+    addState(kTargetMean, {"target_mean", "W", P, p_.initial_power,
+                           "demand averaged over the primary floor target window"});
+    addState(kActivationMean, {"activation_mean", "W", P, p_.initial_power,
+                               "demand averaged over the primary floor activation window"});
     addInput(kLoadPower, {"load_power", "W", P, p_.initial_power, "power the racks want"});
     addInput(kFloorActive, {"floor_active", "1", 1.0, 1.0, "1 while a job runs"});
     addOutput(kGridPower, {"grid_power", "W", P, 0.0, "grid-side power"});
@@ -117,12 +152,29 @@ PowerSmoothing::PowerSmoothing(std::string name, SmoothingParams params)
               {"drawn_power", "W", P, 0.0, "power the racks draw after the GPU-side limit"});
 }
 
+double PowerSmoothing::floorOf(std::span<const double> x, std::span<const double> u) const {
+    const double active = std::clamp(u[kFloorActive], 0.0, 1.0);
+    double primary = active * p_.floor_power;
+    if (p_.floor_reference_power > 0.0) {
+        // Relative to the recent operating level: ρ = min(1, P_h / P_ref), smooth.
+        const double rho =
+            1.0 - smooth::positivePart(1.0 - x[kHold] / p_.floor_reference_power, 1e-4);
+        primary *= std::max(rho, 0.0);
+    }
+    if (!activation_) return primary;
+    const double w = 0.02 * p_.nominal_power;
+    const double g = smooth::step01(
+        (x[kActivationMean] - p_.secondary_floor_power - p_.activation_offset) / w + 0.5);
+    primary *= g;
+    if (p_.secondary_floor_power <= 0.0) return primary;
+    return smooth::max(primary, active * p_.secondary_floor_power, eps_);
+}
+
 PowerSmoothing::Flows PowerSmoothing::flows(std::span<const double> x,
                                             std::span<const double> u) const {
     const double load = u[kLoadPower];
-    const double active = std::clamp(u[kFloorActive], 0.0, 1.0);
     Flows f{};
-    f.floor = active * p_.floor_power;
+    f.floor = floorOf(x, u);
     // The floor acts through the envelope's target, so the command is ramp-limited always.
     f.command = x[kEnvelope];
     const double delta = f.command - load;
@@ -159,10 +211,16 @@ void PowerSmoothing::computeDerivatives(double, std::span<const double> x,
                                         std::span<const double> u, std::span<double> dxdt) const {
     const double load = u[kLoadPower];
     const Flows f = flows(x, u);
-    const double dh = load - x[kHold];
+    const bool windowed = p_.target_window > 0.0;
+    dxdt[kTargetMean] = (load - x[kTargetMean]) / std::max(p_.target_window, p_.tracking_time);
+    dxdt[kActivationMean] =
+        (load - x[kActivationMean]) / std::max(p_.activation_window, p_.tracking_time);
+    const double q = windowed ? x[kTargetMean] : load;
+    const double dh = q - x[kHold];
     const double rise = smooth::positivePart(dh, eps_);
     dxdt[kHold] = rise / p_.tracking_time + (dh - rise) / p_.hysteresis;
-    double target = smooth::max(x[kHold], f.floor, eps_);
+    const double level = windowed ? x[kTargetMean] : x[kHold];
+    double target = smooth::max(level, f.floor, eps_);
     if (p_.storage_energy > 0.0) {
         target += (p_.initial_soc * p_.storage_energy - x[kStored]) / p_.storage_time;
         // A full store pulls the target down; the floor still holds (the surplus is burnt).
@@ -187,7 +245,7 @@ bool PowerSmoothing::outputDependsOnInput(std::size_t output, std::size_t input)
 
 bool PowerSmoothing::outputDependsOnState(std::size_t output, std::size_t state) const {
     if (output == kStoredOut) return state == kStored;
-    if (output == kFloorPower) return false;
+    if (output == kFloorPower) return state == kHold || state == kActivationMean;
     if (output == kGridPower) return state == kEnvelope;
     return state == kEnvelope || state == kStored;
 }
@@ -195,9 +253,14 @@ bool PowerSmoothing::outputDependsOnState(std::size_t output, std::size_t state)
 bool PowerSmoothing::derivativeDependsOnState(std::size_t row, std::size_t state) const {
     switch (row) {
         case kHold:
-            return state == kHold;
+            return state == kHold || state == kTargetMean;
         case kEnvelope:
-            return state == kHold || state == kEnvelope || state == kStored;
+            return state == kHold || state == kEnvelope || state == kStored ||
+                   state == kTargetMean || state == kActivationMean;
+        case kTargetMean:
+            return state == kTargetMean;
+        case kActivationMean:
+            return state == kActivationMean;
         default:  // store, burn, grid, drawn load, deferred
             return state == kEnvelope || state == kStored;
     }

@@ -13,11 +13,23 @@
 // (domain-facts A5 "controls across a training run"). The grid side therefore never ramps
 // faster than the limits, whether or not the store has energy (issue 18). With ⁺ a smooth
 // positive part, smax a smooth max and step() a C¹ step:
-//   hold (hysteresis)  dP_h/dt = (P_d − P_h)⁺/τ_r + (P_d − P_h)⁻/τ_h
-//                      (rises with the load at once, falls with time constant τ_h, so a short
-//                       dip does not start a ramp-down)
-//   floor              F = a·P_floor,  a = floor_active ∈ [0, 1] (on while a job runs)
-//   target             T = smax(smax(P_h, F) + (E_ref − E_s)/τ_E, F)   (store kept mid-way,
+//   target mean        dP_t/dt = (P_d − P_t)/τ_t           (τ_t > 0: NVML's primary floor
+//                       target window; the level the command is steered to is the demand's
+//                       mean over that window, not its instantaneous value)
+//   reference          Q = P_t if τ_t > 0, else P_d
+//   hold (hysteresis)  dP_h/dt = (Q − P_h)⁺/τ_r + (Q − P_h)⁻/τ_h
+//                      (rises with Q at once, falls with time constant τ_h, NVML's ramp-down
+//                       hysteresis, so a short dip does not start a ramp-down)
+//   activation mean    dP_x/dt = (P_d − P_x)/τ_a            (NVML's activation window)
+//   activation         g_act = step((P_x − F_s − O)/w_x + ½), w_x = 0.02·P_nominal
+//                      (1 when no window, offset or secondary floor is set)
+//   primary floor      F_1 = a·g_act·P_floor·ρ,  ρ = min(1, P_h/P_ref) (1 when P_ref = 0)
+//                       (the floor is held relative to the recent operating level P_h, with
+//                       the ramp-down hysteresis on the way down; at P_h = P_ref, the load
+//                       with every GPU at TGP, it is the configured share of TGP)
+//   floor              F = smax(F_1, a·F_s)   (F_s > 0: NVML's secondary power floor; else F_1)
+//   level              R = P_t if τ_t > 0, else P_h
+//   target             T = smax(smax(R, F) + (E_ref − E_s)/τ_E, F)   (store kept mid-way,
 //                       never below the floor)
 //   envelope           dP_e/dt = rateLimit((T − P_e)/τ_r, r_up, r_down)   (tanh saturation)
 //   command            C = P_e   (the floor enters through T, so a floor switched on at a job
@@ -35,24 +47,42 @@
 // derivatives; a linear multistep method keeps it to round-off and the Newton tolerance.
 // |dP_grid/dt| = |dP_e/dt| < r_up (r_down) for any load: the ramp limits hold by construction.
 //
-//   | kind   | name           | unit | meaning                                          |
-//   |--------|----------------|------|--------------------------------------------------|
-//   | state  | hold_power     | W    | P_h, peak-hold of the load (hysteresis)          |
-//   | state  | envelope_power | W    | P_e, ramp-limited grid-side command              |
-//   | state  | stored_energy  | J    | E_s, PSU capacitor energy                        |
-//   | state  | burnt_energy   | J    | ∫P_burn dt                                       |
-//   | state  | grid_energy    | J    | ∫P_grid dt                                       |
-//   | state  | load_energy    | J    | ∫P_a dt (drawn, after the GPU-side limit)        |
-//   | state  | deferred_energy| J    | ∫P_def dt                                        |
-//   | input  | load_power     | W    | P_d, power the racks want                        |
-//   | input  | floor_active   | 1    | a, 1 while a job runs (0 lets the floor go)      |
-//   | output | grid_power     | W    | P_grid, grid-side (shelf input) power            |
-//   | output | stored_energy  | J    | E_s                                              |
-//   | output | burn_power     | W    | P_burn                                           |
-//   | output | storage_power  | W    | dE_s/dt (charging positive)                      |
-//   | output | deferred_power | W    | P_def, demand held back by the GPU-side limit    |
-//   | output | floor_power    | W    | F                                                |
-//   | output | drawn_power    | W    | P_a = P_d − P_def                                |
+// Where the command sits between the low and the high phase of an iteration longer than the
+// store bridges decides the price, not whether it is paid: with C steady, the burn is
+// ∫(C − P_d)⁺ and the deferral ∫(P_d − C)⁺ less what the store moves, and their sum is fixed
+// by the swing. R = P_h (no target window) holds C near the compute level (all burn); a
+// target window several iterations long holds it at the mean (half burn, half deferral).
+//
+// NVML's power-smoothing profile (docs.nvidia.com/deploy/nvml-api, "Power Smoothing
+// Information"; domain-facts A5) documents the units of percent TMP floor (%), ramp-up and
+// ramp-down rates (W/s) and ramp-down hysteresis (ms), and only names the secondary power
+// floor (W), the primary floor activation window multiplier, the primary floor target window
+// multiplier and the primary floor activation offset (W). Interpretation here (not NVIDIA's
+// text): the two window multipliers scale the ramp-down hysteresis (the profile's only time
+// knob) into τ_a and τ_t; the primary floor engages once the demand averaged over τ_a exceeds
+// the secondary floor by the offset; the secondary floor is the absolute floor held while a
+// job runs when the primary floor has let go (scenarios/README.md, smoothing section).
+//
+//   | kind   | name            | unit | meaning                                          |
+//   |--------|-----------------|------|--------------------------------------------------|
+//   | state  | hold_power      | W    | P_h, peak-hold of the level (hysteresis)         |
+//   | state  | envelope_power  | W    | P_e, ramp-limited grid-side command              |
+//   | state  | stored_energy   | J    | E_s, PSU capacitor energy                        |
+//   | state  | burnt_energy    | J    | ∫P_burn dt                                       |
+//   | state  | grid_energy     | J    | ∫P_grid dt                                       |
+//   | state  | load_energy     | J    | ∫P_a dt (drawn, after the GPU-side limit)        |
+//   | state  | deferred_energy | J    | ∫P_def dt                                        |
+//   | state  | target_mean     | W    | P_t, demand averaged over the target window      |
+//   | state  | activation_mean | W    | P_x, demand averaged over the activation window  |
+//   | input  | load_power      | W    | P_d, power the racks want                        |
+//   | input  | floor_active    | 1    | a, 1 while a job runs (0 lets the floor go)      |
+//   | output | grid_power      | W    | P_grid, grid-side (shelf input) power            |
+//   | output | stored_energy   | J    | E_s                                              |
+//   | output | burn_power      | W    | P_burn                                           |
+//   | output | storage_power   | W    | dE_s/dt (charging positive)                      |
+//   | output | deferred_power  | W    | P_def, demand held back by the GPU-side limit    |
+//   | output | floor_power     | W    | F                                                |
+//   | output | drawn_power     | W    | P_a = P_d − P_def                                |
 // grid_power depends on the state only; burn, storage, deferred and drawn power on both
 // inputs.
 //
@@ -105,9 +135,15 @@ struct SmoothingSettings {
     std::optional<double> tracking_time;      ///< [s] τ_r; absent: the base's
     std::optional<double> storage_time;       ///< [s] τ_E; absent: the base's
     std::optional<double> initial_soc;        ///< [1] E_s(0)/E_max; absent: the base's
+    double secondary_floor_per_gpu = 0.0;     ///< [W] per GPU, NVML secondary power floor
+    double activation_window_mult = 0.0;      ///< [1] τ_a / τ_h, NVML activation window mult.
+    double target_window_mult = 0.0;          ///< [1] τ_t / τ_h, NVML target window mult.
+    double activation_offset_per_gpu = 0.0;   ///< [W] per GPU, NVML activation offset
 
     /// @brief Reads {"enabled", "floor_pct", "ramp_up_W_per_s", "ramp_down_W_per_s",
-    /// "hysteresis_s", "tracking_time_s", "storage_time_s", "initial_soc"} (all optional)
+    /// "hysteresis_s", "tracking_time_s", "storage_time_s", "initial_soc",
+    /// "secondary_floor_W", "primary_floor_activation_window_mult",
+    /// "primary_floor_target_window_mult", "primary_floor_activation_offset_W"} (all optional)
     /// against smoothingSpec(); InputError naming the JSON path for an unknown key or a value
     /// out of range.
     /// @param v the smoothing object (e.g. at "/power/smoothing")
@@ -119,24 +155,33 @@ struct SmoothingSettings {
 std::shared_ptr<const ObjectSpec> smoothingSpec();
 
 struct SmoothingParams {
-    double storage_energy = 0;    // [J] E_max (65 J per GPU on GB300)
-    double initial_soc = 0.5;     // [1] E_s(0)/E_max, also the target E_ref/E_max
-    double floor_power = 0;       // [W] P_floor in load units (0 = no floor)
-    double ramp_up = 1e12;        // [W/s] r_up
-    double ramp_down = 1e12;      // [W/s] r_down
-    double hysteresis = 0;        // [s] τ_h (0 = no hold)
-    double tracking_time = 0.01;  // [s] τ_r, response of hold and envelope inside the limits
-    double storage_time = 2.0;    // [s] τ_E, store-restoring time constant
-    double gate_width = 0.05;     // [1] w/E_max, width of the full/empty gates
-    double initial_power = 0;     // [W] P_h(0) = P_e(0)
-    double nominal_power = 1e5;   // [W] typical load (tolerances, smoothing widths)
-    double nominal_time = 3600;   // [s] typical run length (nominal of energy accumulators)
+    double storage_energy = 0;         // [J] E_max (65 J per GPU on GB300)
+    double initial_soc = 0.5;          // [1] E_s(0)/E_max, also the target E_ref/E_max
+    double floor_power = 0;            // [W] P_floor in load units (0 = no floor)
+    double ramp_up = 1e12;             // [W/s] r_up
+    double ramp_down = 1e12;           // [W/s] r_down
+    double hysteresis = 0;             // [s] τ_h (0 = no hold)
+    double tracking_time = 0.01;       // [s] τ_r, response of hold and envelope inside the limits
+    double storage_time = 2.0;         // [s] τ_E, store-restoring time constant
+    double gate_width = 0.05;          // [1] w/E_max, width of the full/empty gates
+    double initial_power = 0;          // [W] P_h(0) = P_e(0)
+    double nominal_power = 1e5;        // [W] typical load (tolerances, smoothing widths)
+    double nominal_time = 3600;        // [s] typical run length (nominal of energy accumulators)
+    double floor_reference_power = 0;  // [W] P_ref, load at which F_1 = floor_power (0: absolute)
+    double secondary_floor_power = 0;  // [W] F_s, held while a job runs (0 = none)
+    double activation_window = 0;      // [s] τ_a (0 with no offset/secondary: always active)
+    double target_window = 0;          // [s] τ_t (0: the command follows the held demand)
+    double activation_offset = 0;      // [W] O
 
     /// @brief The controller's parameters from the scenario's settings.
     ///
     /// floor_power = floor_pct / 100 · floor_base_W; ramp_up = ramp_up_per_gpu · gpus when
     /// given, else base.ramp_up unscaled (likewise ramp_down); hysteresis, tracking_time,
-    /// storage_time and initial_soc replace the base's when given; the rest is `base`.
+    /// storage_time and initial_soc replace the base's when given; secondary_floor_power =
+    /// secondary_floor_per_gpu · gpus and activation_offset = activation_offset_per_gpu ·
+    /// gpus (GPU watts; a caller that knows the rack converts the floor to shelf input);
+    /// activation_window and target_window are the multipliers × the hysteresis; the rest is
+    /// `base`.
     /// @param s the settings as read
     /// @param base storage, nominal and initial values of this controller, and the values
     ///        the settings do not state
@@ -167,7 +212,7 @@ public:
     bool derivativeDependsOnInput(std::size_t row, std::size_t input) const override;
 
     static constexpr std::size_t kHold = 0, kEnvelope = 1, kStored = 2, kBurnt = 3, kGrid = 4,
-                                 kLoad = 5, kDeferred = 6;
+                                 kLoad = 5, kDeferred = 6, kTargetMean = 7, kActivationMean = 8;
     static constexpr std::size_t kLoadPower = 0, kFloorActive = 1;
     static constexpr std::size_t kGridPower = 0, kStoredOut = 1, kBurnPower = 2, kStoragePower = 3,
                                  kDeferredPower = 4, kFloorPower = 5, kDrawnPower = 6;
@@ -177,6 +222,8 @@ private:
         double floor, command, grid, burn, storage, deferred;
     };
     Flows flows(std::span<const double> x, std::span<const double> u) const;
+    double floorOf(std::span<const double> x, std::span<const double> u) const;
+    bool activation_ = false;  // the activation gate is configured (else g_act = 1)
     SmoothingParams p_;
     double eps_;  // [W] corner width of the smooth max / positive part
 };

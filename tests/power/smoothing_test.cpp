@@ -226,14 +226,41 @@ TEST(power_PowerSmoothing, SettingsReadOnceAndScaledPerGpu) {
 
 TEST(power_PowerSmoothing, SchemaAndRangeErrors) {
     const Json s = smoothingSpec()->schema();
-    for (const char* key : {"enabled", "floor_pct", "ramp_up_W_per_s", "ramp_down_W_per_s",
-                            "hysteresis_s", "tracking_time_s", "storage_time_s", "initial_soc"})
+    for (const char* key :
+         {"enabled", "floor_pct", "ramp_up_W_per_s", "ramp_down_W_per_s", "hysteresis_s",
+          "tracking_time_s", "storage_time_s", "initial_soc", "secondary_floor_W",
+          "primary_floor_activation_window_mult", "primary_floor_target_window_mult",
+          "primary_floor_activation_offset_W"})
         EXPECT_TRUE(s["properties"].contains(key)) << key;
     EXPECT_EQ(s["properties"]["floor_pct"]["maximum"], 90.0);
     EXPECT_EQ(s["additionalProperties"], false);
     const Json bad = parseJson(R"({"ramp_down_W_per_s": 0})", "s");
     test::expectInputError([&] { SmoothingSettings::fromJson(JsonView(bad, "/power/smoothing")); },
                            {"/power/smoothing/ramp_down_W_per_s", "between 0.001"});
+    // NVML's four named-only knobs: range-checked with the key, the range and its unit.
+    const Json neg = parseJson(R"({"secondary_floor_W": -1})", "s");
+    test::expectInputError([&] { SmoothingSettings::fromJson(JsonView(neg, "/power/smoothing")); },
+                           {"/power/smoothing/secondary_floor_W", "between 0", "5000"});
+    const Json win = parseJson(R"({"primary_floor_target_window_mult": 2000})", "s");
+    test::expectInputError([&] { SmoothingSettings::fromJson(JsonView(win, "/power/smoothing")); },
+                           {"/power/smoothing/primary_floor_target_window_mult", "1000"});
+    const Json off = parseJson(R"({"primary_floor_activation_offset_W": 6000})", "s");
+    test::expectInputError([&] { SmoothingSettings::fromJson(JsonView(off, "/power/smoothing")); },
+                           {"/power/smoothing/primary_floor_activation_offset_W", "5000"});
+    const Json act = parseJson(R"({"primary_floor_activation_window_mult": -2})", "s");
+    test::expectInputError([&] { SmoothingSettings::fromJson(JsonView(act, "/power/smoothing")); },
+                           {"/power/smoothing/primary_floor_activation_window_mult", "between 0"});
+    // The windows are multiples of the hysteresis; the W knobs are per GPU.
+    const Json knobs = parseJson(
+        R"({"hysteresis_s": 2, "secondary_floor_W": 300, "primary_floor_target_window_mult": 5,
+            "primary_floor_activation_window_mult": 3, "primary_floor_activation_offset_W": 50})",
+        "s");
+    const SmoothingParams k = SmoothingParams::make(
+        SmoothingSettings::fromJson(JsonView(knobs, "/power/smoothing")), {}, 0.0, 72.0);
+    EXPECT_DOUBLE_EQ(k.target_window, 10.0);
+    EXPECT_DOUBLE_EQ(k.activation_window, 6.0);
+    EXPECT_DOUBLE_EQ(k.secondary_floor_power, 300.0 * 72);
+    EXPECT_DOUBLE_EQ(k.activation_offset, 50.0 * 72);
     const Json typo = parseJson(R"({"flor_pct": 10})", "s");
     test::expectInputError([&] { SmoothingSettings::fromJson(JsonView(typo, "/power/smoothing")); },
                            {"/power/smoothing", "flor_pct", "floor_pct"});
