@@ -5,9 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <string>
 
 #include "core/data_dir.h"
+#include "core/json.h"
 #include "core/weather/epw.h"
 #include "power/rack.h"
 #include "power/sizing.h"
@@ -104,6 +108,25 @@ TEST(power_SizingFault, CampusSystemsSplitIntoBoundedBuses) {
     EXPECT_LE(bus.fault_current, bus.interrupting);
 }
 
+/// The catalog with one entry's field changed (a copy in a temporary folder).
+Catalog changedCatalog(const char* file, const char* category, const char* entry, const char* field,
+                       double value) {
+    namespace fs = std::filesystem;
+    const fs::path dir =
+        fs::temp_directory_path() / ("dctwin_sizing_catalog_" + std::string(entry) + "_" + field);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    for (const auto& f : fs::directory_iterator(Catalog::defaultDirectory())) {
+        fs::copy_file(f.path(), dir / f.path().filename());
+    }
+    Json j = readJsonFile(dir / file);
+    j[category][entry][field] = value;
+    std::ofstream(dir / file) << j.dump(2);
+    Catalog c = Catalog::load(dir);
+    fs::remove_all(dir);
+    return c;
+}
+
 weather::Weather site(const char* file) { return weather::readEpw(dataDir() / "weather" / file); }
 
 TEST(power_SizingGenerators, PhoenixNeedsMoreStandbySetsThanMilwaukee) {
@@ -189,6 +212,34 @@ TEST(power_SizingStorage, UpsAutonomyAndBessEnergy) {
     const SizingResult r60 = sizeElectrical(in, catalog());
     EXPECT_EQ(r60.row("bess").count,
               static_cast<int>(std::ceil(P_b / 1e3 / (1000 * 0.8 * std::sqrt(0.9)))));
+}
+
+TEST(power_SizingGenerators, StepLoadBeyondTheLimitAddsSets) {
+    // diesel_2500kw with a 5 % step-load limit (a copy of the catalog). The largest step of the
+    // hall's transfer sequence is the UPS walk-in: its input over 10 s. UPS output 64 × 134.6 kW
+    // × 1.1 = 9,476 kW + ≈ 25 kW feed and busway I²R = 9,501 kW, + ≈ 280 kW UPS losses (≈ 97 %
+    // at 55 % load) ≈ 9,780 kW: 978 kW within a second (the mechanical blocks are ≈ 870 kW).
+    // The sets left after one is lost must take it: ⌈978/(0.05 × 2,500)⌉ = ⌈7.82⌉ = 8, +1 = 9
+    // sets instead of 7.
+    const Catalog c =
+        changedCatalog("generators.json", "generators", "diesel_2500kw", "step_load_limit_pct", 5);
+    const SizingResult r = sizeElectrical(hallWithOffices(), c);
+    const SizingCheck& step = check(r, "generator_step_load");
+    EXPECT_NEAR(step.value, 978.0, 5.0);
+    EXPECT_EQ(r.row("generator").count, 9);
+    EXPECT_NEAR(step.limit, 0.05 * 8 * 2500.0, 1e-6);
+    EXPECT_LE(step.value, step.limit);
+    EXPECT_NE(r.row("generator").count_rule.find("raised to 9"), std::string::npos)
+        << r.row("generator").count_rule;
+}
+
+TEST(power_SizingStorage, BatteryShorterThanTheTransferIsRefused) {
+    // static_1500kw with 0.1 min (6 s) at rated load: this hall (no fabric) puts 3/8 of its
+    // 9,501 kW UPS load on 3 frames after a system is lost, 0.375 × 9,501/4,500 = 79.2 %; the
+    // battery lasts 6/0.792 = 7.6 s, less than the 30 s until the generators carry the load.
+    const Catalog c = changedCatalog("ups.json", "ups", "static_1500kw", "ride_through_min", 0.1);
+    test::expectInputError([&] { sizeElectrical(hall(64), c); },
+                           {"static_1500kw", "last 8 s at 79.2 %", "30 s", "ride_through_min"});
 }
 
 }  // namespace
