@@ -224,7 +224,14 @@ std::shared_ptr<const ObjectSpec> heatRejectionSpec() {
         .boolean("accept_setpoint_exceedance", false,
                  "size the plant even when it cannot hold the facility supply setpoint on the "
                  "design day (the expected hours above it are reported); otherwise sizing "
-                 "fails");
+                 "fails")
+        .choice("design_basis", {"0.4%", "1%", "5-year", "10-year", "20-year", "50-year"},
+                std::string("0.4%"),
+                "design weather the units are counted at: the ASHRAE 0.4 % or 1 % annual "
+                "design conditions, or the weather file's n-year extreme dry bulb (dry-bulb "
+                "plant only); the generators are derated at its dry bulb")
+        .number("water_storage_h", "h", 0.0, 720.0, 48.0,
+                "make-up water storage, hours at the design make-up rate");
     s->open(thermalOverrides({"dry_coolers.json", "cooling_towers.json"}));
     return s;
 }
@@ -644,6 +651,8 @@ void readCooling(ScenarioSpec& sc, const SpecReader& v) {
     h.redundancy_units = hr.count("redundancy_units");
     h.units = hr.count("units");
     h.accept_exceedance = hr.boolean("accept_setpoint_exceedance");
+    h.design_basis = hr.string("design_basis");
+    h.water_storage_hours = hr.number("water_storage_h");
     h.where = hr.view().where();
     if (hr.has("trim_chiller")) {
         const SpecReader tc = hr.object("trim_chiller");

@@ -227,23 +227,59 @@ void sizeFacilityLoop(const ScenarioSpec& sc, SiteSizing& z) {
     }
 }
 
-/// The site's 0.4 % design weather: dry bulb (coincident wet bulb) for dry coolers, wet bulb
-/// (coincident dry bulb) for evaporative plant; pressure the file's mean.
+/// The site's design weather at /cooling/heat_rejection/design_basis: dry bulb (coincident wet
+/// bulb) for dry coolers, wet bulb (coincident dry bulb) for evaporative plant, from the ASHRAE
+/// 0.4 % or 1 % annual conditions; or the file's n-year extreme dry bulb with the 0.4 % mean
+/// coincident wet bulb (the extremes give no coincident wet bulb; capped at the dry bulb), dry-
+/// bulb plant only. Pressure: the file's mean.
 void designWeather(const ScenarioSpec& sc, SiteSizing& z) {
     const weather::Weather& w = *sc.site.weather;
     const auto& dc = w.designConditions();
+    const HeatRejectionSpec& h = sc.cooling.heat_rejection;
     double p = 0.0;
     for (double v : w.pressure()) p += v;
     p /= static_cast<double>(w.hourCount());
     thermal::AmbientAir a;
     a.pressure = p;
-    const bool evaporative = sc.cooling.heat_rejection.tower;
-    if (evaporative) {
-        a.dry_bulb = dc.evaporation_mcdb_0_4;
-        a.wet_bulb = dc.evaporation_wb_0_4;
+    const bool evaporative = h.tower;
+    const std::string& basis = h.design_basis;
+    const bool one = basis == "1%";
+    if (basis == "0.4%" || one) {
+        if (evaporative) {
+            a.dry_bulb = one ? dc.evaporation_mcdb_1 : dc.evaporation_mcdb_0_4;
+            a.wet_bulb = one ? dc.evaporation_wb_1 : dc.evaporation_wb_0_4;
+        } else {
+            a.dry_bulb = one ? dc.cooling_db_1 : dc.cooling_db_0_4;
+            a.wet_bulb = one ? dc.cooling_mcwb_1 : dc.cooling_mcwb_0_4;
+        }
+        const char* pct = one ? "1" : "0.4";
+        z.design_weather_basis =
+            evaporative
+                ? fmt::format("ASHRAE {} % evaporation wet bulb with coincident dry bulb", pct)
+                : fmt::format("ASHRAE {} % cooling dry bulb with coincident wet bulb", pct);
+        z.generator_ambient = one ? dc.cooling_db_1 : dc.cooling_db_0_4;
     } else {
-        a.dry_bulb = dc.cooling_db_0_4;
+        const int years = std::stoi(basis.substr(0, basis.find('-')));
+        if (evaporative) {
+            throw InputError(fmt::format(
+                "{}/design_basis: '{}' is an extreme dry bulb, but a cooling tower is sized on "
+                "the wet bulb; valid choices for a tower: 0.4%, 1%",
+                h.where, basis));
+        }
+        if (!dc.extremes_from_file) {
+            throw InputError(fmt::format(
+                "{}/design_basis: '{}' needs the n-year extremes of the weather file's DESIGN "
+                "CONDITIONS line, and '{}' has none; valid choices for it: 0.4%, 1%",
+                h.where, basis, w.name()));
+        }
+        std::size_t n = 0;
+        while (weather::DesignConditions::kReturnPeriods[n] != years) ++n;
+        a.dry_bulb = dc.extreme_db_max[n];
         a.wet_bulb = dc.cooling_mcwb_0_4;
+        z.design_weather_basis = fmt::format(
+            "{}-year extreme dry bulb (weather file) with the 0.4 % mean coincident wet bulb",
+            years);
+        z.generator_ambient = a.dry_bulb;
     }
     a.wet_bulb = std::min(a.wet_bulb, a.dry_bulb);
     z.design_weather.dry_bulb = a.dry_bulb;
@@ -252,9 +288,6 @@ void designWeather(const ScenarioSpec& sc, SiteSizing& z) {
     z.design_weather.humidity_ratio = thermal::ambientHumidityRatio(a);
     z.design_weather.dew_point =
         psychro::dewPointFromHumidityRatio(z.design_weather.humidity_ratio, a.pressure);
-    z.design_weather_basis = evaporative
-                                 ? "ASHRAE 0.4 % evaporation wet bulb with coincident dry bulb"
-                                 : "ASHRAE 0.4 % cooling dry bulb with coincident wet bulb";
 }
 
 /// [K] a miss of the facility supply setpoint below this is "held" (sizing, hours counted).
@@ -304,6 +337,7 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
     const thermal::CduModel cdu(sc.cooling.cdu, sc.cooling.coolant);
     const double design_heat = z.design_heat_liquid + z.cdus * cdu.design().pump_power +
                                z.design_fws_flow * sc.cooling.facility_loop.pressure_drop;
+    z.design_heat_rejection = design_heat;
     const thermal::Coolant water = thermal::Coolant::byName("water");
     const double mdot = water.massFlow(z.design_fws_flow);
     const int n_min = std::max(1, static_cast<int>(std::ceil(design_heat / h.unitCapacity())));
@@ -385,6 +419,19 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
         throw InputError(shortfallMessage(sc, z, units));
     }
     p.units = units;
+    {
+        // One unit's capacity at the design weather: full duty (a setpoint below the wet bulb
+        // it cannot reach), water entering at the design return with its share of the flow
+        // among the units the count needs (spares left out, as in the count's search).
+        const double T_in = water.heatedTemperature(z.fws_supply_setpoint, mdot, design_heat);
+        const int running = h.units == 0 ? std::max(1, units - h.redundancy_units) : units;
+        const double q = z.design_fws_flow / running;
+        const double below = air.wet_bulb - 5.0;
+        z.unit_capacity_at_design =
+            h.tower
+                ? thermal::CoolingTower(p.tower, 1).evaluate({T_in, q, below, air}).heat_rejected
+                : thermal::DryCooler(p.dry_cooler, 1).evaluate({T_in, q, below, air}).heat_rejected;
+    }
     p.coolant = "water";
     if (h.trim_chiller) {
         p.chiller = h.trim_chiller;
@@ -427,6 +474,11 @@ SiteSizing sizeSite(const ScenarioSpec& sc) {
     sizeCdus(sc, z);
     sizeFacilityLoop(sc, z);
     designWeather(sc, z);
+    // The generators breathe the site's air: derated at the design basis's dry bulb (a cooling
+    // dry bulb whatever the heat rejection) and the station's elevation.
+    z.electrical.design_ambient = z.generator_ambient;
+    z.water_storage_hours = sc.cooling.heat_rejection.water_storage_hours;
+    z.electrical.site_altitude = sc.site.weather->location().elevation;
     sizeHeatRejection(sc, z);
     groupCdus(sc, z);
     return z;

@@ -14,7 +14,8 @@
 ///   plant design heat       Q_d = Q_l + n_cdu · P_pump,cdu + V̇_d · Δp_fws               [W]
 ///   return temperature      T_r = T_set + Q_d / (ṁ·c_p)   (water)                      [K]
 ///   heat-rejection units    the fewest n ≥ ⌈Q_d / Q_unit⌉ that meet T_set (unmet < 0.05 K)
-///                           at the 0.4 % design weather, plus redundancy_units
+///                           at the design weather (design_basis: 0.4 %, 1 % or an n-year
+///                           extreme), plus redundancy_units
 /// The electrical one-line is sized by power::sizeElectrical from `electrical`; the design
 /// point study (facility/study.h) refines it with the cooling power the plant draws.
 #include <string>
@@ -81,8 +82,16 @@ struct SiteSizing {
     thermal::PipeParams pipe;               ///< each of supply and return
     PlantDesign plant;                      ///< heat-rejection units sized
     HeatRejectionReach reach;               ///< what those units hold, design day and year
-    weather::WeatherSample design_weather;  ///< the 0.4 % design conditions used
+    weather::WeatherSample design_weather;  ///< the design conditions used (design_basis)
     std::string design_weather_basis;
+    double generator_ambient = 0.0;  ///< [K] dry bulb the generators are derated at
+    /// [W] what one heat-rejection unit rejects at the design weather with its fans (and pads)
+    /// at full duty, water entering at the design return temperature with its share of the
+    /// design flow over the units the count needs (spares left out): the unit capacity derated
+    /// for the design basis.
+    double unit_capacity_at_design = 0.0;
+    double design_heat_rejection = 0.0;  ///< [W] plant design heat the units are counted for
+    double water_storage_hours = 48.0;   ///< [h] make-up storage (heat_rejection/water_storage_h)
 
     /// Fabric power outside the racks [W].
     double fabricPower() const { return fabric.power_outside_racks; }

@@ -152,6 +152,11 @@ struct HeatRejectionSpec {
     std::optional<thermal::ChillerSpec> trim_chiller;
     int trim_chiller_units = 0;      ///< [1]
     bool accept_exceedance = false;  ///< size even if the design day's setpoint is out of reach
+    /// Design weather the units are counted at: "0.4%", "1%" (ASHRAE annual cooling or
+    /// evaporation design conditions) or "5-year" … "50-year" (the EPW's n-year extreme dry
+    /// bulb; dry-bulb plant only).
+    std::string design_basis = "0.4%";
+    double water_storage_hours = 48.0;              ///< [h] make-up water stored at the design rate
     std::string where = "/cooling/heat_rejection";  ///< JSON path, for messages
     double unitCapacity() const;                    ///< [W]
     const std::string& modelName() const;

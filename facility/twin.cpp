@@ -165,7 +165,7 @@ RunOutcome sizeScenario(const ScenarioSpec& sc) {
     RunOutcome r;
     fillReportHeader(r.report, sc, z);
     r.report.summary = designMetrics(z, d);
-    r.report.tables = {d.electrical.toTable(), d.cooling, d.water};
+    r.report.tables = {d.electrical.toTable(), d.electrical.checksTable(), d.cooling, d.water};
     r.summary = summaryJson(sc, r.report.summary, r.report.tables);
     r.wall_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     r.summary["wall_s"] = r.wall_seconds;
@@ -183,7 +183,8 @@ RunOutcome runScenario(const ScenarioSpec& sc, const RunControl& control) {
     std::vector<Metric> metrics = studyMetrics(sc, s);
     for (auto& m : designMetrics(z, d)) metrics.push_back(std::move(m));
     fillReportHeader(r.report, sc, z);
-    r.report.tables = {d.electrical.toTable(), d.cooling, studyWaterTable(d.water, metrics)};
+    r.report.tables = {d.electrical.toTable(), d.electrical.checksTable(), d.cooling,
+                       studyWaterTable(d.water, metrics)};
     r.report.summary = metrics;
     r.summary = summaryJson(sc, metrics, r.report.tables);
     if (Json c = contingencyReport(sc, s); !c.is_null()) r.summary["contingency"] = c;

@@ -230,19 +230,23 @@ TransformerSpec parseTransformerSpec(const JsonView& v, std::string name) {
 namespace {
 
 ConductorSpec parseConductor(const JsonView& v, std::string name, std::string category) {
-    v.checkKeys(withMeta({"rating_A", "voltage_V", "loss_at_rating_pct"}));
+    v.checkKeys(withMeta({"rating_A", "voltage_V", "loss_at_rating_pct", "interrupting_kA"}));
     ConductorSpec c;
     c.name = std::move(name);
     c.category = std::move(category);
     c.rating = num(v, "rating_A", 1, 1e5);
     c.voltage = num(v, "voltage_V", 100, 1e6);
     c.loss_at_rating = num(v, "loss_at_rating_pct", 0, 10) / 100.0;
+    // LV air-circuit breakers break 40-200 kA (IEC 60947-2 Icu); outside 1-300 kA a typo.
+    if (v.has("interrupting_kA")) c.interrupting = num(v, "interrupting_kA", 1, 300) * 1e3;
     return c;
 }
 
 GeneratorSpec parseGenerator(const JsonView& v, std::string name) {
-    v.checkKeys(withMeta({"rating_W", "voltage_V", "power_factor", "start_delay_s",
-                          "step_load_limit_pct", "fuel_gal_per_kWh"}));
+    v.checkKeys(
+        withMeta({"rating_W", "voltage_V", "power_factor", "start_delay_s", "step_load_limit_pct",
+                  "fuel_gal_per_kWh", "prime_rating_W", "continuous_rating_W", "derate_above_C",
+                  "derate_pct_per_K", "derate_above_m", "derate_pct_per_100m", "step_interval_s"}));
     GeneratorSpec g;
     g.name = std::move(name);
     g.rating = num(v, "rating_W", 1e3, 1e8);
@@ -251,8 +255,51 @@ GeneratorSpec parseGenerator(const JsonView& v, std::string name) {
     g.start_delay = num(v, "start_delay_s", 0, 600);
     g.step_load_limit = num(v, "step_load_limit_pct", 1, 100) / 100.0;
     g.fuel_gal_per_kWh = num(v, "fuel_gal_per_kWh", 0, 1);
+    // ISO 8528-1: continuous ≤ prime ≤ standby.
+    if (v.has("prime_rating_W")) g.prime_rating = num(v, "prime_rating_W", 1e3, g.rating);
+    if (v.has("continuous_rating_W")) {
+        g.continuous_rating =
+            num(v, "continuous_rating_W", 1e3, g.prime_rating > 0 ? g.prime_rating : g.rating);
+    }
+    if (v.has("derate_above_C")) {
+        g.derate_above = units::celsiusToKelvin(num(v, "derate_above_C", -20, 60));
+    }
+    if (v.has("derate_pct_per_K")) g.derate_per_K = num(v, "derate_pct_per_K", 0, 10) / 100.0;
+    if (v.has("derate_above_m")) g.derate_above_altitude = num(v, "derate_above_m", 0, 5000);
+    if (v.has("derate_pct_per_100m")) {
+        g.derate_per_m = num(v, "derate_pct_per_100m", 0, 10) / 100.0 / 100.0;
+    }
+    if (v.has("step_interval_s")) g.step_interval = num(v, "step_interval_s", 0, 120);
     return g;
 }
+
+}  // namespace
+
+double GeneratorSpec::ratingFor(std::string_view basis) const {
+    std::vector<std::string> have{"standby"};
+    if (prime_rating > 0) have.emplace_back("prime");
+    if (continuous_rating > 0) have.emplace_back("continuous");
+    if (basis == "standby") return rating;
+    if (basis == "prime" && prime_rating > 0) return prime_rating;
+    if (basis == "continuous" && continuous_rating > 0) return continuous_rating;
+    throw InputError(fmt::format(
+        "generator '{}' has no {} rating in the catalog; expected one of its ISO 8528-1 rating "
+        "bases: {}",
+        name, basis, fmt::join(have, ", ")));
+}
+
+double GeneratorSpec::derating(double T, double h) const {
+    const double f = 1.0 - derate_per_K * std::max(0.0, T - derate_above) -
+                     derate_per_m * std::max(0.0, h - derate_above_altitude);
+    if (!(f > 0.05)) {
+        throw InputError(fmt::format(
+            "generator '{}' derated to {:.0f} % at {:.1f} °C and {:.0f} m: outside its range", name,
+            100 * f, units::kelvinToCelsius(T), h));
+    }
+    return std::min(1.0, f);
+}
+
+namespace {
 
 BessSpec parseBess(const JsonView& v, std::string name) {
     v.checkKeys(withMeta({"power_W", "energy_J", "round_trip_efficiency", "min_soc", "max_soc"}));

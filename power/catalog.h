@@ -114,18 +114,35 @@ struct ConductorSpec {
     double rating = 1000;            // [A]
     double voltage = 415;            // [V] line-to-line
     double loss_at_rating = 0.0035;  // [1] loss / (√3·V·I_r) at rated current
+    double interrupting = 0;         // [A] rated ultimate breaking capacity Icu (LV breakers,
+                                     // IEC 60947-2); 0: not given (busways, feeds, MV)
     /// Per-phase resistance giving that loss: 3 I_r² R = loss·√3·V·I_r.
     double resistance() const;  // [Ω]
 };
 
+/// A generating set. `rating` is the standby (ISO 8528-1 emergency standby, ESP) rating; the
+/// prime (PRP) and continuous (COP) ratings are 0 when the catalog gives none. Output at
+/// ambient T and altitude h: rating·(1 − k_T·max(0, T − T_0) − k_h·max(0, h − h_0)).
 struct GeneratorSpec {
     std::string name;
-    double rating = 2.5e6;            // [W]
-    double voltage = 13800;           // [V]
-    double power_factor = 0.8;        // [1]
-    double start_delay = 10.0;        // [s]
-    double step_load_limit = 0.5;     // [1] largest load step / rating
-    double fuel_gal_per_kWh = 0.069;  // [gal/kWh]
+    double rating = 2.5e6;                // [W] standby
+    double voltage = 13800;               // [V]
+    double power_factor = 0.8;            // [1]
+    double start_delay = 10.0;            // [s]
+    double step_load_limit = 0.5;         // [1] largest load step / rating
+    double fuel_gal_per_kWh = 0.069;      // [gal/kWh]
+    double prime_rating = 0;              // [W] 0: not given
+    double continuous_rating = 0;         // [W] 0: not given
+    double derate_above = 313.15;         // [K] T_0
+    double derate_per_K = 0;              // [1/K] k_T
+    double derate_above_altitude = 1000;  // [m] h_0
+    double derate_per_m = 0;              // [1/m] k_h
+    double step_interval = 5.0;           // [s] between load steps of the transfer sequence
+    /// The rating of a basis: "standby", "prime" or "continuous"; InputError naming the
+    /// bases the entry has when it has no rating of that basis.
+    double ratingFor(std::string_view basis) const;
+    /// [1] output fraction at ambient `T` [K] and altitude `h` [m] (≤ 1, > 0 or InputError).
+    double derating(double T, double h) const;
 };
 
 struct BessSpec {

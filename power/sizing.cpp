@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/errors.h"
+#include "core/units.h"
 #include "power/chain.h"
 #include "power/rack.h"
 
@@ -219,12 +220,20 @@ std::shared_ptr<const ObjectSpec> sizingOptionsSpec() {
                                       "redundancy of the transformers (absent: the UPS one)");
         auto generators = equipment("standby generators", d.generator_redundancy.label(),
                                     d.generator_model, "redundancy of the generators");
+        generators
+            ->choice("rating_basis", {"standby", "prime", "continuous"}, d.generator_rating_basis,
+                     "ISO 8528-1 rating the sets are counted at (the catalog entry must "
+                     "publish it)")
+            .number("fuel_hours", "h", 0.0, 720.0, d.fuel_hours,
+                    "on-site fuel storage, hours at the facility design load");
         auto bess = std::make_shared<ObjectSpec>("site battery (BESS)");
         bess->choice("topology", Redundancy::choices(), d.bess_redundancy.label(),
                      "redundancy of the battery blocks")
             .string("model", d.bess_model, "catalog model")
             .number("power_pct", "pct", 0.0, 200.0, d.bess_power_fraction * 100,
-                    "battery power, % of the design IT power (the swing it must shave)");
+                    "battery power, % of the design IT power (the swing it must shave)")
+            .number("duty_min", "min", 0.0, 1440.0, d.bess_duty / 60.0,
+                    "minutes the battery must deliver that power (its energy duty)");
 
         auto s = std::make_shared<ObjectSpec>("electrical sizing options");
         s->number("growth_margin_pct", "pct", 0.0, 200.0, d.growth_margin * 100,
@@ -271,10 +280,14 @@ void SizingInput::readJson(const JsonView& v) {
     // Transformers follow the UPS topology unless told otherwise.
     transformer_redundancy = ups_redundancy;
     group("transformers", r.object("transformers"), transformer_redundancy, transformer_model);
-    group("generators", r.object("generators"), generator_redundancy, generator_model);
+    const SpecReader g = r.object("generators");
+    group("generators", g, generator_redundancy, generator_model);
+    generator_rating_basis = g.string("rating_basis");
+    fuel_hours = g.number("fuel_hours");
     const SpecReader b = r.object("bess");
     group("bess", b, bess_redundancy, bess_model);
     bess_power_fraction = b.number("power_pct") / 100.0;
+    bess_duty = b.number("duty_min") * 60.0;
 }
 
 const SizingRow& SizingResult::row(std::string_view element) const {
@@ -295,7 +308,7 @@ Table SizingResult::toTable() const {
     Table t;
     t.path = "sizing/power";
     std::vector<std::string> element, model, unit, red, per, rule, rack_model, governs;
-    std::vector<double> rating, count, groups, volt, ides, iu, load, fail, fault;
+    std::vector<double> rating, count, groups, volt, ides, iu, load, fail, fault, icu;
     for (const auto& r : rows) {
         element.push_back(r.element);
         model.push_back(r.model);
@@ -314,6 +327,7 @@ Table SizingResult::toTable() const {
         rack_model.push_back(r.rack_model);
         governs.push_back(r.governing_case);
         fault.push_back(r.fault_current / 1e3);
+        icu.push_back(r.interrupting / 1e3);
     }
     t.addText("element", element);
     t.addText("model", model);
@@ -332,6 +346,29 @@ Table SizingResult::toTable() const {
     t.addText("rack_model", rack_model);
     t.addText("governing_case", governs);
     t.addNumbers("fault_current_kA", "kA", fault);
+    t.addNumbers("interrupting_kA", "kA", icu);
+    return t;
+}
+
+Table SizingResult::checksTable() const {
+    Table t;
+    t.path = "sizing/power_checks";
+    std::vector<std::string> item, unit, relation, basis;
+    std::vector<double> value, limit;
+    for (const auto& c : checks) {
+        item.push_back(c.item);
+        value.push_back(c.value);
+        unit.push_back(c.unit);
+        relation.push_back(c.relation);
+        limit.push_back(c.limit);
+        basis.push_back(c.basis);
+    }
+    t.addText("item", item);
+    t.addNumbers("value", "", value);  // unit differs per row: see the unit column
+    t.addText("unit", unit);
+    t.addText("relation", relation);
+    t.addNumbers("limit", "", limit);
+    t.addText("basis", basis);
     return t;
 }
 
@@ -353,6 +390,10 @@ std::string SizingResult::format() const {
             r.element, r.model, r.rating, r.unit, r.count, r.redundancy, r.per, r.groups, r.voltage,
             r.design_current, r.unit_current, 100 * r.normal_loading, 100 * r.failure_loading,
             r.governing_case);
+    }
+    for (const auto& c : checks) {
+        s += fmt::format("{:<22} {:>10.1f} {:<4} {:<2} {:>10.1f}  {}\n", c.item, c.value, c.unit,
+                         c.relation, c.limit, c.basis);
     }
     return s;
 }
@@ -636,27 +677,113 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
                         map.worst_lost + 1, map.worst_loaded + 1, 100 * f_f);
         r.governing_case = governs(r);
     }
+    // 5a. UPS critical buses (fault level and bus rating). Each UPS system's frames are
+    //     paralleled on one critical bus per group of frames; through the static bypasses that
+    //     bus is fed by every transformer feeding the group, so its available fault current is
+    //     the sum of theirs, t·I_sc. A system splits into b buses, the fewest for which the bus
+    //     current (worst system, rows spread evenly over its buses) fits a catalog LV frame —
+    //     80 % of it in normal operation, 100 % after the covered failure: the bus is
+    //     switchboard equipment rated for its current continuously (IEC 61439-1), each frame's
+    //     own output breaker carries only that frame — and t = ⌈m_t/b⌉ transformers stay
+    //     within that frame's interrupting rating Icu; frames and transformers are then
+    //     ⌈m/b⌉ per bus (N+1: ⌈N/b⌉ + 1 per bus, a spare on another bus cannot help). The UPS
+    //     losses are those of the count before the split (second order: the loss fraction
+    //     changes by < 0.3 % of the frame rating over 50–100 % load).
+    const double I_sc = tr.rating / (kSqrt3 * tr.secondary_voltage * tr.impedance);
+    const auto lv_breakers = catalog.conductors("breakers", "lv_");
+    const bool tr_matched = ups_mapped &&
+                            in.transformer_redundancy.kind == in.ups_redundancy.kind &&
+                            in.transformer_redundancy.systems == in.ups_redundancy.systems;
+    const int s_sys = ups_mapped ? in.ups_redundancy.systems : 1;
+    const double f_n = ups_mapped ? map.worst_normal_share : 1.0;
+    const double f_f = ups_mapped ? map.worst_failure_share : 1.0;
+    const std::size_t ups_idx = res.rows.size() - 2, tr_idx = res.rows.size() - 1;
+    const int m_u = n_ups.units_per_system;
+    const int m_t = tr_matched ? n_tr.units_per_system : n_tr.count;
+    int buses = 1, tr_per_bus = 0;
+    const ConductorSpec* bus = nullptr;
+    for (;; ++buses) {
+        tr_per_bus = (m_t + buses - 1) / buses;
+        if (!tr_matched) tr_per_bus = (n_tr.count + s_sys * buses - 1) / (s_sys * buses);
+        const double I_bus_n = f_n * I_ups / buses, I_bus_f = f_f * I_ups / buses;
+        for (const auto& b : lv_breakers) {
+            if (I_bus_n <= ln * b.rating && I_bus_f <= lfe * b.rating &&
+                tr_per_bus * I_sc <= b.interrupting) {
+                bus = &b;
+                break;
+            }
+        }
+        if (bus) break;
+        if (tr_per_bus <= 1 && I_bus_f <= lfe * lv_breakers.back().rating &&
+            I_bus_n <= ln * lv_breakers.back().rating) {
+            throw InputError(fmt::format(
+                "sizing: one {} gives {:.1f} kA available fault current at {:.0f} V, above the "
+                "largest interrupting rating of the catalog's LV breakers ({:.0f} kA); choose a "
+                "smaller transformer or one of higher impedance",
+                tr.name, I_sc / 1e3, tr.secondary_voltage, lv_breakers.back().interrupting / 1e3));
+        }
+        if (buses > 100000) throw ModelError("sizing: UPS bus split did not converge");
+    }
+    if (buses > 1) {
+        SizingRow& ur = res.rows[ups_idx];
+        if (in.ups_redundancy.kind == Redundancy::Kind::Block) {
+            throw InputError(fmt::format(
+                "sizing: a block-redundant UPS of {:.1f} MW exceeds one critical bus; use 2N or "
+                "a distributed topology (sN/(s-1)) so the load splits over several buses",
+                res.ups_design / 1e6));
+        }
+        if (in.ups_redundancy.kind == Redundancy::Kind::NPlus1) {
+            const int per_bus = (m_u + buses - 1) / buses + 1;
+            ur.count = buses * per_bus;
+            ur.normal_loading = I_ups / (ur.count * Iu_ups);
+            ur.failure_loading = I_ups / buses / ((per_bus - 1) * Iu_ups);
+            ur.failure_case = "one UPS lost on the most loaded bus";
+        } else {
+            const int m = buses * ((m_u + buses - 1) / buses);
+            ur.count = s_sys * m;
+            ur.normal_loading *= static_cast<double>(m_u) / m;
+            ur.failure_loading *= static_cast<double>(m_u) / m;
+            n_ups.units_per_system = m;
+        }
+        n_ups.count = n_ups.sharing = ur.count;
+        ur.count_rule += fmt::format("; {} critical buses per system, {} UPS per bus", buses,
+                                     ur.count / (s_sys * buses));
+        ur.governing_case = governs(ur);
+        if (tr_matched) {
+            SizingRow& t = res.rows[tr_idx];
+            const int m = buses * tr_per_bus;
+            t.count = s_sys * m;
+            t.normal_loading *= static_cast<double>(m_t) / m;
+            t.failure_loading *= static_cast<double>(m_t) / m;
+            t.count_rule +=
+                fmt::format("; {} per critical bus x {} buses per system", tr_per_bus, buses);
+            t.governing_case = governs(t);
+            n_tr.units_per_system = m;
+            n_tr.count = n_tr.sharing = t.count;
+        }
+    }
+    res.buses_per_system = buses;
     {
         // NEC: the main breaker carries the transformer's full rated current continuously, so
-        // it is rated ≥ 125 % of it (80 % rule) — a breaker that never limits the transformer.
-        const auto breakers = catalog.conductors("breakers", "lv_");
+        // it is rated ≥ 125 % of it (80 % rule) — a breaker that never limits the transformer —
+        // and breaks the transformer's available fault current (its Icu ≥ I_sc).
         const ConductorSpec* pick = nullptr;
-        for (const auto& b : breakers) {
-            if (Iu_tr <= ln * b.rating) {
+        for (const auto& b : lv_breakers) {
+            if (Iu_tr <= ln * b.rating && I_sc <= b.interrupting) {
                 pick = &b;
                 break;
             }
         }
         if (!pick) {
             throw InputError(
-                fmt::format("sizing: no LV breaker carries the {:.0f} A of a {} at "
-                            "the 80 % rule",
-                            Iu_tr, tr.name));
+                fmt::format("sizing: no LV breaker carries the {:.0f} A of a {} at the 80 % rule "
+                            "and breaks its {:.1f} kA available fault current",
+                            Iu_tr, tr.name, I_sc / 1e3));
         }
         // One main per transformer, carrying what its transformer carries: in normal operation
         // and in the transformer's worst failure case (issue 15: the failure loading was once
         // the normal one, as if the transformers had no redundancy).
-        const SizingRow tr_row = res.rows.back();
+        const SizingRow tr_row = res.rows[tr_idx];
         addRow("lv_switchgear", pick->name, pick->rating, "A", Redundancy::parse("N"),
                "transformer", n_tr.count, tr.secondary_voltage, I_lv / n_tr.sharing, pick->rating,
                lfc);
@@ -664,32 +791,205 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
         r.normal_loading = tr_row.normal_loading * Iu_tr / pick->rating;
         r.failure_loading = tr_row.failure_loading * Iu_tr / pick->rating;
         r.failure_case = tr_row.failure_case;
-        r.count_rule = fmt::format("one per transformer ({}), x {}, rated >= Iu_tr/{:.2f}",
-                                   tr_row.redundancy, n_tr.count, ln);
+        r.count_rule =
+            fmt::format("one per transformer ({}), x {}, rated >= Iu_tr/{:.2f}, Icu >= {:.1f} kA",
+                        tr_row.redundancy, n_tr.count, ln, I_sc / 1e3);
         r.governing_case = governs(r);
+        r.fault_current = I_sc;
+        r.interrupting = pick->interrupting;
         if (r.failure_loading > lfc + 1e-9) {
             throw InputError(fmt::format(
                 "sizing: the LV main {} would carry {:.1f} % with {} (limit {:.0f} %); the "
                 "catalog has no larger breaker for {}",
                 pick->name, 100 * r.failure_loading, r.failure_case, 100 * lfc, tr.name));
         }
+        res.rows[tr_idx].fault_current = I_sc;
+        res.checks.push_back(
+            {"lv_main_fault_current", I_sc / 1e3, "kA", "<=", pick->interrupting / 1e3,
+             fmt::format("I_sc = S/(sqrt3 V Z) = {:.0f} kVA/(sqrt3 x {:.0f} V x {:.2f} %), "
+                         "infinite MV source, no motor contribution (UPS rectifiers and "
+                         "drive-fed fans and pumps do not feed a fault); Icu of {}",
+                         tr.rating / 1e3, tr.secondary_voltage, 100 * tr.impedance, pick->name)});
     }
-    // Available fault current on each transformer's LV bus (infinite source).
-    const double I_fault = tr.rating / (kSqrt3 * tr.secondary_voltage * tr.impedance);
-    for (auto& r : res.rows) {
-        if (r.element == "transformer" || r.element == "lv_switchgear") r.fault_current = I_fault;
+    {
+        const double I_bus_n = f_n * I_ups / buses, I_bus_f = f_f * I_ups / buses;
+        const SizingRow& ur = res.rows[ups_idx];
+        SizingRow r;
+        r.element = "ups_bus";
+        r.model = bus->name;
+        r.rating = bus->rating;
+        r.unit = "A";
+        r.count = s_sys * buses;
+        r.redundancy = ur.redundancy;
+        r.per = "system";
+        r.groups = s_sys;
+        r.voltage = ups.voltage;
+        r.design_current = I_bus_n;
+        r.unit_current = bus->rating;
+        r.limit_normal = ln;
+        r.limit_failure = lfe;
+        r.normal_loading = I_bus_n / bus->rating;
+        r.failure_loading = I_bus_f / bus->rating;
+        r.failure_case = ups_mapped ? ur.failure_case : "";
+        r.fault_current = tr_per_bus * I_sc;
+        r.interrupting = bus->interrupting;
+        r.count_rule = fmt::format(
+            "b={} buses per system: the fewest with the bus current ({:.0f} A normal, {:.0f} A "
+            "after a loss) within {:.2f} / {:.2f} x a catalog frame and {} transformer(s) x "
+            "{:.1f} kA (paralleled through the bypasses) within its Icu",
+            buses, I_bus_n, I_bus_f, ln, lfe, tr_per_bus, I_sc / 1e3);
+        r.governing_case = governs(r);
+        res.rows.push_back(r);
+        res.checks.push_back(
+            {"ups_bus_fault_current", r.fault_current / 1e3, "kA", "<=", bus->interrupting / 1e3,
+             fmt::format("{} transformer(s) per critical bus x {:.1f} kA through the static "
+                         "bypasses; Icu of {}; {} bus(es) per UPS system",
+                         tr_per_bus, I_sc / 1e3, bus->name, buses)});
     }
     const double tr_loss =
         n_tr.sharing *
         (tr.no_load_loss +
          std::pow(res.lv_design / pf / (n_tr.sharing * tr.rating), 2) * tr.load_loss);
     res.facility_design = res.lv_design + tr_loss;
-    // 6. Generators on the whole facility load, 7. MV service, 8. site battery.
-    const GeneratorSpec gen =
-        lookup("generators", [&] { return catalog.generator(in.generator_model); });
+    // Units in service after the covered failure, for `count` installed units of `red`
+    // (N: all; N+1: one lost; 2N, distributed: one system lost; block: the reserve takes over).
+    auto onlineAfterFailure = [](const Redundancy& red, int count) {
+        switch (red.kind) {
+            case Redundancy::Kind::N:
+                return count;
+            case Redundancy::Kind::NPlus1:
+            case Redundancy::Kind::Block:
+                return count - 1;
+            case Redundancy::Kind::TwoN:
+            case Redundancy::Kind::Distributed:
+                return count / red.systems * (red.systems - 1);
+        }
+        return count;
+    };
+    // The fewest units of `red` that leave at least `need` in service after the failure.
+    auto countForOnline = [](const Redundancy& red, int need) {
+        switch (red.kind) {
+            case Redundancy::Kind::N:
+                return need;
+            case Redundancy::Kind::NPlus1:
+            case Redundancy::Kind::Block:
+                return need + 1;
+            case Redundancy::Kind::TwoN:
+            case Redundancy::Kind::Distributed:
+                return red.systems * ((need + red.systems - 2) / (red.systems - 1));
+        }
+        return need;
+    };
+    // Raises a row's count so that `need` units stay in service after its failure case.
+    auto raiseTo = [&](SizingRow& r, const Redundancy& red, int need, double Iu,
+                       const std::string& why) {
+        if (onlineAfterFailure(red, r.count) >= need) return;
+        r.count = countForOnline(red, need);
+        const int sharing = red.kind == Redundancy::Kind::Block ? r.count - 1 : r.count;
+        r.normal_loading = r.design_current / (sharing * Iu);
+        r.failure_loading = r.design_current / (onlineAfterFailure(red, r.count) * Iu);
+        r.count_rule += fmt::format("; raised to {} for {}", r.count, why);
+        r.governing_case = governs(r);
+    };
+    // 6. Generators on the whole facility load at the chosen ISO 8528-1 rating basis, derated
+    //    for the site's design ambient and altitude; the transfer sequence's load steps
+    //    (power/chain.h analyzeUtilityLoss: mechanical load in two blocks, then the UPS walk-in)
+    //    must each stay within the step-load limit of the sets left after the covered failure.
+    GeneratorSpec gen = lookup("generators", [&] { return catalog.generator(in.generator_model); });
+    const double derate = gen.derating(in.design_ambient, in.site_altitude);
+    const double gen_basis =
+        lookup("generators", [&] { return gen.ratingFor(in.generator_rating_basis); });
+    res.generator_unit_rating = gen_basis * derate;
     const double I_mv = res.facility_design / (kSqrt3 * in.mv_voltage * pf);
-    addRow("generator", gen.name, gen.rating, "W", in.generator_redundancy, "hall", 1,
-           in.mv_voltage, I_mv, gen.rating / (kSqrt3 * in.mv_voltage * pf), lfe);
+    const double Iu_gen = res.generator_unit_rating / (kSqrt3 * in.mv_voltage * pf);
+    addRow("generator", gen.name, res.generator_unit_rating, "W", in.generator_redundancy, "hall",
+           1, in.mv_voltage, I_mv, Iu_gen, lfe);
+    {
+        SizingRow& r = res.rows.back();
+        r.count_rule += fmt::format(" at {} {:.0f} kW x {:.3f} derating ({:.1f} °C, {:.0f} m)",
+                                    in.generator_rating_basis, gen_basis / 1e3, derate,
+                                    units::kelvinToCelsius(in.design_ambient), in.site_altitude);
+        const double ups_in = res.ups_design + ups_loss;
+        UtilityLossSpec u;
+        u.critical_load = ups_in;
+        u.mechanical_load = res.facility_design - ups_in;
+        u.ups = ups;
+        u.ups_units = n_ups.sharing;
+        u.generator = gen;
+        u.generator.rating = res.generator_unit_rating;
+        u.block_interval = gen.step_interval;
+        u.time_step = 0.5;
+        u.generators = onlineAfterFailure(in.generator_redundancy, r.count);
+        UtilityLossResult ul = analyzeUtilityLoss(u);
+        double step_max = 0;
+        for (const auto& st : ul.steps) step_max = std::max(step_max, st.step);
+        const int need =
+            std::max(1, ceilDiv(step_max, gen.step_load_limit * res.generator_unit_rating));
+        if (need > u.generators) {
+            raiseTo(r, in.generator_redundancy, need, Iu_gen,
+                    fmt::format("the largest load step ({:.0f} kW) within {:.0f} % of the "
+                                "sets left",
+                                step_max / 1e3, 100 * gen.step_load_limit));
+            u.generators = onlineAfterFailure(in.generator_redundancy, r.count);
+            ul = analyzeUtilityLoss(u);
+        }
+        res.transfer_time = ul.transfer_complete;
+        res.checks.push_back(
+            {"generator_step_load", step_max / 1e3, "kW",
+             "<=", gen.step_load_limit * u.generators * res.generator_unit_rating / 1e3,
+             fmt::format("largest step of the transfer sequence (mechanical load in {} blocks "
+                         "{:.0f} s apart, then the UPS walk-in over {:.0f} s judged per second) "
+                         "against {:.0f} % of the {} sets left after {}",
+                         u.mechanical_blocks, u.block_interval, u.walk_in,
+                         100 * gen.step_load_limit, u.generators,
+                         r.failure_case.empty() ? "no failure" : r.failure_case)});
+        res.checks.push_back(
+            {"generator_unit_rating", res.generator_unit_rating / 1e3, "kW", "", 0,
+             fmt::format("{} rating {:.0f} kW (ISO 8528-1) x (1 - {:.2f} %/K x "
+                         "max(0, {:.1f} - {:.1f} °C) - {:.3f} %/100 m x max(0, "
+                         "{:.0f} - {:.0f} m)) = x {:.3f}",
+                         in.generator_rating_basis, gen_basis / 1e3, 100 * gen.derate_per_K,
+                         units::kelvinToCelsius(in.design_ambient),
+                         units::kelvinToCelsius(gen.derate_above), 1e4 * gen.derate_per_m,
+                         in.site_altitude, gen.derate_above_altitude, derate)});
+        // Fuel at the catalog's full-load specific consumption (at part load a set burns a
+        // little more per kWh: this is the design-load figure, not a worst case).
+        constexpr double kM3PerGallon = 3.785411784e-3;
+        res.fuel_storage =
+            res.facility_design / 1e3 * in.fuel_hours * gen.fuel_gal_per_kWh * kM3PerGallon;
+        res.checks.push_back(
+            {"fuel_storage", res.fuel_storage, "m3", "", 0,
+             fmt::format("{:.0f} kW x {:.0f} h x {:.3f} gal/kWh x 3.785 L/gal = {:.0f} US gal",
+                         res.facility_design / 1e3, in.fuel_hours, gen.fuel_gal_per_kWh,
+                         res.fuel_storage / kM3PerGallon)});
+        // UPS battery autonomy at design load: the catalog's autonomy at rated load scaled by
+        // rated/actual load (constant battery energy; Peukert's law would lengthen it at part
+        // load, so this errs short), against the transfer sequence's end.
+        const SizingRow& ur = res.rows[ups_idx];
+        res.ups_autonomy_normal = ups.ride_through / ur.normal_loading;
+        res.ups_autonomy_failure = ups.ride_through / ur.failure_loading;
+        res.checks.push_back({"ups_autonomy_normal", res.ups_autonomy_normal / 60, "min",
+                              ">=", res.transfer_time / 60,
+                              fmt::format("{:.1f} min at rated load / {:.1f} % design loading, "
+                                          "all UPS in service; limit: generator start {:.0f} s "
+                                          "and transfer, complete at {:.0f} s",
+                                          ups.ride_through / 60, 100 * ur.normal_loading,
+                                          gen.start_delay, res.transfer_time)});
+        res.checks.push_back(
+            {"ups_autonomy_failure", res.ups_autonomy_failure / 60, "min",
+             ">=", res.transfer_time / 60,
+             fmt::format("{:.1f} min / {:.1f} % loading with {}", ups.ride_through / 60,
+                         100 * ur.failure_loading,
+                         ur.failure_case.empty() ? "no failure covered" : ur.failure_case)});
+        if (res.ups_autonomy_failure < res.transfer_time) {
+            throw InputError(fmt::format(
+                "sizing: the UPS batteries of '{}' last {:.0f} s at {:.1f} % load ({}), shorter "
+                "than the {:.0f} s until the generators carry the load (start {:.0f} s, then the "
+                "transfer sequence); choose a UPS with longer ride_through_min",
+                ups.name, res.ups_autonomy_failure, 100 * ur.failure_loading, ur.failure_case,
+                res.transfer_time, gen.start_delay));
+        }
+    }
     {
         // The smallest feeder that carries the site alone; a campus beyond the largest one
         // takes several of the largest in parallel per system (countUnits counts them).
@@ -707,9 +1007,28 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
     }
     const BessSpec bess = lookup("bess", [&] { return catalog.bess(in.bess_model); });
     if (in.bess_power_fraction > 0) {
+        // Power as counted, then energy: usable energy per block E·(SoC_max − SoC_min)·√η_rt
+        // (the discharge half of the round trip) against the duty P·t; blocks are added until
+        // the blocks left after the covered failure hold it.
         const double P = in.bess_power_fraction * res.it_design;
+        const double Iu_b = bess.power / (kSqrt3 * in.mv_voltage * pf);
         addRow("bess", bess.name, bess.power, "W", in.bess_redundancy, "hall", 1, in.mv_voltage,
-               P / (kSqrt3 * in.mv_voltage * pf), bess.power / (kSqrt3 * in.mv_voltage * pf), lfe);
+               P / (kSqrt3 * in.mv_voltage * pf), Iu_b, lfe);
+        SizingRow& r = res.rows.back();
+        const double usable =
+            bess.energy * (bess.max_soc - bess.min_soc) * std::sqrt(bess.round_trip_efficiency);
+        const double duty = P * in.bess_duty;
+        if (duty > 0) {
+            raiseTo(r, in.bess_redundancy, std::max(1, ceilDiv(duty, usable)), Iu_b,
+                    fmt::format("the {:.0f} kWh duty", duty / 3.6e6));
+        }
+        const int online = onlineAfterFailure(in.bess_redundancy, r.count);
+        res.checks.push_back(
+            {"bess_energy", online * usable / 3.6e6, "kWh", ">=", duty / 3.6e6,
+             fmt::format("{} block(s) in service x {:.0f} kWh x ({:.2f} - {:.2f}) x sqrt({:.2f}) "
+                         "against {:.0f} kW for {:.0f} min",
+                         online, bess.energy / 3.6e6, bess.max_soc, bess.min_soc,
+                         bess.round_trip_efficiency, P / 1e3, in.bess_duty / 60)});
     }
     return res;
 }

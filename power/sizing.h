@@ -49,9 +49,28 @@
 // limit (normal, or the worst single failure the redundancy covers).
 //
 // Fault level: each transformer feeds its own LV bus (no paralleled secondaries); the
-// available three-phase fault current there, from an infinite MV source and without motor
-// contribution or impedance tolerance, is I_sc = S_r/(√3·V_LV·Z_pu) (transformer and LV main
-// rows).
+// available three-phase fault current there, from an infinite MV source, without impedance
+// tolerance and without motor contribution (the LV loads are UPS rectifiers and drive-fed fans
+// and pumps, which do not feed a fault), is I_sc = S_r/(√3·V_LV·Z_pu); the LV main breaker is
+// the smallest catalog frame rated ≥ I_r/0.8 whose interrupting rating Icu ≥ I_sc. Each UPS
+// system's frames are paralleled on critical buses; through the static bypasses a critical bus
+// is fed by every transformer feeding it, t·I_sc. A system splits into b buses, the fewest with
+// (1) the bus current within a catalog LV frame's rating, 80 % of it in normal operation and
+// 100 % after the covered failure (a switchboard bus is equipment rated for its current
+// continuously, IEC 61439-1; each UPS frame's own output breaker carries only that frame), and
+// (2) t = ⌈m_t/b⌉·I_sc within that frame's Icu; frames and transformers then go ⌈m/b⌉ to a bus
+// (N+1: ⌈N/b⌉ + 1). Rows are taken as spread evenly over a system's buses.
+//
+// Generators (ISO 8528-1): counted at the chosen rating basis (standby, prime, continuous) times
+// the catalog's derating at the design ambient and altitude,
+//   P_unit = P_basis·(1 − k_T·max(0, T − T_0) − k_h·max(0, h − h_0)),
+// then raised until the largest load step of the transfer sequence (analyzeUtilityLoss:
+// mechanical load in two blocks, then the UPS walk-in per second) is within the step-load limit
+// (ISO 8528-5 class) of the sets left after the covered failure. Fuel: P_facility·hours·(gal/kWh).
+// UPS autonomy at design load: t = t_rated/loading (constant battery energy), normal and after
+// the covered failure; the latter must last until the transfer sequence ends. BESS: usable
+// energy E·(SoC_max − SoC_min)·√η_rt per block, blocks added until those left after the covered
+// failure hold the duty P·t.
 #include <functional>
 #include <map>
 #include <memory>
@@ -149,7 +168,14 @@ struct SizingInput {
     /// JSON path of each model name read from a scenario ("ups" → "/power/ups/model"), so an
     /// unknown name is reported where it was written; empty for the defaults.
     std::map<std::string, std::string, std::less<>> model_paths;
-    double bess_power_fraction = 0.30;     // [1] of P_IT: the swing the battery must shave
+    double bess_power_fraction = 0.30;  // [1] of P_IT: the swing the battery must shave
+    double bess_duty = 600.0;           // [s] the battery delivers its design power this long
+    /// ISO 8528-1 rating basis of the generators: "standby" (ESP), "prime" (PRP) or
+    /// "continuous" (COP); the catalog entry must publish that rating.
+    std::string generator_rating_basis = "standby";
+    double fuel_hours = 24.0;              // [h] on-site fuel at the facility design load
+    double design_ambient = 308.15;        // [K] air on the generators (the site's design dry bulb)
+    double site_altitude = 0.0;            // [m] above sea level
     double limit_normal = 0.8;             // [1] NEC 80 % rule
     double limit_failure_equipment = 1.0;  // [1]
     double limit_failure_conductor = 0.8;  // [1]
@@ -190,9 +216,21 @@ struct SizingRow {
     double failure_loading = 0;  // [1] after the worst covered failure
     double fault_current = 0;    // [A] available 3-phase fault current at the element's LV
                                  // bus, S/(√3·V·Z) from an infinite source; 0: not computed
+    double interrupting = 0;     // [A] breaking capacity (Icu) of the bus's switchgear; 0: n/a
     std::string rack_model;      // the rack model the row serves; empty: the whole hall
     std::string failure_case;    // the worst single failure the redundancy covers
     std::string governing_case;  // "normal" or failure_case: the larger loading/limit
+};
+
+/// A figure checked against its limit (storage, fault level, step load, autonomy): the
+/// sizing is accepted only when every `value relation limit` holds.
+struct SizingCheck {
+    std::string item;      // "ups_autonomy_failure", "fuel_storage", ...
+    double value = 0;      // in `unit`
+    std::string unit;      // "kA", "min", "m3", ...
+    std::string relation;  // "<=" or ">=" (value against limit); "" for a figure without limit
+    double limit = 0;      // in `unit`
+    std::string basis;     // how value and limit came about
 };
 
 struct SizingResult {
@@ -205,6 +243,13 @@ struct SizingResult {
     std::vector<SizingRow> rows;
     std::vector<std::string> row_models;  // per busway row: the rack model in it
     SystemMapping ups_mapping;            // rows onto UPS systems (2N, distributed only)
+    int buses_per_system = 1;             // UPS critical buses per UPS system (split, see above)
+    double generator_unit_rating = 0;     // [W] one set at the rating basis, derated
+    double fuel_storage = 0;              // [m³] for fuel_hours at the facility design load
+    double ups_autonomy_normal = 0;       // [s] battery autonomy, all UPS in service
+    double ups_autonomy_failure = 0;      // [s] the worst UPS after the covered failure
+    double transfer_time = 0;             // [s] utility loss until the UPS load is on generators
+    std::vector<SizingCheck> checks;
     /// The first row of `element` (for rack_feed, psu_shelf and busway: of the first model by
     /// name); ModelError if none.
     const SizingRow& row(std::string_view element) const;
@@ -214,6 +259,8 @@ struct SizingResult {
     /// voltage_V, design_current_A, unit_current_A, design_loading_pct, failure_loading_pct,
     /// rack_model, governing_case, fault_current_kA; path "sizing/power".
     Table toTable() const;
+    /// Columns item, value, unit, relation, limit, basis; path "sizing/power_checks".
+    Table checksTable() const;
     /// A fixed-width text table with the currents, for reports and the CLI.
     std::string format() const;
 };

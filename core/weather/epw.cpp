@@ -552,6 +552,25 @@ DesignConditions designConditions(const std::vector<std::string_view>& f, const 
             d.evaporation_mcdb_2 = K[13];
         }
     }
+    const std::size_t e = find("Extremes");
+    if (e < f.size()) {
+        std::vector<double> x;
+        std::size_t k = e + 1;
+        for (; k < f.size(); ++k) {
+            const auto v = toDouble(trim(f[k]));
+            if (!v) break;
+            x.push_back(*v);
+        }
+        if (x.size() >= 8) {
+            d.extremes_from_file = true;
+            for (std::size_t n = 0; n < 4; ++n) {
+                const std::size_t i = x.size() - 8 + 2 * n + 1;  // max of the pair
+                d.extreme_db_max[n] = temperature(
+                    x[i], e + 1 + i,
+                    fmt::format("{}-year extreme dry bulb", DesignConditions::kReturnPeriods[n]));
+            }
+        }
+    }
     if (d.heating_from_file && d.cooling_from_file) return d;
 
     // Computed from the hours (see epw.h for the definitions).

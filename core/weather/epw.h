@@ -56,6 +56,7 @@
 // none). Computed from one typical year, these differ from the Handbook's multi-year statistics:
 // for the shipped files cooling dry bulbs by up to 1 K, wet bulbs by up to 3 K, heating values by
 // up to 7 K (a typical year leaves out the cold extremes). Prefer the file's values.
+#include <array>
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -100,6 +101,12 @@ struct DesignConditions {
     double evaporation_mcdb_1 = 0.0;    // [K]
     double evaporation_wb_2 = 0.0;      // [K]
     double evaporation_mcdb_2 = 0.0;    // [K]
+    /// n-year return-period extreme dry bulbs of the "Extremes" block (the last 8 numbers of
+    /// the block: min and max for n = 5, 10, 20, 50 years, in both the 2005 layout with an
+    /// extreme wet bulb and the 2009+ layout without); not computed from the hours.
+    bool extremes_from_file = false;
+    static constexpr std::array<int, 4> kReturnPeriods = {5, 10, 20, 50};  // [years]
+    std::array<double, 4> extreme_db_max{};  // [K] per return period, when extremes_from_file
 };
 
 /// The weather at one instant.

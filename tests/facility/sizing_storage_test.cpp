@@ -1,0 +1,159 @@
+// Issue 15 through the scenario: the reference site's UPS autonomy, fuel and fault levels in the
+// sizing tables of `dctwin size` (summary JSON "sizing"/"power_checks"), and Phoenix's derated
+// generators. Hand calculations in the comments.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "facility/sizing.h"
+#include "test_util.h"
+#include "tests/common/expect_error.h"
+
+namespace dctwin::facility::test {
+namespace {
+
+const Json& checkRow(const RunOutcome& r, const std::string& item) {
+    for (const Json& row : r.summary["sizing"]["power_checks"]) {
+        if (row.value("item", "") == item) return row;
+    }
+    static const Json none;
+    ADD_FAILURE() << "no power check " << item;
+    return none;
+}
+
+const Json& powerRow(const RunOutcome& r, const std::string& element) {
+    for (const Json& row : r.summary["sizing"]["power"]) {
+        if (row.value("element", "") == element) return row;
+    }
+    static const Json none;
+    ADD_FAILURE() << "no power row " << element;
+    return none;
+}
+
+TEST(SizingStorage, ReferenceUpsAutonomyFuelAndFaultLevels) {
+    // UPS load of the reference site: 64 GB300 racks at full use, 64 × 134.6 kW = 8,614.3 kW,
+    // plus the fabric outside the racks, 410.4 kW: 9,024.7 kW; × 1.10 growth = 9,927.2 kW;
+    // plus the rack feeds' and busways' I²R, ≈ 25 kW: P_UPS ≈ 9,952 kW (13,985 A at 415 V,
+    // PF 0.99). 4N/3 with 8 rows: the worst system carries 1/4 normally, 3/8 with one lost, on
+    // 3 frames of 1.5 MW: loading 0.25 × 9,952/4,500 = 55.3 %, 0.375 × 9,952/4,500 = 82.9 %.
+    // static_1500kw lasts 5 min at rated load: 5/0.553 = 9.04 min, 5/0.829 = 6.03 min, against
+    // the transfer sequence's 10 s start + 2 × 5 s mechanical blocks + 10 s walk-in = 30 s.
+    const RunOutcome r = sizeScenario(scenario(reference()));
+    const Json& normal = checkRow(r, "ups_autonomy_normal");
+    const Json& failure = checkRow(r, "ups_autonomy_failure");
+    EXPECT_NEAR(normal.value("value", 0.0), 9.04, 0.01);
+    EXPECT_NEAR(failure.value("value", 0.0), 6.03, 0.01);
+    EXPECT_NEAR(failure.value("limit", 0.0), 0.5, 1e-9);
+    // Fault level: 2.5 MVA, 6 %, 415 V: 57.97 kA at each LV main (lv_5000a, Icu 150 kA); the
+    // 2 transformers of a UPS system on its critical bus through the bypasses: 115.9 kA.
+    EXPECT_NEAR(checkRow(r, "lv_main_fault_current").value("value", 0.0), 57.97, 0.01);
+    EXPECT_NEAR(checkRow(r, "ups_bus_fault_current").value("value", 0.0), 115.93, 0.01);
+    EXPECT_NEAR(checkRow(r, "ups_bus_fault_current").value("limit", 0.0), 150.0, 1e-9);
+    EXPECT_NEAR(powerRow(r, "lv_switchgear").value("interrupting_kA", 0.0), 150.0, 1e-9);
+    // Fuel for 24 h (default) at the facility design load of the sizing:
+    // value = P[kW] × 24 × 0.069 gal/kWh × 3.785 L/gal / 1000.
+    const Json& fuel = checkRow(r, "fuel_storage");
+    EXPECT_GT(fuel.value("value", 0.0), 60.0);
+    EXPECT_LT(fuel.value("value", 0.0), 80.0);
+    // Milwaukee's 0.4 % dry bulb, 32.4 °C, is below the 40 °C onset: no derating, 6 + 1 sets.
+    EXPECT_NEAR(checkRow(r, "generator_unit_rating").value("value", 0.0), 2500.0, 1e-9);
+    EXPECT_EQ(powerRow(r, "generator").value("count", 0.0), 7.0);
+}
+
+TEST(SizingStorage, PhoenixDeratesTheGeneratorsAtItsDesignAmbient) {
+    // Phoenix EPW: 0.4 % cooling dry bulb 43.6 °C, 337 m: 2,500 × (1 − 0.02 × 3.6) = 2,320 kW.
+    Json j = reference();
+    j["site"]["weather"] = weather("phoenix");
+    j["power"]["generators"]["fuel_hours"] = 48;
+    const RunOutcome r = sizeScenario(scenario(j));
+    EXPECT_NEAR(checkRow(r, "generator_unit_rating").value("value", 0.0), 2320.0, 1e-6);
+    EXPECT_NEAR(powerRow(r, "generator").value("rating", 0.0), 2.32e6, 1e-3);
+    EXPECT_NE(checkRow(r, "fuel_storage").value("basis", "").find("x 48 h x"), std::string::npos);
+}
+
+double metric(const RunOutcome& r, const char* name) { return num(r.summary, name); }
+
+const Json& coolingRow(const RunOutcome& r, const std::string& element) {
+    for (const Json& row : r.summary["sizing"]["cooling"]) {
+        if (row.value("element", "") == element) return row;
+    }
+    static const Json none;
+    ADD_FAILURE() << "no cooling row " << element;
+    return none;
+}
+
+TEST(SizingDesignBasis, OnePercentAndTwentyYearExtremeFromTheEpw) {
+    // Milwaukee TMY3 DESIGN CONDITIONS: cooling 0.4 % 32.4 °C (MCWB 23.7 °C), 1 % 30.4 °C
+    // (MCWB 22.6 °C); Extremes, 20-year maximum dry bulb 39.2 °C (the 14th of the block's 16
+    // numbers). The 20-year case keeps the 0.4 % coincident wet bulb.
+    auto at = [](const char* basis) {
+        Json j = reference();
+        j["cooling"]["heat_rejection"]["design_basis"] = basis;
+        return sizeScenario(scenario(j));
+    };
+    const RunOutcome r04 = at("0.4%"), r1 = at("1%"), r20 = at("20-year");
+    EXPECT_NEAR(metric(r04, "design_dry_bulb_C"), 32.4, 1e-9);
+    EXPECT_NEAR(metric(r1, "design_dry_bulb_C"), 30.4, 1e-9);
+    EXPECT_NEAR(metric(r1, "design_wet_bulb_C"), 22.6, 1e-9);
+    EXPECT_NEAR(metric(r20, "design_dry_bulb_C"), 39.2, 1e-9);
+    EXPECT_NEAR(metric(r20, "design_wet_bulb_C"), 23.7, 1e-9);
+    // A hotter basis derates the unit and needs more units; the count needed (without the one
+    // spare) at its derated capacity carries the plant's design heat (n·Q_unit ≥ Q_design is
+    // necessary to hold the setpoint: at full duty a unit rejects at least its share), within
+    // the 0.05 K the count tolerates on the supply: ṁ·c_p·0.05 K = 0.191 m³/s × 997 kg/m³ ×
+    // 4,180 J/(kg K) × 0.05 K ≈ 40 kW.
+    double last_cap = 1e30;
+    int last_units = 0;
+    for (const char* basis : {"1%", "0.4%", "20-year"}) {
+        SCOPED_TRACE(basis);
+        Json j = reference();
+        j["cooling"]["heat_rejection"]["design_basis"] = basis;
+        const SiteSizing z = sizeSite(scenario(j));
+        const double cap = z.unit_capacity_at_design;
+        EXPECT_LT(cap, last_cap);
+        EXPECT_GT(z.plant.units, last_units);
+        const double tolerance = z.design_fws_flow * 997.0 * 4180.0 * 0.05;
+        EXPECT_GE((z.plant.units - 1) * cap, z.design_heat_rejection - tolerance);
+        EXPECT_LT(cap, 1e6);  // the 1 MW rating point is at 27 °C dry bulb
+        last_cap = cap;
+        last_units = z.plant.units;
+    }
+    EXPECT_NEAR(metric(r20, "heat_rejection_unit_capacity_kW"), last_cap / 1e3, 1e-9);
+    EXPECT_EQ(coolingRow(r04, "heat_rejection").value("count", 0.0), 13.0);
+    // The generators are derated at the basis's dry bulb: 39.2 °C is still below 40 °C.
+    EXPECT_NEAR(checkRow(r20, "generator_unit_rating").value("value", 0.0), 2500.0, 1e-9);
+}
+
+TEST(SizingDesignBasis, BadChoicesAreInputErrors) {
+    Json j = reference();
+    j["cooling"]["heat_rejection"]["design_basis"] = "2%";
+    dctwin::test::expectInputError([&] { scenario(j); },
+                                   {"/cooling/heat_rejection/design_basis", "'2%'", "0.4%, 1%"});
+    j["cooling"]["heat_rejection"] = {{"type", "cooling_tower"}, {"design_basis", "20-year"}};
+    dctwin::test::expectInputError([&] { sizeScenario(scenario(j)); },
+                                   {"design_basis", "wet bulb", "0.4%, 1%"});
+}
+
+TEST(SizingWater, MakeUpStorageForTheStatedHours) {
+    // Reference site (adiabatic coolers, 0.4 % design day 32.4 °C / 23.7 °C): the design
+    // make-up (pad spray) rate is the design point's; storage = rate × 48 h and the design day
+    // = rate × 24 h. Bound by hand: pads of saturation effectiveness 0.8 cool the air by
+    // 0.8 × (32.4 − 23.7) = 6.96 K; with all 13 units' air (70 m³/s each at full fans,
+    // ρ ≈ 1.15 kg/m³) that evaporates at most 13 × 70 × 1.15 × 1.006 × 6.96 / 2,430
+    // = 3.02 kg/s = 10.9 m³/h (the fans run below full speed at design: less). The model's
+    // 8.10 m³/h gives 388.6 m³ for 48 h.
+    Json j = reference();
+    const RunOutcome r48 = sizeScenario(scenario(j));
+    const double rate = metric(r48, "design_water_m3_per_h");
+    EXPECT_GT(rate, 0.0);
+    EXPECT_LT(rate, 10.9);
+    EXPECT_NEAR(rate, 8.10, 0.01);
+    EXPECT_NEAR(metric(r48, "design_water_m3_per_day"), 24 * rate, 1e-9);
+    EXPECT_NEAR(metric(r48, "water_storage_m3"), 48 * rate, 1e-9);
+    EXPECT_NEAR(metric(r48, "water_storage_m3"), 388.6, 0.5);
+    j["cooling"]["heat_rejection"]["water_storage_h"] = 72;
+    EXPECT_NEAR(metric(sizeScenario(scenario(j)), "water_storage_m3"), 72 * rate, 1e-6);
+}
+
+}  // namespace
+}  // namespace dctwin::facility::test
