@@ -41,6 +41,8 @@ public:
     /// Shows a report; replaces what was shown.
     void setReport(std::shared_ptr<const Report> report);
     std::shared_ptr<const Report> report() const { return report_; }
+    /// Shows the report and the sweep again in the current display units (View ▸ Units).
+    void refreshUnits();
     /// Clears the report and any sweep.
     void clearReport();
     /// Shows a sweep's cases side by side (one row each, the facility's sweep summary keys)
@@ -73,6 +75,7 @@ private:
     std::shared_ptr<const Report> report_;
 
     ChartPanel* power_chart_;
+    ChartPanel* load_duration_chart_;
     QLabel* power_note_;
     SizingTableModel* power_sizing_;
 
