@@ -10,6 +10,8 @@
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("dctwin-gui"));
+    // QSettings (recent files) under ~/.config/dctwin/dctwin-gui.conf.
+    QApplication::setOrganizationName(QStringLiteral("dctwin"));
     QApplication::setApplicationVersion(QString::fromLatin1(dctwin::kVersion));
     QCommandLineParser parser;
     parser.setApplicationDescription(
