@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "core/units.h"
+#include "gui/cooling_schematic.h"
 #include "gui/display_units.h"
 #include "gui/load_duration.h"
 #include "gui/one_line_diagram.h"
@@ -370,7 +371,16 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
     }
     // Design: the sizing answer at a glance.
     diagram_ = new OneLineDiagram;
-    addTab(diagram_, tr("Design"));
+    schematic_ = new CoolingSchematic;
+    {
+        // The sizing (counts, ratings, loading) above; the plant's state at peak heat below.
+        auto* page = new QSplitter(Qt::Vertical);
+        page->addWidget(diagram_);
+        page->addWidget(schematic_);
+        page->setStretchFactor(0, 3);
+        page->setStretchFactor(1, 1);
+        addTab(page, tr("Design"));
+    }
     comparison_ = new RunComparison;
     addTab(comparison_, tr("Compare"));
     setTabVisible(CompareTab, false);
@@ -421,6 +431,7 @@ void ResultsView::clearReport() {
     sweep_table_->setTable({});
     setTabVisible(SweepTab, false);
     diagram_->setTables(nullptr, nullptr);
+    schematic_->setReport(nullptr);
     setTabVisible(DesignTab, false);
     qDeleteAll(summary_table_widgets_);
     summary_table_widgets_.clear();
@@ -444,6 +455,7 @@ void ResultsView::setReport(std::shared_ptr<const Report> report) {
     const Table* power = findTable(report_->tables, "sizing/power");
     const Table* cooling = findTable(report_->tables, "sizing/cooling");
     diagram_->setTables(power, cooling);
+    schematic_->setReport(report_.get());
     setTabVisible(DesignTab, power || cooling);
     if (reading >= 0 && isTabVisible(reading)) setCurrentIndex(reading);
 }

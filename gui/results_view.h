@@ -17,6 +17,7 @@ class QVBoxLayout;
 namespace dctwin::gui {
 
 class ChartPanel;
+class CoolingSchematic;
 class OneLineDiagram;
 class RunComparison;
 class SizingTableModel;
@@ -53,6 +54,8 @@ public:
     SizingTableModel* sweepModel() const { return sweep_table_; }
     /// The Design tab's one-line diagram (drawn from the report's sizing tables).
     OneLineDiagram* oneLineDiagram() const { return diagram_; }
+    /// The Design tab's cooling schematic (temperatures and flows at peak heat).
+    CoolingSchematic* coolingSchematic() const { return schematic_; }
     /// Keeps a finished run for the Compare tab (shown from the second run on); clearReport()
     /// leaves the kept runs alone.
     void keepRun(const QString& label, const Report& report);
@@ -90,6 +93,7 @@ private:
     SizingTableModel* water_sizing_;
 
     OneLineDiagram* diagram_;
+    CoolingSchematic* schematic_;
     RunComparison* comparison_;
     ChartPanel* sweep_chart_;
     SizingTableModel* sweep_table_;
