@@ -96,6 +96,9 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
     // The form's thirteen rows in view at 800 pixels; the tree takes the rest.
     editor->setSizes({400, 110, 300});
     editor->setCollapsible(1, false);  // a zero size would keep the sweep note out of sight
+    // At 1280 pixels the splitter gave the editor 230 px and cut every field to "requir…";
+    // this is the width at which a label and its field read in full.
+    editor->setMinimumWidth(330);
 
     results_ = new ResultsView;
     // Results always say what they came from, so a plot is never read against the wrong
@@ -114,7 +117,9 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
     central->addWidget(editor);
     central->addWidget(results_panel);
     central->setStretchFactor(1, 2);
-    central->setSizes({460, 940});
+    // The editor keeps its width when the window shrinks (stretch 0); at 1280 pixels the
+    // results get 940 of them.
+    central->setSizes({340, 1060});
     setCentralWidget(central);
 
     messages_ = new QPlainTextEdit;
@@ -663,6 +668,26 @@ void MainWindow::cancelRun() {
     controller_->cancel();
     cancel_button_->setEnabled(false);
     run_label_->setText(tr("Cancelling…"));
+}
+
+bool MainWindow::showResultsTab(const QString& title) {
+    for (int i = 0; i < results_->count(); ++i) {
+        QString t = results_->tabText(i);
+        t.remove(QLatin1Char('&'));
+        if (results_->isTabVisible(i) && t.compare(title, Qt::CaseInsensitive) == 0) {
+            results_->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+QStringList MainWindow::resultsTabTitles() const {
+    QStringList out;
+    for (int i = 0; i < results_->count(); ++i) {
+        if (results_->isTabVisible(i)) out << results_->tabText(i).remove(QLatin1Char('&'));
+    }
+    return out;
 }
 
 void MainWindow::setDisplayUnits(UnitSystem system) {

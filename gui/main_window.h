@@ -73,6 +73,11 @@ public:
     /// Shows every value in SI or IP units (View ▸ Units); the scenario, the report and the
     /// exports stay SI.
     void setDisplayUnits(UnitSystem system);
+    /// Shows the results tab titled `title` (case-insensitive, "&" ignored); false when there is
+    /// no such tab or it has nothing to show.
+    bool showResultsTab(const QString& title);
+    /// Titles of the results tabs that are shown.
+    QStringList resultsTabTitles() const;
 
     // Results and export
     void showReport(std::shared_ptr<const Report> report);

@@ -339,12 +339,17 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
         auto* page = new QSplitter(Qt::Vertical);
         auto* top = new QSplitter(Qt::Horizontal);
         top->addWidget(makeTableView(summary_));
-        top->addWidget(energy_chart_);
-        // PUE by month beside the energy: the season shows where the cooling costs.
+        // PUE by month under the energy: the season shows where the cooling costs. The two
+        // charts share one column: side by side their minimum widths left the metrics table
+        // 280 pixels at 1280, which cut every value off.
         monthly_pue_chart_ = new ChartPanel;
         monthly_pue_chart_->setTitle(tr("PUE by month"));
-        top->addWidget(monthly_pue_chart_);
-        // The metrics' names need the room; the two charts share the rest.
+        auto* charts = new QSplitter(Qt::Vertical);
+        charts->addWidget(energy_chart_);
+        charts->addWidget(monthly_pue_chart_);
+        top->addWidget(charts);
+        top->setStretchFactor(0, 1);
+        top->setStretchFactor(1, 1);
         page->addWidget(top);
         auto* tables = new QWidget;
         summary_tables_ = new QVBoxLayout(tables);
@@ -378,7 +383,7 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
         page->addWidget(diagram_);
         page->addWidget(schematic_);
         page->setStretchFactor(0, 3);
-        page->setStretchFactor(1, 1);
+        page->setStretchFactor(1, 2);
         addTab(page, tr("Design"));
     }
     comparison_ = new RunComparison;

@@ -1,6 +1,7 @@
 #include "gui/plot/chart_adapter.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -236,13 +237,27 @@ struct ChartPanel::Impl {
                 dates->setTickCount(7);
                 x_axis = dates;
             } else {
-                x_axis = new QValueAxis;
+                x_axis = valueAxis();
             }
             chart->addAxis(x_axis, Qt::AlignBottom);
         }
         if (!y_axis) {
-            y_axis = new QValueAxis;
+            y_axis = valueAxis();
             chart->addAxis(y_axis, Qt::AlignLeft);
+        }
+    }
+    // A value axis whose labels read 2190 and 0.5, not 2190.0 and 0.50.
+    static QValueAxis* valueAxis() {
+        auto* a = new QValueAxis;
+        a->setLabelFormat(QStringLiteral("%g"));
+        return a;
+    }
+    // As many date labels as fit: seven in a half-width chart read "2 … 2 … 2 Jul".
+    void fitDateTicks() {
+        if (auto* dates = qobject_cast<QDateTimeAxis*>(x_axis)) {
+            const double w =
+                chart->plotArea().width() > 0 ? chart->plotArea().width() : view->width() * 0.8;
+            dates->setTickCount(std::clamp(static_cast<int>(w / 90.0) + 1, 3, 7));
         }
     }
     // x of a sample: as given, or milliseconds since the epoch on a calendar axis.
@@ -366,8 +381,13 @@ struct ChartPanel::Impl {
     void applyRanges() {
         // Beyond a handful of series a bottom legend truncates names to "h..."; a side legend
         // lists them in full.
-        chart->legend()->setAlignment(chart->series().size() > 5 ? Qt::AlignRight
-                                                                 : Qt::AlignBottom);
+        const bool many = chart->series().size() > 5;
+        chart->legend()->setAlignment(many ? Qt::AlignRight : Qt::AlignBottom);
+        // Ten temperatures at the default size ran off the bottom of a 1280×800 chart.
+        QFont legend = QApplication::font();
+        if (many) legend.setPointSizeF(legend.pointSizeF() * 0.75);
+        chart->legend()->setFont(legend);
+        fitDateTicks();
         if (x_axis) x_axis->setTitleText(calendar_start.isValid() ? QString() : x_title);
         if (y_axis) y_axis->setTitleText(yTitle());
         if (y2_axis) {
@@ -418,8 +438,7 @@ struct ChartPanel::Impl {
 namespace {
 // The read-out's hint when the cursor is not over data.
 QString zoomHint() {
-    return QObject::tr(
-        "Drag to zoom into a span · wheel to zoom · Shift+drag to pan · double-click to reset");
+    return QObject::tr("Drag or wheel: zoom · Shift+drag: pan · double-click: reset");
 }
 }  // namespace
 
@@ -608,7 +627,7 @@ void ChartPanel::setSeries(const QString& name, const std::vector<double>& x,
         d_->chart->addSeries(line);
         d_->ensureValueAxes();
         if (!d_->y2_axis) {
-            d_->y2_axis = new QValueAxis;
+            d_->y2_axis = Impl::valueAxis();
             d_->chart->addAxis(d_->y2_axis, Qt::AlignRight);
         }
         line->attachAxis(d_->x_axis);
@@ -692,6 +711,11 @@ bool ChartPanel::setSeriesColour(const QString& name, const QColor& colour) {
         }
     }
     return false;
+}
+
+void ChartPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    d_->fitDateTicks();
 }
 
 bool ChartPanel::isZoomable() const { return d_->zoomable(); }
@@ -798,8 +822,13 @@ void ChartPanel::addBarSet(const QStringList& categories, const QString& set_nam
         d_->chart->addSeries(d_->bars);
         d_->category_axis = new QBarCategoryAxis;
         d_->category_axis->append(categories);
+        // Twelve month names in a third of a 1280-pixel window were cut to "J…" at the
+        // default size.
+        QFont small = d_->category_axis->labelsFont();
+        small.setPointSizeF(small.pointSizeF() * 0.8);
+        d_->category_axis->setLabelsFont(small);
         d_->chart->addAxis(d_->category_axis, Qt::AlignBottom);
-        d_->y_axis = new QValueAxis;
+        d_->y_axis = Impl::valueAxis();
         d_->chart->addAxis(d_->y_axis, Qt::AlignLeft);
         d_->bars->attachAxis(d_->category_axis);
         d_->bars->attachAxis(d_->y_axis);

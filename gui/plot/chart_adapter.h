@@ -128,6 +128,9 @@ public:
     /// on-screen size or 1000×560 when not shown, scaled to fit and centred.
     void renderTo(QPainter* painter, const QRectF& target);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     struct Impl;
     std::unique_ptr<Impl> d_;

@@ -625,6 +625,21 @@ TEST(MainWindow, PowerChartOfAYearZoomsToRawSamplesAndHasALoadDurationCurve) {
     EXPECT_EQ(ldc->seriesColours()[1], ChartPanel::totalLineColour());
 }
 
+TEST(MainWindow, ResultsTabsAreChosenByTitle) {
+    MainWindow w;
+    EXPECT_FALSE(w.showResultsTab(QStringLiteral("Design")));  // no report: hidden
+    w.showReport(syntheticReport());
+    ASSERT_TRUE(w.showResultsTab(QStringLiteral("design")));
+    EXPECT_EQ(w.results()->currentIndex(), ResultsView::DesignTab);
+    ASSERT_TRUE(w.showResultsTab(QStringLiteral("Cooling")));
+    EXPECT_EQ(w.results()->currentIndex(), ResultsView::CoolingTab);
+    EXPECT_FALSE(w.showResultsTab(QStringLiteral("Sweep")));  // only after a sweep
+    EXPECT_FALSE(w.showResultsTab(QStringLiteral("nope")));
+    EXPECT_EQ(w.results()->currentIndex(), ResultsView::CoolingTab);
+    EXPECT_EQ(w.resultsTabTitles(),
+              (QStringList{"Power", "Cooling", "Water", "Summary", "Design"}));
+}
+
 TEST(MainWindow, SizingLoadingColumnsAreVisibleAt1280x800) {
     auto* rc = new RunController;
     MainWindow w(nullptr, rc);
