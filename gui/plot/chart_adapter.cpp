@@ -452,6 +452,10 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent), d_(std::make_unique<I
     d_->readout = new QLabel(this);
     d_->readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
     d_->readout->setStyleSheet(QStringLiteral("color: palette(dark); padding: 0 4px;"));
+    // A long read-out (eight series) must not widen the window past the screen: it is cut
+    // at the chart's width instead (the tooltip-free text stays selectable).
+    d_->readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    d_->readout->setMinimumWidth(0);
     d_->readout->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
