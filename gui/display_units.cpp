@@ -14,7 +14,28 @@ std::vector<double> DisplayUnit::fromSI(std::span<const double> v) const {
     return out;
 }
 
+namespace {
+UnitSystem g_units = UnitSystem::SI;
+
+// IP display units, each from the project's SI constants (core/units.h).
+DisplayUnit ipUnitFor(const std::string& si_unit) {
+    // °F = (K − 273.15) · 1.8 + 32 = K · 1.8 − 459.67
+    if (si_unit == "K") return {QStringLiteral("°F"), 1.8, 32.0 - 1.8 * units::kZeroCelsius};
+    if (si_unit == "C") return {QStringLiteral("°F"), 1.8, 32.0};
+    if (si_unit == "m3/s") return {QStringLiteral("gpm"), 1.0 / units::gpm, 0.0};
+    if (si_unit == "m3") return {QStringLiteral("gal"), 1.0 / units::US_gallon, 0.0};
+    if (si_unit == "Pa") return {QStringLiteral("psi"), 1.0 / units::psi, 0.0};
+    return {};
+}
+}  // namespace
+
+void setUnitSystem(UnitSystem system) { g_units = system; }
+UnitSystem unitSystem() { return g_units; }
+
 DisplayUnit displayUnitFor(const std::string& si_unit, double max_abs) {
+    if (g_units == UnitSystem::IP) {
+        if (DisplayUnit ip = ipUnitFor(si_unit); !ip.label.isEmpty()) return ip;
+    }
     if (si_unit == "K") return {QStringLiteral("°C"), 1.0, -units::kZeroCelsius};
     if (si_unit == "W") {
         if (max_abs >= 1e6) return {QStringLiteral("MW"), 1.0 / units::MW, 0.0};
@@ -46,9 +67,23 @@ bool isAbsoluteTemperature(const std::string& name) {
     return name.find("temp") != std::string::npos || name.find("bulb") != std::string::npos;
 }
 
+bool isHeatFlow(const std::string& name) {
+    return name.find("heat") != std::string::npos || name.find("duty") != std::string::npos;
+}
+
 DisplayUnit displayUnitForQuantity(const std::string& name, const std::string& si_unit,
                                    double max_abs) {
-    if (si_unit == "K" && !isAbsoluteTemperature(name)) return {QStringLiteral("K"), 1.0, 0.0};
+    const bool ip = g_units == UnitSystem::IP;
+    // Metrics in "C" are all absolute (design_tcs_supply_temp_C, max_gpu_junction_C); in K,
+    // the name tells (isAbsoluteTemperature).
+    if (si_unit == "K" && !isAbsoluteTemperature(name)) {
+        // A difference: no offset. 1 K = 1.8 °F of difference.
+        if (ip) return {QStringLiteral("Δ°F"), 1.8, 0.0};
+        return {QStringLiteral("K"), 1.0, 0.0};
+    }
+    if (ip && si_unit == "W" && isHeatFlow(name)) {
+        return {QStringLiteral("ton"), 1.0 / units::ton_refrigeration, 0.0};
+    }
     return displayUnitFor(si_unit, max_abs);
 }
 
@@ -89,7 +124,10 @@ std::vector<std::size_t> decimationIndices(const std::vector<double>& y, std::si
         for (std::size_t i = 0; i < n; ++i) idx[i] = i;
         return idx;
     }
-    idx.reserve(2 * buckets);
+    idx.reserve(2 * buckets + 2);
+    // The first and the last sample always: a line that stopped at its last bucket's extreme
+    // left a load-duration curve 4 h short of the year's 8,760 h.
+    idx.push_back(0);
     for (std::size_t b = 0; b < buckets; ++b) {
         const std::size_t lo = b * n / buckets;
         const std::size_t hi = (b + 1) * n / buckets;
@@ -100,9 +138,11 @@ std::vector<std::size_t> decimationIndices(const std::vector<double>& y, std::si
             if (y[i] < y[imin] || std::isnan(y[imin])) imin = i;
             if (y[i] > y[imax] || std::isnan(y[imax])) imax = i;
         }
-        idx.push_back(std::min(imin, imax));
-        if (imin != imax) idx.push_back(std::max(imin, imax));
+        for (std::size_t i : {std::min(imin, imax), std::max(imin, imax)}) {
+            if (i != idx.back()) idx.push_back(i);
+        }
     }
+    if (idx.back() != n - 1) idx.push_back(n - 1);
     return idx;
 }
 

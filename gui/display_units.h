@@ -10,6 +10,15 @@
 
 namespace dctwin::gui {
 
+/// Which units values are shown in. SI: °C, kW/MW, L/min, m³, kPa. IP (US customary, as US
+/// facility engineers read a plant): °F, tons of refrigeration for heat flows, gpm, US gallons,
+/// psi; electrical power and energy stay in kW/MW and kWh/MWh, which US practice also uses.
+/// Only the display changes: the scenario, the report and every export stay SI.
+enum class UnitSystem { SI, IP };
+/// The system every following displayUnitFor() call uses (the View menu's switch).
+void setUnitSystem(UnitSystem system);
+UnitSystem unitSystem();
+
 struct DisplayUnit {
     QString label;        // "°C", "kW", "L/min"; "" for dimensionless
     double scale = 1.0;   // display per SI
@@ -21,7 +30,8 @@ struct DisplayUnit {
 
 /// The display unit for values in `si_unit` whose largest magnitude is `max_abs` (in SI):
 /// K → °C; W → W, kW or MW; J → kWh or MWh; m3/s → L/min or m3/h; Pa → kPa or bar; "1" → "".
-/// Units it does not know are shown as they are, so a new channel still displays.
+/// In IP: K and C → °F, m3/s → gpm, m3 → gal, Pa → psi. Units it does not know are shown as
+/// they are, so a new channel still displays.
 DisplayUnit displayUnitFor(const std::string& si_unit, double max_abs);
 
 /// True when a quantity in K named `name` is an absolute temperature ("tcs_supply_temp",
@@ -30,8 +40,12 @@ DisplayUnit displayUnitFor(const std::string& si_unit, double max_abs);
 /// to °C would show −250 °C; the report's names follow this convention.
 bool isAbsoluteTemperature(const std::string& name);
 
+/// True for quantities that are heat flows (heat_to_liquid, heat_rejected, a plant's duty),
+/// which IP shows in tons of refrigeration; electrical power stays in kW.
+bool isHeatFlow(const std::string& name);
+
 /// The display unit of a named quantity: like displayUnitFor, except that K stays K for
-/// temperature differences.
+/// temperature differences (Δ°F in IP) and heat flows are in tons in IP.
 DisplayUnit displayUnitForQuantity(const std::string& name, const std::string& si_unit,
                                    double max_abs);
 
@@ -48,9 +62,9 @@ TimeAxis timeAxisFor(double span_s);
 /// "1.23 MW"-style text for tables, with the precision an engineer expects for the magnitude.
 QString formatNumber(double v);
 
-/// Sample indices that reduce a series to at most ~2*buckets points: each bucket's minimum and
-/// maximum, in time order, so a year at 10-min output (52,560 samples) draws fast and the peaks
-/// stay visible. All indices when the series is short enough.
+/// Sample indices that reduce a series to at most 2*buckets + 2 points: the first and last
+/// sample and each bucket's minimum and maximum, in time order, so a year at 10-min output (52,560
+/// samples) draws fast and the peaks stay visible. All indices when the series is short enough.
 std::vector<std::size_t> decimationIndices(const std::vector<double>& y, std::size_t buckets);
 
 }  // namespace dctwin::gui

@@ -1,6 +1,7 @@
 #include "gui/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
@@ -18,12 +19,14 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTreeView>
+#include <QUndoStack>
 #include <QVBoxLayout>
 #include <fstream>
 
@@ -31,6 +34,7 @@
 #include "core/errors.h"
 #include "core/io/report_writer.h"
 #include "facility/scenario.h"
+#include "gui/one_line_diagram.h"
 #include "gui/pdf_report.h"
 #include "gui/plot/chart_adapter.h"
 #include "gui/report_loader.h"
@@ -38,6 +42,7 @@
 #include "gui/run_controller.h"
 #include "gui/scenario_form.h"
 #include "gui/scenario_tree_model.h"
+#include "gui/scenario_undo.h"
 
 namespace dctwin::gui {
 namespace {
@@ -91,6 +96,9 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
     // The form's thirteen rows in view at 800 pixels; the tree takes the rest.
     editor->setSizes({400, 110, 300});
     editor->setCollapsible(1, false);  // a zero size would keep the sweep note out of sight
+    // At 1280 pixels the splitter gave the editor 230 px and cut every field to "requir…";
+    // this is the width at which a label and its field read in full.
+    editor->setMinimumWidth(330);
 
     results_ = new ResultsView;
     // Results always say what they came from, so a plot is never read against the wrong
@@ -109,7 +117,9 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
     central->addWidget(editor);
     central->addWidget(results_panel);
     central->setStretchFactor(1, 2);
-    central->setSizes({460, 940});
+    // The editor keeps its width when the window shrinks (stretch 0); at 1280 pixels the
+    // results get 940 of them.
+    central->setSizes({340, 1060});
     setCentralWidget(central);
 
     messages_ = new QPlainTextEdit;
@@ -141,6 +151,15 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
                                      tr(" The scenario has been edited since."));
         }
         updateTitle();
+    });
+    undo_stack_ = new QUndoStack(this);
+    recordEdits(model_, undo_stack_);
+    connect(undo_stack_, &QUndoStack::cleanChanged, this, [this](bool clean) {
+        // Undone back to what is on disk: nothing left to save.
+        if (clean && !loading_) {
+            modified_ = false;
+            updateTitle();
+        }
     });
     connect(model_, &ScenarioTreeModel::editRejected, this,
             [this](const QString& m) { error(tr("Edit rejected"), m); });
@@ -236,11 +255,29 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
     updateActions();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The stack is deleted with the window's children and clears itself, which emits
+    // cleanChanged; by then the model the handler reads may be gone.
+    undo_stack_->blockSignals(true);
+}
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* templates = file->addMenu(tr("&New from template"));
+    for (const auto& [path, name] : scenarioTemplates()) {
+        const fs::path p = path;
+        templates->addAction(QStringLiteral("%1 — %2").arg(qpath(p.filename()), name), this,
+                             [this, p] {
+                                 if (maybeSave()) newFromTemplate(p);
+                             });
+    }
+    if (templates->isEmpty()) {
+        templates->addAction(tr("(no scenarios in %1)").arg(qpath(scenariosDir())))
+            ->setEnabled(false);
+    }
     file->addAction(tr("&Open scenario…"), QKeySequence::Open, this, &MainWindow::onOpen);
+    recent_menu_ = file->addMenu(tr("Open &recent"));
+    connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     save_action_ =
         file->addAction(tr("&Save scenario"), QKeySequence::Save, this, &MainWindow::onSave);
     file->addAction(tr("Save scenario &as…"), QKeySequence::SaveAs, this, &MainWindow::onSaveAs);
@@ -251,10 +288,39 @@ void MainWindow::buildMenus() {
     export_csv_action_ = exp->addAction(tr("Report as &CSV…"), this, &MainWindow::onExportCsv);
     export_png_action_ =
         exp->addAction(tr("Charts of this tab as &PNG…"), this, &MainWindow::onExportPng);
+    export_design_action_ =
+        exp->addAction(tr("&Design page as PNG…"), this, &MainWindow::onExportDesignPng);
     export_pdf_action_ = file->addAction(tr("Export report as P&DF…"), QKeySequence::Print, this,
                                          &MainWindow::onExportPdf);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = undo_stack_->createUndoAction(this, tr("&Undo"));
+    // QKeySequence::Redo is Ctrl+Shift+Z on Linux and Ctrl+Y on Windows; give both everywhere.
+    undo->setShortcuts(QKeySequence::Undo);
+    QAction* redo = undo_stack_->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    // Window-wide, so Ctrl+Z undoes a committed edit while the tree or a chart has focus; a
+    // line edit being typed in still takes Ctrl+Z for its own text first (ShortcutOverride).
+    undo->setShortcutContext(Qt::WindowShortcut);
+    redo->setShortcutContext(Qt::WindowShortcut);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* units = view->addMenu(tr("&Units"));
+    auto* unit_group = new QActionGroup(this);
+    si_action_ = units->addAction(tr("&SI (°C, kW, L/min, m³, kPa)"));
+    ip_action_ = units->addAction(tr("&IP (°F, tons of refrigeration, gpm, gal, psi)"));
+    for (QAction* a : {si_action_, ip_action_}) {
+        a->setCheckable(true);
+        unit_group->addAction(a);
+    }
+    (unitSystem() == UnitSystem::IP ? ip_action_ : si_action_)->setChecked(true);
+    connect(si_action_, &QAction::triggered, this, [this] { setDisplayUnits(UnitSystem::SI); });
+    connect(ip_action_, &QAction::triggered, this, [this] { setDisplayUnits(UnitSystem::IP); });
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     validate_action_ = run->addAction(tr("&Validate"), QKeySequence(Qt::Key_F7), this,
@@ -296,6 +362,8 @@ void MainWindow::updateActions() {
     export_csv_action_->setEnabled(have_results);
     export_png_action_->setEnabled(have_results);
     export_pdf_action_->setEnabled(have_results);
+    export_design_action_->setEnabled(have_results &&
+                                      !results_->oneLineDiagram()->blocks().empty());
 }
 
 fs::path MainWindow::baseDir() const {
@@ -333,6 +401,7 @@ bool MainWindow::refuseInvalidForm(const QString& action) {
 
 void MainWindow::setScenario(const Json& scenario, const fs::path& base_dir) {
     loading_ = true;
+    template_stem_.clear();
     unsaved_base_dir_ = base_dir;
     form_->setBaseDir(base_dir);
     sweep_mode_ = isSweepDocument(scenario);
@@ -352,6 +421,8 @@ void MainWindow::setScenario(const Json& scenario, const fs::path& base_dir) {
     loading_ = false;
     file_.clear();
     modified_ = false;
+    // A new document: undo must not step back into the previous file.
+    undo_stack_->clear();
     tree_->expandToDepth(0);
     clearResults(tr("No results yet: run the scenario (F5) or open a report."));
     updateTitle();
@@ -367,9 +438,81 @@ bool MainWindow::openScenario(const fs::path& file) {
     }
     setScenario(j, file.has_parent_path() ? file.parent_path() : fs::path("."));
     file_ = file;
+    addRecentFile(file);
     updateTitle();
     message(tr("Opened %1").arg(qpath(file)));
     return true;
+}
+
+bool MainWindow::newFromTemplate(const fs::path& template_file) {
+    Json j;
+    try {
+        j = readJsonFile(template_file);
+    } catch (const Error& e) {
+        error(tr("New from template"), QString::fromStdString(e.what()));
+        return false;
+    }
+    // Relative paths in the template (weather, traces) resolve against its folder until the
+    // copy is saved.
+    setScenario(j, template_file.has_parent_path() ? template_file.parent_path() : fs::path("."));
+    template_stem_ = template_file.stem().string();
+    updateTitle();
+    message(tr("New scenario from the template %1; Save As (Ctrl+Shift+S) keeps it under a "
+               "name of your own.")
+                .arg(qpath(template_file.filename())));
+    return true;
+}
+
+std::vector<std::pair<fs::path, QString>> MainWindow::scenarioTemplates() {
+    std::vector<std::pair<fs::path, QString>> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(scenariosDir(), ec)) {
+        if (e.path().extension() != ".json") continue;
+        try {
+            const Json j = readJsonFile(e.path());
+            if (!j.is_object() || isSweepDocument(j)) continue;
+            out.emplace_back(e.path(),
+                             QString::fromStdString(j.value("name", e.path().stem().string())));
+        } catch (const Error&) {
+            // A file that does not read is not offered; opening it names the problem.
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+QStringList MainWindow::recentFiles() const {
+    return QSettings().value(QStringLiteral("recentFiles")).toStringList();
+}
+
+void MainWindow::addRecentFile(const fs::path& file) {
+    std::error_code ec;
+    const fs::path abs = fs::absolute(file, ec);
+    const QString f = qpath(ec ? file : abs.lexically_normal());
+    QStringList list = recentFiles();
+    list.removeAll(f);
+    list.prepend(f);
+    while (list.size() > kMaxRecent) list.removeLast();
+    QSettings().setValue(QStringLiteral("recentFiles"), list);
+}
+
+void MainWindow::fillRecentMenu() {
+    recent_menu_->clear();
+    QStringList kept;
+    for (const QString& f : recentFiles()) {
+        if (!QFileInfo::exists(f)) continue;  // moved or deleted since
+        kept << f;
+        recent_menu_->addAction(f, this, [this, f] {
+            const fs::path p = fspath(f);
+            if (p.extension() == ".h5" || p.extension() == ".hdf5") {
+                openReport(p);
+            } else if (maybeSave()) {
+                openScenario(p);
+            }
+        });
+    }
+    QSettings().setValue(QStringLiteral("recentFiles"), kept);
+    if (kept.isEmpty()) recent_menu_->addAction(tr("(none yet)"))->setEnabled(false);
 }
 
 bool MainWindow::isShippedScenario(const fs::path& file) {
@@ -381,7 +524,9 @@ bool MainWindow::isShippedScenario(const fs::path& file) {
 }
 
 fs::path MainWindow::defaultSaveAsPath() const {
-    const std::string stem = file_.empty() ? std::string("scenario") : file_.stem().string();
+    const std::string stem = !file_.empty()            ? file_.stem().string()
+                             : !template_stem_.empty() ? template_stem_
+                                                       : std::string("scenario");
     if (!file_.empty() && !isShippedScenario(file_)) return file_;
     // A shipped scenario is a template: the copy goes where the user keeps their own files.
     QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
@@ -430,6 +575,9 @@ bool MainWindow::saveScenario(const fs::path& file) {
     file_ = file;
     form_->setBaseDir(baseDir());
     modified_ = false;
+    undo_stack_->setClean();
+    template_stem_.clear();
+    addRecentFile(file);
     updateTitle();
     message(tr("Saved %1").arg(qpath(file)));
     return true;
@@ -445,6 +593,7 @@ bool MainWindow::openReport(const fs::path& file) {
         error(tr("Open report"), QString::fromStdString(e.what()));
         return false;
     }
+    addRecentFile(file);
     message(tr("Opened report %1").arg(qpath(file)));
     return true;
 }
@@ -519,6 +668,36 @@ void MainWindow::cancelRun() {
     controller_->cancel();
     cancel_button_->setEnabled(false);
     run_label_->setText(tr("Cancelling…"));
+}
+
+bool MainWindow::showResultsTab(const QString& title) {
+    for (int i = 0; i < results_->count(); ++i) {
+        QString t = results_->tabText(i);
+        t.remove(QLatin1Char('&'));
+        if (results_->isTabVisible(i) && t.compare(title, Qt::CaseInsensitive) == 0) {
+            results_->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+QStringList MainWindow::resultsTabTitles() const {
+    QStringList out;
+    for (int i = 0; i < results_->count(); ++i) {
+        if (results_->isTabVisible(i)) out << results_->tabText(i).remove(QLatin1Char('&'));
+    }
+    return out;
+}
+
+void MainWindow::setDisplayUnits(UnitSystem system) {
+    setUnitSystem(system);
+    (system == UnitSystem::IP ? ip_action_ : si_action_)->setChecked(true);
+    results_->refreshUnits();
+    message(system == UnitSystem::IP
+                ? tr("Values shown in IP units (°F, tons of refrigeration for heat, gpm, US "
+                     "gallons, psi); files and exports stay SI.")
+                : tr("Values shown in SI units (°C, kW, L/min, m³, kPa)."));
 }
 
 void MainWindow::showReport(std::shared_ptr<const Report> report) {
@@ -735,6 +914,24 @@ void MainWindow::onOpenReport() {
     const QString f = QFileDialog::getOpenFileName(this, tr("Open report"), qpath(baseDir()),
                                                    tr("HDF5 reports (*.h5 *.hdf5);;All files (*)"));
     if (!f.isEmpty()) openReport(fspath(f));
+}
+
+bool MainWindow::exportDesignPng(const fs::path& file) {
+    QString why;
+    if (!results_->oneLineDiagram()->savePng(qpath(file), &why)) {
+        error(tr("Export design page"), why);
+        return false;
+    }
+    message(tr("Wrote the design page to %1").arg(qpath(file)));
+    return true;
+}
+
+void MainWindow::onExportDesignPng() {
+    QString f = QFileDialog::getSaveFileName(
+        this, tr("Export design page"), qpath(baseDir() / "design.png"), tr("PNG images (*.png)"));
+    if (f.isEmpty()) return;
+    if (!f.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive)) f += ".png";
+    exportDesignPng(fspath(f));
 }
 
 void MainWindow::onExportHdf5() {

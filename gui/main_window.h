@@ -8,12 +8,16 @@
 #include <QMainWindow>
 #include <filesystem>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "core/json.h"
 #include "core/results.h"
+#include "gui/display_units.h"
 
 class QAction;
 class QLabel;
+class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
@@ -21,6 +25,7 @@ class QTreeView;
 class QDockWidget;
 class QScrollArea;
 class QTemporaryDir;
+class QUndoStack;
 
 namespace dctwin::gui {
 
@@ -41,6 +46,16 @@ public:
     bool openScenario(const std::filesystem::path& file);
     bool saveScenario(const std::filesystem::path& file);
     bool openReport(const std::filesystem::path& file);
+    /// A new, unsaved scenario with the content of a template (a shipped scenario): the
+    /// template itself is never the file Save writes to.
+    bool newFromTemplate(const std::filesystem::path& template_file);
+    /// The shipped scenarios offered by File ▸ New from template (sweep files left out: they
+    /// name a base scenario rather than being one), with their "name", sorted by file name.
+    static std::vector<std::pair<std::filesystem::path, QString>> scenarioTemplates();
+    /// Scenarios and reports opened or saved, newest first (QSettings "recentFiles", at most
+    /// kMaxRecent; files that no longer exist are dropped when the menu is shown).
+    QStringList recentFiles() const;
+    static constexpr int kMaxRecent = 8;
     /// Loads a scenario (or a sweep file) from memory; `base_dir` resolves relative paths.
     /// Every form field is reset and the previous results are cleared.
     void setScenario(const Json& scenario, const std::filesystem::path& base_dir);
@@ -55,6 +70,15 @@ public:
     bool startRun();
     void cancelRun();
 
+    /// Shows every value in SI or IP units (View ▸ Units); the scenario, the report and the
+    /// exports stay SI.
+    void setDisplayUnits(UnitSystem system);
+    /// Shows the results tab titled `title` (case-insensitive, "&" ignored); false when there is
+    /// no such tab or it has nothing to show.
+    bool showResultsTab(const QString& title);
+    /// Titles of the results tabs that are shown.
+    QStringList resultsTabTitles() const;
+
     // Results and export
     void showReport(std::shared_ptr<const Report> report);
     bool exportHdf5(const std::filesystem::path& file);
@@ -67,6 +91,8 @@ public:
     /// (non-blocking, so tests can read it) and the messages name the file and the reason,
     /// and no file is left.
     bool exportPdf(const std::filesystem::path& file);
+    /// The design page (one-line diagram and cooling chain) as a PNG; errors as for exportPdf.
+    bool exportDesignPng(const std::filesystem::path& file);
     QAction* exportPdfAction() const { return export_pdf_action_; }
 
     ScenarioTreeModel* scenarioModel() const { return model_; }
@@ -74,6 +100,10 @@ public:
     QTreeView* tree() const { return tree_; }
     ResultsView* results() const { return results_; }
     RunController* runController() const { return controller_; }
+    /// Every edit of the scenario since it was opened (Edit ▸ Undo, Ctrl+Z; Redo,
+    /// Ctrl+Shift+Z). Opening or making a scenario starts a new history; saving marks the
+    /// saved state, so undoing back to it clears the "modified" star.
+    QUndoStack* undoStack() const { return undo_stack_; }
     QString messagesText() const;
     bool isModified() const { return modified_; }
     const std::filesystem::path& scenarioFile() const { return file_; }
@@ -92,6 +122,8 @@ protected:
 
 private:
     void buildMenus();
+    void addRecentFile(const std::filesystem::path& file);
+    void fillRecentMenu();
     void message(const QString& text);
     void error(const QString& context, const QString& text);
     void updateTitle();
@@ -112,6 +144,7 @@ private:
     void onExportCsv();
     void onExportPng();
     void onExportPdf();
+    void onExportDesignPng();
 
     ScenarioTreeModel* model_;
     ScenarioForm* form_;
@@ -126,6 +159,7 @@ private:
     QLabel* sweep_note_;
     QScrollArea* form_scroll_;
     RunController* controller_;
+    QUndoStack* undo_stack_;
 
     QAction* save_action_ = nullptr;
     QAction* run_action_ = nullptr;
@@ -135,9 +169,14 @@ private:
     QAction* export_csv_action_ = nullptr;
     QAction* export_png_action_ = nullptr;
     QAction* export_pdf_action_ = nullptr;
+    QAction* export_design_action_ = nullptr;
+    QMenu* recent_menu_ = nullptr;
+    QAction* si_action_ = nullptr;
+    QAction* ip_action_ = nullptr;
 
     std::filesystem::path file_;
     std::filesystem::path unsaved_base_dir_;
+    std::string template_stem_;  // the template a new scenario came from, for Save As
     bool modified_ = false;
     bool loading_ = false;
     bool sweep_mode_ = false;

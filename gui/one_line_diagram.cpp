@@ -6,6 +6,8 @@
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
+#include <QImage>
+#include <QPainter>
 #include <QPen>
 #include <algorithm>
 #include <cmath>
@@ -104,6 +106,31 @@ OneLineDiagram::OneLineDiagram(QWidget* parent)
     setRenderHint(QPainter::Antialiasing);
     setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     setBackgroundBrush(Qt::white);
+}
+
+bool OneLineDiagram::savePng(const QString& path, QString* error, double scale) const {
+    const QRectF source = sceneRect();
+    if (blocks_.empty() || source.isEmpty()) {
+        if (error) *error = tr("no design to export: the report has no sizing tables");
+        return false;
+    }
+    QImage image((source.size() * scale).toSize(), QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        scene_->render(&painter, QRectF(QPointF(0, 0), image.size()), source);
+    }
+    if (!image.save(path, "PNG")) {
+        if (error) {
+            *error = tr("could not write the design page to '%1' (check the folder exists "
+                        "and is writable)")
+                         .arg(path);
+        }
+        return false;
+    }
+    return true;
 }
 
 QStringList OneLineDiagram::sceneTexts() const {

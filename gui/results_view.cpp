@@ -13,7 +13,9 @@
 #include <cmath>
 
 #include "core/units.h"
+#include "gui/cooling_schematic.h"
 #include "gui/display_units.h"
+#include "gui/load_duration.h"
 #include "gui/one_line_diagram.h"
 #include "gui/plot/chart_adapter.h"
 #include "gui/run_comparison.h"
@@ -150,8 +152,16 @@ void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const C
     }
     std::vector<std::span<const double>> small_values;
     for (const Channel* c : right) small_values.emplace_back(c->values);
-    const DisplayUnit du = displayUnitFor(chans.front()->unit, top);
-    const DisplayUnit du2 = displayUnitFor(chans.front()->unit, maxAbs(small_values));
+    // One unit per axis. Heat flows read in tons of refrigeration in IP, but only when every
+    // series on the axis is one (pumps and fans stay in kW).
+    const auto unitOf = [&](const std::vector<const Channel*>& side, double magnitude) {
+        const bool heat = !side.empty() && std::all_of(side.begin(), side.end(),
+                                                       [](auto* c) { return isHeatFlow(c->name); });
+        return heat ? displayUnitForQuantity(side.front()->name, side.front()->unit, magnitude)
+                    : displayUnitFor(chans.front()->unit, magnitude);
+    };
+    const DisplayUnit du = unitOf(left, top);
+    const DisplayUnit du2 = unitOf(right, maxAbs(small_values));
     QString caption;
     const std::vector<double> x = timeAxis(chart, rs, &caption);
     const auto name = [](const Channel* c) {
@@ -249,12 +259,21 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
     power_chart_->setTitle(tr("Power"));
     power_note_ = makeNote();
     power_sizing_ = new SizingTableModel(this);
+    load_duration_chart_ = new ChartPanel;
+    load_duration_chart_->setTitle(tr("Load-duration curve"));
     {
         auto* page = new QSplitter(Qt::Vertical);
         auto* top = new QWidget;
         auto* l = new QVBoxLayout(top);
         l->setContentsMargins(0, 0, 0, 0);
-        l->addWidget(power_chart_, 1);
+        // The year in time beside the same year sorted by load: the time chart shows when, the
+        // load-duration curve how long.
+        auto* charts = new QSplitter(Qt::Horizontal);
+        charts->addWidget(power_chart_);
+        charts->addWidget(load_duration_chart_);
+        charts->setStretchFactor(0, 3);
+        charts->setStretchFactor(1, 2);
+        l->addWidget(charts, 1);
         l->addWidget(power_note_);
         page->addWidget(top);
         page->addWidget(makeTableView(power_sizing_));
@@ -320,12 +339,17 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
         auto* page = new QSplitter(Qt::Vertical);
         auto* top = new QSplitter(Qt::Horizontal);
         top->addWidget(makeTableView(summary_));
-        top->addWidget(energy_chart_);
-        // PUE by month beside the energy: the season shows where the cooling costs.
+        // PUE by month under the energy: the season shows where the cooling costs. The two
+        // charts share one column: side by side their minimum widths left the metrics table
+        // 280 pixels at 1280, which cut every value off.
         monthly_pue_chart_ = new ChartPanel;
         monthly_pue_chart_->setTitle(tr("PUE by month"));
-        top->addWidget(monthly_pue_chart_);
-        // The metrics' names need the room; the two charts share the rest.
+        auto* charts = new QSplitter(Qt::Vertical);
+        charts->addWidget(energy_chart_);
+        charts->addWidget(monthly_pue_chart_);
+        top->addWidget(charts);
+        top->setStretchFactor(0, 1);
+        top->setStretchFactor(1, 1);
         page->addWidget(top);
         auto* tables = new QWidget;
         summary_tables_ = new QVBoxLayout(tables);
@@ -352,7 +376,16 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
     }
     // Design: the sizing answer at a glance.
     diagram_ = new OneLineDiagram;
-    addTab(diagram_, tr("Design"));
+    schematic_ = new CoolingSchematic;
+    {
+        // The sizing (counts, ratings, loading) above; the plant's state at peak heat below.
+        auto* page = new QSplitter(Qt::Vertical);
+        page->addWidget(diagram_);
+        page->addWidget(schematic_);
+        page->setStretchFactor(0, 3);
+        page->setStretchFactor(1, 2);
+        addTab(page, tr("Design"));
+    }
     comparison_ = new RunComparison;
     addTab(comparison_, tr("Compare"));
     setTabVisible(CompareTab, false);
@@ -364,7 +397,7 @@ ResultsView::~ResultsView() = default;
 QList<ChartPanel*> ResultsView::charts(Tab tab) const {
     switch (tab) {
         case PowerTab:
-            return {power_chart_};
+            return {power_chart_, load_duration_chart_};
         case CoolingTab:
             return {temperature_chart_, heat_chart_, flow_chart_};
         case WaterTab:
@@ -403,6 +436,7 @@ void ResultsView::clearReport() {
     sweep_table_->setTable({});
     setTabVisible(SweepTab, false);
     diagram_->setTables(nullptr, nullptr);
+    schematic_->setReport(nullptr);
     setTabVisible(DesignTab, false);
     qDeleteAll(summary_table_widgets_);
     summary_table_widgets_.clear();
@@ -426,6 +460,7 @@ void ResultsView::setReport(std::shared_ptr<const Report> report) {
     const Table* power = findTable(report_->tables, "sizing/power");
     const Table* cooling = findTable(report_->tables, "sizing/cooling");
     diagram_->setTables(power, cooling);
+    schematic_->setReport(report_.get());
     setTabVisible(DesignTab, power || cooling);
     if (reading >= 0 && isTabVisible(reading)) setCurrentIndex(reading);
 }
@@ -433,6 +468,11 @@ void ResultsView::setReport(std::shared_ptr<const Report> report) {
 void ResultsView::keepRun(const QString& label, const Report& report) {
     comparison_->addRun(label, report);
     setTabVisible(CompareTab, comparison_->runCount() >= 2);
+}
+
+void ResultsView::refreshUnits() {
+    if (report_) setReport(report_);
+    if (hasSweep()) sweep_table_->setTable(Table(sweep_table_->table()));
 }
 
 bool ResultsView::hasSweep() const { return sweep_table_->rowCount() > 0; }
@@ -520,6 +560,19 @@ void ResultsView::showPower(const Report& r) {
                                         du.fromSI(facility->values), du.label);
         }
         power_chart_->setAxisTitles(caption, tr("power"));
+        // IT and facility power sorted high to low over the study's hours, in the time
+        // chart's unit so the two read against each other.
+        load_duration_chart_->clear();
+        for (const Channel* c : {rs.find("power", "it_power"), facility}) {
+            if (!c || c->unit != "W") continue;
+            const LoadDurationCurve ldc = loadDurationCurve(rs.time, c->values);
+            load_duration_chart_->setSeries(channelLabel(c->name), ldc.hours, du.fromSI(ldc.value),
+                                            du.label);
+            load_duration_chart_->setSeriesColour(
+                channelLabel(c->name),
+                c == facility ? ChartPanel::totalLineColour() : ChartPanel::stackColour(0));
+        }
+        load_duration_chart_->setAxisTitles(tr("hours at or above [h]"), tr("power"));
         if (const double b = power_chart_->meanBucketSeconds(); b > 0.0) {
             note =
                 tr("Each point is the mean over %1 h (%2 samples drawn as 2,000); peaks are in "
@@ -583,9 +636,11 @@ void ResultsView::showWater(const Report& r) {
                 values.push_back(m.value);
                 total_m3 += m.value;
             }
-            water_chart_->addBarSet(categories, tr("water use"), values, QStringLiteral("m³"));
-            lines << tr("Monthly totals from %1; %2 m³ over the study.")
-                         .arg(w.source, formatNumber(total_m3));
+            // m³, or US gallons in IP.
+            const DisplayUnit wu = displayUnitFor("m3", total_m3);
+            water_chart_->addBarSet(categories, tr("water use"), wu.fromSI(values), wu.label);
+            lines << tr("Monthly totals from %1; %2 %3 over the study.")
+                         .arg(w.source, formatNumber(wu.fromSI(total_m3)), wu.label);
             if (!w.has_year) {
                 lines << tr(
                     "The report has no start date; months assume a study starting "

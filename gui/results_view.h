@@ -17,6 +17,7 @@ class QVBoxLayout;
 namespace dctwin::gui {
 
 class ChartPanel;
+class CoolingSchematic;
 class OneLineDiagram;
 class RunComparison;
 class SizingTableModel;
@@ -41,6 +42,8 @@ public:
     /// Shows a report; replaces what was shown.
     void setReport(std::shared_ptr<const Report> report);
     std::shared_ptr<const Report> report() const { return report_; }
+    /// Shows the report and the sweep again in the current display units (View ▸ Units).
+    void refreshUnits();
     /// Clears the report and any sweep.
     void clearReport();
     /// Shows a sweep's cases side by side (one row each, the facility's sweep summary keys)
@@ -51,6 +54,8 @@ public:
     SizingTableModel* sweepModel() const { return sweep_table_; }
     /// The Design tab's one-line diagram (drawn from the report's sizing tables).
     OneLineDiagram* oneLineDiagram() const { return diagram_; }
+    /// The Design tab's cooling schematic (temperatures and flows at peak heat).
+    CoolingSchematic* coolingSchematic() const { return schematic_; }
     /// Keeps a finished run for the Compare tab (shown from the second run on); clearReport()
     /// leaves the kept runs alone.
     void keepRun(const QString& label, const Report& report);
@@ -73,6 +78,7 @@ private:
     std::shared_ptr<const Report> report_;
 
     ChartPanel* power_chart_;
+    ChartPanel* load_duration_chart_;
     QLabel* power_note_;
     SizingTableModel* power_sizing_;
 
@@ -87,6 +93,7 @@ private:
     SizingTableModel* water_sizing_;
 
     OneLineDiagram* diagram_;
+    CoolingSchematic* schematic_;
     RunComparison* comparison_;
     ChartPanel* sweep_chart_;
     SizingTableModel* sweep_table_;

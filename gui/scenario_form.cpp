@@ -440,6 +440,8 @@ void ScenarioForm::remove(const std::string& pointer) {
 
 void ScenarioForm::commit(Field f) {
     if (refreshing_) return;
+    // A length written in days removes the hours and seconds spellings: one undo step.
+    const ScenarioTreeModel::EditGroup group(model_, tr("edit %1").arg(fieldLabel(f)));
     FieldState& s = fields_[static_cast<std::size_t>(f)];
     const QString text = s.edit->text();
     if (s.kind == FieldState::Text) {
@@ -531,6 +533,7 @@ void ScenarioForm::writeRackCount(int count) {
 
 void ScenarioForm::writeChoice(Field f) {
     if (refreshing_) return;
+    const ScenarioTreeModel::EditGroup group(model_, tr("choose %1").arg(fieldLabel(f)));
     FieldState& s = fields_[static_cast<std::size_t>(f)];
     const QVariant data = s.combo->currentData();
     if (data.toBool() && data.typeId() == QMetaType::Bool) return;  // the invalid file value
@@ -557,6 +560,7 @@ void ScenarioForm::writeStudyKind() {
     const QVariant data = combo(StudyKind)->currentData();
     if (data.typeId() != QMetaType::QString) return;
     const QString kind = data.toString();
+    const ScenarioTreeModel::EditGroup group(model_, tr("choose %1").arg(fieldLabel(StudyKind)));
     setError(StudyKind, {});
     write("/study/kind", kind.toStdString());
     if (kind == QStringLiteral("design_point")) {
@@ -825,6 +829,7 @@ bool ScenarioForm::scaleWorkloadToRacks() {
     const int from = reference_racks_;
     const int to = rackTotal();
     if (from <= 0 || to <= 0 || from == to) return false;
+    const ScenarioTreeModel::EditGroup group(model_, tr("scale the jobs to %1 racks").arg(to));
     const auto jobs = model_->value("/workload/jobs");
     if (jobs && jobs->is_array()) {
         std::vector<int> counts;

@@ -248,7 +248,55 @@ ScenarioTreeModel::Node* ScenarioTreeModel::insertChild(Node* parent, const std:
     return raw;
 }
 
+ScenarioTreeModel::EditGroup::EditGroup(ScenarioTreeModel* model, QString what) : model_(model) {
+    model_->beginEdit(what);
+}
+
+ScenarioTreeModel::EditGroup::~EditGroup() { model_->endEdit(); }
+
+void ScenarioTreeModel::beginEdit(const QString& what) {
+    if (restoring_) return;
+    if (edit_depth_++ == 0) {
+        edit_before_ = toJson();
+        edit_what_ = what;
+    }
+}
+
+void ScenarioTreeModel::endEdit() {
+    if (restoring_ || edit_depth_ == 0 || --edit_depth_ > 0) return;
+    Json after = toJson();
+    // A form field re-written with its own value, or a rejected edit, is not an undo step.
+    if (after != edit_before_) emit edited(edit_before_, after, edit_what_);
+    edit_before_ = Json();
+}
+
+void ScenarioTreeModel::restore(const Json& target) {
+    restoring_ = true;
+    try {
+        // Only the keys that differ are touched (RFC 6902 operations from nlohmann's diff), so
+        // a tree the user has opened stays open after Ctrl+Z.
+        const Json patch = Json::diff(toJson(), target);
+        for (const Json& op : patch) {
+            const std::string path = op.at("path").get<std::string>();
+            const std::string kind = op.at("op").get<std::string>();
+            if (kind == "remove") {
+                removeValue(path);
+            } else if (kind == "add" || kind == "replace") {
+                setValue(path, op.at("value"));
+            }
+        }
+    } catch (const std::exception&) {
+        // Fall through to the whole-document replacement below.
+    }
+    restoring_ = false;
+    // diff emits only add/remove/replace, all handled above; should a patch ever not land
+    // (a path this model cannot address), the document is replaced whole rather than left
+    // half-undone.
+    if (toJson() != target) setJson(target);
+}
+
 bool ScenarioTreeModel::setValue(const std::string& pointer, const Json& value, QString* error) {
+    const EditGroup group(this, tr("set %1").arg(QString::fromStdString(pointer)));
     const auto fail = [&](const std::string& msg) {
         if (error) *error = QString::fromStdString(msg);
         return false;
@@ -293,6 +341,7 @@ bool ScenarioTreeModel::setValue(const std::string& pointer, const Json& value, 
 }
 
 bool ScenarioTreeModel::removeValue(const std::string& pointer) {
+    const EditGroup group(this, tr("remove %1").arg(QString::fromStdString(pointer)));
     Node* n = nullptr;
     try {
         n = find(pointer);
@@ -306,6 +355,9 @@ bool ScenarioTreeModel::removeValue(const std::string& pointer) {
 bool ScenarioTreeModel::removeRows(int row, int count, const QModelIndex& parent) {
     Node* p = nodeAt(parent);
     if (row < 0 || count <= 0 || row + count > static_cast<int>(p->children.size())) return false;
+    const EditGroup group(this, tr("remove %1")
+                                    .arg(QString::fromStdString(pointerOf(
+                                        p->children[static_cast<std::size_t>(row)].get()))));
     beginRemoveRows(parent, row, row + count - 1);
     p->children.erase(p->children.begin() + row, p->children.begin() + row + count);
     endRemoveRows();
@@ -374,6 +426,7 @@ bool ScenarioTreeModel::setData(const QModelIndex& index, const QVariant& value,
     Node* n = nodeAt(index);
     if (n->isContainer()) return false;
     const std::string path = pointerOf(n);
+    const EditGroup group(this, tr("edit %1").arg(QString::fromStdString(path)));
     const QString text = value.toString().trimmed();
     const auto reject = [&](const QString& expected) {
         emit editRejected(QStringLiteral("%1: expected %2, got '%3'; the value was not changed")

@@ -11,6 +11,13 @@
 // accepts any JSON text. Rejected edits are reported through editRejected() with the path.
 // Items are addressed by JSON pointers (RFC 6901, "/cooling/cdu/racks_per_cdu"), the same paths
 // the facility's error messages name.
+//
+// Undo: every change made through setValue(), removeValue(), setData() or removeRows() is
+// reported once by edited() with the whole document before and after (a scenario is a few
+// kilobytes, so snapshots are cheaper to get right than inverse operations). Several changes
+// that make one user action (a study length written in one spelling and the others removed)
+// are grouped by an EditGroup into one edited(). restore() goes back to a snapshot by patching
+// only the keys that differ, so the tree keeps its expansion, and reports no edit of its own.
 #include <QAbstractItemModel>
 #include <memory>
 #include <optional>
@@ -44,6 +51,23 @@ public:
     /// Removes the member or element at the pointer; false if absent or the root.
     bool removeValue(const std::string& pointer);
 
+    /// Makes the document equal to `target` by setting and removing only the keys that differ
+    /// (undo and redo). Emits jsonChanged() but not edited().
+    void restore(const Json& target);
+
+    /// Groups the changes made while it lives into one edited() (one undo step) named `what`.
+    /// Groups nest; the outermost one reports.
+    class EditGroup {
+    public:
+        EditGroup(ScenarioTreeModel* model, QString what);
+        ~EditGroup();
+        EditGroup(const EditGroup&) = delete;
+        EditGroup& operator=(const EditGroup&) = delete;
+
+    private:
+        ScenarioTreeModel* model_;
+    };
+
     /// The JSON pointer of an item ("" for an invalid index, i.e. the root).
     QString jsonPointer(const QModelIndex& index) const;
     /// The item at a pointer in the given column, or an invalid index if absent.
@@ -65,6 +89,10 @@ signals:
     void jsonChanged();
     /// An edit in the tree could not be applied; the text names the path and what is expected.
     void editRejected(const QString& message);
+    /// One user edit (or EditGroup) changed the document from `before` to `after`; `what`
+    /// names it for the Edit menu ("set /cooling/tcs_supply_temp_C"). Not emitted by setJson()
+    /// (a new document) or restore() (undo/redo itself).
+    void edited(const Json& before, const Json& after, const QString& what);
 
 private:
     struct Node;
@@ -77,7 +105,14 @@ private:
     void replace(Node* node, const Json& value);
     Node* insertChild(Node* parent, const std::string& token, const Json& value);
 
+    void beginEdit(const QString& what);
+    void endEdit();
+
     std::unique_ptr<Node> root_;
+    int edit_depth_ = 0;
+    Json edit_before_;
+    QString edit_what_;
+    bool restoring_ = false;
 };
 
 /// Splits a JSON pointer into unescaped tokens; throws InputError for a pointer that does not

@@ -7,16 +7,26 @@ namespace dctwin::gui {
 
 QString readableName(const std::string& name, const std::string& unit) {
     std::string n = name;
-    // The unit is shown in brackets; a suffix repeating it ("_pct", "_kW", "_C") goes.
-    for (const std::string& suffix : {unit, std::string(unit == "%" ? "pct" : "")}) {
+    // The unit is shown in brackets; a suffix repeating it ("_pct", "_kW", "_C", "_L_per_kWh"
+    // for L/kWh) goes, or the sweep table's header read "wue L per kWh [L/kWh]".
+    std::string per = unit;
+    for (std::size_t i = per.find('/'); i != std::string::npos; i = per.find('/', i + 5)) {
+        per.replace(i, 1, "_per_");
+    }
+    for (const std::string& suffix : {unit, per, std::string(unit == "%" ? "pct" : "")}) {
         if (!suffix.empty() && n.size() > suffix.size() + 1 && n.ends_with("_" + suffix)) {
             n.resize(n.size() - suffix.size() - 1);
             break;
         }
     }
-    QString s = QString::fromStdString(n);
-    s.replace(QLatin1Char('_'), QLatin1Char(' '));
-    return s;
+    QStringList words = QString::fromStdString(n).split(QLatin1Char('_'), Qt::SkipEmptyParts);
+    // Abbreviations engineers write in capitals ("PUE", "IT energy", "GPU junction").
+    static const QStringList kAcronyms = {"pue", "wue", "it", "gpu",  "tcs",  "fws", "cdu",
+                                          "ups", "mv",  "lv", "bess", "crah", "hx"};
+    for (QString& w : words) {
+        if (kAcronyms.contains(w)) w = w.toUpper();
+    }
+    return words.join(QLatin1Char(' '));
 }
 
 QString loadingExplanation(double loading_pct) {

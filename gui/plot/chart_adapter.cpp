@@ -1,6 +1,7 @@
 #include "gui/plot/chart_adapter.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -9,15 +10,21 @@
 #include <QChartView>
 #include <QDateTimeAxis>
 #include <QFileDialog>
+#include <QLabel>
 #include <QLineSeries>
 #include <QMessageBox>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPixmap>
+#include <QRubberBand>
 #include <QScatterSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 
 #include "gui/display_units.h"
 
@@ -67,11 +74,125 @@ QList<QPointF> toPoints(const std::vector<double>& x, const std::vector<double>&
     }
     return pts;
 }
+
+// Index range [first, last) of the samples of sorted `x` inside [lo, hi], widened by one
+// sample on each side so a zoomed line runs to the edges of the plot.
+std::pair<std::size_t, std::size_t> visibleSpan(const std::vector<double>& x, double lo,
+                                                double hi) {
+    auto first = static_cast<std::size_t>(std::lower_bound(x.begin(), x.end(), lo) - x.begin());
+    auto last = static_cast<std::size_t>(std::upper_bound(x.begin(), x.end(), hi) - x.begin());
+    if (first > 0) --first;
+    if (last < x.size()) ++last;
+    return {first, last};
+}
+
+std::vector<double> slice(const std::vector<double>& v, std::size_t first, std::size_t last) {
+    last = std::min(last, v.size());
+    first = std::min(first, last);
+    return std::vector<double>(v.begin() + static_cast<long>(first),
+                               v.begin() + static_cast<long>(last));
+}
+
+// The chart view with the mouse as engineers use it on a plot: drag to zoom into a span, wheel
+// to zoom about the cursor, Shift+drag or middle-drag to pan, double-click to reset. Qt's own
+// rubber band zooms both axes and cannot tell the panel to re-sample; this one hands the
+// pixel span to the panel, which re-samples and sets the axes itself.
+class ZoomView : public QChartView {
+public:
+    explicit ZoomView(QChart* chart, QWidget* parent) : QChartView(chart, parent) {
+        band_ = new QRubberBand(QRubberBand::Rectangle, this);
+        setMouseTracking(true);
+        viewport()->setMouseTracking(true);
+    }
+    std::function<bool()> zoomable;
+    std::function<void(int from_px, int to_px)> onSpan;
+    std::function<void(int delta, const QPoint& pos)> onWheel;
+    std::function<void(int dx_px)> onPan;
+    std::function<void()> onReset;
+    std::function<void(const QPoint& pos)> onHover;
+
+protected:
+    void mousePressEvent(QMouseEvent* e) override {
+        if (!zoomable || !zoomable()) return QChartView::mousePressEvent(e);
+        const bool pan = e->button() == Qt::MiddleButton ||
+                         (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier));
+        if (pan) {
+            panning_ = true;
+            last_x_ = e->pos().x();
+            setCursor(Qt::ClosedHandCursor);
+        } else if (e->button() == Qt::LeftButton) {
+            origin_ = e->pos();
+            band_->setGeometry(bandRect(e->pos()));
+            band_->show();
+        } else {
+            return QChartView::mousePressEvent(e);
+        }
+        e->accept();
+    }
+    void mouseMoveEvent(QMouseEvent* e) override {
+        if (panning_) {
+            onPan(e->pos().x() - last_x_);
+            last_x_ = e->pos().x();
+        } else if (band_->isVisible()) {
+            band_->setGeometry(bandRect(e->pos()));
+        }
+        if (onHover) onHover(e->pos());
+        QChartView::mouseMoveEvent(e);
+    }
+    void mouseReleaseEvent(QMouseEvent* e) override {
+        if (panning_) {
+            panning_ = false;
+            unsetCursor();
+        } else if (band_->isVisible()) {
+            band_->hide();
+            // A click without a drag is not a zoom.
+            if (std::abs(e->pos().x() - origin_.x()) > 4) {
+                onSpan(std::min(origin_.x(), e->pos().x()), std::max(origin_.x(), e->pos().x()));
+            }
+        } else {
+            return QChartView::mouseReleaseEvent(e);
+        }
+        e->accept();
+    }
+    void wheelEvent(QWheelEvent* e) override {
+        if (!zoomable || !zoomable()) return QChartView::wheelEvent(e);
+        onWheel(e->angleDelta().y(), e->position().toPoint());
+        e->accept();
+    }
+    void mouseDoubleClickEvent(QMouseEvent* e) override {
+        if (zoomable && zoomable()) {
+            onReset();
+            e->accept();
+            return;
+        }
+        QChartView::mouseDoubleClickEvent(e);
+    }
+    void leaveEvent(QEvent* e) override {
+        if (onHover) onHover(QPoint(-1, -1));
+        QChartView::leaveEvent(e);
+    }
+
+private:
+    // Horizontal band over the plot's full height: the zoom is in time only; the value axes
+    // refit to what is visible.
+    QRect bandRect(const QPoint& to) const {
+        const QRectF plot = chart()->plotArea();
+        const QPoint top = mapFromScene(chart()->mapToScene(plot.topLeft()));
+        const QPoint bottom = mapFromScene(chart()->mapToScene(plot.bottomRight()));
+        return QRect(QPoint(std::min(origin_.x(), to.x()), top.y()),
+                     QPoint(std::max(origin_.x(), to.x()), bottom.y()));
+    }
+    QRubberBand* band_;
+    QPoint origin_;
+    bool panning_ = false;
+    int last_x_ = 0;
+};
 }  // namespace
 
 struct ChartPanel::Impl {
     QChart* chart = nullptr;
-    QChartView* view = nullptr;
+    ZoomView* view = nullptr;
+    QLabel* readout = nullptr;
     QAbstractAxis* x_axis = nullptr;
     QValueAxis* y_axis = nullptr;
     QValueAxis* y2_axis = nullptr;
@@ -88,19 +209,22 @@ struct ChartPanel::Impl {
     double x_min = 0, x_max = 0, y_min = 0, y_max = 0;
     bool have_range = false;
 
-    void extend(const QList<QPointF>& pts) {
-        for (const QPointF& p : pts) {
-            if (!have_range) {
-                x_min = x_max = p.x();
-                y_min = y_max = p.y();
-                have_range = true;
-            }
-            x_min = std::min(x_min, p.x());
-            x_max = std::max(x_max, p.x());
-            y_min = std::min(y_min, p.y());
-            y_max = std::max(y_max, p.y());
-        }
-    }
+    // Full-resolution copies of what is drawn, re-sampled on every zoom and read by the
+    // read-out; x in chart units (milliseconds since the epoch on a calendar axis).
+    struct Line {
+        QXYSeries* series = nullptr;
+        std::vector<double> x, y;
+        QString unit;
+        bool right = false;
+        bool mean = false;  // drawn as bucket means (a total over a stack), not min/max
+    };
+    std::vector<Line> data;
+    std::vector<double> stack_x;
+    std::vector<std::vector<double>> stack_layers;
+    std::vector<QAreaSeries*> stack_areas;
+    bool zoomed = false;
+    double view_lo = 0, view_hi = 0;  // chart units
+
     QString yTitle() const {
         return unit.isEmpty() ? y_quantity : QStringLiteral("%1 [%2]").arg(y_quantity, unit);
     }
@@ -113,20 +237,157 @@ struct ChartPanel::Impl {
                 dates->setTickCount(7);
                 x_axis = dates;
             } else {
-                x_axis = new QValueAxis;
+                x_axis = valueAxis();
             }
             chart->addAxis(x_axis, Qt::AlignBottom);
         }
         if (!y_axis) {
-            y_axis = new QValueAxis;
+            y_axis = valueAxis();
             chart->addAxis(y_axis, Qt::AlignLeft);
+        }
+    }
+    // A value axis whose labels read 2190 and 0.5, not 2190.0 and 0.50.
+    static QValueAxis* valueAxis() {
+        auto* a = new QValueAxis;
+        a->setLabelFormat(QStringLiteral("%g"));
+        return a;
+    }
+    // As many date labels as fit: seven in a half-width chart read "2 … 2 … 2 Jul".
+    void fitDateTicks() {
+        if (auto* dates = qobject_cast<QDateTimeAxis*>(x_axis)) {
+            const double w =
+                chart->plotArea().width() > 0 ? chart->plotArea().width() : view->width() * 0.8;
+            dates->setTickCount(std::clamp(static_cast<int>(w / 90.0) + 1, 3, 7));
+        }
+    }
+    // x of a sample: as given, or milliseconds since the epoch on a calendar axis.
+    double toChart(double x) const {
+        return calendar_start.isValid()
+                   ? static_cast<double>(calendar_start.toMSecsSinceEpoch()) + 1e3 * x
+                   : x;
+    }
+    double fromChart(double cx) const {
+        return calendar_start.isValid()
+                   ? (cx - static_cast<double>(calendar_start.toMSecsSinceEpoch())) / 1e3
+                   : cx;
+    }
+    std::vector<double> xs(const std::vector<double>& x) const {
+        std::vector<double> out(x.size());
+        for (std::size_t i = 0; i < x.size(); ++i) out[i] = toChart(x[i]);
+        return out;
+    }
+    bool zoomable() const { return !bars && !scatter && (!data.empty() || !stack_x.empty()); }
+    // First and last x of all zoomable data (chart units).
+    std::pair<double, double> fullSpan() const {
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        const auto take = [&](const std::vector<double>& x) {
+            if (x.empty()) return;
+            lo = std::min(lo, x.front());
+            hi = std::max(hi, x.back());
+        };
+        for (const Line& l : data) take(l.x);
+        take(stack_x);
+        return {lo, hi};
+    }
+    // The samples of [lo, hi] (everything when not zoomed), reduced to what a screen shows.
+    void drawLine(Line& l) const {
+        std::size_t first = 0, last = l.x.size();
+        if (zoomed) std::tie(first, last) = visibleSpan(l.x, view_lo, view_hi);
+        const std::vector<double> x = slice(l.x, first, last);
+        const std::vector<double> y = slice(l.y, first, last);
+        if (l.mean) {
+            const std::vector<double> xm = bucketMeans(x, x.size(), kDrawBuckets);
+            const std::vector<double> ym = bucketMeans(y, x.size(), kDrawBuckets);
+            std::vector<std::size_t> all(xm.size());
+            for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+            l.series->replace(toPoints(xm, ym, all));
+        } else {
+            l.series->replace(toPoints(x, y, decimationIndices(y, kDrawBuckets)));
+        }
+    }
+    void drawStack() {
+        if (stack_x.empty()) return;
+        std::size_t first = 0, last = stack_x.size();
+        if (zoomed) std::tie(first, last) = visibleSpan(stack_x, view_lo, view_hi);
+        const std::vector<double> x = slice(stack_x, first, last);
+        const std::size_t n = x.size();
+        // Every layer averaged over the same buckets, so the areas never cross and each
+        // layer's energy is kept; a min/max envelope drew a year of daily swings as a solid
+        // band.
+        const std::vector<double> xm = bucketMeans(x, n, kDrawBuckets);
+        bucket_seconds = n > kDrawBuckets && n > 1 ? (fromChart(x.back()) - fromChart(x.front())) /
+                                                         static_cast<double>(kDrawBuckets)
+                                                   : 0.0;
+        std::vector<std::size_t> idx(xm.size());
+        for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+        std::vector<double> base(xm.size(), 0.0);
+        for (std::size_t k = 0; k < stack_areas.size() && k < stack_layers.size(); ++k) {
+            std::vector<double> top = base;
+            const std::vector<double> layer =
+                bucketMeans(slice(stack_layers[k], first, last), n, kDrawBuckets);
+            for (std::size_t i = 0; i < top.size() && i < layer.size(); ++i) {
+                if (std::isfinite(layer[i])) top[i] += layer[i];
+            }
+            stack_areas[k]->lowerSeries()->replace(toPoints(xm, base, idx));
+            stack_areas[k]->upperSeries()->replace(toPoints(xm, top, idx));
+            base = std::move(top);
+        }
+    }
+    // Axis ranges from the points drawn now: the whole data, or the zoomed span with the
+    // value axes fitted to what is visible in it.
+    void refit() {
+        have_range = have_y2 = false;
+        const auto grow = [](double v, double& lo, double& hi, bool& have) {
+            if (!have) {
+                lo = hi = v;
+                have = true;
+            }
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        };
+        bool have_x = false;
+        const auto take = [&](const QList<QPointF>& pts, bool right) {
+            for (const QPointF& p : pts) {
+                grow(p.x(), x_min, x_max, have_x);
+                if (zoomed && (p.x() < view_lo || p.x() > view_hi)) continue;
+                if (right) {
+                    grow(p.y(), y2_min, y2_max, have_y2);
+                } else {
+                    grow(p.y(), y_min, y_max, have_range);
+                }
+            }
+        };
+        for (QAbstractSeries* s : chart->series()) {
+            if (auto* area = qobject_cast<QAreaSeries*>(s)) {
+                take(area->upperSeries()->points(), false);
+                if (area->lowerSeries()) take(area->lowerSeries()->points(), false);
+            } else if (auto* xy = qobject_cast<QXYSeries*>(s)) {
+                take(xy->points(), y2_axis && xy->attachedAxes().contains(y2_axis));
+            }
+        }
+        if (!have_range && have_y2) {
+            y_min = y2_min;
+            y_max = y2_max;
+            have_range = true;
+        }
+        if (!have_x) have_range = false;
+        if (zoomed) {
+            x_min = view_lo;
+            x_max = view_hi;
+        } else if (!data.empty() || !stack_x.empty()) {
+            std::tie(x_min, x_max) = fullSpan();
         }
     }
     void applyRanges() {
         // Beyond a handful of series a bottom legend truncates names to "h..."; a side legend
         // lists them in full.
-        chart->legend()->setAlignment(chart->series().size() > 5 ? Qt::AlignRight
-                                                                 : Qt::AlignBottom);
+        const bool many = chart->series().size() > 5;
+        chart->legend()->setAlignment(many ? Qt::AlignRight : Qt::AlignBottom);
+        // Ten temperatures at the default size ran off the bottom of a 1280×800 chart.
+        QFont legend = QApplication::font();
+        if (many) legend.setPointSizeF(legend.pointSizeF() * 0.75);
+        chart->legend()->setFont(legend);
+        fitDateTicks();
         if (x_axis) x_axis->setTitleText(calendar_start.isValid() ? QString() : x_title);
         if (y_axis) y_axis->setTitleText(yTitle());
         if (y2_axis) {
@@ -137,6 +398,11 @@ struct ChartPanel::Impl {
         if (auto* dates = qobject_cast<QDateTimeAxis*>(x_axis)) {
             dates->setRange(QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(x_min)),
                             QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(x_max)));
+            // A zoomed day reads in hours, not "3 Feb" seven times.
+            const double span_days = (x_max - x_min) / 86.4e6;
+            dates->setFormat(span_days > 3.0   ? QStringLiteral("d MMM")
+                             : span_days > 0.5 ? QStringLiteral("d MMM HH:mm")
+                                               : QStringLiteral("HH:mm"));
         } else if (auto* values = qobject_cast<QValueAxis*>(x_axis)) {
             // Points (a sweep's cases) would sit half outside a range that ends at them.
             const double pad = scatter ? 0.05 * std::max(x_max - x_min, std::abs(x_max)) : 0.0;
@@ -152,13 +418,11 @@ struct ChartPanel::Impl {
         if (y_axis) fit(y_axis, y_min, y_max);
         if (y2_axis && have_y2) fit(y2_axis, y2_min, y2_max);
     }
-    // x of a sample: seconds, or milliseconds since the epoch on a calendar axis.
-    std::vector<double> xs(const std::vector<double>& x) const {
-        if (!calendar_start.isValid()) return x;
-        const double t0 = static_cast<double>(calendar_start.toMSecsSinceEpoch());
-        std::vector<double> out(x.size());
-        for (std::size_t i = 0; i < x.size(); ++i) out[i] = t0 + 1e3 * x[i];
-        return out;
+    void redraw() {
+        for (Line& l : data) drawLine(l);
+        drawStack();
+        refit();
+        applyRanges();
     }
     void attach(QAbstractSeries* s) {
         chart->addSeries(s);
@@ -166,18 +430,72 @@ struct ChartPanel::Impl {
         s->attachAxis(x_axis);
         s->attachAxis(y_axis);
     }
+    QColor nextColour() {
+        return kPalette[static_cast<std::size_t>(lines++) % std::size(kPalette)];
+    }
 };
+
+namespace {
+// The read-out's hint when the cursor is not over data.
+QString zoomHint() {
+    return QObject::tr("Drag or wheel: zoom · Shift+drag: pan · double-click: reset");
+}
+}  // namespace
 
 ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent), d_(std::make_unique<Impl>()) {
     d_->chart = new QChart;
     d_->chart->legend()->setAlignment(Qt::AlignBottom);
     d_->chart->setMargins(QMargins(4, 4, 4, 4));
-    d_->view = new QChartView(d_->chart, this);
+    d_->view = new ZoomView(d_->chart, this);
     d_->view->setRenderHint(QPainter::Antialiasing);
     d_->view->setMinimumSize(320, 220);
+    d_->readout = new QLabel(this);
+    d_->readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    d_->readout->setStyleSheet(QStringLiteral("color: palette(dark); padding: 0 4px;"));
+    // A long read-out (eight series) must not widen the window past the screen: it is cut
+    // at the chart's width instead (the tooltip-free text stays selectable).
+    d_->readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    d_->readout->setMinimumWidth(0);
+    d_->readout->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(d_->view);
+    layout->setSpacing(0);
+    layout->addWidget(d_->view, 1);
+    layout->addWidget(d_->readout);
+
+    d_->view->zoomable = [this] { return d_->zoomable(); };
+    d_->view->onSpan = [this](int from_px, int to_px) {
+        const double a = xAtViewPos(QPoint(from_px, 0)), b = xAtViewPos(QPoint(to_px, 0));
+        if (std::isfinite(a) && std::isfinite(b)) zoomX(std::min(a, b), std::max(a, b));
+    };
+    d_->view->onWheel = [this](int delta, const QPoint& pos) {
+        if (delta == 0) return;
+        const auto [lo, hi] = visibleX();
+        double at = xAtViewPos(pos);
+        if (!std::isfinite(at)) at = 0.5 * (lo + hi);
+        // One notch (120) zooms in by a fifth; the point under the cursor stays put.
+        const double f = std::pow(0.8, delta / 120.0);
+        zoomX(at - (at - lo) * f, at + (hi - at) * f);
+    };
+    d_->view->onPan = [this](int dx_px) {
+        const double width = d_->chart->plotArea().width();
+        if (!d_->zoomed || width <= 0.0) return;
+        const auto [lo, hi] = visibleX();
+        const auto [full_lo, full_hi] = d_->fullSpan();
+        // Dragging right moves the view to earlier times, like dragging paper.
+        double shift = -dx_px * (hi - lo) / width;
+        shift = std::clamp(shift, d_->fromChart(full_lo) - lo, d_->fromChart(full_hi) - hi);
+        zoomX(lo + shift, hi + shift);
+    };
+    d_->view->onReset = [this] { resetZoom(); };
+    d_->view->onHover = [this](const QPoint& pos) {
+        const QString text = pos.x() < 0 ? QString() : readoutAt(xAtViewPos(pos));
+        d_->readout->setText(text.isEmpty() ? zoomHint() : text);
+    };
+
+    auto* reset = new QAction(tr("Reset zoom"), this);
+    connect(reset, &QAction::triggered, this, &ChartPanel::resetZoom);
+    addAction(reset);
     auto* save = new QAction(tr("Save chart as PNG…"), this);
     connect(save, &QAction::triggered, this, &ChartPanel::saveAsDialog);
     addAction(save);
@@ -203,24 +521,36 @@ void ChartPanel::clear() {
     d_->scatter = false;
     d_->lines = 0;
     d_->bucket_seconds = 0.0;
+    d_->data.clear();
+    d_->stack_x.clear();
+    d_->stack_layers.clear();
+    d_->stack_areas.clear();
+    d_->zoomed = false;
+    d_->readout->hide();
+}
+
+void ChartPanel::showAll() {
+    d_->readout->setVisible(d_->zoomable());
+    if (d_->readout->text().isEmpty()) d_->readout->setText(zoomHint());
+    d_->redraw();
 }
 
 void ChartPanel::setMeanSeries(const QString& name, const std::vector<double>& x,
                                const std::vector<double>& y, const QString& unit) {
-    const std::size_t n = std::min(x.size(), y.size());
-    const std::vector<double> xm = bucketMeans(d_->xs(x), n, kDrawBuckets);
-    const std::vector<double> ym = bucketMeans(y, n, kDrawBuckets);
     auto* line = new QLineSeries;
     line->setName(name);
-    line->setColor(kPalette[static_cast<std::size_t>(d_->lines++) % std::size(kPalette)]);
-    std::vector<std::size_t> idx(xm.size());
-    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-    const QList<QPointF> pts = toPoints(xm, ym, idx);
-    line->replace(pts);
+    line->setColor(d_->nextColour());
+    const std::size_t n = std::min(x.size(), y.size());
+    Impl::Line l;
+    l.series = line;
+    l.x = d_->xs(slice(x, 0, n));
+    l.y = slice(y, 0, n);
+    l.unit = unit;
+    l.mean = true;
+    d_->data.push_back(std::move(l));
     d_->unit = unit;
-    d_->extend(pts);
     d_->attach(line);
-    d_->applyRanges();
+    showAll();
 }
 
 void ChartPanel::setRightAxisTitle(const QString& quantity) {
@@ -281,20 +611,27 @@ void ChartPanel::setSeries(const QString& name, const std::vector<double>& x,
                            const std::vector<double>& y, const QString& unit, Axis axis) {
     for (QAbstractSeries* s : d_->chart->series()) {
         if (s->name() == name) {
+            std::erase_if(d_->data, [s](const Impl::Line& l) { return l.series == s; });
             d_->chart->removeSeries(s);
             delete s;
         }
     }
     auto* line = new QLineSeries;
     line->setName(name);
-    line->setColor(kPalette[static_cast<std::size_t>(d_->lines++) % std::size(kPalette)]);
-    const QList<QPointF> pts = toPoints(d_->xs(x), y, decimationIndices(y, kDrawBuckets));
-    line->replace(pts);
+    line->setColor(d_->nextColour());
+    const std::size_t n = std::min(x.size(), y.size());
+    Impl::Line l;
+    l.series = line;
+    l.x = d_->xs(slice(x, 0, n));
+    l.y = slice(y, 0, n);
+    l.unit = unit;
+    l.right = axis == Axis::Right;
+    d_->data.push_back(std::move(l));
     if (axis == Axis::Right) {
         d_->chart->addSeries(line);
         d_->ensureValueAxes();
         if (!d_->y2_axis) {
-            d_->y2_axis = new QValueAxis;
+            d_->y2_axis = Impl::valueAxis();
             d_->chart->addAxis(d_->y2_axis, Qt::AlignRight);
         }
         line->attachAxis(d_->x_axis);
@@ -304,31 +641,11 @@ void ChartPanel::setSeries(const QString& name, const std::vector<double>& x,
         pen.setStyle(Qt::DashLine);
         line->setPen(pen);
         d_->unit2 = unit;
-        for (const QPointF& p : pts) {
-            if (!d_->have_y2) {
-                d_->y2_min = d_->y2_max = p.y();
-                d_->have_y2 = true;
-            }
-            d_->y2_min = std::min(d_->y2_min, p.y());
-            d_->y2_max = std::max(d_->y2_max, p.y());
-        }
-        // The x range is shared: the left side's extend() keeps it, so widen it here too.
-        const double y_keep_min = d_->y_min, y_keep_max = d_->y_max;
-        const bool had = d_->have_range;
-        d_->extend(pts);
-        if (had) {
-            d_->y_min = y_keep_min;
-            d_->y_max = y_keep_max;
-        } else {
-            d_->y_min = d_->y2_min;
-            d_->y_max = d_->y2_max;
-        }
     } else {
         d_->unit = unit;
-        d_->extend(pts);
         d_->attach(line);
     }
-    d_->applyRanges();
+    showAll();
 }
 
 void ChartPanel::setStackedAreas(const QStringList& names, const std::vector<double>& x,
@@ -339,42 +656,22 @@ void ChartPanel::setStackedAreas(const QStringList& names, const std::vector<dou
     d_->calendar_start = calendar;
     d_->unit = unit;
     if (layers.empty()) return;
-    // Every layer averaged over the same buckets, so the areas never cross and each layer's
-    // energy is kept; a min/max envelope here drew a year of daily swings as a solid band.
-    const std::size_t n = x.size();
-    const std::vector<double> xm = bucketMeans(d_->xs(x), n, kDrawBuckets);
-    if (n > kDrawBuckets && n > 1) {
-        d_->bucket_seconds = (x.back() - x.front()) / static_cast<double>(kDrawBuckets);
-    }
-    std::vector<std::size_t> idx(xm.size());
-    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-    static const QColor kStack[] = {QColor(0x00, 0x72, 0xb2), QColor(0x00, 0x9e, 0x73),
-                                    QColor(0xe6, 0x9f, 0x00), QColor(0xcc, 0x79, 0xa7)};
-    std::vector<double> base(xm.size(), 0.0);
+    d_->stack_x = d_->xs(x);
+    d_->stack_layers = layers;
     for (std::size_t k = 0; k < layers.size(); ++k) {
-        std::vector<double> top = base;
-        const std::vector<double> layer = bucketMeans(layers[k], n, kDrawBuckets);
-        for (std::size_t i = 0; i < top.size() && i < layer.size(); ++i) {
-            if (std::isfinite(layer[i])) top[i] += layer[i];
-        }
-        auto* lower = new QLineSeries;
-        auto* upper = new QLineSeries;
-        lower->replace(toPoints(xm, base, idx));
-        const QList<QPointF> up = toPoints(xm, top, idx);
-        upper->replace(up);
-        auto* area = new QAreaSeries(upper, lower);
+        auto* area = new QAreaSeries(new QLineSeries, new QLineSeries);
         area->setName(k < static_cast<std::size_t>(names.size()) ? names[static_cast<int>(k)]
                                                                  : QString::number(k));
-        const QColor c = kStack[k % std::size(kStack)];
+        const QColor c = stackColour(static_cast<int>(k));
         area->setColor(c);
         area->setBorderColor(c.darker(120));
-        d_->extend(up);
-        d_->extend(toPoints(xm, base, idx));
+        d_->stack_areas.push_back(area);
         d_->attach(area);
-        base = std::move(top);
     }
-    d_->lines = 6;  // a line over the stack (facility power) in dark grey, not a layer's colour
-    d_->applyRanges();
+    // A line over the stack (facility power) in dark grey (kPalette[6], totalLineColour()),
+    // not a layer's colour.
+    d_->lines = 6;
+    showAll();
 }
 
 void ChartPanel::addScatter(const QString& name, const std::vector<double>& x,
@@ -385,13 +682,140 @@ void ChartPanel::addScatter(const QString& name, const std::vector<double>& x,
     d_->scatter = true;
     std::vector<std::size_t> all(std::min(x.size(), y.size()));
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-    const QList<QPointF> pts = toPoints(x, y, all);
-    points->replace(pts);
+    points->replace(toPoints(x, y, all));
     d_->unit = unit;
-    points->setColor(kPalette[static_cast<std::size_t>(d_->lines++) % std::size(kPalette)]);
-    d_->extend(pts);
+    points->setColor(d_->nextColour());
     d_->attach(points);
+    d_->refit();
     d_->applyRanges();
+}
+
+QColor ChartPanel::stackColour(int i) {
+    static const QColor kStack[] = {QColor(0x00, 0x72, 0xb2), QColor(0x00, 0x9e, 0x73),
+                                    QColor(0xe6, 0x9f, 0x00), QColor(0xcc, 0x79, 0xa7)};
+    return kStack[static_cast<std::size_t>(std::max(0, i)) % std::size(kStack)];
+}
+
+QColor ChartPanel::totalLineColour() { return kPalette[6]; }
+
+bool ChartPanel::setSeriesColour(const QString& name, const QColor& colour) {
+    for (QAbstractSeries* s : d_->chart->series()) {
+        if (s->name() != name) continue;
+        if (auto* xy = qobject_cast<QXYSeries*>(s)) {
+            // setColor on a line replaces its pen: keep a dashed right-axis line dashed.
+            QPen pen = xy->pen();
+            pen.setColor(colour);
+            xy->setPen(pen);
+            return true;
+        }
+        if (auto* area = qobject_cast<QAreaSeries*>(s)) {
+            area->setColor(colour);
+            area->setBorderColor(colour.darker(120));
+            return true;
+        }
+    }
+    return false;
+}
+
+void ChartPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    d_->fitDateTicks();
+}
+
+bool ChartPanel::isZoomable() const { return d_->zoomable(); }
+bool ChartPanel::isZoomed() const { return d_->zoomed; }
+
+std::pair<double, double> ChartPanel::visibleX() const {
+    if (d_->zoomed) return {d_->fromChart(d_->view_lo), d_->fromChart(d_->view_hi)};
+    const auto [lo, hi] = d_->fullSpan();
+    return {d_->fromChart(lo), d_->fromChart(hi)};
+}
+
+void ChartPanel::zoomX(double from, double to) {
+    if (!d_->zoomable() || !std::isfinite(from) || !std::isfinite(to)) return;
+    if (from > to) std::swap(from, to);
+    const auto [full_lo, full_hi] = d_->fullSpan();
+    const double lo = std::max(d_->toChart(from), full_lo);
+    const double hi = std::min(d_->toChart(to), full_hi);
+    // Zoomed out to everything (or past it): the reduced whole-series view.
+    if (lo <= full_lo && hi >= full_hi) return resetZoom();
+    // A span narrower than a millionth of the data is a slip of the mouse, not a zoom.
+    if (!(hi - lo > 1e-6 * (full_hi - full_lo))) return;
+    d_->zoomed = true;
+    d_->view_lo = lo;
+    d_->view_hi = hi;
+    d_->redraw();
+}
+
+void ChartPanel::resetZoom() {
+    if (!d_->zoomed) return;
+    d_->zoomed = false;
+    d_->redraw();
+}
+
+double ChartPanel::xAtViewPos(const QPoint& pos) const {
+    const QList<QAbstractSeries*> series = d_->chart->series();
+    if (series.isEmpty() || !d_->x_axis) return std::nan("");
+    const QPointF scene = d_->view->mapToScene(pos);
+    const QPointF value = d_->chart->mapToValue(d_->chart->mapFromScene(scene), series.front());
+    return d_->fromChart(value.x());
+}
+
+QString ChartPanel::readoutAt(double x) const {
+    if (!d_->zoomable() || !std::isfinite(x)) return {};
+    const double cx = d_->toChart(x);
+    const auto [full_lo, full_hi] = d_->fullSpan();
+    if (cx < full_lo || cx > full_hi) return {};
+    // The sample nearest cx in a sorted series (index), or npos when empty.
+    const auto nearest = [cx](const std::vector<double>& xs) {
+        if (xs.empty()) return std::string::npos;
+        auto i = static_cast<std::size_t>(std::lower_bound(xs.begin(), xs.end(), cx) - xs.begin());
+        if (i == xs.size() || (i > 0 && cx - xs[i - 1] < xs[i] - cx)) --i;
+        return i;
+    };
+    QStringList parts;
+    double at = cx;
+    const auto value = [](double v, const QString& unit) {
+        return unit.isEmpty() ? formatNumber(v)
+                              : QStringLiteral("%1 %2").arg(formatNumber(v), unit);
+    };
+    if (const std::size_t i = nearest(d_->stack_x); i != std::string::npos) {
+        at = d_->stack_x[i];
+        for (std::size_t k = 0; k < d_->stack_layers.size() && k < d_->stack_areas.size(); ++k) {
+            if (i < d_->stack_layers[k].size()) {
+                parts << QStringLiteral("%1 %2").arg(d_->stack_areas[k]->name(),
+                                                     value(d_->stack_layers[k][i], d_->unit));
+            }
+        }
+    }
+    for (const Impl::Line& l : d_->data) {
+        const std::size_t i = nearest(l.x);
+        if (i == std::string::npos || !std::isfinite(l.y[i])) continue;
+        if (d_->stack_x.empty() && &l == &d_->data.front()) at = l.x[i];
+        parts << QStringLiteral("%1 %2").arg(l.series->name(), value(l.y[i], l.unit));
+    }
+    if (parts.isEmpty()) return {};
+    const QString when =
+        d_->calendar_start.isValid()
+            ? QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(std::llround(at)))
+                  .toString(QStringLiteral("d MMM yyyy HH:mm"))
+            : QStringLiteral("%1 = %2").arg(
+                  d_->x_title.isEmpty() ? QStringLiteral("x") : d_->x_title, formatNumber(at));
+    return when + QStringLiteral(":  ") + parts.join(QStringLiteral(" · "));
+}
+
+QString ChartPanel::readoutText() const { return d_->readout->text(); }
+
+std::vector<QPointF> ChartPanel::drawnPoints(const QString& name) const {
+    std::vector<QPointF> out;
+    for (QAbstractSeries* s : d_->chart->series()) {
+        if (s->name() != name) continue;
+        const QXYSeries* xy = qobject_cast<QXYSeries*>(s);
+        if (auto* area = qobject_cast<QAreaSeries*>(s)) xy = area->upperSeries();
+        if (!xy) continue;
+        for (const QPointF& p : xy->points()) out.emplace_back(d_->fromChart(p.x()), p.y());
+    }
+    return out;
 }
 
 void ChartPanel::addBarSet(const QStringList& categories, const QString& set_name,
@@ -402,8 +826,13 @@ void ChartPanel::addBarSet(const QStringList& categories, const QString& set_nam
         d_->chart->addSeries(d_->bars);
         d_->category_axis = new QBarCategoryAxis;
         d_->category_axis->append(categories);
+        // Twelve month names in a third of a 1280-pixel window were cut to "J…" at the
+        // default size.
+        QFont small = d_->category_axis->labelsFont();
+        small.setPointSizeF(small.pointSizeF() * 0.8);
+        d_->category_axis->setLabelsFont(small);
         d_->chart->addAxis(d_->category_axis, Qt::AlignBottom);
-        d_->y_axis = new QValueAxis;
+        d_->y_axis = Impl::valueAxis();
         d_->chart->addAxis(d_->y_axis, Qt::AlignLeft);
         d_->bars->attachAxis(d_->category_axis);
         d_->bars->attachAxis(d_->y_axis);

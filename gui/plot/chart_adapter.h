@@ -6,12 +6,20 @@
 // A panel shows one kind of plot at a time: lines and stacked areas over a numeric x axis, or
 // bars over categories. Values arrive already in display units; the unit strings only label the
 // y axis. Long series are reduced for drawing (min/max per bucket) so annual runs stay fluid.
+//
+// Zoom: on charts over time, drag across the plot to zoom into that span, turn the wheel to
+// zoom about the cursor, Shift+drag or middle-drag to pan, double-click (or "Reset zoom" in the
+// context menu) to see everything again. The panel keeps every series at full resolution and
+// re-samples the visible span on each zoom, so a year drawn as ~2,000 buckets shows the raw
+// 10-minute samples once a day is in view. Under the chart a line reads out the time and every
+// series' value at the cursor, taken from the full series, not from the drawn buckets.
 #include <QColor>
 #include <QDateTime>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 #include <memory>
+#include <utility>
 #include <vector>
 
 class QPainter;
@@ -72,6 +80,13 @@ public:
     void setCategoryTitle(const QString& title);
     /// The values of a bar set (empty when there is no such set).
     std::vector<double> barValues(const QString& set_name) const;
+    /// Gives a line or area its quantity's colour (the same quantity drawn alike on every
+    /// chart); false when there is no series of that name.
+    bool setSeriesColour(const QString& name, const QColor& colour);
+    /// Colour of stacked layer `i` (IT power is layer 0 on the power chart).
+    static QColor stackColour(int i);
+    /// Colour of a line over a stack (facility power over IT, cooling and losses).
+    static QColor totalLineColour();
     /// The colour of each series, in seriesNames() order (lines, areas and point sets).
     QList<QColor> seriesColours() const;
     /// True when the time axis shows calendar dates.
@@ -84,6 +99,28 @@ public:
     /// Points drawn for the named series (after reduction); -1 if there is no such series.
     int pointCount(const QString& name) const;
 
+    /// True for charts over a continuous x axis (lines and areas), which zoom and read out.
+    bool isZoomable() const;
+    /// Shows x in [from, to] (the x units the series were given in: seconds on a calendar
+    /// axis), re-sampled from the full series; the value axes refit to what is visible.
+    void zoomX(double from, double to);
+    /// Shows every sample again (the reduced view).
+    void resetZoom();
+    bool isZoomed() const;
+    /// The x span shown, in the units the series were given in.
+    std::pair<double, double> visibleX() const;
+    /// Time (or x) and each series' value at x (series x units), from the full series: the
+    /// sample nearest x, or "" when x is outside the data. For a stack, each layer's own value.
+    QString readoutAt(double x) const;
+    /// The read-out line under the chart as shown now.
+    QString readoutText() const;
+    /// x (series units) under a point of the chart view, for the read-out and the zoom.
+    double xAtViewPos(const QPoint& pos) const;
+
+    /// The points drawn now for a line or an area's top edge, x in the units the series were
+    /// given in (seconds on a calendar axis); empty for no such series.
+    std::vector<QPointF> drawnPoints(const QString& name) const;
+
     /// Renders the chart to a PNG file (at its on-screen size, or 1200×700 when not shown).
     /// Returns false with a message naming the file when it cannot be written.
     bool savePng(const QString& path, QString* error = nullptr);
@@ -91,10 +128,14 @@ public:
     /// on-screen size or 1000×560 when not shown, scaled to fit and centred.
     void renderTo(QPainter* painter, const QRectF& target);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     struct Impl;
     std::unique_ptr<Impl> d_;
     void saveAsDialog();
+    void showAll();
 };
 
 }  // namespace dctwin::gui

@@ -199,10 +199,26 @@ TEST(MainWindow, ExportsPngHdf5AndCsv) {
     EXPECT_TRUE(w.messagesText().contains(QStringLiteral("nothing to export")));
     w.showReport(syntheticReport());
 
+    // One chart with data → the file itself: without IT and facility power there is no
+    // load-duration curve, only the power chart.
+    {
+        auto grid_only = std::make_shared<Report>(*syntheticReport());
+        std::erase_if(grid_only->timeseries.channels, [](const Channel& c) {
+            return c.name == "it_power" || c.name == "facility_power";
+        });
+        MainWindow one;
+        one.showReport(grid_only);
+        one.results()->setCurrentIndex(ResultsView::PowerTab);
+        ASSERT_EQ(one.results()->currentCharts().size(), 1);
+        ASSERT_TRUE(one.exportCurrentChartsPng(out / "grid.png"));
+        EXPECT_GT(QFileInfo(QString::fromStdString((out / "grid.png").string())).size(), 0);
+        EXPECT_TRUE(hasContent(QString::fromStdString((out / "grid.png").string())));
+    }
+    // The power chart and the load-duration curve → two numbered files.
     w.results()->setCurrentIndex(ResultsView::PowerTab);
     ASSERT_TRUE(w.exportCurrentChartsPng(out / "power.png"));
-    EXPECT_GT(QFileInfo(QString::fromStdString((out / "power.png").string())).size(), 0);
-    EXPECT_TRUE(hasContent(QString::fromStdString((out / "power.png").string())));
+    EXPECT_TRUE(hasContent(QString::fromStdString((out / "power_1.png").string())));
+    EXPECT_TRUE(hasContent(QString::fromStdString((out / "power_2.png").string())));
     // Two charts with data on the Cooling tab → two numbered files.
     w.results()->setCurrentIndex(ResultsView::CoolingTab);
     ASSERT_TRUE(w.exportCurrentChartsPng(out / "cooling.png"));
@@ -574,6 +590,54 @@ TEST(MainWindow, ChartsOfAYearAreReducedColouredAndDated) {
     for (Channel& c : hour->timeseries.channels) c.values.resize(2);
     w2.showReport(hour);
     EXPECT_FALSE(w2.results()->charts(ResultsView::PowerTab).front()->hasCalendarAxis());
+}
+
+TEST(MainWindow, PowerChartOfAYearZoomsToRawSamplesAndHasALoadDurationCurve) {
+    MainWindow w;
+    w.showReport(yearReport());
+    ChartPanel* power = w.results()->charts(ResultsView::PowerTab)[0];
+    ASSERT_TRUE(power->isZoomable());
+    EXPECT_EQ(power->pointCount(QStringLiteral("IT power")), 2000);
+    // 3 Mar 2026 is day 61 of the year: zoomed to it, every 10-minute sample is drawn.
+    power->zoomX(61 * 86400.0, 62 * 86400.0);
+    EXPECT_EQ(power->meanBucketSeconds(), 0.0);
+    const std::vector<QPointF> day = power->drawnPoints(QStringLiteral("IT power"));
+    ASSERT_EQ(day.size(), 147u);  // 145 in the day and one beyond each edge
+    EXPECT_NEAR(day[7].y(), 7.0 + std::sin(2.0 * M_PI * 1.0 / 24.0), 1e-9);  // 01:00, in MW
+
+    // The load-duration curve: IT and facility power, highest first, over 8,760 h. IT power is
+    // 7 + sin MW, so its curve starts at 8 MW and ends at 6 MW, and it is above 7.5 MW for a
+    // third of the time (sin > 0.5 for 1/3 of each day): 2,920 h.
+    ChartPanel* ldc = w.results()->charts(ResultsView::PowerTab)[1];
+    EXPECT_EQ(ldc->seriesNames(), (QStringList{"IT power", "facility power"}));
+    const std::vector<QPointF> it = ldc->drawnPoints(QStringLiteral("IT power"));
+    ASSERT_FALSE(it.empty());
+    EXPECT_NEAR(it.front().y(), 8.0, 1e-6);
+    EXPECT_NEAR(it.back().y(), 6.0, 1e-6);
+    EXPECT_NEAR(it.back().x(), 8760.0, 1e-6);
+    for (std::size_t i = 1; i < it.size(); ++i) EXPECT_LE(it[i].y(), it[i - 1].y());
+    const auto above =
+        std::find_if(it.begin(), it.end(), [](const QPointF& q) { return q.y() < 7.5; });
+    ASSERT_NE(above, it.end());
+    EXPECT_NEAR(above->x(), 8760.0 / 3.0, 10.0);  // within the decimation's bucket of ~4.4 h
+    // Drawn in the quantity's colours of the power chart: IT as its layer, facility in grey.
+    EXPECT_EQ(ldc->seriesColours()[0], ChartPanel::stackColour(0));
+    EXPECT_EQ(ldc->seriesColours()[1], ChartPanel::totalLineColour());
+}
+
+TEST(MainWindow, ResultsTabsAreChosenByTitle) {
+    MainWindow w;
+    EXPECT_FALSE(w.showResultsTab(QStringLiteral("Design")));  // no report: hidden
+    w.showReport(syntheticReport());
+    ASSERT_TRUE(w.showResultsTab(QStringLiteral("design")));
+    EXPECT_EQ(w.results()->currentIndex(), ResultsView::DesignTab);
+    ASSERT_TRUE(w.showResultsTab(QStringLiteral("Cooling")));
+    EXPECT_EQ(w.results()->currentIndex(), ResultsView::CoolingTab);
+    EXPECT_FALSE(w.showResultsTab(QStringLiteral("Sweep")));  // only after a sweep
+    EXPECT_FALSE(w.showResultsTab(QStringLiteral("nope")));
+    EXPECT_EQ(w.results()->currentIndex(), ResultsView::CoolingTab);
+    EXPECT_EQ(w.resultsTabTitles(),
+              (QStringList{"Power", "Cooling", "Water", "Summary", "Design"}));
 }
 
 TEST(MainWindow, SizingLoadingColumnsAreVisibleAt1280x800) {

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <QImage>
+#include <QTemporaryDir>
+
 #include "gui/table_models.h"
 
 namespace dctwin::gui {
@@ -42,6 +45,39 @@ TEST(OneLineDiagram, ReadsFromTheUtilityDownWithStandbyBesideTheFeeder) {
     d.setTables(nullptr, nullptr);
     EXPECT_TRUE(d.blocks().empty());
     EXPECT_TRUE(d.sceneTexts().isEmpty());
+}
+
+TEST(OneLineDiagram, ExportsTheWholeDiagramAsPng) {
+    OneLineDiagram d;
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("design.png"));
+    QString why;
+    EXPECT_FALSE(d.savePng(path, &why));  // nothing drawn yet
+    EXPECT_TRUE(why.contains(QStringLiteral("no design")));
+    const Table t = powerTable();
+    d.setTables(&t, nullptr);
+    ASSERT_TRUE(d.savePng(path, &why)) << why.toStdString();
+    QImage png(path);
+    ASSERT_FALSE(png.isNull());
+    // The whole scene at two pixels per unit, whatever part the view shows.
+    EXPECT_EQ(png.width(), qRound(d.sceneRect().width() * 2.0));
+    EXPECT_EQ(png.height(), qRound(d.sceneRect().height() * 2.0));
+    // Every block's fill is there: the generator in red (85 %), the UPS in green (55 %), and
+    // the page is white around them.
+    int red = 0, green = 0;
+    for (int y = 0; y < png.height(); y += 2) {
+        for (int x = 0; x < png.width(); x += 2) {
+            const QRgb c = png.pixel(x, y);
+            red += c == loadingColour(85.0).rgb();
+            green += c == loadingColour(55.3).rgb();
+        }
+    }
+    EXPECT_GT(red, 100);
+    EXPECT_GT(green, 100);
+    EXPECT_EQ(png.pixel(0, 0), QColor(Qt::white).rgb());
+    EXPECT_FALSE(d.savePng(dir.filePath(QStringLiteral("missing/design.png")), &why));
+    EXPECT_TRUE(why.contains(QStringLiteral("missing/design.png")));
 }
 
 }  // namespace

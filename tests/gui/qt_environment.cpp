@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <cstdlib>
 #include <memory>
 
@@ -15,14 +17,22 @@ public:
     void SetUp() override {
         if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 0);
         app_ = std::make_unique<QApplication>(argc_, argv_);
+        // Recent files and other QSettings go to a folder of this run, not the user's config.
+        settings_dir_ = std::make_unique<QTemporaryDir>();
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings_dir_->path());
+        QSettings::setDefaultFormat(QSettings::NativeFormat);
     }
-    void TearDown() override { app_.reset(); }
+    void TearDown() override {
+        settings_dir_.reset();
+        app_.reset();
+    }
 
 private:
     int argc_ = 1;
     char name_[10] = "gui_tests";
     char* argv_[2] = {name_, nullptr};
     std::unique_ptr<QApplication> app_;
+    std::unique_ptr<QTemporaryDir> settings_dir_;
 };
 
 [[maybe_unused]] ::testing::Environment* const kQtEnvironment =

@@ -131,7 +131,15 @@ TEST(SummaryTableModel, ListsMetricsWithUnits) {
         {{"pue", 1.12, "1"}, {"wue_L_per_kWh", 0.35, "L/kWh"}, {"peak_it_kW", 8640, "kW"}});
     ASSERT_EQ(m.rowCount(), 3);
     ASSERT_EQ(m.columnCount(), 3);
-    EXPECT_EQ(m.data(m.index(0, 0)).toString(), QStringLiteral("pue"));
+    EXPECT_EQ(m.data(m.index(0, 0)).toString(), QStringLiteral("PUE"));
+    // The unit in words is dropped beside the unit in brackets (the sweep table's header read
+    // "wue L per kWh [L/kWh]"), and abbreviations are in capitals.
+    EXPECT_EQ(m.data(m.index(1, 0)).toString(), QStringLiteral("WUE"));
+    EXPECT_EQ(m.data(m.index(2, 0)).toString(), QStringLiteral("peak IT"));
+    EXPECT_EQ(readableName("facility_energy_MWh", "MWh"), QStringLiteral("facility energy"));
+    EXPECT_EQ(readableName("water_m3", "m3"), QStringLiteral("water"));
+    EXPECT_EQ(readableName("flow_m3_per_s", "m3/s"), QStringLiteral("flow"));
+    EXPECT_EQ(readableName("units", ""), QStringLiteral("units"));  // "it" inside a word stays
     EXPECT_EQ(m.data(m.index(0, 1)).toString(), QStringLiteral("1.12"));
     EXPECT_EQ(m.data(m.index(0, 2)).toString(), QString());  // dimensionless
     EXPECT_EQ(m.data(m.index(1, 2)).toString(), QStringLiteral("L/kWh"));
@@ -188,8 +196,11 @@ TEST(DisplayUnits, DecimationKeepsExtremesInOrder) {
     y[12345] = 1000.0;  // a single-sample peak must survive
     y[40000] = -50.0;
     const auto idx = decimationIndices(y, 2000);
-    EXPECT_LE(idx.size(), 4000u);
+    EXPECT_LE(idx.size(), 4002u);
     EXPECT_TRUE(std::is_sorted(idx.begin(), idx.end()));
+    EXPECT_TRUE(std::adjacent_find(idx.begin(), idx.end()) == idx.end());  // no repeats
+    EXPECT_EQ(idx.front(), 0u);  // the line spans the whole series
+    EXPECT_EQ(idx.back(), y.size() - 1);
     EXPECT_NE(std::find(idx.begin(), idx.end(), 12345u), idx.end());
     EXPECT_NE(std::find(idx.begin(), idx.end(), 40000u), idx.end());
     EXPECT_EQ(decimationIndices({1.0, 2.0, 3.0}, 2000).size(), 3u);

@@ -1,0 +1,117 @@
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QMenuBar>
+
+#include "gui/display_units.h"
+#include "gui/main_window.h"
+#include "gui/plot/chart_adapter.h"
+#include "gui/results_view.h"
+#include "gui/table_models.h"
+
+namespace dctwin::gui {
+namespace {
+
+// The unit system is process-wide (one switch for every view); each test leaves it SI.
+struct Ip {
+    Ip() { setUnitSystem(UnitSystem::IP); }
+    ~Ip() { setUnitSystem(UnitSystem::SI); }
+};
+
+// Published factors, not the project's constants: NIST SP 811 (1 US gallon = 3.785411784 L,
+// 1 psi = 6.894757 kPa), ASHRAE (1 ton of refrigeration = 12,000 Btu/h = 3.51685 kW),
+// °F = °C × 9/5 + 32.
+TEST(UnitSystem, IpConversionsMatchPublishedFactors) {
+    const Ip ip;
+    const DisplayUnit ton = displayUnitForQuantity("heat_rejected", "W", 8e6);
+    EXPECT_EQ(ton.label, QStringLiteral("ton"));
+    EXPECT_NEAR(ton.fromSI(3516.85), 1.0, 1e-6);
+    EXPECT_NEAR(ton.fromSI(8.0e6), 2274.76, 0.01);  // 8 MW of heat
+
+    const DisplayUnit gal = displayUnitFor("m3", 1e5);
+    EXPECT_EQ(gal.label, QStringLiteral("gal"));
+    EXPECT_NEAR(gal.fromSI(3.785411784e-3), 1.0, 1e-12);
+    EXPECT_NEAR(gal.fromSI(1.0), 264.172052, 1e-6);
+
+    const DisplayUnit gpm = displayUnitFor("m3/s", 0.05);
+    EXPECT_EQ(gpm.label, QStringLiteral("gpm"));
+    EXPECT_NEAR(gpm.fromSI(3.785411784e-3 / 60.0), 1.0, 1e-12);
+    EXPECT_NEAR(gpm.fromSI(1e-3 / 60.0), 0.264172052, 1e-9);  // 1 L/min
+
+    const DisplayUnit psi = displayUnitFor("Pa", 2e5);
+    EXPECT_EQ(psi.label, QStringLiteral("psi"));
+    EXPECT_NEAR(psi.fromSI(6894.757), 1.0, 1e-6);
+    EXPECT_NEAR(psi.fromSI(100e3), 14.5038, 1e-4);
+
+    const DisplayUnit f = displayUnitFor("K", 320.0);
+    EXPECT_EQ(f.label, QStringLiteral("°F"));
+    EXPECT_NEAR(f.fromSI(273.15), 32.0, 1e-9);
+    EXPECT_NEAR(f.fromSI(308.15), 95.0, 1e-9);   // 35 °C supply
+    EXPECT_NEAR(f.fromSI(373.15), 212.0, 1e-9);  // boiling water
+    EXPECT_NEAR(displayUnitFor("C", 40.0).fromSI(-40.0), -40.0, 1e-9);
+    // A difference has no offset: a 10 K approach is 18 °F of difference.
+    const DisplayUnit d = displayUnitForQuantity("design_throttle_margin_K", "K", 10.0);
+    EXPECT_EQ(d.label, QStringLiteral("Δ°F"));
+    EXPECT_NEAR(d.fromSI(10.0), 18.0, 1e-12);
+    // Electrical power and energy stay kW/MW and kWh/MWh in IP, as US practice reads them.
+    EXPECT_EQ(displayUnitForQuantity("it_power", "W", 8e6).label, QStringLiteral("MW"));
+    EXPECT_EQ(displayUnitForQuantity("cdu_pump_power", "W", 1.2e5).label, QStringLiteral("kW"));
+}
+
+TEST(UnitSystem, SiIsUnchanged) {
+    ASSERT_EQ(unitSystem(), UnitSystem::SI);
+    EXPECT_EQ(displayUnitFor("K", 320.0).label, QStringLiteral("°C"));
+    EXPECT_NEAR(displayUnitFor("K", 320.0).fromSI(308.15), 35.0, 1e-9);
+    EXPECT_EQ(displayUnitFor("m3/s", 0.01).label, QStringLiteral("L/min"));
+    EXPECT_EQ(displayUnitFor("m3", 10.0).label, QStringLiteral("m³"));
+    EXPECT_EQ(displayUnitFor("Pa", 2e4).label, QStringLiteral("kPa"));
+    EXPECT_EQ(displayUnitForQuantity("heat_rejected", "W", 8e6).label, QStringLiteral("MW"));
+}
+
+TEST(UnitSystem, ViewMenuSwitchesEveryTableAndChartAndBack) {
+    auto report = std::make_shared<Report>();
+    ResultSet& ts = report->timeseries;
+    for (int h = 0; h <= 48; ++h) ts.time.push_back(h * 3600.0);
+    const auto fill = [&](const char* g, const char* n, const char* u, double v) {
+        Channel& c = ts.addChannel(g, n, u);
+        c.values.assign(ts.time.size(), v);
+    };
+    fill("power", "it_power", "W", 8.0e6);
+    fill("cooling", "tcs_supply_temp", "K", 308.15);
+    fill("cooling", "heat_to_liquid", "W", 7.0e6);
+    fill("cooling", "cdu_pump_power", "W", 1.2e5);
+    report->summary = {{"max_gpu_junction_C", 80.0, "C"}, {"water_m3", 1000.0, "m3"}};
+    MainWindow w;
+    w.showReport(report);
+    ChartPanel* temps = w.results()->charts(ResultsView::CoolingTab)[0];
+    ChartPanel* heat = w.results()->charts(ResultsView::CoolingTab)[1];
+    EXPECT_NEAR(temps->drawnPoints(QStringLiteral("TCS supply")).front().y(), 35.0, 1e-9);
+
+    w.setDisplayUnits(UnitSystem::IP);
+    temps = w.results()->charts(ResultsView::CoolingTab)[0];
+    EXPECT_NEAR(temps->drawnPoints(QStringLiteral("TCS supply")).front().y(), 95.0, 1e-9);
+    // Heat in tons (7 MW = 1,990.4 tons); the pumps on their own axis stay in kW.
+    EXPECT_NEAR(heat->drawnPoints(QStringLiteral("heat to liquid")).front().y(), 7.0e6 / 3516.85,
+                0.01);
+    EXPECT_EQ(heat->rightUnit(), QStringLiteral("kW"));
+    SummaryTableModel* summary = w.results()->summaryModel();
+    QStringList cells;
+    for (int r = 0; r < summary->rowCount(); ++r) {
+        for (int c = 0; c < summary->columnCount(); ++c) {
+            cells << summary->data(summary->index(r, c)).toString();
+        }
+    }
+    const QString all = cells.join(QLatin1Char('|'));
+    EXPECT_TRUE(all.contains(QStringLiteral("176"))) << all.toStdString();      // 80 °C in °F
+    EXPECT_TRUE(all.contains(QStringLiteral("264,172"))) << all.toStdString();  // gal
+    w.setDisplayUnits(UnitSystem::SI);
+    EXPECT_NEAR(w.results()
+                    ->charts(ResultsView::CoolingTab)[0]
+                    ->drawnPoints(QStringLiteral("TCS supply"))
+                    .front()
+                    .y(),
+                35.0, 1e-9);
+}
+
+}  // namespace
+}  // namespace dctwin::gui
