@@ -53,6 +53,7 @@ const char* const kFieldPointers[] = {"/name",
                                       "/cooling/tcs_supply_temp_C",
                                       "/cooling/cdu/racks_per_cdu",
                                       "/cooling/heat_rejection/type",
+                                      "/cooling/facility_loop/pump_control",
                                       "/site/weather",
                                       "/study/kind",
                                       "/study/days",
@@ -243,6 +244,8 @@ QString ScenarioForm::fieldLabel(Field f) {
             return tr("Racks per CDU");
         case HeatRejection:
             return tr("Heat rejection");
+        case FacilityPumpControl:
+            return tr("Facility pump control");
         case Weather:
             return tr("Weather file");
         case StudyKind:
@@ -882,6 +885,7 @@ void ScenarioForm::refresh() {
     showNumberField(SupplyTemp);
     showNumberField(RacksPerCdu);
     showChoiceField(HeatRejection);
+    showChoiceField(FacilityPumpControl);
     showTextField(Weather);
     showChoiceField(StudyKind);
     showNumberField(Length);

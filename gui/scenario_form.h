@@ -71,6 +71,7 @@ public:
         SupplyTemp,
         RacksPerCdu,
         HeatRejection,
+        FacilityPumpControl,
         Weather,
         StudyKind,
         Length,

@@ -154,6 +154,10 @@ TEST(ScenarioForm, ListsOfferOnlyWhatTheModelAccepts) {
     EXPECT_FALSE(offered(f.combo(F::UpsTopology)).contains(QStringLiteral("block_redundant")));
     EXPECT_EQ(offered(f.combo(F::Coolant)), declared("/cooling/coolant"));
     EXPECT_EQ(offered(f.combo(F::StudyKind)), declared("/study/kind"));
+    // Issue 9's facility pump control: the three the model knows, none invented here.
+    EXPECT_EQ(offered(f.combo(F::FacilityPumpControl)),
+              declared("/cooling/facility_loop/pump_control"));
+    EXPECT_EQ(offered(f.combo(F::FacilityPumpControl)).size(), 3);
     EXPECT_FALSE(f.combo(F::HeatRejection)->isEditable());
     // A file with a value the model rejects shows it, marked, and the form reports it.
     Json bad = scenario();
@@ -168,6 +172,8 @@ TEST(ScenarioForm, ListsOfferOnlyWhatTheModelAccepts) {
     EXPECT_FALSE(f.hasInvalidInput());
     EXPECT_EQ(m.toJson()["cooling"]["heat_rejection"]["type"], "cooling_tower");
     EXPECT_EQ(m.toJson()["cooling"]["heat_rejection"]["units"], 4);  // siblings kept
+    choose(f, F::FacilityPumpControl, QStringLiteral("differential_pressure"));
+    EXPECT_EQ(m.toJson()["cooling"]["facility_loop"]["pump_control"], "differential_pressure");
 }
 
 TEST(ScenarioForm, FieldsWriteTheirKeysWithTypes) {
