@@ -430,6 +430,10 @@ struct ChartPanel::Impl {
         s->attachAxis(x_axis);
         s->attachAxis(y_axis);
     }
+    /// A new line series in the next colour, its full-resolution copy appended to `data`.
+    QLineSeries* addLine(const QString& name, const std::vector<double>& x,
+                         const std::vector<double>& y, const QString& line_unit, bool right,
+                         bool mean);
     QColor nextColour() {
         return kPalette[static_cast<std::size_t>(lines++) % std::size(kPalette)];
     }
@@ -535,19 +539,27 @@ void ChartPanel::showAll() {
     d_->redraw();
 }
 
-void ChartPanel::setMeanSeries(const QString& name, const std::vector<double>& x,
-                               const std::vector<double>& y, const QString& unit) {
+QLineSeries* ChartPanel::Impl::addLine(const QString& name, const std::vector<double>& x,
+                                       const std::vector<double>& y, const QString& line_unit,
+                                       bool right, bool mean) {
     auto* line = new QLineSeries;
     line->setName(name);
-    line->setColor(d_->nextColour());
+    line->setColor(nextColour());
     const std::size_t n = std::min(x.size(), y.size());
-    Impl::Line l;
+    Line l;
     l.series = line;
-    l.x = d_->xs(slice(x, 0, n));
+    l.x = xs(slice(x, 0, n));
     l.y = slice(y, 0, n);
-    l.unit = unit;
-    l.mean = true;
-    d_->data.push_back(std::move(l));
+    l.unit = line_unit;
+    l.right = right;
+    l.mean = mean;
+    data.push_back(std::move(l));
+    return line;
+}
+
+void ChartPanel::setMeanSeries(const QString& name, const std::vector<double>& x,
+                               const std::vector<double>& y, const QString& unit) {
+    QLineSeries* line = d_->addLine(name, x, y, unit, false, true);
     d_->unit = unit;
     d_->attach(line);
     showAll();
@@ -616,17 +628,7 @@ void ChartPanel::setSeries(const QString& name, const std::vector<double>& x,
             delete s;
         }
     }
-    auto* line = new QLineSeries;
-    line->setName(name);
-    line->setColor(d_->nextColour());
-    const std::size_t n = std::min(x.size(), y.size());
-    Impl::Line l;
-    l.series = line;
-    l.x = d_->xs(slice(x, 0, n));
-    l.y = slice(y, 0, n);
-    l.unit = unit;
-    l.right = axis == Axis::Right;
-    d_->data.push_back(std::move(l));
+    QLineSeries* line = d_->addLine(name, x, y, unit, axis == Axis::Right, false);
     if (axis == Axis::Right) {
         d_->chart->addSeries(line);
         d_->ensureValueAxes();
