@@ -289,7 +289,7 @@ void MainWindow::buildMenus() {
     export_png_action_ =
         exp->addAction(tr("Charts of this tab as &PNG…"), this, &MainWindow::onExportPng);
     export_design_action_ =
-        exp->addAction(tr("&Design page as PNG…"), this, &MainWindow::onExportDesignPng);
+        exp->addAction(tr("&Design page as SVG or PNG…"), this, &MainWindow::onExportDesignPng);
     export_pdf_action_ = file->addAction(tr("Export report as P&DF…"), QKeySequence::Print, this,
                                          &MainWindow::onExportPdf);
     file->addSeparator();
@@ -918,7 +918,9 @@ void MainWindow::onOpenReport() {
 
 bool MainWindow::exportDesignPng(const fs::path& file) {
     QString why;
-    if (!results_->oneLineDiagram()->savePng(qpath(file), &why)) {
+    const bool svg = qpath(file).endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
+    const OneLineDiagram* d = results_->oneLineDiagram();
+    if (!(svg ? d->saveSvg(qpath(file), &why) : d->savePng(qpath(file), &why))) {
         error(tr("Export design page"), why);
         return false;
     }
@@ -927,10 +929,14 @@ bool MainWindow::exportDesignPng(const fs::path& file) {
 }
 
 void MainWindow::onExportDesignPng() {
-    QString f = QFileDialog::getSaveFileName(
-        this, tr("Export design page"), qpath(baseDir() / "design.png"), tr("PNG images (*.png)"));
+    QString f = QFileDialog::getSaveFileName(this, tr("Export design page"),
+                                             qpath(baseDir() / "design.svg"),
+                                             tr("SVG drawings (*.svg);;PNG images (*.png)"));
     if (f.isEmpty()) return;
-    if (!f.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive)) f += ".png";
+    if (!f.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive) &&
+        !f.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
+        f += ".svg";
+    }
     exportDesignPng(fspath(f));
 }
 

@@ -91,7 +91,8 @@ public:
     /// (non-blocking, so tests can read it) and the messages name the file and the reason,
     /// and no file is left.
     bool exportPdf(const std::filesystem::path& file);
-    /// The design page (one-line diagram and cooling chain) as a PNG; errors as for exportPdf.
+    /// The design page (one-line diagram and cooling chain) as SVG (a .svg file) or PNG;
+    /// errors as for exportPdf.
     bool exportDesignPng(const std::filesystem::path& file);
     QAction* exportPdfAction() const { return export_pdf_action_; }
 

@@ -1,6 +1,9 @@
 #include "gui/one_line_diagram.h"
 
 #include <QBrush>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QFont>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
@@ -9,6 +12,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QPen>
+#include <QSvgGenerator>
 #include <algorithm>
 #include <cmath>
 
@@ -130,6 +134,45 @@ bool OneLineDiagram::savePng(const QString& path, QString* error, double scale) 
         }
         return false;
     }
+    return true;
+}
+
+bool OneLineDiagram::saveSvg(const QString& path, QString* error) const {
+    const QRectF source = sceneRect();
+    if (blocks_.empty() || source.isEmpty()) {
+        if (error) *error = tr("no design to export: the report has no sizing tables");
+        return false;
+    }
+    // QSvgGenerator reports no write error: check the folder first, write to a temporary file
+    // beside the target and rename it, so a failure leaves no partial drawing.
+    const QFileInfo target(path);
+    const QString tmp = path + QStringLiteral(".part");
+    const auto fail = [&] {
+        QFile::remove(tmp);
+        if (error) {
+            *error = tr("could not write the design page to '%1' (check the folder exists "
+                        "and is writable)")
+                         .arg(path);
+        }
+        return false;
+    };
+    if (!target.absoluteDir().exists()) return fail();
+    {
+        QSvgGenerator svg;
+        svg.setFileName(tmp);
+        svg.setSize(source.size().toSize());
+        svg.setViewBox(QRectF(QPointF(0, 0), source.size()));
+        svg.setTitle(tr("dctwin design page"));
+        svg.setDescription(tr("One-line diagram and cooling chain from the sizing tables"));
+        QPainter painter;
+        if (!painter.begin(&svg)) return fail();
+        painter.fillRect(QRectF(QPointF(0, 0), source.size()), Qt::white);
+        scene_->render(&painter, QRectF(QPointF(0, 0), source.size()), source);
+        painter.end();
+    }
+    if (!QFileInfo(tmp).exists() || QFileInfo(tmp).size() == 0) return fail();
+    QFile::remove(path);
+    if (!QFile::rename(tmp, path)) return fail();
     return true;
 }
 

@@ -36,11 +36,13 @@ public:
     /// Texts of every text item in the scene, as a person reads them.
     QStringList sceneTexts() const;
     /// Writes the whole diagram (not only the part scrolled into view) as a PNG on white at
-    /// `scale` pixels per scene unit (2: sharp when printed or put in a slide). PNG only: Qt's
-    /// SVG writer (Qt6 Svg) is not among the Debian 12 packages the project builds with.
-    /// Returns false with a message naming the file when there is nothing drawn or the file
-    /// cannot be written.
+    /// `scale` pixels per scene unit (2: sharp when printed or put in a slide). Returns false
+    /// with a message naming the file when there is nothing drawn or the file cannot be
+    /// written.
     bool savePng(const QString& path, QString* error = nullptr, double scale = 2.0) const;
+    /// The same as a vector drawing (SVG, one unit per scene unit; Qt6 Svg's QSvgGenerator),
+    /// for drawings that scale without blur; errors as savePng.
+    bool saveSvg(const QString& path, QString* error = nullptr) const;
 
 private:
     QGraphicsScene* scene_;

@@ -21,8 +21,11 @@ packages=(
   python3-matplotlib
 )
 if [[ "${DCTWIN_BUILD_GUI:-ON}" != "OFF" ]]; then
-  # Qt6 Widgets + Charts for dctwin-gui; xvfb/xauth let the GUI tests run without a screen.
-  packages+=(qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev xvfb xauth)
+  # Qt6 Widgets + Charts for dctwin-gui, Qt6 Svg for its SVG export of the design page;
+  # xvfb/xauth let the GUI tests run without a screen; poppler-utils' pdftotext lets the PDF
+  # report test read the text a client would.
+  packages+=(qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev xvfb xauth
+             poppler-utils)
 fi
 
 if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then

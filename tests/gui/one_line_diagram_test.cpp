@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <QDir>
+#include <QFile>
 #include <QImage>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include "gui/table_models.h"
@@ -78,6 +81,37 @@ TEST(OneLineDiagram, ExportsTheWholeDiagramAsPng) {
     EXPECT_EQ(png.pixel(0, 0), QColor(Qt::white).rgb());
     EXPECT_FALSE(d.savePng(dir.filePath(QStringLiteral("missing/design.png")), &why));
     EXPECT_TRUE(why.contains(QStringLiteral("missing/design.png")));
+}
+
+TEST(OneLineDiagram, ExportsTheWholeDiagramAsSvg) {
+    OneLineDiagram d;
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("design.svg"));
+    QString why;
+    EXPECT_FALSE(d.saveSvg(path, &why));  // nothing drawn yet
+    EXPECT_TRUE(why.contains(QStringLiteral("no design")));
+    const Table t = powerTable();
+    d.setTables(&t, nullptr);
+    ASSERT_TRUE(d.saveSvg(path, &why)) << why.toStdString();
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(f.readAll());
+    // A vector drawing of the whole scene: its view box is the scene's size, the blocks'
+    // texts are text (searchable, not pixels), and the fills are the loading colours.
+    EXPECT_TRUE(svg.contains(QStringLiteral("<svg")));
+    const auto box =
+        QRegularExpression(QStringLiteral("viewBox=\"0 0 ([0-9.]+) ([0-9.]+)\"")).match(svg);
+    ASSERT_TRUE(box.hasMatch()) << svg.left(600).toStdString();
+    EXPECT_NEAR(box.captured(1).toDouble(), d.sceneRect().width(), 1.0);
+    EXPECT_NEAR(box.captured(2).toDouble(), d.sceneRect().height(), 1.0);
+    EXPECT_TRUE(svg.contains(QStringLiteral("8 × 2.50 MVA"))) << "block text as text";
+    EXPECT_TRUE(svg.contains(loadingColour(85.0).name(), Qt::CaseInsensitive));
+    EXPECT_TRUE(svg.contains(loadingColour(55.3).name(), Qt::CaseInsensitive));
+    // A folder that does not exist: refused with the file named, nothing left behind.
+    EXPECT_FALSE(d.saveSvg(dir.filePath(QStringLiteral("missing/design.svg")), &why));
+    EXPECT_TRUE(why.contains(QStringLiteral("missing/design.svg")));
+    EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files), QStringList{"design.svg"});
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -98,6 +99,33 @@ TEST(PdfReport, DesignPointExportHasTitleSummarySizingAndDiagram) {
     EXPECT_TRUE(pdf.contains(utf16be(QStringLiteral("dctwin-gui"))));
     // Only the report in the folder: the temporary file was renamed, not left beside it.
     EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files), QStringList{"design.pdf"});
+
+    // What a client reads (poppler's pdftotext, installed by scripts/install-deps.sh): the
+    // title, the PUE and the sizing counts the tables hold, on the UPS and CDU rows.
+    QProcess p;
+    p.start(
+        QStringLiteral("pdftotext"),
+        {QStringLiteral("-layout"), QString::fromStdString(file.string()), QStringLiteral("-")});
+    ASSERT_TRUE(p.waitForFinished(30000))
+        << "pdftotext (poppler-utils) did not run: install it with scripts/install-deps.sh";
+    ASSERT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+    const QString text = QString::fromUtf8(p.readAllStandardOutput());
+    EXPECT_TRUE(text.contains(QStringLiteral("dctwin report: %1").arg(kName)))
+        << text.left(400).toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("PUE"))) << text.left(2000).toStdString();
+    // The sizing tables' rows start with the element (the diagram's blocks say it too, but
+    // with the model next to it): the UPS row holds 12 modules, the CDU row 9 CDUs.
+    auto row = [&](const QString& element) {
+        for (const QString& line : text.split('\n')) {
+            if (line.startsWith(element + ' ')) return line;
+        }
+        return QString();
+    };
+    const QString ups = row(QStringLiteral("ups")), cdu = row(QStringLiteral("cdu"));
+    EXPECT_TRUE(QRegularExpression(QStringLiteral("\\s12\\s")).match(ups).hasMatch())
+        << ups.toStdString();
+    EXPECT_TRUE(QRegularExpression(QStringLiteral("\\s9\\s")).match(cdu).hasMatch())
+        << cdu.toStdString();
 
     // Exporting again replaces the file whole.
     ASSERT_TRUE(w.exportPdf(file));
