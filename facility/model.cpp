@@ -221,10 +221,9 @@ void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sourc
     } else {
         if (!cdu_flow_available_) {
             std::vector<std::pair<double, double>> available;
-            const auto& plant = dynamic_cast<const HeatRejectionPlant&>(plant_.component());
+            const thermal::PumpStation pumps(sizing_.plant.fws_pumps, "facility water pumps");
             for (const auto& [t, failed] : c_.fws_pumps_failed) {
-                available.emplace_back(
-                    t, cool.cdu.facility_flow * plant.fwsPumps().flowAvailable(failed));
+                available.emplace_back(t, cool.cdu.facility_flow * pumps.flowAvailable(failed));
             }
             cdu_flow_available_ = schedule("cdu_flow_available", "m3/s", cool.cdu.facility_flow,
                                            std::move(available));

@@ -197,7 +197,6 @@ public:
         kFwsRemoteDp
     };
     const PlantDesign& design() const { return design_; }
-    const thermal::PumpStation& fwsPumps() const { return pumps_; }
     /// Steady plant outputs for given inputs (the design-point sizing uses it directly).
     void evaluate(std::span<const double> u, std::span<double> y) const;
 
