@@ -13,6 +13,7 @@
 #include "core/errors.h"
 #include "core/io/report_writer.h"
 #include "core/json.h"
+#include "core/parallel/work_queue.h"
 #include "facility/scenario.h"
 #include "facility/sweep.h"
 #include "facility/twin.h"
@@ -215,6 +216,33 @@ int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int 
     if (ec) {
         throw InputError(
             fmt::format("cannot create sweep output directory '{}': {}", out_dir, ec.message()));
+    }
+    if (parallel::launchedUnderMpi()) {
+        // Started by mpirun/srun: the ranks share the cases (every rank parsed and checked the
+        // same files above, so a bad input stops them all with exit 2 before MPI starts).
+        if (threads > 1) {
+            throw InputError(
+                "-j applies to a sweep on one machine; under mpirun each rank runs one case at a "
+                "time (start more ranks instead)");
+        }
+        if (!parallel::builtWithMpi()) {
+            throw InputError(
+                "started under an MPI launcher, but this dctwin was built without MPI "
+                "(DCTWIN_MPI=OFF): install Debian's libopenmpi-dev and openmpi-bin and rebuild, "
+                "or run the sweep without mpirun (-j THREADS)");
+        }
+        parallel::MpiSession session;
+        const bool root = session.rank() == 0;
+        Options rank_options = options;
+        rank_options.quiet = options.quiet || !root;  // one progress bar, rank 0's
+        ProgressPrinter progress(rank_options, plan.name);
+        facility::SweepResult result = facility::runSweepDistributed(
+            plan, out_dir, session, [&](double f) { progress(f, 0.0); }, options.cancel);
+        if (!root) return 0;
+        if (!options.quiet) std::cout << result.table_text;
+        std::cout << fmt::format("{} of {} cases succeeded on {} MPI ranks; results in {}\n",
+                                 result.succeeded, result.cases, session.size(), out_dir);
+        return result.succeeded == result.cases ? 0 : 1;
     }
     ProgressPrinter progress(options, plan.name);
     facility::SweepResult result = facility::runSweep(

@@ -43,7 +43,10 @@ Usage:
   dctwin size SCENARIO.json [--json]
       Design-point sizing (power, cooling, water tables) at peak IT and design weather.
   dctwin sweep SWEEP.json [-j THREADS] [-o DIR] [--quiet]
-      Run the variants of a base scenario described in SWEEP.json on several threads.
+      Run the variants of a base scenario described in SWEEP.json on several threads, or
+      across machines as `mpirun -n N dctwin sweep SWEEP.json -o DIR` (MPI builds). Writes
+      one summary per case, sweep_summary.csv/.json/.h5 and, for an ensemble, the P10/P50/P90
+      of every metric in sweep_percentiles.csv.
   dctwin validate SCENARIO.json
       Read and check a scenario without running it.
   dctwin schema [--markdown] [-o FILE]

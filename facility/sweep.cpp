@@ -4,8 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <limits>
+#include <map>
 #include <mutex>
+#include <numbers>
 #include <set>
 #include <thread>
 
@@ -72,7 +77,105 @@ void checkCaseName(const std::string& name, const std::string& where) {
     }
 }
 
+/// SplitMix64 (Steele, Lea & Flood 2014): a fixed, documented generator, so an ensemble's draws
+/// are the same on every platform and standard library.
+std::uint64_t splitmix64(std::uint64_t& state) {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/// Uniform on the open interval (0, 1): 53 random bits, offset by half a step.
+double uniform01(std::uint64_t& state) {
+    return (static_cast<double>(splitmix64(state) >> 11) + 0.5) * 0x1.0p-53;
+}
+
+/// One "draw" entry of an ensemble: a JSON pointer and its distribution.
+struct Draw {
+    std::string pointer, where;
+    std::string kind;  // uniform, normal, triangular, choice
+    double a = 0, b = 0, c = 0;
+    Json values;  // choice
+
+    /// The value for member m: its own stream, seeded by (seed, member, pointer), the pointer
+    /// by its FNV-1a hash so that adding another draw leaves this one's values alone.
+    Json value(std::uint64_t seed, std::size_t member) const {
+        std::uint64_t h = 0xCBF29CE484222325ULL;
+        for (unsigned char ch : pointer) h = (h ^ ch) * 0x100000001B3ULL;
+        std::uint64_t state = seed;
+        state = splitmix64(state) ^ (0x9E3779B97F4A7C15ULL * (member + 1));
+        state = splitmix64(state) ^ h;
+        const double u = uniform01(state);
+        if (kind == "uniform") return a + (b - a) * u;
+        if (kind == "normal") {  // Box–Muller
+            const double u2 = uniform01(state);
+            return a + b * std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * std::numbers::pi * u2);
+        }
+        if (kind == "triangular") {  // inverse CDF; a = min, b = mode, c = max
+            const double f = (b - a) / (c - a);
+            return u < f ? a + std::sqrt(u * (c - a) * (b - a))
+                         : c - std::sqrt((1.0 - u) * (c - a) * (c - b));
+        }
+        const auto k = std::min(values.size() - 1, static_cast<std::size_t>(u * values.size()));
+        return values[k];
+    }
+};
+
+Draw parseDraw(const std::string& pointer, const JsonView& d) {
+    Draw draw;
+    draw.pointer = pointer;
+    draw.where = d.where();
+    if (!d.isObject()) d.fail("expected an object with \"distribution\" and its parameters");
+    draw.kind = d.string("distribution");
+    auto finite = [&](const char* key) {
+        const double v = d.number(key);
+        if (!std::isfinite(v)) d.at(key).fail("expected a finite number");
+        return v;
+    };
+    if (draw.kind == "uniform") {
+        d.checkKeys({"distribution", "min", "max"});
+        draw.a = finite("min");
+        draw.b = finite("max");
+        if (!(draw.a < draw.b)) d.at("max").fail(fmt::format("expected max > min ({})", draw.a));
+    } else if (draw.kind == "normal") {
+        d.checkKeys({"distribution", "mean", "sd"});
+        draw.a = finite("mean");
+        draw.b = finite("sd");
+        if (draw.b < 0) d.at("sd").fail("expected a standard deviation ≥ 0");
+    } else if (draw.kind == "triangular") {
+        d.checkKeys({"distribution", "min", "mode", "max"});
+        draw.a = finite("min");
+        draw.b = finite("mode");
+        draw.c = finite("max");
+        if (!(draw.a <= draw.b && draw.b <= draw.c && draw.a < draw.c)) {
+            d.fail(fmt::format("expected min ≤ mode ≤ max and min < max (got {}, {}, {})", draw.a,
+                               draw.b, draw.c));
+        }
+    } else if (draw.kind == "choice") {
+        d.checkKeys({"distribution", "values"});
+        JsonView values = d.at("values");
+        if (!values.isArray() || values.size() == 0) values.fail("expected a non-empty list");
+        draw.values = values.json();
+    } else {
+        d.at("distribution")
+            .fail(fmt::format("unknown distribution '{}'; valid: uniform, normal, triangular, "
+                              "choice",
+                              quoteValue(draw.kind)));
+    }
+    return draw;
+}
+
 }  // namespace
+
+double percentile(std::vector<double> values, double p) {
+    if (values.empty()) throw Error("percentile of no values");
+    std::sort(values.begin(), values.end());
+    const double h = (static_cast<double>(values.size()) - 1.0) * std::clamp(p, 0.0, 1.0);
+    const auto lo = static_cast<std::size_t>(std::floor(h));
+    const std::size_t hi = std::min(lo + 1, values.size() - 1);
+    return values[lo] + (h - static_cast<double>(lo)) * (values[hi] - values[lo]);
+}
 
 SweepPlan loadSweep(const fs::path& file) {
     Json j = readJsonFile(file);
@@ -83,7 +186,7 @@ SweepPlan loadSweep(const fs::path& file) {
 SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string origin) {
     JsonView v(sweep);
     if (!v.isObject()) v.fail(fmt::format("{}: a sweep file is a JSON object", origin));
-    v.checkKeys({"name", "description", "base", "set", "vary", "cases"});
+    v.checkKeys({"name", "description", "base", "set", "vary", "cases", "ensemble"});
     SweepPlan plan;
     plan.name = v.string("name", "sweep");
     fs::path base = v.string("base");
@@ -138,6 +241,50 @@ SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string o
         }
     }
     if (cases.size() == 1 && cases[0].name.empty()) cases[0].name = "base";
+    if (auto ens = v.find("ensemble")) {
+        if (!ens->isObject()) ens->fail("expected an object (members, seed, draw)");
+        ens->checkKeys({"members", "seed", "draw"});
+        plan.ensemble = true;
+        if (auto draw_spec = ens->find("draw")) {
+            if (!draw_spec->isObject() || draw_spec->keys().empty()) {
+                draw_spec->fail("expected an object of JSON pointer → distribution");
+            }
+            std::vector<Draw> draws;
+            for (const auto& key : draw_spec->keys())
+                draws.push_back(parseDraw(key, draw_spec->at(key)));
+            if (!ens->find("members")) ens->fail("\"draw\" needs \"members\" (how many draws)");
+            const double members = ens->number("members");
+            if (!(members >= 2 && members <= 100000) || members != std::floor(members)) {
+                ens->at("members").fail("expected a whole number of members from 2 to 100000");
+            }
+            const double seed = ens->find("seed") ? ens->number("seed") : 1.0;
+            if (!(seed >= 0 && seed <= 9007199254740992.0) || seed != std::floor(seed)) {
+                ens->at("seed").fail("expected a whole number ≥ 0");
+            }
+            std::vector<SweepCase> next;
+            const auto n = static_cast<std::size_t>(members);
+            const int width = static_cast<int>(std::to_string(n).size());
+            for (const auto& c : cases) {
+                for (std::size_t m = 0; m < n; ++m) {
+                    SweepCase sc = c;
+                    for (std::size_t k = 0; k < draws.size(); ++k) {
+                        setPointer(sc.scenario, draws[k].pointer,
+                                   draws[k].value(static_cast<std::uint64_t>(seed), m),
+                                   draws[k].where);
+                    }
+                    sc.name =
+                        (c.name == "base" && cases.size() == 1 ? std::string() : c.name + "__") +
+                        fmt::format("m{:0{}}", m + 1, width);
+                    next.push_back(std::move(sc));
+                }
+            }
+            cases = std::move(next);
+        } else if (ens->find("members") || ens->find("seed")) {
+            ens->fail(
+                "\"members\" and \"seed\" apply to draws; without \"draw\" the members are "
+                "the sweep's cases");
+        }
+    }
     std::set<std::string> names;
     for (std::size_t i = 0; i < cases.size(); ++i) {
         checkCaseName(cases[i].name, fmt::format("{}: case {}", origin, i));
@@ -179,6 +326,185 @@ void writeMemberFile(const fs::path& out_dir, const std::string& name, const std
 
 }  // namespace
 
+namespace {
+
+/// Runs member i, writes its summary (or error) file, returns its summary with "case" set. A
+/// failure becomes {"error": ...}: it never stops the other members.
+Json runMember(const SweepPlan& plan, std::size_t i, const fs::path& out_dir,
+               const std::atomic<bool>* cancel) {
+    const SweepCase& c = plan.cases[i];
+    Json summary;
+    try {
+        if (cancel && cancel->load()) throw CancelledError("sweep cancelled");
+        ScenarioSpec s = parseScenario(c.scenario, plan.base_dir, c.name);
+        RunControl control;
+        control.cancel = cancel;
+        RunOutcome r = runScenario(s, control);
+        summary = r.summary;
+        writeMemberFile(out_dir, c.name, ".summary.json", summary.dump(2), ".error.txt");
+    } catch (const std::exception& e) {
+        std::string what = fmt::format("case '{}': {}", c.name, e.what());
+        try {
+            writeMemberFile(out_dir, c.name, ".error.txt", what, ".summary.json");
+        } catch (const std::exception& write_error) {
+            // The failure is still reported in the sweep's table and summaries.
+            what += fmt::format(" (and its error file was not written: {})", write_error.what());
+        }
+        summary = Json{{"error", what}};
+    }
+    summary["case"] = c.name;
+    return summary;
+}
+
+/// P10/P50/P90 (and min, mean, max) of every numeric top-level summary metric over the members
+/// that succeeded, by metric name.
+std::vector<MetricPercentiles> ensemblePercentiles(const std::vector<Json>& summaries) {
+    std::map<std::string, std::vector<double>> values;
+    std::map<std::string, std::string> units;
+    for (const Json& s : summaries) {
+        if (s.contains("error")) continue;
+        for (const auto& [key, v] : s.items()) {
+            if (!v.is_number()) continue;
+            values[key].push_back(v.get<double>());
+            if (s.contains("units") && s["units"].contains(key) && s["units"][key].is_string()) {
+                units[key] = s["units"][key].get<std::string>();
+            }
+        }
+    }
+    std::vector<MetricPercentiles> out;
+    for (const auto& [key, v] : values) {
+        MetricPercentiles p;
+        p.metric = key;
+        p.unit = units.count(key) ? units[key] : "";
+        p.members = v.size();
+        p.p10 = percentile(v, 0.10);
+        p.p50 = percentile(v, 0.50);
+        p.p90 = percentile(v, 0.90);
+        p.min = *std::min_element(v.begin(), v.end());
+        p.max = *std::max_element(v.begin(), v.end());
+        double sum = 0;
+        for (double x : v) sum += x;
+        p.mean = sum / static_cast<double>(v.size());
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+/// The sweep's tables from the members' summaries (in case order): the terminal table,
+/// sweep_summary.csv/.json, the HDF5 index sweep_summary.h5 and, for an ensemble,
+/// sweep_percentiles.csv — all renamed into place together.
+void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResult& result) {
+    const std::vector<std::string> keys = {
+        "it_energy_MWh",    "facility_energy_MWh", "pue",
+        "water_m3",         "wue_L_per_kWh",       "peak_it_kW",
+        "peak_facility_kW", "max_gpu_junction_C",  "energy_balance_rel_error"};
+    std::string csv = "case";
+    result.table_text = fmt::format("{:<44}", "case");
+    for (const auto& k : keys) {
+        csv += "," + k;
+        result.table_text += fmt::format(" {:>14}", k.substr(0, 14));
+    }
+    csv += ",error\n";
+    result.table_text += "\n";
+    Table index;
+    index.path = "sweep/cases";
+    std::vector<std::string> names, errors;
+    std::vector<std::vector<double>> columns(keys.size());
+    for (const Json& s : result.summaries) {
+        const bool ok = !s.contains("error");
+        if (ok) ++result.succeeded;
+        names.push_back(s.value("case", std::string()));
+        csv += names.back();
+        result.table_text += fmt::format("{:<44}", names.back());
+        for (std::size_t k = 0; k < keys.size(); ++k) {
+            const bool has = ok && s.contains(keys[k]) && s[keys[k]].is_number();
+            const double x =
+                has ? s[keys[k]].get<double>() : std::numeric_limits<double>::quiet_NaN();
+            columns[k].push_back(x);
+            csv += "," + (has ? fmt::format("{}", x) : std::string());
+            result.table_text += has ? fmt::format(" {:>14.6g}", x) : fmt::format(" {:>14}", "-");
+        }
+        std::string err = ok ? "" : s["error"].get<std::string>();
+        errors.push_back(err);
+        std::replace(err.begin(), err.end(), '\n', ' ');
+        std::replace(err.begin(), err.end(), ',', ';');
+        csv += "," + err + "\n";
+        result.table_text += ok ? "\n" : "  FAILED: " + err + "\n";
+    }
+    index.addText("case", names);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        const Json* unit_of = nullptr;
+        for (const Json& s : result.summaries) {
+            if (s.contains("units") && s["units"].contains(keys[k])) unit_of = &s["units"][keys[k]];
+        }
+        index.addNumbers(keys[k],
+                         unit_of && unit_of->is_string() ? unit_of->get<std::string>() : "",
+                         std::move(columns[k]));
+    }
+    index.addText("error", errors);
+
+    Report report;
+    report.attributes["generator"] = "dctwin sweep";
+    report.attributes["sweep"] = plan.name;
+    report.texts["sweep/summaries"] = Json(result.summaries).dump(2);
+    report.tables.push_back(std::move(index));
+
+    std::string percentile_csv;
+    if (plan.ensemble) {
+        result.percentiles = ensemblePercentiles(result.summaries);
+        Table t;
+        t.path = "sweep/percentiles";
+        std::vector<std::string> metric, unit;
+        std::vector<double> members, p10, p50, p90, mn, mean, mx;
+        percentile_csv = "metric,unit,members,p10,p50,p90,min,mean,max";
+        for (const auto& p : result.percentiles) {
+            percentile_csv += fmt::format("\n{},{},{},{},{},{},{},{},{}", p.metric, p.unit,
+                                          p.members, p.p10, p.p50, p.p90, p.min, p.mean, p.max);
+            metric.push_back(p.metric);
+            unit.push_back(p.unit);
+            members.push_back(static_cast<double>(p.members));
+            p10.push_back(p.p10);
+            p50.push_back(p.p50);
+            p90.push_back(p.p90);
+            mn.push_back(p.min);
+            mean.push_back(p.mean);
+            mx.push_back(p.max);
+        }
+        t.addText("metric", metric);
+        t.addText("unit", unit);
+        t.addNumbers("members", "1", members);
+        t.addNumbers("p10", "", p10);
+        t.addNumbers("p50", "", p50);
+        t.addNumbers("p90", "", p90);
+        t.addNumbers("min", "", mn);
+        t.addNumbers("mean", "", mean);
+        t.addNumbers("max", "", mx);
+        report.tables.push_back(std::move(t));
+        result.table_text += fmt::format("\nensemble of {} members that succeeded (of {}):\n",
+                                         result.succeeded, result.cases);
+        result.table_text +=
+            fmt::format("{:<44} {:>14} {:>14} {:>14}\n", "metric", "P10", "P50", "P90");
+        for (const auto& p : result.percentiles) {
+            if (std::find(keys.begin(), keys.end(), p.metric) == keys.end()) continue;
+            result.table_text += fmt::format("{:<44} {:>14.6g} {:>14.6g} {:>14.6g}\n",
+                                             p.metric + (p.unit.empty() ? "" : " [" + p.unit + "]"),
+                                             p.p10, p.p50, p.p90);
+        }
+    }
+
+    // All tables or none: a sweep's results are not left half-replaced.
+    OutputTransaction tables;
+    auto hdf5 = makeHdf5Writer();
+    tables.stage(*hdf5, report, out_dir / "sweep_summary.h5");
+    if (!csv.empty() && csv.back() == '\n') csv.pop_back();  // stageText ends the file
+    tables.stageText(out_dir / "sweep_summary.csv", csv);
+    tables.stageText(out_dir / "sweep_summary.json", Json(result.summaries).dump(2));
+    if (plan.ensemble) tables.stageText(out_dir / "sweep_percentiles.csv", percentile_csv);
+    tables.commit();
+}
+
+}  // namespace
+
 SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads,
                      const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
     SweepResult result;
@@ -195,28 +521,7 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
                 if (next >= plan.cases.size()) return;
                 i = next++;
             }
-            const SweepCase& c = plan.cases[i];
-            Json summary;
-            try {
-                if (cancel && cancel->load()) throw CancelledError("sweep cancelled");
-                ScenarioSpec s = parseScenario(c.scenario, plan.base_dir, c.name);
-                RunControl control;
-                control.cancel = cancel;
-                RunOutcome r = runScenario(s, control);
-                summary = r.summary;
-                writeMemberFile(out_dir, c.name, ".summary.json", summary.dump(2), ".error.txt");
-            } catch (const std::exception& e) {
-                std::string what = fmt::format("case '{}': {}", c.name, e.what());
-                try {
-                    writeMemberFile(out_dir, c.name, ".error.txt", what, ".summary.json");
-                } catch (const std::exception& write_error) {
-                    // The failure is still reported in the sweep's table and summaries.
-                    what += fmt::format(" (and its error file was not written: {})",
-                                        write_error.what());
-                }
-                summary = Json{{"error", what}};
-            }
-            summary["case"] = c.name;
+            Json summary = runMember(plan, i, out_dir, cancel);
             std::lock_guard lock(mutex);
             result.summaries[i] = std::move(summary);
             ++done;
@@ -227,42 +532,26 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
     std::vector<std::thread> pool;
     for (int t = 0; t < n; ++t) pool.emplace_back(worker);
     for (auto& t : pool) t.join();
+    writeSweepTables(plan, out_dir, result);
+    return result;
+}
 
-    const std::vector<std::string> keys = {
-        "it_energy_MWh",    "facility_energy_MWh", "pue",
-        "water_m3",         "wue_L_per_kWh",       "peak_it_kW",
-        "peak_facility_kW", "max_gpu_junction_C",  "energy_balance_rel_error"};
-    std::string csv = "case";
-    result.table_text = fmt::format("{:<44}", "case");
-    for (const auto& k : keys) {
-        csv += "," + k;
-        result.table_text += fmt::format(" {:>14}", k.substr(0, 14));
-    }
-    csv += ",error\n";
-    result.table_text += "\n";
-    for (const Json& s : result.summaries) {
-        const bool ok = !s.contains("error");
-        if (ok) ++result.succeeded;
-        csv += s.value("case", std::string());
-        result.table_text += fmt::format("{:<44}", s.value("case", std::string()));
-        for (const auto& k : keys) {
-            const bool has = ok && s.contains(k) && s[k].is_number();
-            csv += "," + (has ? fmt::format("{}", s[k].get<double>()) : std::string());
-            result.table_text +=
-                has ? fmt::format(" {:>14.6g}", s[k].get<double>()) : fmt::format(" {:>14}", "-");
-        }
-        std::string err = ok ? "" : s["error"].get<std::string>();
-        std::replace(err.begin(), err.end(), '\n', ' ');
-        std::replace(err.begin(), err.end(), ',', ';');
-        csv += "," + err + "\n";
-        result.table_text += ok ? "\n" : "  FAILED: " + err + "\n";
-    }
-    // Both tables or neither: a sweep's results are not left half-replaced.
-    OutputTransaction tables;
-    if (!csv.empty() && csv.back() == '\n') csv.pop_back();  // stageText ends the file
-    tables.stageText(out_dir / "sweep_summary.csv", csv);
-    tables.stageText(out_dir / "sweep_summary.json", Json(result.summaries).dump(2));
-    tables.commit();
+SweepResult runSweepDistributed(const SweepPlan& plan, const fs::path& out_dir,
+                                const parallel::MpiSession& session,
+                                const std::function<void(double)>& progress,
+                                const std::atomic<bool>* cancel) {
+    SweepResult result;
+    result.cases = plan.cases.size();
+    std::size_t done = 0;
+    const std::vector<std::string> texts = parallel::distribute(
+        session, plan.cases.size(),
+        [&](std::size_t i) { return runMember(plan, i, out_dir, cancel).dump(); },
+        [&](std::size_t, const std::string&) {
+            if (progress) progress(static_cast<double>(++done) / plan.cases.size());
+        });
+    if (session.rank() != 0) return result;
+    for (const auto& t : texts) result.summaries.push_back(Json::parse(t));
+    writeSweepTables(plan, out_dir, result);
     return result;
 }
 

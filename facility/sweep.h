@@ -8,15 +8,36 @@
 //     "set":  { "/study/days": 365 },              // applied to every case (optional)
 //     "vary": { "/site/weather": ["a.epw", "b.epw"],      // Cartesian product of the lists
 //               "/cooling/heat_rejection/type": ["dry_cooler", "cooling_tower"] },
-//     "cases": [ { "name": "...", "set": { "/json/pointer": value, ... } } ]  // explicit list
+//     "cases": [ { "name": "...", "set": { "/json/pointer": value, ... } } ], // explicit list
+//     "ensemble": { "members": 20, "seed": 7,                   // optional (issue 12)
+//                   "draw": { "/site/other_load_kW":
+//                               { "distribution": "normal", "mean": 150, "sd": 20 } } }
 //   }
 // "vary" and "cases" may be combined (each case is crossed with the product). Values are set
 // with JSON pointers; setting a pointer whose parent does not exist in the base is an error
 // (catches typos). Each case's scenario is validated like a scenario file.
 //
+// Ensembles: a sweep with an "ensemble" object reports the P10/P50/P90 of every numeric summary
+// metric over its members. Without "draw" the members are the cases themselves (a weather-year
+// ensemble is a "vary" over EPW files plus "ensemble": {}); with "draw" every case is crossed
+// with `members` draws ("<case>__m001", ...). Each drawn pointer takes a value from its
+// distribution — uniform {min, max}, normal {mean, sd}, triangular {min, mode, max}, or choice
+// {values: [...]} (equal weights) — from a SplitMix64 stream seeded by (seed, member, pointer),
+// so a member's draws depend neither on the platform's <random>, nor on the other drawn
+// pointers, nor on the case (the cases see common random numbers). Percentiles interpolate linearly
+// between order statistics (Hyndman & Fan 1996, definition 7, as NumPy's default), over the members
+// that succeeded.
+//
 // Output directory: <case>.summary.json per case, sweep_summary.json and sweep_summary.csv
-// with one row per case (the DESIGN §5.2 summary keys), and <case>.error.txt for a case that
-// failed (the others still run).
+// with one row per case (the DESIGN §5.2 summary keys), sweep_summary.h5 (the same table, and
+// the percentiles, as an HDF5 index), <case>.error.txt for a case that failed (the others still
+// run), and for an ensemble sweep_percentiles.csv (metric, unit, members, P10, P50, P90, min,
+// mean, max).
+//
+// Across machines (issue 12): runSweepDistributed spreads the cases over the ranks of an MPI job
+// (core/parallel/work_queue.h, dynamic load balancing); each rank writes its members' files into
+// the (shared) output folder and rank 0 gathers the summaries and writes the tables, the same
+// code and the same files as the threaded sweep.
 #include <atomic>
 #include <filesystem>
 #include <functional>
@@ -24,6 +45,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "core/parallel/work_queue.h"
 #include "facility/scenario.h"
 
 namespace dctwin::facility {
@@ -37,6 +59,14 @@ struct SweepPlan {
     std::string name;
     std::filesystem::path base_dir;  // folder of the base scenario
     std::vector<SweepCase> cases;
+    bool ensemble = false;  // report percentiles over the cases
+};
+
+/// The spread of one summary metric over an ensemble's members that succeeded.
+struct MetricPercentiles {
+    std::string metric, unit;
+    std::size_t members = 0;
+    double p10 = 0, p50 = 0, p90 = 0, min = 0, mean = 0, max = 0;
 };
 
 struct SweepResult {
@@ -44,7 +74,12 @@ struct SweepResult {
     std::size_t succeeded = 0;
     std::vector<Json> summaries;  // per case, in case order ("error" key for failures)
     std::string table_text;       // one line per case, for the terminal
+    std::vector<MetricPercentiles> percentiles;  // ensembles only, by metric name
 };
+
+/// Percentile p ∈ [0, 1] of `values` (not empty) by linear interpolation between order
+/// statistics (Hyndman & Fan definition 7): h = (n − 1)·p, x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]).
+double percentile(std::vector<double> values, double p);
 
 SweepPlan loadSweep(const std::filesystem::path& file);
 SweepPlan parseSweep(const Json& sweep, const std::filesystem::path& sweep_dir, std::string origin);
@@ -53,5 +88,13 @@ SweepPlan parseSweep(const Json& sweep, const std::filesystem::path& sweep_dir, 
 SweepResult runSweep(const SweepPlan& plan, const std::filesystem::path& out_dir, int threads,
                      const std::function<void(double fraction)>& progress = {},
                      const std::atomic<bool>* cancel = nullptr);
+
+/// Runs the cases over the ranks of `session` (every rank calls it with the same plan). Rank 0
+/// writes the tables and returns the result; the other ranks return a result with only
+/// `cases` set. progress is called on rank 0 only.
+SweepResult runSweepDistributed(const SweepPlan& plan, const std::filesystem::path& out_dir,
+                                const parallel::MpiSession& session,
+                                const std::function<void(double fraction)>& progress = {},
+                                const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace dctwin::facility

@@ -11,6 +11,8 @@ packages=(
   make build-essential cmake ninja-build pkg-config git
   libeigen3-dev libsundials-dev libhdf5-dev hdf5-tools nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev
+  # Issue 12: sweeps across the ranks of an MPI job (mpirun -n N dctwin sweep), Open MPI.
+  libopenmpi-dev openmpi-bin
   # Checks of the test suite: the scenario schema by an independent validator, the API docs
   # without a warning, the code in the project's clang-format style (issue 8).
   python3-jsonschema doxygen clang-format

@@ -328,8 +328,9 @@ TEST_F(Reliability, SweepOutputIsCheckedBeforeTheRunsAndWrittenWhole) {
     const Result r =
         dctwin("sweep " + quote(sw.string()) + " -o " + quote(out.string()) + " --quiet");
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(entries(out), (std::vector<std::string>{"a.summary.json", "b.summary.json",
-                                                      "sweep_summary.csv", "sweep_summary.json"}));
+    EXPECT_EQ(entries(out),
+              (std::vector<std::string>{"a.summary.json", "b.summary.json", "sweep_summary.csv",
+                                        "sweep_summary.h5", "sweep_summary.json"}));
     const Json table = Json::parse(slurp(out / "sweep_summary.json"));
     ASSERT_EQ(table.size(), 2u);
     EXPECT_EQ(table[0]["case"], "a");
