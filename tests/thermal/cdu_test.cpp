@@ -1,5 +1,6 @@
-// CDU (thermal/cdu.h): catalog records reproduce their design approach (1e-6); off-design flows
-// against a hand calculation; pumps (N+1, affinity);
+// CDU (thermal/cdu.h): catalog records reproduce their design approach (1e-6); the heat-exchanger
+// core against a published textbook rating (Incropera Example 11.1); off-design flows against a
+// hand calculation; pumps (N+1, affinity);
 // PI control through the core Simulator; energy conservation; input ranges.
 #include "thermal/cdu.h"
 
