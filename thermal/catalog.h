@@ -1,6 +1,8 @@
 #pragma once
 // Catalog files of the thermal layer: data/catalog/thermal/<file>.json, each an object of
-// named entries; every numeric value has a sibling "<key>_source" or the entry a "source".
+// named entries. Every numeric field "<stem>_<unit>" (or "<stem>") is cited by a sibling
+// "<stem>_source" ending in its domain-facts confidence (", H" / ", M" / ", L" / ", L-M" /
+// ", M-H"); tests/thermal/catalog_sources_test.cpp checks it. Readers skip those keys.
 #include <filesystem>
 #include <string>
 #include <string_view>
