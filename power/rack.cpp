@@ -99,8 +99,8 @@ void RackPower::computeOutputs(double, std::span<const double>, std::span<const 
 }
 
 bool RackPower::outputDependsOnInput(std::size_t output, std::size_t input) const {
-    // The clock factor is set by temperature alone; every power depends on both.
-    if (output == kThroughput) return input == kJunctionTemp;
+    // The clock factor is set by temperature (and the supply) alone; every power on all.
+    if (output == kThroughput) return input == kJunctionTemp || input == kSupply;
     return true;
 }
 

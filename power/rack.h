@@ -35,7 +35,7 @@
 //   | output | gpu_power   | W    | GPU power, all GPUs                            |
 //   | output | throughput  | 1    | f·on (1 = full clocks, 0 = tripped)            |
 //   | output | psu_loss    | W    | shelf conversion losses                        |
-// No states. Every power output depends on both inputs; throughput only on junction_temp.
+// No states. Every power output depends on every input; throughput on junction_temp and supply.
 #include <memory>
 #include <span>
 #include <string>

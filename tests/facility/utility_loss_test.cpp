@@ -17,6 +17,7 @@
 
 #include <cmath>
 
+#include "facility/utility_loss.h"
 #include "test_util.h"
 #include "thermal/coolant.h"
 
@@ -100,6 +101,44 @@ double handSoeDrop(const RunOutcome& r, double t0, double t1) {
         drop += 0.5 * (rate(i - 1) + rate(i)) * (time[i] - time[i - 1]);
     }
     return drop;
+}
+
+TEST(UtilityLoss, PlanAppliesBlocksTheOnlineSetsCanTakeAndRefusesTheRest) {
+    // Four 2 MW sets, start 10 s, blocks 5 s apart, step limit 50 % of the online capacity.
+    // Loads: cooling water 0.3 + 0.2 MW, air side 0.5 MW, UPS input 4 MW over a 10 s walk-in.
+    UtilityLossOptions o;
+    o.at = 100.0;
+    const GeneratorFleet fleet{4, 2e6, 10.0, 0.5, 5.0};
+    UtilityLossLoads loads;
+    loads.fans = 0.3e6;
+    loads.fws_pumps = 0.2e6;
+    loads.air_side = 0.5e6;
+    loads.ups_input = 4e6;
+    const UtilityLossPlan all = planUtilityLoss(o, fleet, loads);
+    ASSERT_EQ(all.blocks.size(), 3u);
+    EXPECT_DOUBLE_EQ(all.generators_online, 110.0);
+    EXPECT_DOUBLE_EQ(all.fws_pumps_on, 110.0 + 5.0);
+    EXPECT_DOUBLE_EQ(all.fans_on, 110.0 + 10.0);
+    EXPECT_DOUBLE_EQ(all.air_side_on, 115.0 + 30.0);
+    EXPECT_DOUBLE_EQ(all.chillers_on, 115.0 + 120.0);
+    EXPECT_DOUBLE_EQ(all.walk_in_start, 120.0);
+    EXPECT_DOUBLE_EQ(all.walk_in_end, 130.0);
+    EXPECT_DOUBLE_EQ(all.it_restart_at, 130.0 + 300.0);
+    EXPECT_DOUBLE_EQ(all.blocks[2].step, 0.4e6);  // 4 MW over 10 s, judged per second
+    EXPECT_DOUBLE_EQ(all.blocks[2].total, 5e6);
+    // Two sets fail: 4 MW online, the UPS (5 MW with the cooling) is refused; the battery
+    // then has to carry it for good.
+    o.generators_failing = 2;
+    const UtilityLossPlan two = planUtilityLoss(o, fleet, loads);
+    EXPECT_TRUE(two.blocks[0].applied && two.blocks[1].applied);
+    EXPECT_FALSE(two.blocks[2].applied);
+    EXPECT_FALSE(std::isfinite(two.walk_in_end));
+    EXPECT_FALSE(std::isfinite(two.it_restart_at));
+    // All fail: nothing starts, nothing comes back.
+    o.generators_failing = 4;
+    const UtilityLossPlan none = planUtilityLoss(o, fleet, loads);
+    EXPECT_TRUE(none.blocks.empty());
+    EXPECT_FALSE(std::isfinite(none.fans_on));
 }
 
 TEST(UtilityLoss, BatteryShorterThanGeneratorStartDropsTheItLoadWhenItEmpties) {
