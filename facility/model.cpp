@@ -556,12 +556,13 @@ void SiteModel::addUtilityLoss() {
     const UtilityLossPlan& plan = *c_.utility;
     const power::UpsSpec& ups = c_.chain.ups;
     const power::UpsLossCurve curve = power::UpsLossCurve::fit(
-        spec_.power.ups_mode == power::UpsMode::Eco ? ups.eco_points : ups.double_conversion_points);
+        spec_.power.ups_mode == power::UpsMode::Eco ? ups.eco_points
+                                                    : ups.double_conversion_points);
     const double rated = c_.chain.ups_units * ups.rating;
     UpsBatteryParams bp;
     // The catalog's autonomy at rated output, inverter losses included (utility_loss.h).
-    bp.energy_full =
-        rated * (1.0 + curve.lossFraction(1.0)) * ups.ride_through / ups.battery_discharge_efficiency;
+    bp.energy_full = rated * (1.0 + curve.lossFraction(1.0)) * ups.ride_through /
+                     ups.battery_discharge_efficiency;
     bp.soe_initial = plan.options.battery_soe;
     bp.efficiency = ups.battery_discharge_efficiency;
     bp.charge_max = plan.options.charge_limit * rated;
@@ -600,8 +601,9 @@ void SiteModel::addUtilityLoss() {
         if (trips.empty()) {
             connect(off, "value", cdus_[gi].cdu, "pumps_failed");
         } else {
-            const ComponentHandle mx = add(std::make_shared<Maximum>(
-                "cdu_pumps_failed_" + gname, std::vector<std::string>{"trips", "utility"}, "1", 1.0));
+            const ComponentHandle mx = add(
+                std::make_shared<Maximum>("cdu_pumps_failed_" + gname,
+                                          std::vector<std::string>{"trips", "utility"}, "1", 1.0));
             connect(schedule("pumps_failed_" + gname, "1", 0.0, trips), "value", mx, "trips");
             connect(off, "value", mx, "utility");
             connect(mx, "value", cdus_[gi].cdu, "pumps_failed");

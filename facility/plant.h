@@ -228,10 +228,10 @@ struct SitePowerDesign {
     thermal::CrahPlantSpec air_side;  // CRAH units, economizer, air-cooled chiller curve
     double crah_units = 0.0;          // [1] installed; 0: Q_air/Q_r + 1 at the load at hand
     thermal::AirSideKind air_kind = thermal::AirSideKind::CrahAirCooledChiller;
-    thermal::AirCoilSpec rear_door;  // per rack (kind RearDoor)
-    double rear_doors = 0.0;         // [1] doors (one per rack)
-    double nominal_power = 1e7;      // [W]
-    bool cdu_pumps_on_ups = false;   // utility loss: CDU pumps on the UPS path
+    thermal::AirCoilSpec rear_door;   // per rack (kind RearDoor)
+    double rear_doors = 0.0;          // [1] doors (one per rack)
+    double nominal_power = 1e7;       // [W]
+    bool cdu_pumps_on_ups = false;    // utility loss: CDU pumps on the UPS path
     double battery_efficiency = 1.0;  // [1] UPS battery (utility loss)
 };
 

@@ -889,19 +889,21 @@ void utilityLossLog(const ScenarioSpec& sc, const UtilityLossPlan& plan, StudyRe
     if (std::isfinite(dropped)) {
         log.emplace_back(dropped, "UPS battery empty: IT load dropped", "simulated");
         const double back = crossing(rs, supply, dropped, 0.5, false);
-        if (std::isfinite(back)) log.emplace_back(back, "IT load back (racks restarted)", "simulated");
+        if (std::isfinite(back))
+            log.emplace_back(back, "IT load back (racks restarted)", "simulated");
     }
     if (std::isfinite(plan.generators_online)) {
-        log.emplace_back(plan.generators_online,
-                         fmt::format("{} of {} generator sets online", plan.online, plan.generators),
-                         "plan");
+        log.emplace_back(
+            plan.generators_online,
+            fmt::format("{} of {} generator sets online", plan.online, plan.generators), "plan");
     } else {
         log.emplace_back(t0, fmt::format("no generator set starts ({} fail)", plan.generators),
                          "plan");
     }
     for (const auto& b : plan.blocks) {
-        log.emplace_back(b.time, (b.applied ? "generator block on: " : "generator block refused: ") + b.what,
-                         "plan");
+        log.emplace_back(
+            b.time, (b.applied ? "generator block on: " : "generator block refused: ") + b.what,
+            "plan");
     }
     auto back = [&](double t, const char* what) {
         if (std::isfinite(t) && t <= sc.study.duration_s) log.emplace_back(t, what, "plan");
@@ -917,7 +919,8 @@ void utilityLossLog(const ScenarioSpec& sc, const UtilityLossPlan& plan, StudyRe
     for (std::size_t i = 0; i < soe.size(); ++i) {
         if (soe[i] < soe[imin]) imin = i;
     }
-    log.emplace_back(rs.time[imin], fmt::format("UPS battery at its minimum, {:.1f} %", 100 * soe[imin]),
+    log.emplace_back(rs.time[imin],
+                     fmt::format("UPS battery at its minimum, {:.1f} %", 100 * soe[imin]),
                      "simulated");
     std::stable_sort(log.begin(), log.end(),
                      [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
@@ -940,7 +943,7 @@ void utilityLossLog(const ScenarioSpec& sc, const UtilityLossPlan& plan, StudyRe
     for (std::size_t i = 1; i < rs.time.size(); ++i) {
         lost += 0.5 * (2.0 - supply[i - 1] - supply[i]) * p_it * (rs.time[i] - rs.time[i - 1]);
     }
-    const double ride = std::isfinite(dropped) ? dropped - t0
+    const double ride = std::isfinite(dropped)            ? dropped - t0
                         : std::isfinite(plan.walk_in_end) ? plan.walk_in_end - t0
                                                           : NAN;
     Json log_json = Json::array();

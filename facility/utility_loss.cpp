@@ -36,7 +36,8 @@ UtilityLossPlan planUtilityLoss(const UtilityLossOptions& o, const GeneratorFlee
     };
     const double water = L.fans + (o.fws_pumps_on_ups ? 0.0 : L.fws_pumps) +
                          (o.cdu_pumps_on_ups ? 0.0 : L.cdu_pumps);
-    const double t_water = block("cooling water: facility pumps, heat-rejection fans", water, water);
+    const double t_water =
+        block("cooling water: facility pumps, heat-rejection fans", water, water);
     if (!o.fws_pumps_on_ups) p.fws_pumps_on = t_water + o.fws_pumps_restart;
     if (!o.cdu_pumps_on_ups) p.cdu_pumps_on = t_water + o.cdu_pumps_restart;
     p.fans_on = t_water + o.fans_restart;
@@ -46,8 +47,8 @@ UtilityLossPlan planUtilityLoss(const UtilityLossOptions& o, const GeneratorFlee
     p.chillers_on = t_air + o.chillers_restart;
     // The walk-in is judged by what it adds within one second (a step for walk_in < 1 s).
     const double per_second = L.ups_input * std::min(1.0, o.walk_in > 0 ? 1.0 / o.walk_in : 1.0);
-    const double t_ups = block(fmt::format("UPS walk-in over {:g} s", o.walk_in), per_second,
-                               L.ups_input);
+    const double t_ups =
+        block(fmt::format("UPS walk-in over {:g} s", o.walk_in), per_second, L.ups_input);
     if (std::isfinite(t_ups)) {
         p.walk_in_start = t_ups;
         p.walk_in_end = t_ups + o.walk_in;
@@ -61,9 +62,10 @@ UpsBattery::UpsBattery(std::string name, UpsBatteryParams p) : Component(std::mo
     if (!(p_.energy_full > 0.0) || !(p_.soe_initial >= 0.0 && p_.soe_initial <= 1.0) ||
         !(p_.efficiency > 0.0 && p_.efficiency <= 1.0) || !(p_.charge_max >= 0.0) ||
         !(p_.latch_tau > 0.0)) {
-        throw ModelError(fmt::format("UpsBattery '{}': energy > 0, state of energy in [0, 1], "
-                                     "efficiency in (0, 1], charge ≥ 0 and τ > 0 expected",
-                                     this->name()));
+        throw ModelError(
+            fmt::format("UpsBattery '{}': energy > 0, state of energy in [0, 1], "
+                        "efficiency in (0, 1], charge ≥ 0 and τ > 0 expected",
+                        this->name()));
     }
     addState(kEnergy, {"energy", "J", p_.energy_full, p_.soe_initial * p_.energy_full,
                        "UPS battery energy (all systems)", 1e-3 * p_.energy_full});
@@ -94,8 +96,8 @@ double UpsBattery::charge(double t, double E) const {
            power::smooth::step01((p_.energy_full - E) / (0.01 * p_.energy_full));
 }
 
-void UpsBattery::computeDerivatives(double t, std::span<const double> x,
-                                    std::span<const double> u, std::span<double> dxdt) const {
+void UpsBattery::computeDerivatives(double t, std::span<const double> x, std::span<const double> u,
+                                    std::span<double> dxdt) const {
     const double g = mains(t), a = available(x[kEnergy]);
     dxdt[kEnergy] = -u[kBatteryPower] / p_.efficiency + p_.efficiency * charge(t, x[kEnergy]);
     const double reset = t >= p_.it_restart ? 1.0 : 0.0;

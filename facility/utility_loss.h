@@ -49,15 +49,15 @@ namespace dctwin::facility {
 
 /// The generator-fed loads and the UPS, as the plan handles them.
 struct UtilityLossOptions {
-    double at = 0.0;                 ///< [s] study time of the loss
-    int generators_failing = 0;      ///< [1] sets that fail to start
-    double battery_soe = 1.0;        ///< [1] battery state of energy at the loss
-    bool cdu_pumps_on_ups = true;    ///< CDU pumps on the UPS (else on the generators)
-    bool fws_pumps_on_ups = false;   ///< facility water pumps on the UPS
-    double fws_pumps_restart = 5.0;  ///< [s] after their block (VFD restart)
-    double cdu_pumps_restart = 5.0;  ///< [s] (when generator-fed)
-    double fans_restart = 10.0;      ///< [s] heat-rejection fan drives
-    double air_side_restart = 30.0;  ///< [s] CRAH fans and air-side compressors
+    double at = 0.0;                  ///< [s] study time of the loss
+    int generators_failing = 0;       ///< [1] sets that fail to start
+    double battery_soe = 1.0;         ///< [1] battery state of energy at the loss
+    bool cdu_pumps_on_ups = true;     ///< CDU pumps on the UPS (else on the generators)
+    bool fws_pumps_on_ups = false;    ///< facility water pumps on the UPS
+    double fws_pumps_restart = 5.0;   ///< [s] after their block (VFD restart)
+    double cdu_pumps_restart = 5.0;   ///< [s] (when generator-fed)
+    double fans_restart = 10.0;       ///< [s] heat-rejection fan drives
+    double air_side_restart = 30.0;   ///< [s] CRAH fans and air-side compressors
     double chillers_restart = 120.0;  ///< [s] chiller anti-recycle/restart
     double it_restart = 300.0;        ///< [s] racks that lost power: reboot after power returns
     double walk_in = 10.0;            ///< [s] UPS input ramp onto the generators
@@ -71,8 +71,8 @@ struct UtilityLossLoads {
 
 struct GeneratorBlock {
     std::string what;
-    double time = 0.0;  ///< [s] study time the block is applied (or would have been)
-    double step = 0.0;  ///< [W] design step (walk-in: per second)
+    double time = 0.0;   ///< [s] study time the block is applied (or would have been)
+    double step = 0.0;   ///< [W] design step (walk-in: per second)
     double limit = 0.0;  ///< [W] step-load limit of the online sets
     double total = 0.0;  ///< [W] generator load after the block
     bool applied = false;
@@ -80,8 +80,8 @@ struct GeneratorBlock {
 
 struct UtilityLossPlan {
     UtilityLossOptions options;
-    int generators = 0, online = 0;  ///< [1] installed, started
-    double unit_rating = 0.0;        ///< [W] per set (derated)
+    int generators = 0, online = 0;     ///< [1] installed, started
+    double unit_rating = 0.0;           ///< [W] per set (derated)
     double generators_online = kNever;  ///< [s] study time
     std::vector<GeneratorBlock> blocks;
     double walk_in_start = kNever, walk_in_end = kNever;  ///< [s] study time
@@ -93,9 +93,9 @@ struct UtilityLossPlan {
 };
 
 struct GeneratorFleet {
-    int count = 0;              ///< [1] installed
-    double unit_rating = 0.0;   ///< [W] per set
-    double start_delay = 10.0;  ///< [s]
+    int count = 0;                 ///< [1] installed
+    double unit_rating = 0.0;      ///< [W] per set
+    double start_delay = 10.0;     ///< [s]
     double step_load_limit = 0.5;  ///< [1] of the online capacity
     double step_interval = 5.0;    ///< [s]
 };
@@ -104,13 +104,13 @@ UtilityLossPlan planUtilityLoss(const UtilityLossOptions& o, const GeneratorFlee
                                 const UtilityLossLoads& loads);
 
 struct UpsBatteryParams {
-    double energy_full = 0.0;     ///< [J]
-    double soe_initial = 1.0;     ///< [1] at the loss
-    double efficiency = 0.95;     ///< [1]
-    double charge_max = 0.0;      ///< [W]
+    double energy_full = 0.0;  ///< [J]
+    double soe_initial = 1.0;  ///< [1] at the loss
+    double efficiency = 0.95;  ///< [1]
+    double charge_max = 0.0;   ///< [W]
     double t_loss = 0.0, walk_in_start = UtilityLossPlan::kNever,
            walk_in_end = UtilityLossPlan::kNever, it_restart = UtilityLossPlan::kNever;  ///< [s]
-    double latch_tau = 0.1;       ///< [s]
+    double latch_tau = 0.1;                                                              ///< [s]
 };
 
 class UpsBattery : public Component {

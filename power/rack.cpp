@@ -31,8 +31,7 @@ RackPowerResult RackPowerModel::evaluate(double u, double T_die, double supply) 
     // Thermal trip: above the shutdown temperature the compute and NVLink switch trays power
     // off (the rack cannot compute without either); NICs, DPUs and fans stay on, on air.
     // Throughput is then zero and no heat reaches the coolant.
-    const double on =
-        supply * (1.0 - smooth::step01((T_die - s.shutdown_temp) / s.shutdown_width));
+    const double on = supply * (1.0 - smooth::step01((T_die - s.shutdown_temp) / s.shutdown_width));
     r.throughput_factor = clock * on;
     // Exponent capped so an absurd temperature from a diverging thermal model gives a large
     // but finite power (the solver then reports the failure) rather than inf.

@@ -13,11 +13,12 @@
 //   included); the battery then delivers the UPS input P_in = x·n·S_r/η(x) at per-unit
 //   loading x. Time to empty from state of energy soe at constant load:
 //     t = soe·E_full/P_in = soe·t_r·η(x)/(x·η(1))            (n and the battery η cancel)
+#include "facility/utility_loss.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "facility/utility_loss.h"
 #include "test_util.h"
 #include "thermal/coolant.h"
 
@@ -56,7 +57,8 @@ double at(const RunOutcome& r, const char* g, const char* n, double t) {
 double etaCatalog(double x) {
     const double px[] = {0.25, 0.5, 0.75, 1.0}, pe[] = {0.96, 0.97, 0.9725, 0.97};
     for (int i = 1; i < 4; ++i) {
-        if (x <= px[i]) return pe[i - 1] + (x - px[i - 1]) / (px[i] - px[i - 1]) * (pe[i] - pe[i - 1]);
+        if (x <= px[i])
+            return pe[i - 1] + (x - px[i - 1]) / (px[i] - px[i - 1]) * (pe[i] - pe[i - 1]);
     }
     return pe[3];
 }

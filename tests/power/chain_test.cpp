@@ -103,8 +103,7 @@ TEST(power_ChainModel, OnBatteryTheUpsDrawsOnlyItsUpstreamShareAndTheCharger) {
     const ChainResult full = m.evaluate(it, cooling, other);
     const double P_in = full.element("ups").input_power;
     for (double g : {0.0, 0.25, 1.0}) {
-        const ChainResult r =
-            m.evaluate(it, cooling, other, UpsMode::DoubleConversion, g, 0.5e6);
+        const ChainResult r = m.evaluate(it, cooling, other, UpsMode::DoubleConversion, g, 0.5e6);
         EXPECT_DOUBLE_EQ(r.element("ups").input_power, P_in);
         EXPECT_DOUBLE_EQ(r.ups_loss, full.ups_loss);
         EXPECT_NEAR(r.element("lv_switchgear").output_power, g * P_in + 0.5e6 + cooling + other,
