@@ -398,6 +398,29 @@ std::vector<Metric> junctionMetrics(const ScenarioSpec& sc, const StudyResults& 
 
 }  // namespace
 
+/// Utility loss (issue 10): what the run simulated (study.cpp utilityLossLog), seconds after
+/// the loss; NaN where it did not happen.
+std::vector<Metric> utilityLossMetrics(const StudyResults& r) {
+    std::vector<Metric> m;
+    for (const auto& e : r.events) {
+        if (!e.contains("simulated")) continue;
+        const Json& s = e["simulated"];
+        auto v = [&](const char* k) { return s[k].is_number() ? s[k].get<double>() : NAN; };
+        m.push_back({"ups_ride_through_s", v("ups_ride_through_s"), "s",
+                     "utility loss: time the UPS carried its bus on battery (until the "
+                     "generators took it, or until the battery emptied)"});
+        m.push_back({"it_dropped_at_s", v("it_dropped_after_s"), "s",
+                     "utility loss: IT load dropped this long after the loss (NaN: never)"});
+        m.push_back({"it_load_lost_MWh", v("it_load_lost_MWh"), "MWh",
+                     "utility loss: IT energy not served (dropped racks at the pre-loss power)"});
+        m.push_back({"ups_battery_soe_min", v("ups_battery_soe_min"), "1",
+                     "utility loss: lowest UPS battery state of energy"});
+        m.push_back({"fans_back_at_s", v("fans_back_after_s"), "s",
+                     "utility loss: heat-rejection fans running again after the loss"});
+    }
+    return m;
+}
+
 std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) {
     const ResultSet& rs = r.channels;
     auto ch = [&](const char* g, const char* n) -> const std::vector<double>& {
@@ -477,6 +500,7 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
     for (Metric& j : junctionMetrics(sc, r)) m.push_back(std::move(j));
     for (auto& g : gridSideMetrics(sc, rs)) m.push_back(std::move(g));
     for (auto& g : smoothingMetrics(sc, rs)) m.push_back(std::move(g));
+    for (auto& g : utilityLossMetrics(r)) m.push_back(std::move(g));
     if (!sc.events.empty()) {
         const double t = firstThrottle(sc, rs);
         m.push_back({"first_throttle_after_s", t >= 0 ? t : NAN, "s",

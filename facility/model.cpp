@@ -106,6 +106,7 @@ SiteModel::SiteModel(const ScenarioSpec& spec, const SiteSizing& sizing,
     wireFacilityLoop(fws_mix);
     addSitePower(P_site);
     addMeters(P_site);
+    if (c_.utility && !c_.steady) addUtilityLoss();
     system_.finalize();
 }
 
@@ -246,7 +247,10 @@ void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sourc
     for (int c : g.cdu_indices) {
         if (auto it = c_.pumps_failed.find(c); it != c_.pumps_failed.end()) trips = it->second;
     }
-    if (trips.empty()) {
+    cdu_trips_.push_back(trips);
+    if (c_.utility && !c_.steady) {
+        // Wired with the utility loss's bus (addUtilityLoss).
+    } else if (trips.empty()) {
         fix(cs.cdu, "pumps_failed", 0.0);
     } else {
         connect(schedule("pumps_failed_" + gname, "1", 0.0, trips), "value", cs.cdu,
@@ -478,7 +482,19 @@ void SiteModel::addSitePower(double P_site) {
     spd.rear_door = air.rear_door;
     spd.rear_doors = sizing_.racks;
     spd.nominal_power = 1.2 * P_site;
+    // The bus of the CDU pumps is the scenario's (not the study's), so the steady state that
+    // starts a study has the same chain.
+    for (const auto& ev : spec_.events) {
+        if (const auto* ul = std::get_if<UtilityLoss>(&ev.what)) {
+            spd.cdu_pumps_on_ups = ul->cdu_pumps_on_ups;
+        }
+    }
+    spd.battery_efficiency = c_.chain.ups.battery_discharge_efficiency;
     site_power_ = add(std::make_shared<SitePower>("site", spd));
+    if (!c_.air_side_available.empty()) {
+        connect(schedule("sched_air_side_available", "1", 1.0, c_.air_side_available), "value",
+                site_power_, "air_side_available");
+    }
     system_.connect(sums_.rack_grid, site_power_.in("rack_power"));
     system_.connect(sums_.rack_heat_air, site_power_.in("rack_heat_air"));
     system_.connect(sums_.cdu_pump_power, site_power_.in("cdu_pump_power"));
@@ -536,6 +552,65 @@ void SiteModel::addMeters(double P_site) {
     }
 }
 
+void SiteModel::addUtilityLoss() {
+    const UtilityLossPlan& plan = *c_.utility;
+    const power::UpsSpec& ups = c_.chain.ups;
+    const power::UpsLossCurve curve = power::UpsLossCurve::fit(
+        spec_.power.ups_mode == power::UpsMode::Eco ? ups.eco_points
+                                                    : ups.double_conversion_points);
+    const double rated = c_.chain.ups_units * ups.rating;
+    UpsBatteryParams bp;
+    // The catalog's autonomy at rated output, inverter losses included (utility_loss.h).
+    bp.energy_full = rated * (1.0 + curve.lossFraction(1.0)) * ups.ride_through /
+                     ups.battery_discharge_efficiency;
+    bp.soe_initial = plan.options.battery_soe;
+    bp.efficiency = ups.battery_discharge_efficiency;
+    bp.charge_max = plan.options.charge_limit * rated;
+    bp.t_loss = plan.options.at;
+    bp.walk_in_start = plan.walk_in_start;
+    bp.walk_in_end = plan.walk_in_end;
+    bp.it_restart = plan.it_restart_at;
+    ups_battery_ = add(std::make_shared<UpsBattery>("ups_battery", bp));
+    const ComponentHandle& b = *ups_battery_;
+    connect(b, "mains", site_power_, "ups_mains");
+    connect(b, "available", site_power_, "ups_battery_available");
+    connect(b, "supply", site_power_, "ups_supply");
+    connect(b, "charge_power", site_power_, "ups_charge_power");
+    connect(site_power_, "ups_battery_power", b, "battery_power");
+    for (const auto& r : racks_) connect(b, "supply", r.power, "supply");
+    // CDU pumps: on the UPS they stop when its supply does; on the generators they are off
+    // from the loss until their block (a schedule). Pump trips of the scenario add to it.
+    const thermal::CduSpec& cdu = spec_.cooling.cdu;
+    const double installed = cdu.pumps_installed;
+    for (std::size_t gi = 0; gi < cdus_.size(); ++gi) {
+        const std::string gname = fmt::format("g{}", gi + 1);
+        ComponentHandle off = [&] {
+            if (plan.options.cdu_pumps_on_ups) {
+                const ComponentHandle h = add(std::make_shared<LinearCombination>(
+                    "cdu_pumps_unpowered_" + gname,
+                    std::vector<LinearCombination::Term>{{"supply", -installed}}, "1", 1.0,
+                    installed));
+                connect(b, "supply", h, "supply");
+                return h;
+            }
+            std::vector<std::pair<double, double>> sched = {{plan.options.at, installed}};
+            if (std::isfinite(plan.cdu_pumps_on)) sched.emplace_back(plan.cdu_pumps_on, 0.0);
+            return schedule("cdu_pumps_unpowered_" + gname, "1", 0.0, sched);
+        }();
+        const auto& trips = cdu_trips_[gi];
+        if (trips.empty()) {
+            connect(off, "value", cdus_[gi].cdu, "pumps_failed");
+        } else {
+            const ComponentHandle mx = add(
+                std::make_shared<Maximum>("cdu_pumps_failed_" + gname,
+                                          std::vector<std::string>{"trips", "utility"}, "1", 1.0));
+            connect(schedule("pumps_failed_" + gname, "1", 0.0, trips), "value", mx, "trips");
+            connect(off, "value", mx, "utility");
+            connect(mx, "value", cdus_[gi].cdu, "pumps_failed");
+        }
+    }
+}
+
 double SiteModel::storedEnergy(std::span<const double> x) const {
     auto slice = [&](const ComponentHandle& c) {
         return x.subspan(system_.stateOffset(c.index()), c.component().states().size());
@@ -552,6 +627,7 @@ double SiteModel::storedEnergy(std::span<const double> x) const {
         const auto& cdu = static_cast<const thermal::Cdu&>(c.cdu.component());
         e += c.multiplicity * cdu.storedEnergy(slice(c.cdu));
     }
+    if (ups_battery_) e += slice(*ups_battery_)[UpsBattery::kEnergy];
     for (const ComponentHandle* p : {&pipe_supply_, &pipe_return_}) {
         e += static_cast<const thermal::Pipe&>(p->component()).storedEnergy(slice(*p));
     }

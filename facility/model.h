@@ -12,6 +12,8 @@
 //   Σ m_g·(rack grid power, rack air heat, CDU pumps) + plant power ─▶ site power (chain, air
 //   side, FWS pumps) ─▶ facility power ─▶ [site battery] ─▶ grid
 //   meters integrate facility, IT, heat to ambient, every consumer and water by kind.
+//   Utility loss (study): UPS battery ─supply─▶ rack powers, CDU pumps on the UPS; ─mains,
+//   available, charge─▶ site power ─battery power─▶ UPS battery (facility/utility_loss.h).
 // [s] marks states; every loop in the diagram passes through one, so there is no algebraic
 // loop. With smoothing (resolved workload) a PowerSmoothing per (g, k) sits between the rack
 // power and the grid; its burn power heats the coolant.
@@ -29,6 +31,7 @@
 #include "core/system.h"
 #include "facility/sizing.h"
 #include "facility/specs.h"
+#include "facility/utility_loss.h"
 #include "power/workload.h"
 #include "thermal/cdu.h"
 #include "thermal/coolant.h"
@@ -52,6 +55,9 @@ struct Conditions {
     std::vector<std::pair<double, double>> chiller_available;
     std::map<int, std::vector<std::pair<double, double>>> pumps_failed;  // per physical CDU
     std::vector<std::pair<double, double>> fws_pumps_failed;             // facility water pumps
+    std::vector<std::pair<double, double>> air_side_available;  // utility loss: air side power
+    /// Utility loss (study only): the plan whose consequences the UPS battery simulates.
+    std::optional<UtilityLossPlan> utility;
     /// Branch-valve openings of the first rack of a physical CDU.
     std::map<int, std::vector<std::pair<double, double>>> valve_openings;
     double horizon = 3600.0;  // [s] typical run length (meter nominal values)
@@ -97,6 +103,8 @@ public:
     const ComponentHandle& supplyPipe() const { return pipe_supply_; }
     const ComponentHandle& returnPipe() const { return pipe_return_; }
     const std::optional<ComponentHandle>& battery() const { return battery_; }
+    /// The UPS battery of a utility loss (facility/utility_loss.h), when the study has one.
+    const std::optional<ComponentHandle>& upsBattery() const { return ups_battery_; }
     const ComponentHandle& meters() const { return meters_; }
     const ComponentHandle& weather() const { return weather_; }
     /// Global output index of a port (model built).
@@ -149,6 +157,9 @@ private:
     void wireFacilityLoop(const ComponentHandle& fws_mix);
     void addSitePower(double P_site);
     void addMeters(double P_site);
+    /// The UPS battery and the buses of a utility loss; added last, so its states follow
+    /// those of the steady model that starts the study.
+    void addUtilityLoss();
     /// Coolant temperature at which branch hydraulics and cold-plate films are evaluated:
     /// the TCS supply setpoint plus half the design temperature difference.         [K]
     double filmTemperature() const;
@@ -165,6 +176,8 @@ private:
     ComponentHandle site_power_, plant_, pipe_supply_, pipe_return_, meters_, weather_;
     std::optional<ComponentHandle> cdu_flow_available_;  // with facility pump failures
     std::optional<ComponentHandle> battery_;
+    std::optional<ComponentHandle> ups_battery_;
+    std::vector<std::vector<std::pair<double, double>>> cdu_trips_;  // per CDU group
 };
 
 }  // namespace dctwin::facility

@@ -233,6 +233,11 @@ SitePower::SitePower(std::string name, SitePowerDesign design)
     addInput(kPlantPower,
              {"plant_power", "W", 0.02 * P, 0.0, "plant fans, trim chiller, facility pumps"});
     addInput(kDryBulb, {"dry_bulb", "K", 300.0, 300.0, ""});
+    addInput(kUpsMains, {"ups_mains", "1", 1.0, 1.0, "UPS input share from upstream"});
+    addInput(kUpsAvailable, {"ups_battery_available", "1", 1.0, 1.0, "0: battery empty"});
+    addInput(kUpsSupply, {"ups_supply", "1", 1.0, 1.0, "UPS output supply to its loads"});
+    addInput(kUpsCharge, {"ups_charge_power", "W", 0.01 * P, 0.0, "UPS battery charger draw"});
+    addInput(kAirSideAvailable, {"air_side_available", "1", 1.0, 1.0, "0: air side unpowered"});
     addOutput(kFacilityPower, {"facility_power", "W", P, 0.0, "drawn from the utility"});
     addOutput(kItPower, {"it_power", "W", P, 0.0, "racks + fabric"});
     addOutput(kCoolingPower,
@@ -247,12 +252,21 @@ SitePower::SitePower(std::string name, SitePowerDesign design)
     addOutput(kFeedLoading, {"feed_loading", "1", 1.0, 0.0, "per rack feed"});
     addOutput(kEconomizerShare,
               {"economizer_share", "1", 1.0, 0.0, "CRAH load carried by outdoor air"});
+    addOutput(kUpsBatteryPower,
+              {"ups_battery_power", "W", 0.1 * P, 0.0, "UPS battery to the UPS DC bus"});
+    addOutput(kUpsBatteryLoss, {"ups_battery_loss", "W", 0.01 * P, 0.0, "UPS battery losses"});
 }
 
 SitePower::Solution SitePower::solve(std::span<const double> u) const {
     const auto& d = design_;
     Solution s;
-    const double it = u[kRackPower] + d.fabric_power;
+    const double fabric = d.fabric_power * std::clamp(u[kUpsSupply], 0.0, 1.0);
+    const double on_ups_cooling = d.cdu_pumps_on_ups ? u[kCduPumpPower] : 0.0;
+    const double it = u[kRackPower] + fabric + on_ups_cooling;
+    const double g = std::clamp(u[kUpsMains], 0.0, 1.0);
+    const double from_battery = (1.0 - g) * std::clamp(u[kUpsAvailable], 0.0, 1.0);
+    const double charge = std::max(0.0, u[kUpsCharge]);
+    const double air_on = std::clamp(u[kAirSideAvailable], 0.0, 1.0);
     const double pump_loss = std::max(0.0, u[kCduPumpPower] - u[kCduPumpHeat]);
     // Rear doors take the rack heat to air into the facility water (the plant's load); their
     // fans' work stays in the room air.
@@ -263,7 +277,7 @@ SitePower::Solution SitePower::solve(std::span<const double> u) const {
         door_fans = d.rear_doors * d.rear_door.fan_power * f * f * f;
     }
     const double base_air =
-        (doors ? door_fans : u[kRackHeatAir]) + d.fabric_power + d.other_power + pump_loss;
+        (doors ? door_fans : u[kRackHeatAir]) + fabric + d.other_power + pump_loss;
     double room = 0.0;  // chain heat into hall and electrical rooms
     for (int iter = 0; iter < 50; ++iter) {
         s.air_load = base_air + room;
@@ -271,11 +285,12 @@ SitePower::Solution SitePower::solve(std::span<const double> u) const {
             crah_ ? crah_->evaluate(s.air_load, u[kDryBulb])
                   : thermal::CrahPlant(d.air_side, s.air_load / d.air_side.crah.capacity + 1.0)
                         .evaluate(s.air_load, u[kDryBulb]);
-        s.air_side = c.chiller_power + c.fan_power + door_fans;
+        s.air_side = air_on * (c.chiller_power + c.fan_power + door_fans);
         s.economizer_share = c.economizer_share;
-        s.door_fans = door_fans;
+        s.door_fans = air_on * door_fans;
         s.cooling = u[kCduPumpPower] + u[kPlantPower] + s.air_side;
-        s.chain = chain_.evaluate(it, s.cooling, d.other_power, d.ups_mode);
+        s.chain = chain_.evaluate(it, s.cooling - on_ups_cooling, d.other_power, d.ups_mode,
+                                  1.0 - from_battery, charge);
         const double next = s.chain.hall_heat + s.chain.electrical_room_heat;
         if (std::abs(next - room) <= 1e-12 * std::max(1.0, s.chain.facility_power)) {
             room = next;
@@ -284,6 +299,11 @@ SitePower::Solution SitePower::solve(std::span<const double> u) const {
         room = next;
     }
     s.air_load = base_air + room;
+    for (const auto& e : s.chain.elements) {
+        if (e.name == "ups") s.battery = from_battery * e.input_power;
+    }
+    const double eta = d.battery_efficiency;
+    s.battery_loss = s.battery * (1.0 / eta - 1.0) + charge * (1.0 - eta);
     return s;
 }
 
@@ -294,13 +314,13 @@ void SitePower::computeOutputs(double, std::span<const double>, std::span<const 
     const Solution s = solve(u);
     const auto& c = s.chain;
     y[kFacilityPower] = c.facility_power;
-    y[kItPower] = u[kRackPower] + design_.fabric_power;
+    y[kItPower] = u[kRackPower] + design_.fabric_power * std::clamp(u[kUpsSupply], 0.0, 1.0);
     y[kCoolingPower] = s.cooling;
     y[kAirSidePower] = s.air_side;
     y[kLosses] = c.total_loss;
     const double outdoor = c.total_loss - c.hall_heat - c.electrical_room_heat;
     // Door fan work is already in the room air load (it is not a second heat).
-    y[kHeatToAmbient] = s.air_load + s.air_side - s.door_fans + outdoor;
+    y[kHeatToAmbient] = s.air_load + s.air_side - s.door_fans + outdoor + s.battery_loss;
     auto loading = [&](const char* element) {
         for (const auto& e : c.elements) {
             if (e.name == element) return e.loading;
@@ -312,6 +332,8 @@ void SitePower::computeOutputs(double, std::span<const double>, std::span<const 
     y[kBuswayLoading] = loading("busway");
     y[kFeedLoading] = loading("rack_feed");
     y[kEconomizerShare] = s.economizer_share;
+    y[kUpsBatteryPower] = s.battery;
+    y[kUpsBatteryLoss] = s.battery_loss;
 }
 
 }  // namespace dctwin::facility

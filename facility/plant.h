@@ -57,12 +57,23 @@
 //                  iteration to 1e-12 relative (contraction ≈ loss fraction / COP ≈ 0.01)
 //     to ambient   Q_amb = Q_air + P_air + transformer/MV losses (air-side heat and the
 //                  outdoor electrical losses)
+//     utility loss (facility/utility_loss.h; inputs default to normal supply) the UPS draws
+//                  the share g + (1 − g)·(1 − a) of its input from upstream and its battery
+//                  delivers P_b = (1 − g)·a·P_ups,in; a charging battery adds P_ch upstream;
+//                  the battery's losses P_b·(1/η − 1) + P_ch·(1 − η) are heat to ambient; the
+//                  fabric draws s·P_fabric (s: UPS supply); the air side is off while
+//                  air_side_available = 0 (the hall air is not a state: its heat still leaves)
+//                  With the CDU pumps on the UPS (cdu_pumps_on_ups) the chain carries them on
+//                  the UPS path with the IT load.
 //   | input  | rack_power [W] (grid side), rack_heat_air [W], cdu_pump_power [W],
-//   |        | cdu_pump_heat [W], plant_power [W], dry_bulb [K]                               |
+//   |        | cdu_pump_heat [W], plant_power [W], dry_bulb [K], ups_mains [1] (g),
+//   |        | ups_battery_available [1] (a), ups_supply [1] (s), ups_charge_power [W],
+//   |        | air_side_available [1]                                                        |
 //   | output | facility_power, it_power, cooling_power, air_side_power, losses,
 //   |        | heat_to_ambient [W]; ups_loading, transformer_loading, busway_loading,
 //   |        | feed_loading [1]; economizer_share [1] (of the CRAH load carried by
-//   |        | outdoor air)                                             all feedthrough |
+//   |        | outdoor air); ups_battery_power [W] (P_b), ups_battery_loss [W]
+//   |        |                                                          all feedthrough |
 #include <map>
 #include <memory>
 #include <optional>
@@ -217,9 +228,11 @@ struct SitePowerDesign {
     thermal::CrahPlantSpec air_side;  // CRAH units, economizer, air-cooled chiller curve
     double crah_units = 0.0;          // [1] installed; 0: Q_air/Q_r + 1 at the load at hand
     thermal::AirSideKind air_kind = thermal::AirSideKind::CrahAirCooledChiller;
-    thermal::AirCoilSpec rear_door;  // per rack (kind RearDoor)
-    double rear_doors = 0.0;         // [1] doors (one per rack)
-    double nominal_power = 1e7;      // [W]
+    thermal::AirCoilSpec rear_door;   // per rack (kind RearDoor)
+    double rear_doors = 0.0;          // [1] doors (one per rack)
+    double nominal_power = 1e7;       // [W]
+    bool cdu_pumps_on_ups = false;    // utility loss: CDU pumps on the UPS path
+    double battery_efficiency = 1.0;  // [1] UPS battery (utility loss)
 };
 
 class SitePower : public Component {
@@ -239,7 +252,12 @@ public:
         kCduPumpPower,
         kCduPumpHeat,
         kPlantPower,
-        kDryBulb
+        kDryBulb,
+        kUpsMains,
+        kUpsAvailable,
+        kUpsSupply,
+        kUpsCharge,
+        kAirSideAvailable
     };
     enum Output : std::size_t {
         kFacilityPower,
@@ -252,13 +270,16 @@ public:
         kTransformerLoading,
         kBuswayLoading,
         kFeedLoading,
-        kEconomizerShare
+        kEconomizerShare,
+        kUpsBatteryPower,
+        kUpsBatteryLoss
     };
 
 private:
     struct Solution {
         power::ChainResult chain;
         double air_side = 0, cooling = 0, air_load = 0, economizer_share = 0, door_fans = 0;
+        double battery = 0, battery_loss = 0;  // [W] UPS battery (utility loss)
     };
     Solution solve(std::span<const double> u) const;
     SitePowerDesign design_;

@@ -329,9 +329,37 @@ const std::vector<std::shared_ptr<const ObjectSpec>>& eventSpecs() {
         auto loss = eventBase("heat_rejection_unit_loss", "Heat-rejection units are lost.");
         loss->integer("units", 1, 10000, 1, "units lost");
         auto chiller = eventBase("chiller_trip", "The trim chiller trips.");
-        auto utility = eventBase("utility_loss",
-                                 "The utility fails: UPS ride-through, generator start and "
-                                 "load steps; plant fans restart on the generators.");
+        auto utility = eventBase(
+            "utility_loss",
+            "The utility fails and stays off: the UPS battery carries its bus until the "
+            "generators start and take the load in blocks; generator-fed loads (heat-rejection "
+            "fans, air side, chillers, by default the facility pumps) restart after their block "
+            "(facility/utility_loss.h).");
+        utility
+            ->integer("generators_failing", 0, 1000, 0,
+                      "generator sets that fail to start (the rest take the load if they can)")
+            .number("battery_soe_pct", "%", 0, 100, 100,
+                    "UPS battery state of energy at the loss (100 = full)")
+            .choice("cdu_pumps_bus", {"ups", "generator"}, "ups", "bus of the CDU pumps")
+            .choice("fws_pumps_bus", {"ups", "generator"}, "generator",
+                    "bus of the facility water pumps")
+            .number("fws_pumps_restart_s", "s", 0, 3600, 5,
+                    "facility pumps: restart after their generator block (drive restart)")
+            .number("cdu_pumps_restart_s", "s", 0, 3600, 5,
+                    "CDU pumps on the generators: restart after their block")
+            .number("fans_restart_s", "s", 0, 3600, 10,
+                    "heat-rejection fans: restart after their block")
+            .number("air_side_restart_s", "s", 0, 3600, 30,
+                    "CRAH fans and air-side chiller: restart after their block")
+            .number("chillers_restart_s", "s", 0, 3600, 120,
+                    "trim chillers: restart after their block (anti-recycle timer)")
+            .number("it_restart_s", "s", 0, 86400, 300,
+                    "racks that lost power: back this long after the generators carry the UPS "
+                    "(reboot)")
+            .number("ups_walk_in_s", "s", 0, 600, 10,
+                    "UPS ramps its input onto the generators over this time")
+            .number("charge_limit_pct", "%", 0, 100, 10,
+                    "battery charger limit, % of the UPS rating (recharge on generators)");
         auto valve = eventBase("rack_valve",
                                "The balancing valve of one rack's coolant branch (the first rack "
                                "on a CDU) moves, e.g. closed by hand or blocked.");
@@ -451,7 +479,20 @@ std::vector<EventSpec> readEvents(const JsonView& list, const StudySpec& study) 
         } else if (type == "cdu_pump_changeover") {
             ev.what = CduPumpChangeover{r.count("cdu"), r.number("transfer_s")};
         } else {
-            ev.what = UtilityLoss{};
+            UtilityLoss u;
+            u.generators_failing = r.count("generators_failing");
+            u.battery_soe = r.number("battery_soe_pct") / 100.0;
+            u.cdu_pumps_on_ups = r.string("cdu_pumps_bus") == "ups";
+            u.fws_pumps_on_ups = r.string("fws_pumps_bus") == "ups";
+            u.fws_pumps_restart = r.number("fws_pumps_restart_s");
+            u.cdu_pumps_restart = r.number("cdu_pumps_restart_s");
+            u.fans_restart = r.number("fans_restart_s");
+            u.air_side_restart = r.number("air_side_restart_s");
+            u.chillers_restart = r.number("chillers_restart_s");
+            u.it_restart = r.number("it_restart_s");
+            u.walk_in = r.number("ups_walk_in_s");
+            u.charge_limit = r.number("charge_limit_pct") / 100.0;
+            ev.what = u;
         }
         if (study.kind != "design_point" && ev.at_s >= study.duration_s) {
             r.fail(r.presentKey("at"),

@@ -57,7 +57,22 @@ struct HeatRejectionUnitLoss {
     int units = 1;  ///< [1] units lost
 };
 struct ChillerTrip {};
-struct UtilityLoss {};
+/// The utility fails (facility/utility_loss.h): which loads sit on which bus, when they
+/// restart, and what goes wrong on top (generators failing to start, a part-empty battery).
+struct UtilityLoss {
+    int generators_failing = 0;       ///< [1] sets that fail to start
+    double battery_soe = 1.0;         ///< [1] UPS battery state of energy at the loss
+    bool cdu_pumps_on_ups = true;     ///< else on the generators
+    bool fws_pumps_on_ups = false;    ///< else on the generators
+    double fws_pumps_restart = 5.0;   ///< [s] after their generator block
+    double cdu_pumps_restart = 5.0;   ///< [s] (generator-fed)
+    double fans_restart = 10.0;       ///< [s]
+    double air_side_restart = 30.0;   ///< [s]
+    double chillers_restart = 120.0;  ///< [s]
+    double it_restart = 300.0;        ///< [s] racks that lost power, after power returns
+    double walk_in = 10.0;            ///< [s] UPS input ramp onto the generators
+    double charge_limit = 0.1;        ///< [1] of the UPS rating
+};
 /// The balancing valve of one rack's branch (the first rack of a CDU) moves to an opening.
 struct RackValve {
     int cdu = 0;           ///< [1] physical CDU index, 0-based

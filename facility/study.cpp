@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <tuple>
 
 #include "core/errors.h"
 #include "core/simulator.h"
@@ -161,7 +162,8 @@ Table waterTable(const SiteModel& m, std::span<const double> y, double& makeup_r
     return wt;
 }
 
-/// Event schedules for the study model; the utility-loss analysis decides when fans return.
+/// Event schedules for the study model; a utility loss's generator plan (facility/
+/// utility_loss.h) decides when generator-fed loads return, the run what follows from it.
 Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d, Conditions& c) {
     Json report = Json::array();
     int units = z.plant.units;
@@ -199,42 +201,74 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             r["pumps_running_during"] = running - 1;
         } else if (std::holds_alternative<ChillerTrip>(ev.what)) {
             c.chiller_available.emplace_back(ev.at_s, 0.0);
-        } else {  // utility loss
-            power::UtilityLossSpec u;
-            u.critical_load = d.it_power;
-            u.mechanical_load = d.cooling_power;
-            u.ups = d.chain.ups;
-            u.ups_units = d.chain.ups_units;
-            const auto& gen = d.electrical.row("generator");
-            u.generator = sc.catalog->generator(gen.model);
-            u.generators = gen.count;
-            u.duration = std::max(120.0, sc.study.duration_s - ev.at_s);
-            const power::UtilityLossResult res = power::analyzeUtilityLoss(u);
-            double fans_back = res.transfer_complete;
-            for (const auto& st : res.steps) {
-                if (st.what.find("mechanical") != std::string::npos) {
-                    fans_back = st.time;
-                    break;
-                }
+        } else {  // utility loss: the plan here, its consequences in the simulation
+            const auto& ul = std::get<UtilityLoss>(ev.what);
+            UtilityLossOptions o;
+            o.at = ev.at_s;
+            o.generators_failing = ul.generators_failing;
+            o.battery_soe = ul.battery_soe;
+            o.cdu_pumps_on_ups = ul.cdu_pumps_on_ups;
+            o.fws_pumps_on_ups = ul.fws_pumps_on_ups;
+            o.fws_pumps_restart = ul.fws_pumps_restart;
+            o.cdu_pumps_restart = ul.cdu_pumps_restart;
+            o.fans_restart = ul.fans_restart;
+            o.air_side_restart = ul.air_side_restart;
+            o.chillers_restart = ul.chillers_restart;
+            o.it_restart = ul.it_restart;
+            o.walk_in = ul.walk_in;
+            o.charge_limit = ul.charge_limit;
+            if (c.utility) {
+                throw InputError(fmt::format("{}: a study takes one utility_loss event", ev.where));
             }
-            c.fans_available.emplace_back(ev.at_s, 0.0);
-            c.fans_available.emplace_back(ev.at_s + fans_back, 1.0);
-            Json steps = Json::array();
-            for (const auto& st : res.steps) {
-                steps.push_back({{"t_s", st.time},
-                                 {"what", st.what},
-                                 {"step_kW", st.step / 1e3},
-                                 {"limit_kW", st.limit / 1e3},
-                                 {"overload", st.overload}});
+            const auto& row = d.electrical.row("generator");
+            if (ul.generators_failing > row.count) {
+                throw InputError(fmt::format(
+                    "{}/generators_failing: {} sets fail but the site has {} (sizing); expected "
+                    "0 to {}",
+                    ev.where, ul.generators_failing, row.count, row.count));
             }
-            r["generator_online_s"] = res.generator_online;
-            r["transfer_complete_s"] = res.transfer_complete;
-            r["fans_restart_s"] = fans_back;
-            r["ride_through_ok"] = res.ride_through_ok;
-            r["battery_soe_min"] = res.battery_soe_min;
-            r["overload"] = res.overload;
-            r["generators"] = gen.count;
-            r["load_steps"] = steps;
+            const power::GeneratorSpec& gen = sc.catalog->generator(row.model);
+            const GeneratorFleet fleet{row.count, row.rating, gen.start_delay, gen.step_load_limit,
+                                       gen.step_interval};
+            const UtilityLossPlan plan = planUtilityLoss(o, fleet, d.utility_loads);
+            c.utility = plan;
+            auto outage = [&](std::vector<std::pair<double, double>>& sched, double off,
+                              double on_at, double on) {
+                sched.emplace_back(ev.at_s, off);
+                if (std::isfinite(on_at)) sched.emplace_back(on_at, on);
+            };
+            outage(c.fans_available, 0.0, plan.fans_on, 1.0);
+            outage(c.chiller_available, 0.0, plan.chillers_on, 1.0);
+            outage(c.air_side_available, 0.0, plan.air_side_on, 1.0);
+            if (!ul.fws_pumps_on_ups) {
+                outage(c.fws_pumps_failed, z.plant.fws_pumps.duty + z.plant.fws_pumps.standby,
+                       plan.fws_pumps_on, fws_lost);
+            }
+            Json blocks = Json::array();
+            for (const auto& b : plan.blocks) {
+                blocks.push_back({{"t_s", b.time},
+                                  {"what", b.what},
+                                  {"step_kW", b.step / 1e3},
+                                  {"limit_kW", b.limit / 1e3},
+                                  {"total_kW", b.total / 1e3},
+                                  {"applied", b.applied}});
+            }
+            auto time_or_null = [](double t) { return std::isfinite(t) ? Json(t) : Json(nullptr); };
+            r["generators"] = plan.generators;
+            r["generators_failing"] = ul.generators_failing;
+            r["battery_soe_at_loss"] = ul.battery_soe;
+            r["cdu_pumps_bus"] = ul.cdu_pumps_on_ups ? "ups" : "generator";
+            r["fws_pumps_bus"] = ul.fws_pumps_on_ups ? "ups" : "generator";
+            // The plan: events in time decided before the run (what the run then simulates).
+            r["plan"] = {{"generators_online_at_s", time_or_null(plan.generators_online)},
+                         {"blocks", blocks},
+                         {"ups_walk_in_end_at_s", time_or_null(plan.walk_in_end)},
+                         {"fans_on_at_s", time_or_null(plan.fans_on)},
+                         {"air_side_on_at_s", time_or_null(plan.air_side_on)},
+                         {"chillers_on_at_s", time_or_null(plan.chillers_on)},
+                         {"it_restart_at_s", time_or_null(plan.it_restart_at)}};
+            r["overload"] = std::any_of(plan.blocks.begin(), plan.blocks.end(),
+                                        [](const GeneratorBlock& b) { return !b.applied; });
         }
         report.push_back(r);
     }
@@ -638,8 +672,21 @@ void recordRackArray(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) 
 }
 
 /// The channels of a study (names are the report contract the GUI reads).
+/// The UPS battery of a utility loss and what its bus sees.
+void recordUtility(const SiteModel& m, Recorder& rec) {
+    if (!m.upsBattery()) return;
+    const ComponentHandle& b = *m.upsBattery();
+    record(m, rec, b.out("soe"), "power", "ups_battery_soe", "UPS battery state of energy");
+    record(m, rec, b.out("supply"), "power", "ups_supply",
+           "UPS output supply to its loads (0: battery empty, IT dropped)");
+    record(m, rec, b.out("mains"), "power", "ups_mains", "UPS input share from the generators");
+    record(m, rec, m.sitePower().out("ups_battery_power"), "power", "ups_battery_power",
+           "UPS battery to the UPS DC bus");
+}
+
 void recordChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     recordPower(m, rec);
+    recordUtility(m, rec);
     recordCooling(m, sc, rec);
     recordWaterAndWeather(m, rec);
     if (sc.study.per_rack_channels) recordRackArray(m, sc, rec);
@@ -724,7 +771,8 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     SitePowerDesign spd = static_cast<const SitePower&>(sp.component()).design();
     spd.chain = d.chain;
     const SitePower final_site("site_final", spd);
-    std::vector<double> u(sp.component().inputs().size());
+    std::vector<double> u;  // the inputs' defaults (normal supply), then the design values
+    for (const auto& port : sp.component().inputs()) u.push_back(port.start);
     for (const auto& [name, src] : {std::pair{"rack_power", m.sums().rack_grid},
                                     {"rack_heat_air", m.sums().rack_heat_air},
                                     {"cdu_pump_power", m.sums().cdu_pump_power},
@@ -735,6 +783,12 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     u[final_site.inputIndex("dry_bulb")] = z.design_weather.dry_bulb;
     d.chain_at_design = final_site.chainAt(u);
     d.facility_power = d.chain_at_design.facility_power;
+    d.utility_loads.ups_input = d.chain_at_design.element("ups").input_power;
+    d.utility_loads.fws_pumps = at(m, y, m.plant().out("fws_pump_power"));
+    d.utility_loads.fans = at(m, y, m.plant().out("fan_power"));
+    d.utility_loads.chillers = at(m, y, m.plant().out("chiller_power"));
+    d.utility_loads.cdu_pumps = at(m, y, m.sums().cdu_pump_power);
+    d.utility_loads.air_side = at(m, y, sp.out("air_side_power"));
     for (const auto& r : d.electrical.rows) {
         if (r.element == "bess") d.battery_blocks = std::max(1, r.count);
     }
@@ -806,6 +860,109 @@ std::string describeFailure(const ScenarioSpec& sc, const SimulationRangeError& 
         month + 1, day + 1, hh, mm, ss, t, last_event, e.detail());
 }
 
+/// First time after t0 at which `v` crosses `level` going down (or up), linearly
+/// interpolated between samples; NaN if it never does.
+double crossing(const ResultSet& rs, const std::vector<double>& v, double t0, double level,
+                bool down) {
+    for (std::size_t i = 1; i < rs.time.size(); ++i) {
+        if (rs.time[i] < t0) continue;
+        const double a = v[i - 1] - level, b = v[i] - level;
+        if (down ? (a > 0.0 && b <= 0.0) : (a < 0.0 && b >= 0.0)) {
+            return rs.time[i - 1] + (rs.time[i] - rs.time[i - 1]) * a / (a - b);
+        }
+    }
+    return NAN;
+}
+
+/// The utility loss's log from the run: the switches the simulation decided (battery empty,
+/// IT dropped and back, the battery's minimum) beside the plan's events (generator blocks,
+/// loads back), and the figures the summary reports (seconds after the loss).
+void utilityLossLog(const ScenarioSpec& sc, const UtilityLossPlan& plan, StudyResults& r) {
+    const ResultSet& rs = r.channels;
+    const double t0 = plan.options.at;
+    const auto& supply = rs.at("power", "ups_supply").values;
+    const auto& soe = rs.at("power", "ups_battery_soe").values;
+    const auto& it = rs.at("power", "it_power").values;
+    std::vector<std::tuple<double, std::string, std::string>> log;  // time, what, source
+    log.emplace_back(t0, "utility lost; UPS on battery, generator-fed loads off", "event");
+    const double dropped = crossing(rs, supply, t0, 0.5, true);
+    if (std::isfinite(dropped)) {
+        log.emplace_back(dropped, "UPS battery empty: IT load dropped", "simulated");
+        const double back = crossing(rs, supply, dropped, 0.5, false);
+        if (std::isfinite(back))
+            log.emplace_back(back, "IT load back (racks restarted)", "simulated");
+    }
+    if (std::isfinite(plan.generators_online)) {
+        log.emplace_back(
+            plan.generators_online,
+            fmt::format("{} of {} generator sets online", plan.online, plan.generators), "plan");
+    } else {
+        log.emplace_back(t0, fmt::format("no generator set starts ({} fail)", plan.generators),
+                         "plan");
+    }
+    for (const auto& b : plan.blocks) {
+        log.emplace_back(
+            b.time, (b.applied ? "generator block on: " : "generator block refused: ") + b.what,
+            "plan");
+    }
+    auto back = [&](double t, const char* what) {
+        if (std::isfinite(t) && t <= sc.study.duration_s) log.emplace_back(t, what, "plan");
+    };
+    back(plan.walk_in_end, "UPS input fully on the generators (battery recharging)");
+    if (!plan.options.fws_pumps_on_ups) back(plan.fws_pumps_on, "facility water pumps running");
+    if (!plan.options.cdu_pumps_on_ups) back(plan.cdu_pumps_on, "CDU pumps running");
+    back(plan.fans_on, "heat-rejection fans running");
+    back(plan.air_side_on, "air side running");
+    back(plan.chillers_on, "trim chillers available");
+    // Battery minimum and when.
+    std::size_t imin = 0;
+    for (std::size_t i = 0; i < soe.size(); ++i) {
+        if (soe[i] < soe[imin]) imin = i;
+    }
+    log.emplace_back(rs.time[imin],
+                     fmt::format("UPS battery at its minimum, {:.1f} %", 100 * soe[imin]),
+                     "simulated");
+    std::stable_sort(log.begin(), log.end(),
+                     [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+    std::vector<double> t;
+    std::vector<std::string> what, source;
+    for (const auto& [tt, w, src] : log) {
+        t.push_back(tt);
+        what.push_back(w);
+        source.push_back(src);
+    }
+    r.event_log.path = "contingency/event_log";
+    r.event_log.addNumbers("t_s", "s", t);
+    r.event_log.addText("event", what);
+    r.event_log.addText("source", source);
+
+    // IT power just before the loss: what the dropped racks would have drawn.
+    double p_it = 0.0;
+    for (std::size_t i = 0; i < rs.time.size() && rs.time[i] <= t0; ++i) p_it = it[i];
+    double lost = 0.0;  // [J] ∫ (1 − s)·P_IT dt, trapezoids
+    for (std::size_t i = 1; i < rs.time.size(); ++i) {
+        lost += 0.5 * (2.0 - supply[i - 1] - supply[i]) * p_it * (rs.time[i] - rs.time[i - 1]);
+    }
+    const double ride = std::isfinite(dropped)            ? dropped - t0
+                        : std::isfinite(plan.walk_in_end) ? plan.walk_in_end - t0
+                                                          : NAN;
+    Json log_json = Json::array();
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        log_json.push_back({{"t_s", t[i]}, {"event", what[i]}, {"source", source[i]}});
+    }
+    for (auto& e : r.events) {
+        if (e.value("type", "") != "utility_loss") continue;
+        auto num = [](double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); };
+        e["simulated"] = {{"ups_ride_through_s", num(ride)},
+                          {"it_dropped_after_s", num(dropped - t0)},
+                          {"it_load_lost_MWh", lost / 3.6e9},
+                          {"ups_battery_soe_min", soe[imin]},
+                          {"ups_battery_soe_min_after_s", rs.time[imin] - t0},
+                          {"fans_back_after_s", num(plan.fans_on - t0)}};
+        e["log"] = log_json;
+    }
+}
+
 }  // namespace
 
 PreparedStudy prepareStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d) {
@@ -819,6 +976,13 @@ PreparedStudy prepareStudy(const ScenarioSpec& sc, const SiteSizing& z, const De
     // The steady and the study model build the same states in the same order (model.h).
     m0.resetMeters(x0.x);
     p.x0 = std::move(x0.x);
+    // States only the study has (a utility loss's UPS battery, added last): their start values.
+    if (p.conditions.utility) {
+        const SiteModel m(sc, z, p.conditions);
+        std::vector<double> start(m.system().stateCount());
+        m.system().initialState(start);
+        for (std::size_t i = p.x0.size(); i < start.size(); ++i) p.x0.push_back(start[i]);
+    }
     return p;
 }
 
@@ -855,6 +1019,7 @@ StudyResults runStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignP
     r.linear_solver = sim.linearSolverName();
     r.state_count = m.system().stateCount();
     r.channels = std::move(rec.results());
+    if (p.conditions.utility) utilityLossLog(sc, *p.conditions.utility, r);
     return r;
 }
 

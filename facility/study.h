@@ -49,6 +49,8 @@ struct DesignPoint {
     double water_rate = 0;                                       ///< [m³/s] make-up + spray
     double steady_drift = 0;                                     ///< [K]
     double crah_units = 0;  ///< [1] CRAH units installed (N+1 on the design air load)
+    /// Design loads a utility loss's generator plan judges its blocks with.
+    UtilityLossLoads utility_loads;
 };
 DesignPoint designPoint(const ScenarioSpec& spec, const SiteSizing& sizing);
 
@@ -64,7 +66,10 @@ struct StudyResults {
     ResultSet channels;
     std::vector<std::pair<std::string, double>> meters;  ///< name → total [J or m³]
     double stored_start = 0, stored_end = 0;             ///< [J]
-    Json events = Json::array();  ///< per event: what happened (utility-loss analysis, ...)
+    Json events = Json::array();  ///< per event: its settings and, after the run, its log
+    /// The switches of the run in time order (utility lost, battery empty, generator blocks,
+    /// loads back), each from the simulation or the plan (table "contingency/event_log").
+    Table event_log;
     SolverStats stats;
     std::string linear_solver;
     std::size_t state_count = 0;

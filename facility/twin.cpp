@@ -187,6 +187,9 @@ RunOutcome runScenario(const ScenarioSpec& sc, const RunControl& control) {
                        studyWaterTable(d.water, metrics)};
     r.report.summary = metrics;
     r.summary = summaryJson(sc, metrics, r.report.tables);
+    // The contingency's event log goes to the report (HDF5 /contingency/event_log); the
+    // summary JSON has it under contingency/events.
+    if (s.event_log.rows() > 0) r.report.tables.push_back(s.event_log);
     if (Json c = contingencyReport(sc, s); !c.is_null()) r.summary["contingency"] = c;
     r.summary["power_smoothing"] = sc.power.smoothing;
     r.summary["site_battery"] = sc.power.bess;

@@ -105,7 +105,7 @@ ChainModel::ChainModel(ChainDesign design) : d_(std::move(design)) {
 }
 
 ChainResult ChainModel::evaluate(double it_power, double cooling_power, double other_power,
-                                 UpsMode mode) const {
+                                 UpsMode mode, double ups_upstream, double ups_charge) const {
     if (!(it_power >= 0) || !(cooling_power >= 0) || !(other_power >= 0)) {
         throw ModelError(
             fmt::format("electrical chain: loads must be ≥ 0 W (IT {} W, cooling "
@@ -137,7 +137,8 @@ ChainResult ChainModel::evaluate(double it_power, double cooling_power, double o
     ups.rating_unit = "W";
     ups.loading = x;
 
-    const double lv_load = ups.input_power + (cooling_power - cooling_ups) + other_power;
+    const double lv_load = std::clamp(ups_upstream, 0.0, 1.0) * ups.input_power +
+                           std::max(0.0, ups_charge) + (cooling_power - cooling_ups) + other_power;
     const ChainElement lv =
         conductorStage("lv_switchgear", d_.lv_breaker, d_.lv_breakers, lv_load, pf);
 

@@ -20,11 +20,17 @@
 // stand-alone ElectricalChain component lives with the power week example
 // (examples/electrical_chain.h).
 //
-// Utility-loss contingency (analyzeUtilityLoss): the UPS batteries carry the critical load
-// from the loss until the generators (start delay) pick it up; mechanical load is re-applied in
-// blocks, each checked against the generators' step-load limit, then the UPS walks its load in
-// over a ramp. Reports battery state of energy, generator online time, step overloads and
-// whether the ride-through succeeds.
+// On battery (utility loss) the UPS's own throughput and losses are unchanged (the inverter
+// still converts), but only the share `ups_upstream` of its input comes from upstream; the rest
+// comes from its batteries. A recharging battery adds `ups_charge` to the upstream draw.
+//
+// Transfer-sequence plan (analyzeUtilityLoss), used by the sizing (power/sizing.cpp) to check
+// the generators' step loads and the battery autonomy on design loads: the UPS batteries carry
+// the critical load from the loss until the generators (start delay) pick it up; mechanical
+// load is re-applied in blocks, each checked against the generators' step-load limit, then the
+// UPS walks its load in over a ramp. It is a plan on constant design loads, not the
+// simulation: a study's utility loss is simulated by facility/utility_loss.h (battery state of
+// energy, buses, generator blocks as events) and its event log comes from the run.
 #include <string>
 #include <vector>
 
@@ -92,8 +98,11 @@ public:
     explicit ChainModel(ChainDesign design);
     const ChainDesign& design() const { return d_; }
     const UpsLossCurve& upsCurve(UpsMode mode) const { return mode == UpsMode::Eco ? eco_ : dc_; }
+    /// `ups_upstream` [1]: share of the UPS input drawn from upstream (1 − battery share);
+    /// `ups_charge` [W]: battery charging power drawn from upstream.
     ChainResult evaluate(double it_power, double cooling_power, double other_power,
-                         UpsMode mode = UpsMode::DoubleConversion) const;
+                         UpsMode mode = UpsMode::DoubleConversion, double ups_upstream = 1.0,
+                         double ups_charge = 0.0) const;
 
 private:
     ChainDesign d_;

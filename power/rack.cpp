@@ -16,7 +16,7 @@ RackPowerModel::RackPowerModel(RackSpec spec) : spec_(std::move(spec)) {
     }
 }
 
-RackPowerResult RackPowerModel::evaluate(double u, double T_die) const {
+RackPowerResult RackPowerModel::evaluate(double u, double T_die, double supply) const {
     const RackSpec& s = spec_;
     if (!std::isfinite(u) || !std::isfinite(T_die)) {
         throw ModelError(
@@ -31,7 +31,7 @@ RackPowerResult RackPowerModel::evaluate(double u, double T_die) const {
     // Thermal trip: above the shutdown temperature the compute and NVLink switch trays power
     // off (the rack cannot compute without either); NICs, DPUs and fans stay on, on air.
     // Throughput is then zero and no heat reaches the coolant.
-    const double on = 1.0 - smooth::step01((T_die - s.shutdown_temp) / s.shutdown_width);
+    const double on = supply * (1.0 - smooth::step01((T_die - s.shutdown_temp) / s.shutdown_width));
     r.throughput_factor = clock * on;
     // Exponent capped so an absurd temperature from a diverging thermal model gives a large
     // but finite power (the solver then reports the failure) rather than inf.
@@ -45,7 +45,8 @@ RackPowerResult RackPowerModel::evaluate(double u, double T_die) const {
     r.switch_power = on * s.switch_trays * s.switch_tray_max *
                      (s.switch_tray_idle_fraction + (1.0 - s.switch_tray_idle_fraction) * u);
     const double fans = s.fan_idle + u * (s.fan_max - s.fan_idle);
-    r.other_power = s.nics * s.nic_power + s.compute_trays * s.tray_other + fans;
+    // Without supply nothing of the rack draws power (the trip leaves these on, on air).
+    r.other_power = supply * (s.nics * s.nic_power + s.compute_trays * s.tray_other + fans);
     r.dc_power = r.gpu_power + r.cpu_power + r.switch_power + r.other_power;
     r.shelf_load = r.dc_power / installedShelfPower();
     r.psu_efficiency = s.psu_curve(r.shelf_load);
@@ -74,6 +75,7 @@ RackPower::RackPower(std::string name, RackSpec spec, int count)
              {"utilization", "1", 1.0, 0.0, "GPU utilization (idle 0 → power cap 1)"});
     addInput(kJunctionTemp,
              {"junction_temp", "K", s.die_ref_temp, s.die_ref_temp, "GPU junction temperature"});
+    addInput(kSupply, {"supply", "1", 1.0, 1.0, "power at the rack feeds (0: lost)"});
     addOutput(kItPower,
               {"it_power", "W", n * s.tdp, 0.0, "AC power at the shelf inputs, all racks"});
     addOutput(kHeatLiquid, {"heat_liquid", "W", n * s.tdp, 0.0, "heat to the coolant"});
@@ -85,7 +87,7 @@ RackPower::RackPower(std::string name, RackSpec spec, int count)
 
 void RackPower::computeOutputs(double, std::span<const double>, std::span<const double> u,
                                std::span<double> y) const {
-    const RackPowerResult r = model_.evaluate(u[kUtilization], u[kJunctionTemp]);
+    const RackPowerResult r = model_.evaluate(u[kUtilization], u[kJunctionTemp], u[kSupply]);
     const double n = count_;
     y[kItPower] = n * r.it_power;
     y[kHeatLiquid] = n * r.heat_to_liquid;
@@ -96,8 +98,8 @@ void RackPower::computeOutputs(double, std::span<const double>, std::span<const 
 }
 
 bool RackPower::outputDependsOnInput(std::size_t output, std::size_t input) const {
-    // The clock factor is set by temperature alone; every power depends on both.
-    if (output == kThroughput) return input == kJunctionTemp;
+    // The clock factor is set by temperature (and the supply) alone; every power on all.
+    if (output == kThroughput) return input == kJunctionTemp || input == kSupply;
     return true;
 }
 

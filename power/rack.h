@@ -6,7 +6,8 @@
 // of thermal/rack_loop.h, which follows the GPU's power within tens of milliseconds, not the
 // cold plate's average):
 //   throttle       θ = step((T − T_thr)/ΔT_thr)          (C¹ smoothstep, 0 below T_thr)
-//   thermal trip   on = 1 − step((T − T_sd)/ΔT_sd): GPU, CPU and NVLink trays off above T_sd
+//   thermal trip   on = s·(1 − step((T − T_sd)/ΔT_sd)): GPU, CPU and NVLink trays off above
+//                  T_sd, or with the supply s ∈ [0, 1] lost (utility loss, battery empty)
 //   clock factor   f = 1 − θ·(1 − f_min)                  (throughput factor)
 //   leakage        ΔP_leak = k_leak·P_tdp·(2^((T − T_ref)/ΔT_2) − 1)
 //                  (TGP already contains the leakage at T_ref; ΔP_leak is the change)
@@ -27,13 +28,14 @@
 //   |--------|-------------|------|------------------------------------------------|
 //   | input  | utilization | 1    | GPU utilization u                              |
 //   | input  | junction_temp | K  | GPU junction temperature (thermal side)        |
+//   | input  | supply      | 1    | power at the rack feeds (1 = on, 0 = lost)     |
 //   | output | it_power    | W    | AC power at the shelf inputs, all racks        |
 //   | output | heat_liquid | W    | heat to the coolant                            |
 //   | output | heat_air    | W    | heat to air (incl. PSU losses and fans)        |
 //   | output | gpu_power   | W    | GPU power, all GPUs                            |
 //   | output | throughput  | 1    | f·on (1 = full clocks, 0 = tripped)            |
 //   | output | psu_loss    | W    | shelf conversion losses                        |
-// No states. Every power output depends on both inputs; throughput only on junction_temp.
+// No states. Every power output depends on every input; throughput on junction_temp and supply.
 #include <memory>
 #include <span>
 #include <string>
@@ -64,7 +66,7 @@ public:
     const RackSpec& spec() const { return spec_; }
 
     /// Steady rack power at utilization u [1] and die temperature T_die [K].
-    RackPowerResult evaluate(double u, double T_die) const;
+    RackPowerResult evaluate(double u, double T_die, double supply = 1.0) const;
     /// At the reference die temperature (where TGP is specified).
     RackPowerResult evaluate(double u) const { return evaluate(u, spec_.die_ref_temp); }
 
@@ -93,7 +95,7 @@ public:
     bool derivativeDependsOnInput(std::size_t, std::size_t) const override { return false; }
 
     // Port indices.
-    static constexpr std::size_t kUtilization = 0, kJunctionTemp = 1;
+    static constexpr std::size_t kUtilization = 0, kJunctionTemp = 1, kSupply = 2;
     static constexpr std::size_t kItPower = 0, kHeatLiquid = 1, kHeatAir = 2, kGpuPower = 3,
                                  kThroughput = 4, kPsuLoss = 5;
 

@@ -1,5 +1,5 @@
 // Electrical chain: transformer and UPS curves against the catalog, currents and losses by
-// hand, and the utility-loss contingency.
+// hand, the UPS on battery, and the transfer-sequence plan the sizing checks a utility loss with.
 #include "power/chain.h"
 
 #include <gtest/gtest.h>
@@ -91,6 +91,27 @@ TEST(power_ChainModel, CurrentsLossesAndBalanceByHand) {
     EXPECT_NEAR(eta_chain, 0.962, 0.01);
     // Eco mode loses less.
     EXPECT_LT(m.evaluate(it, cooling, other, UpsMode::Eco).ups_loss, r.ups_loss / 2);
+}
+
+TEST(power_ChainModel, OnBatteryTheUpsDrawsOnlyItsUpstreamShareAndTheCharger) {
+    // Utility loss (facility/utility_loss.h): the UPS converts as before (same output, same
+    // losses), but only the share g of its input comes through the LV switchgear; a charging
+    // battery adds its draw there. So the switchgear's output is g·P_ups,in + P_ch + cooling +
+    // other, with the UPS's own figures unchanged.
+    const ChainModel m(referenceDesign());
+    const double it = 8.6e6, cooling = 1.0e6, other = 0.1e6;
+    const ChainResult full = m.evaluate(it, cooling, other);
+    const double P_in = full.element("ups").input_power;
+    for (double g : {0.0, 0.25, 1.0}) {
+        const ChainResult r = m.evaluate(it, cooling, other, UpsMode::DoubleConversion, g, 0.5e6);
+        EXPECT_DOUBLE_EQ(r.element("ups").input_power, P_in);
+        EXPECT_DOUBLE_EQ(r.ups_loss, full.ups_loss);
+        EXPECT_NEAR(r.element("lv_switchgear").output_power, g * P_in + 0.5e6 + cooling + other,
+                    1e-6);
+    }
+    // All on battery, no charge: the utility side carries only cooling and other loads.
+    const ChainResult bat = m.evaluate(it, cooling, other, UpsMode::DoubleConversion, 0.0, 0.0);
+    EXPECT_NEAR(bat.element("lv_switchgear").output_power, cooling + other, 1e-6);
 }
 
 TEST(power_ElectricalChain, ComponentMatchesModel) {

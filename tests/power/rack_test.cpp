@@ -95,7 +95,7 @@ TEST(power_RackPowerModel, LeakageRisesAndThrottlingCutsPowerAndThroughput) {
 
 TEST(power_RackPower, ComponentScalesByCountAndDeclaresFeedthrough) {
     const RackPower c("racks", catalog().rack("gb300_nvl72"), 8);
-    std::vector<double> u{1.0, c.model().spec().die_ref_temp}, y(c.outputs().size());
+    std::vector<double> u{1.0, c.model().spec().die_ref_temp, 1.0}, y(c.outputs().size());
     c.computeOutputs(0.0, {}, u, y);
     EXPECT_NEAR(y[RackPower::kItPower], 8 * c.model().evaluate(1.0).it_power, 1e-6);
     EXPECT_NEAR(y[RackPower::kHeatLiquid] + y[RackPower::kHeatAir], y[RackPower::kItPower], 1e-6);
@@ -104,6 +104,12 @@ TEST(power_RackPower, ComponentScalesByCountAndDeclaresFeedthrough) {
     EXPECT_FALSE(c.outputDependsOnInput(RackPower::kThroughput, RackPower::kUtilization));
     EXPECT_EQ(c.outputIndex("gpu_power"), RackPower::kGpuPower);
     EXPECT_EQ(c.outputs()[RackPower::kItPower].unit, "W");
+    // Without supply (utility loss, UPS battery empty) the racks draw nothing and compute
+    // nothing.
+    u[RackPower::kSupply] = 0.0;
+    c.computeOutputs(0.0, {}, u, y);
+    EXPECT_EQ(y[RackPower::kItPower], 0.0);
+    EXPECT_EQ(y[RackPower::kThroughput], 0.0);
 }
 
 }  // namespace

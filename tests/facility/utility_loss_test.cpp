@@ -1,0 +1,256 @@
+// Utility loss simulated end to end (issue 10, "Utility loss in the dynamics"): the UPS
+// battery's state of energy, the IT load dropped when it empties, the heat stored in the loops
+// while the heat rejection is off, and generators failing to start — every figure read from
+// the run and checked against a hand calculation worked here.
+//
+// Common hand data (scenarios/contingency_utility_loss.json: 64 GB300 racks, Milwaukee
+// 15 July 15:00, the utility fails 60 s into the study):
+//   UPS static_1500kw (ups.json): S_r = 1.5 MW, autonomy t_r = 5 min at rated output,
+//     double-conversion efficiency points (0.25, 0.96), (0.5, 0.97), (0.75, 0.9725), (1, 0.97)
+//   generators (generators.json): start delay 10 s, blocks 5 s apart: cooling water at 70 s,
+//     air side at 75 s, UPS walk-in 80 → 90 s (utility_loss.h)
+//   Battery energy E_full = n·S_r·t_r/η(1) (the autonomy at rated output, inverter losses
+//   included); the battery then delivers the UPS input P_in = x·n·S_r/η(x) at per-unit
+//   loading x. Time to empty from state of energy soe at constant load:
+//     t = soe·E_full/P_in = soe·t_r·η(x)/(x·η(1))            (n and the battery η cancel)
+#include "facility/utility_loss.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "test_util.h"
+#include "thermal/coolant.h"
+
+namespace dctwin::facility::test {
+namespace {
+
+constexpr double kLoss = 60.0;  // [s] the scenario's utility loss
+constexpr double kTr = 300.0;   // [s] static_1500kw autonomy at rated output
+
+Json utilityLoss(double duration_s, const Json& event_patch = Json::object()) {
+    Json j = scenarioJson("contingency_utility_loss.json");
+    j["study"]["duration_s"] = duration_s;
+    j["events"][0] = mergePatch(j["events"][0], event_patch);
+    return j;
+}
+
+const std::vector<double>& channel(const RunOutcome& r, const char* g, const char* n) {
+    return r.report.timeseries.at(g, n).values;
+}
+
+/// Linear interpolation of a channel at time t.
+double at(const RunOutcome& r, const char* g, const char* n, double t) {
+    const auto& time = r.report.timeseries.time;
+    const auto& v = channel(r, g, n);
+    for (std::size_t i = 1; i < time.size(); ++i) {
+        if (time[i] >= t) {
+            const double f = (t - time[i - 1]) / (time[i] - time[i - 1]);
+            return v[i - 1] + f * (v[i] - v[i - 1]);
+        }
+    }
+    return v.back();
+}
+
+/// Catalog efficiency of static_1500kw (double conversion) at loading x, linear between the
+/// catalog points (not the fitted loss curve the model uses).
+double etaCatalog(double x) {
+    const double px[] = {0.25, 0.5, 0.75, 1.0}, pe[] = {0.96, 0.97, 0.9725, 0.97};
+    for (int i = 1; i < 4; ++i) {
+        if (x <= px[i])
+            return pe[i - 1] + (x - px[i - 1]) / (px[i] - px[i - 1]) * (pe[i] - pe[i - 1]);
+    }
+    return pe[3];
+}
+
+double metric(const RunOutcome& r, const std::string& name) {
+    for (const auto& m : r.report.summary) {
+        if (m.name == name) return m.value;
+    }
+    ADD_FAILURE() << "no summary metric " << name;
+    return NAN;
+}
+
+/// The event log entry (table contingency/event_log) whose text starts with `what`.
+double logged(const RunOutcome& r, const std::string& what) {
+    for (const auto& t : r.report.tables) {
+        if (t.path != "contingency/event_log") continue;
+        const auto& time = std::get<std::vector<double>>(t.columns[0].data);
+        const auto& text = std::get<std::vector<std::string>>(t.columns[1].data);
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            if (text[i].rfind(what, 0) == 0) return time[i];
+        }
+    }
+    return NAN;
+}
+
+/// ΔSOE by hand: the recorded UPS loading x(t) turned into battery draw with the catalog's
+/// efficiency, integrated by trapezoids between t0 and t1, the walk-in's mains share g(t)
+/// (linear 80 → 90 s) taken off the draw and the charger's η_b·g·0.1·n·S_r added:
+///   d(soe)/dt = −(1 − g)·(x/η(x))·η(1)/t_r + g·0.1·η_b²·η(1)/t_r      (η_b = 0.95)
+double handSoeDrop(const RunOutcome& r, double t0, double t1) {
+    const auto& time = r.report.timeseries.time;
+    const auto& x = channel(r, "power", "ups_loading");
+    auto g = [](double t) { return std::clamp((t - 80.0) / 10.0, 0.0, 1.0); };
+    auto rate = [&](std::size_t i) {
+        const double discharge = (1.0 - g(time[i])) * x[i] / etaCatalog(x[i]) * 0.97 / kTr;
+        const double charge = g(time[i]) * 0.1 * 0.95 * 0.95 * 0.97 / kTr;
+        return discharge - charge;
+    };
+    double drop = 0.0;
+    for (std::size_t i = 1; i < time.size(); ++i) {
+        if (time[i - 1] < t0 || time[i] > t1) continue;
+        drop += 0.5 * (rate(i - 1) + rate(i)) * (time[i] - time[i - 1]);
+    }
+    return drop;
+}
+
+TEST(UtilityLoss, PlanAppliesBlocksTheOnlineSetsCanTakeAndRefusesTheRest) {
+    // Four 2 MW sets, start 10 s, blocks 5 s apart, step limit 50 % of the online capacity.
+    // Loads: cooling water 0.3 + 0.2 MW, air side 0.5 MW, UPS input 4 MW over a 10 s walk-in.
+    UtilityLossOptions o;
+    o.at = 100.0;
+    const GeneratorFleet fleet{4, 2e6, 10.0, 0.5, 5.0};
+    UtilityLossLoads loads;
+    loads.fans = 0.3e6;
+    loads.fws_pumps = 0.2e6;
+    loads.air_side = 0.5e6;
+    loads.ups_input = 4e6;
+    const UtilityLossPlan all = planUtilityLoss(o, fleet, loads);
+    ASSERT_EQ(all.blocks.size(), 3u);
+    EXPECT_DOUBLE_EQ(all.generators_online, 110.0);
+    EXPECT_DOUBLE_EQ(all.fws_pumps_on, 110.0 + 5.0);
+    EXPECT_DOUBLE_EQ(all.fans_on, 110.0 + 10.0);
+    EXPECT_DOUBLE_EQ(all.air_side_on, 115.0 + 30.0);
+    EXPECT_DOUBLE_EQ(all.chillers_on, 115.0 + 120.0);
+    EXPECT_DOUBLE_EQ(all.walk_in_start, 120.0);
+    EXPECT_DOUBLE_EQ(all.walk_in_end, 130.0);
+    EXPECT_DOUBLE_EQ(all.it_restart_at, 130.0 + 300.0);
+    EXPECT_DOUBLE_EQ(all.blocks[2].step, 0.4e6);  // 4 MW over 10 s, judged per second
+    EXPECT_DOUBLE_EQ(all.blocks[2].total, 5e6);
+    // Two sets fail: 4 MW online, the UPS (5 MW with the cooling) is refused; the battery
+    // then has to carry it for good.
+    o.generators_failing = 2;
+    const UtilityLossPlan two = planUtilityLoss(o, fleet, loads);
+    EXPECT_TRUE(two.blocks[0].applied && two.blocks[1].applied);
+    EXPECT_FALSE(two.blocks[2].applied);
+    EXPECT_FALSE(std::isfinite(two.walk_in_end));
+    EXPECT_FALSE(std::isfinite(two.it_restart_at));
+    // All fail: nothing starts, nothing comes back.
+    o.generators_failing = 4;
+    const UtilityLossPlan none = planUtilityLoss(o, fleet, loads);
+    EXPECT_TRUE(none.blocks.empty());
+    EXPECT_FALSE(std::isfinite(none.fans_on));
+}
+
+TEST(UtilityLoss, BatteryShorterThanGeneratorStartDropsTheItLoadWhenItEmpties) {
+    // The battery holds 1 % at the loss. Before it the UPS runs at x = 0.4708 per unit
+    // (recorded, 8.43 MW IT + CDU pumps); the catalog gives η(0.4708) = 0.96 + 0.2208/0.25 ×
+    // 0.01 = 0.96883, so the battery lasts t = 0.01 × 300 s × 0.96883/(0.4708 × 0.97) = 6.36 s:
+    // the IT load drops at ≈ 66.4 s, before the generators even start (70 s). The generators
+    // carry the UPS from 90 s; the racks restart 30 s later (it_restart_s), at 120 s.
+    const RunOutcome r = run(utilityLoss(180.0, {{"battery_soe_pct", 1}, {"it_restart_s", 30}}));
+    const double x = at(r, "power", "ups_loading", kLoss - 0.5);
+    const double t_hand = 0.01 * kTr * etaCatalog(x) / (x * 0.97);
+    EXPECT_NEAR(x, 0.4708, 0.002);
+    EXPECT_NEAR(metric(r, "it_dropped_at_s"), t_hand, 0.02 * t_hand);
+    EXPECT_NEAR(logged(r, "UPS battery empty"), kLoss + t_hand, 0.02 * t_hand);
+    EXPECT_NEAR(metric(r, "ups_ride_through_s"), t_hand, 0.02 * t_hand);
+    // The racks draw nothing while dropped, and come back 30 s after the generators carry the
+    // UPS (latch τ = 0.1 s: within 0.5 s).
+    EXPECT_LT(at(r, "power", "it_power", 100.0), 1e3);
+    EXPECT_NEAR(logged(r, "IT load back"), 120.0, 0.5);
+    // Energy not served: the pre-loss IT power (8.43 MW) over the 120 − 66.4 = 53.6 s gap.
+    const double p_it = at(r, "power", "it_power", kLoss - 0.5);
+    EXPECT_NEAR(metric(r, "it_load_lost_MWh"), p_it * (120.0 - kLoss - t_hand) / 3.6e9,
+                0.02 * p_it * 53.6 / 3.6e9);
+    // The dies follow: with no power they fall from ≈ 75.6 °C toward the coolant left in the
+    // racks (≈ 52 °C, no flow: the CDU pumps lost their UPS supply too). The junction sits
+    // R_jc·P ≈ 0.022 K/W × 1.2 kW ≈ 26 K above the coolant at load: at least 15 K of that must
+    // be gone within 4 s of the drop (τ_junction ≈ 0.05 s, plate τ ≈ 3 s); measured from 1 s
+    // before it, when the dies are still at load.
+    const double Tj_drop = at(r, "cooling", "mean_gpu_junction_temp", kLoss + t_hand - 1.0);
+    EXPECT_LT(at(r, "cooling", "mean_gpu_junction_temp", kLoss + t_hand + 4.0), Tj_drop - 15.0);
+    EXPECT_LT(at(r, "cooling", "max_gpu_junction_temp", 110.0), Tj_drop - 15.0);
+    EXPECT_LT(std::abs(num(r.summary, "energy_balance_rel_error")), 1e-3);
+}
+
+TEST(UtilityLoss, RidesThroughOnBatteryAndTheLoopsStoreTheHeatDuringTheGap) {
+    // Full battery: the UPS carries IT and the CDU pumps from 60 s until its input is on the
+    // generators at 90 s (start 10 s, blocks at 70 and 75 s, walk-in 80 → 90 s): ride-through
+    // 30 s, nothing dropped.
+    const RunOutcome r = run(utilityLoss(180.0));
+    EXPECT_NEAR(metric(r, "ups_ride_through_s"), 30.0, 1e-9);
+    EXPECT_TRUE(std::isnan(metric(r, "it_dropped_at_s")));
+    EXPECT_EQ(metric(r, "it_load_lost_MWh"), 0.0);
+    EXPECT_GT(at(r, "power", "it_power", 100.0), 8.0e6);
+    EXPECT_DOUBLE_EQ(metric(r, "fans_back_at_s"), 20.0);  // block at 70 s + 10 s restart
+    // Heat stored in the loops: from 60 s until the facility pumps restart at 75 s (block at
+    // 70 s + 5 s) no water reaches the CDUs and the fans are off, so the TCS is a closed mass
+    // taking the racks' liquid heat. By hand, per rack (rack_loops.json, cdus.json; PG25
+    // ρ = 1,019 kg/m³, c_p = 3,972 J/(kg·K)):
+    //   cold plates 30 kJ/K + junctions 72 × 4 J/K + rack coolant 20 L × 4.048 kJ/(L·K)
+    //   = 111.2 kJ/K; CDU secondary 100 L per CDU / 8 racks = 50.6 kJ/K; total 161.8 kJ/K,
+    //   site 64 × 161.8 = 10.36 MJ/K
+    //   heat in: the steady liquid heat before the loss, Q = 7.19 MW (recorded), so
+    //   ΔT = Q·Δt/C = 7.19 MW × 15 s / 10.36 MJ/K = 10.4 K for the whole loop, which the
+    //   junctions (riding R·P above their plates) follow.
+    const double Q = at(r, "cooling", "heat_to_liquid", kLoss - 0.5);
+    EXPECT_NEAR(Q, 7.19e6, 0.05e6);
+    const auto pg25 = thermal::Coolant::byName("PG25");
+    const double rho_cp = pg25.referenceDensity() * pg25.specificHeat(318.15) * 1e-3;  // J/(L·K)
+    const double C = 64 * (30e3 + 72 * 4.0 + 20 * rho_cp + 100.0 / 8 * rho_cp);
+    const double dT_hand = Q * 15.0 / C;
+    EXPECT_NEAR(dT_hand, 10.4, 0.1);
+    const double dT = at(r, "cooling", "mean_gpu_junction_temp", 75.0) -
+                      at(r, "cooling", "mean_gpu_junction_temp", kLoss);
+    EXPECT_NEAR(dT, dT_hand, 0.2 * dT_hand);
+    // Once water and fans are back the loops give the heat up again: 30 s later the junctions
+    // are within 3 K of where they started.
+    EXPECT_LT(at(r, "cooling", "mean_gpu_junction_temp", 120.0),
+              at(r, "cooling", "mean_gpu_junction_temp", kLoss) + 3.0);
+    EXPECT_LT(std::abs(num(r.summary, "energy_balance_rel_error")), 1e-3);
+}
+
+TEST(UtilityLoss, BatteryStateOfEnergyAtThePickupMatchesHandIntegration) {
+    // Full battery; the state of energy when the UPS input is fully on the generators (90 s)
+    // against the hand integral of the recorded loading (handSoeDrop): ≈ 25 s of draw at
+    // 1.59e-3 per s less 5 s of charge at 2.92e-4 per s ≈ 0.038, within 2 % of the drop. The
+    // minimum is just before 90 s, where the charger overtakes the fading battery draw.
+    const RunOutcome r = run(utilityLoss(180.0));
+    const double drop_hand = handSoeDrop(r, kLoss, 90.0);
+    EXPECT_NEAR(drop_hand, 0.038, 0.002);
+    EXPECT_NEAR(1.0 - at(r, "power", "ups_battery_soe", 90.0), drop_hand, 0.02 * drop_hand);
+    EXPECT_NEAR(1.0 - metric(r, "ups_battery_soe_min"), drop_hand, 0.03 * drop_hand);
+    // Recharging at the charger limit afterwards: +2.92e-4 per s (taper only within 1 % of
+    // full), so 90 s later it has regained 0.0263.
+    EXPECT_NEAR(at(r, "power", "ups_battery_soe", 179.0) - at(r, "power", "ups_battery_soe", 90.0),
+                89.0 * 0.1 * 0.95 * 0.95 * 0.97 / kTr, 0.02 * 89.0 * 2.92e-4);
+}
+
+TEST(UtilityLoss, GeneratorsFailingToStart) {
+    // 7 sets installed (N+1), 2.5 MW each. One fails: the 6 left (15 MW, step limit 7.5 MW)
+    // take every block, the ride-through is unchanged.
+    {
+        const RunOutcome r = run(utilityLoss(180.0, {{"generators_failing", 1}}));
+        EXPECT_NEAR(metric(r, "ups_ride_through_s"), 30.0, 1e-9);
+        EXPECT_TRUE(std::isnan(metric(r, "it_dropped_at_s")));
+        EXPECT_NEAR(logged(r, "6 of 7 generator sets online"), 70.0, 1e-9);
+    }
+    // Four fail: the 3 left (7.5 MW) take the cooling blocks but not the UPS (10.5 MW with
+    // it), so the UPS runs on its full battery until it is empty: t = 300 s × η(x)/(x·η(1))
+    // = 636 s at x = 0.4708, and the IT load never comes back.
+    const RunOutcome r = run(utilityLoss(780.0, {{"generators_failing", 4}}));
+    const double x = at(r, "power", "ups_loading", kLoss - 0.5);
+    const double t_hand = kTr * etaCatalog(x) / (x * 0.97);
+    EXPECT_NEAR(t_hand, 636.0, 2.0);
+    EXPECT_NEAR(metric(r, "it_dropped_at_s"), t_hand, 0.02 * t_hand);
+    EXPECT_FALSE(std::isfinite(logged(r, "IT load back")));
+    EXPECT_TRUE(std::isfinite(logged(r, "generator block refused: UPS walk-in")));
+    EXPECT_TRUE(r.summary["contingency"]["overload"].get<bool>());
+    EXPECT_LT(at(r, "power", "it_power", 770.0), 1e3);
+    EXPECT_LT(std::abs(num(r.summary, "energy_balance_rel_error")), 1e-3);
+}
+
+}  // namespace
+}  // namespace dctwin::facility::test
