@@ -15,6 +15,7 @@
 #include "core/weather/psychrometrics.h"
 #include "power/rack.h"
 #include "thermal/coolant.h"
+#include "thermal/rack_loop.h"
 
 namespace dctwin::facility {
 namespace {
@@ -71,53 +72,130 @@ void groupRackKinds(const ScenarioSpec& sc, SiteSizing& z) {
     }
 }
 
+/// The steady operating point of one rack of `e` at full utilization: its die temperature and
+/// heat to liquid (see sizing.h). Issue 15: the CDU check used the heat at the reference die
+/// temperature (65 °C), while the racks run near 78 °C, where leakage adds ~4 %: 11 racks per
+/// CDU passed the check and then ran at 101.6 % of the CDU's capacity.
+std::pair<double, double> operatingRack(const ScenarioSpec& sc, const RackEntry& e) {
+    const CoolingSpec& c = sc.cooling;
+    const thermal::Coolant coolant = thermal::Coolant::byName(c.coolant);
+    thermal::RackLoopParams lp = e.loop;
+    lp.count = 1.0;
+    lp.film_temp = c.tcs_supply_setpoint + 0.5 * c.cdu.delta_t_setpoint;  // as the site model
+    const thermal::RackLoop loop("sizing_rack", coolant, lp);
+    const power::RackPowerModel rpm(e.rack);
+    // The CDU pumps hold the TCS rise at delta_t_setpoint when they run on it or reset their
+    // pressure on it (thermal/cdu.h); otherwise the rack draws its loop's design flow.
+    const bool on_rise =
+        c.cdu.control_variable == "delta_t" ||
+        (c.cdu.control_variable == "differential_pressure" && c.cdu.dp_reset == "delta_t");
+    double Tj = e.rack.die_ref_temp, Q = 0.0;
+    for (int it = 0; it < 100; ++it) {
+        const power::RackPowerResult r = rpm.evaluate(1.0, Tj);
+        Q = r.heat_to_liquid;
+        double flow = lp.flow_design, T_out = 0.0;
+        if (on_rise) {
+            const double T_mean = c.tcs_supply_setpoint + 0.5 * c.cdu.delta_t_setpoint;
+            const double mdot = Q / (coolant.specificHeat(T_mean) * c.cdu.delta_t_setpoint);
+            flow = mdot / coolant.density(T_mean);
+            T_out = c.tcs_supply_setpoint + c.cdu.delta_t_setpoint;
+        } else {
+            const double mdot = flow * coolant.density(c.tcs_supply_setpoint);
+            T_out = coolant.heatedTemperature(c.tcs_supply_setpoint, mdot, Q);
+        }
+        const double q_gpu = e.rack.gpu_liquid_fraction * r.gpu_power / e.rack.gpus;
+        const double next = T_out + Q * loop.resistance(flow) + q_gpu * lp.R_junction;
+        const bool done = std::abs(next - Tj) < 1e-6;
+        Tj = next;
+        if (done) break;
+    }
+    return {Tj, rpm.evaluate(1.0, Tj).heat_to_liquid};
+}
+
 void sizeCdus(const ScenarioSpec& sc, SiteSizing& z) {
     const CoolingSpec& c = sc.cooling;
-    // Design rack heat (full utilization, reference die temperature) of the racks each CDU
+    const double g = sc.power.sizing.growth_margin;
+    z.growth_margin = g;
+    // Design rack heat (full utilization, operating die temperature) of the racks each CDU
     // actually serves (racks in /it/racks order, racks_per_cdu to a CDU, as groupCdus and the
-    // site model map them), against the CDU's capacity. Issue 15: the hall's mean rack was
-    // checked, so a CDU of Vera Rubin racks in a mixed hall passed at 107 % of its capacity.
-    std::vector<double> heat(sc.it.racks.size());
-    for (std::size_t e = 0; e < sc.it.racks.size(); ++e) {
-        heat[e] = power::RackPowerModel(sc.it.racks[e].rack).evaluate(1.0).heat_to_liquid;
+    // site model map them), plus the pumps' heat, against the CDU's capacity. Issue 15: the
+    // hall's mean rack was checked, so a CDU of Vera Rubin racks in a mixed hall passed at
+    // 107 % of its capacity.
+    std::vector<double>& heat = z.rack_heat_liquid;
+    for (const RackEntry& e : sc.it.racks) {
+        const auto [Tj, q] = operatingRack(sc, e);
+        z.rack_die_temp.push_back(Tj);
+        heat.push_back(q);
     }
-    double worst = 0;
-    int worst_cdu = 0, worst_racks = 0;
-    const int per_cdu = c.racks_per_cdu;
-    for (int first = 0; first < z.racks; first += per_cdu) {
+    // The pumps' work at rated speed and design flow goes into the coolant the CDU cools (an
+    // upper bound: under control they run slower).
+    const thermal::CduModel model(c.cdu, c.coolant);
+    z.cdu_pump_heat = model.design().pump_power * c.cdu.pump_efficiency;
+    for (int r = 0; r < z.racks; ++r) z.design_heat_liquid += heat[z.entry_of[r]];
+    // The heaviest CDU's duty with n racks to a CDU, its index and racks, at growth f.
+    struct Worst {
         double q = 0;
-        const int last = std::min(z.racks, first + per_cdu);
-        for (int r = first; r < last; ++r) q += heat[z.entry_of[r]];
-        z.design_heat_liquid += q;
-        if (q > worst) {
-            worst = q;
-            worst_cdu = first / per_cdu;
-            worst_racks = last - first;
+        int cdu = 0, racks = 0;
+    };
+    auto worstCdu = [&](int n, double f) {
+        Worst w;
+        for (int first = 0; first < z.racks; first += n) {
+            double q = 0;
+            const int last = std::min(z.racks, first + n);
+            for (int r = first; r < last; ++r) q += heat[z.entry_of[r]];
+            q = f * q + z.cdu_pump_heat;
+            if (q > w.q) w = {q, first / n, last - first};
         }
-    }
+        return w;
+    };
+    auto fits = [&](int n, double f) { return worstCdu(n, f).q <= c.cdu.capacity * 1.0001; };
+    const int per_cdu = c.racks_per_cdu;
     z.design_rack_power = power::RackPowerModel(sc.it.racks.front().rack).evaluate(1.0).it_power;
-    if (worst > c.cdu.capacity * 1.0001) {
-        // The most racks per CDU that fit: the largest n whose heaviest n consecutive racks fit.
-        int fit = 0;
-        for (int n = 1; n <= per_cdu; ++n) {
-            double q_max = 0;
-            for (int first = 0; first < z.racks; first += n) {
-                double q = 0;
-                for (int r = first; r < std::min(z.racks, first + n); ++r) q += heat[z.entry_of[r]];
-                q_max = std::max(q_max, q);
-            }
-            if (q_max > c.cdu.capacity * 1.0001) break;
-            fit = n;
-        }
+    if (!fits(per_cdu, 1.0)) {
+        const Worst w = worstCdu(per_cdu, 1.0);
+        int fit = 0;  // the most racks per CDU that fit today's load
+        while (fit < per_cdu && fits(fit + 1, 1.0)) ++fit;
         throw InputError(fmt::format(
-            "{}/racks_per_cdu: {} racks per CDU: the {:.0f} kW to liquid of CDU {} ({} racks, "
-            "mean {:.1f} kW each) exceeds the capacity of '{}' ({:.0f} kW); use at most {} "
+            "{}/racks_per_cdu: {} racks per CDU: the {:.0f} kW of CDU {} ({} racks, mean "
+            "{:.1f} kW each to liquid at their {:.1f} °C operating die temperature, plus "
+            "{:.1f} kW of pump heat) exceeds the capacity of '{}' ({:.0f} kW); use at most {} "
             "racks per CDU or a larger CDU",
-            c.cdu_where, per_cdu, worst / 1e3, worst_cdu, worst_racks, worst / worst_racks / 1e3,
-            c.cdu.name, c.cdu.capacity / 1e3, fit));
+            c.cdu_where, per_cdu, w.q / 1e3, w.cdu, w.racks,
+            (w.q - z.cdu_pump_heat) / w.racks / 1e3,
+            units::kelvinToCelsius(
+                *std::max_element(z.rack_die_temp.begin(), z.rack_die_temp.end())),
+            z.cdu_pump_heat / 1e3, c.cdu.name, c.cdu.capacity / 1e3, fit));
     }
-    z.cdus = (z.racks + c.racks_per_cdu - 1) / c.racks_per_cdu;
+    // Growth: fewer racks to a CDU until the grown duty fits (more CDUs installed).
+    int n = per_cdu;
+    while (n > 1 && !fits(n, 1.0 + g)) --n;
+    if (!fits(n, 1.0 + g)) {
+        throw InputError(fmt::format(
+            "/power/growth_margin_pct: with {:.0f} % growth one rack's {:.0f} kW exceeds the "
+            "capacity of '{}' ({:.0f} kW); lower the growth margin or use a larger CDU "
+            "({}/model)",
+            100 * g, worstCdu(1, 1.0 + g).q / 1e3, c.cdu.name, c.cdu.capacity / 1e3, c.cdu_where));
+    }
+    z.racks_per_cdu = n;
+    const Worst w = worstCdu(n, 1.0 + g);
+    z.cdu_duty_worst = w.q;
+    z.cdus = (z.racks + n - 1) / n;
     z.cdu_spares = c.cdu_redundancy == "N" ? 0 : c.cdu_redundancy == "N+1" ? 1 : z.cdus;
+    z.cdu_rule = fmt::format(
+        "N=ceil({} racks/{} per CDU)={}, {}; worst CDU {:.0f} kW = {:.2f} x {:.0f} kW racks "
+        "(die {:.1f} °C) + {:.1f} kW pump heat <= {:.0f} kW",
+        z.racks, n, z.cdus,
+        c.cdu_redundancy == "N" ? std::string("no spare")
+                                : fmt::format("+{} ({})", z.cdu_spares, c.cdu_redundancy),
+        w.q / 1e3, 1.0 + g, (w.q - z.cdu_pump_heat) / (1.0 + g) / 1e3,
+        units::kelvinToCelsius(*std::max_element(z.rack_die_temp.begin(), z.rack_die_temp.end())),
+        z.cdu_pump_heat / 1e3, c.cdu.capacity / 1e3);
+    if (n < per_cdu) {
+        z.cdu_rule += fmt::format(
+            "; {} per CDU (racks_per_cdu) would reach {:.1f} % with {:.0f} % "
+            "growth",
+            per_cdu, 100 * worstCdu(per_cdu, 1.0 + g).q / c.cdu.capacity, 100 * g);
+    }
 }
 
 /// CDUs with the same racks are lumped; a CDU an event targets stays alone.
@@ -164,7 +242,7 @@ void groupCdus(const ScenarioSpec& sc, SiteSizing& z) {
         }
         targeted.push_back(trip->cdu);
     }
-    const int per_cdu = sc.cooling.racks_per_cdu;
+    const int per_cdu = z.racks_per_cdu;
     std::map<std::vector<std::pair<std::size_t, int>>, std::size_t> index;
     for (int c = 0; c < z.cdus; ++c) {
         std::map<std::size_t, int> comp;
@@ -213,6 +291,11 @@ void sizeFacilityLoop(const ScenarioSpec& sc, SiteSizing& z) {
     p.dp_min = f.dp_min;
     p.valve_target = f.valve_target;
     p.min_speed = f.pump_min_speed;
+    z.fws_pump_rule = fmt::format(
+        "{}+{} (pumps_duty + pumps_standby): the duty pumps share the {:.1f} L/s design flow of "
+        "{} CDUs x {:.1f} L/s, {:.1f} L/s each at {:.0f} kPa",
+        p.duty, p.standby, 1e3 * z.design_fws_flow, z.cdus, 1e3 * c.cdu.facility_flow,
+        1e3 * z.design_fws_flow / p.duty, f.pressure_drop / 1e3);
     int lost = 0;
     for (const auto& ev : sc.events) {
         if (const auto* trip = std::get_if<FwsPumpTrip>(&ev.what)) {
@@ -317,7 +400,7 @@ std::string shortfallMessage(const ScenarioSpec& sc, const SiteSizing& z, int un
         "exceedance with {}/accept_setpoint_exceedance: true (the hours above the setpoint are "
         "then reported)",
         h.where, units::kelvinToCelsius(z.fws_supply_setpoint), air, z.design_weather_basis, units,
-        h.modelName(), z.design_heat_liquid / 1e3, reach_C, z.reach.design_shortfall,
+        h.modelName(), z.design_heat_rejection / 1e3, reach_C, z.reach.design_shortfall,
         z.reach.hours_above_setpoint, fixes, h.where);
 }
 
@@ -335,7 +418,10 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
     const thermal::AmbientAir air{z.design_weather.dry_bulb, z.design_weather.wet_bulb,
                                   z.design_weather.pressure};
     const thermal::CduModel cdu(sc.cooling.cdu, sc.cooling.coolant);
-    const double design_heat = z.design_heat_liquid + z.cdus * cdu.design().pump_power +
+    // The grown rack heat (growth margin, as the electrical chain) and the pumps at rated
+    // speed: the installed units carry the load the site may grow to.
+    const double design_heat = (1.0 + z.growth_margin) * z.design_heat_liquid +
+                               z.cdus * cdu.design().pump_power +
                                z.design_fws_flow * sc.cooling.facility_loop.pressure_drop;
     z.design_heat_rejection = design_heat;
     const thermal::Coolant water = thermal::Coolant::byName("water");
@@ -382,7 +468,15 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
                 break;
             }
         }
+        z.heat_rejection_rule = fmt::format(
+            "N={}: the fewest holding {:.1f} °C at {} with {:.0f} kW = {:.2f} x {:.0f} kW racks "
+            "+ pump work (ceil(Q/{:.0f} kW rated)={}), +{} spare",
+            units, units::kelvinToCelsius(z.fws_supply_setpoint), z.design_weather_basis,
+            design_heat / 1e3, 1.0 + z.growth_margin, z.design_heat_liquid / 1e3,
+            h.unitCapacity() / 1e3, n_min, h.redundancy_units);
         units += h.redundancy_units;
+    } else {
+        z.heat_rejection_rule = fmt::format("{} stated ({}/units)", units, h.where);
     }
     // On the design day every unit runs (spares included): this is what the plant reaches.
     z.reach.trim_chiller = h.trim_chiller.has_value();
@@ -458,6 +552,48 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
 }
 
 }  // namespace
+
+CoolingCount countCrahs(const ScenarioSpec& sc, const SiteSizing& z, double crah_load) {
+    const thermal::AirCoilSpec& crah = sc.cooling.air_side.crah;
+    CoolingCount n;
+    n.design_load = (1.0 + z.growth_margin) * crah_load;
+    n.load_today = crah_load;
+    n.unit_capacity = crah.capacity;
+    const int need = std::max(1, static_cast<int>(std::ceil(n.design_load / crah.capacity - 1e-9)));
+    n.count = need + 1;
+    n.redundancy = "N+1";
+    n.rule = fmt::format("N=ceil({:.2f} x {:.0f} kW air load / {:.0f} kW)={}, +1",
+                         1.0 + z.growth_margin, crah_load / 1e3, crah.capacity / 1e3, need);
+    return n;
+}
+
+CoolingCount countAirChillers(const ScenarioSpec& sc, const SiteSizing& z, double crah_load,
+                              int crah_units) {
+    const AirSideSpec& air = sc.cooling.air_side;
+    const thermal::CrahPlant plant(
+        {air.crah, air.chiller, air.supply_air_temp, air.economizer, air.economizer_high_limit},
+        crah_units);
+    const double T_db = z.design_weather.dry_bulb;
+    CoolingCount n;
+    // The coil load the chillers take on the design day: the grown air load, the CRAH fans
+    // at it, less what the economizer carries at the design dry bulb (none above the return
+    // air or the high limit).
+    n.design_load = plant.evaluate((1.0 + z.growth_margin) * crah_load, T_db).chiller_cooling;
+    n.load_today = plant.evaluate(crah_load, T_db).chiller_cooling;
+    // One unit's capacity at the design chilled water and outdoor air: capacity x CAPFT.
+    n.unit_capacity =
+        thermal::Chiller(air.chiller).evaluate(1e12, plant.chilledWaterTemp(), T_db).capacity;
+    const int need =
+        std::max(1, static_cast<int>(std::ceil(n.design_load / n.unit_capacity - 1e-9)));
+    n.count = need + 1;
+    n.redundancy = "N+1";
+    n.rule = fmt::format(
+        "N=ceil({:.0f} kW coil load / {:.1f} kW)={}, +1; unit {:.1f} kW rated x CAPFT at {:.1f} "
+        "°C chilled water and {:.1f} °C outdoor air",
+        n.design_load / 1e3, n.unit_capacity / 1e3, need, air.chiller.capacity / 1e3,
+        units::kelvinToCelsius(plant.chilledWaterTemp()), units::kelvinToCelsius(T_db));
+    return n;
+}
 
 int CduGroup::racksPerCdu() const {
     int n = 0;

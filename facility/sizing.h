@@ -6,16 +6,28 @@
 /// weather, and the inputs of the electrical sizing.
 ///
 /// Equations (cooling):
-///   design heat to liquid   Q_l = Σ_racks RackPowerModel(u = 1).heat_to_liquid          [W]
-///   CDUs                    n_cdu = ⌈racks / racks_per_cdu⌉, spares by N | N+1 | 2N; racks
-///                           go to CDUs in /it/racks order, and every CDU's own racks' Q_l
-///                           must fit its capacity (not the hall's mean rack)
+///   operating die temp      T_j per rack model at u = 1, the fixed point of
+///                           Q_l = RackPowerModel(1, T_j).heat_to_liquid,
+///                           T_out = T_tcs + ΔT (ΔT the CDU's TCS-rise target when its pumps
+///                           reset on it; else ΔT from the rack loop's design flow),
+///                           T_j = T_out + Q_l·R(V̇) + q_gpu·R_jp   (thermal/rack_loop.h steady)
+///   design heat to liquid   Q_l = Σ_racks Q_l(T_j)                                        [W]
+///   CDU duty                Q_cdu = (1 + g)·Σ_its racks Q_l(T_j) + W_pump (rated-speed
+///                           hydraulic work V̇_s·Δp_pump, an upper bound of the pump heat);
+///                           g the growth margin (/power/growth_margin_pct)
+///   CDUs                    at g = 0 every CDU's Q_cdu must fit its capacity with the stated
+///                           racks_per_cdu (else InputError); racks per CDU r is then the
+///                           largest r ≤ racks_per_cdu whose grown Q_cdu fits; n_cdu = ⌈racks/r⌉,
+///                           spares by N | N+1 | 2N; racks go to CDUs in /it/racks order
 ///   facility design flow    V̇_d = n_cdu · V̇_cdu,facility                               [m³/s]
-///   plant design heat       Q_d = Q_l + n_cdu · P_pump,cdu + V̇_d · Δp_fws               [W]
+///   plant design heat       Q_d = (1 + g)·Q_l + n_cdu · P_pump,cdu + V̇_d · Δp_fws       [W]
 ///   return temperature      T_r = T_set + Q_d / (ṁ·c_p)   (water)                      [K]
 ///   heat-rejection units    the fewest n ≥ ⌈Q_d / Q_unit⌉ that meet T_set (unmet < 0.05 K)
 ///                           at the design weather (design_basis: 0.4 %, 1 % or an n-year
 ///                           extreme), plus redundancy_units
+/// Growth (issue 15): the installed cooling plant is sized for the grown load, as the electrical
+/// chain is; the site model then runs today's load on it (the extra CDUs and heat-rejection
+/// units share the load, the facility pumps carry the grown design flow at part speed).
 /// The electrical one-line is sized by power::sizeElectrical from `electrical`; the design
 /// point study (facility/study.h) refines it with the cooling power the plant draws.
 #include <string>
@@ -72,10 +84,19 @@ struct SiteSizing {
     power::SizingInput electrical;
 
     // Cooling
-    double design_rack_power = 0.0;   ///< [W] per rack of the first model at full utilization
-    double design_heat_liquid = 0.0;  ///< [W] all racks, full utilization
-    int cdus = 0;                     ///< [1] running
-    int cdu_spares = 1;               ///< [1] installed on top
+    double design_rack_power = 0.0;        ///< [W] per rack of the first model at full utilization
+    double design_heat_liquid = 0.0;       ///< [W] all racks, full utilization, operating die temp
+    double growth_margin = 0.0;            ///< [1] applied to the cooling plant's design load
+    std::vector<double> rack_die_temp;     ///< [K] per /it/racks entry, operating, u = 1
+    std::vector<double> rack_heat_liquid;  ///< [W] per /it/racks entry at that die temperature
+    double cdu_pump_heat = 0.0;            ///< [W] per CDU, rated-speed hydraulic work
+    double cdu_duty_worst = 0.0;           ///< [W] the largest grown CDU duty (with pump heat)
+    int racks_per_cdu = 0;                 ///< [1] racks on a CDU after the growth check
+    int cdus = 0;                          ///< [1] running
+    int cdu_spares = 1;                    ///< [1] installed on top
+    std::string cdu_rule;                  ///< how the CDU count came about
+    std::string heat_rejection_rule;       ///< how the heat-rejection count came about
+    std::string fws_pump_rule;             ///< how the facility pumps came about
     std::vector<CduGroup> cdu_groups;
     double fws_supply_setpoint = 304.15;    ///< [K]
     double design_fws_flow = 0.0;           ///< [m³/s]
@@ -96,6 +117,26 @@ struct SiteSizing {
     /// Fabric power outside the racks [W].
     double fabricPower() const { return fabric.power_outside_racks; }
 };
+
+/// A count of cooling units with its redundancy and the rule that gave it (sizing tables).
+struct CoolingCount {
+    int count = 0;               ///< [1] installed
+    std::string redundancy;      ///< "N+1", ...
+    std::string rule;            ///< the rule and the numbers that gave the count
+    double unit_capacity = 0.0;  ///< [W] one unit at the design conditions
+    double design_load = 0.0;    ///< [W] the grown load the count carries
+    double load_today = 0.0;     ///< [W] the same without growth
+};
+
+/// CRAH units for the design air load `crah_load` [W] (today's, at the design point): N+1 on
+/// the grown load, n = ⌈(1 + g)·Q_air / Q_crah⌉ + 1.
+CoolingCount countCrahs(const ScenarioSpec& spec, const SiteSizing& sizing, double crah_load);
+
+/// Air-cooled chillers of the CRAH plant: N+1 on the grown coil load at the design weather
+/// (CRAH fans included, economizer as the plant runs it at the design dry bulb), each unit at
+/// its catalog capacity times CAPFT(T_chw, T_db,design): n = ⌈Q_coil / Q_unit⌉ + 1.
+CoolingCount countAirChillers(const ScenarioSpec& spec, const SiteSizing& sizing, double crah_load,
+                              int crah_units);
 
 /// Sizes the site from its specs. InputError naming the scenario key when the specs cannot
 /// be sized (racks per CDU over the CDU's capacity, an event naming CDU 9 of 8, a facility

@@ -48,7 +48,10 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
     for (const auto& rs : m.racks()) rack_flow_min = std::min(rack_flow_min, at(m, y, rs.flow));
     const double unit_capacity = sc.cooling.heat_rejection.unitCapacity();
     const thermal::AirCoilSpec& crah = sc.cooling.air_side.crah;
-    const int crah_units = static_cast<int>(std::ceil(air_load / crah.capacity)) + 1;
+    // CRAH units and their chillers on the grown air load (facility/sizing.h).
+    const CoolingCount crahs = countCrahs(sc, z, air_load);
+    const CoolingCount chillers = countAirChillers(sc, z, air_load, crahs.count);
+    const int crah_units = crahs.count;
     const double pump_flow = cdu.secondary_flow / cdu.pumps_duty;
     const double rack_flow_design = sc.it.racks.front().loop.flow_design;
     std::vector<std::string> element = {
@@ -81,6 +84,13 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
         "N+1"};
     const double fws_flow = at(m, y, m.sums().fws_flow);
     const double fws_running = std::max(1.0, at(m, y, m.plant().out("fws_pumps_running")));
+    std::vector<std::string> rule = {
+        z.cdu_rule,
+        fmt::format("{} per CDU x {} CDUs", cdu.pumps_installed, z.cdus + z.cdu_spares),
+        "-",
+        z.heat_rejection_rule,
+        z.fws_pump_rule,
+        crahs.rule};
     std::vector<double> load = {cdu_heat,        pump_flow_actual,       rack_flow_min,
                                 d.heat_rejected, fws_flow / fws_running, air_load};
     std::vector<double> loading = {100.0 * cdu_heat / cdu.capacity,
@@ -106,7 +116,13 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
         redundancy.push_back(red);
         load.push_back(l);
         loading.push_back(100.0 * l / r);
+        rule.push_back("-");
     };
+    // The CRAH plant's air-cooled chillers: loading of today's coil load on the running units.
+    row("air_side_chiller", sc.cooling.air_side.chiller.name, chillers.unit_capacity, "W",
+        static_cast<double>(chillers.count), chillers.redundancy,
+        chillers.load_today / (chillers.count - 1));
+    rule.back() = chillers.rule;
     row("cdu_pump_speed", cdu.name + " drive (" + cdu.control_variable + ")", 1.0, "1",
         static_cast<double>(cdu.pumps_installed * (z.cdus + z.cdu_spares)), "-", speed_max);
     row("cdu_header_dp", cdu.name + " rack headers", cdu.dp_setpoint, "Pa",
@@ -126,6 +142,7 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
         redundancy.push_back("N");
         load.push_back(ch);
         loading.push_back(100.0 * ch / (z.plant.chiller->capacity * z.plant.chiller_units));
+        rule.push_back("trim_chiller/units");
     }
     Table ct;
     ct.path = "sizing/cooling";
@@ -135,6 +152,7 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
     ct.addText("unit", unit);
     ct.addNumbers("count", "1", count);
     ct.addText("redundancy", redundancy);
+    ct.addText("count_rule", rule);
     ct.addNumbers("design_load", "", load);
     ct.addNumbers("design_loading_pct", "%", loading);
     return ct;
@@ -816,7 +834,7 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     const double crah_load = sc.cooling.air_side.kind == thermal::AirSideKind::RearDoor
                                  ? air_load - u[final_site.inputIndex("rack_heat_air")]
                                  : air_load;
-    d.crah_units = std::ceil(crah_load / sc.cooling.air_side.crah.capacity) + 1.0;  // N+1
+    d.crah_units = countCrahs(sc, z, crah_load).count;  // N+1 on the grown load
     d.cooling = coolingTable(sc, z, m, y, d, crah_load);
     d.water = waterTable(m, y, d.water_rate);
     return d;

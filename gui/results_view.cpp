@@ -377,13 +377,25 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
     // Design: the sizing answer at a glance.
     diagram_ = new OneLineDiagram;
     schematic_ = new CoolingSchematic;
+    power_checks_ = new SizingTableModel(this);
     {
-        // The sizing (counts, ratings, loading) above; the plant's state at peak heat below.
+        // The sizing (counts, ratings, loading) on top; the plant's state at peak heat below
+        // it; then the figures the sizing checks against their limits (fault levels,
+        // generator step load, UPS autonomy, fuel and BESS energy: sizing/power_checks, issue
+        // 15), full width so that the basis column can be read.
         auto* page = new QSplitter(Qt::Vertical);
         page->addWidget(diagram_);
         page->addWidget(schematic_);
+        auto* checks = new QWidget;
+        auto* l = new QVBoxLayout(checks);
+        l->setContentsMargins(0, 0, 0, 0);
+        l->addWidget(new QLabel(
+            QStringLiteral("<b>%1</b>").arg(tr("Sizing checks: each value against its limit"))));
+        l->addWidget(makeTableView(power_checks_), 1);
+        page->addWidget(checks);
         page->setStretchFactor(0, 3);
         page->setStretchFactor(1, 2);
+        page->setStretchFactor(2, 2);
         addTab(page, tr("Design"));
     }
     comparison_ = new RunComparison;
@@ -432,6 +444,7 @@ void ResultsView::clearReport() {
     power_sizing_->setTable({});
     cooling_sizing_->setTable({});
     water_sizing_->setTable({});
+    power_checks_->setTable({});
     summary_->setMetrics({});
     sweep_table_->setTable({});
     setTabVisible(SweepTab, false);
@@ -461,6 +474,9 @@ void ResultsView::setReport(std::shared_ptr<const Report> report) {
     const Table* cooling = findTable(report_->tables, "sizing/cooling");
     diagram_->setTables(power, cooling);
     schematic_->setReport(report_.get());
+    if (const Table* t = findTable(report_->tables, "sizing/power_checks")) {
+        power_checks_->setTable(*t);
+    }
     setTabVisible(DesignTab, power || cooling);
     if (reading >= 0 && isTabVisible(reading)) setCurrentIndex(reading);
 }

@@ -66,6 +66,8 @@ public:
     QList<ChartPanel*> currentCharts() const;
     SizingTableModel* powerSizingModel() const { return power_sizing_; }
     SizingTableModel* coolingSizingModel() const { return cooling_sizing_; }
+    /// The Design tab's sizing checks (sizing/power_checks: value, relation, limit, basis).
+    SizingTableModel* powerChecksModel() const { return power_checks_; }
     SummaryTableModel* summaryModel() const { return summary_; }
     QString waterCaption() const;
 
@@ -94,6 +96,7 @@ private:
 
     OneLineDiagram* diagram_;
     CoolingSchematic* schematic_;
+    SizingTableModel* power_checks_;
     RunComparison* comparison_;
     ChartPanel* sweep_chart_;
     SizingTableModel* sweep_table_;

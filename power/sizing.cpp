@@ -237,7 +237,9 @@ std::shared_ptr<const ObjectSpec> sizingOptionsSpec() {
 
         auto s = std::make_shared<ObjectSpec>("electrical sizing options");
         s->number("growth_margin_pct", "pct", 0.0, 200.0, d.growth_margin * 100,
-                  "design margin on the IT load for growth")
+                  "design margin on the IT load for growth: the electrical chain and the "
+                  "cooling plant (CDUs, heat rejection, pumps, CRAH units, air-side chillers) "
+                  "are sized for the grown load; the run simulates today's")
             .optionalNumber("cooling_power_kW", "kW", 0.0, 1e7,
                             "design cooling power (absent: cooling_fraction_pct of IT)")
             .number("cooling_fraction_pct", "pct", 0.0, 200.0, d.cooling_fraction * 100,
@@ -851,6 +853,32 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
         (tr.no_load_loss +
          std::pow(res.lv_design / pf / (n_tr.sharing * tr.rating), 2) * tr.load_loss);
     res.facility_design = res.lv_design + tr_loss;
+    {
+        // The transformers' MV windings. A unit-substation transformer is wound for the site's
+        // distribution voltage (ANSI C57.12.00 lists 4.16 to 34.5 kV primaries; the catalog
+        // entry's rating, losses and impedance are taken as they are at any of them): its
+        // primary current is I = S/(√3·V_MV), the load's the transformer's loading of it.
+        const SizingRow& t = res.rows[tr_idx];
+        const double Iu_p = tr.rating / (kSqrt3 * in.mv_voltage);
+        SizingRow r = t;
+        r.element = "transformer_primary";
+        r.model = fmt::format("{} primary", tr.name);
+        r.rating = Iu_p;
+        r.unit = "A";
+        r.per = "transformer";
+        r.groups = t.count;
+        r.redundancy = "N";  // one winding per transformer, as the LV mains
+        r.voltage = in.mv_voltage;
+        r.design_current = t.normal_loading * Iu_p;
+        r.unit_current = Iu_p;
+        r.fault_current = 0;
+        r.interrupting = 0;
+        r.count_rule = fmt::format(
+            "one per transformer, x {}; I = S/(sqrt3 V) = {:.0f} kVA/(sqrt3 x {:.1f} kV) = "
+            "{:.1f} A rated (catalog primary {:.1f} kV, wound for the site's MV)",
+            t.count, tr.rating / 1e3, in.mv_voltage / 1e3, Iu_p, tr.primary_voltage / 1e3);
+        res.rows.push_back(r);
+    }
     // Units in service after the covered failure, for `count` installed units of `red`
     // (N: all; N+1: one lost; 2N, distributed: one system lost; block: the reserve takes over).
     auto onlineAfterFailure = [](const Redundancy& red, int count) {
@@ -901,9 +929,15 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
         lookup("generators", [&] { return gen.ratingFor(in.generator_rating_basis); });
     res.generator_unit_rating = gen_basis * derate;
     const double I_mv = res.facility_design / (kSqrt3 * in.mv_voltage * pf);
-    const double Iu_gen = res.generator_unit_rating / (kSqrt3 * in.mv_voltage * pf);
+    // The sets run at their terminal voltage (the catalog's; MV paralleling sets are built up
+    // to 13.8 kV) on a paralleling bus at that voltage; the counts follow from power, not
+    // voltage. A site MV at another voltage takes the sets through step-up transformers (row
+    // generator_step_up, below).
+    const double I_gen = res.facility_design / (kSqrt3 * gen.voltage * pf);
+    const double Iu_gen = res.generator_unit_rating / (kSqrt3 * gen.voltage * pf);
     addRow("generator", gen.name, res.generator_unit_rating, "W", in.generator_redundancy, "hall",
-           1, in.mv_voltage, I_mv, Iu_gen, lfe);
+           1, gen.voltage, I_gen, Iu_gen, lfe);
+    const std::size_t gen_idx = res.rows.size() - 1;
     {
         SizingRow& r = res.rows.back();
         r.count_rule += fmt::format(" at {} {:.0f} kW x {:.3f} derating ({:.1f} °C, {:.0f} m)",
@@ -989,6 +1023,34 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
                 ups.name, res.ups_autonomy_failure, 100 * ur.failure_loading, ur.failure_case,
                 res.transfer_time, gen.start_delay));
         }
+    }
+    if (std::abs(gen.voltage - in.mv_voltage) > 1.0) {
+        // One step-up transformer per set (unit-connected), rated for the set's kVA at its
+        // rated power factor, from the set's terminal voltage to the site's MV. Currents on
+        // the MV side: I = S/(√3·V_MV).
+        const SizingRow g = res.rows[gen_idx];
+        const double S = res.generator_unit_rating / gen.power_factor;
+        const double Iu = S / (kSqrt3 * in.mv_voltage);
+        SizingRow r = g;
+        r.element = "generator_step_up";
+        r.model = fmt::format("{:.0f} kVA {:.1f}/{:.1f} kV", S / 1e3, gen.voltage / 1e3,
+                              in.mv_voltage / 1e3);
+        r.rating = S;
+        r.unit = "VA";
+        r.voltage = in.mv_voltage;
+        r.design_current = I_mv;
+        r.unit_current = Iu;
+        // The set's loadings are of its kW at the facility's power factor; the transformer
+        // is loaded in kVA: the same current ratio times pf_gen/pf.
+        r.normal_loading = g.normal_loading * gen.power_factor / pf;
+        r.failure_loading = g.failure_loading * gen.power_factor / pf;
+        r.count_rule = fmt::format(
+            "one per generator, x {}, {:.0f} kW/{:.2f} = {:.0f} kVA; I = S/(sqrt3 V) = {:.1f} A "
+            "at {:.1f} kV (sets at {:.1f} kV, site MV {:.1f} kV)",
+            g.count, res.generator_unit_rating / 1e3, gen.power_factor, S / 1e3, Iu,
+            in.mv_voltage / 1e3, gen.voltage / 1e3, in.mv_voltage / 1e3);
+        r.governing_case = governs(r);
+        res.rows.push_back(r);
     }
     {
         // The smallest feeder that carries the site alone; a campus beyond the largest one

@@ -61,6 +61,13 @@
 // (2) t = ⌈m_t/b⌉·I_sc within that frame's Icu; frames and transformers then go ⌈m/b⌉ to a bus
 // (N+1: ⌈N/b⌉ + 1). Rows are taken as spread evenly over a system's buses.
 //
+// MV voltage (issue 15): the transformers are wound for the site's MV (ANSI C57.12.00
+// primaries 4.16–34.5 kV; the catalog entry's rating, losses and impedance held): row
+// transformer_primary carries I = S/(√3·V_MV) per unit. The generators run at their catalog
+// terminal voltage (MV paralleling sets, 13.8 kV); at another site MV each set gets a
+// unit-connected step-up transformer (row generator_step_up, S = P_set/pf_set, currents at
+// V_MV). MV feeders and the BESS are at V_MV.
+//
 // Generators (ISO 8528-1): counted at the chosen rating basis (standby, prime, continuous) times
 // the catalog's derating at the design ambient and altitude,
 //   P_unit = P_basis·(1 − k_T·max(0, T − T_0) − k_h·max(0, h − h_0)),

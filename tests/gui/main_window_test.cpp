@@ -640,6 +640,46 @@ TEST(MainWindow, ResultsTabsAreChosenByTitle) {
               (QStringList{"Power", "Cooling", "Water", "Summary", "Design"}));
 }
 
+TEST(MainWindow, DesignTabShowsTheSizingChecks) {
+    // Issue 15: the figures the sizing checks against a limit (sizing/power_checks) are on the
+    // Design page beside the schematic, row for row, and go with the report.
+    auto report = std::make_shared<Report>(*syntheticReport());
+    Table checks;
+    checks.path = "sizing/power_checks";
+    checks.addText("item", {"lv_main_fault_current", "ups_autonomy_failure"});
+    checks.addNumbers("value", "", {57.97, 6.03});
+    checks.addText("unit", {"kA", "min"});
+    checks.addText("relation", {"<=", ">="});
+    checks.addNumbers("limit", "", {150.0, 0.5});
+    checks.addText("basis", {"S/(sqrt3 V Z)", "5 min / 82.9 %"});
+    report->tables.push_back(checks);
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    w.showReport(report);
+    ResultsView* rv = w.results();
+    ASSERT_TRUE(w.showResultsTab(QStringLiteral("Design")));
+    QApplication::processEvents();
+    SizingTableModel* m = rv->powerChecksModel();
+    ASSERT_EQ(m->rowCount(), 2);
+    ASSERT_EQ(m->columnCount(), 6);
+    EXPECT_EQ(m->data(m->index(0, 0)).toString(), QStringLiteral("lv_main_fault_current"));
+    EXPECT_EQ(m->data(m->index(1, 3)).toString(), QStringLiteral(">="));
+    EXPECT_TRUE(m->data(m->index(0, 1)).toString().startsWith(QStringLiteral("57.97")))
+        << m->data(m->index(0, 1)).toString().toStdString();
+    // Its view is on the Design page and visible there.
+    QTableView* view = nullptr;
+    for (QTableView* v : rv->widget(ResultsView::DesignTab)->findChildren<QTableView*>()) {
+        if (v->model() == m) view = v;
+    }
+    ASSERT_NE(view, nullptr);
+    EXPECT_TRUE(view->isVisible());
+    EXPECT_GT(view->height(), 60);
+    // A report without checks leaves the table empty.
+    w.showReport(syntheticReport());
+    EXPECT_EQ(m->rowCount(), 0);
+}
+
 TEST(MainWindow, SizingLoadingColumnsAreVisibleAt1280x800) {
     auto* rc = new RunController;
     MainWindow w(nullptr, rc);
