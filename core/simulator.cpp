@@ -52,7 +52,8 @@ void Recorder::addProbe(Probe probe, std::string group, std::string name, std::s
     sources_.push_back({Source::Function, 0, std::move(probe)});
 }
 
-void Recorder::sample(double t, std::span<const double> x, std::span<const double> y) {
+void Recorder::sample(double t, std::span<const double> x, std::span<const double> y,
+                      double t_eval) {
     // Channel k belongs to source k; channels added to results() by hand would break that.
     if (results_.channels.size() != sources_.size()) {
         throw ModelError(
@@ -72,7 +73,7 @@ void Recorder::sample(double t, std::span<const double> x, std::span<const doubl
                 v = x[s.index];
                 break;
             case Source::Function:
-                v = s.probe(t, x, y);
+                v = s.probe(t_eval, x, y);
                 break;
         }
         results_.channels[k].values.push_back(v);
@@ -204,9 +205,13 @@ void Simulator::run(Recorder& recorder, const ProgressCallback& progress,
 
     std::size_t next_jump = 0;
     auto segmentEnd = [&] { return next_jump < jumps.size() ? jumps[next_jump] : t1; };
+    // A jump at t_end happens after the run: its last sample is the left limit.
+    const bool jump_at_end = !jumps.empty() && jumps.back() == t1;
+    const double before_end = std::nextafter(t1, -std::numeric_limits<double>::infinity());
     auto emit = [&](double t) {
-        system_.evaluateOutputs(t, x_, ws);
-        recorder.sample(t, x_, ws.y);
+        const double te = t == t1 && jump_at_end ? before_end : t;
+        system_.evaluateOutputs(te, x_, ws);
+        recorder.sample(t, x_, ws.y, te);
         if (progress) progress(t == t1 ? 1.0 : (t - t0) / span, t);
     };
     auto checkCancel = [&](double t) {

@@ -32,7 +32,12 @@ public:
                   std::string description = {});
 
     /// Called by the simulator; appends one sample to every channel.
-    void sample(double t, std::span<const double> x, std::span<const double> y);
+    void sample(double t, std::span<const double> x, std::span<const double> y) {
+        sample(t, x, y, t);
+    }
+    /// The same, recorded at time t but with the probes evaluated at `t_eval` (the outputs y
+    /// were evaluated there too): the left limit at the end of a run.
+    void sample(double t, std::span<const double> x, std::span<const double> y, double t_eval);
     ResultSet& results() { return results_; }
     const ResultSet& results() const { return results_; }
 
@@ -61,7 +66,10 @@ class Simulator {
 public:
     Simulator(const System& system, SimulationOptions options);
     /// Runs from t_start (initial state from the system, or x0 if given) to t_end, sampling
-    /// into the recorder at t_start, t_start + interval, ..., t_end. Throws SolverError on
+    /// into the recorder at t_start, t_start + interval, ..., t_end. A sample at a
+    /// discontinuity shows the value after the jump, except at t_end: a jump there belongs to
+    /// after the run, so the last sample is the left limit (a job ending with the study does
+    /// not show as a drop in its last sample). Throws SolverError on
     /// integrator failure (SimulationRangeError when a model error arises after the start) and
     /// CancelledError when *cancel becomes true.
     void run(Recorder& recorder, const ProgressCallback& progress = {},

@@ -134,7 +134,8 @@ std::vector<SiteModel::KindSource> SiteModel::addBoundary() {
             sources.push_back(
                 {add(std::make_shared<power::WorkloadSource>(
                      "u_" + kind.label, spec_.workload, kind.representative, c_.resolution,
-                     c_.resolution == power::Resolution::Averaged ? c_.workload_window : 0.0)),
+                     c_.resolution == power::Resolution::Averaged ? c_.workload_window : 0.0,
+                     c_.horizon)),
                  "utilization", "floor_active"});
         }
     }

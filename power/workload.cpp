@@ -53,10 +53,12 @@ double simpsonPieces(F&& f, double a, double b, std::vector<double> cuts) {
 
 // ---------------------------------------------------------------------------------------------
 // Training
+double TrainingJob::rampUp() const { return start > 0.0 ? start_ramp : 0.0; }
+
 double TrainingJob::multiplier(double t) const {
     const double e = start + duration;
     if (t < start) return 0.0;
-    if (t < start + start_ramp) return (t - start) / start_ramp;
+    if (t < start + rampUp()) return (t - start) / start_ramp;
     if (t < e) return 1.0;
     if (ramp_down && t < e + end_ramp) return 1.0 - (t - e) / end_ramp;
     return 0.0;
@@ -94,10 +96,56 @@ double TrainingJob::utilization(double t) const {
     return m * (inCheckpoint(t) ? u_checkpoint : square(t));
 }
 
+double TrainingJob::multiplierIntegral(double a, double b) const {
+    a = std::max(a, start);
+    b = std::min(b, end());
+    if (b <= a) return 0.0;
+    // m is linear between its corners: the trapezoid rule on each piece is exact.
+    const double e = start + duration;
+    std::vector<double> cuts{a, b};
+    for (double c : {start + rampUp(), e}) {
+        if (c > a && c < b) cuts.push_back(c);
+    }
+    std::sort(cuts.begin(), cuts.end());
+    double sum = 0.0;
+    for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+        const double x = cuts[i], y = cuts[i + 1];
+        if (y <= x) continue;
+        const double h = y - x, d = 1e-9 * h;  // one-sided values at the corners
+        sum += 0.5 * (multiplier(x + d) + multiplier(y - d)) * h;
+    }
+    return sum;
+}
+
+int TrainingJob::lastCycle() const {
+    if (checkpoint_interval <= 0 || checkpoint_duration <= 0) return 0;
+    // The largest k with k·I < duration: checkpoint k starts before the nominal end.
+    return static_cast<int>(std::max(0.0, std::ceil(duration / checkpoint_interval) - 1.0));
+}
+
+std::pair<double, double> TrainingJob::cycle(int k) const {
+    if (lastCycle() == 0) return {start, end()};
+    const double a = k == 0 ? start : start + k * checkpoint_interval;
+    const double b = k == lastCycle() ? end() : start + (k + 1) * checkpoint_interval;
+    return {a, b};
+}
+
+double TrainingJob::cycleLevel(int k) const {
+    const double mean = meanLevel();
+    if (k == 0) return mean;  // no checkpoint before the first interval has passed
+    const auto [a, b] = cycle(k);
+    const double M = multiplierIntegral(a, b);
+    if (!(M > 0.0)) return mean;
+    const double dip = multiplierIntegral(a, std::min(a + checkpoint_duration, b));
+    return mean + (u_checkpoint - mean) * dip / M;
+}
+
 double TrainingJob::averagedUtilization(double t) const {
     const double m = multiplier(t);
     if (m <= 0.0) return 0.0;
-    return m * (inCheckpoint(t) ? u_checkpoint : meanLevel());
+    if (lastCycle() == 0) return m * meanLevel();
+    const double k = std::floor((t - start) / checkpoint_interval);
+    return m * cycleLevel(static_cast<int>(std::clamp(k, 0.0, double(lastCycle()))));
 }
 
 double TrainingJob::integral(double t0, double t1) const {
@@ -105,7 +153,7 @@ double TrainingJob::integral(double t0, double t1) const {
     if (b <= a) return 0.0;
     const double e = start + duration;
     std::vector<double> cuts{a, b};
-    for (double c : {start + start_ramp, e}) {
+    for (double c : {start + rampUp(), e}) {
         if (c > a && c < b) cuts.push_back(c);
     }
     if (checkpoint_interval > 0 && checkpoint_duration > 0) {
@@ -124,13 +172,13 @@ double TrainingJob::integral(double t0, double t1) const {
         if (y <= x) continue;
         const double mid = 0.5 * (x + y);
         const bool ckpt = inCheckpoint(mid);
-        const bool plateau = mid >= start + start_ramp && mid < e;
+        const bool plateau = mid >= start + rampUp() && mid < e;
         if (plateau) {
             sum += ckpt ? u_checkpoint * (y - x) : squareIntegral(x, y);
             continue;
         }
         // Ramp piece: m is linear here; use its formula at the piece ends (one-sided).
-        const bool up = mid < start + start_ramp;
+        const bool up = mid < start + rampUp();
         auto m = [&](double t) { return up ? (t - start) / start_ramp : 1.0 - (t - e) / end_ramp; };
         if (ckpt) {
             sum += u_checkpoint * 0.5 * (m(x) + m(y)) * (y - x);
@@ -154,9 +202,28 @@ void TrainingJob::discontinuities(double t0, double t1, Resolution r,
                                   std::vector<double>& out) const {
     const double e = start + duration;
     addIfIn(start, t0, t1, out);
-    if (start_ramp > 0) addIfIn(start + start_ramp, t0, t1, out);
+    if (rampUp() > 0) addIfIn(start + rampUp(), t0, t1, out);
     addIfIn(e, t0, t1, out);
     if (ramp_down && end_ramp > 0) addIfIn(e + end_ramp, t0, t1, out);
+    if (r == Resolution::Averaged) {
+        // The averaged level changes only where a cycle's level differs from the one before:
+        // after the first interval (which has no checkpoint), next to the ramps and in the last,
+        // partial cycle. Whole cycles on the plateau share one level and need no stop.
+        const int K = lastCycle();
+        if (K == 0 || t1 <= start) return;
+        const int k0 =
+            std::max(1, static_cast<int>(std::floor((t0 - start) / checkpoint_interval)));
+        const int k1 = std::min(K, static_cast<int>(std::ceil((t1 - start) / checkpoint_interval)));
+        double prev = cycleLevel(k0 - 1);
+        for (int k = k0; k <= k1; ++k) {
+            const double level = cycleLevel(k);
+            if (std::abs(level - prev) > 1e-12 * std::max(1.0, std::abs(prev))) {
+                addIfIn(cycle(k).first, t0, t1, out);
+            }
+            prev = level;
+        }
+        return;
+    }
     if (checkpoint_interval > 0 && checkpoint_duration > 0 && t1 > start) {
         const double k0 =
             std::max(1.0, std::floor((t0 - start - checkpoint_duration) / checkpoint_interval));
@@ -265,6 +332,17 @@ double TraceJob::shiftedIntegral(double t0, double t1, double shift) const {
                          std::move(cuts));
 }
 
+double TraceJob::shiftedWindowed(double t, double window, double shift, double horizon) const {
+    const double e = start + duration;
+    if (t < start || t >= e) return 0.0;
+    // The window stays inside the job and the study: one-sided at a start or an end, so an
+    // edge stays an edge instead of averaging in the zeros outside.
+    const double lo = std::max({t - 0.5 * window, start, 0.0});
+    const double hi = std::min({t + 0.5 * window, e, horizon});
+    if (!(hi > lo)) return shiftedUtilization(t, shift);
+    return shiftedIntegral(lo, hi, shift) / (hi - lo);
+}
+
 std::vector<double> TraceJob::rackShifts(int n) const {
     std::vector<double> d(static_cast<std::size_t>(n), 0.0);
     std::uint64_t state = seed;
@@ -332,7 +410,9 @@ std::shared_ptr<const ObjectSpec> trainingSpec() {
                 "length of a checkpoint (at most the interval)")
         .number("checkpoint_util_pct", "pct", 0.0, 100.0, 0.0,
                 "utilization during a checkpoint (% of idle-to-cap)")
-        .number("start_ramp_s", "s", 0.0, 1e5, 0.0, "linear ramp-up at the start")
+        .number("start_ramp_s", "s", 0.0, 1e5, 0.0,
+                "linear ramp-up at the start (none for a job starting at the study start: it is "
+                "running when the study opens)")
         .choice("end", {"stop", "ramp_down"}, "stop", "stop at once, or ramp down over end_ramp_s")
         .number("end_ramp_s", "s", 0.0, 1e5, 0.0, "ramp-down length (needed by \"ramp_down\")");
     return s;
@@ -854,7 +934,7 @@ double Workload::meanUtilization(int rack, double t0, double t1) const {
     return sum / (t1 - t0);
 }
 
-double Workload::windowedUtilization(int rack, double t, double window) const {
+double Workload::windowedUtilization(int rack, double t, double window, double horizon) const {
     checkRack(rack);
     if (!(window > 0.0)) {
         throw ModelError(fmt::format("windowedUtilization: window {} s must be positive", window));
@@ -863,12 +943,7 @@ double Workload::windowedUtilization(int rack, double t, double window) const {
     const auto& shift = rack_shifts_[static_cast<std::size_t>(rack)];
     double u = 0;
     for (std::size_t k = 0; k < list.size(); ++k) {
-        const std::size_t j = list[k];
-        double w = window;
-        if (const auto* tj = dynamic_cast<const TrainingJob*>(jobs_[j].get())) {
-            w = std::max(1.0, std::round(window / tj->period)) * tj->period;
-        }
-        u += jobs_[j]->shiftedIntegral(t - 0.5 * w, t + 0.5 * w, shift[k]) / w;
+        u += jobs_[list[k]]->shiftedWindowed(t, window, shift[k], horizon);
     }
     return std::min(u, 1.0);
 }

@@ -9,12 +9,20 @@
 // Two resolutions from one description:
 //  * resolved   utilization(rack, t): the iteration square wave, checkpoints, ramps.
 //  * averaged   averagedUtilization(rack, t): the square wave replaced by its mean level
-//               (τ_c·u_hi + τ_x·u_lo)/T, checkpoints, starts, ends and ramps kept.
+//               ū = (τ_c·u_hi + τ_x·u_lo)/T and each checkpoint cycle [start + k·I,
+//               start + (k + 1)·I) by one level that carries its checkpoint's energy:
+//               ū_k = ū + (u_ckpt − ū)·d/I on the plateau (cycleLevel); starts, ends and
+//               ramps kept. ∫ averaged dt = ∫ resolved dt over every whole cycle (exactly when I
+//               and d are whole iteration periods, else within (u_hi − u_lo)·T per edge).
+//  * A job that starts at the study start (start_h 0) is running when the study opens: its
+//    start ramp lies before the study (both resolutions), so a study starts in the steady
+//    state of its load. Start it later to study its start.
 //  * meanUtilization(rack, t0, t1): the exact average of the resolved waveform over an
 //    interval (closed-form integral of the square wave; Simpson's rule on pieces where the
 //    waveform is at most quadratic, which is exact there).
-// discontinuities(rack, t0, t1, resolution) lists job starts and ends, ramp corners,
-// checkpoint edges, trace wrap-arounds and, when resolved, every square-wave edge.
+// discontinuities(rack, t0, t1, resolution) lists job starts and ends and ramp corners; when
+// resolved also checkpoint edges and every square-wave edge, when averaged the changes of
+// the cycle level (after the first interval, the last partial cycle).
 //
 // The keys are declared once in workloadSpec() (types, units, ranges, defaults, meanings); the
 // JSON Schema of the section comes from there. In short (all keys optional unless marked;
@@ -69,6 +77,7 @@
 // Racks without a job at time t are idle (u = 0), so the rack model gives idle power.
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -98,6 +107,13 @@ public:
     virtual double integral(double t0, double t1) const = 0;
     virtual void discontinuities(double t0, double t1, Resolution r,
                                  std::vector<double>& out) const = 0;
+    /// The averaged job as a study with a moving-average window `window` [s] over the output
+    /// interval sees it, for a rack `shift` seconds ahead in its trace, in a study ending at
+    /// `horizon` [s]. Default: the averaged utilization (already free of sub-interval detail).
+    virtual double shiftedWindowed(double t, double /*window*/, double shift,
+                                   double /*horizon*/) const {
+        return shiftedAveraged(t, shift);
+    }
     /// True while the job runs (power floor on for training).
     virtual bool floorActive(double t) const { return t >= start && t < end(); }
     /// The job as one rack replays it when its copy runs `shift` seconds ahead in the trace
@@ -137,9 +153,21 @@ public:
     double meanLevel() const {
         return compute_fraction * u_compute + (1 - compute_fraction) * u_comm;
     }
+    /// Averaged level of checkpoint cycle k (k = 0: [start, start + I), no checkpoint; k ≥ 1:
+    /// [start + k·I, start + (k + 1)·I), the last one to end()), per unit of the ramp factor:
+    /// ū_k = ū + (u_ckpt − ū)·∫_dip m dt / ∫_cycle m dt, so ∫_cycle m·ū_k dt carries the dip.
+    double cycleLevel(int k) const;
+    /// Index of the last checkpoint cycle (0 without checkpoints: one cycle, the whole job).
+    int lastCycle() const;
+    /// [s] start and end of cycle k.
+    std::pair<double, double> cycle(int k) const;
+    /// [s] the start ramp in force: none when the job starts at the study start (t = 0), where
+    /// it is already running.
+    double rampUp() const;
 
 private:
-    double multiplier(double t) const;  // ramp factor m(t) ∈ [0, 1]
+    double multiplier(double t) const;                    // ramp factor m(t) ∈ [0, 1]
+    double multiplierIntegral(double a, double b) const;  // ∫ m dt over [a, b], exact
     bool inCheckpoint(double t) const;
     double square(double t) const;                    // u_compute or u_comm
     double squareIntegral(double a, double b) const;  // ∫ square over [a, b], closed form
@@ -183,6 +211,10 @@ public:
         return shiftedUtilization(t, shift);
     }
     double shiftedIntegral(double t0, double t1, double shift) const override;
+    /// The moving average over `window` centred on t, clipped to the job ([start, end)) and to
+    /// the study ([0, horizon]): one-sided next to an edge, never averaging in the zeros
+    /// outside.
+    double shiftedWindowed(double t, double window, double shift, double horizon) const override;
     std::vector<double> rackShifts(int n) const override;
     void discontinuities(double t0, double t1, Resolution r,
                          std::vector<double>& out) const override;
@@ -234,12 +266,16 @@ public:
         return r == Resolution::Resolved ? utilization(rack, t) : averagedUtilization(rack, t);
     }
     double meanUtilization(int rack, double t0, double t1) const;
-    /// Moving average of the resolved utilization over a window centred on t: for each job
-    /// ∫u dt over [t − W_j/2, t + W_j/2] / W_j, with W_j the window rounded to whole iteration
-    /// periods for training jobs (so the square wave averages out exactly). Continuous in t
-    /// (no jumps: starts, ends and checkpoints become ramps of length W), and the energy of
-    /// every feature is kept: ∫ windowed dt = ∫ resolved dt away from the study's ends.
-    double windowedUtilization(int rack, double t, double window) const;
+    /// The utilization an averaged study feeds its racks (WorkloadSource with a window W):
+    ///  * training: the averaged level m(t)·ū_k of its checkpoint cycle (cycleLevel), exact
+    ///    in energy per cycle; starts, ends and ramp corners stay where they are
+    ///  * inference: the diurnal shape itself (continuous, nothing to average)
+    ///  * trace: the moving average over W centred on t, clipped to the job and to the study
+    ///    [0, horizon] (one-sided at an edge)
+    /// The jumps left (job starts and ends, cycle-level changes) are listed by
+    /// discontinuities(.., Averaged), so the integrator stops at them.
+    double windowedUtilization(int rack, double t, double window,
+                               double horizon = std::numeric_limits<double>::infinity()) const;
     bool floorActive(int rack, double t) const;
     void discontinuities(int rack, double t0, double t1, Resolution r,
                          std::vector<double>& out) const;

@@ -9,12 +9,13 @@
 namespace dctwin::power {
 
 WorkloadSource::WorkloadSource(std::string name, std::shared_ptr<const Workload> workload, int rack,
-                               Resolution resolution, double window)
+                               Resolution resolution, double window, double horizon)
     : Component(std::move(name)),
       workload_(std::move(workload)),
       rack_(rack),
       resolution_(resolution),
-      window_(window) {
+      window_(window),
+      horizon_(horizon) {
     if (window_ < 0.0 || !std::isfinite(window_)) {
         throw ModelError(
             fmt::format("WorkloadSource '{}': window {} s must be ≥ 0", this->name(), window_));
@@ -30,13 +31,13 @@ WorkloadSource::WorkloadSource(std::string name, std::shared_ptr<const Workload>
 
 void WorkloadSource::computeOutputs(double t, std::span<const double>, std::span<const double>,
                                     std::span<double> y) const {
-    y[kUtilization] = window_ > 0.0 ? workload_->windowedUtilization(rack_, t, window_)
+    y[kUtilization] = window_ > 0.0 ? workload_->windowedUtilization(rack_, t, window_, horizon_)
                                     : workload_->utilization(rack_, t, resolution_);
     y[kFloorActive] = workload_->floorActive(rack_, t) ? 1.0 : 0.0;
 }
 
 void WorkloadSource::discontinuities(double t0, double t1, std::vector<double>& times) const {
-    if (window_ > 0.0) return;  // the moving average has no jumps
+    // Averaged or windowed alike: job starts and ends stay sharp edges the integrator stops at.
     workload_->discontinuities(rack_, t0, t1, resolution_, times);
 }
 

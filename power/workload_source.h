@@ -9,13 +9,14 @@
 //   | output | utilization  | 1    | u(t) of the rack                             |
 //   | output | floor_active | 1    | 1 while a training job runs (power floor on) |
 // No states, no inputs.
-// With a window W > 0 the utilization is the moving average over W (Workload::
-// windowedUtilization): continuous, so the annual studies integrate across job starts and
-// checkpoints without restarting the integrator, while every feature keeps its energy.
+// With a window W > 0 the utilization is Workload::windowedUtilization (training at its
+// checkpoint-cycle level, inference as is, traces averaged over W inside the job and the
+// study [0, horizon]); the job starts and ends remain jumps, declared as discontinuities.
 //
 // PowerBus: sums n power inputs (rack groups) into one output.
 //   | input  | in0 .. in{n-1} | W | |
 //   | output | total          | W | Σ inputs |
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -29,7 +30,8 @@ class WorkloadSource : public Component {
 public:
     enum Output : std::size_t { kUtilization, kFloorActive };
     WorkloadSource(std::string name, std::shared_ptr<const Workload> workload, int rack,
-                   Resolution resolution, double window = 0.0);
+                   Resolution resolution, double window = 0.0,
+                   double horizon = std::numeric_limits<double>::infinity());
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
                         std::span<double> y) const override;
     void discontinuities(double t0, double t1, std::vector<double>& times) const override;
@@ -40,7 +42,8 @@ private:
     std::shared_ptr<const Workload> workload_;
     int rack_;
     Resolution resolution_;
-    double window_;  // [s] moving-average window (0: none)
+    double window_;   // [s] moving-average window (0: none)
+    double horizon_;  // [s] study end (trace windows stop there)
 };
 
 class PowerBus : public Component {

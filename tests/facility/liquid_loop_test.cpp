@@ -31,16 +31,20 @@ TEST(LiquidLoop, ReferenceYearCduPumpEnergyFallsByMoreThanHalf) {
                 num(r.summary, "fws_pump_energy_MWh"), num(r.summary, "pue"));
     EXPECT_LT(cdu, 0.5 * 999.0);
     EXPECT_NEAR(cdu, 230.0, 0.15 * 230.0);
-    // The pumps follow the load: the hour-to-hour power moves with IT (idle racks: ΔT falls,
-    // the setpoint resets down), never above the rated-speed 114 kW.
+    // The pumps follow the load, never above the rated-speed 114 kW. The reference year has
+    // no idle racks (issue 10: the jobs run from the first sample to the last); its load
+    // swings with the 24 inference racks between 47.5 % and 95 % (~1.2 MW of ~8.2 MW, IT
+    // min/max ≈ 0.86). The flow follows the heat at the 10 K rise and the pump power the
+    // flow to a power between 2 and 3 (affinity laws with the Δp reset): 0.86² = 0.74, so
+    // lo < 0.8·hi, and the least pump power comes with less IT than the most.
     const auto& p = r.report.timeseries.at("cooling", "cdu_pump_power").values;
-    double lo = INFINITY, hi = 0.0;
-    for (double v : p) {
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-    }
+    const auto& it = r.report.timeseries.at("power", "it_power").values;
+    const auto [lo_it, hi_it] = std::minmax_element(p.begin(), p.end());
+    const double lo = *lo_it, hi = *hi_it;
     EXPECT_LT(hi, 8 * 14.25e3);
-    EXPECT_LT(lo, 0.6 * hi);
+    EXPECT_LT(lo, 0.8 * hi);
+    EXPECT_LT(it[static_cast<std::size_t>(lo_it - p.begin())],
+              it[static_cast<std::size_t>(hi_it - p.begin())]);
 }
 
 TEST(LiquidLoop, FourOrEightRacksPerCduDrawTheSameFlowPerRack) {

@@ -40,10 +40,21 @@ TEST(ReferenceScenario, SummerWeekSummaryIsCompletePlausibleAndBalanced) {
     // DESIGN.md §3.4: the energy balance closes to better than 0.1 %.
     EXPECT_LT(std::abs(num(s, "energy_balance_rel_error")), 1e-3);
 
-    // Definitions (DESIGN.md §3.3, §5.2): PUE = facility/IT energy, WUE = water/IT energy.
+    // The overhead by hand, for ~8.2 MW of IT (see the annual test below): other loads 150 kW
+    // (1.8 %), UPS double conversion and transformers 3-4.5 %; cooling in a July week: CDU
+    // and facility pumps ~0.7 %, dry-cooler fans ~1 %, and the air side: ~1.65 MW of air load
+    // (10 % of ~7.8 MW of rack power, 0.41 MW fabric, 0.15 MW other, ~0.3 MW of indoor
+    // losses) on air-cooled chillers at COP 3.5-4.4 (the YCAL curve on July afternoons; the
+    // economizer carries the cool nights only) ≈ 0.4 MW, 4-5.5 %: cooling 5.5-7.5 %,
+    // PUE 1.10-1.14 (measured 1.1225 at d97ea3a).
     const double it_MWh = num(s, "it_energy_MWh");
-    EXPECT_NEAR(num(s, "facility_energy_MWh") / it_MWh, pue, 1e-9);
-    EXPECT_NEAR(num(s, "wue_L_per_kWh"), num(s, "water_m3") * 1e3 / (it_MWh * 1e3), 1e-9);
+    EXPECT_GT(pue, 1.10);
+    EXPECT_LT(pue, 1.14);
+    // Water: adiabatic spray only. At most the evaporation of all the heat rejected (~8.5 MW
+    // with the losses, latent heat 2.42 MJ/kg) while the pads run; an upper bound of the whole
+    // week: 8.5 MW × 604,800 s / 2.42 MJ/kg = 2,124 m³; pads run on warm afternoons only.
+    EXPECT_GE(num(s, "water_m3"), 0.0);
+    EXPECT_LT(num(s, "water_m3"), 0.5 * 2124.0);
     EXPECT_GE(num(s, "peak_facility_kW"), num(s, "peak_it_kW"));
 
     // IT energy lies between the whole hall idle and the whole hall at its peak: 64 racks ×
@@ -84,6 +95,91 @@ TEST(ReferenceScenario, SummerWeekSummaryIsCompletePlausibleAndBalanced) {
                                {"water", "water_total"}}) {
         EXPECT_NE(ts.find(g, n), nullptr) << g << "/" << n;
     }
+}
+
+/// ∫ y dt by the trapezoid rule over the report's time grid [unit·s].
+double trapezoid(const ResultSet& ts, const char* group, const char* name) {
+    const Channel* c = ts.find(group, name);
+    EXPECT_NE(c, nullptr) << group << "/" << name;
+    if (!c) return 0.0;
+    double e = 0.0;
+    for (std::size_t i = 1; i < ts.time.size(); ++i) {
+        e += 0.5 * (c->values[i] + c->values[i - 1]) * (ts.time[i] - ts.time[i - 1]);
+    }
+    return e;
+}
+
+TEST(ReferenceScenario, ReferenceYearKeepsItsEdgesAndItsEnergy) {
+    // Issue 10, "What it must show": IT energy of the annual reference run equals the integral
+    // of the resolved workload within 0.05 %; no first- or last-sample step larger than 1 % of
+    // IT. scenarios/azure_gb300_64.json as shipped: 365 days at 10-minute output.
+    const RunOutcome r = run(reference());
+    const Json& s = r.summary;
+    const ResultSet& ts = r.report.timeseries;
+    const Channel* it = ts.find("power", "it_power");
+    ASSERT_NE(it, nullptr);
+    const auto& P = it->values;
+    ASSERT_EQ(P.size(), 365u * 144u + 1u);
+
+    // The first sample is the steady state at the year's load (every job starts at the
+    // study start, so it is running when the study opens) and the last one is the year's
+    // last instant, not the jobs ending with it: the neighbouring samples differ by the
+    // weather and the inference shape over 10 minutes only (measured 0.21 % at both ends).
+    const std::size_t n = P.size();
+    EXPECT_LT(std::abs(P[1] - P[0]), 0.01 * P[1]) << P[0] << " W then " << P[1] << " W";
+    EXPECT_LT(std::abs(P[n - 1] - P[n - 2]), 0.01 * P[n - 2])
+        << P[n - 2] << " W then " << P[n - 1] << " W";
+    const Channel* tj = ts.find("cooling", "max_gpu_junction_temp");
+    ASSERT_NE(tj, nullptr);
+    EXPECT_LT(std::abs(tj->values[1] - tj->values[0]), 0.1);  // no start transient [K]
+
+    // The IT energy meter against the integral of the sampled IT power. The input side is
+    // exact (power_Workload.ReferenceYearAveragedInputCarriesTheResolvedEnergy: the averaged
+    // utilization integrates to the resolved workload's ∫u dt within 1e-6, checkpoints
+    // included), so what is left is the integrator: at the annual rel_tol 5e-4 the meter
+    // reads 0.035 % below the series (measured; 1e-6 % at rel_tol 1e-6, and the 1-minute
+    // series integrates to the 10-minute one within 1e-5 %). Before issue 10 the solver
+    // stepped over the averaged checkpoint bumps and the meter read 0.27 % above.
+    const double meter_J = num(s, "it_energy_MWh") * 3.6e9;
+    EXPECT_NEAR(meter_J, trapezoid(ts, "power", "it_power"), 5e-4 * meter_J);
+
+    // IT energy by hand from the scenario's inputs (racks.json: 135 kW TDP, idle 25 % →
+    // P(u) = 33.75 kW + u·101.25 kW per rack; GPU leakage 10 % of 1,400 W at 65 °C doubling
+    // per 25 K):
+    //   pretrain 32 racks  ū = 0.75·100 % + 0.25·80 % = 0.95, 90 s at 10 % every 2 h from the
+    //                      second cycle: (0.95·7,110 + 0.10·90)/7,200 = 0.939375 → ū_year
+    //                      0.939377 → 128.86 kW per rack, 4,123.6 kW
+    //   research 8 racks   0.6·100 % + 0.4·70 % = 0.88 → 122.85 kW, 982.8 kW
+    //   chat 24 racks      95 % × mean shape: hourly profile mean 0.69875 → trough 0.5 +
+    //                      0.5·(0.69875 − 0.35)/0.65 = 0.76827, weekday mean 6.7/7 = 0.95714
+    //                      → ū 0.69858 → 104.48 kW, 2,507.5 kW
+    //   fabric             100 Quantum-X800 switches: 410.4 kW
+    //   leakage            dies at ~72 °C (45 °C rack outlet + ~27 K plate and junction rise,
+    //                      regression_test.cpp): 140 W·(2^(7/25) − 1) = 30 W × 4,608 GPUs =
+    //                      138 kW
+    //   → 8,162 kW × 8,760 h = 71,500 MWh. Band ±1 %: the leakage is ±0.25 % per K of the
+    //   mean die temperature, and the PSU curve is left out.
+    EXPECT_NEAR(num(s, "it_energy_MWh"), 71500.0, 715.0);
+    // PUE from the overhead by hand (the reference site over a Milwaukee year): other loads
+    // 150 kW (1.8 %), UPS double conversion and transformers 3-4.5 %, cooling (CDU and FWS
+    // pumps ~0.6 %, dry-cooler fans ~0.2 %, air side with the economizer most of the year
+    // ~1.3 %) 1.5-3 %: 1.063-1.093.
+    EXPECT_GT(num(s, "pue"), 1.063);
+    EXPECT_LT(num(s, "pue"), 1.093);
+
+    // Regression values: produced by this test's run at commit d97ea3a (issue 10 "workload
+    // averaging that keeps edges", 2026-12-01, Release, GCC 12, rel_tol 5e-4). Bands trip at a
+    // 0.2 % model change: PUE ±0.0008 (0.07 %), energies ±0.1 %, water ±0.15 % (spray on a
+    // threshold: solver noise at 5e-4 is below 0.05 %), junction ±0.1 K (0.13 % of 76 °C).
+    // Before issue 10: PUE 1.07824, IT 71,683.6 MWh (the meter 0.27 % above its own series),
+    // facility 77,292.0 MWh, water 561.7 m³, hottest GPU 78.33 °C (the overshoot after the
+    // half-load start).
+    EXPECT_NEAR(num(s, "pue"), 1.07828, 0.0008);
+    EXPECT_NEAR(num(s, "it_energy_MWh"), 71443.57, 71.4);
+    EXPECT_NEAR(num(s, "facility_energy_MWh"), 77035.87, 77.0);
+    EXPECT_NEAR(num(s, "water_m3"), 555.30, 0.83);
+    EXPECT_NEAR(num(s, "max_gpu_junction_C"), 76.025, 0.1);
+    EXPECT_LT(std::abs(num(s, "energy_balance_rel_error")), 1e-6);
 }
 
 TEST(ReferenceScenario, FullLoadPeakItIsAboutNineMegawatts) {

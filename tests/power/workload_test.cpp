@@ -51,11 +51,14 @@ TEST(power_Workload, MeanOverAPeriodEqualsAverageOfResolvedWaveform) {
         EXPECT_NEAR(w.meanUtilization(0, c[0], c[1]), numericMean(w, 0, c[0], c[1]), 2e-5)
             << c[0] << ".." << c[1];
     }
-    // Averaged resolution: the iteration mean level, checkpoints kept.
+    // Averaged resolution: the iteration mean level in the first half hour (no checkpoint
+    // yet), then each 1,800 s cycle at the level that carries its 120 s checkpoint at 5 %:
+    // 0.72 + (0.05 − 0.72)·120/1800 = 0.675333…, inside the checkpoint and outside alike.
     EXPECT_NEAR(w.averagedUtilization(0, t0 + 1.0), 0.72, 1e-12);
-    EXPECT_NEAR(w.averagedUtilization(0, s + 1800 + 60), 0.05, 1e-12);  // inside a checkpoint
-    EXPECT_NEAR(w.averagedUtilization(0, s + 15), 0.5 * 0.72, 1e-12);   // half-way up the ramp
-    EXPECT_DOUBLE_EQ(w.utilization(3, t0), 0.0);                        // idle rack
+    EXPECT_NEAR(w.averagedUtilization(0, s + 1800 + 60), 0.72 - 0.67 * 120.0 / 1800.0, 1e-12);
+    EXPECT_NEAR(w.averagedUtilization(0, s + 1800 + 900), 0.72 - 0.67 * 120.0 / 1800.0, 1e-12);
+    EXPECT_NEAR(w.averagedUtilization(0, s + 15), 0.5 * 0.72, 1e-12);  // half-way up the ramp
+    EXPECT_DOUBLE_EQ(w.utilization(3, t0), 0.0);                       // idle rack
 }
 
 TEST(power_Workload, DiscontinuitiesPerResolution) {
@@ -71,11 +74,123 @@ TEST(power_Workload, DiscontinuitiesPerResolution) {
     res.erase(std::unique(res.begin(), res.end()), res.end());
     EXPECT_GT(res.size(), 100u);
     EXPECT_TRUE(std::binary_search(res.begin(), res.end(), 36.0 + 2.5 * 10 + 1.5));
-    // Checkpoints: the first at 36 + 1800 s for 120 s.
-    std::vector<double> ck;
+    // Checkpoints: the first at 36 + 1800 s for 120 s. Resolved: both edges. Averaged: only
+    // the change of level after the first (checkpoint-free) interval; the next cycles share
+    // one level and need no stop.
+    std::vector<double> ck, ck_res;
     w.discontinuities(0, 1800, 2000, Resolution::Averaged, ck);
-    EXPECT_NE(std::find(ck.begin(), ck.end(), 1836.0), ck.end());
-    EXPECT_NE(std::find(ck.begin(), ck.end(), 1956.0), ck.end());
+    EXPECT_EQ(ck, (std::vector<double>{1836.0}));
+    w.discontinuities(0, 1800, 2000, Resolution::Resolved, ck_res);
+    EXPECT_NE(std::find(ck_res.begin(), ck_res.end(), 1836.0), ck_res.end());
+    EXPECT_NE(std::find(ck_res.begin(), ck_res.end(), 1956.0), ck_res.end());
+    std::vector<double> later;
+    w.discontinuities(0, 3000, 5000, Resolution::Averaged, later);
+    EXPECT_TRUE(later.empty()) << later.front();
+}
+
+/// ∫ f dt over [a, b] by the midpoint rule on cells of h [s] (exact for piecewise-linear f
+/// whose corners lie on the cell grid).
+template <class F>
+double midpoint(F&& f, double a, double b, double h) {
+    double s = 0;
+    const auto n = static_cast<long>(std::llround((b - a) / h));
+    for (long i = 0; i < n; ++i) s += f(a + (static_cast<double>(i) + 0.5) * h);
+    return s * h;
+}
+
+TEST(power_Workload, AveragedCarriesTheEnergyOfEveryCheckpointCycle) {
+    // Issue 10: checkpoint dips integrated exactly. The averaged waveform's integral over the
+    // whole job (start ramp, four cycles, the ramp-down) equals the resolved waveform's
+    // closed-form integral; I = 1800 s = 720 iterations and d = 120 s = 48 iterations, so the
+    // square wave averages out exactly on every piece. Midpoint on 0.5 s cells (corners at
+    // 36, 66, 36 + k·1800 and the end all on the grid).
+    const Workload w = load(kTraining);
+    const double s = 36.0, end = s + 7200.0 + 20.0;
+    const double avg =
+        midpoint([&](double t) { return w.averagedUtilization(0, t); }, 0.0, end + 10.0, 0.5);
+    const double res = w.meanUtilization(0, 0.0, end + 10.0) * (end + 10.0);
+    EXPECT_NEAR(avg, res, 1e-9 * res);
+    // And cycle by cycle: cycle 2 (s + 3600 .. s + 5400), 0.675333… × 1800 s.
+    const double c2 =
+        midpoint([&](double t) { return w.averagedUtilization(0, t); }, s + 3600, s + 5400, 0.5);
+    EXPECT_NEAR(c2, w.meanUtilization(0, s + 3600, s + 5400) * 1800.0, 1e-9 * c2);
+    EXPECT_NEAR(c2, (0.72 * 1680 + 0.05 * 120), 1e-9 * c2);
+}
+
+TEST(power_Workload, AJobStartingWithTheStudyIsRunningWhenItOpens) {
+    // Issue 10: "the first sample is the steady state". A job at start_h 0 has been running
+    // before the study: no start ramp in either resolution (0.6 × 100 % + 0.4 × 30 % = 0.72
+    // at t = 0); the same job started at 36 s ramps over its 30 s.
+    const Workload w = load(R"({"racks": 2, "jobs": [{"name": "t", "type": "training",
+        "racks": 1, "start_h": 0, "duration_h": 2, "iteration_period_s": 2.5,
+        "compute_fraction": 0.6, "compute_util_pct": 100, "comm_util_pct": 30,
+        "start_ramp_s": 30}]})");
+    EXPECT_NEAR(w.averagedUtilization(0, 0.0), 0.72, 1e-12);
+    EXPECT_NEAR(w.windowedUtilization(0, 0.0, 600.0), 0.72, 1e-12);
+    EXPECT_DOUBLE_EQ(w.utilization(0, 0.0), 1.0);  // compute phase of the first iteration
+    std::vector<double> d;
+    w.discontinuities(0, 0.0, 100.0, Resolution::Averaged, d);
+    EXPECT_TRUE(d.empty());  // no ramp corner at 30 s
+    EXPECT_NEAR(load(kTraining).averagedUtilization(0, 36.0 + 15.0), 0.36, 1e-12);
+}
+
+TEST(power_Workload, AveragingWindowsStopAtJobStartsAndEnds) {
+    // Issue 10: a window does not cross a job's start or end (nor the study's): next to an
+    // edge it is one-sided, so the edge stays a step the simulator stops at instead of a
+    // ramp averaging in zeros. A trace job from 1 h to 3 h, 600 s windows.
+    const Workload w = load(R"({"racks": 1, "jobs": [{"name": "replay", "type": "trace",
+        "racks": 1, "start_h": 1, "duration_h": 2, "file": "data/traces/cbsugpu08_usage_stats.txt",
+        "format": "cornell", "quantity": "power_W", "column": "powerave", "idle_W": 40,
+        "max_W": 400}]})");
+    const double a = 3600.0, b = 3 * 3600.0, W = 600.0;
+    EXPECT_EQ(w.windowedUtilization(0, a - 1e-6, W), 0.0);
+    EXPECT_NEAR(w.windowedUtilization(0, a, W), w.meanUtilization(0, a, a + 300.0), 1e-12);
+    EXPECT_NEAR(w.windowedUtilization(0, a + 100.0, W), w.meanUtilization(0, a, a + 400.0), 1e-12);
+    EXPECT_NEAR(w.windowedUtilization(0, a + 1000.0, W), w.meanUtilization(0, a + 700, a + 1300),
+                1e-12);
+    EXPECT_NEAR(w.windowedUtilization(0, b - 1.0, W), w.meanUtilization(0, b - 301.0, b), 1e-12);
+    EXPECT_EQ(w.windowedUtilization(0, b, W), 0.0);
+    // A study ending at 2 h: the window stops there too.
+    EXPECT_NEAR(w.windowedUtilization(0, 7200.0, W, 7200.0), w.meanUtilization(0, 6900, 7200),
+                1e-12);
+    // Both edges are discontinuities of the averaged workload.
+    std::vector<double> d;
+    w.discontinuities(0, 0.0, 4 * 3600.0, Resolution::Averaged, d);
+    EXPECT_EQ(d, (std::vector<double>{a, b}));
+}
+
+TEST(power_Workload, ReferenceYearAveragedInputCarriesTheResolvedEnergy) {
+    // Issue 10, "IT energy equals the resolved workload's energy": the input side. The
+    // utilization an annual study feeds each rack group of scenarios/azure_gb300_64.json
+    // (windowedUtilization, 600 s) integrates over the year to the resolved workload's
+    // closed-form ∫u dt within 1e-6 (its checkpoint cycles are 2 h = 3,600 iterations, the
+    // checkpoints 45). Midpoint on 60 s cells: exact for the training levels (corners at
+    // whole 2 h), ~1e-9 for the inference shape (quadratic within an hour).
+    const Json j = parseJson(R"({"tenants": {"research": 0.625, "product": 0.375},
+      "start_weekday": 3, "racks": 64, "jobs": [
+      {"name": "pretrain", "type": "training", "tenant": "research", "racks": 32, "start_h": 0,
+       "duration_h": 8760, "iteration_period_s": 2.0, "compute_fraction": 0.75,
+       "compute_util_pct": 100, "comm_util_pct": 80, "checkpoint_interval_h": 2,
+       "checkpoint_duration_s": 90, "checkpoint_util_pct": 10, "start_ramp_s": 120},
+      {"name": "research_runs", "type": "training", "tenant": "research", "racks": 8,
+       "start_h": 0, "duration_h": 8760, "iteration_period_s": 1.0, "compute_fraction": 0.6,
+       "compute_util_pct": 100, "comm_util_pct": 70},
+      {"name": "chat", "type": "inference", "tenant": "product", "racks": 24, "start_h": 0,
+       "peak_util_pct": 95, "peak_to_trough": 2.0}]})",
+                             "workload");
+    const Workload w = Workload::fromJson(JsonView(j, "/workload"));
+    const double T = 8760 * 3600.0;
+    for (const RackGroup& g : w.rackGroups()) {
+        const int r = g.representative();
+        const double resolved = w.meanUtilization(r, 0.0, T) * T;
+        const double fed =
+            midpoint([&](double t) { return w.windowedUtilization(r, t, 600.0, T); }, 0.0, T, 60.0);
+        EXPECT_NEAR(fed, resolved, 1e-6 * std::max(resolved, 1.0)) << "rack " << r;
+    }
+    // Pretrain by hand: 0.95 for the first 2 h, then (0.95·7110 + 0.10·90)/7200 = 0.939375
+    // for 4,379 cycles: ∫u dt = 0.95·7200 + 0.939375·7200·4379 s.
+    const int pre = w.racksOf(0).front();
+    EXPECT_NEAR(w.meanUtilization(pre, 0.0, T) * T, 0.95 * 7200 + 0.939375 * 7200 * 4379.0, 1.0);
 }
 
 TEST(power_Workload, InferenceDiurnalPeakToTroughAndWeekend) {
