@@ -289,14 +289,16 @@ TEST(DesignPoint, ReferenceSiteHoldsItsDesignDayButNotEveryHumidHour) {
     const RunOutcome r = sizeScenario(scenario(reference()));
     EXPECT_NEAR(designMetric(r, "design_reachable_fws_supply_C"), 31.0, 1e-9);
     // REGRESSION values (not hand calculations): `dctwin size scenarios/azure_gb300_64.json`
-    // at 7fd81f2 (2026-12-01) gives 182 h of the TMY3 year above the setpoint at design heat
-    // and the worst hour 1.90796 K above. Bands ±1 h and ±0.004 K (0.2 %). Re-derive them when
-    // the plant sizing changes (a growth margin on the heat rejection adds units and cuts both).
+    // at 8c4e01c (2026-12-01) gives 189 h of the TMY3 year above the setpoint at design heat
+    // and the worst hour 1.98120 K above. Bands ±1 h and ±0.004 K (0.2 %). At 7fd81f2 they were
+    // 182 h and 1.90796 K: issue 15's growth margin now reaches the heat rejection, which is
+    // counted (14 units instead of 13) and checked at the grown design heat, 1.1 × today's —
+    // so more humid hours miss, although one more unit is installed.
     // Whatever the count, the hours are whole hours of the weather year.
     const double hours = designMetric(r, "design_hours_above_fws_setpoint_h");
-    EXPECT_NEAR(hours, 182.0, 1.0);
+    EXPECT_NEAR(hours, 189.0, 1.0);
     EXPECT_EQ(hours, std::round(hours));
-    EXPECT_NEAR(designMetric(r, "design_worst_fws_excess_K"), 1.90796, 0.004);
+    EXPECT_NEAR(designMetric(r, "design_worst_fws_excess_K"), 1.98120, 0.004);
 }
 
 }  // namespace

@@ -118,7 +118,13 @@ TEST(Regression, SixteenRacksMixedAdiabaticMilwaukeeJanuary) {
     // and the meter, error-tested relative to its own growing total, drifts; the 10-minute
     // IT series integrates to 89.871 MWh, and so does the meter at rel_tol 1e-7 (1,195 steps,
     // measured). PUE +0.0006 follows (the same facility energy over a smaller IT meter).
-    expectMatches(s, {1.07520, 89.7945, 0.0, 75.185});
+    // Re-derived again at the merge of issues 10 and 15 (8c4e01c, 2026-12-01): {1.07394, 89.8715,
+    // 0.0, 75.192}. The growth margin now sizes the cooling plant (14 heat-rejection and 14 CRAH
+    // units for the hall instead of 13 and 13), so the fans and CRAHs share the load more
+    // thinly: PUE −0.0013. IT 89.8715 is back at the series' 89.871 MWh: with the plant's other
+    // step choices the meter's drift happens to vanish here; it remains an open solver item
+    // (meters error-tested on their increments, not their totals).
+    expectMatches(s, {1.07394, 89.8715, 0.0, 75.192});
 }
 
 TEST(Regression, EightRacksTrainingCoolingTowerDallasAugust) {
