@@ -30,4 +30,13 @@ inline double rateLimit(double x, double up, double down) {
     return down > 0.0 ? down * std::tanh(x / down) : 0.0;
 }
 
+/// Rate of a continuous set–reset latch L ∈ [0, 1] (1 = set):
+///   dL/dt = (s·(1 − L) − r·L)/τ
+/// with set and reset drives s, r ∈ [0, 1]. With s = r = 0, L keeps its value (the latch's
+/// memory); s = 1 drives L to 1 within a few τ, r = 1 drives it to 0. A state, not a switch,
+/// so the integrator sees a smooth right-hand side and no root finding is needed.
+inline double latchRate(double L, double set, double reset, double tau) {
+    return (set * (1.0 - L) - reset * L) / tau;
+}
+
 }  // namespace dctwin::power::smooth
