@@ -188,6 +188,11 @@ RunOutcome runScenario(const ScenarioSpec& sc, const RunControl& control) {
     r.report.summary = metrics;
     r.summary = summaryJson(sc, metrics, r.report.tables);
     if (Json c = contingencyReport(sc, s); !c.is_null()) r.summary["contingency"] = c;
+    // Per job: compute lost to heat (issue 10), a report table and a summary object.
+    if (Table jobs = jobComputeTable(sc, s); jobs.rows() > 0) {
+        r.summary["jobs"] = tableJson(jobs);
+        r.report.tables.push_back(std::move(jobs));
+    }
     r.summary["power_smoothing"] = sc.power.smoothing;
     r.summary["site_battery"] = sc.power.bess;
     r.stats = s.stats;
