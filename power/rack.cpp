@@ -84,9 +84,13 @@ RackPower::RackPower(std::string name, RackSpec spec, int count, TripPolicy trip
     }
     const double n = count_;
     addState(kTrip, {"trip", "1", 1.0, 0.0, "thermal-trip latch (1 = tripped)"});
-    if (trip_.restart == TripRestart::AfterDelay) {
-        addState(kTripTimer, {"trip_timer", "s", trip_.restart_delay, 0.0,
-                              "seconds since the die fell below the shutdown temperature"});
+    if (trip_.restart == TripRestart::AfterCooling) {
+        addState(kRestartState, {"trip_cooled", "1", 1.0, 0.0,
+                                 "latch: the die has read the restart temperature since the "
+                                 "last trip"});
+    } else if (trip_.restart == TripRestart::AfterDelay) {
+        addState(kRestartState, {"trip_timer", "s", trip_.restart_delay, 0.0,
+                                 "seconds since the die fell below the shutdown temperature"});
     }
     addInput(kUtilization,
              {"utilization", "1", 1.0, 0.0, "GPU utilization (idle 0 → power cap 1)"});
@@ -104,25 +108,34 @@ RackPower::RackPower(std::string name, RackSpec spec, int count, TripPolicy trip
     addOutput(kClock, {"clock", "1", 1.0, 1.0, "clock factor the throttle leaves (1 = full)"});
 }
 
-std::pair<double, double> RackPower::latchDrives(double T, double L, double timer) const {
+namespace {
+/// Drives (S, R) of a latch at L with set and reset demands s, r that snaps: past L ≈ 0.028 it
+/// drives itself to 1 unless reset, below it falls back to 0 unless set (header comment).
+std::pair<double, double> snapDrives(double s, double r, double L) {
+    const double g = smooth::step01((L - 0.02) / 0.08);
+    return {s + (1.0 - s) * g * (1.0 - r), r + (1.0 - r) * (1.0 - s) * (1.0 - g)};
+}
+}  // namespace
+
+double RackPower::shutdownDrive(double T) const {
     const RackSpec& s = model_.spec();
-    const double s_T = smooth::step01((T - s.shutdown_temp) / s.shutdown_width);
+    return smooth::step01((T - s.shutdown_temp) / s.shutdown_width);
+}
+
+std::pair<double, double> RackPower::latchDrives(double T, double L, double memory) const {
+    const double s_T = shutdownDrive(T);
     double r = 0.0;
     switch (trip_.restart) {
         case TripRestart::Never:
             break;
         case TripRestart::AfterCooling:
-            r = 1.0 - smooth::step01(T - trip_.restart_temp);  // band 1 K
+            r = std::clamp(memory, 0.0, 1.0) * (1.0 - s_T);
             break;
         case TripRestart::AfterDelay:
-            r = smooth::step01(timer - trip_.restart_delay) * (1.0 - s_T);  // band 1 s
+            r = smooth::step01(memory - trip_.restart_delay) * (1.0 - s_T);  // band 1 s
             break;
     }
-    // Self-hold: once past L ≈ 0.028 the latch drives itself to 1 (header comment).
-    const double g = smooth::step01((L - 0.02) / 0.08);
-    const double set = s_T + (1.0 - s_T) * g * (1.0 - r);
-    const double reset = r + (1.0 - r) * (1.0 - s_T) * (1.0 - g);
-    return {set, reset};
+    return snapDrives(s_T, r, L);
 }
 
 void RackPower::computeOutputs(double, std::span<const double> x, std::span<const double> u,
@@ -143,14 +156,20 @@ void RackPower::computeOutputs(double, std::span<const double> x, std::span<cons
 void RackPower::computeDerivatives(double, std::span<const double> x, std::span<const double> u,
                                    std::span<double> dxdt) const {
     const double T = u[kJunctionTemp];
-    const bool timed = trip_.restart == TripRestart::AfterDelay;
-    const double timer = timed ? x[kTripTimer] : 0.0;
-    const auto [set, reset] = latchDrives(T, x[kTrip], timer);
+    const double memory = trip_.restart == TripRestart::Never ? 0.0 : x[kRestartState];
+    const auto [set, reset] = latchDrives(T, x[kTrip], memory);
     dxdt[kTrip] = smooth::latchRate(x[kTrip], set, reset, kLatchTime);
-    if (timed) {
-        const RackSpec& s = model_.spec();
-        const double s_T = smooth::step01((T - s.shutdown_temp) / s.shutdown_width);
-        dxdt[kTripTimer] = 1.0 - s_T * timer / kLatchTime;
+    const double s_T = shutdownDrive(T);
+    if (trip_.restart == TripRestart::AfterCooling) {
+        // Set when the die reads the restart temperature (band 1 K above it), reset by the
+        // next trip: the restart, once begun, completes although the restarted GPUs' own
+        // power lifts the die back above the restart temperature within milliseconds.
+        // It snaps as L does: a restart begun at the edge of the 1 K band completes.
+        const double cooled = 1.0 - smooth::step01(T - trip_.restart_temp);
+        const auto [c_set, c_reset] = snapDrives(cooled, s_T, memory);
+        dxdt[kRestartState] = smooth::latchRate(memory, c_set, c_reset, kLatchTime);
+    } else if (trip_.restart == TripRestart::AfterDelay) {
+        dxdt[kRestartState] = 1.0 - s_T * memory / kLatchTime;
     }
 }
 
@@ -163,13 +182,13 @@ bool RackPower::outputDependsOnInput(std::size_t output, std::size_t input) cons
 }
 
 bool RackPower::outputDependsOnState(std::size_t output, std::size_t state) const {
-    if (state != kTrip) return false;  // the timer acts through the latch only
+    if (state != kTrip) return false;  // the restart state acts through the latch only
     return output != kClock;
 }
 
 bool RackPower::derivativeDependsOnState(std::size_t row, std::size_t state) const {
-    if (row == kTrip) return true;  // L, and the timer through the restart drive
-    return state == kTripTimer;     // the timer: only itself
+    if (row == kTrip) return true;  // L, and the restart state through the restart drive
+    return state == kRestartState;  // the restart state: only itself
 }
 
 bool RackPower::derivativeDependsOnInput(std::size_t, std::size_t input) const {

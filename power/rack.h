@@ -41,8 +41,13 @@
 // and the rack stays tripped however far the die then cools (no re-trip oscillation); a partial
 // latch below the threshold decays. The restart drive r (0 ≤ r ≤ 1) is the policy's:
 //   never          r = 0                       (the node waits for an operator, outside the run)
-//   after_cooling  r = 1 − step(T − T_restart)  [T in K, band 1 K]: restart once the die reads
-//                  T_restart or less
+//   after_cooling  r = C·(1 − s_T) with a second latch C ∈ [0, 1], "the die has cooled":
+//                  dC/dt = latchRate(C, S_C, R_C, τ_L), S_C and R_C as S and R above with
+//                  s_T → c_T = 1 − step(T − T_restart) [T in K, band 1 K], r → s_T, L → C:
+//                  set once the die reads T_restart or less, reset by the next trip. A drive
+//                  on T alone would stall: the restarted GPUs lift their die 17 K above the
+//                  plate within ~50 ms, out of the restart band, and the rack would sit half
+//                  restarted on partial power
 //   after_delay    r = step(τ − t_delay)·(1 − s_T) [band 1 s] with a timer state τ [s]:
 //                  dτ/dt = 1 − s_T·τ/τ_L, i.e. τ is held at 0 while the die is above T_sd and
 //                  counts the seconds since it fell below (a few junction time constants,
@@ -55,6 +60,7 @@
 //   | kind   | name        | unit | meaning                                        |
 //   |--------|-------------|------|------------------------------------------------|
 //   | state  | trip        | 1    | trip latch L (1 = tripped)                     |
+//   | state  | trip_cooled | 1    | after_cooling only: latch C (1 = die cooled)   |
 //   | state  | trip_timer  | s    | after_delay only: time since the die cooled    |
 //   | input  | utilization | 1    | GPU utilization u                              |
 //   | input  | junction_temp | K  | GPU junction temperature (thermal side)        |
@@ -148,12 +154,13 @@ public:
     bool derivativeDependsOnState(std::size_t row, std::size_t state) const override;
     bool derivativeDependsOnInput(std::size_t row, std::size_t input) const override;
 
-    /// Latch drives at die temperature T [K], latch L [1] and timer τ [s]: (S, R) of the
-    /// header's equations; exposed for tests.
-    std::pair<double, double> latchDrives(double T, double L, double timer) const;
+    /// Latch drives at die temperature T [K], latch L [1] and the restart state (C [1] or
+    /// τ [s]; ignored for "never"): (S, R) of the header's equations; exposed for tests.
+    std::pair<double, double> latchDrives(double T, double L, double memory) const;
 
     // Port indices.
-    static constexpr std::size_t kTrip = 0, kTripTimer = 1;
+    // State 1 exists for after_cooling (C) and after_delay (τ) only.
+    static constexpr std::size_t kTrip = 0, kRestartState = 1;
     static constexpr std::size_t kUtilization = 0, kJunctionTemp = 1;
     static constexpr std::size_t kItPower = 0, kHeatLiquid = 1, kHeatAir = 2, kGpuPower = 3,
                                  kThroughput = 4, kPsuLoss = 5, kTripped = 6, kClock = 7;
@@ -162,6 +169,7 @@ public:
     static constexpr double kLatchTime = 0.1;
 
 private:
+    double shutdownDrive(double T) const;  ///< s_T [1]
     RackPowerModel model_;
     int count_;
     TripPolicy trip_;

@@ -155,10 +155,23 @@ TEST(power_RackPower, LatchSetsAboveShutdownHoldsWhenCooledAndResetsByPolicy) {
     cool.restart = TripRestart::AfterCooling;
     cool.restart_temp = units::celsiusToKelvin(50.0);
     const RackPower after_cooling("cool", spec, 1, cool);
-    // Above T_restart + 1 K the latch holds; at or below T_restart, r = 1: dL/dt = −L/τ.
-    EXPECT_DOUBLE_EQ(rate(after_cooling, cool.restart_temp + 1.0, 1.0), 0.0);
-    EXPECT_NEAR(rate(after_cooling, cool.restart_temp, 1.0), -1.0 / tau, 1e-12);
-    EXPECT_EQ(after_cooling.states().size(), 1u);
+    ASSERT_EQ(after_cooling.states().size(), 2u);
+    // The restart follows the "cooled" latch C, not the die: with C = 0 the latch holds even
+    // with the die at T_restart; with C = 1 it resets (r = 1: dL/dt = −L/τ) even with the die
+    // back above T_restart (the restarted GPUs' own heat).
+    EXPECT_DOUBLE_EQ(rate(after_cooling, cool.restart_temp, 1.0, 0.0), 0.0);
+    EXPECT_NEAR(rate(after_cooling, cool.restart_temp + 20.0, 1.0, 1.0), -1.0 / tau, 1e-12);
+    // C sets at the restart temperature and is reset by the next trip.
+    {
+        std::vector<double> x{1.0, 0.0}, u{1.0, cool.restart_temp}, dx(2);
+        after_cooling.computeDerivatives(0.0, x, u, dx);
+        EXPECT_NEAR(dx[1], 1.0 / tau, 1e-12);
+        x = {0.0, 1.0};
+        u[1] = T_sd + 1.0;
+        after_cooling.computeDerivatives(0.0, x, u, dx);
+        EXPECT_NEAR(dx[1], -1.0 / tau, 1e-12);
+        EXPECT_NEAR(dx[0], 1.0 / tau, 1e-12);  // and the trip sets L at once
+    }
 
     TripPolicy delay;
     delay.restart = TripRestart::AfterDelay;
