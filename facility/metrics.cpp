@@ -417,6 +417,16 @@ std::vector<const power::Job*> jobsOf(const ScenarioSpec& sc) {
     return v;
 }
 
+/// GPUs of job j: its racks (the workload's placement) × GPUs of each rack's model.
+double jobGpus(const ScenarioSpec& sc, std::size_t j) {
+    std::vector<int> gpus_of_rack;
+    for (const RackEntry& e : sc.it.racks)
+        gpus_of_rack.insert(gpus_of_rack.end(), e.count, e.rack.gpus);
+    double n = 0;
+    for (int r : sc.workload->racksOf(j)) n += gpus_of_rack.at(static_cast<std::size_t>(r));
+    return n;
+}
+
 /// Report label of a job (a column of the "jobs" array): its name, '/' replaced.
 std::string jobLabel(const std::string& name) {
     std::string l = name;
@@ -466,7 +476,6 @@ std::vector<Metric> computeMetrics(const ScenarioSpec& sc, const ResultSet& rs) 
 }  // namespace
 
 void recordComputeChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
-    const System& sys = m.system();
     struct Slot {
         std::size_t throughput, tripped, clock;
         double gpus, racks;
@@ -543,20 +552,10 @@ void recordComputeChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder&
                  "running jobs' GPU-equivalents of compute lost to heat (throttle + trip)");
     rec.addProbe(over_jobs(tripped), "compute", "gpus_lost_to_trips", "1",
                  "running jobs' GPUs on tripped racks");
-    if (jobs.empty()) return;
-    ChannelArray a;
-    a.group = "jobs";
-    a.dimension = "job";
-    a.variables = {{"gpus_scheduled", "GPUs of the job while it runs"},
-                   {"gpus_tripped", "the job's GPUs on tripped racks"},
-                   {"gpus_throttled", "the job's GPUs below full clocks"},
-                   {"gpus_lost", "the job's GPU-equivalents of compute lost to heat"}};
-    std::vector<double> job_gpus;
+    // Per job: plain channels jobs/<name>/… (1-D, with units, as every /timeseries dataset).
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         const std::string label = jobLabel(jobs[j]->name);
-        a.labels.push_back(label);
-        job_gpus.push_back(gpus(job_slots[j]));
-        const std::string g = a.group + "/" + label;
+        const std::string g = "jobs/" + label;
         const std::vector<Slot> s = job_slots[j];
         auto when = [running, j, s](auto f) {
             return [running, j, s, f](double t, Y, Y y) { return running(j, t) ? f(s, y) : 0.0; };
@@ -567,9 +566,6 @@ void recordComputeChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder&
         rec.addProbe(when(lost), g, "gpus_lost", "1",
                      "the job's GPU-equivalents of compute lost to heat");
     }
-    // The labels (stored as job_name) are the names; a '/' in a name becomes '_'.
-    a.coordinates = {{"job_gpus", "1", "GPUs the job runs on", std::move(job_gpus)}};
-    rec.results().arrays.push_back(std::move(a));
 }
 
 Table jobComputeTable(const ScenarioSpec& sc, const StudyResults& r) {
@@ -579,15 +575,11 @@ Table jobComputeTable(const ScenarioSpec& sc, const StudyResults& r) {
     std::vector<std::string> names;
     std::vector<double> gpus, sched, trip, thr, lost, pct;
     const std::vector<const power::Job*> jobs = jobsOf(sc);
-    const ChannelArray* a = nullptr;
-    for (const auto& x : rs.arrays) {
-        if (x.group == "jobs") a = &x;
-    }
-    for (std::size_t j = 0; a && j < jobs.size(); ++j) {
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
         const std::string g = "jobs/" + jobLabel(jobs[j]->name);
         auto h = [&](const char* n) { return integral(rs.time, rs.at(g, n).values) / 3600.0; };
         names.push_back(jobs[j]->name);
-        gpus.push_back(std::get<std::vector<double>>(a->coordinates[0].values)[j]);
+        gpus.push_back(jobGpus(sc, j));
         sched.push_back(h("gpus_scheduled"));
         trip.push_back(h("gpus_tripped"));
         thr.push_back(h("gpus_throttled"));

@@ -55,8 +55,9 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& spec, const StudyResults& r
 /// throttle, whether anything overloaded (null when the study had no events).
 Json contingencyReport(const ScenarioSpec& spec, const StudyResults& r);
 
-/// Channels the compute-lost metrics read (group "compute": site totals; array "jobs": one
-/// column per job): records them on `rec`. Called by the study with its other channels.
+/// Channels the compute-lost metrics read (group "compute": site totals; "jobs/<job name>":
+/// per job, '/' in a name read as '_'): records them on `rec`. Called by the study with its other
+/// channels.
 void recordComputeChannels(const SiteModel& m, const ScenarioSpec& spec, Recorder& rec);
 
 /// Per job: GPUs, GPU-hours scheduled, tripped, throttled and lost, and the share of compute
