@@ -396,6 +396,83 @@ std::vector<Metric> junctionMetrics(const ScenarioSpec& sc, const StudyResults& 
     return m;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Compute lost to heat: throttling and thermal trips (issue 10). Reads the channels
+// recordComputeChannels records.
+
+/// Trapezoid ∫ v dt over the output grid [unit·s].
+double integral(const std::vector<double>& time, const std::vector<double>& v) {
+    double a = 0.0;
+    for (std::size_t i = 1; i < time.size(); ++i) {
+        a += 0.5 * (v[i] + v[i - 1]) * (time[i] - time[i - 1]);
+    }
+    return a;
+}
+
+std::vector<const power::Job*> jobsOf(const ScenarioSpec& sc) {
+    std::vector<const power::Job*> v;
+    if (sc.workload) {
+        for (const auto& j : sc.workload->jobs()) v.push_back(j.get());
+    }
+    return v;
+}
+
+/// GPUs of job j: its racks (the workload's placement) × GPUs of each rack's model.
+double jobGpus(const ScenarioSpec& sc, std::size_t j) {
+    std::vector<int> gpus_of_rack;
+    for (const RackEntry& e : sc.it.racks)
+        gpus_of_rack.insert(gpus_of_rack.end(), e.count, e.rack.gpus);
+    double n = 0;
+    for (int r : sc.workload->racksOf(j)) n += gpus_of_rack.at(static_cast<std::size_t>(r));
+    return n;
+}
+
+/// Report label of a job (a column of the "jobs" array): its name, '/' replaced.
+std::string jobLabel(const std::string& name) {
+    std::string l = name;
+    std::replace(l.begin(), l.end(), '/', '_');
+    return l;
+}
+
+std::vector<Metric> computeMetrics(const ScenarioSpec& sc, const ResultSet& rs) {
+    auto hours = [&](const char* n) {
+        return integral(rs.time, rs.at("compute", n).values) / 3600;
+    };
+    const double scheduled = hours("gpus_scheduled"), lost = hours("gpus_lost");
+    std::vector<Metric> m = {
+        {"gpu_hours_tripped_h", hours("gpus_tripped"), "GPU·h",
+         "GPU-hours with the GPU's rack thermally tripped (all GPUs, busy or not)"},
+        {"gpu_hours_throttled_h", hours("gpus_throttled"), "GPU·h",
+         "GPU-hours running below full clocks because of the junction temperature"},
+        {"rack_hours_tripped_h", hours("racks_tripped"), "h", "rack-hours thermally tripped"},
+        {"max_racks_tripped", maxOf(rs.at("compute", "racks_tripped").values), "1",
+         "most racks tripped at once"},
+        {"gpu_hours_scheduled_h", scheduled, "GPU·h", "jobs' GPUs × their time in the study"},
+        {"gpu_hours_lost_h", lost, "GPU·h",
+         "jobs' compute not delivered because of heat (throttle + trip), GPU-hours"},
+        {"gpu_hours_lost_to_trips_h", hours("gpus_lost_to_trips"), "GPU·h",
+         "jobs' GPU-hours on tripped racks"},
+        {"compute_lost_pct", scheduled > 0 ? 100.0 * lost / scheduled : NAN, "%",
+         "share of the jobs' scheduled compute lost to throttling and trips (NaN: no jobs)"},
+    };
+    if (!sc.events.empty()) {
+        // First sample after the first event with at least half a rack tripped.
+        double first = NAN;
+        double t0 = std::numeric_limits<double>::infinity();
+        for (const auto& e : sc.events) t0 = std::min(t0, e.at_s);
+        const auto& racks = rs.at("compute", "racks_tripped").values;
+        for (std::size_t i = 0; i < rs.time.size(); ++i) {
+            if (rs.time[i] >= t0 && racks[i] >= 0.5) {
+                first = rs.time[i] - t0;
+                break;
+            }
+        }
+        m.push_back({"first_trip_after_s", first, "s",
+                     "first event to the first rack thermally tripped (NaN: none)"});
+    }
+    return m;
+}
+
 }  // namespace
 
 /// Utility loss (issue 10): what the run simulated (study.cpp utilityLossLog), seconds after
@@ -419,6 +496,131 @@ std::vector<Metric> utilityLossMetrics(const StudyResults& r) {
                      "utility loss: heat-rejection fans running again after the loss"});
     }
     return m;
+}
+
+void recordComputeChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
+    struct Slot {
+        std::size_t throughput, tripped, clock;
+        double gpus, racks;
+    };
+    std::vector<Slot> slots;
+    const std::vector<const power::Job*> jobs = jobsOf(sc);
+    std::vector<std::vector<std::size_t>> slots_of_job(jobs.size());
+    for (const auto& rs : m.racks()) {
+        const RackKind& kind = m.sizing().kinds[rs.kind];
+        const double per_rack = sc.it.racks[kind.entry].rack.gpus;
+        slots.push_back({m.index(rs.power.out("throughput")), m.index(rs.power.out("tripped")),
+                         m.index(rs.power.out("clock")), rs.weight * per_rack, rs.weight});
+        if (kind.workload_group >= 0) {
+            const auto& wg =
+                m.sizing().workload_groups[static_cast<std::size_t>(kind.workload_group)];
+            for (std::size_t j : wg.jobs) slots_of_job[j].push_back(slots.size() - 1);
+        }
+    }
+    using Y = std::span<const double>;
+    // GPU-equivalents of the slots `which` (all when empty) at outputs y.
+    auto tripped = [](const std::vector<Slot>& s, Y y) {
+        double v = 0;
+        for (const Slot& k : s) v += k.gpus * y[k.tripped];
+        return v;
+    };
+    auto throttled = [](const std::vector<Slot>& s, Y y) {
+        double v = 0;
+        for (const Slot& k : s) v += y[k.clock] < 1.0 ? k.gpus * (1.0 - y[k.tripped]) : 0.0;
+        return v;
+    };
+    // Lost to heat only: the clock the throttle leaves on racks that are not tripped. A rack
+    // without supply (utility loss, battery empty) delivers nothing either, but that is lost to
+    // the power chain (it_load_lost_MWh), not to heat, so `throughput` is not used here.
+    auto lost = [](const std::vector<Slot>& s, Y y) {
+        double v = 0;
+        for (const Slot& k : s) v += k.gpus * (1.0 - y[k.clock] * (1.0 - y[k.tripped]));
+        return v;
+    };
+    auto gpus = [](const std::vector<Slot>& s) {
+        double v = 0;
+        for (const Slot& k : s) v += k.gpus;
+        return v;
+    };
+    std::vector<std::vector<Slot>> job_slots(jobs.size());
+    std::vector<std::pair<double, double>> windows;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        for (std::size_t k : slots_of_job[j]) job_slots[j].push_back(slots[k]);
+        windows.emplace_back(jobs[j]->start, jobs[j]->end());
+    }
+    auto running = [windows](std::size_t j, double t) {
+        return t >= windows[j].first && t < windows[j].second;
+    };
+    rec.addProbe([slots, tripped](double, Y, Y y) { return tripped(slots, y); }, "compute",
+                 "gpus_tripped", "1", "GPUs on thermally tripped racks (all racks)");
+    rec.addProbe([slots, throttled](double, Y, Y y) { return throttled(slots, y); }, "compute",
+                 "gpus_throttled", "1", "GPUs running below full clocks (all racks)");
+    rec.addProbe(
+        [slots](double, Y, Y y) {
+            double v = 0;
+            for (const Slot& k : slots) v += k.racks * y[k.tripped];
+            return v;
+        },
+        "compute", "racks_tripped", "1", "racks thermally tripped");
+    // Job totals: each job's GPUs while it runs.
+    auto over_jobs = [job_slots, running](auto f) {
+        return [job_slots, running, f](double t, Y, Y y) {
+            double v = 0;
+            for (std::size_t j = 0; j < job_slots.size(); ++j) {
+                if (running(j, t)) v += f(job_slots[j], y);
+            }
+            return v;
+        };
+    };
+    auto scheduled = [gpus](const std::vector<Slot>& s, Y) { return gpus(s); };
+    rec.addProbe(over_jobs(scheduled), "compute", "gpus_scheduled", "1", "GPUs of running jobs");
+    rec.addProbe(over_jobs(lost), "compute", "gpus_lost", "1",
+                 "running jobs' GPU-equivalents of compute lost to heat (throttle + trip)");
+    rec.addProbe(over_jobs(tripped), "compute", "gpus_lost_to_trips", "1",
+                 "running jobs' GPUs on tripped racks");
+    // Per job: plain channels jobs/<name>/… (1-D, with units, as every /timeseries dataset).
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        const std::string label = jobLabel(jobs[j]->name);
+        const std::string g = "jobs/" + label;
+        const std::vector<Slot> s = job_slots[j];
+        auto when = [running, j, s](auto f) {
+            return [running, j, s, f](double t, Y, Y y) { return running(j, t) ? f(s, y) : 0.0; };
+        };
+        rec.addProbe(when(scheduled), g, "gpus_scheduled", "1", "GPUs of the job while it runs");
+        rec.addProbe(when(tripped), g, "gpus_tripped", "1", "the job's GPUs on tripped racks");
+        rec.addProbe(when(throttled), g, "gpus_throttled", "1", "the job's GPUs below full clocks");
+        rec.addProbe(when(lost), g, "gpus_lost", "1",
+                     "the job's GPU-equivalents of compute lost to heat");
+    }
+}
+
+Table jobComputeTable(const ScenarioSpec& sc, const StudyResults& r) {
+    Table t;
+    t.path = "study/jobs";
+    const ResultSet& rs = r.channels;
+    std::vector<std::string> names;
+    std::vector<double> gpus, sched, trip, thr, lost, pct;
+    const std::vector<const power::Job*> jobs = jobsOf(sc);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        const std::string g = "jobs/" + jobLabel(jobs[j]->name);
+        auto h = [&](const char* n) { return integral(rs.time, rs.at(g, n).values) / 3600.0; };
+        names.push_back(jobs[j]->name);
+        gpus.push_back(jobGpus(sc, j));
+        sched.push_back(h("gpus_scheduled"));
+        trip.push_back(h("gpus_tripped"));
+        thr.push_back(h("gpus_throttled"));
+        lost.push_back(h("gpus_lost"));
+        pct.push_back(sched.back() > 0 ? 100.0 * lost.back() / sched.back() : NAN);
+    }
+    t.addText("job", names);
+    t.addNumbers("gpus", "1", gpus);
+    // GPU-hours, unit "h" so the names read as the summary's (…_gpu_h).
+    t.addNumbers("scheduled_gpu_h", "h", sched);
+    t.addNumbers("tripped_gpu_h", "h", trip);
+    t.addNumbers("throttled_gpu_h", "h", thr);
+    t.addNumbers("lost_gpu_h", "h", lost);
+    t.addNumbers("compute_lost_pct", "%", pct);
+    return t;
 }
 
 std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) {
@@ -501,6 +703,7 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
     for (auto& g : gridSideMetrics(sc, rs)) m.push_back(std::move(g));
     for (auto& g : smoothingMetrics(sc, rs)) m.push_back(std::move(g));
     for (auto& g : utilityLossMetrics(r)) m.push_back(std::move(g));
+    for (auto& g : computeMetrics(sc, rs)) m.push_back(std::move(g));
     if (!sc.events.empty()) {
         const double t = firstThrottle(sc, rs);
         m.push_back({"first_throttle_after_s", t >= 0 ? t : NAN, "s",

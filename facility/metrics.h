@@ -21,6 +21,14 @@
 ///   (peak − valley) 0.5–2, 2–5, 5–10, 10–20, ≥ 20 K, per GPU of the most-cycled class and
 ///   per day = count · 86,400 s / study length;
 ///   throttle hours = Σ Δt of output intervals whose junction peak is ≥ the throttle temperature;
+///   compute lost to heat (issue 10), from the racks' latch L and clock factor f
+///   (power/rack.h), per rack group of N GPUs (racks represented × GPUs per rack):
+///     GPUs tripped = Σ N·L,  GPUs throttled = Σ N·(1 − L)·[f < 1],  racks tripped = Σ n·L,
+///     GPUs lost = Σ N·(1 − (1 − L)·f)  (GPU-equivalents of compute not delivered),
+///   per job over the groups running it while it runs (start ≤ t < end), GPU-hours = the
+///   trapezoid integral of those channels / 3600; compute lost = GPU-hours lost / GPU-hours
+///   scheduled (the job's GPUs × its time in the study). Throttling counts as clock time lost:
+///   a GPU at half clock for an hour loses half a GPU-hour whatever its utilization.
 ///   hours above a setpoint = time the linear interpolant of the sampled excess (facility
 ///   supply: the plant's setpoint_unmet; TCS: the warmest CDU's supply − setpoint) exceeds
 ///   0.05 K, the tolerance sizing uses; the worst excess is the largest sample.
@@ -46,6 +54,15 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& spec, const StudyResults& r
 /// Contingency details beyond the metrics: the events as analysed, the time to the first
 /// throttle, whether anything overloaded (null when the study had no events).
 Json contingencyReport(const ScenarioSpec& spec, const StudyResults& r);
+
+/// Channels the compute-lost metrics read (group "compute": site totals; "jobs/<job name>":
+/// per job, '/' in a name read as '_'): records them on `rec`. Called by the study with its other
+/// channels.
+void recordComputeChannels(const SiteModel& m, const ScenarioSpec& spec, Recorder& rec);
+
+/// Per job: GPUs, GPU-hours scheduled, tripped, throttled and lost, and the share of compute
+/// lost (report table "study/jobs"); no rows without a workload.
+Table jobComputeTable(const ScenarioSpec& spec, const StudyResults& r);
 
 /// The value of a metric by name (std::out_of_range if absent).
 double metricValue(const std::vector<Metric>& metrics, std::string_view name);

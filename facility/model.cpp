@@ -281,7 +281,7 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
     rs.count = n;
     rs.weight = static_cast<double>(g.multiplicity) * n;
     rs.label = label;
-    rs.power = add(std::make_shared<power::RackPower>("rp_" + label, rack, n));
+    rs.power = add(std::make_shared<power::RackPower>("rp_" + label, rack, n, entry.trip));
     // Smoothing acts within seconds: it exists in the model only when the workload is resolved
     // (an averaged workload has no swing to smooth).
     if (spec_.power.smoothing && c_.resolution == power::Resolution::Resolved) {

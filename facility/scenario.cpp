@@ -83,6 +83,28 @@ std::shared_ptr<const ObjectSpec> siteSpec() {
     return s;
 }
 
+/// /it/racks/i/thermal_trip: what a rack does after its GPUs reach the shutdown temperature
+/// (power/rack.h). The trip temperature itself is the rack record's shutdown_temp_C.
+std::shared_ptr<const ObjectSpec> thermalTripSpec() {
+    auto s = spec(
+        "Thermal trip of the racks' GPUs (at the rack model's shutdown_temp_C): what a tripped "
+        "rack draws and when it restarts.");
+    s->choice("restart", {"never", "after_cooling", "after_delay"}, "never",
+              "never: the node waits for an operator (outside the run); after_cooling: restart "
+              "once the GPU junction reads restart_temp_C or less; after_delay: restart "
+              "restart_delay_s after the junction fell below the shutdown temperature")
+        .optionalNumber("restart_temp_C", "C", 0, 150,
+                        "after_cooling: junction temperature that allows a restart (default 50 C; "
+                        "must lie below the throttle temperature)")
+        .optionalNumber("restart_delay_s", "s", 1, 1e7,
+                        "after_delay: seconds from the junction cooling below the shutdown "
+                        "temperature to the restart (default 900 s)")
+        .choice("standby", {"off", "idle"}, "off",
+                "off: the compute and NVLink switch trays power off (hardware protection); "
+                "idle: they stay powered at their catalog idle power with no work");
+    return s;
+}
+
 std::shared_ptr<const ObjectSpec> rackEntrySpec() {
     auto s = spec("Racks of one model: a catalog rack with optional overrides of its fields.");
     s->choice("model", power::Catalog::load().names("racks"), std::nullopt,
@@ -92,7 +114,9 @@ std::shared_ptr<const ObjectSpec> rackEntrySpec() {
                      .type = KeyType::String,
                      .choices = thermalNames("rack_loops.json"),
                      .description = "liquid-loop record in rack_loops.json (default: the rack "
-                                    "model's own)"});
+                                    "model's own)"})
+        .object("thermal_trip", thermalTripSpec(), false,
+                "what a tripped rack draws and when it restarts");
     s->open([] {
         const power::Catalog cat = power::Catalog::load();
         std::vector<const Json*> records;
@@ -512,6 +536,41 @@ void readSite(ScenarioSpec& sc, const SpecReader& v) {
     sc.site.fws_ambient = v.si("fws_ambient_temp_C");
 }
 
+power::TripPolicy readThermalTrip(const SpecReader& t, const power::RackSpec& rack) {
+    power::TripPolicy p;
+    const std::string restart = t.string("restart");
+    p.restart = restart == "after_cooling" ? power::TripRestart::AfterCooling
+                : restart == "after_delay" ? power::TripRestart::AfterDelay
+                                           : power::TripRestart::Never;
+    p.standby = t.string("standby") == "idle" ? power::TripStandby::Idle : power::TripStandby::Off;
+    if (t.has("restart_temp_C")) {
+        if (p.restart != power::TripRestart::AfterCooling) {
+            t.fail("restart_temp_C",
+                   fmt::format("applies to restart \"after_cooling\" only (restart is \"{}\")",
+                               restart));
+        }
+        p.restart_temp = t.si("restart_temp_C");
+    }
+    if (t.has("restart_delay_s")) {
+        if (p.restart != power::TripRestart::AfterDelay) {
+            t.fail("restart_delay_s",
+                   fmt::format("applies to restart \"after_delay\" only (restart is \"{}\")",
+                               restart));
+        }
+        p.restart_delay = t.number("restart_delay_s");
+    }
+    // A restart temperature in the throttle band would restart the rack throttled and, at full
+    // load, heat it straight back to the trip.
+    if (p.restart == power::TripRestart::AfterCooling && p.restart_temp >= rack.throttle_temp) {
+        t.fail(t.has("restart_temp_C") ? "restart_temp_C" : "restart",
+               fmt::format("restart temperature {:.1f} C must lie below the throttle temperature "
+                           "{:.1f} C of rack model '{}'",
+                           units::kelvinToCelsius(p.restart_temp),
+                           units::kelvinToCelsius(rack.throttle_temp), rack.name));
+    }
+    return p;
+}
+
 void readIt(ScenarioSpec& sc, const SpecReader& v) {
     const auto racks = v.array("racks");
     if (racks.empty()) v.fail("racks", "expected a non-empty list of racks");
@@ -531,6 +590,7 @@ void readIt(ScenarioSpec& sc, const SpecReader& v) {
                                             loop, entry.rack.name, fmt::join(loops, ", ")));
         }
         entry.loop = thermal::RackLoopParams::fromCatalog(loop);
+        entry.trip = readThermalTrip(e.object("thermal_trip"), entry.rack);
         sc.it.racks.push_back(std::move(entry));
     }
     if (total > 100000) v.fail("racks", fmt::format("{} racks is more than 100,000", total));

@@ -24,6 +24,7 @@
 #include "power/chain.h"
 #include "power/fabric.h"
 #include "power/grid_metrics.h"
+#include "power/rack.h"
 #include "power/sizing.h"
 #include "power/smoothing.h"
 #include "power/workload.h"
@@ -110,6 +111,7 @@ struct RackEntry {
     power::RackSpec rack;
     thermal::RackLoopParams loop;  ///< count = 1
     int count = 0;                 ///< [1] racks of this entry
+    power::TripPolicy trip;        ///< thermal trip: standby and restart (thermal_trip)
 };
 
 /// /it

@@ -12,6 +12,7 @@
 #include "core/errors.h"
 #include "core/simulator.h"
 #include "core/units.h"
+#include "facility/metrics.h"
 #include "power/rack.h"
 #include "thermal/cdu.h"
 #include "thermal/rack_loop.h"
@@ -708,6 +709,7 @@ void recordChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     recordCooling(m, sc, rec);
     recordWaterAndWeather(m, rec);
     if (sc.study.per_rack_channels) recordRackArray(m, sc, rec);
+    recordComputeChannels(m, sc, rec);  // facility/metrics.h (issue 10: compute lost to heat)
     rec.results().start_iso8601 = studyStartIso(sc.study);
 }
 

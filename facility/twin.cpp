@@ -191,6 +191,11 @@ RunOutcome runScenario(const ScenarioSpec& sc, const RunControl& control) {
     // summary JSON has it under contingency/events.
     if (s.event_log.rows() > 0) r.report.tables.push_back(s.event_log);
     if (Json c = contingencyReport(sc, s); !c.is_null()) r.summary["contingency"] = c;
+    // Per job: compute lost to heat (issue 10), a report table and a summary object.
+    if (Table jobs = jobComputeTable(sc, s); jobs.rows() > 0) {
+        r.summary["jobs"] = tableJson(jobs);
+        r.report.tables.push_back(std::move(jobs));
+    }
     r.summary["power_smoothing"] = sc.power.smoothing;
     r.summary["site_battery"] = sc.power.bess;
     r.stats = s.stats;

@@ -1,0 +1,337 @@
+// Thermal trip of a rack (issue 10, power/rack.h): a latch that takes the rack to standby, holds
+// while the die cools, and restarts by policy; and the GPU-hours lost to heat the metrics count
+// per study and per job (facility/metrics.h).
+//
+// The rack-level tests couple one RackPower to one RackLoop exactly as the site model does
+// (facility/model.cpp: junction_temp back to the rack, the GPUs' liquid share per GPU into the
+// junction node) on a constant-property coolant, so the cooling after the trip has a closed
+// form.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <vector>
+
+#include "core/simulator.h"
+#include "core/system.h"
+#include "core/units.h"
+#include "facility/plant.h"
+#include "power/catalog.h"
+#include "power/rack.h"
+#include "test_util.h"
+#include "thermal/coolant.h"
+#include "thermal/rack_loop.h"
+
+namespace dctwin::facility::test {
+namespace {
+
+using power::TripPolicy;
+using power::TripRestart;
+using units::celsiusToKelvin;
+
+/// ρ = 1000 kg/m³ and c_p = 4000 J/(kg·K) at every temperature: exact hand numbers.
+thermal::Coolant constantCoolant() {
+    const auto path = std::filesystem::path(DCTWIN_BINARY_DIR) / "trip_test_const_coolant.json";
+    std::ofstream f(path);
+    f << R"({"name": "const", "description": "test fluid", "source": "test",
+             "freezing_point_C": -10, "temperature_C": [0, 60, 120],
+             "density_kg_per_m3": [1000, 1000, 1000],
+             "specific_heat_J_per_kgK": [4000, 4000, 4000],
+             "viscosity_Pa_s": [0.001, 0.001, 0.001],
+             "conductivity_W_per_mK": [0.6, 0.6, 0.6]})";
+    f.close();
+    return thermal::Coolant::fromFile(path);
+}
+
+/// The GB300 rack loop (rack_loops.json) with a film so thin (10¹² channels) that the
+/// plate-to-coolant resistance is R_design at any flow; all nodes start at T0.
+thermal::RackLoopParams loopParams(double T0) {
+    thermal::RackLoopParams p = thermal::RackLoopParams::fromCatalog("gb300_nvl72");
+    p.branch.channels.count = 1e12;
+    p.initial_temp = T0;
+    return p;
+}
+
+struct TripRun {
+    std::vector<double> t, junction, tripped, throughput;
+};
+
+/// One GB300 rack at full utilization, supply T_sup at the design flow, every node at T0 at
+/// t = 0.
+TripRun runRack(const TripPolicy& policy, double T_sup, double T0, double t_end, double dt) {
+    const power::RackSpec spec = power::Catalog::load().rack("gb300_nvl72");
+    const thermal::RackLoopParams lp = loopParams(T0);
+    System sys;
+    sys.add(std::make_shared<const power::RackPower>("rp", spec, 1, policy));
+    sys.add(std::make_shared<const LinearCombination>(
+        "hg", std::vector<LinearCombination::Term>{{"gpu_power", spec.gpu_liquid_fraction / 72}},
+        "W", spec.gpu_tdp));
+    sys.add(std::make_shared<const thermal::RackLoop>("rl", constantCoolant(), lp));
+    sys.connect("rl.junction_temp", "rp.junction_temp");
+    sys.connect("rp.heat_liquid", "rl.heat_liquid");
+    sys.connect("rp.gpu_power", "hg.gpu_power");
+    sys.connect("hg.value", "rl.gpu_heat");
+    sys.setInput("rp.utilization", 1.0);
+    sys.setInput("rl.supply_temp", T_sup);
+    sys.setInput("rl.flow", lp.flow_design);
+    sys.finalize();
+    Recorder rec(sys);
+    rec.addOutput("rl.junction_temp", "r", "junction");
+    rec.addOutput("rp.tripped", "r", "tripped");
+    rec.addOutput("rp.throughput", "r", "throughput");
+    SimulationOptions o;
+    o.t_end = t_end;
+    o.output_interval = dt;
+    o.solver.rel_tol = 1e-8;
+    o.solver.abs_tol_factor = 1e-8;
+    Simulator sim(sys, o);
+    sim.run(rec);
+    const auto& ch = rec.results().channels;
+    return {rec.results().time, ch[0].values, ch[1].values, ch[2].values};
+}
+
+/// Plate temperature above the supply after a trip with no heat into the loop, plate and
+/// fluid both θ0 above the supply at t = 0 (the derivation is in the first test).
+struct Cooling {
+    double l1, l2;
+    double theta(double t, double theta0) const {
+        return theta0 * (l2 * std::exp(l1 * t) - l1 * std::exp(l2 * t)) / (l2 - l1);
+    }
+    /// The time θ falls to `to` (θ is monotone, so bisection).
+    double timeTo(double theta0, double to) const {
+        double lo = 0.0, hi = 1e4;
+        for (int i = 0; i < 200; ++i) {
+            const double mid = 0.5 * (lo + hi);
+            (theta(mid, theta0) > to ? lo : hi) = mid;
+        }
+        return lo;
+    }
+};
+Cooling handCooling() {
+    const thermal::RackLoopParams p = loopParams(300.0);
+    const double C_p = p.C_metal + p.gpus * p.C_junction;  // 30,288 J/K
+    const double C_f = 1000.0 * p.fluid_volume * 4000.0;   // 80,000 J/K
+    const double G = 1000.0 * p.flow_design * 4000.0;      // 13,333 W/K
+    const double R = p.R_design;                           // rack_loops.json
+    const double b = 1 / (C_p * R) + 1 / (C_f * R) + G / C_f, c = G / (C_p * C_f * R);
+    const double d = std::sqrt(b * b - 4 * c);
+    return {(-b + d) / 2, (-b - d) / 2};
+}
+
+/// First sample index at which v crosses `level` in the given direction (npos: never).
+std::size_t crossing(const std::vector<double>& v, double level, bool downward) {
+    for (std::size_t i = 1; i < v.size(); ++i) {
+        if (downward ? (v[i - 1] > level && v[i] <= level) : (v[i - 1] < level && v[i] >= level)) {
+            return i;
+        }
+    }
+    return std::string::npos;
+}
+
+std::size_t crossings(const std::vector<double>& v, double level) {
+    std::size_t n = 0;
+    for (std::size_t i = 1; i < v.size(); ++i) {
+        if ((v[i - 1] - level) * (v[i] - level) < 0) ++n;
+    }
+    return n;
+}
+
+const power::RackSpec& gb300() {
+    static const power::RackSpec s = power::Catalog::load().rack("gb300_nvl72");
+    return s;
+}
+
+TEST(ThermalTrip, TrippedRackCoolsBelowThrottleInTheTimeItsThermalMassGives) {
+    // A rack whose loop is at 97 °C (above the 95 °C shutdown temperature, racks.json) at full
+    // load, supply 80 °C at the design flow. It trips at once; standby "off" puts no heat into
+    // the loop, so the junctions (τ_j = C_j·R_jp = 4 × 0.012 = 48 ms) follow their plate and
+    // the plate and the coolant standing in the rack cool together:
+    //   C_p·dθ_p/dt = −(θ_p − θ_f)/R
+    //   C_f·dθ_f/dt = (θ_p − θ_f)/R − G·θ_f               (θ = T − T_supply)
+    // C_p = C_metal + 72·C_j = 30,000 + 288 = 30,288 J/K, C_f = ρ·V·c_p = 1000 × 0.020 × 4000
+    // = 80,000 J/K, G = ρ·V̇·c_p = 1000 × 3.333e-3 × 4000 = 13,333 W/K, R = R_design =
+    // 1.1528e-4 K/W (rack_loops.json: (0.022 − 0.012) × 0.83/72; thin film, so at any flow).
+    // λ² + (1/(C_p R) + 1/(C_f R) + G/C_f)·λ + G/(C_p C_f R) = 0 → λ1 = −0.10444/s,
+    // λ2 = −0.45707/s (τ 9.57 s and 2.19 s). With θ_p(0) = θ_f(0) = θ0 (so θ_p'(0) = 0):
+    //   θ_p(t) = θ0·(λ2·e^{λ1 t} − λ1·e^{λ2 t})/(λ2 − λ1)
+    // θ0 = 17 K down to the 87 °C throttle temperature (θ = 7 K): t = 10.93 s.
+    // The trip itself is not instant: at t = 0 the rack draws full load plus the leakage of
+    // 97 °C dies (2^(32/25) − 1 = 1.43 × 140 W per GPU) until L rises, e^{−t/τ_L} with
+    // τ_L = 0.1 s: ≈ 150 kW to the liquid × 0.1 s = 15 kJ, + 0.14 K on C_p + C_f =
+    // 110,288 J/K, which at θ_p'(10.9 s) ≈ λ1 × 7 K = −0.73 K/s is +0.19 s. Hand: 11.12 s;
+    // the band (±0.15 s) is the uncertainty of that correction.
+    const Cooling hand = handCooling();
+    EXPECT_NEAR(hand.l1, -0.10444, 1e-4);
+    EXPECT_NEAR(hand.l2, -0.45707, 1e-4);
+    const double T_sup = celsiusToKelvin(80.0), T0 = celsiusToKelvin(97.0);
+    const double t_hand = hand.timeTo(T0 - T_sup, gb300().throttle_temp - T_sup);
+    EXPECT_NEAR(t_hand, 10.93, 0.01);
+    const TripRun r = runRack(TripPolicy{}, T_sup, T0, 60.0, 0.01);
+    const std::size_t i = crossing(r.junction, gb300().throttle_temp, true);
+    ASSERT_NE(i, std::string::npos) << "the die never fell below the throttle temperature";
+    EXPECT_NEAR(r.t[i], t_hand + 0.19, 0.15);
+    // Tripped within a few τ_L: L past 0.99 by 0.5 s, and no compute after.
+    EXPECT_GT(r.tripped[static_cast<std::size_t>(0.5 / 0.01)], 0.99);
+    EXPECT_LT(r.throughput[static_cast<std::size_t>(0.5 / 0.01)], 0.01);
+}
+
+TEST(ThermalTrip, LatchHoldsAfterTheDieCoolsWithNoReTrip) {
+    // The same trip with restart "never": the die cools to the 80 °C supply, 15 K below the
+    // shutdown temperature, and the rack stays tripped. The static switch this replaces let
+    // the rack come back as soon as the die cooled and trip again (or sit in the band on
+    // partial power). L crosses 0.5 once and stays above 0.999; the die never returns to
+    // the shutdown temperature.
+    const TripRun r =
+        runRack(TripPolicy{}, celsiusToKelvin(80.0), celsiusToKelvin(97.0), 120.0, 0.05);
+    EXPECT_EQ(crossings(r.tripped, 0.5), 1u);
+    const std::size_t cooled = crossing(r.junction, gb300().shutdown_temp, true);
+    ASSERT_NE(cooled, std::string::npos);
+    for (std::size_t i = cooled; i < r.t.size(); ++i) {
+        ASSERT_GT(r.tripped[i], 0.999) << "at t = " << r.t[i];
+        ASSERT_LT(r.junction[i], gb300().shutdown_temp) << "at t = " << r.t[i];
+    }
+    // 120 s = 12.5 τ1: the die is at the supply (θ0·e^{−12.5}·λ2/(λ2 − λ1) ≈ 1e-4 K).
+    EXPECT_NEAR(r.junction.back(), celsiusToKelvin(80.0), 0.01);
+}
+
+TEST(ThermalTrip, AfterCoolingRestartsWhenTheDieReadsTheRestartTemperature) {
+    // Supply 35 °C, loop at 97 °C, restart "after_cooling" at 50 °C. The die follows the
+    // plate (standby off). The "cooled" latch C starts to set at the top of its 1 K band:
+    // θ0 = 62 K to θ = 16 K (51 °C) at 15.44 s (closed form above), + 0.08 s for the trip's own
+    // heat (first test: 0.14 K at θ' ≈ λ1 × 16 = −1.67 K/s). Then the snaps, each a few τ_L:
+    // C passes its ~0.03 threshold once c_T ≈ 0.03 (die 0.1 K lower, +0.06 s) and reaches ~0.5
+    // ~0.15 s later; L falls through 0.5 after ∫r dt = ln 2·τ_L (~0.1 s): 15.44 + 0.08 + 0.31 =
+    // 15.83 s, ±0.15 s for the snap estimates. (At 50 °C itself, 16.06 s.) Back at full load
+    // with 35 °C supply the rack settles at 35 + Q/G + Q·R + q·R_jp ≈ 35 + 9.4 + 14.4 + 16.7 ≈
+    // 75.5 °C (Q ≈ 125 kW with the leakage), below the 87 °C throttle: no second trip.
+    TripPolicy p;
+    p.restart = TripRestart::AfterCooling;
+    p.restart_temp = celsiusToKelvin(50.0);
+    const double T_sup = celsiusToKelvin(35.0), T0 = celsiusToKelvin(97.0);
+    const double t_band = handCooling().timeTo(T0 - T_sup, p.restart_temp + 1.0 - T_sup);
+    EXPECT_NEAR(t_band, 15.44, 0.01);
+    const TripRun r = runRack(p, T_sup, T0, 120.0, 0.05);
+    const std::size_t set = crossing(r.tripped, 0.5, false);
+    const std::size_t reset = crossing(r.tripped, 0.5, true);
+    ASSERT_NE(set, std::string::npos);
+    ASSERT_NE(reset, std::string::npos) << "never restarted";
+    EXPECT_LT(r.t[set], 0.2);
+    EXPECT_NEAR(r.t[reset], t_band + 0.08 + 0.31, 0.15);
+    EXPECT_EQ(crossings(r.tripped, 0.5), 2u);  // one trip, one restart
+    EXPECT_NEAR(r.throughput.back(), 1.0, 1e-6);
+    EXPECT_LT(r.junction.back(), gb300().throttle_temp);
+    EXPECT_GT(r.junction.back(), celsiusToKelvin(70.0));
+}
+
+TEST(ThermalTrip, AfterDelayRestartsTheDelayAfterTheDieFellBelowShutdown) {
+    // Restart "after_delay" 30 s. The timer counts from the die falling below the shutdown
+    // temperature (s_T = 0 at T ≤ 95 °C): θ 62 → 60 K at 1.31 s (closed form) + ~0.15 s for
+    // the trip's heat (0.14 K at θ' ≈ λ1·θ + the plate's lag, ~−1 K/s this early): 1.46 s.
+    // The reset drive is r = step(z), z = τ − 30 s: L = e^{−∫r dt/τ_L} passes 0.5 when
+    // ∫₀^z (3z² − 2z³) dz = z³ − z⁴/2 = ln 2 × 0.1 s → z = 0.45 s. Hand: 1.46 + 30 + 0.45 =
+    // 31.91 s, ±0.2 s for the trip-heat estimate. The die is at the supply by then; the
+    // restarted rack runs at ~75.5 °C (previous test) without a second trip.
+    TripPolicy p;
+    p.restart = TripRestart::AfterDelay;
+    p.restart_delay = 30.0;
+    const double T_sup = celsiusToKelvin(35.0), T0 = celsiusToKelvin(97.0);
+    const double t_cool = handCooling().timeTo(T0 - T_sup, gb300().shutdown_temp - T_sup);
+    EXPECT_NEAR(t_cool, 1.31, 0.01);
+    const TripRun r = runRack(p, T_sup, T0, 120.0, 0.05);
+    const std::size_t reset = crossing(r.tripped, 0.5, true);
+    ASSERT_NE(reset, std::string::npos) << "never restarted";
+    EXPECT_NEAR(r.t[reset], t_cool + 0.15 + 30.0 + 0.45, 0.2);
+    EXPECT_EQ(crossings(r.tripped, 0.5), 2u);
+    EXPECT_NEAR(r.throughput.back(), 1.0, 1e-6);
+}
+
+TEST(ThermalTrip, PumpTripLostGpuHoursPerJobMatchTheTrippedRacksByHand) {
+    // scenarios/contingency_cdu_pump_trip.json cut to 200 s with the 64 racks split into two
+    // jobs: "hit" on the first 8 racks (first-fit placement: CDU 0, whose pumps trip at 60 s)
+    // and "spared" on the other 56. Hand count: once CDU 0's racks trip at t_trip they lose
+    // all 8 × 72 = 576 GPUs until the end, so
+    //   hit:    tripped GPU-h = 576 × (200 − t_trip)/3600, scheduled = 576 × 200/3600 = 32
+    //   spared: 56 × 72 = 4,032 GPUs, scheduled 224 GPU-h, nothing tripped or throttled (its
+    //           CDUs keep their pumps)
+    // t_trip is where the run's racks_tripped channel passes 4 racks (half of the 8); the
+    // trapezoid over 0.5 s samples puts the edge within a quarter sample: ±576 × 0.25/3600 =
+    // ±0.04 GPU-h. The lost GPU-h add the throttled minutes before the trip: at most the
+    // 576 GPUs × the ~21 s from throttle to trip × the deepest clock cut 0.5 = 1.7 GPU-h.
+    Json j = scenarioJson("contingency_cdu_pump_trip.json");
+    j["study"]["duration_s"] = 200.0;
+    Json base_job = j["workload"]["jobs"][0];
+    Json hit = base_job, spared = base_job;
+    hit["name"] = "hit";
+    hit["racks"] = 8;
+    spared["name"] = "spared";
+    spared["racks"] = 56;
+    j["workload"]["jobs"] = Json::array({hit, spared});
+    const RunOutcome r = run(j);
+    const auto& ts = r.report.timeseries;
+    const auto& racks = ts.at("compute", "racks_tripped").values;
+    const std::size_t i = crossing(racks, 4.0, false);
+    ASSERT_NE(i, std::string::npos) << "no rack tripped";
+    const double t_trip = ts.time[i - 1] + (ts.time[i] - ts.time[i - 1]) * (4.0 - racks[i - 1]) /
+                                               (racks[i] - racks[i - 1]);
+    const double tripped_hand = 576.0 * (200.0 - t_trip) / 3600.0;
+    ASSERT_TRUE(r.summary.contains("jobs"));
+    const Json& jobs = r.summary["jobs"];
+    ASSERT_EQ(jobs.size(), 2u);
+    EXPECT_EQ(jobs[0]["job"], "hit");
+    EXPECT_NEAR(jobs[0]["gpus"].get<double>(), 576.0, 1e-9);
+    EXPECT_NEAR(jobs[0]["scheduled_gpu_h"].get<double>(), 32.0, 1e-9);
+    EXPECT_NEAR(jobs[0]["tripped_gpu_h"].get<double>(), tripped_hand, 0.04);
+    const double lost = jobs[0]["lost_gpu_h"].get<double>();
+    EXPECT_GT(lost, tripped_hand);
+    EXPECT_LT(lost, tripped_hand + 1.7);
+    EXPECT_NEAR(jobs[0]["compute_lost_pct"].get<double>(), 100.0 * lost / 32.0, 1e-9);
+    EXPECT_EQ(jobs[1]["job"], "spared");
+    EXPECT_NEAR(jobs[1]["scheduled_gpu_h"].get<double>(), 4032.0 * 200.0 / 3600.0, 1e-9);
+    EXPECT_LT(jobs[1]["tripped_gpu_h"].get<double>(), 1e-9);  // rounding of L = 0
+    EXPECT_DOUBLE_EQ(jobs[1]["throttled_gpu_h"].get<double>(), 0.0);
+    // Site figures are the sums (one trip, both jobs running the whole study).
+    EXPECT_NEAR(num(r.summary, "gpu_hours_tripped_h"), tripped_hand, 0.04);
+    EXPECT_NEAR(num(r.summary, "gpu_hours_lost_h"), lost, 1e-9);
+    EXPECT_NEAR(num(r.summary, "compute_lost_pct"), 100.0 * lost / 256.0, 1e-9);
+    EXPECT_NEAR(num(r.summary, "max_racks_tripped"), 8.0, 1e-3);
+}
+
+TEST(ThermalTrip, BadRestartPoliciesAreRejectedWithTheKeyAndTheChoices) {
+    auto with = [](const Json& trip) {
+        Json j = scenarioJson("contingency_cdu_pump_trip.json");
+        j["it"]["racks"][0]["thermal_trip"] = trip;
+        return j;
+    };
+    expectInputError(
+        [&] {
+            scenario(with({{"restart", "sometimes"}}));
+        },
+        {"/it/racks/0/thermal_trip/restart", "never", "after_cooling", "after_delay"});
+    expectInputError(
+        [&] {
+            scenario(with({{"standby", "sleep"}}));
+        },
+        {"/it/racks/0/thermal_trip/standby", "off", "idle"});
+    // A restart temperature in the throttle band (87 °C for gb300_nvl72).
+    expectInputError(
+        [&] {
+            scenario(with({{"restart", "after_cooling"}, {"restart_temp_C", 90}}));
+        },
+        {"/it/racks/0/thermal_trip/restart_temp_C", "throttle temperature", "87.0"});
+    // A key of another policy.
+    expectInputError(
+        [&] {
+            scenario(with({{"restart", "never"}, {"restart_delay_s", 60}}));
+        },
+        {"/it/racks/0/thermal_trip/restart_delay_s", "after_delay"});
+    expectInputError(
+        [&] {
+            scenario(with({{"restart", "after_delay"}, {"restart_delay_s", -5}}));
+        },
+        {"/it/racks/0/thermal_trip/restart_delay_s"});
+}
+
+}  // namespace
+}  // namespace dctwin::facility::test
