@@ -209,7 +209,7 @@ TEST(power_RackPower, ComponentScalesByCountAndDeclaresFeedthrough) {
     // Without supply (utility loss, UPS battery empty) the racks draw nothing and compute
     // nothing.
     u[RackPower::kSupply] = 0.0;
-    c.computeOutputs(0.0, {}, u, y);
+    c.computeOutputs(0.0, x, u, y);
     EXPECT_EQ(y[RackPower::kItPower], 0.0);
     EXPECT_EQ(y[RackPower::kThroughput], 0.0);
 }

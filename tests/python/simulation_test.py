@@ -170,7 +170,9 @@ class OtherControls(unittest.TestCase):
         # supply misses it.
         base, capped, c = self.run_hour(heat_rejection_fan_limit_pct=60.0)
         self.assertEqual(c["heat_rejection_fan_limit_pct"], 60.0)
-        rated = 13 * 20e3  # 13 units of 20 kW fans (the reference plant at full speed)
+        # 14 units of 20 kW fans: the reference plant at full speed, sized with the 10 % growth
+        # margin since issue 15 (13 before).
+        rated = 14 * 20e3
         self.assertLessEqual(capped["cooling/heat_rejection_fan_power"], 0.6 ** 3 * rated * 1.001)
         self.assertTrue(capped["water/spray_rate"] > base["water/spray_rate"]
                         or capped["cooling/setpoint_unmet"] > 0.0)
