@@ -100,6 +100,35 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
                                    100.0 * d.heat_rejected / (unit_capacity * z.plant.units),
                                    100.0 * fws_flow / fws_running / fws_pump_flow,
                                    100.0 * air_load / (crah.capacity * (crah_units - 1))};
+    // N-1 (issue 15): the loading with the single failure each element's redundancy is meant
+    // to cover, as the power table's failure_loading_pct. A standby unit (CDU, pump) takes the
+    // failed one's duty, so its loading is unchanged; units that all share the load (heat
+    // rejection, CRAH) carry it on one fewer. NaN where the redundancy covers no failure.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const int cdu_pump_standby = cdu.pumps_installed - cdu.pumps_duty;
+    std::vector<std::string> failure_case = {
+        z.cdu_spares > 0 ? "one CDU lost (a standby CDU takes its racks)" : "",
+        cdu_pump_standby > 0 ? "one pump per CDU lost (the standby runs)"
+        : cdu.pumps_duty > 1 ? "one pump per CDU lost (the others carry the flow)"
+                             : "",
+        "",
+        z.plant.units > 1 ? "one unit lost (the others reject the heat)" : "",
+        fp.standby > 0 ? "one pump lost (the standby runs)"
+        : fp.duty > 1  ? "one pump lost (the others carry the flow)"
+                       : "",
+        crah_units > 1 ? "one CRAH lost" : ""};
+    std::vector<double> failure_loading = {
+        z.cdu_spares > 0 ? loading[0] : nan,
+        cdu_pump_standby > 0 ? loading[1]
+        : cdu.pumps_duty > 1 ? loading[1] * cdu.pumps_duty / (cdu.pumps_duty - 1)
+                             : nan,
+        nan,
+        z.plant.units > 1 ? 100.0 * d.heat_rejected / (unit_capacity * (z.plant.units - 1)) : nan,
+        fp.standby > 0      ? loading[4]
+        : fws_running > 1.0 ? loading[4] * fws_running / (fws_running - 1.0)
+                            : nan,
+        // The design loading is already on the N units of the N+1 plant.
+        crah_units > 1 ? loading[5] : nan};
     // The secondary pumps under control (issue 9): the fastest CDU's speed against rated, the
     // highest header differential pressure against the setpoint it may reset up to.
     double speed_max = 0.0, dp_max = 0.0;
@@ -118,12 +147,18 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
         load.push_back(l);
         loading.push_back(100.0 * l / r);
         rule.push_back("-");
+        failure_case.push_back("");
+        failure_loading.push_back(nan);
     };
     // The CRAH plant's air-cooled chillers: loading of today's coil load on the running units.
     row("air_side_chiller", sc.cooling.air_side.chiller.name, chillers.unit_capacity, "W",
         static_cast<double>(chillers.count), chillers.redundancy,
         chillers.load_today / (chillers.count - 1));
     rule.back() = chillers.rule;
+    if (chillers.count > 1) {  // loaded on its N units already, as the CRAHs
+        failure_case.back() = "one chiller lost";
+        failure_loading.back() = loading.back();
+    }
     row("cdu_pump_speed", cdu.name + " drive (" + cdu.control_variable + ")", 1.0, "1",
         static_cast<double>(cdu.pumps_installed * (z.cdus + z.cdu_spares)), "-", speed_max);
     row("cdu_header_dp", cdu.name + " rack headers", cdu.dp_setpoint, "Pa",
@@ -144,6 +179,15 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
         load.push_back(ch);
         loading.push_back(100.0 * ch / (z.plant.chiller->capacity * z.plant.chiller_units));
         rule.push_back("trim_chiller/units");
+        failure_case.push_back("");
+        failure_loading.push_back(nan);
+    }
+    // The case that governs each row: the failure where it loads the element more.
+    std::vector<std::string> governs;
+    for (std::size_t i = 0; i < element.size(); ++i) {
+        governs.push_back(!std::isnan(failure_loading[i]) && failure_loading[i] > loading[i] + 1e-9
+                              ? failure_case[i]
+                              : "normal");
     }
     Table ct;
     ct.path = "sizing/cooling";
@@ -156,6 +200,9 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
     ct.addText("count_rule", rule);
     ct.addNumbers("design_load", "", load);
     ct.addNumbers("design_loading_pct", "%", loading);
+    ct.addText("failure_case", failure_case);
+    ct.addNumbers("failure_loading_pct", "%", failure_loading);
+    ct.addText("governing_case", governs);
     return ct;
 }
 

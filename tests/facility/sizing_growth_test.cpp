@@ -160,3 +160,45 @@ TEST(SizingGrowth, GrowthSizesTheCoolingPlant) {
 
 }  // namespace
 }  // namespace dctwin::facility::test
+
+namespace dctwin::facility::test {
+namespace {
+
+// Issue 15's N-1 schedule for the cooling plant. Reference site at design (dctwin size):
+//   heat rejection: 14 units of 1,000 kW rated share 8,027 kW of design heat (the first law,
+//     design_point_test.cpp): 57.3 % normal; one unit lost, 13 carry it: 8,027/13,000 = 61.7 %,
+//     which governs the row.
+//   CDUs N+1: the standby CDU takes a failed one's racks, so the loading stays at its normal
+//     value and the normal case governs; with redundancy N no failure is covered (NaN).
+//   facility pumps 2+1: the standby runs, unchanged; 2+0: one pump carries both pumps' flow,
+//     twice the normal loading.
+TEST(SizingGrowth, CoolingTableLoadsEachElementWithItsSingleFailure) {
+    const RunOutcome r = sizeScenario(scenario(reference()));
+    const Json& hr = coolingRow(r, "heat_rejection");
+    ASSERT_EQ(hr.value("count", 0.0), 14.0);
+    const double heat = hr.value("design_load", 0.0);
+    EXPECT_NEAR(hr.value("design_loading_pct", 0.0), 100.0 * heat / 14e6, 1e-9);
+    EXPECT_NEAR(hr.value("failure_loading_pct", 0.0), 100.0 * heat / 13e6, 1e-9);
+    EXPECT_NEAR(hr.value("failure_loading_pct", 0.0), 61.7, 0.1);
+    EXPECT_EQ(hr.value("governing_case", ""), "one unit lost (the others reject the heat)");
+    const Json& cdu = coolingRow(r, "cdu");
+    EXPECT_EQ(cdu.value("failure_loading_pct", 0.0), cdu.value("design_loading_pct", -1.0));
+    EXPECT_EQ(cdu.value("governing_case", ""), "normal");
+    EXPECT_EQ(coolingRow(r, "fws_pumps").value("failure_loading_pct", 0.0),
+              coolingRow(r, "fws_pumps").value("design_loading_pct", -1.0));
+
+    Json j = reference();
+    j["cooling"]["cdu"]["redundancy"] = "N";
+    j["cooling"]["facility_loop"]["pumps_standby"] = 0;
+    const RunOutcome n = sizeScenario(scenario(j));
+    // NaN (no failure covered) is written as null in the summary JSON.
+    EXPECT_TRUE(coolingRow(n, "cdu")["failure_loading_pct"].is_null());
+    EXPECT_EQ(coolingRow(n, "cdu").value("failure_case", "x"), "");
+    const Json& fp = coolingRow(n, "fws_pumps");
+    EXPECT_NEAR(fp.value("failure_loading_pct", 0.0), 2.0 * fp.value("design_loading_pct", 0.0),
+                1e-9);
+    EXPECT_EQ(fp.value("governing_case", ""), "one pump lost (the others carry the flow)");
+}
+
+}  // namespace
+}  // namespace dctwin::facility::test
