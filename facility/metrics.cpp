@@ -500,7 +500,7 @@ std::vector<Metric> utilityLossMetrics(const StudyResults& r) {
 
 void recordComputeChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     struct Slot {
-        std::size_t throughput, tripped, clock;
+        std::size_t tripped, clock;
         double gpus, racks;
     };
     std::vector<Slot> slots;
@@ -509,8 +509,8 @@ void recordComputeChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder&
     for (const auto& rs : m.racks()) {
         const RackKind& kind = m.sizing().kinds[rs.kind];
         const double per_rack = sc.it.racks[kind.entry].rack.gpus;
-        slots.push_back({m.index(rs.power.out("throughput")), m.index(rs.power.out("tripped")),
-                         m.index(rs.power.out("clock")), rs.weight * per_rack, rs.weight});
+        slots.push_back({m.index(rs.power.out("tripped")), m.index(rs.power.out("clock")),
+                         rs.weight * per_rack, rs.weight});
         if (kind.workload_group >= 0) {
             const auto& wg =
                 m.sizing().workload_groups[static_cast<std::size_t>(kind.workload_group)];

@@ -19,12 +19,7 @@ namespace dctwin::facility::test {
 namespace {
 
 const Json& coolingRow(const RunOutcome& r, const std::string& element) {
-    for (const Json& row : r.summary["sizing"]["cooling"]) {
-        if (row.value("element", "") == element) return row;
-    }
-    static const Json none;
-    ADD_FAILURE() << "no cooling row " << element;
-    return none;
+    return sizingRow(r, "cooling", "element", element);
 }
 
 double count(const RunOutcome& r, const std::string& element) {

@@ -13,12 +13,7 @@ namespace dctwin::facility::test {
 namespace {
 
 const Json& checkRow(const RunOutcome& r, const std::string& item) {
-    for (const Json& row : r.summary["sizing"]["power_checks"]) {
-        if (row.value("item", "") == item) return row;
-    }
-    static const Json none;
-    ADD_FAILURE() << "no power check " << item;
-    return none;
+    return sizingRow(r, "power_checks", "item", item);
 }
 
 const Json& powerRow(const RunOutcome& r, const std::string& element) {
@@ -74,12 +69,7 @@ TEST(SizingStorage, PhoenixDeratesTheGeneratorsAtItsDesignAmbient) {
 double metric(const RunOutcome& r, const char* name) { return num(r.summary, name); }
 
 const Json& coolingRow(const RunOutcome& r, const std::string& element) {
-    for (const Json& row : r.summary["sizing"]["cooling"]) {
-        if (row.value("element", "") == element) return row;
-    }
-    static const Json none;
-    ADD_FAILURE() << "no cooling row " << element;
-    return none;
+    return sizingRow(r, "cooling", "element", element);
 }
 
 TEST(SizingDesignBasis, OnePercentAndTwentyYearExtremeFromTheEpw) {

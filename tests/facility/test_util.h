@@ -99,4 +99,16 @@ private:
 
 using dctwin::test::expectInputError;
 
+/// The row of the summary's sizing table `table` ("cooling", "power", "power_checks") whose
+/// `key` column reads `value`; a test failure and a null row when there is none.
+inline const Json& sizingRow(const RunOutcome& r, const std::string& table, const std::string& key,
+                             const std::string& value) {
+    for (const Json& row : r.summary["sizing"][table]) {
+        if (row.value(key, "") == value) return row;
+    }
+    static const Json none;
+    ADD_FAILURE() << "no " << table << " row with " << key << " " << value;
+    return none;
+}
+
 }  // namespace dctwin::facility::test
