@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <exception>
 #include <limits>
 #include <memory>
@@ -312,6 +311,8 @@ public:
             check(CVodeSetUserData(cvode_.get(), this), "CVodeSetUserData");
             check(CVodeSetMaxNumSteps(cvode_.get(), options_.max_steps), "CVodeSetMaxNumSteps");
             check(CVodeSetMaxOrd(cvode_.get(), options_.max_order), "CVodeSetMaxOrd");
+            check(CVodeSetNonlinConvCoef(cvode_.get(), newtonConvergenceCoef()),
+                  "CVodeSetNonlinConvCoef");
             check(CVodeSetMaxStep(cvode_.get(), options_.max_step), "CVodeSetMaxStep");
             // The error handler already collects warnings; the hnil ones would only repeat.
             check(CVodeSetMaxHnilWarns(cvode_.get(), -1), "CVodeSetMaxHnilWarns");
@@ -421,6 +422,14 @@ public:
     std::string linearSolverName() const override { return sparse_ ? "sparse (KLU)" : "dense"; }
 
 private:
+    /// See SolverOptions::newton_convergence_coef; m_ counts the Newton states only (the
+    /// quadratures have no Newton iteration).
+    double newtonConvergenceCoef() const {
+        if (options_.newton_convergence_coef > 0.0) return options_.newton_convergence_coef;
+        constexpr double kReferenceStates = 48.0;
+        return 0.1 * std::sqrt(std::min(1.0, kReferenceStates / static_cast<double>(m_)));
+    }
+
     static int rhsCallback(sunrealtype t, N_Vector y, N_Vector ydot, void* user) {
         auto* self = static_cast<CvodeSolver*>(user);
         return self->evalCore(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
