@@ -4,7 +4,8 @@
 # Builds a Debian 12 root with `debootstrap --variant=minbase bookworm` (the package set of
 # the debian:12 image: no make, compilers, git, sudo or ca-certificates), copies a clean
 # checkout of HEAD into its /src, and runs there, as root in a fresh environment, the commands
-# of the README's "The two commands" block exactly as written. Prints each part's duration.
+# of the README's "The two commands" block exactly as written (with CI=true, as CI sets it).
+# Prints each part's duration.
 #
 # Exit status: 0 passed; 77 skipped because the Debian mirror (or root) is not available,
 # said loudly; anything else failed. Needs root (debootstrap, chroot, mount).
@@ -146,9 +147,10 @@ mount -t sysfs sysfs "$root/sys" && mounted+=("$root/sys")
 mount --rbind /dev "$root/dev" && mounted+=("$root/dev")
 mount --make-rslave "$root/dev"
 
-# A fresh login's environment: nothing of this CI's (CI, QT_QPA_PLATFORM, ASAN_OPTIONS...).
+# A fresh login's environment: nothing of this CI's (QT_QPA_PLATFORM, ASAN_OPTIONS...) but
+# CI=true, as the CI harness sets it (the build then treats warnings as errors).
 in_root() {
-  chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb \
+  chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb CI=true \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
 }
 
