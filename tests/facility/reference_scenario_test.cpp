@@ -183,7 +183,7 @@ TEST(ReferenceScenario, ReferenceYearKeepsItsEdgesAndItsEnergy) {
     EXPECT_NEAR(num(s, "it_energy_MWh"), 71442.34, 71.4);
     EXPECT_NEAR(num(s, "facility_energy_MWh"), 76970.77, 77.0);
     // Water re-derived at issue 12's Newton convergence coefficient (CVODE's 0.1 scaled by
-    // √(48/n); 0.093 here): 500.44 → 502.87 m³, everything else within a tenth of its band. The
+    // √(48/n); 0.093 here): 500.44 → 502.87 m³; the other figures stay inside their bands. The
     // spray switches on a threshold, so the solver's path moves it more than the energies: one
     // integrator restart fewer moved it 0.49 %, and the annual run at rel_tol 1e-8 gives
     // 502.21 m³. The band is therefore 0.6 %, above that noise and below a 1 % model change.
