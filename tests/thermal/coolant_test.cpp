@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include "core/errors.h"
 #include "core/units.h"
 #include "test_helpers.h"
@@ -140,6 +144,33 @@ TEST(MonotoneTableLookup, EvenGridGivesExactlyTheBinarySearchResult) {
     }
     // Below the table the first interval, as the binary search gives.
     EXPECT_EQ(even(x.front() - 1.0), uneven(x.front() - 1.0));
+}
+
+TEST(MonotoneTableLookup, StronglyUnevenGridPicksTheBracketingInterval) {
+    // Knots at i² (spacing 1 to 79: the bucket index of an uneven grid has up to 20 cells in
+    // one interval and several knots in one cell) with y = √x. The Fritsch–Carlson
+    // interpolant of monotone data stays inside [y_i, y_i+1] on its own interval; evaluated
+    // on a neighbouring interval the cubic leaves that bracket. The bracket comes from
+    // std::upper_bound here, independently of the table's lookup.
+    std::vector<double> x, y;
+    for (int i = 0; i <= 40; ++i) {
+        x.push_back(static_cast<double>(i * i));
+        y.push_back(static_cast<double>(i));
+    }
+    const MonotoneTable t(x, y, "squares");
+    for (double q = 0.0; q < x.back(); q += 0.37) {
+        const auto it = std::upper_bound(x.begin(), x.end(), q);
+        const std::size_t i = static_cast<std::size_t>(it - x.begin()) - 1;
+        ASSERT_GE(t(q), y[i] - 1e-12) << q;
+        ASSERT_LE(t(q), y[i + 1] + 1e-12) << q;
+    }
+    // Continuous through every knot from either side, and exact at it.
+    for (std::size_t i = 1; i + 1 < x.size(); ++i) {
+        EXPECT_EQ(t(x[i]), y[i]);
+        EXPECT_NEAR(t(std::nextafter(x[i], -1.0)), y[i], 1e-9) << i;
+    }
+    EXPECT_EQ(t(x.back()), y.back());
+    EXPECT_NEAR(t(x.back() + 1.0), y.back() + (y[40] - y[39]) / (x[40] - x[39]), 0.05);
 }
 
 }  // namespace
