@@ -57,7 +57,7 @@ Cases (scenarios from the source tree's scenarios/ folder):
   7  transient, 1,390 distinct racks, 1 h     campus_100k.json, one job per rack < 120 s
      at 0.1 s, desynchronised starts
 
-Case 7 runs only with --case 7: it takes hours (60 s simulated took 207 s here) because
+Case 7 runs only with --case 7: it takes hours (60 s simulated took 372 s here) because
 every square-wave edge of 1,390 desynchronised jobs restarts the integrator, ~500 restarts
 per simulated second.
 
