@@ -17,12 +17,7 @@ const Json& checkRow(const RunOutcome& r, const std::string& item) {
 }
 
 const Json& powerRow(const RunOutcome& r, const std::string& element) {
-    for (const Json& row : r.summary["sizing"]["power"]) {
-        if (row.value("element", "") == element) return row;
-    }
-    static const Json none;
-    ADD_FAILURE() << "no power row " << element;
-    return none;
+    return sizingRow(r, "power", "element", element);
 }
 
 TEST(SizingStorage, ReferenceUpsAutonomyFuelAndFaultLevels) {

@@ -147,11 +147,11 @@ TEST(MonotoneTableLookup, EvenGridGivesExactlyTheBinarySearchResult) {
 }
 
 TEST(MonotoneTableLookup, StronglyUnevenGridPicksTheBracketingInterval) {
-    // Knots at i² (spacing 1 to 79: the bucket index of an uneven grid has up to 20 cells in
-    // one interval and several knots in one cell) with y = √x. The Fritsch–Carlson
-    // interpolant of monotone data stays inside [y_i, y_i+1] on its own interval; evaluated
-    // on a neighbouring interval the cubic leaves that bracket. The bracket comes from
-    // std::upper_bound here, independently of the table's lookup.
+    // Knots at i² (spacing 1 to 79, the kind of uneven axis the rack branch's flow table has
+    // against √Δp) with y = √x. The Fritsch–Carlson interpolant of monotone data stays inside
+    // [y_i, y_i+1] on its own interval; evaluated on a neighbouring interval the cubic leaves
+    // that bracket. The bracket comes from std::upper_bound here, independently of the
+    // table's lookup.
     std::vector<double> x, y;
     for (int i = 0; i <= 40; ++i) {
         x.push_back(static_cast<double>(i * i));
