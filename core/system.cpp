@@ -109,6 +109,9 @@ void System::finalize() {
         e.state_offset = n_states_;
         e.input_offset = n_inputs_;
         e.output_offset = n_outputs_;
+        e.states = e.component->states().size();
+        e.inputs = e.component->inputs().size();
+        e.outputs = e.component->outputs().size();
         n_states_ += e.component->states().size();
         n_inputs_ += e.component->inputs().size();
         n_outputs_ += e.component->outputs().size();
@@ -277,7 +280,7 @@ void System::initialState(std::span<double> x0) const {
 
 void System::gatherInputs(std::size_t c, Workspace& ws) const {
     const Entry& e = components_[c];
-    const std::size_t n = e.component->inputs().size();
+    const std::size_t n = e.inputs;
     for (std::size_t i = 0; i < n; ++i) {
         const std::size_t g = e.input_offset + i;
         const std::ptrdiff_t src = input_source_[g];
@@ -320,11 +323,11 @@ void System::evaluateOutputs(double t, std::span<const double> x, Workspace& ws)
         const Entry& e = components_[c];
         const Component& comp = *e.component;
         gatherInputs(c, ws);
-        const auto xs = x.subspan(e.state_offset, comp.states().size());
-        const auto us = std::span<const double>(ws.u).subspan(e.input_offset, comp.inputs().size());
+        const auto xs = x.subspan(e.state_offset, e.states);
+        const auto us = std::span<const double>(ws.u).subspan(e.input_offset, e.inputs);
         try {
-            comp.computeOutputs(
-                t, xs, us, std::span<double>(ws.y).subspan(e.output_offset, comp.outputs().size()));
+            comp.computeOutputs(t, xs, us,
+                                std::span<double>(ws.y).subspan(e.output_offset, e.outputs));
         } catch (const ModelError& err) {
             throw ModelError(fmt::format("{}: {}", componentContext(comp, xs, us), err.what()));
         }
@@ -336,14 +339,14 @@ void System::evaluate(double t, std::span<const double> x, std::span<double> dxd
     evaluateOutputs(t, x, ws);
     for (std::size_t c = 0; c < components_.size(); ++c) {
         const Entry& e = components_[c];
-        const Component& comp = *e.component;
-        const std::size_t ns = comp.states().size();
+        const std::size_t ns = e.states;
         if (ns == 0) continue;
+        const Component& comp = *e.component;
         // Inputs fed by components later in the order were stale during output evaluation
         // (harmlessly: no output depended on them); refresh them for the derivatives.
         gatherInputs(c, ws);
         const auto xs = x.subspan(e.state_offset, ns);
-        const auto us = std::span<const double>(ws.u).subspan(e.input_offset, comp.inputs().size());
+        const auto us = std::span<const double>(ws.u).subspan(e.input_offset, e.inputs);
         try {
             comp.computeDerivatives(t, xs, us, dxdt.subspan(e.state_offset, ns));
         } catch (const ModelError& err) {

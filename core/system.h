@@ -128,6 +128,10 @@ private:
     struct Entry {
         std::shared_ptr<const Component> component;
         std::size_t state_offset = 0, input_offset = 0, output_offset = 0;
+        // The component's sizes, kept here so the evaluation loops read this array alone and
+        // touch a component only to call it (at campus scale the components, ~10^4 scattered
+        // heap objects, no longer fit the caches).
+        std::size_t states = 0, inputs = 0, outputs = 0;
     };
     struct Connection {
         std::size_t from_component, from_output, to_component, to_input;

@@ -157,6 +157,20 @@ ComponentHandle SiteModel::addFacilityLoopParts() {
     return fws_mix;
 }
 
+const thermal::RackBranch& SiteModel::branchLaw(std::size_t entry) {
+    auto it = branch_laws_.find(entry);
+    if (it == branch_laws_.end()) {
+        const thermal::RackLoopParams& lp = spec_.it.racks[entry].loop;
+        it =
+            branch_laws_
+                .emplace(entry, thermal::RackBranch(
+                                    lp.branch, thermal::FluidState::of(coolant_, filmTemperature()),
+                                    4.0 * lp.flow_design))
+                .first;
+    }
+    return it->second;
+}
+
 /// One CDU group: the CDU, its return mixer, its racks, and its pump-trip schedule.
 void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sources,
                             const ComponentHandle& fws_mix, SiteSumTerms& sums) {
@@ -194,11 +208,7 @@ void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sourc
     for (const auto& [k, n] : slots) {
         const std::size_t entry = sizing_.kinds[k].entry;
         auto [it, fresh] = branch_of_entry.try_emplace(entry, branches.size());
-        if (fresh) {
-            const thermal::RackLoopParams& lp = spec_.it.racks[entry].loop;
-            branches.emplace_back(lp.branch, thermal::FluidState::of(coolant_, filmTemperature()),
-                                  4.0 * lp.flow_design);
-        }
+        if (fresh) branches.push_back(branchLaw(entry));
         manifold_slots.push_back({it->second, static_cast<double>(n)});
     }
     cs.cdu = add(std::make_shared<thermal::Cdu>("cdu_" + gname, cdu_model_, std::move(branches),

@@ -35,6 +35,7 @@
 #include "power/workload.h"
 #include "thermal/cdu.h"
 #include "thermal/coolant.h"
+#include "thermal/hydraulics.h"
 
 namespace dctwin::facility {
 
@@ -163,6 +164,9 @@ private:
     /// Coolant temperature at which branch hydraulics and cold-plate films are evaluated:
     /// the TCS supply setpoint plus half the design temperature difference.         [K]
     double filmTemperature() const;
+    /// The branch law of a liquid-loop record (/it/racks entry), built once: every CDU's copy
+    /// shares its tables (thermal::MonotoneTable), so a campus of CDUs reads one set.
+    const thermal::RackBranch& branchLaw(std::size_t entry);
 
     const ScenarioSpec& spec_;
     const SiteSizing& sizing_;
@@ -178,6 +182,7 @@ private:
     std::optional<ComponentHandle> battery_;
     std::optional<ComponentHandle> ups_battery_;
     std::vector<std::vector<std::pair<double, double>>> cdu_trips_;  // per CDU group
+    std::map<std::size_t, thermal::RackBranch> branch_laws_;         // by /it/racks entry
 };
 
 }  // namespace dctwin::facility

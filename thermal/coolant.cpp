@@ -18,69 +18,82 @@
 
 namespace dctwin::thermal {
 
-MonotoneTable::MonotoneTable(std::vector<double> x, std::vector<double> y, std::string_view what)
-    : x_(std::move(x)), y_(std::move(y)) {
-    const std::size_t n = x_.size();
-    if (n < 2 || y_.size() != n) {
+MonotoneTable::MonotoneTable(std::vector<double> xs, std::vector<double> ys,
+                             std::string_view what) {
+    auto data = std::make_shared<Data>();
+    std::vector<double>& x = data->x;
+    std::vector<double>& y = data->y;
+    x = std::move(xs);
+    y = std::move(ys);
+    const std::size_t n = x.size();
+    if (n < 2 || y.size() != n) {
         throw InputError(
             fmt::format("{}: a table needs at least two points and as many values "
                         "as temperatures (got {} temperatures, {} values)",
-                        what, n, y_.size()));
+                        what, n, y.size()));
     }
     for (std::size_t i = 0; i < n; ++i) {
-        if (!std::isfinite(x_[i]) || !std::isfinite(y_[i])) {
+        if (!std::isfinite(x[i]) || !std::isfinite(y[i])) {
             throw InputError(fmt::format("{}: non-finite table entry at index {}", what, i));
         }
-        if (i > 0 && !(x_[i] > x_[i - 1])) {
+        if (i > 0 && !(x[i] > x[i - 1])) {
             throw InputError(
                 fmt::format("{}: temperatures must increase strictly; entry {} "
                             "({}) follows {}",
-                            what, i, x_[i], x_[i - 1]));
+                            what, i, x[i], x[i - 1]));
         }
     }
     // An even grid lets interval() skip the binary search (it is on every rack's rhs).
-    const double step = (x_[n - 1] - x_[0]) / static_cast<double>(n - 1);
+    const double step = (x[n - 1] - x[0]) / static_cast<double>(n - 1);
     bool even = true;
     for (std::size_t i = 0; i + 1 < n; ++i) {
-        even = even && std::abs(x_[i + 1] - x_[i] - step) <= 1e-9 * step;
+        even = even && std::abs(x[i + 1] - x[i] - step) <= 1e-9 * step;
     }
     inv_step_ = even ? 1.0 / step : 0.0;
     // Fritsch–Carlson slopes: harmonic-mean interior slopes, zero where the data turn, which
     // guarantees a monotone interpolant on every monotone stretch of data.
     std::vector<double> d(n - 1);
-    for (std::size_t i = 0; i + 1 < n; ++i) d[i] = (y_[i + 1] - y_[i]) / (x_[i + 1] - x_[i]);
-    m_.assign(n, 0.0);
-    m_[0] = d[0];
-    m_[n - 1] = d[n - 2];
+    for (std::size_t i = 0; i + 1 < n; ++i) d[i] = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
+    std::vector<double>& m = data->m;
+    m.assign(n, 0.0);
+    m[0] = d[0];
+    m[n - 1] = d[n - 2];
     for (std::size_t i = 1; i + 1 < n; ++i) {
         if (d[i - 1] * d[i] <= 0.0) {
-            m_[i] = 0.0;
+            m[i] = 0.0;
         } else {
-            const double h0 = x_[i] - x_[i - 1], h1 = x_[i + 1] - x_[i];
+            const double h0 = x[i] - x[i - 1], h1 = x[i + 1] - x[i];
             const double w1 = 2.0 * h1 + h0, w2 = h1 + 2.0 * h0;
-            m_[i] = (w1 + w2) / (w1 / d[i - 1] + w2 / d[i]);
+            m[i] = (w1 + w2) / (w1 / d[i - 1] + w2 / d[i]);
         }
     }
-    cumulative_.assign(n, 0.0);
+    data->cumulative.assign(n, 0.0);
+    x_ = x.data();
+    y_ = y.data();
+    m_ = m.data();
+    cumulative_ = data->cumulative.data();
+    n_ = n;
+    // partialIntegral reads the views above; the cumulative sums fill in behind it.
     for (std::size_t i = 0; i + 1 < n; ++i) {
-        cumulative_[i + 1] = cumulative_[i] + partialIntegral(i, x_[i + 1]);
+        data->cumulative[i + 1] = data->cumulative[i] + partialIntegral(i, x[i + 1]);
     }
+    data_ = std::move(data);
 }
 
 std::size_t MonotoneTable::interval(double x) const {
     if (inv_step_ > 0.0) {
         // Even grid (the shipped coolant tables, every 5 K): the index from the spacing, then
         // nudged so the result is exactly the binary search's below (rounding near a knot).
-        const double f = (x - x_.front()) * inv_step_;
-        const std::size_t last = x_.size() - 2;
+        const double f = (x - x_[0]) * inv_step_;
+        const std::size_t last = n_ - 2;
         std::size_t i = f <= 0.0 ? 0 : std::min(static_cast<std::size_t>(f), last);
         while (i > 0 && x < x_[i]) --i;
         while (i < last && x >= x_[i + 1]) ++i;
         return i;
     }
-    auto it = std::upper_bound(x_.begin(), x_.end(), x);
-    std::size_t i = it == x_.begin() ? 0 : static_cast<std::size_t>(it - x_.begin()) - 1;
-    return std::min(i, x_.size() - 2);
+    const double* it = std::upper_bound(x_, x_ + n_, x);
+    std::size_t i = it == x_ ? 0 : static_cast<std::size_t>(it - x_) - 1;
+    return std::min(i, n_ - 2);
 }
 
 double MonotoneTable::operator()(double x) const {
