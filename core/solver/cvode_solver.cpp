@@ -13,6 +13,7 @@
 #include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
+#include <sunnonlinsol/sunnonlinsol_newton.h>
 
 #include <algorithm>
 #include <cmath>
@@ -45,6 +46,9 @@ struct MatrixDeleter {
 struct LinSolDeleter {
     void operator()(SUNLinearSolver ls) const { SUNLinSolFree(ls); }
 };
+struct NonlinSolDeleter {
+    void operator()(SUNNonlinearSolver nls) const { SUNNonlinSolFree(nls); }
+};
 struct CvodeDeleter {
     void operator()(void* mem) const { CVodeFree(&mem); }
 };
@@ -52,6 +56,7 @@ using ContextPtr = std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDel
 using VectorPtr = std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter>;
 using MatrixPtr = std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter>;
 using LinSolPtr = std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, LinSolDeleter>;
+using NonlinSolPtr = std::unique_ptr<std::remove_pointer_t<SUNNonlinearSolver>, NonlinSolDeleter>;
 using CvodePtr = std::unique_ptr<void, CvodeDeleter>;
 
 std::string flagName(int flag) {
@@ -313,6 +318,8 @@ public:
             check(CVodeSetMaxOrd(cvode_.get(), options_.max_order), "CVodeSetMaxOrd");
             check(CVodeSetNonlinConvCoef(cvode_.get(), newtonConvergenceCoef()),
                   "CVodeSetNonlinConvCoef");
+            attachNewton();
+
             check(CVodeSetMaxStep(cvode_.get(), options_.max_step), "CVodeSetMaxStep");
             // The error handler already collects warnings; the hnil ones would only repeat.
             check(CVodeSetMaxHnilWarns(cvode_.get(), -1), "CVodeSetMaxHnilWarns");
@@ -422,12 +429,56 @@ public:
     std::string linearSolverName() const override { return sparse_ ? "sparse (KLU)" : "dense"; }
 
 private:
-    /// See SolverOptions::newton_convergence_coef; m_ counts the Newton states only (the
-    /// quadratures have no Newton iteration).
+    /// See SolverOptions::newton_convergence_coef.
     double newtonConvergenceCoef() const {
-        if (options_.newton_convergence_coef > 0.0) return options_.newton_convergence_coef;
-        constexpr double kReferenceStates = 48.0;
-        return 0.1 * std::sqrt(std::min(1.0, kReferenceStates / static_cast<double>(m_)));
+        return options_.newton_convergence_coef > 0.0 ? options_.newton_convergence_coef : 0.1;
+    }
+
+    /// CVODE's Newton iteration with a convergence test that adds a per-state bound to
+    /// CVODE's own (SolverOptions::newton_state_limit): CVODE's test runs first and keeps its
+    /// bookkeeping (convergence rate, the correction norm the error test uses); the step is
+    /// accepted only when both pass.
+    void attachNewton() {
+        if (options_.newton_state_limit <= 0.0) return;
+        nls_.reset(SUNNonlinSol_Newton(y_.get(), ctx_.get()));
+        if (!nls_) throw SolverError("could not create the Newton solver");
+        check(CVodeSetNonlinearSolver(cvode_.get(), nls_.get()), "CVodeSetNonlinearSolver");
+        // CVodeSetNonlinearSolver has installed CVODE's test; keep it and wrap it.
+        auto* content = static_cast<SUNNonlinearSolverContent_Newton>(nls_->content);
+        cvode_test_ = content->CTest;
+        cvode_test_data_ = content->ctest_data;
+        if (!cvode_test_) throw SolverError("CVODE installed no Newton convergence test");
+        if (SUNNonlinSolSetConvTestFn(nls_.get(), &CvodeSolver::newtonTest, this) !=
+            SUN_NLS_SUCCESS) {
+            throw SolverError("SUNNonlinSolSetConvTestFn failed");
+        }
+    }
+
+    /// CVODE's test (weighted RMS of the Newton update δ, scaled by the estimated convergence
+    /// rate, against `tol`), then max_i |δ_i|·w_i · min(1, rate) ≤ L · tol with L the state
+    /// limit. The RMS over m states dilutes one state's error by √m; the second test keeps any
+    /// single state converged as an RMS over L² states would. The rate is estimated as CVODE
+    /// does, from successive max norms of this solve.
+    static int newtonTest(SUNNonlinearSolver nls, N_Vector ycor, N_Vector delta, sunrealtype tol,
+                          N_Vector ewt, void* user) {
+        auto* self = static_cast<CvodeSolver*>(user);
+        const int rc = self->cvode_test_(nls, ycor, delta, tol, ewt, self->cvode_test_data_);
+        const double* d = N_VGetArrayPointer(delta);
+        const double* w = N_VGetArrayPointer(ewt);
+        double dmax = 0.0;
+        for (std::size_t i = 0; i < self->m_; ++i) dmax = std::max(dmax, std::abs(d[i]) * w[i]);
+        int iter = 0;
+        SUNNonlinSolGetCurIter(nls, &iter);
+        if (iter == 0 || !(self->newton_dmax_prev_ > 0.0)) {
+            self->newton_rate_ = 1.0;
+        } else {
+            self->newton_rate_ = std::max(0.3 * self->newton_rate_, dmax / self->newton_dmax_prev_);
+        }
+        self->newton_dmax_prev_ = dmax;
+        if (rc != SUN_NLS_SUCCESS) return rc;
+        const double limit = self->options_.newton_state_limit * tol;
+        if (dmax * std::min(1.0, self->newton_rate_) <= limit) return SUN_NLS_SUCCESS;
+        return SUN_NLS_CONTINUE;
     }
 
     static int rhsCallback(sunrealtype t, N_Vector y, N_Vector ydot, void* user) {
@@ -720,6 +771,10 @@ private:
     VectorPtr q_, qabstol_;             // over the quadratures quad_ (null when none)
     MatrixPtr matrix_;
     LinSolPtr linsol_;
+    NonlinSolPtr nls_;  // before cvode_: CVODE uses it until freed, and does not free it
+    SUNNonlinSolConvTestFn cvode_test_ = nullptr;  // CVODE's own Newton test, wrapped
+    void* cvode_test_data_ = nullptr;
+    double newton_rate_ = 1.0, newton_dmax_prev_ = 0.0;  // newtonTest's rate estimate
     CvodePtr cvode_;
 
     SparsityPattern pattern_;
