@@ -429,15 +429,18 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
     const int n_min = std::max(1, static_cast<int>(std::ceil(design_heat / h.unitCapacity())));
     // The miss [K] of n running units at design heat, for one hour's air, when the loop's
     // supply is held at T_supply (the return then follows from the design heat).
+    // One bank per unit count, built once: the hour-by-hour year below asks ~10^4 times.
+    std::map<int, thermal::CoolingTower> towers;
+    std::map<int, thermal::DryCooler> coolers;
     auto missAt = [&](int n, const thermal::AmbientAir& a, double T_supply) {
         const double T_in = water.heatedTemperature(T_supply, mdot, design_heat);
         if (h.tower) {
-            return thermal::CoolingTower(p.tower, n)
-                .evaluate({T_in, z.design_fws_flow, T_supply, a})
+            return towers.try_emplace(n, p.tower, n)
+                .first->second.evaluate({T_in, z.design_fws_flow, T_supply, a})
                 .setpoint_unmet;
         }
-        return thermal::DryCooler(p.dry_cooler, n)
-            .evaluate({T_in, z.design_fws_flow, T_supply, a})
+        return coolers.try_emplace(n, p.dry_cooler, n)
+            .first->second.evaluate({T_in, z.design_fws_flow, T_supply, a})
             .setpoint_unmet;
     };
     auto unmet = [&](int n, const thermal::AmbientAir& a) {
