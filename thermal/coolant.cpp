@@ -206,8 +206,9 @@ Coolant readOnce(const std::filesystem::path& file) {
 
 Coolant Coolant::byName(std::string_view name) {
     for (const auto& known : knownNames()) {
-        if (lower(known) == lower(name))
+        if (lower(known) == lower(name)) {
             return readOnce(dataDirectory() / (lower(known) + ".json"));
+        }
     }
     std::string list;
     for (const auto& k : knownNames()) list += (list.empty() ? "" : ", ") + k;

@@ -319,7 +319,6 @@ public:
             check(CVodeSetNonlinConvCoef(cvode_.get(), newtonConvergenceCoef()),
                   "CVodeSetNonlinConvCoef");
             attachNewton();
-
             check(CVodeSetMaxStep(cvode_.get(), options_.max_step), "CVodeSetMaxStep");
             // The error handler already collects warnings; the hnil ones would only repeat.
             check(CVodeSetMaxHnilWarns(cvode_.get(), -1), "CVodeSetMaxHnilWarns");

@@ -4,10 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "core/errors.h"
+#include "core/json.h"
 #include "core/units.h"
 #include "test_helpers.h"
 
@@ -15,6 +21,8 @@ namespace dctwin::thermal {
 namespace {
 
 using units::celsiusToKelvin;
+namespace fs = std::filesystem;
+const fs::path kSourceData = fs::path(DCTWIN_SOURCE_DIR) / "data";
 
 TEST(Coolant, Pg25MatchesAiredaleDesignTable) {
     // domain-facts B1 (Airedale DeltaChill manual): density and specific heat of PG25.
@@ -120,6 +128,39 @@ TEST(Coolant, OutsideTheTableIsAnErrorNamingFluidPropertyAndRange) {
 
 namespace dctwin::thermal {
 namespace {
+
+TEST(Coolant, AFileIsReadOnceAndAgainWhenItChanges) {
+    // byName keeps each file's tables until the file changes (a GUI session outlives edits
+    // of the data folder). A temporary data folder whose water.json is edited: the density
+    // must follow the edit, and an unchanged file must give the same value again.
+    const fs::path dir = fs::temp_directory_path() / "dctwin_coolant_cache_test";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "catalog");
+    fs::create_directories(dir / "coolants");
+    const fs::path file = dir / "coolants" / "water.json";
+    fs::copy_file(kSourceData / "coolants" / "water.json", file);
+    const char* old_env = std::getenv("DCTWIN_DATA_DIR");
+    const std::string old = old_env ? old_env : "";
+    ::setenv("DCTWIN_DATA_DIR", dir.c_str(), 1);
+    const double T = celsiusToKelvin(30.0);
+    const double rho = Coolant::byName("water").density(T);
+    EXPECT_NEAR(rho, 995.6, 0.5);  // water at 30 °C (the shipped table)
+    EXPECT_EQ(Coolant::byName("water").density(T), rho);
+    // The same file with every density scaled by 2, stamped a second later.
+    Json doc = Json::parse(std::ifstream(file));
+    for (auto& v : doc["density_kg_per_m3"]) v = 2.0 * v.get<double>();
+    const auto stamp = fs::last_write_time(file);
+    std::ofstream(file) << doc.dump();
+    fs::last_write_time(file, stamp + std::chrono::seconds(1));
+    const double rho2 = Coolant::byName("water").density(T);
+    if (old_env) {
+        ::setenv("DCTWIN_DATA_DIR", old.c_str(), 1);
+    } else {
+        ::unsetenv("DCTWIN_DATA_DIR");
+    }
+    fs::remove_all(dir);
+    EXPECT_NEAR(rho2, 2.0 * rho, 1e-9 * rho);
+}
 
 TEST(MonotoneTableLookup, EvenGridGivesExactlyTheBinarySearchResult) {
     // The shipped tables are every 5 K; interval() computes the index from the spacing there.
