@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/errors.h"
 #include "core/units.h"
 #include "power/rack.h"
 #include "thermal/rainflow.h"
@@ -240,8 +241,57 @@ double metricValue(const std::vector<Metric>& metrics, std::string_view name) {
     throw std::out_of_range("no metric " + std::string(name));
 }
 
+/// Named halls: each hall's design figures, "hall_<name>_…".
+static std::vector<Metric> hallDesignMetrics(const SiteSizing& z, const DesignPoint& d) {
+    std::vector<Metric> m;
+    if (z.halls.front().name.empty()) return m;
+    for (std::size_t h = 0; h < z.halls.size(); ++h) {
+        const HallSizing& hz = z.halls[h];
+        const DesignPoint::Hall& dh = d.halls.at(h);
+        const std::string p = "hall_" + hz.name + "_";
+        const std::string of = " of hall " + hz.name;
+        m.push_back({p + "design_it_power_kW", dh.it_power / 1e3, "kW",
+                     "racks (grid side) at full utilization" + of});
+        m.push_back({p + "design_cooling_power_kW", dh.cooling_power / 1e3, "kW",
+                     "CDU and facility pumps, heat-rejection fans and trim chiller" + of});
+        m.push_back({p + "design_heat_rejected_kW", dh.heat_rejected / 1e3, "kW",
+                     "heat rejection, water side" + of});
+        m.push_back({p + "design_tcs_supply_temp_C", kelvinToCelsius(dh.tcs_supply), "C",
+                     "rack-loop supply, warmest CDU" + of});
+        m.push_back({p + "design_fws_supply_temp_C", kelvinToCelsius(dh.fws_supply), "C",
+                     "facility supply" + of});
+        m.push_back({p + "design_max_gpu_junction_C", kelvinToCelsius(dh.max_junction), "C",
+                     "hottest GPU junction at full utilization" + of});
+        m.push_back({p + "design_water_m3_per_h", dh.water_rate * 3600.0, "m3/h",
+                     "make-up and spray water" + of});
+        m.push_back({p + "cdus_installed", static_cast<double>(hz.cdus + hz.cdu_spares), "1",
+                     "CDUs" + of + " (running + spares)"});
+        m.push_back({p + "heat_rejection_units", static_cast<double>(hz.plant.units), "1",
+                     "heat-rejection units" + of});
+        m.push_back({p + "heat_rejection_unit_capacity_kW", hz.unit_capacity_at_design / 1e3, "kW",
+                     "one heat-rejection unit" + of + " at its design weather, full duty"});
+        m.push_back({p + "design_reachable_fws_supply_C", kelvinToCelsius(hz.reach.design_supply),
+                     "C", "facility supply the installed units" + of + " hold on the design day"});
+    }
+    return m;
+}
+
 std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
-    return {
+    // Campus figures over the halls: the worst hall's reach, the storage of every hall at its
+    // own design rate and hours, the most derated unit (one hall: its own figures).
+    HeatRejectionReach reach;
+    double storage = 0.0, unit_capacity = std::numeric_limits<double>::infinity();
+    for (std::size_t h = 0; h < z.halls.size(); ++h) {
+        const HallSizing& hz = z.halls[h];
+        reach.design_supply = std::max(reach.design_supply, hz.reach.design_supply);
+        reach.hours_above_setpoint =
+            std::max(reach.hours_above_setpoint, hz.reach.hours_above_setpoint);
+        reach.worst_excess = std::max(reach.worst_excess, hz.reach.worst_excess);
+        storage += d.halls.at(h).water_rate * 3600.0 * hz.water_storage_hours;
+        unit_capacity = std::min(unit_capacity, hz.unit_capacity_at_design);
+    }
+    const double storage_h = z.halls.front().water_storage_hours;
+    std::vector<Metric> m = {
         {"design_it_power_kW", d.it_power / 1e3, "kW", "IT power at full utilization"},
         {"design_cooling_power_kW", d.cooling_power / 1e3, "kW",
          "cooling power at the design point"},
@@ -262,27 +312,33 @@ std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
          "throttle temperature minus hottest GPU junction"},
         {"design_setpoint_unmet_K", d.setpoint_unmet, "K",
          "facility supply above its setpoint (plant short of capacity)"},
-        {"design_reachable_fws_supply_C", kelvinToCelsius(z.reach.design_supply), "C",
+        {"design_reachable_fws_supply_C", kelvinToCelsius(reach.design_supply), "C",
          "facility supply the installed units hold on the design day at design heat"},
-        {"design_hours_above_fws_setpoint_h", z.reach.hours_above_setpoint, "h",
+        {"design_hours_above_fws_setpoint_h", reach.hours_above_setpoint, "h",
          "weather-year hours in which the installed units miss the facility setpoint at "
          "design heat"},
-        {"design_worst_fws_excess_K", z.reach.worst_excess, "K",
+        {"design_worst_fws_excess_K", reach.worst_excess, "K",
          "how far the facility supply rises above its setpoint in the year's hottest hour at "
          "design heat"},
         {"design_heat_rejected_kW", d.heat_rejected / 1e3, "kW", "heat rejection, water side"},
         {"design_water_m3_per_h", d.water_rate * 3600.0, "m3/h", "make-up and spray water"},
         {"design_water_m3_per_day", d.water_rate * 86400.0, "m3",
          "make-up and spray water on a design day (24 design hours)"},
-        {"water_storage_m3", d.water_rate * 3600.0 * z.water_storage_hours, "m3",
-         fmt::format("make-up water storage for {:g} h at the design rate", z.water_storage_hours)},
-        {"heat_rejection_unit_capacity_kW", z.unit_capacity_at_design / 1e3, "kW",
-         "one heat-rejection unit at the design weather, full duty (derated capacity)"},
+        {"water_storage_m3", storage, "m3",
+         z.halls.size() == 1
+             ? fmt::format("make-up water storage for {:g} h at the design rate", storage_h)
+             : std::string("make-up water storage, every hall for its own hours at its design "
+                           "rate")},
+        {"heat_rejection_unit_capacity_kW", unit_capacity / 1e3, "kW",
+         "one heat-rejection unit at the design weather, full duty (derated capacity; a "
+         "campus: the most derated hall's)"},
         {"design_steady_drift_K", d.steady_drift, "K",
          "largest temperature change over the last settling hour"},
         {"fabric_power_kW", z.fabricPower() / 1e3, "kW", "fabric outside the racks"},
         {"fabric_switches", static_cast<double>(z.fabric.switches), "1", "fabric switches"},
     };
+    for (Metric& h : hallDesignMetrics(z, d)) m.push_back(std::move(h));
+    return m;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -628,6 +684,63 @@ Table jobComputeTable(const ScenarioSpec& sc, const StudyResults& r) {
     return t;
 }
 
+/// Named halls: each hall's energies, water and temperatures from its meters and channels.
+/// The hall's cooling is its liquid side (CDU and facility pumps, heat-rejection fans, trim
+/// chiller); the air side, the electrical losses and the fabric are the campus's, so the halls'
+/// IT plus the fabric is the campus IT, and the halls' cooling plus the air side the campus
+/// cooling.
+static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyResults& r) {
+    std::vector<Metric> m;
+    if (!sc.namedHalls()) return m;
+    const double MWh = units::MWh;
+    for (std::size_t h = 0; h < sc.halls.size(); ++h) {
+        const HallSpec& hs = sc.halls[h];
+        auto meter = [&](std::string_view n) {
+            for (const auto& [name, v] : r.hall_meters.at(h)) {
+                if (name == n) return v;
+            }
+            throw ModelError(fmt::format("no meter '{}' of hall {}", n, hs.name));
+        };
+        const std::string p = "hall_" + hs.name + "_";
+        const std::string of = " of hall " + hs.name;
+        const std::string g = "halls/" + hs.name;
+        const double E_it = meter("it_energy");
+        const double E_cool = meter("cdu_pump_energy") + meter("fws_pump_energy") +
+                              meter("plant_fan_energy") + meter("chiller_energy");
+        double water = 0.0;
+        for (const char* w : {"evaporation", "drift", "blowdown", "spray"}) water += meter(w);
+        const Excess fws = timeAbove(r.channels.time, r.channels.at(g, "setpoint_unmet").values,
+                                     kSetpointTolerance);
+        m.push_back({p + "it_energy_MWh", E_it / MWh, "MWh", "racks (grid side)" + of});
+        m.push_back({p + "cooling_energy_MWh", E_cool / MWh, "MWh",
+                     "CDU and facility pumps, heat-rejection fans, trim chiller" + of});
+        m.push_back({p + "ppue_cooling", (E_it + E_cool) / E_it, "1",
+                     "partial PUE of the hall's liquid cooling"});
+        m.push_back(
+            {p + "cdu_pump_energy_MWh", meter("cdu_pump_energy") / MWh, "MWh", "CDU pumps" + of});
+        m.push_back({p + "fws_pump_energy_MWh", meter("fws_pump_energy") / MWh, "MWh",
+                     "facility pumps" + of});
+        m.push_back({p + "heat_rejection_fan_energy_MWh", meter("plant_fan_energy") / MWh, "MWh",
+                     "heat-rejection fans" + of});
+        m.push_back(
+            {p + "chiller_energy_MWh", meter("chiller_energy") / MWh, "MWh", "trim chiller" + of});
+        m.push_back({p + "heat_rejected_MWh", meter("heat_rejected") / MWh, "MWh",
+                     "heat rejected by the plant" + of});
+        m.push_back({p + "water_m3", water, "m3", "make-up and spray water" + of});
+        m.push_back({p + "wue_L_per_kWh", water * 1000.0 / (E_it / units::kWh), "L/kWh",
+                     "water per IT energy" + of});
+        m.push_back({p + "max_gpu_junction_C",
+                     kelvinToCelsius(maxOf(r.channels.at(g, "max_gpu_junction_temp").values)), "C",
+                     "hottest GPU junction" + of});
+        m.push_back({p + "max_fws_supply_C",
+                     kelvinToCelsius(maxOf(r.channels.at(g, "fws_supply_temp").values)), "C",
+                     "warmest facility supply sampled" + of});
+        m.push_back({p + "fws_hours_above_setpoint_h", fws.seconds / 3600.0, "h",
+                     "facility supply more than 0.05 K above its setpoint" + of});
+    }
+    return m;
+}
+
 std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) {
     const ResultSet& rs = r.channels;
     auto ch = [&](const char* g, const char* n) -> const std::vector<double>& {
@@ -644,8 +757,23 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
     // The plant's own miss signal is already an excess over the setpoint; the TCS supply is
     // compared with its setpoint. Both against the 0.05 K tolerance that sizing uses.
     const Excess fws = timeAbove(rs.time, ch("cooling", "setpoint_unmet"), kSetpointTolerance);
-    const Excess tcs = timeAbove(rs.time, ch("cooling", "tcs_supply_temp_max"),
-                                 sc.cooling.tcs_supply_setpoint + kSetpointTolerance);
+    // Each hall's warmest CDU against its hall's setpoint; the campus counts a time when any
+    // hall is above.
+    std::vector<double> tcs_excess;
+    if (!sc.namedHalls()) {
+        for (double v : ch("cooling", "tcs_supply_temp_max")) {
+            tcs_excess.push_back(v - sc.halls.front().cooling.tcs_supply_setpoint);
+        }
+    } else {
+        tcs_excess.assign(rs.time.size(), -std::numeric_limits<double>::infinity());
+        for (const HallSpec& h : sc.halls) {
+            const auto& v = rs.at("halls/" + h.name, "tcs_supply_temp_max").values;
+            for (std::size_t i = 0; i < v.size(); ++i) {
+                tcs_excess[i] = std::max(tcs_excess[i], v[i] - h.cooling.tcs_supply_setpoint);
+            }
+        }
+    }
+    const Excess tcs = timeAbove(rs.time, tcs_excess, kSetpointTolerance);
     std::vector<Metric> m = {
         {"simulated_h", sc.study.duration_s / 3600.0, "h", "study length"},
         {"it_energy_MWh", E_it / MWh, "MWh", "IT energy (racks grid side + fabric)"},
@@ -709,6 +837,7 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
     for (auto& g : smoothingMetrics(sc, rs)) m.push_back(std::move(g));
     for (auto& g : utilityLossMetrics(r)) m.push_back(std::move(g));
     for (auto& g : computeMetrics(sc, rs)) m.push_back(std::move(g));
+    for (auto& g : hallStudyMetrics(sc, r)) m.push_back(std::move(g));
     if (!sc.events.empty()) {
         const double t = firstThrottle(sc, rs);
         m.push_back({"first_throttle_after_s", t >= 0 ? t : NAN, "s",

@@ -41,7 +41,71 @@ const std::vector<MeterDef>& meterDefs() {
     return defs;
 }
 
+/// Plant outputs the campus sums over its halls (SiteModel::plantTotal), with their nominal
+/// values as a fraction of the site's design power (or of 1e-3 m3/s for water).
+const std::vector<MeterDef>& plantTotalDefs() {
+    static const std::vector<MeterDef> defs = {
+        {"fan_power", "W", 0.02},       {"chiller_power", "W", 0.02},
+        {"fws_pump_power", "W", 0.005}, {"fws_pump_loss", "W", 0.001},
+        {"heat_rejected", "W", 1.0},    {"evaporation_rate", "m3/s", 1.0},
+        {"drift_rate", "m3/s", 0.01},   {"blowdown_rate", "m3/s", 0.5},
+        {"spray_rate", "m3/s", 1.0},
+    };
+    return defs;
+}
+
+/// A named hall's meters: (meter, the hall output it integrates), nominal as meterDefs.
+const std::vector<MeterDef>& hallMeterDefs() {
+    static const std::vector<MeterDef> defs = {
+        {"it_energy", "W", 1.0},         {"cdu_pump_energy", "W", 0.01},
+        {"fws_pump_energy", "W", 0.005}, {"plant_fan_energy", "W", 0.02},
+        {"chiller_energy", "W", 0.02},   {"heat_rejected", "W", 1.0},
+        {"evaporation", "m3/s", 1.0},    {"drift", "m3/s", 0.01},
+        {"blowdown", "m3/s", 0.5},       {"spray", "m3/s", 1.0},
+    };
+    return defs;
+}
+
+std::vector<thermal::Accumulator::Channel> meterChannels(const std::vector<MeterDef>& defs,
+                                                         double P, double horizon) {
+    std::vector<thermal::Accumulator::Channel> ch;
+    for (const auto& d : defs) {
+        const bool water_q = std::string_view(d.unit) == "m3/s";
+        const bool share = std::string_view(d.unit) == "1";
+        const double rate = water_q ? 1e-3 * d.nominal_fraction
+                            : share ? d.nominal_fraction
+                                    : P * d.nominal_fraction;
+        ch.push_back({d.name, d.unit, water_q ? "m3" : share ? "s" : "J", rate, rate * horizon});
+    }
+    return ch;
+}
+
 }  // namespace
+
+const Conditions::HallEvents& Conditions::hall(std::size_t h) const {
+    static const HallEvents none;
+    return h < halls.size() ? halls[h] : none;
+}
+
+Conditions::HallEvents& Conditions::hall(std::size_t h) {
+    if (halls.size() <= h) halls.resize(h + 1);
+    return halls[h];
+}
+
+const std::vector<std::string>& SiteModel::hallMeterNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> v;
+        for (const auto& d : hallMeterDefs()) v.emplace_back(d.name);
+        return v;
+    }();
+    return names;
+}
+
+OutputPort SiteModel::plantTotal(std::string_view port) const {
+    const auto it = plant_totals_.find(port);
+    if (it == plant_totals_.end()) throw ModelError(fmt::format("no plant total '{}'", port));
+    return it->second;
+}
 
 const std::vector<std::string>& SiteModel::meterNames() {
     static const std::vector<std::string> names = [] {
@@ -90,28 +154,39 @@ OutputPort SiteModel::addSum(std::string name, const SumTerms& t, const char* un
 
 SiteModel::SiteModel(const ScenarioSpec& spec, const SiteSizing& sizing,
                      const Conditions& conditions)
-    : spec_(spec),
-      sizing_(sizing),
-      c_(conditions),
-      coolant_(thermal::Coolant::byName(spec.cooling.coolant)),
-      cdu_model_(spec.cooling.cdu, spec.cooling.coolant) {
+    : spec_(spec), sizing_(sizing), c_(conditions) {
+    cdu_models_.reserve(spec.halls.size());
+    for (const HallSpec& h : spec.halls) {
+        coolants_.push_back(thermal::Coolant::byName(h.cooling.coolant));
+        cdu_models_.emplace_back(h.cooling.cdu, h.cooling.coolant);
+    }
     const double P_site = std::max(1e5, sizing_.design_rack_power * sizing_.racks);
     const std::vector<KindSource> sources = addBoundary();
-    const ComponentHandle fws_mix = addFacilityLoopParts();
     SiteSumTerms sums;
-    for (std::size_t g = 0; g < sizing_.cdu_groups.size(); ++g) {
-        addCduGroup(g, sources, fws_mix, sums);
+    if (spec_.namedHalls()) {
+        sums.hall_grid.resize(spec_.halls.size());
+        sums.hall_pump.resize(spec_.halls.size());
+        sums.hall_air.resize(spec_.halls.size());
+    }
+    // Hall by hall (one hall: the order of the one-hall model): loop parts, then its CDUs.
+    for (std::size_t h = 0; h < spec_.halls.size(); ++h) {
+        addFacilityLoopParts(h);
+        halls_[h].first_cdu = cdus_.size();
+        for (const CduGroup& g : sizing_.halls[h].cdu_groups) addCduGroup(h, g, sources, sums);
+        halls_[h].cdu_count = cdus_.size() - halls_[h].first_cdu;
     }
     addSums(sums, P_site);
-    wireFacilityLoop(fws_mix);
+    for (std::size_t h = 0; h < halls_.size(); ++h) wireFacilityLoop(h);
     addSitePower(P_site);
     addMeters(P_site);
+    if (spec_.namedHalls()) addHallMeters(P_site);
     if (c_.utility && !c_.steady) addUtilityLoss();
     system_.finalize();
 }
 
-double SiteModel::filmTemperature() const {
-    return spec_.cooling.tcs_supply_setpoint + 0.5 * spec_.cooling.cdu.delta_t_setpoint;
+double SiteModel::filmTemperature(std::size_t hall) const {
+    const CoolingSpec& c = spec_.halls[hall].cooling;
+    return c.tcs_supply_setpoint + 0.5 * c.cdu.delta_t_setpoint;
 }
 
 /// Weather and the utilization of every rack kind: the study's (workload, hourly weather) or
@@ -142,43 +217,51 @@ std::vector<SiteModel::KindSource> SiteModel::addBoundary() {
     return sources;
 }
 
-/// Facility water loop parts the CDUs refer to: return mixer, pipes, heat rejection plant.
-ComponentHandle SiteModel::addFacilityLoopParts() {
+/// A hall's facility water loop parts its CDUs refer to: return mixer, pipes, plant.
+void SiteModel::addFacilityLoopParts(std::size_t h) {
     const thermal::Coolant water = thermal::Coolant::byName("water");
+    const HallSizing& z = sizing_.halls[h];
+    HallSlot hs;
+    hs.name = spec_.halls[h].name;
+    hs.prefix = spec_.namedHalls() ? hs.name + "_" : "";
     std::vector<double> cdu_weights;
-    for (const auto& g : sizing_.cdu_groups) cdu_weights.push_back(g.multiplicity);
-    const ComponentHandle fws_mix = add(std::make_shared<thermal::Mixer>(
-        "fws_mix", water, cdu_weights, sizing_.fws_supply_setpoint + 8.0,
-        spec_.cooling.cdu.facility_flow));
-    sums_.fws_flow = fws_mix.out("flow");
-    pipe_return_ = add(std::make_shared<thermal::Pipe>("fws_return", water, sizing_.pipe));
-    pipe_supply_ = add(std::make_shared<thermal::Pipe>("fws_supply", water, sizing_.pipe));
-    plant_ = add(std::make_shared<HeatRejectionPlant>("plant", sizing_.plant));
-    return fws_mix;
+    for (const auto& g : z.cdu_groups) cdu_weights.push_back(g.multiplicity);
+    hs.fws_mix = add(std::make_shared<thermal::Mixer>(hs.prefix + "fws_mix", water, cdu_weights,
+                                                      z.fws_supply_setpoint + 8.0,
+                                                      spec_.halls[h].cooling.cdu.facility_flow));
+    hs.fws_flow = hs.fws_mix.out("flow");
+    hs.pipe_return = add(std::make_shared<thermal::Pipe>(hs.prefix + "fws_return", water, z.pipe));
+    hs.pipe_supply = add(std::make_shared<thermal::Pipe>(hs.prefix + "fws_supply", water, z.pipe));
+    hs.plant = add(std::make_shared<HeatRejectionPlant>(hs.prefix + "plant", z.plant));
+    halls_.push_back(std::move(hs));
 }
 
-const thermal::RackBranch& SiteModel::branchLaw(std::size_t entry) {
-    auto it = branch_laws_.find(entry);
+const thermal::RackBranch& SiteModel::branchLaw(std::size_t hall, std::size_t entry) {
+    const auto key = std::make_pair(hall, entry);
+    auto it = branch_laws_.find(key);
     if (it == branch_laws_.end()) {
         const thermal::RackLoopParams& lp = spec_.it.racks[entry].loop;
-        it =
-            branch_laws_
-                .emplace(entry, thermal::RackBranch(
-                                    lp.branch, thermal::FluidState::of(coolant_, filmTemperature()),
-                                    4.0 * lp.flow_design))
-                .first;
+        it = branch_laws_
+                 .emplace(key, thermal::RackBranch(
+                                   lp.branch,
+                                   thermal::FluidState::of(coolants_[hall], filmTemperature(hall)),
+                                   4.0 * lp.flow_design))
+                 .first;
     }
     return it->second;
 }
 
-/// One CDU group: the CDU, its return mixer, its racks, and its pump-trip schedule.
-void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sources,
-                            const ComponentHandle& fws_mix, SiteSumTerms& sums) {
-    const CoolingSpec& cool = spec_.cooling;
-    const CduGroup& g = sizing_.cdu_groups[gi];
+/// One CDU group of hall h: the CDU, its return mixer, its racks, and its pump-trip schedule.
+void SiteModel::addCduGroup(std::size_t h, const CduGroup& g,
+                            const std::vector<KindSource>& sources, SiteSumTerms& sums) {
+    const CoolingSpec& cool = spec_.halls[h].cooling;
+    const Conditions::HallEvents& events = c_.hall(h);
+    HallSlot& hall = halls_[h];
+    const std::size_t gi = cdus_.size();  // the group's index over the campus
     const std::string gname = fmt::format("g{}", gi);
     CduSlot cs;
     cs.multiplicity = g.multiplicity;
+    cs.hall = h;
     // Rack slots on this CDU: (kind, racks). A branch-valve event acts on the first rack of
     // its CDU, which then gets a slot of its own (sizing keeps that CDU in a group alone).
     // The split follows the scenario's events, not the conditions, so the steady model that
@@ -186,10 +269,12 @@ void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sourc
     std::vector<std::pair<double, double>> valve;
     bool valve_slot = false;
     for (int c : g.cdu_indices) {
-        if (auto it = c_.valve_openings.find(c); it != c_.valve_openings.end()) valve = it->second;
+        if (auto it = events.valve_openings.find(c); it != events.valve_openings.end()) {
+            valve = it->second;
+        }
         for (const auto& ev : spec_.events) {
             const auto* rv = std::get_if<RackValve>(&ev.what);
-            if (rv && rv->cdu == c) valve_slot = true;
+            if (rv && rv->cdu == c && ev.hall == static_cast<int>(h)) valve_slot = true;
         }
     }
     std::vector<std::pair<std::size_t, int>> slots;
@@ -208,39 +293,40 @@ void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sourc
     for (const auto& [k, n] : slots) {
         const std::size_t entry = sizing_.kinds[k].entry;
         auto [it, fresh] = branch_of_entry.try_emplace(entry, branches.size());
-        if (fresh) branches.push_back(branchLaw(entry));
+        if (fresh) branches.push_back(branchLaw(h, entry));
         manifold_slots.push_back({it->second, static_cast<double>(n)});
     }
-    cs.cdu = add(std::make_shared<thermal::Cdu>("cdu_" + gname, cdu_model_, std::move(branches),
+    cs.cdu = add(std::make_shared<thermal::Cdu>("cdu_" + gname, cdu_models_[h], std::move(branches),
                                                 std::move(manifold_slots)));
     std::vector<double> rack_weights;
     for (const auto& [k, n] : slots) rack_weights.push_back(n);
-    cs.mixer = add(std::make_shared<thermal::Mixer>("mix_" + gname, coolant_, rack_weights,
+    cs.mixer = add(std::make_shared<thermal::Mixer>("mix_" + gname, coolants_[h], rack_weights,
                                                     cool.tcs_supply_setpoint + 10.0,
                                                     spec_.it.racks.front().loop.flow_design));
     std::size_t position = 0;
     for (const auto& [k, n] : slots) {
         // The valve event's rack is named apart from the other racks of its kind.
         const std::string suffix = valve_slot && position == 0 ? "_valve" : "";
-        addRack(gi, k, n, ++position, suffix, sources[k], cs, sums);
+        addRack(g, k, n, ++position, suffix, sources[k], cs, sums);
     }
     connect(cs.mixer, "temp", cs.cdu, "secondary_return_temp");
-    connect(pipe_supply_, "outlet_temp", cs.cdu, "facility_supply_temp");
+    connect(hall.pipe_supply, "outlet_temp", cs.cdu, "facility_supply_temp");
     // The facility pumps decide how much of its design flow a CDU can draw: all of it unless
     // pumps are lost beyond the standby, which the failure schedule alone decides.
-    if (c_.fws_pumps_failed.empty()) {
+    if (events.fws_pumps_failed.empty()) {
         fix(cs.cdu, "facility_flow_available", cool.cdu.facility_flow);
     } else {
-        if (!cdu_flow_available_) {
+        if (!hall.cdu_flow_available) {
             std::vector<std::pair<double, double>> available;
-            const thermal::PumpStation pumps(sizing_.plant.fws_pumps, "facility water pumps");
-            for (const auto& [t, failed] : c_.fws_pumps_failed) {
+            const thermal::PumpStation pumps(sizing_.halls[h].plant.fws_pumps,
+                                             "facility water pumps");
+            for (const auto& [t, failed] : events.fws_pumps_failed) {
                 available.emplace_back(t, cool.cdu.facility_flow * pumps.flowAvailable(failed));
             }
-            cdu_flow_available_ = schedule("cdu_flow_available", "m3/s", cool.cdu.facility_flow,
-                                           std::move(available));
+            hall.cdu_flow_available = schedule(hall.prefix + "cdu_flow_available", "m3/s",
+                                               cool.cdu.facility_flow, std::move(available));
         }
-        connect(*cdu_flow_available_, "value", cs.cdu, "facility_flow_available");
+        connect(*hall.cdu_flow_available, "value", cs.cdu, "facility_flow_available");
     }
     fix(cs.cdu, "supply_temp_setpoint", cool.tcs_supply_setpoint);
     fix(cs.cdu, "pump_speed", 1.0);
@@ -256,7 +342,9 @@ void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sourc
     // A pump trip applies to one physical CDU, which sizing keeps in a group of its own.
     std::vector<std::pair<double, double>> trips;
     for (int c : g.cdu_indices) {
-        if (auto it = c_.pumps_failed.find(c); it != c_.pumps_failed.end()) trips = it->second;
+        if (auto it = events.pumps_failed.find(c); it != events.pumps_failed.end()) {
+            trips = it->second;
+        }
     }
     cdu_trips_.push_back(trips);
     if (c_.utility && !c_.steady) {
@@ -267,20 +355,24 @@ void SiteModel::addCduGroup(std::size_t gi, const std::vector<KindSource>& sourc
         connect(schedule("pumps_failed_" + gname, "1", 0.0, trips), "value", cs.cdu,
                 "pumps_failed");
     }
-    const std::string fj = std::to_string(gi + 1);
-    connect(cs.cdu, "facility_return_temp", fws_mix, "temp_" + fj);
-    connect(cs.cdu, "facility_flow", fws_mix, "flow_" + fj);
-    sums.pump.add("t" + fj, static_cast<double>(g.multiplicity), cs.cdu.out("pump_power"));
-    sums.pump_heat.add("t" + fj, static_cast<double>(g.multiplicity), cs.cdu.out("pump_heat"));
+    // The hall's mixer numbers its CDU groups from 1; the campus sums over every group.
+    const std::string fj = std::to_string(gi - hall.first_cdu + 1);
+    connect(cs.cdu, "facility_return_temp", hall.fws_mix, "temp_" + fj);
+    connect(cs.cdu, "facility_flow", hall.fws_mix, "flow_" + fj);
+    const std::string tj = fmt::format("t{}", gi + 1);
+    const double m = g.multiplicity;
+    sums.pump.add(tj, m, cs.cdu.out("pump_power"));
+    sums.pump_heat.add(tj, m, cs.cdu.out("pump_heat"));
+    if (!sums.hall_pump.empty()) sums.hall_pump[h].add(tj, m, cs.cdu.out("pump_power"));
     cdus_.push_back(cs);
 }
 
 /// `count` racks of one kind on a CDU: rack power, [smoothing], heat to liquid, rack loop.
-void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t position,
+void SiteModel::addRack(const CduGroup& g, std::size_t k, int n, std::size_t position,
                         const std::string& suffix, const KindSource& source, const CduSlot& cs,
                         SiteSumTerms& sums) {
-    const CoolingSpec& cool = spec_.cooling;
-    const CduGroup& g = sizing_.cdu_groups[gi];
+    const CoolingSpec& cool = spec_.halls[cs.hall].cooling;
+    const std::size_t gi = cdus_.size();  // the group being built (addCduGroup)
     const RackKind& kind = sizing_.kinds[k];
     const RackEntry& entry = spec_.it.racks[kind.entry];
     const power::RackSpec& rack = entry.rack;
@@ -347,14 +439,14 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
     thermal::RackLoopParams lp = entry.loop;
     lp.count = n;
     lp.initial_temp = cool.tcs_supply_setpoint + 5.0;
-    lp.film_temp = filmTemperature();
+    lp.film_temp = filmTemperature(cs.hall);
     if (lp.gpus != rack.gpus) {
         throw InputError(fmt::format(
             "rack model '{}' has {} GPUs but its liquid-loop record has gpus_per_rack = {}; "
             "give /it/racks an \"rack_loop\" record for this rack",
             rack.name, rack.gpus, lp.gpus));
     }
-    rs.loop = add(std::make_shared<thermal::RackLoop>("rl_" + label, coolant_, lp));
+    rs.loop = add(std::make_shared<thermal::RackLoop>("rl_" + label, coolants_[cs.hall], lp));
     // One GPU's heat into its junction: its own power (the demand, not the smoothed grid
     // power) times its liquid share, plus its share of the smoothing burn, which the GPUs
     // themselves burn (domain-facts A5 "power burner").
@@ -399,9 +491,18 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
     sums.demand.add(tn, m, rs.power.out("it_power"));
     sums.air.add(tn, m, rs.power.out("heat_air"));
     sums.liquid.add(tn, m, rs.loop.out("heat_to_coolant_total"));
+    if (!sums.hall_grid.empty()) {
+        sums.hall_grid[cs.hall].add(
+            tn, m, rs.smoothing ? rs.smoothing->out("grid_power") : rs.power.out("it_power"));
+        sums.hall_air[cs.hall].add(tn, m, rs.power.out("heat_air"));
+    }
     if (rs.smoothing) {
         sums.burn.add(tn, m, rs.smoothing->out("burn_power"));
         sums.air.add("d" + tn, -(1.0 - defer_liquid) * m, rs.smoothing->out("deferred_power"));
+        if (!sums.hall_air.empty()) {
+            sums.hall_air[cs.hall].add("d" + tn, -(1.0 - defer_liquid) * m,
+                                       rs.smoothing->out("deferred_power"));
+        }
         sums.deferred.add(tn, m, rs.smoothing->out("deferred_power"));
         // Mean per rack: what one rack's 72 × 65 J hold (issue 18 asks for energy per rack).
         sums.stored.add(tn, m / static_cast<double>(std::max(sizing_.racks, 1)),
@@ -410,11 +511,19 @@ void SiteModel::addRack(std::size_t gi, std::size_t k, int n, std::size_t positi
     racks_.push_back(rs);
 }
 
+/// Term name of hall h in a sum over halls (one hall: the name alone, as the one-hall model).
+static std::string hallTerm(const char* base, std::size_t h, std::size_t halls) {
+    return halls == 1 ? std::string(base) : fmt::format("{}_{}", base, h + 1);
+}
+
 void SiteModel::addSums(const SiteSumTerms& t, double P_site) {
     SumTerms plant;
-    plant.add("fans", 1.0, plant_.out("fan_power"));
-    plant.add("chiller", 1.0, plant_.out("chiller_power"));
-    plant.add("fws_pumps", 1.0, plant_.out("fws_pump_power"));
+    const std::size_t nh = halls_.size();
+    for (std::size_t h = 0; h < nh; ++h) {
+        plant.add(hallTerm("fans", h, nh), 1.0, halls_[h].plant.out("fan_power"));
+        plant.add(hallTerm("chiller", h, nh), 1.0, halls_[h].plant.out("chiller_power"));
+        plant.add(hallTerm("fws_pumps", h, nh), 1.0, halls_[h].plant.out("fws_pump_power"));
+    }
     sums_.rack_grid = addSum("rack_power", t.grid, "W", P_site);
     sums_.rack_demand = addSum("rack_demand", t.demand, "W", P_site);
     sums_.rack_heat_air = addSum("rack_heat_air", t.air, "W", 0.1 * P_site);
@@ -428,54 +537,84 @@ void SiteModel::addSums(const SiteSumTerms& t, double P_site) {
         sums_.psu_stored_energy = addSum("psu_stored_energy_per_rack", t.stored, "J",
                                          1e-4 * P_site / std::max(sizing_.racks, 1));
     }
+    // Campus plant totals: one hall's plant ports, or sums over the halls' plants.
+    for (const auto& d : plantTotalDefs()) {
+        if (nh == 1) {
+            plant_totals_.emplace(d.name, halls_.front().plant.out(d.name));
+            continue;
+        }
+        SumTerms total;
+        for (std::size_t h = 0; h < nh; ++h) {
+            total.add(hallTerm("p", h, nh), 1.0, halls_[h].plant.out(d.name));
+        }
+        const bool water_q = std::string_view(d.unit) == "m3/s";
+        plant_totals_.emplace(d.name, addSum(std::string("plant_total_") + d.name, total, d.unit,
+                                             (water_q ? 1e-3 : P_site) * d.nominal_fraction));
+    }
+    // Named halls: the hall's own sums (its share of the site's nominal).
+    for (std::size_t h = 0; h < t.hall_grid.size(); ++h) {
+        const double share =
+            P_site * sizing_.halls[h].racks / static_cast<double>(std::max(sizing_.racks, 1));
+        HallSlot& hs = halls_[h];
+        hs.it_power = addSum(hs.prefix + "rack_power", t.hall_grid[h], "W", share);
+        hs.cdu_pump_power = addSum(hs.prefix + "cdu_pump_power", t.hall_pump[h], "W", 0.01 * share);
+        hs.rack_heat_air = addSum(hs.prefix + "rack_heat_air", t.hall_air[h], "W", 0.1 * share);
+    }
 }
 
-/// CDUs → return mixer → return pipe → plant → supply pipe; events as plant-input schedules.
-void SiteModel::wireFacilityLoop(const ComponentHandle& fws_mix) {
-    connect(fws_mix, "temp", pipe_return_, "inlet_temp");
-    connect(fws_mix, "flow", pipe_return_, "flow");
-    fix(pipe_return_, "ambient_temp", spec_.site.fws_ambient);
-    connect(pipe_return_, "outlet_temp", plant_, "inlet_temp");
-    connect(fws_mix, "flow", plant_, "flow");
-    fix(plant_, "setpoint", sizing_.fws_supply_setpoint);
-    connect(weather_, "dry_bulb", plant_, "dry_bulb");
-    connect(weather_, "wet_bulb", plant_, "wet_bulb");
-    connect(weather_, "pressure", plant_, "pressure");
+/// A hall's CDUs → return mixer → return pipe → plant → supply pipe; its events as plant-input
+/// schedules.
+void SiteModel::wireFacilityLoop(std::size_t h) {
+    const HallSlot& hs = halls_[h];
+    const HallSizing& z = sizing_.halls[h];
+    const Conditions::HallEvents& events = c_.hall(h);
+    const ComponentHandle& plant = hs.plant;
+    connect(hs.fws_mix, "temp", hs.pipe_return, "inlet_temp");
+    connect(hs.fws_mix, "flow", hs.pipe_return, "flow");
+    fix(hs.pipe_return, "ambient_temp", spec_.site.fws_ambient);
+    connect(hs.pipe_return, "outlet_temp", plant, "inlet_temp");
+    connect(hs.fws_mix, "flow", plant, "flow");
+    fix(plant, "setpoint", z.fws_supply_setpoint);
+    connect(weather_, "dry_bulb", plant, "dry_bulb");
+    connect(weather_, "wet_bulb", plant, "wet_bulb");
+    connect(weather_, "pressure", plant, "pressure");
     auto scheduled = [&](const char* input, double normal,
                          const std::vector<std::pair<double, double>>& changes) {
         if (changes.empty()) {
-            fix(plant_, input, normal);
+            fix(plant, input, normal);
         } else {
-            connect(schedule(std::string("sched_") + input, "1", normal, changes), "value", plant_,
+            connect(schedule(hs.prefix + "sched_" + input, "1", normal, changes), "value", plant,
                     input);
         }
     };
-    scheduled("units_available", sizing_.plant.units, c_.units_available);
-    scheduled("fans_available", 1.0, c_.fans_available);
-    scheduled("chiller_available", 1.0, c_.chiller_available);
-    scheduled("fws_pumps_failed", 0.0, c_.fws_pumps_failed);
-    // The facility pumps' valve reset reads the most-open CDU valve.
-    if (sizing_.plant.fws_pumps.control == "valve_reset") {
+    scheduled("units_available", z.plant.units, events.units_available);
+    scheduled("fans_available", 1.0, events.fans_available);
+    scheduled("chiller_available", 1.0, events.chiller_available);
+    scheduled("fws_pumps_failed", 0.0, events.fws_pumps_failed);
+    // The facility pumps' valve reset reads the most-open CDU valve of the hall.
+    if (z.plant.fws_pumps.control == "valve_reset") {
         std::vector<std::string> names;
-        for (std::size_t i = 0; i < cdus_.size(); ++i) names.push_back(fmt::format("g{}", i));
+        for (std::size_t i = 0; i < hs.cdu_count; ++i) names.push_back(fmt::format("g{}", i));
         const ComponentHandle vmax =
-            add(std::make_shared<Maximum>("cdu_valve_max", std::move(names), "1", 1.0));
-        for (std::size_t i = 0; i < cdus_.size(); ++i) {
-            connect(cdus_[i].cdu, "valve_position", vmax, fmt::format("g{}", i));
+            add(std::make_shared<Maximum>(hs.prefix + "cdu_valve_max", std::move(names), "1", 1.0));
+        for (std::size_t i = 0; i < hs.cdu_count; ++i) {
+            connect(cdus_[hs.first_cdu + i].cdu, "valve_position", vmax, fmt::format("g{}", i));
         }
-        connect(vmax, "value", plant_, "cdu_valve_max");
+        connect(vmax, "value", plant, "cdu_valve_max");
     } else {
-        fix(plant_, "cdu_valve_max", 1.0);
+        fix(plant, "cdu_valve_max", 1.0);
     }
-    fix(plant_, "fan_limit", sizing_.plant.fan_limit);
+    fix(plant, "fan_limit", z.plant.fan_limit);
     if (spec_.cooling.air_side.kind == thermal::AirSideKind::RearDoor) {
-        system_.connect(sums_.rack_heat_air, plant_.in("extra_heat"));  // rear doors
+        // Rear doors: the hall's rack air heat goes to its water.
+        system_.connect(hs.rack_heat_air ? *hs.rack_heat_air : sums_.rack_heat_air,
+                        plant.in("extra_heat"));
     } else {
-        fix(plant_, "extra_heat", 0.0);
+        fix(plant, "extra_heat", 0.0);
     }
-    connect(plant_, "outlet_temp", pipe_supply_, "inlet_temp");
-    connect(fws_mix, "flow", pipe_supply_, "flow");
-    fix(pipe_supply_, "ambient_temp", spec_.site.fws_ambient);
+    connect(plant, "outlet_temp", hs.pipe_supply, "inlet_temp");
+    connect(hs.fws_mix, "flow", hs.pipe_supply, "flow");
+    fix(hs.pipe_supply, "ambient_temp", spec_.site.fws_ambient);
 }
 
 /// Everything electrical above the racks, the air side, and the optional site battery.
@@ -525,22 +664,18 @@ void SiteModel::addSitePower(double P_site) {
 /// Heat leaving the site and the meters that integrate energy and water.
 void SiteModel::addMeters(double P_site) {
     SumTerms out;
-    out.add("plant_heat", 1.0, plant_.out("heat_rejected"));
-    out.add("plant_fans", 1.0, plant_.out("fan_power"));
-    out.add("chiller", 1.0, plant_.out("chiller_power"));
-    out.add("pump_loss", 1.0, plant_.out("fws_pump_loss"));
+    const std::size_t nh = halls_.size();
+    for (std::size_t h = 0; h < nh; ++h) {
+        const ComponentHandle& plant = halls_[h].plant;
+        out.add(hallTerm("plant_heat", h, nh), 1.0, plant.out("heat_rejected"));
+        out.add(hallTerm("plant_fans", h, nh), 1.0, plant.out("fan_power"));
+        out.add(hallTerm("chiller", h, nh), 1.0, plant.out("chiller_power"));
+        out.add(hallTerm("pump_loss", h, nh), 1.0, plant.out("fws_pump_loss"));
+    }
     out.add("site", 1.0, site_power_.out("heat_to_ambient"));
     const OutputPort heat_out = addSum("heat_out", out, "W", 1.2 * P_site);
-    std::vector<thermal::Accumulator::Channel> ch;
-    for (const auto& d : meterDefs()) {
-        const bool water_q = std::string_view(d.unit) == "m3/s";
-        const bool share = std::string_view(d.unit) == "1";
-        const double rate = water_q ? 1e-3 * d.nominal_fraction
-                            : share ? d.nominal_fraction
-                                    : P_site * d.nominal_fraction;
-        ch.push_back({d.name, d.unit, water_q ? "m3" : share ? "s" : "J", rate, rate * c_.horizon});
-    }
-    meters_ = add(std::make_shared<thermal::Accumulator>("meters", ch));
+    meters_ = add(std::make_shared<thermal::Accumulator>(
+        "meters", meterChannels(meterDefs(), P_site, c_.horizon)));
     const std::vector<OutputPort> meter_src = {site_power_.out("facility_power"),
                                                site_power_.out("it_power"),
                                                sums_.rack_demand,
@@ -548,18 +683,43 @@ void SiteModel::addMeters(double P_site) {
                                                site_power_.out("cooling_power"),
                                                site_power_.out("losses"),
                                                sums_.cdu_pump_power,
-                                               plant_.out("fws_pump_power"),
-                                               plant_.out("fan_power"),
-                                               plant_.out("chiller_power"),
+                                               plantTotal("fws_pump_power"),
+                                               plantTotal("fan_power"),
+                                               plantTotal("chiller_power"),
                                                site_power_.out("air_side_power"),
                                                sums_.burn_power,
-                                               plant_.out("evaporation_rate"),
-                                               plant_.out("drift_rate"),
-                                               plant_.out("blowdown_rate"),
-                                               plant_.out("spray_rate"),
+                                               plantTotal("evaporation_rate"),
+                                               plantTotal("drift_rate"),
+                                               plantTotal("blowdown_rate"),
+                                               plantTotal("spray_rate"),
                                                site_power_.out("economizer_share")};
     for (std::size_t i = 0; i < meter_src.size(); ++i) {
         system_.connect(meter_src[i], meters_.in(meterDefs()[i].name));
+    }
+}
+
+/// Named halls: each hall's meters, on its own sums and its plant's outputs.
+void SiteModel::addHallMeters(double P_site) {
+    for (std::size_t h = 0; h < halls_.size(); ++h) {
+        HallSlot& hs = halls_[h];
+        const double share =
+            P_site * sizing_.halls[h].racks / static_cast<double>(std::max(sizing_.racks, 1));
+        hs.meters = add(std::make_shared<thermal::Accumulator>(
+            hs.prefix + "meters", meterChannels(hallMeterDefs(), share, c_.horizon)));
+        const ComponentHandle& p = hs.plant;
+        const std::vector<OutputPort> src = {*hs.it_power,
+                                             *hs.cdu_pump_power,
+                                             p.out("fws_pump_power"),
+                                             p.out("fan_power"),
+                                             p.out("chiller_power"),
+                                             p.out("heat_rejected"),
+                                             p.out("evaporation_rate"),
+                                             p.out("drift_rate"),
+                                             p.out("blowdown_rate"),
+                                             p.out("spray_rate")};
+        for (std::size_t i = 0; i < src.size(); ++i) {
+            system_.connect(src[i], hs.meters->in(hallMeterDefs()[i].name));
+        }
     }
 }
 
@@ -591,9 +751,8 @@ void SiteModel::addUtilityLoss() {
     for (const auto& r : racks_) connect(b, "supply", r.power, "supply");
     // CDU pumps: on the UPS they stop when its supply does; on the generators they are off
     // from the loss until their block (a schedule). Pump trips of the scenario add to it.
-    const thermal::CduSpec& cdu = spec_.cooling.cdu;
-    const double installed = cdu.pumps_installed;
     for (std::size_t gi = 0; gi < cdus_.size(); ++gi) {
+        const double installed = spec_.halls[cdus_[gi].hall].cooling.cdu.pumps_installed;
         const std::string gname = fmt::format("g{}", gi + 1);
         ComponentHandle off = [&] {
             if (plan.options.cdu_pumps_on_ups) {
@@ -639,8 +798,10 @@ double SiteModel::storedEnergy(std::span<const double> x) const {
         e += c.multiplicity * cdu.storedEnergy(slice(c.cdu));
     }
     if (ups_battery_) e += slice(*ups_battery_)[UpsBattery::kEnergy];
-    for (const ComponentHandle* p : {&pipe_supply_, &pipe_return_}) {
-        e += static_cast<const thermal::Pipe&>(p->component()).storedEnergy(slice(*p));
+    for (const HallSlot& h : halls_) {
+        for (const ComponentHandle* p : {&h.pipe_supply, &h.pipe_return}) {
+            e += static_cast<const thermal::Pipe&>(p->component()).storedEnergy(slice(*p));
+        }
     }
     return e;
 }
@@ -652,9 +813,25 @@ double SiteModel::meterTotal(std::span<const double> x, std::string_view name) c
     return x[system_.stateOffset(meters_.index()) + static_cast<std::size_t>(it - names.begin())];
 }
 
+double SiteModel::hallMeterTotal(std::span<const double> x, std::size_t hall,
+                                 std::string_view name) const {
+    const auto& names = hallMeterNames();
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end() || hall >= halls_.size() || !halls_[hall].meters) {
+        throw ModelError(fmt::format("no meter '{}' of hall {}", name, hall));
+    }
+    return x[system_.stateOffset(halls_[hall].meters->index()) +
+             static_cast<std::size_t>(it - names.begin())];
+}
+
 void SiteModel::resetMeters(std::span<double> x) const {
     const std::size_t m = system_.stateOffset(meters_.index());
     for (std::size_t i = 0; i < meterNames().size(); ++i) x[m + i] = 0.0;
+    for (const HallSlot& h : halls_) {
+        if (!h.meters) continue;
+        const std::size_t o = system_.stateOffset(h.meters->index());
+        for (std::size_t i = 0; i < hallMeterNames().size(); ++i) x[o + i] = 0.0;
+    }
     for (const auto& r : racks_) {
         if (!r.smoothing) continue;
         const std::size_t o = system_.stateOffset(r.smoothing->index());

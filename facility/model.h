@@ -14,6 +14,13 @@
 //   meters integrate facility, IT, heat to ambient, every consumer and water by kind.
 //   Utility loss (study): UPS battery ─supply─▶ rack powers, CDU pumps on the UPS; ─mains,
 //   available, charge─▶ site power ─battery power─▶ UPS battery (facility/utility_loss.h).
+// Halls (issue 12): each hall h of ScenarioSpec::halls has its own CDU groups, fws mixer,
+// pipes and plant, fed by its hall's events; the racks' sums, the site power (chain, air side,
+// BESS) and the campus meters span every hall. Named halls (/halls) add per hall the sums of
+// rack grid power, CDU pump power and rack air heat, and meters (hallMeterNames) that
+// integrate the hall's IT, CDU pump, facility pump, fan, chiller, rejected-heat and water
+// flows; the campus plant totals are sums of the halls' plant outputs (plantTotal). A
+// scenario without /halls builds exactly the one-hall model, names unchanged.
 // [s] marks states; every loop in the diagram passes through one, so there is no algebraic
 // loop. With smoothing (resolved workload) a PowerSmoothing per (g, k) sits between the rack
 // power and the grid; its burn power heats the coolant.
@@ -50,17 +57,23 @@ struct Conditions {
     power::ChainDesign chain;            // electrical chain from the sizing
     int battery_blocks = 1;              // site battery blocks (when the site has one)
     double crah_units = 0.0;             // CRAH units from the design point (0: from the load)
-    // Event schedules: (time [s], value) changes.
-    std::vector<std::pair<double, double>> units_available;  // heat rejection units
-    std::vector<std::pair<double, double>> fans_available;   // plant fans and chiller power
-    std::vector<std::pair<double, double>> chiller_available;
-    std::map<int, std::vector<std::pair<double, double>>> pumps_failed;  // per physical CDU
-    std::vector<std::pair<double, double>> fws_pumps_failed;             // facility water pumps
+    /// Event schedules of one hall's cooling: (time [s], value) changes.
+    struct HallEvents {
+        std::vector<std::pair<double, double>> units_available;  // heat rejection units
+        std::vector<std::pair<double, double>> fans_available;   // plant fans and chiller power
+        std::vector<std::pair<double, double>> chiller_available;
+        std::map<int, std::vector<std::pair<double, double>>> pumps_failed;  // per physical CDU
+        std::vector<std::pair<double, double>> fws_pumps_failed;             // facility water pumps
+        /// Branch-valve openings of the first rack of a physical CDU.
+        std::map<int, std::vector<std::pair<double, double>>> valve_openings;
+    };
+    std::vector<HallEvents> halls;  // per hall (ScenarioSpec::halls); absent: no events
+    /// The events of hall h (none if it has no entry).
+    const HallEvents& hall(std::size_t h) const;
+    HallEvents& hall(std::size_t h);                            ///< grows `halls` to h + 1
     std::vector<std::pair<double, double>> air_side_available;  // utility loss: air side power
     /// Utility loss (study only): the plan whose consequences the UPS battery simulates.
     std::optional<UtilityLossPlan> utility;
-    /// Branch-valve openings of the first rack of a physical CDU.
-    std::map<int, std::vector<std::pair<double, double>>> valve_openings;
     double horizon = 3600.0;  // [s] typical run length (meter nominal values)
 };
 
@@ -78,11 +91,24 @@ struct RackSlot {
 struct CduSlot {
     ComponentHandle cdu, mixer;
     int multiplicity = 1;
+    std::size_t hall = 0;  ///< index into SiteModel::halls()
+};
+/// One hall's facility water loop and plant, and what is summed over its racks and CDUs.
+struct HallSlot {
+    std::string name;    ///< "" for the one hall of a scenario without /halls
+    std::string prefix;  ///< of its component names: "" or "<name>_"
+    ComponentHandle fws_mix, plant, pipe_supply, pipe_return;
+    OutputPort fws_flow;                                ///< facility water flow of the hall [m3/s]
+    std::size_t first_cdu = 0, cdu_count = 0;           ///< its CDU groups in SiteModel::cdus()
+    std::optional<ComponentHandle> cdu_flow_available;  ///< with facility pump failures
+    /// Named halls only: the hall's sums [W] and meters (SiteModel::hallMeterNames()).
+    std::optional<OutputPort> it_power, cdu_pump_power, rack_heat_air;
+    std::optional<ComponentHandle> meters;
 };
 /// Site-wide sums (LinearCombination outputs "value") the metrics and the recorder read.
 struct SiteSums {
     OutputPort rack_grid, rack_demand, rack_heat_air, heat_to_liquid, cdu_pump_power, cdu_pump_heat,
-        burn_power, plant_power, fws_flow;
+        burn_power, plant_power;
     /// Only with power smoothing in the model (issue 18): demand held back by the GPU-side
     /// ramp limit [W] (site total) and the energy in the PSU stores [J] (mean per rack).
     std::optional<OutputPort> deferred_power, psu_stored_energy;
@@ -100,9 +126,11 @@ public:
     const std::vector<CduSlot>& cdus() const { return cdus_; }
     const SiteSums& sums() const { return sums_; }
     const ComponentHandle& sitePower() const { return site_power_; }
-    const ComponentHandle& plant() const { return plant_; }
-    const ComponentHandle& supplyPipe() const { return pipe_supply_; }
-    const ComponentHandle& returnPipe() const { return pipe_return_; }
+    const std::vector<HallSlot>& halls() const { return halls_; }
+    /// Campus totals of a plant output over the halls (one hall: its plant's own port):
+    /// fan_power, chiller_power, fws_pump_power, heat_rejected, evaporation_rate, drift_rate,
+    /// blowdown_rate, spray_rate (model.cpp kPlantTotals).
+    OutputPort plantTotal(std::string_view port) const;
     const std::optional<ComponentHandle>& battery() const { return battery_; }
     /// The UPS battery of a utility loss (facility/utility_loss.h), when the study has one.
     const std::optional<ComponentHandle>& upsBattery() const { return ups_battery_; }
@@ -117,6 +145,9 @@ public:
     /// The meter quantities, in the order of the meter component's states.
     static const std::vector<std::string>& meterNames();
     double meterTotal(std::span<const double> x, std::string_view name) const;
+    /// The meters each named hall has (HallSlot::meters), in the order of their states.
+    static const std::vector<std::string>& hallMeterNames();
+    double hallMeterTotal(std::span<const double> x, std::size_t hall, std::string_view name) const;
 
     /// Sets the meters and integrator-only states of x to their start values (a steady state
     /// handed to a study keeps its temperatures, controller states and stored energies).
@@ -136,6 +167,8 @@ private:
     };
     struct SiteSumTerms {
         SumTerms grid, demand, air, pump, pump_heat, burn, liquid, deferred, stored;
+        /// Per hall (named halls): rack grid power, CDU pump power, rack heat to air.
+        std::vector<SumTerms> hall_grid, hall_pump, hall_air;
     };
 
     ComponentHandle add(std::shared_ptr<const Component> c);
@@ -148,41 +181,45 @@ private:
 
     // Construction steps, in the order the components are added (the state order).
     std::vector<KindSource> addBoundary();
-    ComponentHandle addFacilityLoopParts();
-    void addCduGroup(std::size_t g, const std::vector<KindSource>& sources,
-                     const ComponentHandle& fws_mix, SiteSumTerms& sums);
-    void addRack(std::size_t g, std::size_t kind, int count, std::size_t position,
+    void addFacilityLoopParts(std::size_t hall);
+    void addCduGroup(std::size_t hall, const CduGroup& g, const std::vector<KindSource>& sources,
+                     SiteSumTerms& sums);
+    void addRack(const CduGroup& g, std::size_t kind, int count, std::size_t position,
                  const std::string& suffix, const KindSource& source, const CduSlot& cdu,
                  SiteSumTerms& sums);
     void addSums(const SiteSumTerms& t, double P_site);
-    void wireFacilityLoop(const ComponentHandle& fws_mix);
+    void wireFacilityLoop(std::size_t hall);
+    void addHallMeters(double P_site);
     void addSitePower(double P_site);
     void addMeters(double P_site);
     /// The UPS battery and the buses of a utility loss; added last, so its states follow
     /// those of the steady model that starts the study.
     void addUtilityLoss();
-    /// Coolant temperature at which branch hydraulics and cold-plate films are evaluated:
-    /// the TCS supply setpoint plus half the design temperature difference.         [K]
-    double filmTemperature() const;
-    /// The branch law of a liquid-loop record (/it/racks entry), built once: every CDU's copy
-    /// shares its tables (thermal::MonotoneTable), so a campus of CDUs reads one set.
-    const thermal::RackBranch& branchLaw(std::size_t entry);
+    /// Coolant temperature at which a hall's branch hydraulics and cold-plate films are
+    /// evaluated: the TCS supply setpoint plus half the design temperature difference.  [K]
+    double filmTemperature(std::size_t hall) const;
+    /// The branch law of a liquid-loop record (/it/racks entry) in a hall's coolant, built
+    /// once: every CDU's copy shares its tables (thermal::MonotoneTable), so a campus of CDUs
+    /// reads one set.
+    const thermal::RackBranch& branchLaw(std::size_t hall, std::size_t entry);
 
     const ScenarioSpec& spec_;
     const SiteSizing& sizing_;
     Conditions c_;
-    thermal::Coolant coolant_;     // rack loops (read once: a file per lookup)
-    thermal::CduModel cdu_model_;  // shared by every CDU group
+    std::vector<thermal::Coolant> coolants_;     // per hall: rack loops (read once)
+    std::vector<thermal::CduModel> cdu_models_;  // per hall: shared by its CDU groups
     System system_;
     std::vector<RackSlot> racks_;
     std::vector<CduSlot> cdus_;
     SiteSums sums_;
-    ComponentHandle site_power_, plant_, pipe_supply_, pipe_return_, meters_, weather_;
-    std::optional<ComponentHandle> cdu_flow_available_;  // with facility pump failures
+    std::vector<HallSlot> halls_;
+    std::map<std::string, OutputPort, std::less<>> plant_totals_;  // plantTotal()
+    ComponentHandle site_power_, meters_, weather_;
     std::optional<ComponentHandle> battery_;
     std::optional<ComponentHandle> ups_battery_;
     std::vector<std::vector<std::pair<double, double>>> cdu_trips_;  // per CDU group
-    std::map<std::size_t, thermal::RackBranch> branch_laws_;         // by /it/racks entry
+    // By (hall, /it/racks entry).
+    std::map<std::pair<std::size_t, std::size_t>, thermal::RackBranch> branch_laws_;
 };
 
 }  // namespace dctwin::facility

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -299,6 +300,36 @@ std::shared_ptr<const ObjectSpec> coolingSpec() {
     return s;
 }
 
+/// /halls/i/cooling: the keys of /cooling a hall replaces (each replaces the campus's key
+/// whole: a hall's "heat_rejection" object is its plant, not a patch of the campus's). The air
+/// side is the campus's (one CRAH plant for the fabric, the rooms and the racks' air heat).
+std::shared_ptr<const ObjectSpec> hallCoolingSpec() {
+    auto s = spec(
+        "The hall's cooling: any key of /cooling except air_side, replacing the campus's key "
+        "whole; keys not given are the campus's.");
+    const auto campus = coolingSpec();  // held: a temporary in the range would dangle
+    for (const KeySpec& k : campus->keys()) {
+        if (k.key == "air_side") continue;
+        KeySpec h = k;
+        h.fallback = Json();
+        h.required = false;
+        h.description = k.description + " (default: the campus's /cooling)";
+        s->add(std::move(h));
+    }
+    return s;
+}
+
+std::shared_ptr<const ObjectSpec> hallSpec() {
+    auto s = spec(
+        "One hall (building) of a campus: its racks (the next `racks` racks of /it/racks, in "
+        "order), its CDUs, facility water loop and heat-rejection plant. Halls share the "
+        "utility feed, MV distribution, generators, BESS, fabric and air side.");
+    s->string("name", std::nullopt, "hall name (letters, digits, '_'), unique in the campus")
+        .integer("racks", 1, 100000, std::nullopt, "racks in the hall")
+        .object("cooling", hallCoolingSpec(), false, "the hall's cooling (absent: /cooling)");
+    return s;
+}
+
 std::shared_ptr<const ObjectSpec> studySpec() {
     auto s = spec("What to simulate and how long.");
     s->choice("kind", {"design_point", "annual", "transient", "contingency"}, std::nullopt,
@@ -400,6 +431,12 @@ const std::vector<std::shared_ptr<const ObjectSpec>>& eventSpecs() {
             .number("transfer_s", "s", 0.01, 600, 0.25,
                     "time with one pump fewer running (Vertiv CoolChip CDU 600 O&M guide: "
                     "250 ms)");
+        // Cooling events act in one hall of a campus (/halls); a utility loss on all of them.
+        for (const auto& e : {trip, loss, chiller, valve, fws, changeover}) {
+            e->string("hall", "",
+                      "hall the event acts in (a /halls name; required on a campus of several "
+                      "halls)");
+        }
         return std::vector<std::shared_ptr<const ObjectSpec>>{trip,  loss, chiller,   utility,
                                                               valve, fws,  changeover};
     }();
@@ -416,6 +453,8 @@ std::shared_ptr<const ObjectSpec> rootSpec() {
         .object("workload", power::workloadSpec(), false, "jobs on the racks (absent: idle)")
         .object("power", powerSpec(), false, "electrical chain")
         .object("cooling", coolingSpec(), true, "cooling")
+        .array("halls", hallSpec(), false,
+               "halls of a campus, each with its own cooling plant (absent: one hall)")
         .object("study", studySpec(), true, "the study");
     s->add(KeySpec{.key = "events",
                    .type = KeyType::Array,
@@ -490,6 +529,7 @@ std::vector<EventSpec> readEvents(const JsonView& list, const StudySpec& study) 
         EventSpec ev;
         ev.at_s = r.quantity("at");
         ev.where = e.where();
+        if (type != "utility_loss") ev.hall_name = r.string("hall");
         if (type == "cdu_pump_trip") {
             ev.what = CduPumpTrip{r.count("cdu"), r.count("pumps")};
         } else if (type == "heat_rejection_unit_loss") {
@@ -675,19 +715,24 @@ void readPower(ScenarioSpec& sc, const SpecReader& v) {
     }
 }
 
-void readCooling(ScenarioSpec& sc, const SpecReader& v) {
-    CoolingSpec& c = sc.cooling;
-    c.coolant = v.string("coolant");
-    c.tcs_supply_setpoint = v.quantity("tcs_supply_temp");
+/// /cooling, or a hall's: each key from `hall` when it gives it, else from the campus's
+/// `campus` (so every error names the file's own key).
+void readCooling(CoolingSpec& c, const SpecReader& campus, const SpecReader* hall) {
+    auto from = [&](std::string_view key) -> const SpecReader& {
+        return hall && hall->has(key) ? *hall : campus;
+    };
+    c.coolant = from("coolant").string("coolant");
+    c.tcs_supply_setpoint =
+        (hall && hall->hasGroup("tcs_supply_temp") ? *hall : campus).quantity("tcs_supply_temp");
 
-    const SpecReader cdu = v.object("cdu");
+    const SpecReader cdu = from("cdu").object("cdu");
     c.cdu_where = cdu.view().where();
     Json overrides = cdu.extraKeys();
     c.cdu = thermal::CduSpec::fromCatalog(cdu.string("model"), overrides, c.cdu_where);
     c.racks_per_cdu = cdu.count("racks_per_cdu");
     c.cdu_redundancy = cdu.string("redundancy");
 
-    const SpecReader fl = v.object("facility_loop");
+    const SpecReader fl = from("facility_loop").object("facility_loop");
     FacilityLoopSpec& f = c.facility_loop;
     c.facility_loop_where = fl.view().where();
     if (fl.has("ashrae_class") && fl.hasGroup("supply_temp")) {
@@ -723,7 +768,7 @@ void readCooling(ScenarioSpec& sc, const SpecReader& v) {
                             f.dp_min / 1e3, f.dp_setpoint / 1e3));
     }
 
-    const SpecReader hr = v.object("heat_rejection");
+    const SpecReader hr = from("heat_rejection").object("heat_rejection");
     HeatRejectionSpec& h = c.heat_rejection;
     h.type = hr.string("type");
     h.tower = h.type == "cooling_tower";
@@ -761,7 +806,7 @@ void readCooling(ScenarioSpec& sc, const SpecReader& v) {
         h.trim_chiller_units = tc.count("units");
     }
 
-    const SpecReader as = v.object("air_side");
+    const SpecReader as = campus.object("air_side");
     AirSideSpec& a = c.air_side;
     a.kind = as.string("kind") == "rear_door" ? thermal::AirSideKind::RearDoor
                                               : thermal::AirSideKind::CrahAirCooledChiller;
@@ -777,6 +822,74 @@ void readCooling(ScenarioSpec& sc, const SpecReader& v) {
     if (a.rear_door.kind == thermal::AirCoilSpec::Kind::Crah) {
         as.fail("rear_door_model",
                 fmt::format("'{}' is a CRAH unit, not a rear door", a.rear_door.name));
+    }
+}
+
+/// /halls (or the one hall of a scenario without it), then the hall each cooling event names.
+void readHalls(ScenarioSpec& sc, const SpecReader& v, const SpecReader& cooling) {
+    const int total = sc.it.totalRacks();
+    if (!v.has("halls")) {
+        sc.halls.push_back({"", "/cooling", 0, total, sc.cooling});
+    } else {
+        const std::vector<SpecReader> halls = v.array("halls");
+        if (halls.empty()) v.fail("halls", "expected at least one hall (or no \"halls\" key)");
+        int first = 0;
+        for (const SpecReader& h : halls) {
+            HallSpec hs;
+            hs.name = h.string("name");
+            hs.where = h.view().where();
+            if (hs.name.empty() ||
+                !std::all_of(hs.name.begin(), hs.name.end(),
+                             [](unsigned char ch) { return std::isalnum(ch) || ch == '_'; })) {
+                h.fail("name", fmt::format("'{}': expected letters, digits and '_' (it names "
+                                           "the hall's channels and metrics)",
+                                           hs.name));
+            }
+            for (const HallSpec& o : sc.halls) {
+                if (o.name == hs.name) {
+                    h.fail("name", fmt::format("'{}' is also the name of {}", hs.name, o.where));
+                }
+            }
+            hs.first_rack = first;
+            hs.racks = h.count("racks");
+            first += hs.racks;
+            if (h.has("cooling")) {
+                const SpecReader hc = h.object("cooling");
+                readCooling(hs.cooling, cooling, &hc);
+            } else {
+                hs.cooling = sc.cooling;
+            }
+            sc.halls.push_back(std::move(hs));
+        }
+        if (first != total) {
+            std::vector<std::string> counts;
+            for (const HallSpec& h : sc.halls) counts.push_back(std::to_string(h.racks));
+            v.fail("halls", fmt::format("the halls hold {} racks ({}) but /it/racks has {}; "
+                                        "every rack belongs to one hall",
+                                        first, fmt::join(counts, " + "), total));
+        }
+    }
+    std::vector<std::string> names;
+    for (const HallSpec& h : sc.halls) names.push_back(h.name);
+    for (EventSpec& ev : sc.events) {
+        if (std::holds_alternative<UtilityLoss>(ev.what)) continue;
+        if (ev.hall_name.empty()) {
+            if (sc.halls.size() > 1) {
+                throw InputError(fmt::format(
+                    "{}/hall: a {} on a campus of {} halls needs the hall it acts in; valid "
+                    "choices: {}",
+                    ev.where, ev.type(), sc.halls.size(), fmt::join(names, ", ")));
+            }
+            continue;
+        }
+        const auto it = std::find(names.begin(), names.end(), ev.hall_name);
+        if (it == names.end()) {
+            throw InputError(fmt::format(
+                "{}/hall: '{}' is not a hall of this scenario; {}", ev.where, ev.hall_name,
+                sc.namedHalls() ? "valid choices: " + fmt::format("{}", fmt::join(names, ", "))
+                                : std::string("it has no /halls (remove the key)")));
+        }
+        ev.hall = static_cast<int>(it - names.begin());
     }
 }
 
@@ -817,7 +930,9 @@ ScenarioSpec readScenario(const Json& input, const fs::path& base_dir) {
     }
     sc.workload = std::move(workload);
     readPower(sc, v.object("power"));
-    readCooling(sc, v.object("cooling"));
+    const SpecReader cooling = v.object("cooling");
+    readCooling(sc.cooling, cooling, nullptr);
+    readHalls(sc, v, cooling);
     return sc;
 }
 

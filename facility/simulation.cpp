@@ -72,15 +72,18 @@ const SolverStats& Simulation::stats() const { return impl_->stats; }
 Controls Simulation::controls() const {
     const Impl& s = *impl_;
     Controls c;
-    c.tcs_supply_setpoint = s.spec.cooling.tcs_supply_setpoint;
-    c.fws_supply_setpoint = s.sizing.fws_supply_setpoint;
+    // On a campus the controls act on every hall; they read the first hall's values.
+    const CoolingSpec& cool = s.spec.halls.front().cooling;
+    const HallSizing& hall = s.sizing.halls.front();
+    c.tcs_supply_setpoint = cool.tcs_supply_setpoint;
+    c.fws_supply_setpoint = hall.fws_supply_setpoint;
     c.gpu_power_cap = s.spec.it.racks.front().rack.gpu_tdp;
     c.smoothing_floor_pct = s.spec.power.smoothing_settings.floor_pct;
-    c.cdu_dp_setpoint = s.spec.cooling.cdu.dp_setpoint;
-    c.heat_rejection_fan_limit = s.sizing.plant.fan_limit;
-    const auto& units = s.conditions.units_available;
+    c.cdu_dp_setpoint = cool.cdu.dp_setpoint;
+    c.heat_rejection_fan_limit = hall.plant.fan_limit;
+    const auto& units = s.conditions.hall(0).units_available;
     c.heat_rejection_units =
-        units.empty() ? s.sizing.plant.units : static_cast<int>(std::lround(units.back().second));
+        units.empty() ? hall.plant.units : static_cast<int>(std::lround(units.back().second));
     return c;
 }
 
@@ -119,15 +122,19 @@ void Simulation::advance(double to, const Controls& c) {
     }
     if (c.cdu_dp_setpoint) {
         // The catalog key's range (thermal/cdu.cpp), not below the reset's floor.
-        requireRange("cdu_dp_setpoint", *c.cdu_dp_setpoint,
-                     std::max(1e3, s.spec.cooling.cdu.dp_min), 2e6, "Pa");
+        for (const HallSpec& h : s.spec.halls) {
+            requireRange("cdu_dp_setpoint", *c.cdu_dp_setpoint, std::max(1e3, h.cooling.cdu.dp_min),
+                         2e6, "Pa");
+        }
     }
     if (c.heat_rejection_fan_limit) {
         requireRange("heat_rejection_fan_limit", *c.heat_rejection_fan_limit, 0.0, 1.0, "1");
     }
     if (c.heat_rejection_units) {
-        requireRange("heat_rejection_units", *c.heat_rejection_units, 0.0, s.sizing.plant.units,
-                     "units");
+        for (const HallSizing& h : s.sizing.halls) {
+            requireRange("heat_rejection_units", *c.heat_rejection_units, 0.0, h.plant.units,
+                         "units");
+        }
     }
 
     bool changed = false;
@@ -137,17 +144,19 @@ void Simulation::advance(double to, const Controls& c) {
             changed = true;
         }
     };
-    set(s.spec.cooling.tcs_supply_setpoint, c.tcs_supply_setpoint);
-    set(s.sizing.fws_supply_setpoint, c.fws_supply_setpoint);
+    for (HallSpec& h : s.spec.halls) set(h.cooling.tcs_supply_setpoint, c.tcs_supply_setpoint);
+    for (HallSizing& h : s.sizing.halls) set(h.fws_supply_setpoint, c.fws_supply_setpoint);
     for (auto& e : s.spec.it.racks) set(e.rack.gpu_tdp, c.gpu_power_cap);
     set(s.spec.power.smoothing_settings.floor_pct, c.smoothing_floor_pct);
-    set(s.spec.cooling.cdu.dp_setpoint, c.cdu_dp_setpoint);
-    set(s.sizing.plant.fan_limit, c.heat_rejection_fan_limit);
+    for (HallSpec& h : s.spec.halls) set(h.cooling.cdu.dp_setpoint, c.cdu_dp_setpoint);
+    for (HallSizing& h : s.sizing.halls) set(h.plant.fan_limit, c.heat_rejection_fan_limit);
     if (c.heat_rejection_units && *c.heat_rejection_units != controls().heat_rejection_units) {
         // From now on (a Schedule switches at t ≥ its time); the plant builds a bank for each
         // count it will be asked to run with.
-        s.conditions.units_available.emplace_back(s.t, *c.heat_rejection_units);
-        s.sizing.plant.unit_counts_needed.push_back(*c.heat_rejection_units);
+        for (std::size_t h = 0; h < s.sizing.halls.size(); ++h) {
+            s.conditions.hall(h).units_available.emplace_back(s.t, *c.heat_rejection_units);
+            s.sizing.halls[h].plant.unit_counts_needed.push_back(*c.heat_rejection_units);
+        }
         changed = true;
     }
     if (changed) s.rebuild();

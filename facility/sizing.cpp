@@ -76,8 +76,7 @@ void groupRackKinds(const ScenarioSpec& sc, SiteSizing& z) {
 /// heat to liquid (see sizing.h). Issue 15: the CDU check used the heat at the reference die
 /// temperature (65 °C), while the racks run near 78 °C, where leakage adds ~4 %: 11 racks per
 /// CDU passed the check and then ran at 101.6 % of the CDU's capacity.
-std::pair<double, double> operatingRack(const ScenarioSpec& sc, const RackEntry& e) {
-    const CoolingSpec& c = sc.cooling;
+std::pair<double, double> operatingRack(const CoolingSpec& c, const RackEntry& e) {
     const thermal::Coolant coolant = thermal::Coolant::byName(c.coolant);
     thermal::RackLoopParams lp = e.loop;
     lp.count = 1.0;
@@ -112,10 +111,9 @@ std::pair<double, double> operatingRack(const ScenarioSpec& sc, const RackEntry&
     return {Tj, rpm.evaluate(1.0, Tj).heat_to_liquid};
 }
 
-void sizeCdus(const ScenarioSpec& sc, SiteSizing& z) {
-    const CoolingSpec& c = sc.cooling;
-    const double g = sc.power.sizing.growth_margin;
-    z.growth_margin = g;
+void sizeCdus(const ScenarioSpec& sc, const HallSpec& hs, const SiteSizing& site, HallSizing& z) {
+    const CoolingSpec& c = hs.cooling;
+    const double g = site.growth_margin;
     // Design rack heat (full utilization, operating die temperature) of the racks each CDU
     // actually serves (racks in /it/racks order, racks_per_cdu to a CDU, as groupCdus and the
     // site model map them), plus the pumps' heat, against the CDU's capacity. Issue 15: the
@@ -123,7 +121,7 @@ void sizeCdus(const ScenarioSpec& sc, SiteSizing& z) {
     // 107 % of its capacity.
     std::vector<double>& heat = z.rack_heat_liquid;
     for (const RackEntry& e : sc.it.racks) {
-        const auto [Tj, q] = operatingRack(sc, e);
+        const auto [Tj, q] = operatingRack(c, e);
         z.rack_die_temp.push_back(Tj);
         heat.push_back(q);
     }
@@ -131,7 +129,9 @@ void sizeCdus(const ScenarioSpec& sc, SiteSizing& z) {
     // upper bound: under control they run slower).
     const thermal::CduModel model(c.cdu, c.coolant);
     z.cdu_pump_heat = model.design().pump_power * c.cdu.pump_efficiency;
-    for (int r = 0; r < z.racks; ++r) z.design_heat_liquid += heat[z.entry_of[r]];
+    // Campus rack index of the hall's i-th rack.
+    auto entry = [&](int i) { return site.entry_of[static_cast<std::size_t>(hs.first_rack + i)]; };
+    for (int r = 0; r < z.racks; ++r) z.design_heat_liquid += heat[entry(r)];
     // The heaviest CDU's duty with n racks to a CDU, its index and racks, at growth f.
     struct Worst {
         double q = 0;
@@ -142,7 +142,7 @@ void sizeCdus(const ScenarioSpec& sc, SiteSizing& z) {
         for (int first = 0; first < z.racks; first += n) {
             double q = 0;
             const int last = std::min(z.racks, first + n);
-            for (int r = first; r < last; ++r) q += heat[z.entry_of[r]];
+            for (int r = first; r < last; ++r) q += heat[entry(r)];
             q = f * q + z.cdu_pump_heat;
             if (q > w.q) w = {q, first / n, last - first};
         }
@@ -150,7 +150,6 @@ void sizeCdus(const ScenarioSpec& sc, SiteSizing& z) {
     };
     auto fits = [&](int n, double f) { return worstCdu(n, f).q <= c.cdu.capacity * 1.0001; };
     const int per_cdu = c.racks_per_cdu;
-    z.design_rack_power = power::RackPowerModel(sc.it.racks.front().rack).evaluate(1.0).it_power;
     if (!fits(per_cdu, 1.0)) {
         const Worst w = worstCdu(per_cdu, 1.0);
         int fit = 0;  // the most racks per CDU that fit today's load
@@ -199,25 +198,29 @@ void sizeCdus(const ScenarioSpec& sc, SiteSizing& z) {
 }
 
 /// CDUs with the same racks are lumped; a CDU an event targets stays alone.
-void groupCdus(const ScenarioSpec& sc, SiteSizing& z) {
+void groupCdus(const ScenarioSpec& sc, std::size_t hall, const SiteSizing& site, HallSizing& z) {
+    const HallSpec& hs = sc.halls[hall];
+    // CDU indices name the hall's own CDUs; the message says which hall when there are several.
+    const std::string of_hall = sc.namedHalls() ? fmt::format(" hall '{}'", hs.name) : "";
     std::vector<int> targeted;
     for (const auto& ev : sc.events) {
+        if (ev.hall != static_cast<int>(hall)) continue;
         if (const auto* valve = std::get_if<RackValve>(&ev.what)) {
             if (valve->cdu > z.cdus - 1) {
-                throw InputError(
-                    fmt::format("{}/cdu: value {} is out of range; the site has {} CDUs (0 to {})",
-                                ev.where, valve->cdu, z.cdus, z.cdus - 1));
+                throw InputError(fmt::format(
+                    "{}/cdu: value {} is out of range; the{} has {} CDUs (0 to {})", ev.where,
+                    valve->cdu, of_hall.empty() ? " site" : of_hall, z.cdus, z.cdus - 1));
             }
             targeted.push_back(valve->cdu);
             continue;
         }
         if (const auto* co = std::get_if<CduPumpChangeover>(&ev.what)) {
             if (co->cdu > z.cdus - 1) {
-                throw InputError(
-                    fmt::format("{}/cdu: value {} is out of range; the site has {} CDUs (0 to {})",
-                                ev.where, co->cdu, z.cdus, z.cdus - 1));
+                throw InputError(fmt::format(
+                    "{}/cdu: value {} is out of range; the{} has {} CDUs (0 to {})", ev.where,
+                    co->cdu, of_hall.empty() ? " site" : of_hall, z.cdus, z.cdus - 1));
             }
-            const thermal::CduSpec& cdu = sc.cooling.cdu;
+            const thermal::CduSpec& cdu = hs.cooling.cdu;
             if (cdu.pumps_installed <= cdu.pumps_duty) {
                 throw InputError(fmt::format(
                     "{}/type: cdu_pump_changeover needs a standby pump; '{}' runs {} of {} "
@@ -230,15 +233,15 @@ void groupCdus(const ScenarioSpec& sc, SiteSizing& z) {
         const auto* trip = std::get_if<CduPumpTrip>(&ev.what);
         if (!trip) continue;
         if (trip->cdu > z.cdus - 1) {
-            throw InputError(
-                fmt::format("{}/cdu: value {} is out of range; the site has {} CDUs "
-                            "(0 to {})",
-                            ev.where, trip->cdu, z.cdus, z.cdus - 1));
+            throw InputError(fmt::format(
+                "{}/cdu: value {} is out of range; the{} has {} CDUs "
+                "(0 to {})",
+                ev.where, trip->cdu, of_hall.empty() ? " site" : of_hall, z.cdus, z.cdus - 1));
         }
-        if (trip->pumps > sc.cooling.cdu.pumps_installed) {
+        if (trip->pumps > hs.cooling.cdu.pumps_installed) {
             throw InputError(fmt::format("{}/pumps: value {} is out of range; '{}' has {} pumps",
-                                         ev.where, trip->pumps, sc.cooling.cdu.name,
-                                         sc.cooling.cdu.pumps_installed));
+                                         ev.where, trip->pumps, hs.cooling.cdu.name,
+                                         hs.cooling.cdu.pumps_installed));
         }
         targeted.push_back(trip->cdu);
     }
@@ -247,7 +250,7 @@ void groupCdus(const ScenarioSpec& sc, SiteSizing& z) {
     for (int c = 0; c < z.cdus; ++c) {
         std::map<std::size_t, int> comp;
         for (int r = c * per_cdu; r < std::min(z.racks, (c + 1) * per_cdu); ++r) {
-            ++comp[z.kind_of[r]];
+            ++comp[site.kind_of[static_cast<std::size_t>(hs.first_rack + r)]];
         }
         std::vector<std::pair<std::size_t, int>> key(comp.begin(), comp.end());
         const bool alone = !sc.it.lump_identical_racks ||
@@ -262,8 +265,8 @@ void groupCdus(const ScenarioSpec& sc, SiteSizing& z) {
     }
 }
 
-void sizeFacilityLoop(const ScenarioSpec& sc, SiteSizing& z) {
-    const CoolingSpec& c = sc.cooling;
+void sizeFacilityLoop(const ScenarioSpec& sc, std::size_t hall, HallSizing& z) {
+    const CoolingSpec& c = sc.halls[hall].cooling;
     const FacilityLoopSpec& f = c.facility_loop;
     // Default: the CDU's design approach below the TCS setpoint, so the CDU meets its setpoint
     // at design with the valve open.
@@ -298,6 +301,7 @@ void sizeFacilityLoop(const ScenarioSpec& sc, SiteSizing& z) {
         1e3 * z.design_fws_flow / p.duty, f.pressure_drop / 1e3);
     int lost = 0;
     for (const auto& ev : sc.events) {
+        if (ev.hall != static_cast<int>(hall)) continue;
         if (const auto* trip = std::get_if<FwsPumpTrip>(&ev.what)) {
             lost += trip->pumps;
             if (lost > p.duty + p.standby) {
@@ -315,10 +319,10 @@ void sizeFacilityLoop(const ScenarioSpec& sc, SiteSizing& z) {
 /// 0.4 % or 1 % annual conditions; or the file's n-year extreme dry bulb with the 0.4 % mean
 /// coincident wet bulb (the extremes give no coincident wet bulb; capped at the dry bulb), dry-
 /// bulb plant only. Pressure: the file's mean.
-void designWeather(const ScenarioSpec& sc, SiteSizing& z) {
+void designWeather(const ScenarioSpec& sc, const CoolingSpec& c, HallSizing& z) {
     const weather::Weather& w = *sc.site.weather;
     const auto& dc = w.designConditions();
-    const HeatRejectionSpec& h = sc.cooling.heat_rejection;
+    const HeatRejectionSpec& h = c.heat_rejection;
     double p = 0.0;
     for (double v : w.pressure()) p += v;
     p /= static_cast<double>(w.hourCount());
@@ -378,8 +382,8 @@ constexpr double kSetpointTolerance = 0.05;
 
 /// Issue 10: the plant could not hold the setpoint and sizing said nothing. The message gives
 /// the numbers and what would reach the setpoint.
-std::string shortfallMessage(const ScenarioSpec& sc, const SiteSizing& z, int units) {
-    const HeatRejectionSpec& h = sc.cooling.heat_rejection;
+std::string shortfallMessage(const CoolingSpec& cool, const HallSizing& z, int units) {
+    const HeatRejectionSpec& h = cool.heat_rejection;
     const double reach_C = units::kelvinToCelsius(z.reach.design_supply);
     const std::string air =
         h.tower
@@ -388,8 +392,8 @@ std::string shortfallMessage(const ScenarioSpec& sc, const SiteSizing& z, int un
     std::string fixes = fmt::format(
         "a facility supply of at least {:.1f} °C (a TCS supply of at least {:.1f} °C with the "
         "CDU's {:.1f} K approach)",
-        std::ceil(reach_C * 10.0) / 10.0,
-        std::ceil((reach_C + sc.cooling.cdu.approach) * 10.0) / 10.0, sc.cooling.cdu.approach);
+        std::ceil(reach_C * 10.0) / 10.0, std::ceil((reach_C + cool.cdu.approach) * 10.0) / 10.0,
+        cool.cdu.approach);
     if (h.type == "dry_cooler") fixes += ", adiabatic assist (\"type\": \"adiabatic_cooler\")";
     if (!h.tower) fixes += ", evaporative cooling (\"type\": \"cooling_tower\")";
     fixes += fmt::format(", a trim chiller ({}/trim_chiller)", h.where);
@@ -406,8 +410,10 @@ std::string shortfallMessage(const ScenarioSpec& sc, const SiteSizing& z, int un
 
 /// Heat-rejection units: the fewest that hold the facility supply setpoint on the design day
 /// with all rack heat, CDU pump work and the facility pumps' hydraulic work, plus spares.
-void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
-    const HeatRejectionSpec& h = sc.cooling.heat_rejection;
+void sizeHeatRejection(const ScenarioSpec& sc, std::size_t hall, double growth_margin,
+                       HallSizing& z) {
+    const CoolingSpec& cool = sc.halls[hall].cooling;
+    const HeatRejectionSpec& h = cool.heat_rejection;
     PlantDesign& p = z.plant;
     p.kind = h.tower ? PrimaryKind::CoolingTower : PrimaryKind::DryCooler;
     if (h.tower) {
@@ -417,12 +423,12 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
     }
     const thermal::AmbientAir air{z.design_weather.dry_bulb, z.design_weather.wet_bulb,
                                   z.design_weather.pressure};
-    const thermal::CduModel cdu(sc.cooling.cdu, sc.cooling.coolant);
+    const thermal::CduModel cdu(cool.cdu, cool.coolant);
     // The grown rack heat (growth margin, as the electrical chain) and the pumps at rated
     // speed: the installed units carry the load the site may grow to.
-    const double design_heat = (1.0 + z.growth_margin) * z.design_heat_liquid +
+    const double design_heat = (1.0 + growth_margin) * z.design_heat_liquid +
                                z.cdus * cdu.design().pump_power +
-                               z.design_fws_flow * sc.cooling.facility_loop.pressure_drop;
+                               z.design_fws_flow * cool.facility_loop.pressure_drop;
     z.design_heat_rejection = design_heat;
     const thermal::Coolant water = thermal::Coolant::byName("water");
     const double mdot = water.massFlow(z.design_fws_flow);
@@ -475,7 +481,7 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
             "N={}: the fewest holding {:.1f} °C at {} with {:.0f} kW = {:.2f} x {:.0f} kW racks "
             "+ pump work (ceil(Q/{:.0f} kW rated)={}), +{} spare",
             units, units::kelvinToCelsius(z.fws_supply_setpoint), z.design_weather_basis,
-            design_heat / 1e3, 1.0 + z.growth_margin, z.design_heat_liquid / 1e3,
+            design_heat / 1e3, 1.0 + growth_margin, z.design_heat_liquid / 1e3,
             h.unitCapacity() / 1e3, n_min, h.redundancy_units);
         units += h.redundancy_units;
     } else {
@@ -513,7 +519,7 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
                          z.fws_supply_setpoint);
     }
     if (z.reach.design_shortfall >= kSetpointTolerance && !h.trim_chiller && !h.accept_exceedance) {
-        throw InputError(shortfallMessage(sc, z, units));
+        throw InputError(shortfallMessage(cool, z, units));
     }
     p.units = units;
     {
@@ -537,6 +543,7 @@ void sizeHeatRejection(const ScenarioSpec& sc, SiteSizing& z) {
     // Unit losses of a contingency: the counts the plant will run with.
     int lost = 0;
     for (const auto& ev : sc.events) {
+        if (ev.hall != static_cast<int>(hall)) continue;
         if (const auto* loss = std::get_if<HeatRejectionUnitLoss>(&ev.what)) {
             lost += loss->units;
             if (lost > p.units) {
@@ -604,22 +611,57 @@ int CduGroup::racksPerCdu() const {
     return n;
 }
 
+int SiteSizing::cdus() const {
+    int n = 0;
+    for (const HallSizing& h : halls) n += h.cdus;
+    return n;
+}
+
+int SiteSizing::cdusInstalled() const {
+    int n = 0;
+    for (const HallSizing& h : halls) n += h.cdus + h.cdu_spares;
+    return n;
+}
+
+double SiteSizing::designHeatLiquid() const {
+    double q = 0.0;
+    for (const HallSizing& h : halls) q += h.design_heat_liquid;
+    return q;
+}
+
 SiteSizing sizeSite(const ScenarioSpec& sc) {
     SiteSizing z;
     mapRacks(sc, z);
     groupRackKinds(sc, z);
     z.electrical = sc.power.sizing;
     z.electrical.fabric_power = z.fabricPower();
-    sizeCdus(sc, z);
-    sizeFacilityLoop(sc, z);
-    designWeather(sc, z);
+    z.growth_margin = sc.power.sizing.growth_margin;
+    z.design_rack_power = power::RackPowerModel(sc.it.racks.front().rack).evaluate(1.0).it_power;
+    for (std::size_t i = 0; i < sc.halls.size(); ++i) {
+        const HallSpec& hs = sc.halls[i];
+        HallSizing h;
+        h.name = hs.name;
+        h.first_rack = hs.first_rack;
+        h.racks = hs.racks;
+        sizeCdus(sc, hs, z, h);
+        sizeFacilityLoop(sc, i, h);
+        designWeather(sc, hs.cooling, h);
+        h.water_storage_hours = hs.cooling.heat_rejection.water_storage_hours;
+        sizeHeatRejection(sc, i, z.growth_margin, h);
+        groupCdus(sc, i, z, h);
+        // The campus design point runs at the hottest hall's design air; the generators
+        // breathe the site's air, derated at the hottest design basis's dry bulb.
+        if (i == 0 || h.design_weather.dry_bulb > z.design_weather.dry_bulb) {
+            z.design_weather = h.design_weather;
+            z.design_weather_basis = h.design_weather_basis;
+        }
+        z.generator_ambient = std::max(z.generator_ambient, h.generator_ambient);
+        z.halls.push_back(std::move(h));
+    }
     // The generators breathe the site's air: derated at the design basis's dry bulb (a cooling
     // dry bulb whatever the heat rejection) and the station's elevation.
     z.electrical.design_ambient = z.generator_ambient;
-    z.water_storage_hours = sc.cooling.heat_rejection.water_storage_hours;
     z.electrical.site_altitude = sc.site.weather->location().elevation;
-    sizeHeatRejection(sc, z);
-    groupCdus(sc, z);
     return z;
 }
 

@@ -25,6 +25,10 @@
 ///   heat-rejection units    the fewest n ≥ ⌈Q_d / Q_unit⌉ that meet T_set (unmet < 0.05 K)
 ///                           at the design weather (design_basis: 0.4 %, 1 % or an n-year
 ///                           extreme), plus redundancy_units
+/// Halls (issue 12): every cooling step above runs per hall, on the hall's racks (the next
+/// /halls/i/racks of /it/racks) and its cooling spec; events name their hall. The IT (kinds,
+/// fabric) and the electrical inputs are the campus's; the campus design weather is the hall's
+/// with the highest design dry bulb, and the generators are derated at the hottest hall's.
 /// Growth (issue 15): the installed cooling plant is sized for the grown load, as the electrical
 /// chain is; the site model then runs today's load on it (the extra CDUs and heat-rejection
 /// units share the load, the facility pumps carry the grown design flow at part speed).
@@ -70,23 +74,13 @@ struct HeatRejectionReach {
     bool trim_chiller = false;          ///< a trim chiller is installed to cover misses
 };
 
-struct SiteSizing {
-    // IT
-    int racks = 0;                      ///< [1]
-    int gpus = 0;                       ///< [1]
-    std::vector<std::size_t> entry_of;  ///< per rack: index into ItSpec::racks
-    power::FabricResult fabric;
-    std::vector<power::RackGroup> workload_groups;
-    std::vector<RackKind> kinds;
-    std::vector<std::size_t> kind_of;  ///< per rack
-
-    // Electrical: the scenario's options with the site's racks and loads filled in.
-    power::SizingInput electrical;
-
-    // Cooling
-    double design_rack_power = 0.0;        ///< [W] per rack of the first model at full utilization
-    double design_heat_liquid = 0.0;       ///< [W] all racks, full utilization, operating die temp
-    double growth_margin = 0.0;            ///< [1] applied to the cooling plant's design load
+/// The cooling of one hall (facility/specs.h HallSpec): its racks' operating point, CDUs,
+/// facility water loop and heat-rejection units, sized on the hall's own racks and cooling spec.
+struct HallSizing {
+    std::string name;    ///< the hall's name ("" for the one hall of a scenario without /halls)
+    int first_rack = 0;  ///< [1] campus index of the hall's first rack
+    int racks = 0;       ///< [1] racks in the hall
+    double design_heat_liquid = 0.0;       ///< [W] its racks, full utilization, operating die temp
     std::vector<double> rack_die_temp;     ///< [K] per /it/racks entry, operating, u = 1
     std::vector<double> rack_heat_liquid;  ///< [W] per /it/racks entry at that die temperature
     double cdu_pump_heat = 0.0;            ///< [W] per CDU, rated-speed hydraulic work
@@ -103,9 +97,9 @@ struct SiteSizing {
     thermal::PipeParams pipe;               ///< each of supply and return
     PlantDesign plant;                      ///< heat-rejection units sized
     HeatRejectionReach reach;               ///< what those units hold, design day and year
-    weather::WeatherSample design_weather;  ///< the design conditions used (design_basis)
+    weather::WeatherSample design_weather;  ///< the design conditions its units are counted at
     std::string design_weather_basis;
-    double generator_ambient = 0.0;  ///< [K] dry bulb the generators are derated at
+    double generator_ambient = 0.0;  ///< [K] the design basis's cooling dry bulb
     /// [W] what one heat-rejection unit rejects at the design weather with its fans (and pads)
     /// at full duty, water entering at the design return temperature with its share of the
     /// design flow over the units the count needs (spares left out): the unit capacity derated
@@ -113,9 +107,38 @@ struct SiteSizing {
     double unit_capacity_at_design = 0.0;
     double design_heat_rejection = 0.0;  ///< [W] plant design heat the units are counted for
     double water_storage_hours = 48.0;   ///< [h] make-up storage (heat_rejection/water_storage_h)
+};
+
+struct SiteSizing {
+    // IT
+    int racks = 0;                      ///< [1]
+    int gpus = 0;                       ///< [1]
+    std::vector<std::size_t> entry_of;  ///< per rack: index into ItSpec::racks
+    power::FabricResult fabric;
+    std::vector<power::RackGroup> workload_groups;
+    std::vector<RackKind> kinds;
+    std::vector<std::size_t> kind_of;  ///< per rack
+
+    // Electrical: the scenario's options with the site's racks and loads filled in.
+    power::SizingInput electrical;
+
+    // Cooling
+    double design_rack_power = 0.0;  ///< [W] per rack of the first model at full utilization
+    double growth_margin = 0.0;      ///< [1] applied to the cooling plant's design load
+    std::vector<HallSizing> halls;   ///< one per ScenarioSpec::halls, in order
+    /// The campus's design weather: the hall's whose design dry bulb is the highest (the air
+    /// side, fans and chillers of the design point; one hall: its own).
+    weather::WeatherSample design_weather;
+    std::string design_weather_basis;
+    double generator_ambient = 0.0;  ///< [K] dry bulb the generators are derated at (hottest hall)
 
     /// Fabric power outside the racks [W].
     double fabricPower() const { return fabric.power_outside_racks; }
+    /// [1] CDUs running / installed on the campus.
+    int cdus() const;
+    int cdusInstalled() const;
+    /// [W] all racks, full utilization, operating die temperature.
+    double designHeatLiquid() const;
 };
 
 /// A count of cooling units with its redundancy and the rule that gave it (sizing tables).

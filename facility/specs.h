@@ -92,6 +92,10 @@ struct CduPumpChangeover {
 struct EventSpec {
     double at_s = 0.0;  ///< [s] since study start
     std::string where;  ///< JSON path of the event ("/events/0"), for messages
+    /// [1] index into ScenarioSpec::halls of the hall a cooling event acts in (its "hall" key;
+    /// 0 on a site of one hall). A utility loss acts on the whole campus.
+    int hall = 0;
+    std::string hall_name;  ///< the "hall" key as given ("": absent)
     std::variant<CduPumpTrip, HeatRejectionUnitLoss, ChillerTrip, UtilityLoss, RackValve,
                  FwsPumpTrip, CduPumpChangeover>
         what;
@@ -204,6 +208,19 @@ struct CoolingSpec {
     AirSideSpec air_side;
 };
 
+/// /halls/i: one building of a campus (issue 12) with its own racks, CDUs, facility water loop
+/// and heat-rejection plant; halls share the utility feed, MV distribution, generators, BESS,
+/// the fabric and the air side. A scenario without /halls is one hall holding every rack.
+struct HallSpec {
+    std::string name;    ///< /halls/i/name; "" for the one hall of a scenario without /halls
+    std::string where;   ///< JSON path ("/halls/1"; "/cooling" for the implicit hall)
+    int first_rack = 0;  ///< [1] the hall's racks are the campus racks first_rack ..
+    int racks = 0;       ///<     first_rack + racks − 1, in /it/racks order
+    /// /cooling with the keys /halls/i/cooling gives replaced by the hall's (the air side is
+    /// the campus's).
+    CoolingSpec cooling;
+};
+
 /// The whole scenario, typed.
 struct ScenarioSpec {
     std::filesystem::path file;      ///< where it was read from ("" for in-memory)
@@ -217,9 +234,12 @@ struct ScenarioSpec {
     std::shared_ptr<const power::Workload> workload;
     std::shared_ptr<const power::Catalog> catalog;
     PowerSpec power;
-    CoolingSpec cooling;
+    CoolingSpec cooling;          ///< /cooling: the campus's (air side) and the halls' default
+    std::vector<HallSpec> halls;  ///< at least one; a scenario without /halls has one, unnamed
     StudySpec study;
     std::vector<EventSpec> events;
+    /// The scenario names its halls (/halls): per-hall channels and metrics are reported.
+    bool namedHalls() const { return !halls.empty() && !halls.front().name.empty(); }
 };
 
 }  // namespace dctwin::facility

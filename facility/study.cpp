@@ -35,183 +35,193 @@ Conditions designConditions(const SiteSizing& z, const power::ChainDesign& chain
     return c;
 }
 
-/// Cooling table: every cooling element's rating, count, redundancy and loading at design.
-Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel& m,
-                   std::span<const double> y, const DesignPoint& d, double air_load) {
-    const thermal::CduSpec& cdu = sc.cooling.cdu;
-    double cdu_heat = 0, rack_flow_min = std::numeric_limits<double>::infinity();
-    double pump_flow_actual = 0;
-    for (const auto& cs : m.cdus()) {
-        pump_flow_actual =
-            std::max(pump_flow_actual, at(m, y, cs.cdu.out("secondary_flow")) / cdu.pumps_duty);
-        cdu_heat = std::max(cdu_heat, at(m, y, cs.cdu.out("heat_transferred")));
-    }
-    for (const auto& rs : m.racks()) rack_flow_min = std::min(rack_flow_min, at(m, y, rs.flow));
-    const double unit_capacity = sc.cooling.heat_rejection.unitCapacity();
-    const thermal::AirCoilSpec& crah = sc.cooling.air_side.crah;
-    // CRAH units and their chillers on the grown air load (facility/sizing.h).
-    const CoolingCount crahs = countCrahs(sc, z, air_load);
-    const CoolingCount chillers = countAirChillers(sc, z, air_load, crahs.count);
-    const int crah_units = crahs.count;
-    const double pump_flow = cdu.secondary_flow / cdu.pumps_duty;
-    const double rack_flow_design = sc.it.racks.front().loop.flow_design;
-    std::vector<std::string> element = {
-        "cdu", "cdu_pump", "rack_loop_flow", "heat_rejection", "fws_pumps", "air_side_crah"};
-    std::vector<std::string> model = {cdu.name,
-                                      cdu.name + " pump",
-                                      "rack loop",
-                                      sc.cooling.heat_rejection.modelName(),
-                                      "facility water pumps",
-                                      crah.name};
-    const thermal::PumpStationSpec& fp = z.plant.fws_pumps;
-    const double fws_pump_flow = fp.design_flow / fp.duty;
-    std::vector<double> rating = {cdu.capacity,  pump_flow,     rack_flow_design,
-                                  unit_capacity, fws_pump_flow, crah.capacity};
-    std::vector<std::string> unit = {"W", "m3/s", "m3/s", "W", "m3/s", "W"};
-    std::vector<double> count = {static_cast<double>(z.cdus + z.cdu_spares),
-                                 static_cast<double>(cdu.pumps_installed * (z.cdus + z.cdu_spares)),
-                                 static_cast<double>(z.racks),
-                                 static_cast<double>(z.plant.units),
-                                 static_cast<double>(fp.duty + fp.standby),
-                                 static_cast<double>(crah_units)};
-    std::vector<std::string> redundancy = {
-        z.cdu_spares == 0   ? "N"
-        : z.cdu_spares == 1 ? "N+1"
-                            : "2N",
-        fmt::format("{}+{}", cdu.pumps_duty, cdu.pumps_installed - cdu.pumps_duty),
-        "-",
-        fmt::format("N+{}", sc.cooling.heat_rejection.redundancy_units),
-        fmt::format("{}+{}", fp.duty, fp.standby),
-        "N+1"};
-    const double fws_flow = at(m, y, m.sums().fws_flow);
-    const double fws_running = std::max(1.0, at(m, y, m.plant().out("fws_pumps_running")));
-    std::vector<std::string> rule = {
-        z.cdu_rule,
-        fmt::format("{} per CDU x {} CDUs", cdu.pumps_installed, z.cdus + z.cdu_spares),
-        "-",
-        z.heat_rejection_rule,
-        z.fws_pump_rule,
-        crahs.rule};
-    std::vector<double> load = {cdu_heat,        pump_flow_actual,       rack_flow_min,
-                                d.heat_rejected, fws_flow / fws_running, air_load};
-    std::vector<double> loading = {100.0 * cdu_heat / cdu.capacity,
-                                   100.0 * pump_flow_actual / pump_flow,
-                                   100.0 * rack_flow_min / rack_flow_design,
-                                   100.0 * d.heat_rejected / (unit_capacity * z.plant.units),
-                                   100.0 * fws_flow / fws_running / fws_pump_flow,
-                                   100.0 * air_load / (crah.capacity * (crah_units - 1))};
-    // N-1 (issue 15): the loading with the single failure each element's redundancy is meant
-    // to cover, as the power table's failure_loading_pct. A standby unit (CDU, pump) takes the
-    // failed one's duty, so its loading is unchanged; units that all share the load (heat
-    // rejection, CRAH) carry it on one fewer. NaN where the redundancy covers no failure.
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    const int cdu_pump_standby = cdu.pumps_installed - cdu.pumps_duty;
-    std::vector<std::string> failure_case = {
-        z.cdu_spares > 0 ? "one CDU lost (a standby CDU takes its racks)" : "",
-        cdu_pump_standby > 0 ? "one pump per CDU lost (the standby runs)"
-        : cdu.pumps_duty > 1 ? "one pump per CDU lost (the others carry the flow)"
-                             : "",
-        "",
-        z.plant.units > 1 ? "one unit lost (the others reject the heat)" : "",
-        fp.standby > 0 ? "one pump lost (the standby runs)"
-        : fp.duty > 1  ? "one pump lost (the others carry the flow)"
-                       : "",
-        crah_units > 1 ? "one CRAH lost" : ""};
-    std::vector<double> failure_loading = {
-        z.cdu_spares > 0 ? loading[0] : nan,
-        cdu_pump_standby > 0 ? loading[1]
-        : cdu.pumps_duty > 1 ? loading[1] * cdu.pumps_duty / (cdu.pumps_duty - 1)
-                             : nan,
-        nan,
-        z.plant.units > 1 ? 100.0 * d.heat_rejected / (unit_capacity * (z.plant.units - 1)) : nan,
-        fp.standby > 0      ? loading[4]
-        : fws_running > 1.0 ? loading[4] * fws_running / (fws_running - 1.0)
-                            : nan,
-        // The design loading is already on the N units of the N+1 plant.
-        crah_units > 1 ? loading[5] : nan};
-    // The secondary pumps under control (issue 9): the fastest CDU's speed against rated, the
-    // highest header differential pressure against the setpoint it may reset up to.
-    double speed_max = 0.0, dp_max = 0.0;
-    for (const auto& cs : m.cdus()) {
-        speed_max = std::max(speed_max, at(m, y, cs.cdu.out("pump_speed")));
-        dp_max = std::max(dp_max, at(m, y, cs.cdu.out("header_dp")));
-    }
-    auto row = [&](const std::string& e, const std::string& mdl, double r, const std::string& u,
-                   double n, const std::string& red, double l) {
+/// Rows of the cooling table, filled element by element.
+struct CoolingRows {
+    std::vector<std::string> hall, element, model, unit, redundancy, rule, failure_case;
+    std::vector<double> rating, count, load, loading, failure_loading;
+    /// A row; loading = load / (rating · loaded_units) in %, the N-1 loading NaN (none).
+    void add(const std::string& h, const std::string& e, const std::string& mdl, double r,
+             const std::string& u, double n, const std::string& red, const std::string& why,
+             double l, double loaded_pct) {
+        hall.push_back(h);
         element.push_back(e);
         model.push_back(mdl);
         rating.push_back(r);
         unit.push_back(u);
         count.push_back(n);
         redundancy.push_back(red);
+        rule.push_back(why);
         load.push_back(l);
-        loading.push_back(100.0 * l / r);
-        rule.push_back("-");
+        loading.push_back(loaded_pct);
         failure_case.push_back("");
-        failure_loading.push_back(nan);
-    };
-    // The CRAH plant's air-cooled chillers: loading of today's coil load on the running units.
-    row("air_side_chiller", sc.cooling.air_side.chiller.name, chillers.unit_capacity, "W",
-        static_cast<double>(chillers.count), chillers.redundancy,
-        chillers.load_today / (chillers.count - 1));
-    rule.back() = chillers.rule;
-    if (chillers.count > 1) {  // loaded on its N units already, as the CRAHs
-        failure_case.back() = "one chiller lost";
-        failure_loading.back() = loading.back();
+        failure_loading.push_back(std::numeric_limits<double>::quiet_NaN());
     }
-    row("cdu_pump_speed", cdu.name + " drive (" + cdu.control_variable + ")", 1.0, "1",
-        static_cast<double>(cdu.pumps_installed * (z.cdus + z.cdu_spares)), "-", speed_max);
-    row("cdu_header_dp", cdu.name + " rack headers", cdu.dp_setpoint, "Pa",
-        static_cast<double>(z.cdus + z.cdu_spares), "-", dp_max);
+    /// The single failure the last row's redundancy covers and its loading then.
+    void failure(const std::string& what, double pct) {
+        failure_case.back() = what;
+        failure_loading.back() = pct;
+    }
+};
+
+/// The liquid-side rows of one hall: CDUs, their pumps, the rack loops, heat rejection and
+/// facility pumps (`part` 0), or the pump drives and trim chiller (`part` 1).
+void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const double> y,
+                     std::size_t h, int part, CoolingRows& rows) {
+    const HallSpec& hs = sc.halls[h];
+    const HallSizing& z = m.sizing().halls[h];
+    const HallSlot& slot = m.halls()[h];
+    const thermal::CduSpec& cdu = hs.cooling.cdu;
+    const thermal::PumpStationSpec& fp = z.plant.fws_pumps;
+    const std::string& hn = hs.name;
+    const ComponentHandle& plant = slot.plant;
+    double cdu_heat = 0, rack_flow_min = std::numeric_limits<double>::infinity();
+    double pump_flow_actual = 0, speed_max = 0.0, dp_max = 0.0;
+    for (std::size_t i = slot.first_cdu; i < slot.first_cdu + slot.cdu_count; ++i) {
+        const CduSlot& cs = m.cdus()[i];
+        pump_flow_actual =
+            std::max(pump_flow_actual, at(m, y, cs.cdu.out("secondary_flow")) / cdu.pumps_duty);
+        cdu_heat = std::max(cdu_heat, at(m, y, cs.cdu.out("heat_transferred")));
+        speed_max = std::max(speed_max, at(m, y, cs.cdu.out("pump_speed")));
+        dp_max = std::max(dp_max, at(m, y, cs.cdu.out("header_dp")));
+    }
+    for (const auto& rs : m.racks()) {
+        if (m.cdus()[rs.group].hall == h)
+            rack_flow_min = std::min(rack_flow_min, at(m, y, rs.flow));
+    }
+    const int cdus = z.cdus + z.cdu_spares;
+    if (part == 0) {
+        const double pump_flow = cdu.secondary_flow / cdu.pumps_duty;
+        const double rack_flow_design = sc.it.racks.front().loop.flow_design;
+        const double unit_capacity = hs.cooling.heat_rejection.unitCapacity();
+        const double heat_rejected = at(m, y, plant.out("heat_rejected"));
+        const double fws_pump_flow = fp.design_flow / fp.duty;
+        const double fws_flow = at(m, y, slot.fws_flow);
+        const double fws_running = std::max(1.0, at(m, y, plant.out("fws_pumps_running")));
+        // N-1 (issue 15): the loading with the single failure each element's redundancy is
+        // meant to cover, as the power table's failure_loading_pct. A standby unit (CDU, pump)
+        // takes the failed one's duty, so its loading is unchanged; units that all share the
+        // load (heat rejection, CRAH) carry it on one fewer. NaN where the redundancy covers
+        // no failure.
+        rows.add(hn, "cdu", cdu.name, cdu.capacity, "W", cdus,
+                 z.cdu_spares == 0   ? "N"
+                 : z.cdu_spares == 1 ? "N+1"
+                                     : "2N",
+                 z.cdu_rule, cdu_heat, 100.0 * cdu_heat / cdu.capacity);
+        if (z.cdu_spares > 0) {
+            rows.failure("one CDU lost (a standby CDU takes its racks)", rows.loading.back());
+        }
+        const int standby = cdu.pumps_installed - cdu.pumps_duty;
+        rows.add(hn, "cdu_pump", cdu.name + " pump", pump_flow, "m3/s", cdu.pumps_installed * cdus,
+                 fmt::format("{}+{}", cdu.pumps_duty, standby),
+                 fmt::format("{} per CDU x {} CDUs", cdu.pumps_installed, cdus), pump_flow_actual,
+                 100.0 * pump_flow_actual / pump_flow);
+        if (standby > 0) {
+            rows.failure("one pump per CDU lost (the standby runs)", rows.loading.back());
+        } else if (cdu.pumps_duty > 1) {
+            rows.failure("one pump per CDU lost (the others carry the flow)",
+                         rows.loading.back() * cdu.pumps_duty / (cdu.pumps_duty - 1));
+        }
+        rows.add(hn, "rack_loop_flow", "rack loop", rack_flow_design, "m3/s", z.racks, "-", "-",
+                 rack_flow_min, 100.0 * rack_flow_min / rack_flow_design);
+        rows.add(hn, "heat_rejection", hs.cooling.heat_rejection.modelName(), unit_capacity, "W",
+                 z.plant.units, fmt::format("N+{}", hs.cooling.heat_rejection.redundancy_units),
+                 z.heat_rejection_rule, heat_rejected,
+                 100.0 * heat_rejected / (unit_capacity * z.plant.units));
+        if (z.plant.units > 1) {
+            rows.failure("one unit lost (the others reject the heat)",
+                         100.0 * heat_rejected / (unit_capacity * (z.plant.units - 1)));
+        }
+        rows.add(hn, "fws_pumps", "facility water pumps", fws_pump_flow, "m3/s",
+                 fp.duty + fp.standby, fmt::format("{}+{}", fp.duty, fp.standby), z.fws_pump_rule,
+                 fws_flow / fws_running, 100.0 * fws_flow / fws_running / fws_pump_flow);
+        if (fp.standby > 0) {
+            rows.failure("one pump lost (the standby runs)", rows.loading.back());
+        } else if (fws_running > 1.0) {
+            rows.failure("one pump lost (the others carry the flow)",
+                         rows.loading.back() * fws_running / (fws_running - 1.0));
+        }
+        return;
+    }
+    // The secondary pumps under control (issue 9): the fastest CDU's speed against rated, the
+    // highest header differential pressure against the setpoint it may reset up to.
+    rows.add(hn, "cdu_pump_speed", cdu.name + " drive (" + cdu.control_variable + ")", 1.0, "1",
+             cdu.pumps_installed * cdus, "-", "-", speed_max, 100.0 * speed_max);
+    rows.add(hn, "cdu_header_dp", cdu.name + " rack headers", cdu.dp_setpoint, "Pa", cdus, "-", "-",
+             dp_max, 100.0 * dp_max / cdu.dp_setpoint);
     // The facility pumps at design: drive speed (staged pumps) and the head they make.
-    row("fws_pump_speed", "facility pump drives (" + fp.control + ")", 1.0, "1",
-        static_cast<double>(fp.duty + fp.standby), "-", at(m, y, m.plant().out("fws_pump_speed")));
-    row("fws_pump_head", "facility pumps", fp.design_head, "Pa",
-        static_cast<double>(fp.duty + fp.standby), "-", at(m, y, m.plant().out("fws_pump_head")));
+    const double fws_speed = at(m, y, plant.out("fws_pump_speed"));
+    rows.add(hn, "fws_pump_speed", "facility pump drives (" + fp.control + ")", 1.0, "1",
+             fp.duty + fp.standby, "-", "-", fws_speed, 100.0 * fws_speed);
+    const double head = at(m, y, plant.out("fws_pump_head"));
+    rows.add(hn, "fws_pump_head", "facility pumps", fp.design_head, "Pa", fp.duty + fp.standby, "-",
+             "-", head, 100.0 * head / fp.design_head);
     if (z.plant.chiller) {
-        const double ch = at(m, y, m.plant().out("chiller_cooling"));
-        element.push_back("trim_chiller");
-        model.push_back(z.plant.chiller->name);
-        rating.push_back(z.plant.chiller->capacity);
-        unit.push_back("W");
-        count.push_back(z.plant.chiller_units);
-        redundancy.push_back("N");
-        load.push_back(ch);
-        loading.push_back(100.0 * ch / (z.plant.chiller->capacity * z.plant.chiller_units));
-        rule.push_back("trim_chiller/units");
-        failure_case.push_back("");
-        failure_loading.push_back(nan);
+        const double ch = at(m, y, plant.out("chiller_cooling"));
+        rows.add(hn, "trim_chiller", z.plant.chiller->name, z.plant.chiller->capacity, "W",
+                 z.plant.chiller_units, "N", "trim_chiller/units", ch,
+                 100.0 * ch / (z.plant.chiller->capacity * z.plant.chiller_units));
     }
+}
+
+/// Cooling table: every cooling element's rating, count, redundancy and loading at design;
+/// per hall for the liquid side (column "hall" when the scenario names its halls), once for the
+/// campus's air side.
+Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel& m,
+                   std::span<const double> y, double air_load) {
+    CoolingRows rows;
+    for (std::size_t h = 0; h < sc.halls.size(); ++h) hallCoolingRows(sc, m, y, h, 0, rows);
+    // CRAH units and their chillers on the grown air load (facility/sizing.h).
+    const thermal::AirCoilSpec& crah = sc.cooling.air_side.crah;
+    const CoolingCount crahs = countCrahs(sc, z, air_load);
+    const CoolingCount chillers = countAirChillers(sc, z, air_load, crahs.count);
+    const int crah_units = crahs.count;
+    rows.add("", "air_side_crah", crah.name, crah.capacity, "W", crah_units, "N+1", crahs.rule,
+             air_load, 100.0 * air_load / (crah.capacity * (crah_units - 1)));
+    // The design loading is already on the N units of the N+1 plant.
+    if (crah_units > 1) rows.failure("one CRAH lost", rows.loading.back());
+    // The CRAH plant's air-cooled chillers: loading of today's coil load on the running units.
+    const double chiller_load = chillers.load_today / (chillers.count - 1);
+    rows.add("", "air_side_chiller", sc.cooling.air_side.chiller.name, chillers.unit_capacity, "W",
+             chillers.count, chillers.redundancy, chillers.rule, chiller_load,
+             100.0 * chiller_load / chillers.unit_capacity);
+    if (chillers.count > 1) rows.failure("one chiller lost", rows.loading.back());
+    for (std::size_t h = 0; h < sc.halls.size(); ++h) hallCoolingRows(sc, m, y, h, 1, rows);
     // The case that governs each row: the failure where it loads the element more.
     std::vector<std::string> governs;
-    for (std::size_t i = 0; i < element.size(); ++i) {
-        governs.push_back(!std::isnan(failure_loading[i]) && failure_loading[i] > loading[i] + 1e-9
-                              ? failure_case[i]
+    for (std::size_t i = 0; i < rows.element.size(); ++i) {
+        governs.push_back(!std::isnan(rows.failure_loading[i]) &&
+                                  rows.failure_loading[i] > rows.loading[i] + 1e-9
+                              ? rows.failure_case[i]
                               : "normal");
     }
     Table ct;
     ct.path = "sizing/cooling";
-    ct.addText("element", element);
-    ct.addText("model", model);
-    ct.addNumbers("rating", "", rating);
-    ct.addText("unit", unit);
-    ct.addNumbers("count", "1", count);
-    ct.addText("redundancy", redundancy);
-    ct.addText("count_rule", rule);
-    ct.addNumbers("design_load", "", load);
-    ct.addNumbers("design_loading_pct", "%", loading);
-    ct.addText("failure_case", failure_case);
-    ct.addNumbers("failure_loading_pct", "%", failure_loading);
+    if (sc.namedHalls()) {
+        for (auto& h : rows.hall) {
+            if (h.empty()) h = "campus";
+        }
+        ct.addText("hall", rows.hall);
+    }
+    ct.addText("element", rows.element);
+    ct.addText("model", rows.model);
+    ct.addNumbers("rating", "", rows.rating);
+    ct.addText("unit", rows.unit);
+    ct.addNumbers("count", "1", rows.count);
+    ct.addText("redundancy", rows.redundancy);
+    ct.addText("count_rule", rows.rule);
+    ct.addNumbers("design_load", "", rows.load);
+    ct.addNumbers("design_loading_pct", "%", rows.loading);
+    ct.addText("failure_case", rows.failure_case);
+    ct.addNumbers("failure_loading_pct", "%", rows.failure_loading);
     ct.addText("governing_case", governs);
     return ct;
 }
 
 /// Water table at design: per hour and a design day of 24 design hours.
 Table waterTable(const SiteModel& m, std::span<const double> y, double& makeup_rate) {
-    const ComponentHandle& p = m.plant();
     const std::vector<double> rates = {
-        at(m, y, p.out("evaporation_rate")), at(m, y, p.out("drift_rate")),
-        at(m, y, p.out("blowdown_rate")), at(m, y, p.out("spray_rate"))};
+        at(m, y, m.plantTotal("evaporation_rate")), at(m, y, m.plantTotal("drift_rate")),
+        at(m, y, m.plantTotal("blowdown_rate")), at(m, y, m.plantTotal("spray_rate"))};
     std::vector<double> all = rates;
     all.push_back(rates[0] + rates[1] + rates[2] + rates[3]);
     makeup_rate = all.back();
@@ -232,33 +242,40 @@ Table waterTable(const SiteModel& m, std::span<const double> y, double& makeup_r
 /// utility_loss.h) decides when generator-fed loads return, the run what follows from it.
 Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d, Conditions& c) {
     Json report = Json::array();
-    int units = z.plant.units;
-    int fws_lost = 0;
+    // Per hall: units still running, facility pumps lost so far.
+    std::vector<int> units, fws_lost(z.halls.size(), 0);
+    for (const HallSizing& h : z.halls) units.push_back(h.plant.units);
     for (const auto& ev : sc.events) {
         Json r = {{"type", ev.type()}, {"at_s", ev.at_s}};
+        const auto hall = static_cast<std::size_t>(ev.hall);
+        Conditions::HallEvents& he = c.hall(hall);
+        const PlantDesign& plant = z.halls[hall].plant;
+        if (sc.namedHalls() && !std::holds_alternative<UtilityLoss>(ev.what)) {
+            r["hall"] = sc.halls[hall].name;
+        }
         if (const auto* trip = std::get_if<CduPumpTrip>(&ev.what)) {
-            c.pumps_failed[trip->cdu].emplace_back(ev.at_s, trip->pumps);
+            he.pumps_failed[trip->cdu].emplace_back(ev.at_s, trip->pumps);
             r["cdu"] = trip->cdu;
             r["pumps"] = trip->pumps;
         } else if (const auto* loss = std::get_if<HeatRejectionUnitLoss>(&ev.what)) {
-            units -= loss->units;
-            c.units_available.emplace_back(ev.at_s, units);
-            r["units_remaining"] = units;
+            units[hall] -= loss->units;
+            he.units_available.emplace_back(ev.at_s, units[hall]);
+            r["units_remaining"] = units[hall];
         } else if (const auto* valve = std::get_if<RackValve>(&ev.what)) {
-            c.valve_openings[valve->cdu].emplace_back(ev.at_s, valve->opening);
+            he.valve_openings[valve->cdu].emplace_back(ev.at_s, valve->opening);
             r["cdu"] = valve->cdu;
             r["opening_pct"] = valve->opening * 100.0;
         } else if (const auto* fws = std::get_if<FwsPumpTrip>(&ev.what)) {
-            fws_lost += fws->pumps;
-            c.fws_pumps_failed.emplace_back(ev.at_s, fws_lost);
+            fws_lost[hall] += fws->pumps;
+            he.fws_pumps_failed.emplace_back(ev.at_s, fws_lost[hall]);
             r["pumps"] = fws->pumps;
-            r["pumps_remaining"] = z.plant.fws_pumps.duty + z.plant.fws_pumps.standby - fws_lost;
+            r["pumps_remaining"] = plant.fws_pumps.duty + plant.fws_pumps.standby - fws_lost[hall];
         } else if (const auto* co = std::get_if<CduPumpChangeover>(&ev.what)) {
             // One pump fewer runs during the transfer, then the standby carries the duty: the
             // failed count goes to installed − (running before − 1) and back.
-            auto& sched = c.pumps_failed[co->cdu];
+            auto& sched = he.pumps_failed[co->cdu];
             const double before = sched.empty() ? 0.0 : sched.back().second;
-            const thermal::CduSpec& cdu = sc.cooling.cdu;
+            const thermal::CduSpec& cdu = sc.halls[hall].cooling.cdu;
             const int running = thermal::runningPumps(cdu.pumps_installed, cdu.pumps_duty, before);
             sched.emplace_back(ev.at_s, cdu.pumps_installed - running + 1);
             sched.emplace_back(ev.at_s + co->transfer, before);
@@ -266,7 +283,7 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             r["transfer_s"] = co->transfer;
             r["pumps_running_during"] = running - 1;
         } else if (std::holds_alternative<ChillerTrip>(ev.what)) {
-            c.chiller_available.emplace_back(ev.at_s, 0.0);
+            he.chiller_available.emplace_back(ev.at_s, 0.0);
         } else {  // utility loss: the plan here, its consequences in the simulation
             const auto& ul = std::get<UtilityLoss>(ev.what);
             UtilityLossOptions o;
@@ -303,13 +320,18 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
                 sched.emplace_back(ev.at_s, off);
                 if (std::isfinite(on_at)) sched.emplace_back(on_at, on);
             };
-            outage(c.fans_available, 0.0, plan.fans_on, 1.0);
-            outage(c.chiller_available, 0.0, plan.chillers_on, 1.0);
-            outage(c.air_side_available, 0.0, plan.air_side_on, 1.0);
-            if (!ul.fws_pumps_on_ups) {
-                outage(c.fws_pumps_failed, z.plant.fws_pumps.duty + z.plant.fws_pumps.standby,
-                       plan.fws_pumps_on, fws_lost);
+            // Every hall's plant is on the campus's generators.
+            for (std::size_t h = 0; h < z.halls.size(); ++h) {
+                Conditions::HallEvents& e = c.hall(h);
+                const thermal::PumpStationSpec& fp = z.halls[h].plant.fws_pumps;
+                outage(e.fans_available, 0.0, plan.fans_on, 1.0);
+                outage(e.chiller_available, 0.0, plan.chillers_on, 1.0);
+                if (!ul.fws_pumps_on_ups) {
+                    outage(e.fws_pumps_failed, fp.duty + fp.standby, plan.fws_pumps_on,
+                           fws_lost[h]);
+                }
             }
+            outage(c.air_side_available, 0.0, plan.air_side_on, 1.0);
             Json blocks = Json::array();
             for (const auto& b : plan.blocks) {
                 blocks.push_back({{"t_s", b.time},
@@ -487,7 +509,8 @@ struct JunctionSlot {
     const thermal::RackLoop* loop = nullptr;                // plate resistance at the present flow
     std::size_t flow = 0;                                   // output index: coolant flow per rack
     double rack_range = 0;                                  // [W] rack liquid heat per unit of Δu
-    double C_plate = 0;  // [J/K] plates + the junctions riding on them
+    double C_plate = 0;    // [J/K] plates + the junctions riding on them
+    std::size_t hall = 0;  // index into SiteModel::halls()
 };
 
 /// The expected junction peak above its averaged-power value at time t [K]: the first-order
@@ -543,6 +566,7 @@ void recordJunctions(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) 
                        rack.switch_trays * rack.switch_liquid_fraction * rack.switch_tray_max *
                            (1.0 - rack.switch_tray_idle_fraction);
         s.C_plate = loop.params().C_metal + loop.params().gpus * loop.params().C_junction;
+        s.hall = m.cdus()[rs.group].hall;
         if (averaged) s.swings = swingWindows(*sc.workload, kind.representative);
         slots.push_back(std::move(s));
     }
@@ -560,6 +584,20 @@ void recordJunctions(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) 
         "cooling", "max_gpu_junction_temp", "K",
         averaged ? "hottest GPU junction, expected peak: averaged power + the iteration swing"
                  : "hottest GPU junction (all rack groups)");
+    if (sc.namedHalls()) {
+        for (std::size_t h = 0; h < m.halls().size(); ++h) {
+            rec.addProbe(
+                [slots, peak, h](double t, std::span<const double>, std::span<const double> y) {
+                    double v = 0;
+                    for (std::size_t k = 0; k < slots.size(); ++k) {
+                        if (slots[k].hall == h) v = std::max(v, peak(t, y, k));
+                    }
+                    return v;
+                },
+                "halls/" + m.halls()[h].name, "max_gpu_junction_temp", "K",
+                "hottest GPU junction of the hall (as cooling/max_gpu_junction_temp)");
+        }
+    }
     rec.addProbe(
         [slots](double, std::span<const double>, std::span<const double> y) {
             double a = 0, w = 0;
@@ -602,8 +640,56 @@ void recordJunctions(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) 
     }
 }
 
+/// Output indices of one plant output in every hall.
+Terms hallPlantTerms(const SiteModel& m, const char* port) {
+    Terms t;
+    for (const auto& h : m.halls()) t.emplace_back(m.index(h.plant.out(port)), 1.0);
+    return t;
+}
+
+/// Named halls: each hall's own channels, group "halls/<name>".
+void recordHalls(const SiteModel& m, Recorder& rec) {
+    const System& sys = m.system();
+    const auto& hn = SiteModel::hallMeterNames();
+    for (std::size_t h = 0; h < m.halls().size(); ++h) {
+        const HallSlot& hs = m.halls()[h];
+        const std::string g = "halls/" + hs.name;
+        auto out = [&](OutputPort p, const char* n, const char* w) {
+            rec.addOutput(sys.outputName(m.index(p)), g, n, w);
+        };
+        out(*hs.it_power, "it_power", "the hall's racks (grid side)");
+        out(*hs.cdu_pump_power, "cdu_pump_power", "the hall's CDU pumps");
+        out(hs.plant.out("fws_pump_power"), "fws_pump_power", "the hall's facility pumps");
+        out(hs.plant.out("fan_power"), "heat_rejection_fan_power", "the hall's plant fans");
+        out(hs.plant.out("chiller_power"), "chiller_power", "the hall's trim chiller");
+        out(hs.plant.out("heat_rejected"), "heat_rejected", "the hall's plant, water side");
+        out(hs.plant.out("setpoint_unmet"), "setpoint_unmet", "the hall's facility supply");
+        out(hs.pipe_supply.out("outlet_temp"), "fws_supply_temp", "the hall's facility supply");
+        out(hs.pipe_return.out("outlet_temp"), "fws_return_temp", "the hall's facility return");
+        out(hs.fws_flow, "fws_flow", "the hall's facility water flow");
+        Terms sup;
+        for (std::size_t i = hs.first_cdu; i < hs.first_cdu + hs.cdu_count; ++i) {
+            sup.emplace_back(m.index(m.cdus()[i].cdu.out("secondary_supply_temp")), 1.0);
+        }
+        rec.addProbe(extremeOf(sup, false), g, "tcs_supply_temp_max", "K",
+                     "TCS supply of the hall's warmest CDU");
+        std::vector<std::size_t> water;
+        for (const char* p : {"evaporation_rate", "drift_rate", "blowdown_rate", "spray_rate"}) {
+            water.push_back(m.index(hs.plant.out(p)));
+        }
+        rec.addProbe(sumOf(water, false), g, "water_rate", "m3/s", "the hall's water");
+        std::vector<std::size_t> total;
+        for (const char* n : {"evaporation", "drift", "blowdown", "spray"}) {
+            total.push_back(sys.stateIndex(
+                hs.meters->index(),
+                static_cast<std::size_t>(std::find(hn.begin(), hn.end(), n) - hn.begin())));
+        }
+        rec.addProbe(sumOf(total, true), g, "water_total", "m3",
+                     "the hall's water since the study start");
+    }
+}
+
 void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
-    const ComponentHandle& plant = m.plant();
     auto out = [&](OutputPort p, const char* g, const char* n, const char* w) {
         record(m, rec, p, g, n, w);
     };
@@ -636,37 +722,76 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
                  "coolant flow of one rack (mean over the racks)");
     rec.addProbe(extremeOf(rack_flow, true), "cooling", "rack_flow_min", "m3/s",
                  "coolant flow of the least-fed rack");
-    out(m.supplyPipe().out("outlet_temp"), "cooling", "fws_supply_temp", "facility supply");
-    out(m.returnPipe().out("outlet_temp"), "cooling", "fws_return_temp", "facility return");
+    // One plant: its own channels (the names the GUI reads). A campus: the halls' extremes or
+    // sums (each hall's own in halls/<name>).
+    const bool one = !sc.namedHalls();
+    const HallSlot& h0 = m.halls().front();
+    Terms supply, ret_pipe, flows;
+    for (const auto& h : m.halls()) {
+        supply.emplace_back(m.index(h.pipe_supply.out("outlet_temp")), 1.0);
+        ret_pipe.emplace_back(m.index(h.pipe_return.out("outlet_temp")), 1.0);
+        flows.emplace_back(m.index(h.fws_flow), 1.0);
+    }
+    if (one) {
+        out(h0.pipe_supply.out("outlet_temp"), "cooling", "fws_supply_temp", "facility supply");
+        out(h0.pipe_return.out("outlet_temp"), "cooling", "fws_return_temp", "facility return");
+    } else {
+        rec.addProbe(extremeOf(supply, false), "cooling", "fws_supply_temp", "K",
+                     "facility supply of the warmest hall");
+        rec.addProbe(extremeOf(ret_pipe, false), "cooling", "fws_return_temp", "K",
+                     "facility return of the warmest hall");
+    }
     recordJunctions(m, sc, rec);
     out(m.sums().heat_to_liquid, "cooling", "heat_to_liquid", "racks to coolant");
     out(m.sums().rack_heat_air, "cooling", "heat_to_air", "rack heat to air");
     out(m.sums().cdu_pump_power, "cooling", "cdu_pump_power", "CDU pumps");
-    out(plant.out("fws_pump_power"), "cooling", "fws_pump_power", "facility pumps");
-    out(plant.out("fan_power"), "cooling", "heat_rejection_fan_power", "plant fans");
-    out(plant.out("chiller_power"), "cooling", "chiller_power", "trim chiller");
+    out(m.plantTotal("fws_pump_power"), "cooling", "fws_pump_power", "facility pumps");
+    out(m.plantTotal("fan_power"), "cooling", "heat_rejection_fan_power", "plant fans");
+    out(m.plantTotal("chiller_power"), "cooling", "chiller_power", "trim chiller");
     out(m.sitePower().out("air_side_power"), "cooling", "air_side_power", "CRAH plant");
     out(m.sitePower().out("economizer_share"), "cooling", "air_economizer_share",
         "CRAH load carried by outdoor air");
-    out(plant.out("heat_rejected"), "cooling", "heat_rejected", "plant, water side");
-    out(plant.out("setpoint_unmet"), "cooling", "setpoint_unmet", "facility supply");
-    out(m.sums().fws_flow, "cooling", "fws_flow", "facility water flow");
-    out(plant.out("fws_pump_speed"), "cooling", "fws_pump_speed", "facility pump drive speed");
-    out(plant.out("fws_pumps_running"), "cooling", "fws_pumps_running", "facility pumps staged on");
-    out(plant.out("fws_pump_head"), "cooling", "fws_pump_head", "facility pump pressure rise");
-    out(plant.out("fws_remote_dp"), "cooling", "fws_remote_dp",
-        "differential-pressure setpoint at the remote CDU");
+    out(m.plantTotal("heat_rejected"), "cooling", "heat_rejected", "plant, water side");
+    if (one) {
+        const ComponentHandle& plant = h0.plant;
+        out(plant.out("setpoint_unmet"), "cooling", "setpoint_unmet", "facility supply");
+        out(h0.fws_flow, "cooling", "fws_flow", "facility water flow");
+        out(plant.out("fws_pump_speed"), "cooling", "fws_pump_speed", "facility pump drive speed");
+        out(plant.out("fws_pumps_running"), "cooling", "fws_pumps_running",
+            "facility pumps staged on");
+        out(plant.out("fws_pump_head"), "cooling", "fws_pump_head", "facility pump pressure rise");
+        out(plant.out("fws_remote_dp"), "cooling", "fws_remote_dp",
+            "differential-pressure setpoint at the remote CDU");
+        return;
+    }
+    auto indices = [](const Terms& t) {
+        std::vector<std::size_t> v;
+        for (const auto& [i, w] : t) v.push_back(i);
+        return v;
+    };
+    rec.addProbe(extremeOf(hallPlantTerms(m, "setpoint_unmet"), false), "cooling", "setpoint_unmet",
+                 "K", "facility supply, the hall furthest above its setpoint");
+    rec.addProbe(sumOf(indices(flows), false), "cooling", "fws_flow", "m3/s",
+                 "facility water flow, all halls");
+    rec.addProbe(extremeOf(hallPlantTerms(m, "fws_pump_speed"), false), "cooling", "fws_pump_speed",
+                 "1", "facility pump drive speed, fastest hall");
+    rec.addProbe(sumOf(indices(hallPlantTerms(m, "fws_pumps_running")), false), "cooling",
+                 "fws_pumps_running", "1", "facility pumps staged on, all halls");
+    rec.addProbe(extremeOf(hallPlantTerms(m, "fws_pump_head"), false), "cooling", "fws_pump_head",
+                 "Pa", "facility pump pressure rise, highest hall");
+    rec.addProbe(extremeOf(hallPlantTerms(m, "fws_remote_dp"), false), "cooling", "fws_remote_dp",
+                 "Pa", "remote-CDU differential-pressure setpoint, highest hall");
+    recordHalls(m, rec);
 }
 
 void recordWaterAndWeather(const SiteModel& m, Recorder& rec) {
     const System& sys = m.system();
-    const ComponentHandle& plant = m.plant();
     auto out = [&](OutputPort p, const char* g, const char* n, const char* w) {
         record(m, rec, p, g, n, w);
     };
     const std::vector<std::size_t> water_idx = {
-        m.index(plant.out("evaporation_rate")), m.index(plant.out("drift_rate")),
-        m.index(plant.out("blowdown_rate")), m.index(plant.out("spray_rate"))};
+        m.index(m.plantTotal("evaporation_rate")), m.index(m.plantTotal("drift_rate")),
+        m.index(m.plantTotal("blowdown_rate")), m.index(m.plantTotal("spray_rate"))};
     rec.addProbe(sumOf(water_idx, false), "water", "water_rate", "m3/s", "make-up and spray water");
     const auto& mn = SiteModel::meterNames();
     auto meterIdx = [&](std::string_view n) {
@@ -678,9 +803,9 @@ void recordWaterAndWeather(const SiteModel& m, Recorder& rec) {
         sumOf({meterIdx("evaporation"), meterIdx("drift"), meterIdx("blowdown"), meterIdx("spray")},
               true),
         "water", "water_total", "m3", "water used since the study start");
-    out(plant.out("evaporation_rate"), "water", "evaporation_rate", "");
-    out(plant.out("blowdown_rate"), "water", "blowdown_rate", "");
-    out(plant.out("spray_rate"), "water", "spray_rate", "");
+    out(m.plantTotal("evaporation_rate"), "water", "evaporation_rate", "");
+    out(m.plantTotal("blowdown_rate"), "water", "blowdown_rate", "");
+    out(m.plantTotal("spray_rate"), "water", "spray_rate", "");
     out(m.weather().out("dry_bulb"), "weather", "dry_bulb", "outdoor dry bulb");
     out(m.weather().out("wet_bulb"), "weather", "wet_bulb", "outdoor wet bulb");
 }
@@ -851,9 +976,9 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     d.chain_at_design = final_site.chainAt(u);
     d.facility_power = d.chain_at_design.facility_power;
     d.utility_loads.ups_input = d.chain_at_design.element("ups").input_power;
-    d.utility_loads.fws_pumps = at(m, y, m.plant().out("fws_pump_power"));
-    d.utility_loads.fans = at(m, y, m.plant().out("fan_power"));
-    d.utility_loads.chillers = at(m, y, m.plant().out("chiller_power"));
+    d.utility_loads.fws_pumps = at(m, y, m.plantTotal("fws_pump_power"));
+    d.utility_loads.fans = at(m, y, m.plantTotal("fan_power"));
+    d.utility_loads.chillers = at(m, y, m.plantTotal("chiller_power"));
     d.utility_loads.cdu_pumps = at(m, y, m.sums().cdu_pump_power);
     d.utility_loads.air_side = at(m, y, sp.out("air_side_power"));
     for (const auto& r : d.electrical.rows) {
@@ -872,9 +997,32 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
         d.throttle_margin =
             std::min(d.throttle_margin, sc.it.racks[z.kinds[r.kind].entry].rack.throttle_temp - Tj);
     }
-    d.heat_rejected = at(m, y, m.plant().out("heat_rejected"));
-    d.setpoint_unmet = at(m, y, m.plant().out("setpoint_unmet"));
-    d.fws_supply = at(m, y, m.supplyPipe().out("outlet_temp"));
+    d.heat_rejected = at(m, y, m.plantTotal("heat_rejected"));
+    d.halls.resize(m.halls().size());
+    for (std::size_t h = 0; h < m.halls().size(); ++h) {
+        const HallSlot& hs = m.halls()[h];
+        DesignPoint::Hall& dh = d.halls[h];
+        const ComponentHandle& p = hs.plant;
+        dh.heat_rejected = at(m, y, p.out("heat_rejected"));
+        dh.setpoint_unmet = at(m, y, p.out("setpoint_unmet"));
+        dh.fws_supply = at(m, y, hs.pipe_supply.out("outlet_temp"));
+        dh.water_rate = at(m, y, p.out("evaporation_rate")) + at(m, y, p.out("drift_rate")) +
+                        at(m, y, p.out("blowdown_rate")) + at(m, y, p.out("spray_rate"));
+        dh.cooling_power = at(m, y, p.out("fan_power")) + at(m, y, p.out("chiller_power")) +
+                           at(m, y, p.out("fws_pump_power"));
+        for (std::size_t i = hs.first_cdu; i < hs.first_cdu + hs.cdu_count; ++i) {
+            const CduSlot& cs = m.cdus()[i];
+            dh.cooling_power += cs.multiplicity * at(m, y, cs.cdu.out("pump_power"));
+            dh.tcs_supply = std::max(dh.tcs_supply, at(m, y, cs.cdu.out("secondary_supply_temp")));
+        }
+        d.setpoint_unmet = std::max(d.setpoint_unmet, dh.setpoint_unmet);
+        d.fws_supply = std::max(d.fws_supply, dh.fws_supply);
+    }
+    for (const auto& r : m.racks()) {
+        DesignPoint::Hall& dh = d.halls[m.cdus()[r.group].hall];
+        dh.max_junction = std::max(dh.max_junction, at(m, y, r.loop.out("junction_temp")));
+        dh.it_power += r.weight / r.count * at(m, y, r.power.out("it_power"));
+    }
     d.steady_drift = st.drift;
     const double air_load = u[final_site.inputIndex("rack_heat_air")] + z.fabricPower() +
                             sc.site.other_power + d.chain_at_design.hall_heat +
@@ -884,7 +1032,7 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
                                  ? air_load - u[final_site.inputIndex("rack_heat_air")]
                                  : air_load;
     d.crah_units = countCrahs(sc, z, crah_load).count;  // N+1 on the grown load
-    d.cooling = coolingTable(sc, z, m, y, d, crah_load);
+    d.cooling = coolingTable(sc, z, m, y, crah_load);
     d.water = waterTable(m, y, d.water_rate);
     return d;
 }
@@ -1081,6 +1229,14 @@ StudyResults runStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignP
 
     const std::vector<double>& xe = sim.finalState();
     for (const auto& n : SiteModel::meterNames()) r.meters.emplace_back(n, m.meterTotal(xe, n));
+    if (sc.namedHalls()) {
+        for (std::size_t h = 0; h < m.halls().size(); ++h) {
+            auto& hm = r.hall_meters.emplace_back();
+            for (const auto& n : SiteModel::hallMeterNames()) {
+                hm.emplace_back(n, m.hallMeterTotal(xe, h, n));
+            }
+        }
+    }
     r.stored_end = m.storedEnergy(xe);
     r.stats = sim.stats();
     r.linear_solver = sim.linearSolverName();

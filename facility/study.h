@@ -51,6 +51,14 @@ struct DesignPoint {
     double crah_units = 0;  ///< [1] CRAH units installed (N+1 on the design air load)
     /// Design loads a utility loss's generator plan judges its blocks with.
     UtilityLossLoads utility_loads;
+    /// Per hall (ScenarioSpec::halls) at the design point; the campus figures above are their
+    /// sums (heat, water) or extremes (temperatures).
+    struct Hall {
+        double it_power = 0, cooling_power = 0;  ///< [W] racks (grid side); CDU + FWS pumps, plant
+        double heat_rejected = 0, water_rate = 0;  ///< [W], [m³/s]
+        double tcs_supply = 0, fws_supply = 0, max_junction = 0, setpoint_unmet = 0;  ///< [K]
+    };
+    std::vector<Hall> halls;
 };
 DesignPoint designPoint(const ScenarioSpec& spec, const SiteSizing& sizing);
 
@@ -65,7 +73,9 @@ struct RunControl {
 struct StudyResults {
     ResultSet channels;
     std::vector<std::pair<std::string, double>> meters;  ///< name → total [J or m³]
-    double stored_start = 0, stored_end = 0;             ///< [J]
+    /// Named halls: per hall, SiteModel::hallMeterNames() → total [J or m³].
+    std::vector<std::vector<std::pair<std::string, double>>> hall_meters;
+    double stored_start = 0, stored_end = 0;  ///< [J]
     Json events = Json::array();  ///< per event: its settings and, after the run, its log
     /// The switches of the run in time order (utility lost, battery empty, generator blocks,
     /// loads back), each from the simulation or the plan (table "contingency/event_log").

@@ -80,22 +80,35 @@ Json resolvedScenario(const ScenarioSpec& sc, const SiteSizing& z) {
                                   {"spines", z.fabric.spines},
                                   {"cores", z.fabric.cores},
                                   {"power_outside_racks_kW", z.fabric.power_outside_racks / 1e3}};
-    const CoolingSpec& c = sc.cooling;
-    r["cooling"]["resolved"] = {{"coolant", c.coolant},
-                                {"tcs_supply_temp_C", kelvinToCelsius(c.tcs_supply_setpoint)},
-                                {"fws_supply_temp_C", kelvinToCelsius(z.fws_supply_setpoint)},
-                                {"cdu_model", c.cdu.name},
-                                {"cdu_capacity_kW", c.cdu.capacity / 1e3},
-                                {"cdu_approach_K", c.cdu.approach},
-                                {"cdus_running", z.cdus},
-                                {"cdus_installed", z.cdus + z.cdu_spares},
-                                {"cdu_groups", z.cdu_groups.size()},
-                                {"fws_design_flow_m3h", z.design_fws_flow / units::m3_per_h},
-                                {"heat_rejection_type", c.heat_rejection.type},
-                                {"heat_rejection_model", c.heat_rejection.modelName()},
-                                {"heat_rejection_units", z.plant.units},
-                                {"trim_chiller_units", z.plant.chiller ? z.plant.chiller_units : 0},
-                                {"air_side_model", c.air_side.crah.name}};
+    auto coolingResolved = [&](const CoolingSpec& c, const HallSizing& h) {
+        return Json{{"coolant", c.coolant},
+                    {"tcs_supply_temp_C", kelvinToCelsius(c.tcs_supply_setpoint)},
+                    {"fws_supply_temp_C", kelvinToCelsius(h.fws_supply_setpoint)},
+                    {"cdu_model", c.cdu.name},
+                    {"cdu_capacity_kW", c.cdu.capacity / 1e3},
+                    {"cdu_approach_K", c.cdu.approach},
+                    {"racks", h.racks},
+                    {"cdus_running", h.cdus},
+                    {"cdus_installed", h.cdus + h.cdu_spares},
+                    {"cdu_groups", h.cdu_groups.size()},
+                    {"fws_design_flow_m3h", h.design_fws_flow / units::m3_per_h},
+                    {"heat_rejection_type", c.heat_rejection.type},
+                    {"heat_rejection_model", c.heat_rejection.modelName()},
+                    {"heat_rejection_units", h.plant.units},
+                    {"trim_chiller_units", h.plant.chiller ? h.plant.chiller_units : 0},
+                    {"design_weather_basis", h.design_weather_basis},
+                    {"air_side_model", sc.cooling.air_side.crah.name}};
+    };
+    if (!sc.namedHalls()) {
+        r["cooling"]["resolved"] = coolingResolved(sc.halls.front().cooling, z.halls.front());
+    } else {
+        r["cooling"]["resolved"] = {{"air_side_model", sc.cooling.air_side.crah.name},
+                                    {"cdus_running", z.cdus()},
+                                    {"cdus_installed", z.cdusInstalled()}};
+        for (std::size_t h = 0; h < sc.halls.size(); ++h) {
+            r["halls"][h]["resolved"] = coolingResolved(sc.halls[h].cooling, z.halls[h]);
+        }
+    }
     const power::SizingInput& in = z.electrical;
     r["power"]["resolved"] = {
         {"ups_mode", sc.power.ups_mode == power::UpsMode::Eco ? "eco" : "double_conversion"},

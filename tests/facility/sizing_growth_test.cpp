@@ -39,7 +39,7 @@ Json withGrowth(double pct) { return reference({{"power", {{"growth_margin_pct",
 // 2,052 L/min × 250 kPa at rated speed = 8.55 kW into the coolant.
 TEST(SizingGrowth, CduDutyAtTheOperatingDieTemperatureWithPumpHeat) {
     const ScenarioSpec sc = scenario(withGrowth(0));
-    const SiteSizing z = sizeSite(sc);
+    const HallSizing z = sizeSite(sc).halls.at(0);
     ASSERT_EQ(z.rack_die_temp.size(), 1u);
     // The sizing's fixed point against the design point's steady junction (the whole model:
     // CDU pump control, hydraulics, films).
@@ -100,11 +100,11 @@ TEST(SizingGrowth, GrowthSizesTheCoolingPlant) {
     //   50 %: 11,967 + 10 × 14.25 + 0.342 × 250 = 12,195 kW
     // over the adiabatic unit's capacity at the design day (the derated capacity, 675 kW at
     // Milwaukee's 0.4 % conditions) plus one spare; the count grows by about the ratio.
-    const SiteSizing z0 = sizeSite(scenario(withGrowth(0)));
-    const SiteSizing z50 = sizeSite(scenario(withGrowth(50)));
+    const HallSizing z0 = sizeSite(scenario(withGrowth(0))).halls.at(0);
+    const HallSizing z50 = sizeSite(scenario(withGrowth(50))).halls.at(0);
     EXPECT_NEAR(z0.design_heat_rejection / 1e3, 8160.0, 5.0);
     EXPECT_NEAR(z50.design_heat_rejection / 1e3, 12195.0, 5.0);
-    for (const SiteSizing* z : {&z0, &z50}) {
+    for (const HallSizing* z : {&z0, &z50}) {
         const int running = z->plant.units - 1;
         // The fewest that hold the setpoint: within one unit of the capacity ratio at design.
         EXPECT_GE(running, std::ceil(z->design_heat_rejection / z->unit_capacity_at_design) - 1);
@@ -116,7 +116,7 @@ TEST(SizingGrowth, GrowthSizesTheCoolingPlant) {
     // The 30 %: 8 racks a CDU still carry 8 × 124.66 × 1.3 + 8.55 = 1,305 kW ≤ 1,368 kW,
     // so 8 + 1 CDUs as at 0 %; the plant's design heat 1.3 × 7,978 + 114 + 68.4 = 10,554 kW
     // needs more heat-rejection units than 8,160 kW and fewer than 12,195 kW.
-    const SiteSizing z30 = sizeSite(scenario(withGrowth(30)));
+    const HallSizing z30 = sizeSite(scenario(withGrowth(30))).halls.at(0);
     EXPECT_EQ(z30.cdus, 8);
     EXPECT_EQ(z30.racks_per_cdu, 8);
     EXPECT_NEAR(z30.cdu_duty_worst / 1e3, 1305.0, 1.0);

@@ -93,7 +93,7 @@ TEST(SizingDesignBasis, OnePercentAndTwentyYearExtremeFromTheEpw) {
         SCOPED_TRACE(basis);
         Json j = reference();
         j["cooling"]["heat_rejection"]["design_basis"] = basis;
-        const SiteSizing z = sizeSite(scenario(j));
+        const HallSizing z = sizeSite(scenario(j)).halls.at(0);
         const double cap = z.unit_capacity_at_design;
         EXPECT_LT(cap, last_cap);
         EXPECT_GT(z.plant.units, last_units);

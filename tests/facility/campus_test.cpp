@@ -1,0 +1,196 @@
+// A campus of halls (issue 12): each hall its own racks, CDUs, facility water loop and plant;
+// the utility feed, MV distribution, UPS, generators, fabric and air side shared. The halls'
+// figures come from their own meters and channels, the campus's from the site meters: the checks
+// below compare two independent integrations, and a failure in one hall against a run without it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <variant>
+
+#include "facility/sizing.h"
+#include "test_util.h"
+
+namespace dctwin::facility::test {
+namespace {
+
+/// scenarios/campus_two_halls.json (hall A: reference cooling, 32 racks of pretraining; hall B:
+/// water rack loops and cooling towers, research runs and inference) with a study patched in.
+Json campus(const Json& study = Json()) {
+    Json j = scenarioJson("campus_two_halls.json");
+    if (!study.is_null()) j["study"] = study;  // whole: a merge would keep the file's "days"
+    return j;
+}
+
+double metric(const std::vector<Metric>& m, const std::string& name) {
+    const auto it =
+        std::find_if(m.begin(), m.end(), [&](const Metric& x) { return x.name == name; });
+    if (it == m.end()) {
+        ADD_FAILURE() << "no metric " << name;
+        return NAN;
+    }
+    return it->value;
+}
+
+TEST(Campus, EachHallIsSizedOnItsOwnRacksAndPlant) {
+    const ScenarioSpec sc = scenario(campus());
+    const SiteSizing z = sizeSite(sc);
+    ASSERT_EQ(z.halls.size(), 2u);
+    EXPECT_EQ(z.racks, 64);
+    EXPECT_EQ(z.halls[0].racks, 32);
+    EXPECT_EQ(z.halls[1].first_rack, 32);
+    // 32 racks at 8 per CDU: 4 running + 1 spare per hall (the reference's N+1), 8 + 2 on the
+    // campus against the one-hall site's 8 + 1: the spare is per hall.
+    for (const HallSizing& h : z.halls) {
+        EXPECT_EQ(h.cdus, 4);
+        EXPECT_EQ(h.cdu_spares, 1);
+    }
+    EXPECT_EQ(z.cdus(), 8);
+    EXPECT_EQ(z.cdusInstalled(), 10);
+    // Hall B's plant is cooling-tower cells, counted at the evaporation (wet-bulb) design
+    // basis; hall A's adiabatic coolers at the cooling dry bulb. The campus design point runs
+    // at the hotter dry bulb of the two (sizing.h).
+    EXPECT_EQ(z.halls[0].plant.kind, PrimaryKind::DryCooler);
+    EXPECT_EQ(z.halls[1].plant.kind, PrimaryKind::CoolingTower);
+    EXPECT_NE(z.halls[0].design_weather_basis, z.halls[1].design_weather_basis);
+    EXPECT_EQ(z.design_weather.dry_bulb,
+              std::max(z.halls[0].design_weather.dry_bulb, z.halls[1].design_weather.dry_bulb));
+    // Water rack loops carry more heat per kelvin than PG25 (issue 9's film and capacity): the
+    // same rack runs cooler in hall B at full load.
+    EXPECT_LT(z.halls[1].rack_die_temp[0], z.halls[0].rack_die_temp[0] - 0.5);
+}
+
+TEST(Campus, HallMetricsSumToTheCampusTotals) {
+    // Three July days: the adiabatic pads and the towers both use water.
+    const RunOutcome r = run(campus(annualStudy("07-10", 3, 600)));
+    const auto& m = r.report.summary;
+    const double hours = metric(m, "simulated_h");
+    // IT: the halls' rack meters plus the fabric (constant, outside the halls) against the
+    // campus IT meter, a separate integral of the site's IT power.
+    const double halls_it = metric(m, "hall_A_it_energy_MWh") + metric(m, "hall_B_it_energy_MWh");
+    const double fabric = metric(m, "fabric_power_kW") * hours / 1e3;
+    EXPECT_NEAR(halls_it + fabric, metric(m, "it_energy_MWh"), 1e-4 * metric(m, "it_energy_MWh"));
+    // Cooling: the halls' liquid side plus the campus air side.
+    const double halls_cooling =
+        metric(m, "hall_A_cooling_energy_MWh") + metric(m, "hall_B_cooling_energy_MWh");
+    EXPECT_NEAR(halls_cooling + metric(m, "air_side_energy_MWh"), metric(m, "cooling_energy_MWh"),
+                1e-4 * metric(m, "cooling_energy_MWh"));
+    EXPECT_NEAR(metric(m, "hall_A_cdu_pump_energy_MWh") + metric(m, "hall_B_cdu_pump_energy_MWh"),
+                metric(m, "cdu_pump_energy_MWh"), 1e-4 * metric(m, "cdu_pump_energy_MWh"));
+    // Water: every drop is one hall's.
+    const double water = metric(m, "water_m3");
+    ASSERT_GT(metric(m, "hall_A_water_m3"), 0.0);
+    ASSERT_GT(metric(m, "hall_B_water_m3"), 0.0);
+    EXPECT_NEAR(metric(m, "hall_A_water_m3") + metric(m, "hall_B_water_m3"), water, 1e-4 * water);
+    // The hottest GPU of the campus is the hotter hall's.
+    EXPECT_NEAR(
+        std::max(metric(m, "hall_A_max_gpu_junction_C"), metric(m, "hall_B_max_gpu_junction_C")),
+        metric(m, "max_gpu_junction_C"), 1e-9);
+    // Hall A runs the 32-rack training job flat out, hall B 8 training racks and 24 inference
+    // racks on a 2:1 diurnal curve (mean ~71 % of its 95 % peak): hall A draws more.
+    EXPECT_GT(metric(m, "hall_A_it_energy_MWh"), 1.05 * metric(m, "hall_B_it_energy_MWh"));
+    EXPECT_LT(std::abs(num(r.summary, "energy_balance_rel_error")), 1e-3);
+    // Per-hall channels and the hall column of the sizing table.
+    EXPECT_NO_THROW(r.report.timeseries.at("halls/B", "fws_supply_temp"));
+    const Table* cooling = nullptr;
+    for (const auto& t : r.report.tables) {
+        if (t.path == "sizing/cooling") cooling = &t;
+    }
+    ASSERT_NE(cooling, nullptr);
+    const auto col = std::find_if(cooling->columns.begin(), cooling->columns.end(),
+                                  [](const Table::Column& c) { return c.name == "hall"; });
+    ASSERT_NE(col, cooling->columns.end());
+    const auto& hall = std::get<std::vector<std::string>>(col->data);
+    EXPECT_EQ(std::count(hall.begin(), hall.end(), "A"), std::count(hall.begin(), hall.end(), "B"));
+    EXPECT_EQ(std::count(hall.begin(), hall.end(), "campus"), 2);  // CRAHs and their chillers
+}
+
+TEST(Campus, OneHallsPlantFailureHeatsOnlyThatHall) {
+    // Hall A loses every heat-rejection unit 60 s into a July afternoon at full load; hall B
+    // runs on. Hall B's loop shares nothing thermal with hall A (the air side takes rack air
+    // heat, not water), so its temperatures must match the run without the event.
+    const Json study = {{"kind", "contingency"},
+                        {"start", "07-15"},
+                        {"start_hour", 14},
+                        {"duration_s", 900.0},
+                        {"output_interval_s", 5.0},
+                        // Both runs alike (a transient resolves the training swings by default).
+                        {"workload_resolution", "mean"}};
+    Json normal = campus(study);
+    normal["study"]["kind"] = "transient";
+    const int units_a = sizeSite(scenario(normal)).halls[0].plant.units;
+    Json failed = campus(study);
+    failed["events"] = Json::array({{{"type", "heat_rejection_unit_loss"},
+                                     {"at_s", 60.0},
+                                     {"units", units_a},
+                                     {"hall", "A"}}});
+    const RunOutcome f = run(failed);
+    const RunOutcome n = run(normal);
+    auto peak = [](const RunOutcome& r, const char* hall, const char* ch) {
+        const auto& v = r.report.timeseries.at(std::string("halls/") + hall, ch).values;
+        return *std::max_element(v.begin(), v.end());
+    };
+    // Hall A: no plant from 60 s. Its facility water (two pipes of 60 s of the 136.8 L/s design
+    // flow: 2 × 8.21 m³ × 4.18 MJ/(m³ K) = 68.6 MJ/K) takes the racks' ~3.6 MW for 840 s: at
+    // most 3.6e6 × 840 / 68.6e6 = 44 K if the pipes alone held the heat; the CDUs' water, the
+    // rack coolant and the plates share it, so less (measured: +35.9 K, the junctions +19.9 K).
+    const double rise = peak(f, "A", "fws_supply_temp") - peak(n, "A", "fws_supply_temp");
+    EXPECT_GT(rise, 20.0);
+    EXPECT_LT(rise, 44.0);
+    EXPECT_GT(peak(f, "A", "max_gpu_junction_temp"), peak(n, "A", "max_gpu_junction_temp") + 10.0);
+    // Hall B: nothing thermal links it to hall A (the air side takes rack air heat, not water):
+    // its temperatures are those of the run without the event (measured: equal to 1e-11 K).
+    EXPECT_NEAR(peak(f, "B", "fws_supply_temp"), peak(n, "B", "fws_supply_temp"), 1e-3);
+    EXPECT_NEAR(peak(f, "B", "max_gpu_junction_temp"), peak(n, "B", "max_gpu_junction_temp"), 1e-3);
+    // The event report names its hall.
+    EXPECT_EQ(f.summary["contingency"]["events"][0]["hall"], "A");
+}
+
+TEST(Campus, OneNamedHallReportsWhatTheSiteReports) {
+    // The reference site with /halls naming its one hall: the campus figures are the site's
+    // within the annual study's tolerance (rel_tol 5e-4: the hall's ten meters join the
+    // integrator's error test, so its steps differ; measured 3.8e-4 on the IT energy), and the
+    // hall's are the campus's less the fabric and the air side.
+    const Json study = annualStudy("07-10", 2, 600);
+    const RunOutcome site = run(reference({{"study", study}}));
+    const RunOutcome hall = run(
+        reference({{"study", study}, {"halls", Json::array({{{"name", "main"}, {"racks", 64}}})}}));
+    const auto& s = site.report.summary;
+    const auto& h = hall.report.summary;
+    for (const char* k :
+         {"it_energy_MWh", "facility_energy_MWh", "cooling_energy_MWh", "water_m3"}) {
+        EXPECT_NEAR(metric(h, k), metric(s, k), 1e-3 * metric(s, k)) << k;
+    }
+    EXPECT_NEAR(metric(h, "hall_main_cooling_energy_MWh") + metric(h, "air_side_energy_MWh"),
+                metric(h, "cooling_energy_MWh"), 1e-4 * metric(h, "cooling_energy_MWh"));
+    EXPECT_NEAR(metric(h, "hall_main_water_m3"), metric(h, "water_m3"),
+                1e-4 * metric(h, "water_m3"));
+}
+
+TEST(Campus, BadHallsAreNamedInTheError) {
+    // Rack counts that do not add up to /it/racks.
+    Json j = campus();
+    j["halls"][1]["racks"] = 30;
+    expectInputError([&] { scenario(j); }, {"/halls", "62 racks", "32 + 30", "64"});
+    // Two halls of one name.
+    j = campus();
+    j["halls"][1]["name"] = "A";
+    expectInputError([&] { scenario(j); }, {"/halls/1/name", "'A'", "/halls/0"});
+    // The air side is the campus's.
+    j = campus();
+    j["halls"][1]["cooling"]["air_side"] = {{"kind", "rear_door"}};
+    expectInputError([&] { scenario(j); }, {"/halls/1/cooling", "air_side"});
+    // A cooling event on a campus of two halls must say which.
+    j = campus({{"kind", "contingency"}, {"start", "07-15"}, {"duration_s", 600.0}});
+    j["events"] = Json::array({{{"type", "cdu_pump_trip"}, {"at_s", 60.0}, {"cdu", 0}}});
+    expectInputError([&] { scenario(j); }, {"/events/0/hall", "A, B"});
+    j["events"][0]["hall"] = "C";
+    expectInputError([&] { scenario(j); }, {"/events/0/hall", "'C'", "A, B"});
+    // CDU indices are the hall's own: hall B has CDUs 0 to 3.
+    j["events"][0]["hall"] = "B";
+    j["events"][0]["cdu"] = 4;
+    expectInputError([&] { sizeSite(scenario(j)); }, {"/events/0/cdu", "hall 'B'", "0 to 3"});
+}
+
+}  // namespace
+}  // namespace dctwin::facility::test
