@@ -229,6 +229,12 @@ public:
 
 private:
     double saturatedEnthalpy(double T, double p) const;  // [J/kg_da]
+    /// The water side at fan fraction f: heat rejected [W] and outlet temperature [K] (the
+    /// Merkel fixed point alone; evaluate's fan search needs only these).
+    struct WaterSide {
+        double heat = 0.0, outlet_temp = 0.0;
+    };
+    WaterSide waterSideAt(const Inputs& in, double f) const;
     CoolingTowerSpec spec_;
     int cells_;
     Coolant water_;
