@@ -390,13 +390,20 @@ CoolingTower::CoolingTower(CoolingTowerSpec spec, int cells)
                        spec_.fan_power / spec_.fans_per_cell};
 }
 
-CoolingTower::WaterSide CoolingTower::waterSideAt(const Inputs& in, double f) const {
+CoolingTower::Streams CoolingTower::streams(const Inputs& in, double f) const {
     const AmbientAir& a = in.air;
-    const double W = ambientHumidityRatio(a);
-    const double h_ai = psychro::moistAirEnthalpy(a.dry_bulb, W);
-    const double mdot_w = water_.massFlow(in.flow);
-    const double mdot_a =
-        f * air_volume_design_ / psychro::moistAirSpecificVolume(a.dry_bulb, W, a.pressure);
+    Streams s;
+    s.W = ambientHumidityRatio(a);
+    s.h_ai = psychro::moistAirEnthalpy(a.dry_bulb, s.W);
+    s.mdot_w = water_.massFlow(in.flow);
+    s.mdot_a =
+        f * air_volume_design_ / psychro::moistAirSpecificVolume(a.dry_bulb, s.W, a.pressure);
+    return s;
+}
+
+CoolingTower::WaterSide CoolingTower::waterSideAt(const Inputs& in, const Streams& s) const {
+    const AmbientAir& a = in.air;
+    const double h_ai = s.h_ai, mdot_w = s.mdot_w, mdot_a = s.mdot_a;
     const double T_wi = in.inlet_temp;
     if (!(mdot_a > 0.0 && mdot_w > 0.0)) return {0.0, T_wi};
     const double hs_in = saturatedEnthalpy(T_wi, a.pressure);
@@ -443,16 +450,13 @@ CoolingTower::WaterSide CoolingTower::waterSideAt(const Inputs& in, double f) co
 CoolingTower::Outputs CoolingTower::evaluateAt(const Inputs& in, double f) const {
     Outputs o;
     const AmbientAir& a = in.air;
-    const double W = ambientHumidityRatio(a);
-    const double h_ai = psychro::moistAirEnthalpy(a.dry_bulb, W);
-    const double mdot_w = water_.massFlow(in.flow);
-    const double mdot_a =
-        f * air_volume_design_ / psychro::moistAirSpecificVolume(a.dry_bulb, W, a.pressure);
+    const Streams s = streams(in, f);
+    const double W = s.W, h_ai = s.h_ai, mdot_w = s.mdot_w, mdot_a = s.mdot_a;
     o.air_fraction = f;
     o.air_mass_flow = mdot_a;
     o.air_inlet_enthalpy = h_ai;
     const double T_wi = in.inlet_temp;
-    const auto [Q, T_wo] = waterSideAt(in, f);
+    const auto [Q, T_wo] = waterSideAt(in, s);
     o.heat_rejected = Q;
     o.outlet_temp = T_wo;
     o.air_outlet_enthalpy = mdot_a > 0.0 ? h_ai + Q / mdot_a : h_ai;
@@ -501,8 +505,9 @@ CoolingTower::Outputs CoolingTower::evaluate(const Inputs& in) const {
     if (full.outlet_temp >= in.setpoint) return full;
     // The fan search needs the outlet alone (the latent split and water balance once, after).
     const double f =
-        f_max * solveFraction([&](double x) { return waterSideAt(in, f_max * x).outlet_temp; },
-                              in.setpoint);
+        f_max *
+        solveFraction([&](double x) { return waterSideAt(in, streams(in, f_max * x)).outlet_temp; },
+                      in.setpoint);
     return evaluateAt(in, f);
 }
 

@@ -234,7 +234,13 @@ private:
     struct WaterSide {
         double heat = 0.0, outlet_temp = 0.0;
     };
-    WaterSide waterSideAt(const Inputs& in, double f) const;
+    /// The air and water streams at fan fraction f: inlet humidity ratio [kg/kg_da] and
+    /// enthalpy [J/kg_da], water and dry-air mass flows [kg/s].
+    struct Streams {
+        double W = 0.0, h_ai = 0.0, mdot_w = 0.0, mdot_a = 0.0;
+    };
+    Streams streams(const Inputs& in, double f) const;
+    WaterSide waterSideAt(const Inputs& in, const Streams& s) const;
     CoolingTowerSpec spec_;
     int cells_;
     Coolant water_;

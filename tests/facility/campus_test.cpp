@@ -186,6 +186,12 @@ TEST(Campus, BadHallsAreNamedInTheError) {
     expectInputError([&] { scenario(j); }, {"/events/0/hall", "A, B"});
     j["events"][0]["hall"] = "C";
     expectInputError([&] { scenario(j); }, {"/events/0/hall", "'C'", "A, B"});
+    // A site without /halls has no hall to name.
+    Json site = reference({{"study", {{"kind", "contingency"}, {"duration_s", 600.0}}}});
+    site["study"].erase("days");
+    site["events"] =
+        Json::array({{{"type", "cdu_pump_trip"}, {"at_s", 60.0}, {"cdu", 0}, {"hall", "A"}}});
+    expectInputError([&] { scenario(site); }, {"/events/0/hall", "'A'", "no /halls"});
     // CDU indices are the hall's own: hall B has CDUs 0 to 3.
     j["events"][0]["hall"] = "B";
     j["events"][0]["cdu"] = 4;
