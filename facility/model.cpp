@@ -49,7 +49,7 @@ const std::vector<MeterDef>& plantTotalDefs() {
         {"fws_pump_power", "W", 0.005}, {"fws_pump_loss", "W", 0.001},
         {"heat_rejected", "W", 1.0},    {"evaporation_rate", "m3/s", 1.0},
         {"drift_rate", "m3/s", 0.01},   {"blowdown_rate", "m3/s", 0.5},
-        {"spray_rate", "m3/s", 1.0},
+        {"spray_rate", "m3/s", 1.0},    {"extra_heat_taken", "W", 0.1},
     };
     return defs;
 }
@@ -650,6 +650,9 @@ void SiteModel::addSitePower(double P_site) {
     system_.connect(sums_.cdu_pump_power, site_power_.in("cdu_pump_power"));
     system_.connect(sums_.cdu_pump_heat, site_power_.in("cdu_pump_heat"));
     system_.connect(sums_.plant_power, site_power_.in("plant_power"));
+    if (spec_.cooling.air_side.kind == thermal::AirSideKind::RearDoor) {
+        system_.connect(plantTotal("extra_heat_taken"), site_power_.in("rear_door_heat_to_water"));
+    }
     connect(weather_, "dry_bulb", site_power_, "dry_bulb");
     if (spec_.power.bess) {
         power::BatteryParams bp = spec_.power.bess_params;

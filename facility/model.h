@@ -129,7 +129,7 @@ public:
     const std::vector<HallSlot>& halls() const { return halls_; }
     /// Campus totals of a plant output over the halls (one hall: its plant's own port):
     /// fan_power, chiller_power, fws_pump_power, heat_rejected, evaporation_rate, drift_rate,
-    /// blowdown_rate, spray_rate (model.cpp kPlantTotals).
+    /// blowdown_rate, spray_rate, extra_heat_taken (model.cpp plantTotalDefs).
     OutputPort plantTotal(std::string_view port) const;
     const std::optional<ComponentHandle>& battery() const { return battery_; }
     /// The UPS battery of a utility loss (facility/utility_loss.h), when the study has one.

@@ -160,6 +160,10 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
                              "facility pump pressure rise"});
     addOutput(kFwsRemoteDp, {"fws_remote_dp", "Pa", design.fws_pumps.dp_setpoint, 0.0,
                              "differential-pressure setpoint in force at the remote CDU"});
+    // The rear doors' heat the water took: none when the water stands (SitePower then keeps
+    // it in the room air).
+    addOutput(kExtraHeatTaken,
+              {"extra_heat_taken", "W", 0.1 * qn, 0.0, "rear-door heat the water took"});
 }
 
 void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y) const {
@@ -214,6 +218,7 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
     y[kOutletTemp] = T_out;
     y[kHeat] = mdot * (water_.enthalpy(u[kInletTemp]) - water_.enthalpy(T_out)) + work + extra;
     y[kUnmet] = std::max(0.0, T_out - T_set);
+    y[kExtraHeatTaken] = extra;
 }
 
 void HeatRejectionPlant::computeOutputs(double, std::span<const double>, std::span<const double> u,
@@ -238,6 +243,8 @@ SitePower::SitePower(std::string name, SitePowerDesign design)
     addInput(kUpsSupply, {"ups_supply", "1", 1.0, 1.0, "UPS output supply to its loads"});
     addInput(kUpsCharge, {"ups_charge_power", "W", 0.01 * P, 0.0, "UPS battery charger draw"});
     addInput(kAirSideAvailable, {"air_side_available", "1", 1.0, 1.0, "0: air side unpowered"});
+    addInput(kDoorHeatToWater, {"rear_door_heat_to_water", "W", 0.1 * P, 0.0,
+                                "rear doors: rack air heat the facility water took"});
     addOutput(kFacilityPower, {"facility_power", "W", P, 0.0, "drawn from the utility"});
     addOutput(kItPower, {"it_power", "W", P, 0.0, "racks + fabric"});
     addOutput(kCoolingPower,
@@ -269,15 +276,17 @@ SitePower::Solution SitePower::solve(std::span<const double> u) const {
     const double air_on = std::clamp(u[kAirSideAvailable], 0.0, 1.0);
     const double pump_loss = std::max(0.0, u[kCduPumpPower] - u[kCduPumpHeat]);
     // Rear doors take the rack heat to air into the facility water (the plant's load); their
-    // fans' work stays in the room air.
+    // fans' work stays in the room air, and so does the rack heat the water did not take
+    // (standing water: facility pumps stopped in a utility loss).
     const bool doors = d.air_kind == thermal::AirSideKind::RearDoor;
     double door_fans = 0.0;
     if (doors && d.rear_doors > 0.0) {
         const double f = std::max(0.0, u[kRackHeatAir]) / (d.rear_doors * d.rear_door.capacity);
         door_fans = d.rear_doors * d.rear_door.fan_power * f * f * f;
     }
+    const double untaken = std::max(0.0, u[kRackHeatAir] - u[kDoorHeatToWater]);
     const double base_air =
-        (doors ? door_fans : u[kRackHeatAir]) + fabric + d.other_power + pump_loss;
+        (doors ? door_fans + untaken : u[kRackHeatAir]) + fabric + d.other_power + pump_loss;
     double room = 0.0;  // chain heat into hall and electrical rooms
     for (int iter = 0; iter < 50; ++iter) {
         s.air_load = base_air + room;

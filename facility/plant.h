@@ -41,7 +41,9 @@
 //   |        | fan_power [W], chiller_power [W], evaporation_rate, drift_rate, blowdown_rate,
 //   |        | spray_rate [m3/s], setpoint_unmet [K], chiller_cooling [W],
 //   |        | fws_pump_power [W], fws_pump_loss [W], fws_pump_speed [1],
-//   |        | fws_pumps_running [1], fws_pump_head [Pa], fws_remote_dp [Pa]  all feedthrough |
+//   |        | fws_pumps_running [1], fws_pump_head [Pa], fws_remote_dp [Pa],
+//   |        | extra_heat_taken [W] (the rear doors' heat the water took: 0 at zero flow)
+//   |        |                                                          all feedthrough |
 //
 // SitePower — everything electrical above the racks, and where the non-liquid heat goes:
 //     air load     Q_air = rack heat to air + fabric + other + CDU pump losses (P − hydraulic
@@ -50,7 +52,9 @@
 //                  economizer, air-cooled chiller from its catalog curve at the dry bulb);
 //                  with rear doors (kind RearDoor) the rack heat to air leaves through the
 //                  facility water instead (the model adds it to the plant's load) and
-//                  Q_air drops it; the doors' fans add P_door = n·P_r·(Q_rack,air/(n·Q_r))³
+//                  Q_air drops what the water took (rear_door_heat_to_water; standing water
+//                  takes none, so in a utility loss the racks' air heat stays in the room);
+//                  the doors' fans add P_door = n·P_r·(Q_rack,air/(n·Q_r))³
 //     cooling      P_cool = P_cdu + P_plant + P_air  (P_plant: fans, chiller, FWS pumps)
 //     chain        facility = chain(IT = racks + fabric, cooling, other): losses depend on
 //                  P_air and P_air on the losses, so the pair is solved by fixed-point
@@ -68,7 +72,7 @@
 //   | input  | rack_power [W] (grid side), rack_heat_air [W], cdu_pump_power [W],
 //   |        | cdu_pump_heat [W], plant_power [W], dry_bulb [K], ups_mains [1] (g),
 //   |        | ups_battery_available [1] (a), ups_supply [1] (s), ups_charge_power [W],
-//   |        | air_side_available [1]                                                        |
+//   |        | air_side_available [1], rear_door_heat_to_water [W] (rear doors)             |
 //   | output | facility_power, it_power, cooling_power, air_side_power, losses,
 //   |        | heat_to_ambient [W]; ups_loading, transformer_loading, busway_loading,
 //   |        | feed_loading [1]; economizer_share [1] (of the CRAH load carried by
@@ -205,7 +209,8 @@ public:
         kFwsPumpSpeed,
         kFwsPumpsRunning,
         kFwsPumpHead,
-        kFwsRemoteDp
+        kFwsRemoteDp,
+        kExtraHeatTaken
     };
     const PlantDesign& design() const { return design_; }
     /// Steady plant outputs for given inputs (the design-point sizing uses it directly).
@@ -257,7 +262,8 @@ public:
         kUpsAvailable,
         kUpsSupply,
         kUpsCharge,
-        kAirSideAvailable
+        kAirSideAvailable,
+        kDoorHeatToWater
     };
     enum Output : std::size_t {
         kFacilityPower,

@@ -965,11 +965,13 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     const SitePower final_site("site_final", spd);
     std::vector<double> u;  // the inputs' defaults (normal supply), then the design values
     for (const auto& port : sp.component().inputs()) u.push_back(port.start);
-    for (const auto& [name, src] : {std::pair{"rack_power", m.sums().rack_grid},
-                                    {"rack_heat_air", m.sums().rack_heat_air},
-                                    {"cdu_pump_power", m.sums().cdu_pump_power},
-                                    {"cdu_pump_heat", m.sums().cdu_pump_heat},
-                                    {"plant_power", m.sums().plant_power}}) {
+    for (const auto& [name, src] :
+         {std::pair{"rack_power", m.sums().rack_grid},
+          {"rack_heat_air", m.sums().rack_heat_air},
+          {"cdu_pump_power", m.sums().cdu_pump_power},
+          {"cdu_pump_heat", m.sums().cdu_pump_heat},
+          {"plant_power", m.sums().plant_power},
+          {"rear_door_heat_to_water", m.plantTotal("extra_heat_taken")}}) {
         u[final_site.inputIndex(name)] = at(m, y, src);
     }
     u[final_site.inputIndex("dry_bulb")] = z.design_weather.dry_bulb;
