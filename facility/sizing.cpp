@@ -623,12 +623,6 @@ int SiteSizing::cdusInstalled() const {
     return n;
 }
 
-double SiteSizing::designHeatLiquid() const {
-    double q = 0.0;
-    for (const HallSizing& h : halls) q += h.design_heat_liquid;
-    return q;
-}
-
 SiteSizing sizeSite(const ScenarioSpec& sc) {
     SiteSizing z;
     mapRacks(sc, z);

@@ -137,8 +137,6 @@ struct SiteSizing {
     /// [1] CDUs running / installed on the campus.
     int cdus() const;
     int cdusInstalled() const;
-    /// [W] all racks, full utilization, operating die temperature.
-    double designHeatLiquid() const;
 };
 
 /// A count of cooling units with its redundancy and the rule that gave it (sizing tables).
