@@ -60,6 +60,9 @@ std::vector<Row> rowsOf(const Table& t) {
     const auto* rating = numbers(t, "rating");
     const auto* count = numbers(t, "count");
     const auto* loading = numbers(t, "design_loading_pct");
+    // A campus's cooling table names each row's hall (facility/study.cpp): the blocks say it,
+    // or hall A's and hall B's CDUs would read alike.
+    const auto* hall = texts(t, "hall");
     for (std::size_t i = 0; i < element->size(); ++i) {
         Row r;
         r.element = QString::fromStdString((*element)[i]);
@@ -91,6 +94,9 @@ std::vector<Row> rowsOf(const Table& t) {
         const QString m =
             model && i < model->size() ? QString::fromStdString((*model)[i]) : QString();
         r.text = QStringLiteral("%1  %2\n%3").arg(r.element, m, size);
+        if (hall && i < hall->size() && !(*hall)[i].empty()) {
+            r.text = QString::fromStdString((*hall)[i]) + QStringLiteral(": ") + r.text;
+        }
         if (!line3.isEmpty()) r.text += QLatin1Char('\n') + line3;
         out.push_back(r);
     }

@@ -50,6 +50,28 @@ TEST(OneLineDiagram, ReadsFromTheUtilityDownWithStandbyBesideTheFeeder) {
     EXPECT_TRUE(d.sceneTexts().isEmpty());
 }
 
+TEST(OneLineDiagram, CoolingBlocksOfACampusNameTheirHall) {
+    // A campus's cooling table (facility/study.cpp) has a "hall" column: one CDU row per hall
+    // and the campus's CRAHs. Each block says whose it is.
+    Table t;
+    t.path = "sizing/cooling";
+    t.addText("hall", {"A", "B", "campus"});
+    t.addText("element", {"cdu", "cdu", "air_side_crah"});
+    t.addText("model", {"vertiv_xdu1350", "vertiv_xdu1350", "crah_150kW"});
+    t.addNumbers("rating", "", {1.368e6, 1.368e6, 150e3});
+    t.addText("unit", {"W", "W", "W"});
+    t.addNumbers("count", "1", {5, 5, 14});
+    t.addText("redundancy", {"N+1", "N+1", "N+1"});
+    t.addNumbers("design_loading_pct", "%", {73.1, 72.6, 89.2});
+    OneLineDiagram d;
+    d.setTables(nullptr, &t);
+    ASSERT_EQ(d.blocks().size(), 4u);  // racks, then the three rows
+    EXPECT_TRUE(d.blocks()[1].text.startsWith(QStringLiteral("A: cdu")))
+        << d.blocks()[1].text.toStdString();
+    EXPECT_TRUE(d.blocks()[2].text.startsWith(QStringLiteral("B: cdu")));
+    EXPECT_TRUE(d.blocks()[3].text.startsWith(QStringLiteral("campus: air_side_crah")));
+}
+
 TEST(OneLineDiagram, ExportsTheWholeDiagramAsPng) {
     OneLineDiagram d;
     QTemporaryDir dir;
