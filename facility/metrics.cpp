@@ -8,7 +8,6 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "core/errors.h"
 #include "core/units.h"
 #include "power/rack.h"
 #include "thermal/rainflow.h"
@@ -695,12 +694,7 @@ static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyR
     const double MWh = units::MWh;
     for (std::size_t h = 0; h < sc.halls.size(); ++h) {
         const HallSpec& hs = sc.halls[h];
-        auto meter = [&](std::string_view n) {
-            for (const auto& [name, v] : r.hall_meters.at(h)) {
-                if (name == n) return v;
-            }
-            throw ModelError(fmt::format("no meter '{}' of hall {}", n, hs.name));
-        };
+        auto meter = [&](std::string_view n) { return r.hallMeter(h, n); };
         const std::string p = "hall_" + hs.name + "_";
         const std::string of = " of hall " + hs.name;
         const std::string g = "halls/" + hs.name;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <tuple>
 
 #include "core/errors.h"
@@ -39,7 +40,8 @@ Conditions designConditions(const SiteSizing& z, const power::ChainDesign& chain
 struct CoolingRows {
     std::vector<std::string> hall, element, model, unit, redundancy, rule, failure_case;
     std::vector<double> rating, count, load, loading, failure_loading;
-    /// A row; loading = load / (rating · loaded_units) in %, the N-1 loading NaN (none).
+    /// A row with its design loading in % (the caller knows on how many units the load sits);
+    /// its N-1 loading NaN until failure() sets it.
     void add(const std::string& h, const std::string& e, const std::string& mdl, double r,
              const std::string& u, double n, const std::string& red, const std::string& why,
              double l, double loaded_pct) {
@@ -63,10 +65,14 @@ struct CoolingRows {
     }
 };
 
-/// The liquid-side rows of one hall: CDUs, their pumps, the rack loops, heat rejection and
-/// facility pumps (`part` 0), or the pump drives and trim chiller (`part` 1).
+/// Which of a hall's rows: its equipment (CDUs, their pumps, the rack loops, heat rejection,
+/// facility pumps), listed before the campus's air side, or its pump drives and trim chiller,
+/// listed after (the one-hall table's order).
+enum class HallRows { Equipment, Drives };
+
+/// The liquid-side rows of one hall.
 void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const double> y,
-                     std::size_t h, int part, CoolingRows& rows) {
+                     std::size_t h, HallRows which, CoolingRows& rows) {
     const HallSpec& hs = sc.halls[h];
     const HallSizing& z = m.sizing().halls[h];
     const HallSlot& slot = m.halls()[h];
@@ -89,7 +95,7 @@ void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const
             rack_flow_min = std::min(rack_flow_min, at(m, y, rs.flow));
     }
     const int cdus = z.cdus + z.cdu_spares;
-    if (part == 0) {
+    if (which == HallRows::Equipment) {
         const double pump_flow = cdu.secondary_flow / cdu.pumps_duty;
         const double rack_flow_design = sc.it.racks.front().loop.flow_design;
         const double unit_capacity = hs.cooling.heat_rejection.unitCapacity();
@@ -169,7 +175,8 @@ void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const
 Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel& m,
                    std::span<const double> y, double air_load) {
     CoolingRows rows;
-    for (std::size_t h = 0; h < sc.halls.size(); ++h) hallCoolingRows(sc, m, y, h, 0, rows);
+    for (std::size_t h = 0; h < sc.halls.size(); ++h)
+        hallCoolingRows(sc, m, y, h, HallRows::Equipment, rows);
     // CRAH units and their chillers on the grown air load (facility/sizing.h).
     const thermal::AirCoilSpec& crah = sc.cooling.air_side.crah;
     const CoolingCount crahs = countCrahs(sc, z, air_load);
@@ -185,7 +192,8 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
              chillers.count, chillers.redundancy, chillers.rule, chiller_load,
              100.0 * chiller_load / chillers.unit_capacity);
     if (chillers.count > 1) rows.failure("one chiller lost", rows.loading.back());
-    for (std::size_t h = 0; h < sc.halls.size(); ++h) hallCoolingRows(sc, m, y, h, 1, rows);
+    for (std::size_t h = 0; h < sc.halls.size(); ++h)
+        hallCoolingRows(sc, m, y, h, HallRows::Drives, rows);
     // The case that governs each row: the failure where it loads the element more.
     std::vector<std::string> governs;
     for (std::size_t i = 0; i < rows.element.size(); ++i) {
@@ -1039,11 +1047,27 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     return d;
 }
 
-double StudyResults::meter(std::string_view name) const {
-    for (const auto& [n, v] : meters) {
+namespace {
+/// A total by name from a (name, total) list.
+std::optional<double> findMeter(const std::vector<std::pair<std::string, double>>& list,
+                                std::string_view name) {
+    for (const auto& [n, v] : list) {
         if (n == name) return v;
     }
+    return std::nullopt;
+}
+}  // namespace
+
+double StudyResults::meter(std::string_view name) const {
+    if (const auto v = findMeter(meters, name)) return *v;
     throw ModelError(fmt::format("no meter '{}'", name));
+}
+
+double StudyResults::hallMeter(std::size_t hall, std::string_view name) const {
+    if (hall < hall_meters.size()) {
+        if (const auto v = findMeter(hall_meters[hall], name)) return *v;
+    }
+    throw ModelError(fmt::format("no meter '{}' of hall {}", name, hall));
 }
 
 namespace {

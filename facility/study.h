@@ -84,6 +84,8 @@ struct StudyResults {
     std::string linear_solver;
     std::size_t state_count = 0;
     double meter(std::string_view name) const;
+    /// A named hall's meter total (ModelError naming both if absent).
+    double hallMeter(std::size_t hall, std::string_view name) const;
 };
 
 /// Runs an annual, transient or contingency study.

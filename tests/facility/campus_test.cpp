@@ -8,6 +8,7 @@
 #include <cmath>
 #include <variant>
 
+#include "core/units.h"
 #include "facility/sizing.h"
 #include "test_util.h"
 
@@ -55,6 +56,11 @@ TEST(Campus, EachHallIsSizedOnItsOwnRacksAndPlant) {
     EXPECT_NE(z.halls[0].design_weather_basis, z.halls[1].design_weather_basis);
     EXPECT_EQ(z.design_weather.dry_bulb,
               std::max(z.halls[0].design_weather.dry_bulb, z.halls[1].design_weather.dry_bulb));
+    // Independently: the Milwaukee file's DESIGN CONDITIONS line (ASHRAE 2009 climatic design
+    // data, station 726400) gives 32.4 °C as the 0.4 % cooling dry bulb, the adiabatic hall's
+    // basis; the towers' 0.4 % evaporation wet bulb comes with a cooler coincident dry bulb.
+    EXPECT_NEAR(units::kelvinToCelsius(z.design_weather.dry_bulb), 32.4, 0.05);
+    EXPECT_LT(z.halls[1].design_weather.dry_bulb, z.halls[0].design_weather.dry_bulb);
     // Water rack loops carry more heat per kelvin than PG25 (issue 9's film and capacity): the
     // same rack runs cooler in hall B at full load.
     EXPECT_LT(z.halls[1].rack_die_temp[0], z.halls[0].rack_die_temp[0] - 0.5);
