@@ -35,6 +35,8 @@ public:
     double derivative(double x) const;
     /// ∫_{x_0}^{x} y dx' from the first table point (exact for the cubic interpolant).
     double integral(double x) const;
+    /// The same, with y(x) in `value` from the same interval lookup.
+    double integral(double x, double& value) const;
     double xMin() const { return x_[0]; }
     double xMax() const { return x_[n_ - 1]; }
     bool contains(double x) const { return x >= x_[0] && x <= x_[n_ - 1]; }
@@ -49,6 +51,8 @@ private:
         std::vector<double> cumulative;  // ∫ from x_0 to x_i
     };
     std::size_t interval(double x) const;
+    /// y(x) for x in interval i (no lookup).
+    double valueIn(std::size_t i, double x) const;
     double partialIntegral(std::size_t i, double x) const;
     std::shared_ptr<const Data> data_;
     // Views into *data_ for the lookups (valid while data_ lives, i.e. in every copy).
