@@ -71,6 +71,12 @@ std::size_t Component::outputIndex(std::string_view name) const {
     return findPort(outputs_, name, name_, "output");
 }
 
+void Component::computeDerivativesGivenOutputs(double t, std::span<const double> x,
+                                               std::span<const double> u, std::span<const double>,
+                                               std::span<double> dxdt) const {
+    computeDerivatives(t, x, u, dxdt);
+}
+
 void Component::computeDerivatives(double, std::span<const double>, std::span<const double>,
                                    std::span<double> dxdt) const {
     for (double& d : dxdt) d = 0.0;

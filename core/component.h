@@ -55,6 +55,16 @@ public:
     virtual void computeDerivatives(double t, std::span<const double> x, std::span<const double> u,
                                     std::span<double> dxdt) const;
 
+    /// The same, given y = g(t, x, u) this component's own outputs at the same point: what the
+    /// System calls, right after the outputs pass. A component whose derivatives need a costly
+    /// intermediate that its outputs already carry (a CDU's hydraulic operating point, a
+    /// Newton solve per evaluation) reads it here instead of solving twice. Must equal
+    /// computeDerivatives(t, x, u, dxdt); the default calls it.
+    virtual void computeDerivativesGivenOutputs(double t, std::span<const double> x,
+                                                std::span<const double> u,
+                                                std::span<const double> y,
+                                                std::span<double> dxdt) const;
+
     /// Initial state; the default takes each state's start value.
     virtual void initialState(std::span<double> x0) const;
 

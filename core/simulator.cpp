@@ -107,9 +107,11 @@ public:
 
     std::size_t size() const override { return inner_.size(); }
     void rhs(double t, std::span<const double> x, std::span<double> dxdt) override {
-        const double tc = t >= end_ ? before_end_ : (t <= begin_ ? after_begin_ : t);
-        last_t_ = tc;
-        inner_.rhs(tc, x, dxdt);
+        inner_.rhs(inside(t), x, dxdt);
+    }
+    void rhsRows(double t, std::span<const double> x, std::span<const std::size_t> rows,
+                 std::span<double> dxdt) override {
+        inner_.rhsRows(inside(t), x, rows, dxdt);
     }
     /// [s] time of the latest right-hand-side evaluation (where a model error arose).
     double lastTime() const { return last_t_; }
@@ -119,6 +121,11 @@ public:
     SparsityPattern jacobianPattern() const override { return inner_.jacobianPattern(); }
 
 private:
+    /// t moved just inside the segment; kept as the latest evaluation time.
+    double inside(double t) {
+        last_t_ = t >= end_ ? before_end_ : (t <= begin_ ? after_begin_ : t);
+        return last_t_;
+    }
     SystemProblem inner_;
     double begin_ = 0.0, end_ = 0.0, after_begin_ = 0.0, before_end_ = 0.0;
     double last_t_ = 0.0;

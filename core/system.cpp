@@ -210,6 +210,13 @@ void System::finalize() {
             "(a component whose output does not depend directly on its input).",
             loop));
     }
+    // Sources (no states, no inputs) first: their outputs are functions of t alone.
+    sources_.clear();
+    dependents_.clear();
+    for (std::size_t c : order_) {
+        const Entry& e = components_[c];
+        (e.states == 0 && e.inputs == 0 ? sources_ : dependents_).push_back(c);
+    }
     finalized_ = true;
 }
 
@@ -268,7 +275,8 @@ const Variable& System::outputVariable(std::size_t k) const {
 
 System::Workspace System::makeWorkspace() const {
     requireFinalized("makeWorkspace");
-    return Workspace{std::vector<double>(n_inputs_), std::vector<double>(n_outputs_)};
+    return Workspace{std::vector<double>(n_inputs_), std::vector<double>(n_outputs_),
+                     std::numeric_limits<double>::quiet_NaN()};
 }
 
 void System::initialState(std::span<double> x0) const {
@@ -318,41 +326,77 @@ std::string componentContext(const Component& comp, std::span<const double> x,
 
 }  // namespace
 
+void System::outputsOf(std::size_t c, double t, std::span<const double> x, Workspace& ws) const {
+    const Entry& e = components_[c];
+    const Component& comp = *e.component;
+    gatherInputs(c, ws);
+    const auto xs = x.subspan(e.state_offset, e.states);
+    const auto us = std::span<const double>(ws.u).subspan(e.input_offset, e.inputs);
+    try {
+        comp.computeOutputs(t, xs, us, std::span<double>(ws.y).subspan(e.output_offset, e.outputs));
+    } catch (const ModelError& err) {
+        throw ModelError(fmt::format("{}: {}", componentContext(comp, xs, us), err.what()));
+    }
+}
+
 void System::evaluateOutputs(double t, std::span<const double> x, Workspace& ws) const {
-    for (std::size_t c : order_) {
-        const Entry& e = components_[c];
-        const Component& comp = *e.component;
-        gatherInputs(c, ws);
-        const auto xs = x.subspan(e.state_offset, e.states);
-        const auto us = std::span<const double>(ws.u).subspan(e.input_offset, e.inputs);
-        try {
-            comp.computeOutputs(t, xs, us,
-                                std::span<double>(ws.y).subspan(e.output_offset, e.outputs));
-        } catch (const ModelError& err) {
-            throw ModelError(fmt::format("{}: {}", componentContext(comp, xs, us), err.what()));
-        }
+    // A Jacobian's columns and a step's Newton iterations and quadrature all evaluate at one
+    // t: the sources (a workload per rack at campus scale) are computed once for it.
+    if (!(ws.sources_time == t)) {
+        ws.sources_time = std::numeric_limits<double>::quiet_NaN();  // until all succeed
+        for (std::size_t c : sources_) outputsOf(c, t, x, ws);
+        ws.sources_time = t;
+    }
+    for (std::size_t c : dependents_) outputsOf(c, t, x, ws);
+}
+
+void System::derivativesOf(std::size_t c, double t, std::span<const double> x,
+                           std::span<double> dxdt, Workspace& ws) const {
+    const Entry& e = components_[c];
+    const std::size_t ns = e.states;
+    if (ns == 0) return;
+    const Component& comp = *e.component;
+    // Inputs fed by components later in the order were stale during output evaluation
+    // (harmlessly: no output depended on them); refresh them for the derivatives.
+    gatherInputs(c, ws);
+    const auto xs = x.subspan(e.state_offset, ns);
+    const auto us = std::span<const double>(ws.u).subspan(e.input_offset, e.inputs);
+    try {
+        // Own outputs are current: they depend only on inputs that were fresh for the outputs
+        // pass (a stale input is one no output reads).
+        comp.computeDerivativesGivenOutputs(
+            t, xs, us, std::span<const double>(ws.y).subspan(e.output_offset, e.outputs),
+            dxdt.subspan(e.state_offset, ns));
+    } catch (const ModelError& err) {
+        throw ModelError(fmt::format("{}: {}", componentContext(comp, xs, us), err.what()));
     }
 }
 
 void System::evaluate(double t, std::span<const double> x, std::span<double> dxdt,
                       Workspace& ws) const {
     evaluateOutputs(t, x, ws);
-    for (std::size_t c = 0; c < components_.size(); ++c) {
-        const Entry& e = components_[c];
-        const std::size_t ns = e.states;
-        if (ns == 0) continue;
-        const Component& comp = *e.component;
-        // Inputs fed by components later in the order were stale during output evaluation
-        // (harmlessly: no output depended on them); refresh them for the derivatives.
-        gatherInputs(c, ws);
-        const auto xs = x.subspan(e.state_offset, ns);
-        const auto us = std::span<const double>(ws.u).subspan(e.input_offset, e.inputs);
-        try {
-            comp.computeDerivatives(t, xs, us, dxdt.subspan(e.state_offset, ns));
-        } catch (const ModelError& err) {
-            throw ModelError(fmt::format("{}: {}", componentContext(comp, xs, us), err.what()));
+    for (std::size_t c = 0; c < components_.size(); ++c) derivativesOf(c, t, x, dxdt, ws);
+}
+
+void System::evaluate(double t, std::span<const double> x, std::span<double> dxdt, Workspace& ws,
+                      std::span<const std::size_t> components) const {
+    evaluateOutputs(t, x, ws);
+    for (std::size_t c : components) derivativesOf(c, t, x, dxdt, ws);
+}
+
+std::vector<std::size_t> System::stateOwners(std::span<const std::size_t> states) const {
+    requireFinalized("stateOwners");
+    std::vector<std::size_t> owners;
+    owners.reserve(states.size());
+    for (std::size_t s : states) {
+        if (s >= n_states_) {
+            throw ModelError(fmt::format("stateOwners: state {} of {}", s, n_states_));
         }
+        owners.push_back(state_owner_[s]);
     }
+    std::sort(owners.begin(), owners.end());
+    owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+    return owners;
 }
 
 SparsityPattern System::jacobianPattern() const {
@@ -431,6 +475,16 @@ SystemProblem::SystemProblem(const System& system) : system_(system), ws_(system
 
 void SystemProblem::rhs(double t, std::span<const double> x, std::span<double> dxdt) {
     system_.evaluate(t, x, dxdt, ws_);
+}
+
+void SystemProblem::rhsRows(double t, std::span<const double> x, std::span<const std::size_t> rows,
+                            std::span<double> dxdt) {
+    // A solver asks for the same rows every time (its quadratures): find their owners once.
+    if (!std::equal(rows.begin(), rows.end(), rows_.begin(), rows_.end())) {
+        row_owners_ = system_.stateOwners(rows);
+        rows_.assign(rows.begin(), rows.end());
+    }
+    system_.evaluate(t, x, dxdt, ws_, row_owners_);
 }
 
 double SystemProblem::nominal(std::size_t i) const { return system_.stateVariable(i).nominal; }

@@ -12,6 +12,7 @@
 // The Jacobian sparsity follows the component graph: ∂(dx_i)/∂x_j may be non-zero only if x_j
 // reaches row i through the component's declared dependencies and the connections.
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <set>
 #include <span>
@@ -111,6 +112,8 @@ public:
     struct Workspace {
         std::vector<double> u;  // all inputs, component by component
         std::vector<double> y;  // all outputs, component by component
+        /// [s] time the sources' outputs in y were computed for (NaN: none yet)
+        double sources_time = std::numeric_limits<double>::quiet_NaN();
     };
     Workspace makeWorkspace() const;
 
@@ -119,12 +122,24 @@ public:
     void evaluateOutputs(double t, std::span<const double> x, Workspace& ws) const;
     /// Computes every output into ws.y and dx/dt into dxdt.
     void evaluate(double t, std::span<const double> x, std::span<double> dxdt, Workspace& ws) const;
+    /// Computes every output into ws.y and dx/dt of the states of `components` only (indices
+    /// as stateOwners() returns them); the rest of dxdt is untouched. Each derivative equals
+    /// evaluate()'s.
+    void evaluate(double t, std::span<const double> x, std::span<double> dxdt, Workspace& ws,
+                  std::span<const std::size_t> components) const;
+    /// The components (ascending, unique) that own the given global states.
+    std::vector<std::size_t> stateOwners(std::span<const std::size_t> states) const;
 
     SparsityPattern jacobianPattern() const;
     /// Sorted, unique discontinuity times in (t0, t1] from all components.
     std::vector<double> discontinuities(double t0, double t1) const;
 
 private:
+    /// Component c's outputs into ws.y.
+    void outputsOf(std::size_t c, double t, std::span<const double> x, Workspace& ws) const;
+    /// dx/dt of component c's states from ws.y (outputs already evaluated).
+    void derivativesOf(std::size_t c, double t, std::span<const double> x, std::span<double> dxdt,
+                       Workspace& ws) const;
     struct Entry {
         std::shared_ptr<const Component> component;
         std::size_t state_offset = 0, input_offset = 0, output_offset = 0;
@@ -149,6 +164,8 @@ private:
     bool finalized_ = false;
     std::size_t n_states_ = 0, n_inputs_ = 0, n_outputs_ = 0;
     std::vector<std::size_t> order_;            // evaluation order of components
+    std::vector<std::size_t> sources_;          // of order_, those without states or inputs
+    std::vector<std::size_t> dependents_;       // the rest of order_, in its order
     std::vector<std::ptrdiff_t> input_source_;  // global input → global output, or -1
     std::vector<double> input_constant_;        // value of unconnected inputs
     std::vector<std::size_t> state_owner_;      // global state → component
@@ -160,6 +177,8 @@ public:
     explicit SystemProblem(const System& system);
     std::size_t size() const override { return system_.stateCount(); }
     void rhs(double t, std::span<const double> x, std::span<double> dxdt) override;
+    void rhsRows(double t, std::span<const double> x, std::span<const std::size_t> rows,
+                 std::span<double> dxdt) override;
     double nominal(std::size_t i) const override;
     double errorScale(std::size_t i) const override;
     std::string stateName(std::size_t i) const override { return system_.stateName(i); }
@@ -170,6 +189,7 @@ public:
 private:
     const System& system_;
     System::Workspace ws_;
+    std::vector<std::size_t> rows_, row_owners_;  // the last rhsRows() rows and their owners
 };
 
 }  // namespace dctwin

@@ -482,12 +482,22 @@ void Cdu::computeOutputs(double, std::span<const double> x, std::span<const doub
 void Cdu::computeDerivatives(double, std::span<const double> x, std::span<const double> u,
                              std::span<double> dxdt) const {
     checkInputs(u, true);
+    const Hydraulics h = hydraulics(x, u);
+    derivatives(x, u, h.manifold.flow, h.pump_heat, h.manifold.header_dp, dxdt);
+}
+
+void Cdu::computeDerivativesGivenOutputs(double, std::span<const double> x,
+                                         std::span<const double> u, std::span<const double> y,
+                                         std::span<double> dxdt) const {
+    checkInputs(u, true);
+    derivatives(x, u, y[kOutSecondaryFlow], y[kOutPumpHeat], y[kOutHeaderDp], dxdt);
+}
+
+void Cdu::derivatives(std::span<const double> x, std::span<const double> u, double Q_s, double W,
+                      double header_dp, std::span<double> dxdt) const {
     const CduSpec& spec = model_.spec();
     const Coolant& s = model_.secondaryCoolant();
     const Coolant& f = model_.facilityCoolant();
-    const Hydraulics h = hydraulics(x, u);
-    const double Q_s = h.manifold.flow;
-    const double W = h.pump_heat;
     const double mdot_s = s.massFlow(Q_s);
     const double v = valvePosition(x, u[kSetpoint]);
     const double V_f = v * u[kFacFlowAvail];
@@ -522,7 +532,7 @@ void Cdu::computeDerivatives(double, std::span<const double> x, std::span<const 
     switch (variable_) {
         case Variable::DifferentialPressure: {
             const double r = dp_reset_ ? R : dp_hi;
-            e = (r - h.manifold.header_dp) / r;
+            e = (r - header_dp) / r;
             break;
         }
         case Variable::Flow: {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <utility>
 
@@ -203,13 +204,20 @@ void RackLoop::computeOutputs(double, std::span<const double> x, std::span<const
     y[kFlowTotal] = p_.count * u[kFlow];
 }
 
-void RackLoop::computeDerivatives(double, std::span<const double> x, std::span<const double> u,
+void RackLoop::computeDerivatives(double t, std::span<const double> x, std::span<const double> u,
                                   std::span<double> dxdt) const {
+    std::array<double, kPlateTemp + 1> y{};
+    computeOutputs(t, x, u, y);
+    computeDerivativesGivenOutputs(t, x, u, y, dxdt);
+}
+
+void RackLoop::computeDerivativesGivenOutputs(double, std::span<const double> x,
+                                              std::span<const double> u, std::span<const double> y,
+                                              std::span<double> dxdt) const {
     checkInputs(u, true);
     const double q_jp = (x[kJunction] - x[kPlate]) / p_.R_junction;  // [W] per GPU
     const double q_plate = (x[kPlate] - x[kFluid]) / resistance(u[kFlow]);
-    const double mdot = coolant_.massFlow(u[kFlow]);
-    const double q_out = mdot * (coolant_.enthalpy(x[kFluid]) - coolant_.enthalpy(u[kSupplyTemp]));
+    const double q_out = y[kHeatToCoolant];  // ṁ·(h(T_fluid) − h(T_sup)), two enthalpies
     // The GPUs' heat reaches the plate through the junctions; the rest of heat_liquid directly.
     const double q_direct = u[kHeat] - p_.gpus * u[kGpuHeat];
     dxdt[kJunction] = (u[kGpuHeat] - q_jp) / p_.C_junction;

@@ -112,6 +112,10 @@ public:
                         std::span<double> y) const override;
     void computeDerivatives(double t, std::span<const double> x, std::span<const double> u,
                             std::span<double> dxdt) const override;
+    /// Takes the heat the stream carries from the outputs (two enthalpy integrals fewer).
+    void computeDerivativesGivenOutputs(double t, std::span<const double> x,
+                                        std::span<const double> u, std::span<const double> y,
+                                        std::span<double> dxdt) const override;
     bool outputDependsOnInput(std::size_t output, std::size_t input) const override;
     bool outputDependsOnState(std::size_t output, std::size_t state) const override;
     bool derivativeDependsOnState(std::size_t row, std::size_t state) const override;

@@ -487,18 +487,21 @@ private:
 
     static int quadCallback(sunrealtype t, N_Vector y, N_Vector qdot, void* user) {
         auto* self = static_cast<CvodeSolver*>(user);
-        const int rc = self->evalFullFromCore(t, N_VGetArrayPointer(y));
+        // Every output, but only the meters' own derivatives: the Newton states' were not
+        // asked for.
+        const int rc = self->evalFullFromCore(t, N_VGetArrayPointer(y), self->quad_);
         const double* dx = self->full_dx_.data();
         double* out = N_VGetArrayPointer(qdot);
         for (std::size_t k = 0; k < self->quad_.size(); ++k) out[k] = dx[self->quad_[k]];
         return rc;
     }
 
-    /// The full rhs from the Newton states; the quadratures' slots in full_x_ keep their last
-    /// values (no derivative reads them, by their definition).
-    int evalFullFromCore(double t, const double* y) noexcept {
+    /// The full rhs (or its `rows`) from the Newton states; the quadratures' slots in full_x_
+    /// keep their last values (no derivative reads them, by their definition).
+    int evalFullFromCore(double t, const double* y,
+                         std::span<const std::size_t> rows = {}) noexcept {
         for (std::size_t k = 0; k < m_; ++k) full_x_[core_[k]] = y[k];
-        return evalRhs(t, full_x_.data(), full_dx_.data());
+        return evalRhs(t, full_x_.data(), full_dx_.data(), rows);
     }
 
     int evalCore(double t, const double* y, double* ydot) noexcept {
@@ -524,9 +527,17 @@ private:
     }
 
     /// Never lets an exception reach C code: it is stored and rethrown once CVode returns.
-    int evalRhs(double t, const double* y, double* ydot) noexcept {
+    /// With `rows` non-empty, only those entries of ydot are computed and checked.
+    int evalRhs(double t, const double* y, double* ydot,
+                std::span<const std::size_t> rows = {}) noexcept {
         try {
-            problem_.rhs(t, std::span<const double>(y, n_), std::span<double>(ydot, n_));
+            const std::span<const double> x(y, n_);
+            const std::span<double> dx(ydot, n_);
+            if (rows.empty()) {
+                problem_.rhs(t, x, dx);
+            } else {
+                problem_.rhsRows(t, x, rows, dx);
+            }
         } catch (const ModelError&) {
             // A trial state outside a model's valid range (a property table, say) during a
             // too-long step: recoverable first, so CVODE retries with a smaller step; if it
@@ -544,7 +555,9 @@ private:
             pending_recoverable_ = false;
             return -1;
         }
-        for (std::size_t i = 0; i < n_; ++i) {
+        const std::size_t checked = rows.empty() ? n_ : rows.size();
+        for (std::size_t r = 0; r < checked; ++r) {
+            const std::size_t i = rows.empty() ? r : rows[r];
             if (!std::isfinite(ydot[i])) {
                 // Recoverable first: CVODE retries with a smaller step. But once the step has
                 // shrunk below the resolution of t, CVODE keeps "stepping" in place until

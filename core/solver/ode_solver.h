@@ -25,6 +25,15 @@ public:
     virtual ~OdeProblem() = default;
     virtual std::size_t size() const = 0;
     virtual void rhs(double t, std::span<const double> x, std::span<double> dxdt) = 0;
+    /// dx/dt of the states `rows` (ascending) only; the other entries of dxdt are left
+    /// unspecified. The solver's quadratures (meters) need every output of the model but the
+    /// derivatives of a few components: a model that can skip the rest says so here (a third
+    /// of a campus run's evaluations are the quadratures', issue 12). Default: the full rhs.
+    virtual void rhsRows(double t, std::span<const double> x, std::span<const std::size_t> rows,
+                         std::span<double> dxdt) {
+        (void)rows;
+        rhs(t, x, dxdt);
+    }
     /// Typical magnitude of state i (> 0); absolute tolerance = abs_tol_factor · nominal.
     virtual double nominal(std::size_t i) const = 0;
     /// Error scale of state i (0: none): the absolute tolerance is at least rel_tol · scale.

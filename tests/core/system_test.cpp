@@ -1,5 +1,6 @@
-// System assembly: connections, unit and name checks, algebraic-loop detection and the Jacobian
-// sparsity pattern derived from the component graph.
+// System assembly: connections, unit and name checks, algebraic-loop detection, the Jacobian
+// sparsity pattern derived from the component graph, and the evaluation shortcuts (sources once
+// per time, derivatives of selected components).
 #include "core/system.h"
 
 #include <gtest/gtest.h>
@@ -182,6 +183,90 @@ TEST(System, EvaluateResolvesCouplingsInOneCall) {
     EXPECT_DOUBLE_EQ(dxdt[1], ((310.0 - 305.0) / 0.01 + (300.0 - 305.0) / 0.05) / 1000.0);
     EXPECT_EQ(sys.stateName(1), "b.T");
     EXPECT_EQ(sys.stateIndex("b.T"), 1u);
+}
+
+/// y = t (a clock); counts its evaluations, and throws once at t = throw_at.
+class CountingClock : public Component {
+public:
+    CountingClock(std::string name, int& calls, double throw_at = -1.0)
+        : Component(std::move(name)), calls_(calls), throw_at_(throw_at) {
+        addOutput({"t", "s", 1.0, 0.0, "time"});
+    }
+    void computeOutputs(double t, std::span<const double>, std::span<const double>,
+                        std::span<double> y) const override {
+        ++calls_;
+        y[0] = t;
+        if (t == throw_at_ && !thrown_) {
+            thrown_ = true;
+            throw ModelError("clock: once");
+        }
+    }
+
+private:
+    int& calls_;
+    double throw_at_;
+    mutable bool thrown_ = false;  // test double: fails the first time only
+};
+
+TEST(System, SourcesAreEvaluatedOncePerTime) {
+    // A Jacobian's columns and a step's Newton iterations all evaluate at one t; a source
+    // (no states, no inputs: a workload per rack at campus scale) is computed once for it.
+    int calls_a = 0, calls_b = 0;
+    System sys;
+    sys.add(std::make_shared<const CountingClock>("a", calls_a));
+    sys.add(std::make_shared<const CountingClock>("b", calls_b, 7.0));
+    sys.add(std::make_shared<const Gain>("g", 2.0, "s"));
+    sys.connect("a.t", "g.u");
+    sys.finalize();
+    auto ws = sys.makeWorkspace();
+    const std::vector<double> x;
+    sys.evaluateOutputs(3.0, x, ws);
+    sys.evaluateOutputs(3.0, x, ws);
+    EXPECT_EQ(calls_a, 1);
+    EXPECT_DOUBLE_EQ(ws.y[sys.outputIndex("g.y")], 6.0);  // the gain still runs every time
+    sys.evaluateOutputs(5.0, x, ws);
+    EXPECT_EQ(calls_a, 2);
+    EXPECT_DOUBLE_EQ(ws.y[sys.outputIndex("g.y")], 10.0);
+    // A source that fails leaves the time unmarked: the next call at that t computes all of
+    // them again instead of reading a half-updated set.
+    EXPECT_THROW(sys.evaluateOutputs(7.0, x, ws), ModelError);
+    const int before = calls_a;
+    sys.evaluateOutputs(7.0, x, ws);
+    EXPECT_EQ(calls_a, before + 1);
+    EXPECT_DOUBLE_EQ(ws.y[sys.outputIndex("a.t")], 7.0);
+    EXPECT_DOUBLE_EQ(ws.y[sys.outputIndex("b.t")], 7.0);
+    // A fresh workspace knows no time yet.
+    auto ws2 = sys.makeWorkspace();
+    sys.evaluateOutputs(7.0, x, ws2);
+    EXPECT_EQ(calls_a, before + 2);
+}
+
+TEST(System, SelectedDerivativesEqualTheFullEvaluation) {
+    System sys;
+    sys.add(std::make_shared<const Node>("a"));
+    sys.add(std::make_shared<const Gain>("g", 1.0, "K"));
+    sys.add(std::make_shared<const Node>("b"));
+    sys.add(std::make_shared<const Cascade>("c"));
+    sys.connect("a.T", "g.u");
+    sys.connect("g.y", "b.T_neighbour");
+    sys.connect("b.T", "a.T_neighbour");
+    sys.setInput("a.P", 500.0);
+    sys.finalize();
+    auto ws = sys.makeWorkspace();
+    const std::vector<double> x{310.0, 305.0, 0.7, 0.2};
+    std::vector<double> full(4), some(4, -99.0);
+    sys.evaluate(0.0, x, full, ws);
+    // States 1 (b.T) and 3 (c.x1): their owners b and c, each once, ascending.
+    const std::vector<std::size_t> rows{1, 3};
+    const std::vector<std::size_t> owners = sys.stateOwners(rows);
+    EXPECT_EQ(owners, (std::vector<std::size_t>{2, 3}));
+    sys.evaluate(0.0, x, some, ws, owners);
+    EXPECT_EQ(some[1], full[1]);
+    EXPECT_EQ(some[2], full[2]);  // c's other state comes with its owner
+    EXPECT_EQ(some[3], full[3]);
+    EXPECT_EQ(some[0], -99.0);  // a's derivative was not asked for
+    const std::vector<std::size_t> past_end{4};
+    EXPECT_THROW(sys.stateOwners(past_end), ModelError);
 }
 
 }  // namespace

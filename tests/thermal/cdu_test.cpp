@@ -378,7 +378,8 @@ TEST(Cdu, StructureLetsRacksFeedThroughAndNoNanOverTheRange) {
     for (std::size_t o = 0; o < cdu.outputs().size(); ++o) {
         EXPECT_FALSE(cdu.outputDependsOnInput(o, Cdu::kReturnTemp)) << cdu.outputs()[o].name;
     }
-    std::vector<double> y(cdu.outputs().size()), dx(cdu.states().size());
+    std::vector<double> y(cdu.outputs().size()), dx(cdu.states().size()),
+        dx_given(cdu.states().size());
     for (double T_ret : {celsiusToKelvin(20), celsiusToKelvin(45), celsiusToKelvin(70)}) {
         for (double T_fs : {celsiusToKelvin(5), celsiusToKelvin(30), celsiusToKelvin(45)}) {
             for (double avail : {0.0, m.spec().facility_flow}) {
@@ -393,6 +394,12 @@ TEST(Cdu, StructureLetsRacksFeedThroughAndNoNanOverTheRange) {
                             cdu.computeDerivatives(0, x, u, dx);
                             for (double v : y) ASSERT_TRUE(std::isfinite(v));
                             for (double v : dx) ASSERT_TRUE(std::isfinite(v));
+                            // The System's path reads the hydraulics from the outputs; it
+                            // must give the same numbers to the bit.
+                            cdu.computeDerivativesGivenOutputs(0, x, u, y, dx_given);
+                            for (std::size_t i = 0; i < dx.size(); ++i) {
+                                ASSERT_EQ(dx_given[i], dx[i]) << cdu.states()[i].name;
+                            }
                         }
                     }
                 }
