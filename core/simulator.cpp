@@ -113,6 +113,16 @@ public:
                  std::span<double> dxdt) override {
         inner_.rhsRows(inside(t), x, rows, dxdt);
     }
+    bool prepareGroups(const std::vector<std::vector<std::size_t>>& groups) override {
+        return inner_.prepareGroups(groups);
+    }
+    void rhsBase(double t, std::span<const double> x, std::span<double> dxdt) override {
+        inner_.rhsBase(inside(t), x, dxdt);
+    }
+    void rhsGroup(double t, std::span<const double> x, std::size_t g,
+                  std::span<double> dxdt) override {
+        inner_.rhsGroup(inside(t), x, g, dxdt);
+    }
     /// [s] time of the latest right-hand-side evaluation (where a model error arose).
     double lastTime() const { return last_t_; }
     double nominal(std::size_t i) const override { return inner_.nominal(i); }

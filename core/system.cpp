@@ -384,6 +384,67 @@ void System::evaluate(double t, std::span<const double> x, std::span<double> dxd
     for (std::size_t c : components) derivativesOf(c, t, x, dxdt, ws);
 }
 
+System::Perturbation System::perturbation(std::span<const std::size_t> states) const {
+    requireFinalized("perturbation");
+    std::vector<char> moved_state(n_states_, 0), moved_output(n_outputs_, 0);
+    for (std::size_t s : states) {
+        if (s >= n_states_) {
+            throw ModelError(fmt::format("perturbation: state {} of {}", s, n_states_));
+        }
+        moved_state[s] = 1;
+    }
+    auto inputMoved = [&](std::size_t global_input) {
+        const std::ptrdiff_t src = input_source_[global_input];
+        return src >= 0 && moved_output[static_cast<std::size_t>(src)] != 0;
+    };
+    Perturbation p;
+    for (std::size_t c : dependents_) {  // sources have neither states nor inputs
+        const Entry& e = components_[c];
+        const Component& comp = *e.component;
+        bool any = false;
+        for (std::size_t o = 0; o < e.outputs; ++o) {
+            bool moved = false;
+            for (std::size_t s = 0; s < e.states && !moved; ++s) {
+                moved = moved_state[e.state_offset + s] && comp.outputDependsOnState(o, s);
+            }
+            for (std::size_t i = 0; i < e.inputs && !moved; ++i) {
+                moved = inputMoved(e.input_offset + i) && comp.outputDependsOnInput(o, i);
+            }
+            moved_output[e.output_offset + o] = moved ? 1 : 0;
+            any = any || moved;
+        }
+        if (!any) continue;
+        p.outputs_of.push_back(c);
+        const std::pair range{e.output_offset, e.output_offset + e.outputs};
+        if (!p.output_ranges.empty() && p.output_ranges.back().second == range.first) {
+            p.output_ranges.back().second = range.second;
+        } else {
+            p.output_ranges.push_back(range);
+        }
+    }
+    for (std::size_t c = 0; c < components_.size(); ++c) {
+        const Entry& e = components_[c];
+        const Component& comp = *e.component;
+        bool moved = false;
+        for (std::size_t r = 0; r < e.states && !moved; ++r) {
+            for (std::size_t s = 0; s < e.states && !moved; ++s) {
+                moved = moved_state[e.state_offset + s] && comp.derivativeDependsOnState(r, s);
+            }
+            for (std::size_t i = 0; i < e.inputs && !moved; ++i) {
+                moved = inputMoved(e.input_offset + i) && comp.derivativeDependsOnInput(r, i);
+            }
+        }
+        if (moved) p.derivatives_of.push_back(c);
+    }
+    return p;
+}
+
+void System::evaluatePerturbed(double t, std::span<const double> x, std::span<double> dxdt,
+                               Workspace& ws, const Perturbation& p) const {
+    for (std::size_t c : p.outputs_of) outputsOf(c, t, x, ws);
+    for (std::size_t c : p.derivatives_of) derivativesOf(c, t, x, dxdt, ws);
+}
+
 std::vector<std::size_t> System::stateOwners(std::span<const std::size_t> states) const {
     requireFinalized("stateOwners");
     std::vector<std::size_t> owners;
@@ -485,6 +546,42 @@ void SystemProblem::rhsRows(double t, std::span<const double> x, std::span<const
         rows_.assign(rows.begin(), rows.end());
     }
     system_.evaluate(t, x, dxdt, ws_, row_owners_);
+}
+
+bool SystemProblem::prepareGroups(const std::vector<std::vector<std::size_t>>& groups) {
+    groups_.clear();
+    groups_.reserve(groups.size());
+    for (const auto& g : groups) groups_.push_back(system_.perturbation(g));
+    return true;
+}
+
+void SystemProblem::rhsBase(double t, std::span<const double> x, std::span<double> dxdt) {
+    system_.evaluate(t, x, dxdt, ws_);
+    base_y_ = ws_.y;
+    base_dx_.assign(dxdt.begin(), dxdt.end());
+}
+
+void SystemProblem::rhsGroup(double t, std::span<const double> x, std::size_t g,
+                             std::span<double> dxdt) {
+    const System::Perturbation& p = groups_.at(g);
+    // The next group starts from the base point again, also after a failed evaluation.
+    struct Restore {
+        const System::Perturbation& p;
+        const std::vector<double>& base;
+        std::vector<double>& y;
+        ~Restore() {
+            for (const auto& [b, e] : p.output_ranges) {
+                std::copy(base.begin() + static_cast<std::ptrdiff_t>(b),
+                          base.begin() + static_cast<std::ptrdiff_t>(e),
+                          y.begin() + static_cast<std::ptrdiff_t>(b));
+            }
+        }
+    } restore{p, base_y_, ws_.y};
+    // Rows the group does not reach keep their base values (a Jacobian reads its diagonal
+    // whether or not the state moves its own derivative); an earlier group may have written
+    // them.
+    std::copy(base_dx_.begin(), base_dx_.end(), dxdt.begin());
+    system_.evaluatePerturbed(t, x, dxdt, ws_, p);
 }
 
 double SystemProblem::nominal(std::size_t i) const { return system_.stateVariable(i).nominal; }

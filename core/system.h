@@ -130,6 +130,23 @@ public:
     /// The components (ascending, unique) that own the given global states.
     std::vector<std::size_t> stateOwners(std::span<const std::size_t> states) const;
 
+    /// What moving some states moves, from the components' dependency declarations (the
+    /// ones the Jacobian pattern is built from): the components with an output that may
+    /// change, in evaluation order, and those with a derivative that may change.
+    struct Perturbation {
+        std::vector<std::size_t> outputs_of;      ///< components, evaluation order
+        std::vector<std::size_t> derivatives_of;  ///< components, ascending
+        /// [begin, end) of ws.y that outputs_of write, merged where adjacent
+        std::vector<std::pair<std::size_t, std::size_t>> output_ranges;
+    };
+    Perturbation perturbation(std::span<const std::size_t> states) const;
+    /// Outputs of p.outputs_of into ws.y and dx/dt of p.derivatives_of' states, at x. Every
+    /// other output in ws.y must be that of a point that differs from x only in the states p
+    /// was made for (the base point of a finite-difference Jacobian): then every derivative
+    /// computed equals evaluate()'s, and the others are those no perturbed state reaches.
+    void evaluatePerturbed(double t, std::span<const double> x, std::span<double> dxdt,
+                           Workspace& ws, const Perturbation& p) const;
+
     SparsityPattern jacobianPattern() const;
     /// Sorted, unique discontinuity times in (t0, t1] from all components.
     std::vector<double> discontinuities(double t0, double t1) const;
@@ -179,6 +196,10 @@ public:
     void rhs(double t, std::span<const double> x, std::span<double> dxdt) override;
     void rhsRows(double t, std::span<const double> x, std::span<const std::size_t> rows,
                  std::span<double> dxdt) override;
+    bool prepareGroups(const std::vector<std::vector<std::size_t>>& groups) override;
+    void rhsBase(double t, std::span<const double> x, std::span<double> dxdt) override;
+    void rhsGroup(double t, std::span<const double> x, std::size_t g,
+                  std::span<double> dxdt) override;
     double nominal(std::size_t i) const override;
     double errorScale(std::size_t i) const override;
     std::string stateName(std::size_t i) const override { return system_.stateName(i); }
@@ -190,6 +211,8 @@ private:
     const System& system_;
     System::Workspace ws_;
     std::vector<std::size_t> rows_, row_owners_;  // the last rhsRows() rows and their owners
+    std::vector<System::Perturbation> groups_;    // prepareGroups()
+    std::vector<double> base_y_, base_dx_;        // outputs and dx/dt at the rhsBase() point
 };
 
 }  // namespace dctwin

@@ -35,6 +35,26 @@ public:
         rhs(t, x, dxdt);
     }
     /// Typical magnitude of state i (> 0); absolute tolerance = abs_tol_factor · nominal.
+    /// Finite-difference Jacobians perturb a group of states at a time (a colour) around one
+    /// base point. A problem that can evaluate only what a group moves says so by returning
+    /// true here; the solver then calls rhsBase() at the base point and rhsGroup() for each
+    /// perturbed point. `groups` lists state indices (ascending); called once per solver.
+    virtual bool prepareGroups(const std::vector<std::vector<std::size_t>>& groups) {
+        (void)groups;
+        return false;
+    }
+    /// The full rhs at the base point of the groups' evaluations that follow.
+    virtual void rhsBase(double t, std::span<const double> x, std::span<double> dxdt) {
+        rhs(t, x, dxdt);
+    }
+    /// dx/dt at x, which differs from the last rhsBase() point (same t) only in the states of
+    /// group g: exact in every row that depends on one of them, the rest at their base values
+    /// (which is what they are at x).
+    virtual void rhsGroup(double t, std::span<const double> x, std::size_t g,
+                          std::span<double> dxdt) {
+        (void)g;
+        rhs(t, x, dxdt);
+    }
     virtual double nominal(std::size_t i) const = 0;
     /// Error scale of state i (0: none): the absolute tolerance is at least rel_tol · scale.
     /// For states whose accuracy follows from another state's (a controller's integral of a
