@@ -42,7 +42,7 @@ Usage:
   dctwin-bench [--case N] [--quick] [--json FILE]
   dctwin-bench --help
 
-  --case N     run only case N (1..7); default: cases 1-6
+  --case N     run only case N (1..8); default: every case but 7
   --quick      shortened cases for a smoke test (annual: 7 days, transient: 60 s); their
                figures are not comparable with the budgets
   --json FILE  also write the results as JSON
@@ -56,14 +56,18 @@ Cases (scenarios from the source tree's scenarios/ folder):
   6  annual, 5,560 distinct racks, 60-min     campus_100k.json, one job per rack < 120 s, < 4 GB
   7  transient, 1,390 distinct racks, 1 h     campus_100k.json, one job per rack < 120 s
      at 0.1 s, desynchronised starts
+  8  annual, 64 distinct racks, 60-min        campus_100k.json, one job per rack base of the
+                                                                                 2x band
 
-Case 7 runs only with --case 7: it takes hours (60 s simulated took 372 s here) because
+Case 7 runs only with --case 7: it takes hours (60 s simulated took 276 s here) because
 every square-wave edge of 1,390 desynchronised jobs restarts the integrator, ~500 restarts
 per simulated second.
 
 Cases 5-7 give every rack its own job (issue 12): a mix of training runs (iteration periods
 0.8-3.4 s, checkpoints every 1-6 h, staggered starts) and inference services (peak 55-95 %),
-so no two racks lump together; they print the cost per rack-year.
+so no two racks lump together; they print the cost per rack-year. Issue 12 asks that cost to
+stay within a factor of 2 from 64 (case 8) to 5,560 distinct racks; the last line compares the
+annual distinct cases that ran.
 
 Exit status: 0 all cases ran (over-budget cases are reported, not failed), 1 a case failed,
 2 bad usage.
@@ -93,6 +97,7 @@ const std::vector<CaseSpec> kCases = {
      5560},
     {7, "transient, 1,390 dist.", "campus_100k.json", false, 120.0, 4096.0, "< 120 s", 1390, true,
      true},
+    {8, "annual, 64 distinct", "campus_100k.json", false, 0.0, 0.0, "2x band base", 64},
 };
 
 constexpr int kSizingRepeats = 5;
@@ -417,6 +422,10 @@ void evaluate(const CaseSpec& c, Json& r, bool quick) {
         r["result"] = "quick";
         return;
     }
+    if (c.budget_s <= 0.0) {  // a reference for other cases (case 8), no budget of its own
+        r["result"] = "measured";
+        return;
+    }
     const bool time_ok = wall < c.budget_s;
     const bool mem_ok = c.budget_mb <= 0.0 || r["peak_mb"].get<double>() < c.budget_mb;
     r["result"] = time_ok && mem_ok ? "PASS" : "OVER";
@@ -512,6 +521,24 @@ int run(const Options& o) {
             "rack-year\n",
             r["case"].get<int>(), r.value("racks", 0), r.value("jacobian_colours", 0L),
             r.value("quadratures", 0L), r["wall_ms_per_rack_year"].get<double>());
+    }
+    // Issue 12: the cost per rack-year of distinct racks within 2x from 64 to 5,560 racks.
+    double lo = 0.0, hi = 0.0;
+    std::string which;
+    for (const Json& r : results) {
+        const CaseSpec& c = kCases[static_cast<std::size_t>(r["case"].get<int>() - 1)];
+        if (c.distinct_racks == 0 || c.transient || !r.contains("wall_ms_per_rack_year") ||
+            !r.value("comparable_with_budget", false)) {
+            continue;
+        }
+        const double v = r["wall_ms_per_rack_year"].get<double>();
+        lo = lo > 0.0 ? std::min(lo, v) : v;
+        hi = std::max(hi, v);
+        which += fmt::format("{}{}", which.empty() ? "" : ", ", c.distinct_racks);
+    }
+    if (lo > 0.0 && which.find(',') != std::string::npos) {
+        fmt::print("distinct racks ({}): cost per rack-year varies {:.2f}x (issue 12: within 2x)\n",
+                   which, hi / lo);
     }
     if (!o.only_case || *o.only_case == 1) {
         fmt::print("* median of {} repeats; cpu [s] is their mean.\n", kSizingRepeats);
