@@ -564,6 +564,9 @@ void SystemProblem::rhsBase(double t, std::span<const double> x, std::span<doubl
 void SystemProblem::rhsGroup(double t, std::span<const double> x, std::size_t g,
                              std::span<double> dxdt) {
     const System::Perturbation& p = groups_.at(g);
+    if (base_y_.size() != ws_.y.size() || base_dx_.size() != dxdt.size()) {
+        throw ModelError("SystemProblem::rhsGroup called before rhsBase");
+    }
     // The next group starts from the base point again, also after a failed evaluation.
     struct Restore {
         const System::Perturbation& p;

@@ -86,6 +86,7 @@ void expectDeclaredReach(const std::string& file) {
     for (std::size_t s = 0; s < n; ++s) groups[s % kGroups].push_back(s);
     ASSERT_TRUE(problem.prepareGroups(groups));
     std::vector<double> base(n), part(n), full(n);
+    EXPECT_THROW(problem.rhsGroup(t, ps.x0, 0, part), ModelError);  // no base point yet
     problem.rhsBase(t, ps.x0, base);
     System::Workspace ws_full = sys.makeWorkspace();
     for (std::size_t g = 0; g < kGroups; ++g) {
