@@ -21,6 +21,7 @@
 #include "power/catalog.h"
 #include "power/rack.h"
 #include "test_util.h"
+#include "tests/common/shared_file.h"
 #include "thermal/coolant.h"
 #include "thermal/rack_loop.h"
 
@@ -33,15 +34,14 @@ using units::celsiusToKelvin;
 
 /// ρ = 1000 kg/m³ and c_p = 4000 J/(kg·K) at every temperature: exact hand numbers.
 thermal::Coolant constantCoolant() {
-    const auto path = std::filesystem::path(DCTWIN_BINARY_DIR) / "trip_test_const_coolant.json";
-    std::ofstream f(path);
-    f << R"({"name": "const", "description": "test fluid", "source": "test",
+    const auto path = dctwin::testing::writeSharedFile(
+        std::filesystem::path(DCTWIN_BINARY_DIR) / "trip_test_const_coolant.json",
+        R"({"name": "const", "description": "test fluid", "source": "test",
              "freezing_point_C": -10, "temperature_C": [0, 60, 120],
              "density_kg_per_m3": [1000, 1000, 1000],
              "specific_heat_J_per_kgK": [4000, 4000, 4000],
              "viscosity_Pa_s": [0.001, 0.001, 0.001],
-             "conductivity_W_per_mK": [0.6, 0.6, 0.6]})";
-    f.close();
+             "conductivity_W_per_mK": [0.6, 0.6, 0.6]})");
     return thermal::Coolant::fromFile(path);
 }
 

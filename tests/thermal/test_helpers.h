@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "tests/common/shared_file.h"
 #include "thermal/coolant.h"
 
 namespace dctwin::thermal::testing {
@@ -13,15 +14,14 @@ namespace dctwin::thermal::testing {
 /// A coolant with constant properties (ρ = 1000 kg/m³, c_p = 4000 J/(kg·K)) over 0..100 °C,
 /// written to the build tree: it makes hand calculations exact (no c_p(T) variation).
 inline Coolant constantCoolant() {
-    const auto path = std::filesystem::path(DCTWIN_BINARY_DIR) / "thermal_test_const_coolant.json";
-    std::ofstream f(path);
-    f << R"({"name": "const", "description": "test fluid", "source": "test",
+    const auto path = dctwin::testing::writeSharedFile(
+        std::filesystem::path(DCTWIN_BINARY_DIR) / "thermal_test_const_coolant.json",
+        R"({"name": "const", "description": "test fluid", "source": "test",
              "freezing_point_C": -10, "temperature_C": [0, 50, 100],
              "density_kg_per_m3": [1000, 1000, 1000],
              "specific_heat_J_per_kgK": [4000, 4000, 4000],
              "viscosity_Pa_s": [0.001, 0.001, 0.001],
-             "conductivity_W_per_mK": [0.6, 0.6, 0.6]})";
-    f.close();
+             "conductivity_W_per_mK": [0.6, 0.6, 0.6]})");
     return Coolant::fromFile(path);
 }
 
