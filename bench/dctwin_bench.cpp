@@ -493,8 +493,9 @@ int run(const Options& o) {
         std::string what = c.scenario;
         if (o.quick && !c.sizing) {
             what += std::string(", quick: ") +
-                    (std::string(c.scenario).find("transient") != std::string::npos ? "60 s"
-                                                                                    : "7 days");
+                    (c.transient || std::string(c.scenario).find("transient") != std::string::npos
+                         ? "60 s"
+                         : "7 days");
         }
         fmt::print(stderr, "case {} ({}, {}): started\n", c.id, c.name, what);
         std::fflush(stderr);
@@ -549,7 +550,7 @@ int run(const Options& o) {
         "on the machine.\n");
     if (o.quick) {
         fmt::print(
-            "QUICK run: cases 2-4 shortened (7 days / 60 s); result 'quick' = not judged "
+            "QUICK run: every case but 1 shortened (7 days / 60 s); result 'quick' = not judged "
             "against the budgets.\n");
     }
     for (const Json& r : results) {

@@ -603,7 +603,7 @@ private:
         std::copy(pattern_.col_ptr.begin(), pattern_.col_ptr.end(), colptr);
         std::copy(pattern_.row_index.begin(), pattern_.row_index.end(), rowval);
         std::copy(yv, yv + m_, yp);
-        if (groups_) {
+        if (partial_colours_) {
             // The base point the colours' partial evaluations start from (one evaluation;
             // CVODE's fy stays the reference the differences are taken against).
             const int rc = evalCore(t, yv, fp, {RhsPart::Base});
@@ -620,8 +620,8 @@ private:
             }
             // Only what the colour's states reach (System::perturbation), when the problem
             // can: at campus scale a colour moves one state of about a third of the racks.
-            const int rc =
-                groups_ ? evalCore(t, yp, fp, {RhsPart::Group, {}, c}) : evalCore(t, yp, fp);
+            const int rc = partial_colours_ ? evalCore(t, yp, fp, {RhsPart::Group, {}, c})
+                                            : evalCore(t, yp, fp);
             ++fd_rhs_evals_;
             if (rc != 0) return rc;
             // A shared (dense) row sees the sum of its entries over this colour's columns;
@@ -725,7 +725,7 @@ private:
             }
             std::sort(groups[c].begin(), groups[c].end());
         }
-        groups_ = problem_.prepareGroups(groups);
+        partial_colours_ = problem_.prepareGroups(groups);
     }
 
     void accumulate(SolverStats& s) const {
@@ -808,7 +808,8 @@ private:
     std::size_t n_;                         // all states
     std::size_t m_ = 0;                     // Newton states
     std::vector<std::size_t> core_, quad_;  // state indices of each kind, ascending
-    bool groups_ = false;  // the problem evaluates Jacobian colours partially (prepareGroups)
+    bool partial_colours_ =
+        false;  // the problem evaluates Jacobian colours partially (prepareGroups)
     std::vector<double> full_x_, full_dx_;  // all states, for the problem's rhs
     bool sparse_ = false;
     std::vector<double> nominal_;
