@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <numeric>
 
@@ -57,7 +58,7 @@ void System::connect(std::string_view from, std::string_view to) {
     connect(OutputPort{fc, fo}, InputPort{tc, ti});
 }
 
-void System::connect(OutputPort from, InputPort to) {
+void System::connect(OutputPort from, InputPort to, double gain) {
     requireOpen("connect");
     const Component& fc = *components_.at(from.component).component;
     const Component& tc = *components_.at(to.component).component;
@@ -70,7 +71,11 @@ void System::connect(OutputPort from, InputPort to) {
         throw ModelError(fmt::format("cannot connect '{}.{}' [{}] to '{}.{}' [{}]: units differ",
                                      fc.name(), out.name, out.unit, tc.name(), in.name, in.unit));
     }
-    connections_.push_back({from.component, from.port, to.component, to.port});
+    if (!std::isfinite(gain)) {
+        throw ModelError(fmt::format("connection '{}.{}' -> '{}.{}': gain {} is not finite",
+                                     fc.name(), out.name, tc.name(), in.name, gain));
+    }
+    connections_.push_back({from.component, from.port, to.component, to.port, gain});
     connected_inputs_.insert({to.component, to.port});
 }
 
@@ -125,6 +130,7 @@ void System::finalize() {
 
     input_source_.assign(n_inputs_, -1);
     input_constant_.assign(n_inputs_, 0.0);
+    input_gain_.assign(n_inputs_, 1.0);
     for (std::size_t c = 0; c < nc; ++c) {
         const auto& ins = components_[c].component->inputs();
         for (std::size_t i = 0; i < ins.size(); ++i) {
@@ -135,9 +141,10 @@ void System::finalize() {
         input_constant_[components_[port.component].input_offset + port.port] = value;
     }
     for (const auto& k : connections_) {
-        input_source_[components_[k.to_component].input_offset + k.to_input] =
-            static_cast<std::ptrdiff_t>(components_[k.from_component].output_offset +
-                                        k.from_output);
+        const std::size_t g = components_[k.to_component].input_offset + k.to_input;
+        input_source_[g] = static_cast<std::ptrdiff_t>(components_[k.from_component].output_offset +
+                                                       k.from_output);
+        input_gain_[g] = k.gain;
     }
 
     // Feedthrough graph between components: edge a → b when an output of a feeds an input of b
@@ -292,7 +299,9 @@ void System::gatherInputs(std::size_t c, Workspace& ws) const {
     for (std::size_t i = 0; i < n; ++i) {
         const std::size_t g = e.input_offset + i;
         const std::ptrdiff_t src = input_source_[g];
-        ws.u[g] = src >= 0 ? ws.y[static_cast<std::size_t>(src)] : input_constant_[g];
+        // A gain of 1 reproduces the output bit for bit.
+        ws.u[g] =
+            src >= 0 ? input_gain_[g] * ws.y[static_cast<std::size_t>(src)] : input_constant_[g];
     }
 }
 

@@ -67,8 +67,11 @@ public:
     /// Adds a component and returns its handle.
     ComponentHandle insert(std::shared_ptr<const Component> c);
 
-    /// Connects an output to an input (units must agree; an input takes one connection).
-    void connect(OutputPort from, InputPort to);
+    /// Connects an output to an input (units must agree; an input takes one connection). With
+    /// a gain the input reads gain · output: a unit-preserving scaling, such as a rack group's
+    /// heat shared out per rack, needs no component of its own (at campus scale a component
+    /// per rack costs a cache miss per rack and evaluation, issue 12).
+    void connect(OutputPort from, InputPort to, double gain = 1.0);
     /// Fixes an unconnected input to a constant value [SI].
     void setInput(InputPort to, double value);
     /// Global index of an output into Workspace::y (after finalize()).
@@ -167,6 +170,7 @@ private:
     };
     struct Connection {
         std::size_t from_component, from_output, to_component, to_input;
+        double gain = 1.0;
     };
     void requireFinalized(const char* what) const;
     void requireOpen(const char* what) const;
@@ -185,6 +189,7 @@ private:
     std::vector<std::size_t> dependents_;       // the rest of order_, in its order
     std::vector<std::ptrdiff_t> input_source_;  // global input → global output, or -1
     std::vector<double> input_constant_;        // value of unconnected inputs
+    std::vector<double> input_gain_;            // connected inputs: input = gain · output
     std::vector<std::size_t> state_owner_;      // global state → component
 };
 

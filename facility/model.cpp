@@ -126,8 +126,8 @@ ComponentHandle SiteModel::add(std::shared_ptr<const Component> c) {
 }
 
 void SiteModel::connect(const ComponentHandle& from, std::string_view out,
-                        const ComponentHandle& to, std::string_view in) {
-    system_.connect(from.out(out), to.in(in));
+                        const ComponentHandle& to, std::string_view in, double gain) {
+    system_.connect(from.out(out), to.in(in), gain);
 }
 
 void SiteModel::fix(const ComponentHandle& to, std::string_view in, double value) {
@@ -433,9 +433,9 @@ void SiteModel::addRack(const CduGroup& g, std::size_t k, int n, std::size_t pos
     if (rs.smoothing) {
         heat_terms.push_back({"burn", 1.0 / n});
         heat_terms.push_back({"deferred", -defer_liquid / n});
+        rs.heat = add(std::make_shared<LinearCombination>("hq_" + label, heat_terms, "W",
+                                                          entry.loop.heat_design));
     }
-    rs.heat = add(std::make_shared<LinearCombination>("hq_" + label, heat_terms, "W",
-                                                      entry.loop.heat_design));
     thermal::RackLoopParams lp = entry.loop;
     lp.count = n;
     lp.initial_temp = cool.tcs_supply_setpoint + 5.0;
@@ -456,28 +456,33 @@ void SiteModel::addRack(const CduGroup& g, std::size_t k, int n, std::size_t pos
     if (rs.smoothing) {
         gpu_terms.push_back({"burn", per_gpu});
         gpu_terms.push_back({"deferred", -defer_gpu * per_gpu});
+        rs.gpu_heat =
+            add(std::make_shared<LinearCombination>("hg_" + label, gpu_terms, "W", rack.gpu_tdp));
     }
-    rs.gpu_heat =
-        add(std::make_shared<LinearCombination>("hg_" + label, gpu_terms, "W", rack.gpu_tdp));
 
     connect(source.source, source.utilization, rs.power, "utilization");
     connect(rs.loop, "junction_temp", rs.power, "junction_temp");
-    connect(rs.power, "heat_liquid", rs.heat, "heat_liquid");
-    connect(rs.power, "gpu_power", rs.gpu_heat, "gpu_power");
     if (rs.smoothing) {
+        connect(rs.power, "heat_liquid", *rs.heat, "heat_liquid");
+        connect(rs.power, "gpu_power", *rs.gpu_heat, "gpu_power");
         connect(rs.power, "it_power", *rs.smoothing, "load_power");
         if (c_.steady) {
             fix(*rs.smoothing, "floor_active", 0.0);
         } else {
             connect(source.source, source.floor_active, *rs.smoothing, "floor_active");
         }
-        connect(*rs.smoothing, "burn_power", rs.heat, "burn");
-        connect(*rs.smoothing, "burn_power", rs.gpu_heat, "burn");
-        connect(*rs.smoothing, "deferred_power", rs.heat, "deferred");
-        connect(*rs.smoothing, "deferred_power", rs.gpu_heat, "deferred");
+        connect(*rs.smoothing, "burn_power", *rs.heat, "burn");
+        connect(*rs.smoothing, "burn_power", *rs.gpu_heat, "burn");
+        connect(*rs.smoothing, "deferred_power", *rs.heat, "deferred");
+        connect(*rs.smoothing, "deferred_power", *rs.gpu_heat, "deferred");
+        connect(*rs.heat, "value", rs.loop, "heat_liquid");
+        connect(*rs.gpu_heat, "value", rs.loop, "gpu_heat");
+    } else {
+        // One term each: the shares are gains on the connections, bit for bit what a
+        // one-term LinearCombination computes (0 + w·u), without a component per rack.
+        connect(rs.power, "heat_liquid", rs.loop, "heat_liquid", heat_terms[0].weight);
+        connect(rs.power, "gpu_power", rs.loop, "gpu_heat", gpu_terms[0].weight);
     }
-    connect(rs.heat, "value", rs.loop, "heat_liquid");
-    connect(rs.gpu_heat, "value", rs.loop, "gpu_heat");
     connect(cs.cdu, "secondary_supply_temp", rs.loop, "supply_temp");
     const std::string rack_flow = fmt::format("rack_flow_{}", position);
     rs.flow = cs.cdu.out(rack_flow);

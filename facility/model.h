@@ -82,9 +82,12 @@ struct RackSlot {
     std::size_t group = 0, kind = 0;
     int count = 0;      // racks of this kind per CDU
     double weight = 0;  // racks represented in the site = m_g·n_k
-    ComponentHandle power, loop, heat;
-    ComponentHandle gpu_heat;  ///< heat of one GPU into its junction [W]
-    OutputPort flow;           ///< coolant flow of one rack of the slot [m3/s]
+    ComponentHandle power, loop;
+    /// With smoothing only (burn and deferral terms): the heat of one rack into its coolant
+    /// and of one GPU into its junction [W]. Without, the rack loop reads the rack power's
+    /// outputs through connection gains (1/n and λ_gpu/(n·N_gpu)).
+    std::optional<ComponentHandle> heat, gpu_heat;
+    OutputPort flow;  ///< coolant flow of one rack of the slot [m3/s]
     std::optional<ComponentHandle> smoothing;
     std::string label;
 };
@@ -173,7 +176,7 @@ private:
 
     ComponentHandle add(std::shared_ptr<const Component> c);
     void connect(const ComponentHandle& from, std::string_view out, const ComponentHandle& to,
-                 std::string_view in);
+                 std::string_view in, double gain = 1.0);
     void fix(const ComponentHandle& to, std::string_view in, double value);
     ComponentHandle schedule(std::string name, const char* unit, double initial,
                              const std::vector<std::pair<double, double>>& changes);

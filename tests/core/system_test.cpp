@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -188,6 +189,75 @@ TEST(System, EvaluateResolvesCouplingsInOneCall) {
     EXPECT_DOUBLE_EQ(dxdt[1], ((310.0 - 305.0) / 0.01 + (300.0 - 305.0) / 0.05) / 1000.0);
     EXPECT_EQ(sys.stateName(1), "b.T");
     EXPECT_EQ(sys.stateIndex("b.T"), 1u);
+}
+
+/// A heat that decays: dE/dt = -E/60 s; output P = E [W] (no feedthrough).
+class DecayingHeat : public Component {
+public:
+    explicit DecayingHeat(std::string name) : Component(std::move(name)) {
+        addState({"E", "W", 1000.0, 700.0, "heat"});
+        addOutput({"P", "W", 1000.0, 0.0, "heat"});
+    }
+    void computeOutputs(double, std::span<const double> x, std::span<const double>,
+                        std::span<double> y) const override {
+        y[0] = x[0];
+    }
+    void computeDerivatives(double, std::span<const double> x, std::span<const double>,
+                            std::span<double> dxdt) const override {
+        dxdt[0] = -x[0] / 60.0;
+    }
+};
+
+TEST(System, ConnectionGainEqualsAGainComponent) {
+    // The same coupling two ways: h.P feeds node a's heat input through a Gain component, or
+    // through a connection with the same gain. a's derivative must agree bit for bit (the site
+    // model relies on it: a rack's heat share is a connection gain, issue 12), and so must the
+    // Jacobian pattern.
+    const double k = 1.0 / 7.0;  // not exactly representable
+    System with_component, with_gain;
+    for (System* sys : {&with_component, &with_gain}) {
+        sys->add(std::make_shared<const DecayingHeat>("h"));
+        sys->add(std::make_shared<const Node>("a"));
+        sys->setInput("a.T_neighbour", 300.0);
+    }
+    with_component.add(std::make_shared<const Gain>("k", k, "W"));
+    with_component.connect("h.P", "k.u");
+    with_component.connect("k.y", "a.P");
+    const std::size_t h = with_gain.componentIndex("h"), a = with_gain.componentIndex("a");
+    with_gain.connect(ComponentHandle(&with_gain.component(h), h).out("P"),
+                      ComponentHandle(&with_gain.component(a), a).in("P"), k);
+    with_component.finalize();
+    with_gain.finalize();
+    std::vector<double> x{734.25, 312.5}, d1(2), d2(2);
+    auto w1 = with_component.makeWorkspace();
+    auto w2 = with_gain.makeWorkspace();
+    with_component.evaluate(0.0, x, d1, w1);
+    with_gain.evaluate(0.0, x, d2, w2);
+    EXPECT_EQ(d1[1], d2[1]);  // bit for bit
+    // Hand calculation (Node's equation) with P = k·E:
+    EXPECT_NEAR(d2[1], ((300.0 - 312.5) / 0.01 + (300.0 - 312.5) / 0.05 + 734.25 / 7.0) / 1000.0,
+                1e-12);
+    const SparsityPattern p1 = with_component.jacobianPattern();
+    const SparsityPattern p2 = with_gain.jacobianPattern();
+    // Column h.E reaches rows h.E and a.T in both.
+    EXPECT_EQ(p1.col_ptr, p2.col_ptr);
+    EXPECT_EQ(p1.row_index, p2.row_index);
+    EXPECT_EQ(p2.row_index, (std::vector<std::int64_t>{0, 1, 1}));
+}
+
+TEST(System, NonFiniteConnectionGainIsRejected) {
+    System sys;
+    sys.add(std::make_shared<const Node>("a"));
+    sys.add(std::make_shared<const Node>("b"));
+    const ComponentHandle a(&sys.component(0), 0), b(&sys.component(1), 1);
+    try {
+        sys.connect(a.out("T"), b.in("T_neighbour"), std::numeric_limits<double>::quiet_NaN());
+        FAIL() << "a NaN gain was accepted";
+    } catch (const ModelError& e) {
+        EXPECT_NE(std::string(e.what()).find("'a.T' -> 'b.T_neighbour'"), std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("not finite"), std::string::npos) << e.what();
+    }
 }
 
 /// y = t (a clock); counts its evaluations, and throws once at t = throw_at.
