@@ -21,14 +21,19 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/data_dir.h"
 #include "core/json.h"
+#include "core/system.h"
 #include "dctwin/version.h"
+#include "facility/model.h"
 #include "facility/scenario.h"
+#include "facility/sizing.h"
+#include "facility/study.h"
 #include "facility/twin.h"
 
 namespace {
@@ -40,12 +45,17 @@ constexpr const char* kUsage = R"(dctwin-bench — the performance cases of DESI
 
 Usage:
   dctwin-bench [--case N] [--quick] [--json FILE]
+  dctwin-bench --rhs [--case N] [--json FILE]
   dctwin-bench --help
 
   --case N     run only case N (1..8); default: every case but 7
   --quick      shortened cases for a smoke test (annual: 7 days, transient: 60 s); their
                figures are not comparable with the budgets
   --json FILE  also write the results as JSON
+  --rhs        build each integrating case's study model and time its right-hand side alone
+               (every output and derivative at the study's initial state, a new time every
+               third evaluation as in a step's Newton iterations; best of 5 batches): the cost
+               per rack of one evaluation, free of the step count and of the integrator
 
 Cases (scenarios from the source tree's scenarios/ folder):
   1  design-point sizing, 64 racks           azure_gb300_64.json (median of 5)  < 50 ms
@@ -105,6 +115,7 @@ constexpr int kSizingRepeats = 5;
 struct Options {
     std::optional<int> only_case;
     bool quick = false;
+    bool rhs = false;  // time the model's right-hand side alone instead of the study
     std::optional<std::string> json_file;
 };
 
@@ -136,6 +147,8 @@ Options parseArgs(int argc, char** argv) {
             o.only_case = n;
         } else if (s == "--quick") {
             o.quick = true;
+        } else if (s == "--rhs") {
+            o.rhs = true;
         } else if (s == "--json") {
             o.json_file = value();
         } else {
@@ -307,6 +320,51 @@ Json runCaseInChild(const CaseSpec& c, bool quick) {
     return r;
 }
 
+// The study model's right-hand side alone (--rhs): what one evaluation costs per rack, which
+// must stay flat from 64 to 5,560 distinct racks for the cost to be linear (issue 12), measured
+// apart from the step count and the integrator's own work.
+Json timeRhsInChild(const CaseSpec& c) {
+    Json r;
+    r["case"] = c.id;
+    try {
+        const facility::ScenarioSpec sc = loadCase(c, false);
+        const facility::SiteSizing z = facility::sizeSite(sc);
+        const facility::DesignPoint d = facility::designPoint(sc, z);
+        const facility::PreparedStudy ps = facility::prepareStudy(sc, z, d);
+        const facility::SiteModel m(sc, z, ps.conditions);
+        const System& sys = m.system();
+        System::Workspace ws = sys.makeWorkspace();
+        std::vector<double> dx(sys.stateCount());
+        // A new time every third evaluation: the sources (a workload per rack) are computed
+        // once per time, as in a step whose Newton iterations and quadrature share one t.
+        long k = 0;
+        auto batch = [&](long n) {
+            const auto t0 = Clock::now();
+            for (long i = 0; i < n; ++i, ++k) {
+                sys.evaluate(3600.0 + 60.0 * static_cast<double>(k / 3), ps.x0, dx, ws);
+            }
+            return std::chrono::duration<double>(Clock::now() - t0).count();
+        };
+        const double one = std::max(batch(3) / 3.0, 1e-7);
+        const long n = std::max(30L, static_cast<long>(0.5 / one));
+        double best = std::numeric_limits<double>::infinity();
+        for (int b = 0; b < 5; ++b) best = std::min(best, batch(n) / static_cast<double>(n));
+        r["ok"] = true;
+        r["rhs_us"] = 1e6 * best;
+        r["rhs_ns_per_rack"] = 1e9 * best / sc.it.totalRacks();
+        r["rhs_batch"] = n;
+        r["racks"] = sc.it.totalRacks();
+        r["states"] = sys.stateCount();
+        r["components"] = sys.componentCount();
+        r["wall_s"] = 0.0;
+    } catch (const std::exception& e) {
+        r["ok"] = false;
+        r["error"] = e.what();
+    }
+    r["peak_mb"] = peakRssMb();
+    return r;
+}
+
 void writeAll(int fd, const std::string& s) {
     std::size_t done = 0;
     while (done < s.size()) {
@@ -320,7 +378,7 @@ void writeAll(int fd, const std::string& s) {
 // ---------------------------------------------------------------------------------------------
 // Parent side: fork, collect, report.
 
-Json runCase(const CaseSpec& c, bool quick) {
+Json runCase(const CaseSpec& c, bool quick, bool rhs) {
     int fds[2];
     if (::pipe(fds) != 0) {
         return Json{{"case", c.id}, {"ok", false}, {"error", std::strerror(errno)}};
@@ -337,7 +395,7 @@ Json runCase(const CaseSpec& c, bool quick) {
     }
     if (pid == 0) {
         ::close(fds[0]);
-        const Json r = runCaseInChild(c, quick);
+        const Json r = rhs ? timeRhsInChild(c) : runCaseInChild(c, quick);
         writeAll(fds[1], r.dump());
         ::close(fds[1]);
         std::fflush(stderr);
@@ -471,6 +529,26 @@ void printTable(const std::vector<Json>& results) {
     }
 }
 
+bool writeJson(const Options& o, const std::vector<Json>& results, long nproc,
+               const std::string& cpu) {
+    if (!o.json_file) return true;
+    Json doc;
+    doc["program"] = "dctwin-bench";
+    doc["version"] = kVersion;
+    doc["git_commit"] = gitCommit();
+    doc["machine"] = {{"nproc", nproc}, {"cpu_model", cpu}};
+    doc["quick"] = o.quick;
+    doc["rhs_only"] = o.rhs;
+    doc["cases"] = results;
+    std::ofstream out(*o.json_file);
+    out << doc.dump(2) << "\n";
+    if (!out) {
+        fmt::print(stderr, "dctwin-bench: cannot write {}\n", *o.json_file);
+        return false;
+    }
+    return true;
+}
+
 int run(const Options& o) {
     const long nproc = ::sysconf(_SC_NPROCESSORS_ONLN);
     const std::string cpu = cpuModel();
@@ -490,6 +568,28 @@ int run(const Options& o) {
                        c.id);
             continue;
         }
+        if (o.rhs) {
+            if (c.sizing) continue;  // a steady solve: no study model to time
+            fmt::print(stderr, "case {} ({}): timing the right-hand side\n", c.id, c.name);
+            std::fflush(stderr);
+            Json r = runCase(c, false, true);
+            r["name"] = c.name;
+            if (r.value("ok", false)) {
+                fmt::print(
+                    "case {} {:<24} {:>6} racks {:>7} states {:>6} components: {:9.1f} us per "
+                    "RHS, {:6.1f} ns per rack (best of 5 x {})\n",
+                    c.id, c.name, r["racks"].get<int>(), r["states"].get<std::size_t>(),
+                    r["components"].get<std::size_t>(), r["rhs_us"].get<double>(),
+                    r["rhs_ns_per_rack"].get<double>(), r["rhs_batch"].get<long>());
+            } else {
+                failed = true;
+                fmt::print("case {} {}: FAILED: {}\n", c.id, c.name,
+                           r.value("error", std::string()));
+            }
+            std::fflush(stdout);
+            results.push_back(std::move(r));
+            continue;
+        }
         std::string what = c.scenario;
         if (o.quick && !c.sizing) {
             what += std::string(", quick: ") +
@@ -499,7 +599,7 @@ int run(const Options& o) {
         }
         fmt::print(stderr, "case {} ({}, {}): started\n", c.id, c.name, what);
         std::fflush(stderr);
-        Json r = runCase(c, o.quick);
+        Json r = runCase(c, o.quick, o.rhs);
         evaluate(c, r, o.quick);
         if (r.value("ok", false)) {
             fmt::print(stderr, "case {}: done in {:.3g} s, peak {:.0f} MB, {}\n", c.id,
@@ -513,6 +613,7 @@ int run(const Options& o) {
         results.push_back(std::move(r));
     }
 
+    if (o.rhs) return writeJson(o, results, nproc, cpu) && !failed ? 0 : 1;
     printTable(results);
     fmt::print("\n");
     for (const Json& r : results) {
@@ -560,21 +661,7 @@ int run(const Options& o) {
         }
     }
 
-    if (o.json_file) {
-        Json doc;
-        doc["program"] = "dctwin-bench";
-        doc["version"] = kVersion;
-        doc["git_commit"] = gitCommit();
-        doc["machine"] = {{"nproc", nproc}, {"cpu_model", cpu}};
-        doc["quick"] = o.quick;
-        doc["cases"] = results;
-        std::ofstream out(*o.json_file);
-        out << doc.dump(2) << "\n";
-        if (!out) {
-            fmt::print(stderr, "dctwin-bench: cannot write {}\n", *o.json_file);
-            return 1;
-        }
-    }
+    if (!writeJson(o, results, nproc, cpu)) return 1;
     return failed ? 1 : 0;
 }
 

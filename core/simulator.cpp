@@ -52,6 +52,11 @@ void Recorder::addProbe(Probe probe, std::string group, std::string name, std::s
     sources_.push_back({Source::Function, 0, std::move(probe)});
 }
 
+void Recorder::reserve(std::size_t samples) {
+    results_.time.reserve(results_.time.size() + samples);
+    for (Channel& c : results_.channels) c.values.reserve(c.values.size() + samples);
+}
+
 void Recorder::sample(double t, std::span<const double> x, std::span<const double> y,
                       double t_eval) {
     // Channel k belongs to source k; channels added to results() by hand would break that.
@@ -214,6 +219,7 @@ void Simulator::run(Recorder& recorder, const ProgressCallback& progress,
         system_.initialState(x_);
     }
 
+    recorder.reserve(grid.size());
     SegmentProblem problem(system_);
     std::unique_ptr<OdeSolver> solver = makeCvodeSolver(problem, options_.solver);
     linear_solver_ = solver->linearSolverName();

@@ -40,6 +40,10 @@ public:
     void sample(double t, std::span<const double> x, std::span<const double> y, double t_eval);
     ResultSet& results() { return results_; }
     const ResultSet& results() const { return results_; }
+    /// Room for `samples` more samples in every channel. The simulator calls it with the
+    /// output grid's size: a campus run records ~22,000 channels (four per job), and vectors
+    /// grown by doubling would hold up to twice their samples (issue 12: memory).
+    void reserve(std::size_t samples);
 
 private:
     struct Source {

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <limits>
 #include <memory>
+#include <memory_resource>
 #include <set>
 #include <span>
 #include <string>
@@ -66,6 +67,15 @@ public:
     void addComponent(std::shared_ptr<const Component> c);
     /// Adds a component and returns its handle.
     ComponentHandle insert(std::shared_ptr<const Component> c);
+    /// Constructs a component in the System's own storage and adds it. Components made this
+    /// way lie next to each other in the order they were made, rather than among the heap
+    /// blocks their constructors allocate: at campus scale (~10^4 components) an evaluation
+    /// then reads one rack's components from neighbouring cache lines (issue 12).
+    template <class C, class... Args>
+    ComponentHandle emplace(Args&&... args) {
+        return insert(
+            std::allocate_shared<C>(ArenaAllocator<C>(arena_), std::forward<Args>(args)...));
+    }
 
     /// Connects an output to an input (units must agree; an input takes one connection). With
     /// a gain the input reads gain · output: a unit-preserving scaling, such as a rack group's
@@ -155,6 +165,33 @@ public:
     std::vector<double> discontinuities(double t0, double t1) const;
 
 private:
+    /// Allocates from a shared monotonic arena. Every object allocated keeps the arena alive
+    /// through its copy of the allocator (the shared_ptr's control block holds one), so a
+    /// component may outlive the System that made it.
+    template <class T>
+    struct ArenaAllocator {
+        using value_type = T;
+        std::shared_ptr<std::pmr::memory_resource> resource;
+        explicit ArenaAllocator(std::shared_ptr<std::pmr::memory_resource> r)
+            : resource(std::move(r)) {}
+        template <class U>
+        ArenaAllocator(const ArenaAllocator<U>& other) : resource(other.resource) {}
+        T* allocate(std::size_t n) {
+            return static_cast<T*>(resource->allocate(n * sizeof(T), alignof(T)));
+        }
+        void deallocate(T* p, std::size_t n) noexcept {
+            resource->deallocate(p, n * sizeof(T), alignof(T));
+        }
+        template <class U>
+        bool operator==(const ArenaAllocator<U>& other) const {
+            return resource == other.resource;
+        }
+    };
+    /// Where emplace() constructs components (monotonic: nothing is freed before the last
+    /// component made in it).
+    std::shared_ptr<std::pmr::memory_resource> arena_ =
+        std::make_shared<std::pmr::monotonic_buffer_resource>();
+
     /// Component c's outputs into ws.y.
     void outputsOf(std::size_t c, double t, std::span<const double> x, Workspace& ws) const;
     /// dx/dt of component c's states from ws.y (outputs already evaluated).

@@ -136,16 +136,14 @@ void SiteModel::fix(const ComponentHandle& to, std::string_view in, double value
 
 ComponentHandle SiteModel::schedule(std::string name, const char* unit, double initial,
                                     const std::vector<std::pair<double, double>>& changes) {
-    return add(std::make_shared<Schedule>(std::move(name), unit, std::max(1.0, initial), initial,
-                                          changes));
+    return make<Schedule>(std::move(name), unit, std::max(1.0, initial), initial, changes);
 }
 
 OutputPort SiteModel::addSum(std::string name, const SumTerms& t, const char* unit,
                              double nominal) {
     std::vector<LinearCombination::Term> terms;
     for (const auto& [n, w] : t.terms) terms.push_back({n, w});
-    const ComponentHandle h =
-        add(std::make_shared<LinearCombination>(std::move(name), terms, unit, nominal));
+    const ComponentHandle h = make<LinearCombination>(std::move(name), terms, unit, nominal);
     for (std::size_t i = 0; i < t.terms.size(); ++i) {
         system_.connect(t.sources[i], h.in(t.terms[i].first));
     }
@@ -193,11 +191,11 @@ double SiteModel::filmTemperature(std::size_t hall) const {
 /// a steady operating point's (constant utilization and weather).
 std::vector<SiteModel::KindSource> SiteModel::addBoundary() {
     if (c_.steady) {
-        weather_ = add(std::make_shared<ConstantWeather>(
-            "weather", c_.air.dry_bulb, c_.air.wet_bulb, c_.air.dew_point, c_.air.pressure));
+        weather_ = make<ConstantWeather>("weather", c_.air.dry_bulb, c_.air.wet_bulb,
+                                         c_.air.dew_point, c_.air.pressure);
     } else {
-        weather_ = add(std::make_shared<thermal::AmbientWeather>(
-            "weather", spec_.site.weather, c_.weather_offset, c_.stop_at_weather_hours));
+        weather_ = make<thermal::AmbientWeather>("weather", spec_.site.weather, c_.weather_offset,
+                                                 c_.stop_at_weather_hours);
     }
     std::vector<KindSource> sources;
     for (std::size_t k = 0; k < sizing_.kinds.size(); ++k) {
@@ -207,10 +205,10 @@ std::vector<SiteModel::KindSource> SiteModel::addBoundary() {
                 {schedule("u_" + kind.label, "1", c_.utilization.at(k), {}), "value", ""});
         } else {
             sources.push_back(
-                {add(std::make_shared<power::WorkloadSource>(
+                {make<power::WorkloadSource>(
                      "u_" + kind.label, spec_.workload, kind.representative, c_.resolution,
                      c_.resolution == power::Resolution::Averaged ? c_.workload_window : 0.0,
-                     c_.horizon)),
+                     c_.horizon),
                  "utilization", "floor_active"});
         }
     }
@@ -226,13 +224,13 @@ void SiteModel::addFacilityLoopParts(std::size_t h) {
     hs.prefix = spec_.namedHalls() ? hs.name + "_" : "";
     std::vector<double> cdu_weights;
     for (const auto& g : z.cdu_groups) cdu_weights.push_back(g.multiplicity);
-    hs.fws_mix = add(std::make_shared<thermal::Mixer>(hs.prefix + "fws_mix", water, cdu_weights,
-                                                      z.fws_supply_setpoint + 8.0,
-                                                      spec_.halls[h].cooling.cdu.facility_flow));
+    hs.fws_mix =
+        make<thermal::Mixer>(hs.prefix + "fws_mix", water, cdu_weights, z.fws_supply_setpoint + 8.0,
+                             spec_.halls[h].cooling.cdu.facility_flow);
     hs.fws_flow = hs.fws_mix.out("flow");
-    hs.pipe_return = add(std::make_shared<thermal::Pipe>(hs.prefix + "fws_return", water, z.pipe));
-    hs.pipe_supply = add(std::make_shared<thermal::Pipe>(hs.prefix + "fws_supply", water, z.pipe));
-    hs.plant = add(std::make_shared<HeatRejectionPlant>(hs.prefix + "plant", z.plant));
+    hs.pipe_return = make<thermal::Pipe>(hs.prefix + "fws_return", water, z.pipe);
+    hs.pipe_supply = make<thermal::Pipe>(hs.prefix + "fws_supply", water, z.pipe);
+    hs.plant = make<HeatRejectionPlant>(hs.prefix + "plant", z.plant);
     halls_.push_back(std::move(hs));
 }
 
@@ -296,13 +294,13 @@ void SiteModel::addCduGroup(std::size_t h, const CduGroup& g,
         if (fresh) branches.push_back(branchLaw(h, entry));
         manifold_slots.push_back({it->second, static_cast<double>(n)});
     }
-    cs.cdu = add(std::make_shared<thermal::Cdu>("cdu_" + gname, cdu_models_[h], std::move(branches),
-                                                std::move(manifold_slots)));
+    cs.cdu = make<thermal::Cdu>("cdu_" + gname, cdu_models_[h], std::move(branches),
+                                std::move(manifold_slots));
     std::vector<double> rack_weights;
     for (const auto& [k, n] : slots) rack_weights.push_back(n);
-    cs.mixer = add(std::make_shared<thermal::Mixer>("mix_" + gname, coolants_[h], rack_weights,
-                                                    cool.tcs_supply_setpoint + 10.0,
-                                                    spec_.it.racks.front().loop.flow_design));
+    cs.mixer = make<thermal::Mixer>("mix_" + gname, coolants_[h], rack_weights,
+                                    cool.tcs_supply_setpoint + 10.0,
+                                    spec_.it.racks.front().loop.flow_design);
     std::size_t position = 0;
     for (const auto& [k, n] : slots) {
         // The valve event's rack is named apart from the other racks of its kind.
@@ -383,7 +381,7 @@ void SiteModel::addRack(const CduGroup& g, std::size_t k, int n, std::size_t pos
     rs.count = n;
     rs.weight = static_cast<double>(g.multiplicity) * n;
     rs.label = label;
-    rs.power = add(std::make_shared<power::RackPower>("rp_" + label, rack, n, entry.trip));
+    rs.power = make<power::RackPower>("rp_" + label, rack, n, entry.trip);
     // Smoothing acts within seconds: it exists in the model only when the workload is resolved
     // (an averaged workload has no swing to smooth).
     if (spec_.power.smoothing && c_.resolution == power::Resolution::Resolved) {
@@ -416,7 +414,7 @@ void SiteModel::addRack(const CduGroup& g, std::size_t k, int n, std::size_t pos
             const double u_sec = std::max(0.0, rpm.utilizationForGpuFraction(sec_W / rack.gpu_tdp));
             params.secondary_floor_power = rpm.evaluate(std::min(u_sec, 1.0)).it_power * n;
         }
-        rs.smoothing = add(std::make_shared<power::PowerSmoothing>("sm_" + label, params));
+        rs.smoothing = make<power::PowerSmoothing>("sm_" + label, params);
     }
     std::vector<LinearCombination::Term> heat_terms = {{"heat_liquid", 1.0 / n}};
     // Power the GPU-side limit holds back is neither drawn nor turned into heat. It is split
@@ -433,8 +431,7 @@ void SiteModel::addRack(const CduGroup& g, std::size_t k, int n, std::size_t pos
     if (rs.smoothing) {
         heat_terms.push_back({"burn", 1.0 / n});
         heat_terms.push_back({"deferred", -defer_liquid / n});
-        rs.heat = add(std::make_shared<LinearCombination>("hq_" + label, heat_terms, "W",
-                                                          entry.loop.heat_design));
+        rs.heat = make<LinearCombination>("hq_" + label, heat_terms, "W", entry.loop.heat_design);
     }
     thermal::RackLoopParams lp = entry.loop;
     lp.count = n;
@@ -446,7 +443,7 @@ void SiteModel::addRack(const CduGroup& g, std::size_t k, int n, std::size_t pos
             "give /it/racks an \"rack_loop\" record for this rack",
             rack.name, rack.gpus, lp.gpus));
     }
-    rs.loop = add(std::make_shared<thermal::RackLoop>("rl_" + label, coolants_[cs.hall], lp));
+    rs.loop = make<thermal::RackLoop>("rl_" + label, coolants_[cs.hall], lp);
     // One GPU's heat into its junction: its own power (the demand, not the smoothed grid
     // power) times its liquid share, plus its share of the smoothing burn, which the GPUs
     // themselves burn (domain-facts A5 "power burner").
@@ -456,8 +453,7 @@ void SiteModel::addRack(const CduGroup& g, std::size_t k, int n, std::size_t pos
     if (rs.smoothing) {
         gpu_terms.push_back({"burn", per_gpu});
         gpu_terms.push_back({"deferred", -defer_gpu * per_gpu});
-        rs.gpu_heat =
-            add(std::make_shared<LinearCombination>("hg_" + label, gpu_terms, "W", rack.gpu_tdp));
+        rs.gpu_heat = make<LinearCombination>("hg_" + label, gpu_terms, "W", rack.gpu_tdp);
     }
 
     connect(source.source, source.utilization, rs.power, "utilization");
@@ -601,7 +597,7 @@ void SiteModel::wireFacilityLoop(std::size_t h) {
         std::vector<std::string> names;
         for (std::size_t i = 0; i < hs.cdu_count; ++i) names.push_back(fmt::format("g{}", i));
         const ComponentHandle vmax =
-            add(std::make_shared<Maximum>(hs.prefix + "cdu_valve_max", std::move(names), "1", 1.0));
+            make<Maximum>(hs.prefix + "cdu_valve_max", std::move(names), "1", 1.0);
         for (std::size_t i = 0; i < hs.cdu_count; ++i) {
             connect(cdus_[hs.first_cdu + i].cdu, "valve_position", vmax, fmt::format("g{}", i));
         }
@@ -645,7 +641,7 @@ void SiteModel::addSitePower(double P_site) {
         }
     }
     spd.battery_efficiency = c_.chain.ups.battery_discharge_efficiency;
-    site_power_ = add(std::make_shared<SitePower>("site", spd));
+    site_power_ = make<SitePower>("site", spd);
     if (!c_.air_side_available.empty()) {
         connect(schedule("sched_air_side_available", "1", 1.0, c_.air_side_available), "value",
                 site_power_, "air_side_available");
@@ -664,7 +660,7 @@ void SiteModel::addSitePower(double P_site) {
         bp.count = c_.battery_blocks;
         bp.initial_load = 1.15 * P_site;
         bp.nominal_time = c_.horizon;
-        battery_ = add(std::make_shared<power::SiteBattery>("bess", bp));
+        battery_ = make<power::SiteBattery>("bess", bp);
         connect(site_power_, "facility_power", *battery_, "load_power");
     }
 }
@@ -682,8 +678,7 @@ void SiteModel::addMeters(double P_site) {
     }
     out.add("site", 1.0, site_power_.out("heat_to_ambient"));
     const OutputPort heat_out = addSum("heat_out", out, "W", 1.2 * P_site);
-    meters_ = add(std::make_shared<thermal::Accumulator>(
-        "meters", meterChannels(meterDefs(), P_site, c_.horizon)));
+    meters_ = make<thermal::Accumulator>("meters", meterChannels(meterDefs(), P_site, c_.horizon));
     const std::vector<OutputPort> meter_src = {site_power_.out("facility_power"),
                                                site_power_.out("it_power"),
                                                sums_.rack_demand,
@@ -712,8 +707,8 @@ void SiteModel::addHallMeters(double P_site) {
         HallSlot& hs = halls_[h];
         const double share =
             P_site * sizing_.halls[h].racks / static_cast<double>(std::max(sizing_.racks, 1));
-        hs.meters = add(std::make_shared<thermal::Accumulator>(
-            hs.prefix + "meters", meterChannels(hallMeterDefs(), share, c_.horizon)));
+        hs.meters = make<thermal::Accumulator>(hs.prefix + "meters",
+                                               meterChannels(hallMeterDefs(), share, c_.horizon));
         const ComponentHandle& p = hs.plant;
         const std::vector<OutputPort> src = {*hs.it_power,
                                              *hs.cdu_pump_power,
@@ -749,7 +744,7 @@ void SiteModel::addUtilityLoss() {
     bp.walk_in_start = plan.walk_in_start;
     bp.walk_in_end = plan.walk_in_end;
     bp.it_restart = plan.it_restart_at;
-    ups_battery_ = add(std::make_shared<UpsBattery>("ups_battery", bp));
+    ups_battery_ = make<UpsBattery>("ups_battery", bp);
     const ComponentHandle& b = *ups_battery_;
     connect(b, "mains", site_power_, "ups_mains");
     connect(b, "available", site_power_, "ups_battery_available");
@@ -764,10 +759,10 @@ void SiteModel::addUtilityLoss() {
         const std::string gname = fmt::format("g{}", gi + 1);
         ComponentHandle off = [&] {
             if (plan.options.cdu_pumps_on_ups) {
-                const ComponentHandle h = add(std::make_shared<LinearCombination>(
+                const ComponentHandle h = make<LinearCombination>(
                     "cdu_pumps_unpowered_" + gname,
                     std::vector<LinearCombination::Term>{{"supply", -installed}}, "1", 1.0,
-                    installed));
+                    installed);
                 connect(b, "supply", h, "supply");
                 return h;
             }

@@ -175,6 +175,11 @@ private:
     };
 
     ComponentHandle add(std::shared_ptr<const Component> c);
+    /// Constructs a component in the system's storage (System::emplace) and adds it.
+    template <class C, class... Args>
+    ComponentHandle make(Args&&... args) {
+        return system_.emplace<C>(std::forward<Args>(args)...);
+    }
     void connect(const ComponentHandle& from, std::string_view out, const ComponentHandle& to,
                  std::string_view in, double gain = 1.0);
     void fix(const ComponentHandle& to, std::string_view in, double value);

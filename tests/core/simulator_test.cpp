@@ -90,6 +90,10 @@ TEST(Simulator, OutputGridIncludesStartAndEnd) {
         EXPECT_NEAR(t[33], 9.9, 1e-12);
         const auto& x = rec.results().at("test", "x").values;
         ASSERT_EQ(x.size(), t.size());
+        // Room for exactly the grid's samples, reserved once: grown by doubling, a campus
+        // run's ~22,000 channels would hold up to twice their samples (35 is no power of 2).
+        EXPECT_EQ(x.capacity(), 35u);
+        EXPECT_EQ(t.capacity(), 35u);
         for (std::size_t k = 0; k < t.size(); ++k) {
             EXPECT_NEAR(x[k], lag.exact(t[k], 1.0), 1e-7) << "t = " << t[k];
         }
