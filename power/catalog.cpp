@@ -72,22 +72,28 @@ void checkSources(const JsonView& entry) {
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
-PiecewiseLinear::PiecewiseLinear(std::vector<std::pair<double, double>> points)
-    : points_(std::move(points)) {
-    if (points_.empty()) throw ModelError("PiecewiseLinear needs at least one point");
-    for (std::size_t i = 1; i < points_.size(); ++i) {
-        if (!(points_[i].first > points_[i - 1].first)) {
+PiecewiseLinear::PiecewiseLinear(std::vector<std::pair<double, double>> points) {
+    if (points.empty()) throw ModelError("PiecewiseLinear needs at least one point");
+    for (std::size_t i = 1; i < points.size(); ++i) {
+        if (!(points[i].first > points[i - 1].first)) {
             throw ModelError("PiecewiseLinear: x values must increase strictly");
         }
     }
+    points_ = std::make_shared<const std::vector<std::pair<double, double>>>(std::move(points));
+}
+
+const std::vector<std::pair<double, double>>& PiecewiseLinear::points() const {
+    static const std::vector<std::pair<double, double>> none;
+    return points_ ? *points_ : none;
 }
 
 double PiecewiseLinear::operator()(double x) const {
-    if (points_.empty()) throw ModelError("PiecewiseLinear evaluated without points");
-    if (x <= points_.front().first) return points_.front().second;
-    if (x >= points_.back().first) return points_.back().second;
-    auto it = std::upper_bound(points_.begin(), points_.end(), x,
-                               [](double a, const auto& p) { return a < p.first; });
+    if (!points_) throw ModelError("PiecewiseLinear evaluated without points");
+    const auto& p = *points_;
+    if (x <= p.front().first) return p.front().second;
+    if (x >= p.back().first) return p.back().second;
+    auto it = std::upper_bound(p.begin(), p.end(), x,
+                               [](double a, const auto& q) { return a < q.first; });
     const auto& [x1, y1] = *it;
     const auto& [x0, y0] = *(it - 1);
     return y0 + (y1 - y0) * (x - x0) / (x1 - x0);

@@ -101,5 +101,22 @@ TEST(power_Catalog, UncitedNumberInACatalogFileIsRejected) {
     std::filesystem::remove_all(dir);
 }
 
+TEST(power_PiecewiseLinear, InterpolatesHoldsFlatAndSharesItsPointsWithCopies) {
+    const PiecewiseLinear f({{0.1, 0.90}, {0.5, 0.96}, {1.0, 0.94}});
+    EXPECT_DOUBLE_EQ(f(0.0), 0.90);                        // held flat below
+    EXPECT_DOUBLE_EQ(f(0.3), 0.90 + (0.96 - 0.90) * 0.5);  // halfway, by hand
+    EXPECT_DOUBLE_EQ(f(0.75), 0.96 + (0.94 - 0.96) * 0.5);
+    EXPECT_DOUBLE_EQ(f(2.0), 0.94);  // held flat above
+    // A campus copies a rack record's PSU curve into every rack model: the copies must read
+    // one set of points (one cache line for thousands of racks), not a vector each.
+    const PiecewiseLinear copy = f;
+    EXPECT_EQ(copy.points().data(), f.points().data());
+    EXPECT_DOUBLE_EQ(copy(0.75), f(0.75));
+    const PiecewiseLinear none;
+    EXPECT_TRUE(none.points().empty());
+    EXPECT_THROW(none(0.5), ModelError);
+    EXPECT_THROW(PiecewiseLinear({{0.5, 1.0}, {0.5, 2.0}}), ModelError);
+}
+
 }  // namespace
 }  // namespace dctwin::power
