@@ -52,6 +52,19 @@ void Recorder::addProbe(Probe probe, std::string group, std::string name, std::s
     sources_.push_back({Source::Function, 0, std::move(probe)});
 }
 
+void Recorder::addProbeSet(ProbeSet fill, std::vector<ProbeChannel> channels) {
+    if (!fill) throw ModelError("recorder: probe set without a function");
+    for (const ProbeChannel& c : channels) requireNoSamples(results_, c.name);
+    Set set{std::move(fill), set_values_.size(), channels.size()};
+    for (ProbeChannel& c : channels) {
+        results_.addChannel(std::move(c.group), std::move(c.name), std::move(c.unit),
+                            std::move(c.description));
+        sources_.push_back({Source::SetValue, set_values_.size(), {}});
+        set_values_.push_back(0.0);
+    }
+    sets_.push_back(std::move(set));
+}
+
 void Recorder::reserve(std::size_t samples) {
     results_.time.reserve(results_.time.size() + samples);
     for (Channel& c : results_.channels) c.values.reserve(c.values.size() + samples);
@@ -67,6 +80,9 @@ void Recorder::sample(double t, std::span<const double> x, std::span<const doubl
                         sources_.size(), results_.channels.size()));
     }
     results_.time.push_back(t);
+    for (const Set& set : sets_) {
+        set.fill(t_eval, x, y, std::span<double>(set_values_).subspan(set.first, set.count));
+    }
     for (std::size_t k = 0; k < sources_.size(); ++k) {
         const Source& s = sources_[k];
         double v = 0.0;
@@ -79,6 +95,9 @@ void Recorder::sample(double t, std::span<const double> x, std::span<const doubl
                 break;
             case Source::Function:
                 v = s.probe(t_eval, x, y);
+                break;
+            case Source::SetValue:
+                v = set_values_[s.index];
                 break;
         }
         results_.channels[k].values.push_back(v);

@@ -31,6 +31,17 @@ public:
     void addProbe(Probe probe, std::string group, std::string name, std::string unit,
                   std::string description = {});
 
+    /// Several channels computed in one call: `fill` writes one value per channel of
+    /// `channels`, in their order. A breakdown with many channels (four per job, 22,000 at
+    /// 5,560 single-rack jobs) is then one pass over contiguous data per sample instead of a
+    /// std::function call per channel (issue 12: 9 % of a campus year).
+    using ProbeSet = std::function<void(double t, std::span<const double> x,
+                                        std::span<const double> y, std::span<double> values)>;
+    struct ProbeChannel {
+        std::string group, name, unit, description;
+    };
+    void addProbeSet(ProbeSet fill, std::vector<ProbeChannel> channels);
+
     /// Called by the simulator; appends one sample to every channel.
     void sample(double t, std::span<const double> x, std::span<const double> y) {
         sample(t, x, y, t);
@@ -47,12 +58,18 @@ public:
 
 private:
     struct Source {
-        enum Kind { Output, State, Function } kind;
-        std::size_t index;
+        enum Kind { Output, State, Function, SetValue } kind;
+        std::size_t index;  // Output: into y; State: into x; SetValue: into set_values_
         Probe probe;
+    };
+    struct Set {
+        ProbeSet fill;
+        std::size_t first = 0, count = 0;  // its values in set_values_
     };
     const System& system_;
     std::vector<Source> sources_;
+    std::vector<Set> sets_;
+    std::vector<double> set_values_;
     ResultSet results_;
 };
 

@@ -251,6 +251,44 @@ TEST(Simulator, StartsFromAGivenState) {
     EXPECT_NEAR(rec.results().at("lag", "x").values.back(), lag.exact(2.0, 4.0), 1e-7);
 }
 
+TEST(Recorder, AProbeSetFillsItsChannelsInOrderBesideSingleProbes) {
+    System sys;
+    const auto& lag = sys.add(std::make_shared<const StepLag>("lag", 1.0, 1e9, 0.0, 0.0, 1.0));
+    sys.finalize();
+    Recorder rec(sys);
+    rec.addState("lag.x", "g", "x");
+    int calls = 0;
+    rec.addProbeSet(
+        [&calls](double t, std::span<const double> x, std::span<const double>,
+                 std::span<double> v) {
+            ++calls;
+            ASSERT_EQ(v.size(), 3u);
+            v[0] = t;
+            v[1] = 2.0 * x[0];
+            v[2] = -1.0;
+        },
+        {{"set", "t", "s", ""}, {"set", "twice_x", "1", ""}, {"set", "minus_one", "1", ""}});
+    rec.addProbe([](double t, std::span<const double>, std::span<const double>) { return 3 * t; },
+                 "g", "three_t", "s");
+    Simulator sim(sys, options(2.0, 0.5));
+    sim.run(rec);
+    const ResultSet& r = rec.results();
+    ASSERT_EQ(r.time.size(), 5u);
+    EXPECT_EQ(calls, 5);                 // once per sample for all three channels
+    EXPECT_EQ(r.channels[1].name, "t");  // in the order given, after the state
+    EXPECT_EQ(r.channels[3].name, "minus_one");
+    EXPECT_EQ(r.at("set", "t").unit, "s");
+    for (std::size_t k = 0; k < r.time.size(); ++k) {
+        const double t = r.time[k];
+        EXPECT_DOUBLE_EQ(r.at("set", "t").values[k], t);
+        EXPECT_NEAR(r.at("set", "twice_x").values[k], 2.0 * lag.exact(t, 1.0), 1e-7);
+        EXPECT_DOUBLE_EQ(r.at("set", "minus_one").values[k], -1.0);
+        EXPECT_DOUBLE_EQ(r.at("g", "three_t").values[k], 3.0 * t);
+    }
+    Recorder empty(sys);
+    EXPECT_THROW(empty.addProbeSet({}, {{"g", "n", "1", ""}}), ModelError);
+}
+
 TEST(Recorder, RejectsUnknownNamesAndDuplicates) {
     System sys;
     sys.add(std::make_shared<const StepLag>("lag", 1.0, 1e9, 0.0, 0.0, 1.0));
