@@ -79,11 +79,13 @@ void Recorder::sample(double t, std::span<const double> x, std::span<const doubl
                         "added to its ResultSet directly",
                         sources_.size(), results_.channels.size()));
     }
-    results_.time.push_back(t);
     for (const Set& set : sets_) {
         set.fill(t_eval, x, y, std::span<double>(set_values_).subspan(set.first, set.count));
     }
-    for (std::size_t k = 0; k < sources_.size(); ++k) {
+    const std::size_t n = sources_.size();
+    pending_.resize(kBlock * n);
+    double* row = pending_.data() + pending_samples_ * n;
+    for (std::size_t k = 0; k < n; ++k) {
         const Source& s = sources_[k];
         double v = 0.0;
         switch (s.kind) {
@@ -100,8 +102,21 @@ void Recorder::sample(double t, std::span<const double> x, std::span<const doubl
                 v = set_values_[s.index];
                 break;
         }
-        results_.channels[k].values.push_back(v);
+        row[k] = v;
     }
+    // Only a complete sample is kept: a probe that throws leaves no partial row.
+    results_.time.push_back(t);
+    if (++pending_samples_ == kBlock) flush();
+}
+
+void Recorder::flush() const {
+    if (pending_samples_ == 0) return;
+    const std::size_t n = sources_.size();
+    for (std::size_t k = 0; k < n && k < results_.channels.size(); ++k) {
+        std::vector<double>& values = results_.channels[k].values;
+        for (std::size_t i = 0; i < pending_samples_; ++i) values.push_back(pending_[i * n + k]);
+    }
+    pending_samples_ = 0;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -49,8 +49,15 @@ public:
     /// The same, recorded at time t but with the probes evaluated at `t_eval` (the outputs y
     /// were evaluated there too): the left limit at the end of a run.
     void sample(double t, std::span<const double> x, std::span<const double> y, double t_eval);
-    ResultSet& results() { return results_; }
-    const ResultSet& results() const { return results_; }
+    /// The recorded channels (samples still held in the recorder's block are written first).
+    ResultSet& results() {
+        flush();
+        return results_;
+    }
+    const ResultSet& results() const {
+        flush();
+        return results_;
+    }
     /// Room for `samples` more samples in every channel. The simulator calls it with the
     /// output grid's size: a campus run records ~22,000 channels (four per job), and vectors
     /// grown by doubling would hold up to twice their samples (issue 12: memory).
@@ -70,7 +77,16 @@ private:
     std::vector<Source> sources_;
     std::vector<Set> sets_;
     std::vector<double> set_values_;
-    ResultSet results_;
+    /// Writes the samples held in pending_ to their channels.
+    void flush() const;
+    // Channel values are held for up to kBlock samples, sample by sample, and written to the
+    // channels a block at a time: a campus records ~5,600-22,000 channels, and appending one
+    // value to each per sample touched a cache line per channel (issue 12: 9 % of a campus
+    // year). results() flushes, so no reader sees a partial block.
+    static constexpr std::size_t kBlock = 8;
+    mutable ResultSet results_;
+    mutable std::vector<double> pending_;  // [sample][channel]
+    mutable std::size_t pending_samples_ = 0;
 };
 
 struct SimulationOptions {

@@ -289,6 +289,32 @@ TEST(Recorder, AProbeSetFillsItsChannelsInOrderBesideSingleProbes) {
     EXPECT_THROW(empty.addProbeSet({}, {{"g", "n", "1", ""}}), ModelError);
 }
 
+TEST(Recorder, SamplesHeldInABlockReachTheChannelsAndAFailedSampleLeavesNone) {
+    System sys;
+    sys.add(std::make_shared<const StepLag>("lag", 1.0, 1e9, 0.0, 0.0, 1.0));
+    sys.finalize();
+    Recorder rec(sys);
+    rec.addState("lag.x", "g", "x");
+    rec.addProbe(
+        [](double t, std::span<const double>, std::span<const double>) {
+            if (t == 5.0) throw ModelError("probe fails at t = 5");
+            return t;
+        },
+        "g", "t", "s");
+    const std::vector<double> x{2.0}, y(sys.outputCount(), 0.0);
+    for (int k = 0; k < 5; ++k) rec.sample(k, x, y);  // fewer than a block
+    EXPECT_THROW(rec.sample(5.0, x, y), ModelError);
+    const ResultSet& r = rec.results();
+    ASSERT_EQ(r.time.size(), 5u);
+    ASSERT_EQ(r.at("g", "t").values.size(), 5u);
+    ASSERT_EQ(r.at("g", "x").values.size(), 5u);
+    EXPECT_DOUBLE_EQ(r.at("g", "t").values[4], 4.0);
+    for (int k = 6; k < 26; ++k) rec.sample(k, x, y);  // across two block boundaries
+    EXPECT_EQ(rec.results().at("g", "t").values.size(), 25u);
+    EXPECT_DOUBLE_EQ(rec.results().at("g", "t").values.back(), 25.0);
+    EXPECT_DOUBLE_EQ(rec.results().at("g", "x").values.back(), 2.0);
+}
+
 TEST(Recorder, RejectsUnknownNamesAndDuplicates) {
     System sys;
     sys.add(std::make_shared<const StepLag>("lag", 1.0, 1e9, 0.0, 0.0, 1.0));
