@@ -192,6 +192,14 @@ TEST(System, EvaluateResolvesCouplingsInOneCall) {
     EXPECT_EQ(sys.stateIndex("b.T"), 1u);
 }
 
+/// dx/dt of a finalized system at state x and t = 0.
+std::vector<double> derivativesAt(const System& sys, const std::vector<double>& x) {
+    std::vector<double> dxdt(sys.stateCount());
+    System::Workspace ws = sys.makeWorkspace();
+    sys.evaluate(0.0, x, dxdt, ws);
+    return dxdt;
+}
+
 /// A heat that decays: dE/dt = -E/60 s; output P = E [W] (no feedthrough).
 class DecayingHeat : public Component {
 public:
@@ -229,11 +237,9 @@ TEST(System, ConnectionGainEqualsAGainComponent) {
                       ComponentHandle(&with_gain.component(a), a).in("P"), k);
     with_component.finalize();
     with_gain.finalize();
-    std::vector<double> x{734.25, 312.5}, d1(2), d2(2);
-    auto w1 = with_component.makeWorkspace();
-    auto w2 = with_gain.makeWorkspace();
-    with_component.evaluate(0.0, x, d1, w1);
-    with_gain.evaluate(0.0, x, d2, w2);
+    const std::vector<double> x{734.25, 312.5};
+    const std::vector<double> d1 = derivativesAt(with_component, x);
+    const std::vector<double> d2 = derivativesAt(with_gain, x);
     EXPECT_EQ(d1[1], d2[1]);  // bit for bit
     // Hand calculation (Node's equation) with P = k·E:
     EXPECT_NEAR(d2[1], ((300.0 - 312.5) / 0.01 + (300.0 - 312.5) / 0.05 + 734.25 / 7.0) / 1000.0,
@@ -266,12 +272,8 @@ TEST(System, EmplacedComponentsLieTogetherAndEvaluateAsAddedOnes) {
     addTwoNodeLoop(added);
     emplaced.finalize();
     added.finalize();
-    std::vector<double> x{310.0, 305.0}, d1(2), d2(2);
-    auto w1 = emplaced.makeWorkspace();
-    auto w2 = added.makeWorkspace();
-    emplaced.evaluate(0.0, x, d1, w1);
-    added.evaluate(0.0, x, d2, w2);
-    EXPECT_EQ(d1, d2);
+    const std::vector<double> x{310.0, 305.0};
+    EXPECT_EQ(derivativesAt(emplaced, x), derivativesAt(added, x));
 }
 
 TEST(System, NonFiniteConnectionGainIsRejected) {
