@@ -121,10 +121,6 @@ void SiteModel::SumTerms::add(std::string name, double weight, OutputPort p) {
     sources.push_back(p);
 }
 
-ComponentHandle SiteModel::add(std::shared_ptr<const Component> c) {
-    return system_.insert(std::move(c));
-}
-
 void SiteModel::connect(const ComponentHandle& from, std::string_view out,
                         const ComponentHandle& to, std::string_view in, double gain) {
     system_.connect(from.out(out), to.in(in), gain);
@@ -774,9 +770,9 @@ void SiteModel::addUtilityLoss() {
         if (trips.empty()) {
             connect(off, "value", cdus_[gi].cdu, "pumps_failed");
         } else {
-            const ComponentHandle mx = add(
-                std::make_shared<Maximum>("cdu_pumps_failed_" + gname,
-                                          std::vector<std::string>{"trips", "utility"}, "1", 1.0));
+            const ComponentHandle mx =
+                make<Maximum>("cdu_pumps_failed_" + gname,
+                              std::vector<std::string>{"trips", "utility"}, "1", 1.0);
             connect(schedule("pumps_failed_" + gname, "1", 0.0, trips), "value", mx, "trips");
             connect(off, "value", mx, "utility");
             connect(mx, "value", cdus_[gi].cdu, "pumps_failed");

@@ -174,7 +174,6 @@ private:
         std::vector<SumTerms> hall_grid, hall_pump, hall_air;
     };
 
-    ComponentHandle add(std::shared_ptr<const Component> c);
     /// Constructs a component in the system's storage (System::emplace) and adds it.
     template <class C, class... Args>
     ComponentHandle make(Args&&... args) {
