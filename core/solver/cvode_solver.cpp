@@ -29,6 +29,7 @@
 
 #include "core/errors.h"
 #include "core/solver/ode_solver.h"
+#include "core/solver/serial_vector_ops.h"
 
 namespace dctwin {
 namespace {
@@ -250,10 +251,10 @@ public:
         full_dx_.assign(n_, 0.0);
 
         const auto m = static_cast<sunindextype>(m_);
-        y_.reset(N_VNew_Serial(m, ctx_.get()));
-        abstol_.reset(N_VNew_Serial(m, ctx_.get()));
-        ele_.reset(N_VNew_Serial(m, ctx_.get()));
-        ewt_.reset(N_VNew_Serial(m, ctx_.get()));
+        y_.reset(newVector(m));
+        abstol_.reset(newVector(m));
+        ele_.reset(newVector(m));
+        ewt_.reset(newVector(m));
         if (!y_ || !abstol_ || !ele_ || !ewt_) throw SolverError("out of memory (N_Vector)");
         double* atol = N_VGetArrayPointer(abstol_.get());
         for (std::size_t k = 0; k < m_; ++k) {
@@ -262,8 +263,8 @@ public:
         }
         if (!quad_.empty()) {
             const auto nq = static_cast<sunindextype>(quad_.size());
-            q_.reset(N_VNew_Serial(nq, ctx_.get()));
-            qabstol_.reset(N_VNew_Serial(nq, ctx_.get()));
+            q_.reset(newVector(nq));
+            qabstol_.reset(newVector(nq));
             if (!q_ || !qabstol_) throw SolverError("out of memory (N_Vector)");
             double* qtol = N_VGetArrayPointer(qabstol_.get());
             for (std::size_t k = 0; k < quad_.size(); ++k) {
@@ -436,6 +437,14 @@ public:
     std::string linearSolverName() const override { return sparse_ ? "sparse (KLU)" : "dense"; }
 
 private:
+    /// A serial vector with compiled operations (serial_vector_ops.h). CVODE clones its own
+    /// work vectors from y_ and q_, operations included. Null if out of memory.
+    N_Vector newVector(sunindextype length) const {
+        N_Vector v = N_VNew_Serial(length, ctx_.get());
+        if (v) useCompiledSerialOps(v);
+        return v;
+    }
+
     /// See SolverOptions::newton_convergence_coef.
     double newtonConvergenceCoef() const {
         return options_.newton_convergence_coef > 0.0 ? options_.newton_convergence_coef : 0.1;
