@@ -114,7 +114,10 @@ void Recorder::flush() const {
     const std::size_t n = sources_.size();
     for (std::size_t k = 0; k < n && k < results_.channels.size(); ++k) {
         std::vector<double>& values = results_.channels[k].values;
-        for (std::size_t i = 0; i < pending_samples_; ++i) values.push_back(pending_[i * n + k]);
+        const std::size_t old = values.size();
+        values.resize(old + pending_samples_);
+        double* out = values.data() + old;
+        for (std::size_t i = 0; i < pending_samples_; ++i) out[i] = pending_[i * n + k];
     }
     pending_samples_ = 0;
 }

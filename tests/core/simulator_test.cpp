@@ -309,9 +309,16 @@ TEST(Recorder, SamplesHeldInABlockReachTheChannelsAndAFailedSampleLeavesNone) {
     ASSERT_EQ(r.at("g", "t").values.size(), 5u);
     ASSERT_EQ(r.at("g", "x").values.size(), 5u);
     EXPECT_DOUBLE_EQ(r.at("g", "t").values[4], 4.0);
-    for (int k = 6; k < 26; ++k) rec.sample(k, x, y);  // across two block boundaries
+    for (int k = 6; k < 26; ++k) rec.sample(k, x, y);
     EXPECT_EQ(rec.results().at("g", "t").values.size(), 25u);
     EXPECT_DOUBLE_EQ(rec.results().at("g", "t").values.back(), 25.0);
+    // Across two boundaries of the recorder's 64-sample block, after a flush by results().
+    for (int k = 26; k < 200; ++k) rec.sample(k, x, y);
+    const auto& t = rec.results().at("g", "t").values;
+    ASSERT_EQ(t.size(), 199u);
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        ASSERT_DOUBLE_EQ(t[i], i < 5 ? static_cast<double>(i) : static_cast<double>(i + 1)) << i;
+    }
     EXPECT_DOUBLE_EQ(rec.results().at("g", "x").values.back(), 2.0);
 }
 
