@@ -17,6 +17,7 @@
 // and write every enthalpy flow as ṁ·(h(T_out) − h(T_in)) instead of ṁ·c_p·ΔT. What one
 // component hands over at a port is then exactly what the next one receives. T_ref defaults
 // to 30 °C, the middle of a TCS loop (domain-facts B2).
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -40,6 +41,9 @@ public:
     double xMin() const { return x_[0]; }
     double xMax() const { return x_[n_ - 1]; }
     bool contains(double x) const { return x >= x_[0] && x <= x_[n_ - 1]; }
+    /// Identifies the table's numbers: equal for copies, distinct for every table ever built
+    /// in this process (unlike an address, which a later table may reuse).
+    std::uint64_t identity() const { return data_ ? data_->id : 0; }
 
 private:
     /// The table's numbers, shared by its copies: a campus model holds one coolant per rack
@@ -49,6 +53,7 @@ private:
     struct Data {
         std::vector<double> x, y, m;     // knots, values, slopes
         std::vector<double> cumulative;  // ∫ from x_0 to x_i
+        std::uint64_t id = 0;            // identity()
     };
     std::size_t interval(double x) const;
     /// y(x) for x in interval i (no lookup).
@@ -92,6 +97,9 @@ public:
     /// ṁ = ρ_ref · V̇.                                       [m³/s] → [kg/s]
     double massFlow(double volume_flow) const { return rho_ref_ * volume_flow; }
     /// h(T) = ∫_{T_ref}^{T} c_p dT.                                     [K] → [J/kg]
+    /// Remembered per thread (see coolant.cpp): the same temperature's enthalpy is asked for
+    /// by several components in one evaluation (a rack's outlet by its loop and its mixer,
+    /// a CDU's supply by the CDU and each of its racks).
     double enthalpy(double T) const;
     /// Inverse of enthalpy(); ModelError if the result leaves the table.  [J/kg] → [K]
     double temperatureFromEnthalpy(double h) const;
@@ -107,6 +115,7 @@ private:
     double T_ref_ = 0.0;                                 // [K]
     double rho_ref_ = 0.0;                               // [kg/m³]
     double h_ref_offset_ = 0.0;                          // [J/kg] ∫ c_p from T_min to T_ref
+    double cp_ref_ = 0.0;                                // [J/(kg·K)] c_p(T_ref)
 };
 
 }  // namespace dctwin::thermal

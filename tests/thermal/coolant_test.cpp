@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -160,6 +161,55 @@ TEST(Coolant, AFileIsReadOnceAndAgainWhenItChanges) {
     }
     fs::remove_all(dir);
     EXPECT_NEAR(rho2, 2.0 * rho, 1e-9 * rho);
+}
+
+TEST(Coolant, RememberedEnthalpiesBelongToTheirTableOnly) {
+    // Coolant::enthalpy remembers integrals per thread by table identity and temperature. A
+    // table read after another one is freed (it may get the same address) with every c_p
+    // doubled must give twice the enthalpy at the same temperature, and water and PG25 at
+    // one temperature must differ as their tables do.
+    const fs::path dir = fs::temp_directory_path() / "dctwin_enthalpy_memo_test";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path file = dir / "water.json";
+    fs::copy_file(kSourceData / "coolants" / "water.json", file);
+    const double T = celsiusToKelvin(41.3);
+    double h1 = 0.0;
+    std::uint64_t id1 = 0;
+    {
+        const Coolant w = Coolant::fromFile(file);
+        h1 = w.enthalpy(T);
+        EXPECT_EQ(w.enthalpy(T), h1);  // remembered: the same number
+        // Water from 30 to 41.3 °C: c_p ≈ 4,178 J/(kg·K) (the table's 4,178 at 30 and 40 °C).
+        EXPECT_NEAR(h1, 4178.0 * 11.3, 0.001 * 4178.0 * 11.3);
+        id1 = MonotoneTable({0.0, 1.0}, {0.0, 1.0}, "probe").identity();
+    }
+    Json doc = Json::parse(std::ifstream(file));
+    for (auto& v : doc["specific_heat_J_per_kgK"]) v = 2.0 * v.get<double>();
+    std::ofstream(file) << doc.dump();
+    const Coolant w2 = Coolant::fromFile(file);
+    fs::remove_all(dir);
+    EXPECT_NEAR(w2.enthalpy(T), 2.0 * h1, 1e-9 * h1);
+    // Many temperatures through both tables, each first through one then the other: the
+    // memo is direct-mapped, so some of them share a slot across the two tables (1 in 4,096
+    // each, ~5 here); the table's identity must keep them apart.
+    const Coolant w1 = Coolant::fromFile(kSourceData / "coolants" / "water.json");
+    int wrong = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const double Ti = celsiusToKelvin(5.0 + i * 4e-3);
+        const double h_one = w1.enthalpy(Ti), h_two = w2.enthalpy(Ti);
+        // Both refer to 30 °C, so doubling c_p doubles the enthalpy.
+        if (std::abs(h_two - 2.0 * h_one) > 1e-6 * std::abs(h_two) + 1e-6) ++wrong;
+    }
+    EXPECT_EQ(wrong, 0);
+    const Coolant pg = Coolant::byName("PG25");
+    const Coolant water = Coolant::byName("water");
+    EXPECT_LT(pg.enthalpy(T), 0.95 * water.enthalpy(T));  // c_p of PG25 ~3,800 vs ~4,180
+    // Identities: copies share one, every new table gets a new one.
+    const MonotoneTable a({0.0, 1.0}, {0.0, 1.0}, "a");
+    const MonotoneTable a_copy = a;
+    EXPECT_EQ(a.identity(), a_copy.identity());
+    EXPECT_GT(a.identity(), id1);
 }
 
 TEST(MonotoneTableLookup, EvenGridGivesExactlyTheBinarySearchResult) {

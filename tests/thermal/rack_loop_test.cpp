@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <memory>
+#include <thread>
 
 #include "core/errors.h"
 #include "core/simulator.h"
@@ -282,6 +283,37 @@ TEST(RackLoop, FilmResistanceFollowsTheChannelCorrelationAndTheCoolant) {
     rack.computeOutputs(0, x, u, y);
     EXPECT_NEAR(y[RackLoop::kHeatTotal], 4 * y[RackLoop::kHeatToCoolant], 1e-9);
     EXPECT_NEAR(y[RackLoop::kFlowTotal], 4 * p.flow_design, 1e-15);
+}
+
+TEST(RackLoop, RememberedResistanceBelongsToItsOwnPlatesAndFlow) {
+    // RackLoop::resistance reuses the last result on the thread when the flow and all the
+    // plate and coolant parameters match. Racks that differ in one parameter (channel count)
+    // or in coolant, and one rack at another flow, called alternately, must each get what a
+    // thread that never saw the others computes.
+    RackLoopParams p = RackLoopParams::fromCatalog("gb300_nvl72");
+    RackLoopParams fewer = p;
+    fewer.branch.channels.count = 0.8 * p.branch.channels.count;
+    const RackLoop a("a", Coolant::byName("PG25"), p), b("b", Coolant::byName("PG25"), fewer),
+        w("w", Coolant::byName("water"), p), a2("a2", Coolant::byName("PG25"), p);
+    const double Q = 0.9 * p.flow_design;
+    auto fresh = [](const RackLoop& r, double flow) {
+        double R = 0.0;
+        std::thread([&] { R = r.resistance(flow); }).join();  // a new thread: an empty memo
+        return R;
+    };
+    const double Ra = fresh(a, Q), Rb = fresh(b, Q), Rw = fresh(w, Q), Ra_more = fresh(a, 1.1 * Q);
+    for (int round = 0; round < 2; ++round) {
+        EXPECT_EQ(a.resistance(Q), Ra);
+        EXPECT_EQ(b.resistance(Q), Rb);
+        EXPECT_EQ(w.resistance(Q), Rw);
+        EXPECT_EQ(a2.resistance(Q), Ra);  // same parameters: the remembered value is right
+        EXPECT_EQ(a.resistance(1.1 * Q), Ra_more);
+    }
+    // The four values are distinct, so the checks above can tell them apart: fewer channels
+    // give a higher resistance, water (higher k) a lower one, more flow a lower one.
+    EXPECT_GT(Rb, Ra);
+    EXPECT_LT(Rw, Ra);
+    EXPECT_LT(Ra_more, Ra);
 }
 
 TEST(RackLoop, JunctionTemperatureHasNoFeedthroughFromHeat) {
