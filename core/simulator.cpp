@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -113,11 +114,13 @@ void Recorder::flush() const {
     if (pending_samples_ == 0) return;
     const std::size_t n = sources_.size();
     for (std::size_t k = 0; k < n && k < results_.channels.size(); ++k) {
+        // Gathered on the stack and appended in one copy (resize would first zero the
+        // block: 1.2 % of bench case 5 in memset).
+        std::array<double, kBlock> column;
+        for (std::size_t i = 0; i < pending_samples_; ++i) column[i] = pending_[i * n + k];
         std::vector<double>& values = results_.channels[k].values;
-        const std::size_t old = values.size();
-        values.resize(old + pending_samples_);
-        double* out = values.data() + old;
-        for (std::size_t i = 0; i < pending_samples_; ++i) out[i] = pending_[i * n + k];
+        values.insert(values.end(), column.begin(),
+                      column.begin() + static_cast<std::ptrdiff_t>(pending_samples_));
     }
     pending_samples_ = 0;
 }
