@@ -59,7 +59,7 @@
 // With gpu_heat unconnected (0) all heat enters the plate and the junction follows the plate.
 // Valid inputs: heat_liquid ≥ 0, gpu_heat ≥ 0, flow ≥ 0, temperatures inside the coolant
 // table; outside, InputError (inputs) or ModelError (states left the coolant table).
-#include <array>
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -145,8 +145,9 @@ private:
     FluidState film_fluid_;
     double area_;    // [m²] wetted channel area per rack
     double R_cond_;  // [K/W] per rack
-    /// Everything resistance() depends on but the flow, for its memo (rack_loop.cpp).
-    std::array<double, 11> film_key_{};
+    /// Identifies everything resistance() depends on but the flow: equal for racks whose
+    /// plates and coolant match bit for bit, for its memo (rack_loop.cpp).
+    std::uint64_t film_id_ = 0;
 };
 
 /// @brief Periodic response of a first-order node (resistance R [K/W], time constant τ [s]) to
