@@ -55,8 +55,8 @@ Usage:
   --rhs        build each integrating case's study model and time its right-hand side alone
                (every output and derivative near the study's initial state, each evaluation
                at its own state, a new time every third evaluation as in a step's Newton
-               iterations; best of 5 batches): the cost
-               per rack of one evaluation, free of the step count and of the integrator
+               iterations; best of 5 batches): the cost per rack of one evaluation, free of
+               the step count and of the integrator
 
 Cases (scenarios from the source tree's scenarios/ folder):
   1  design-point sizing, 64 racks           azure_gb300_64.json (median of 5)  < 50 ms

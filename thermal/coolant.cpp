@@ -273,7 +273,7 @@ namespace {
 ///
 /// In one evaluation of a campus model each rack's outlet enthalpy is computed by its rack
 /// loop and again by its CDU's mixer, and a CDU's supply enthalpy by the CDU and by each of
-/// its racks: ~20 % of the evaluation was these integrals (bench case 5, issue 12). A hit
+/// its racks: ~17 % of the year was these integrals (bench case 5, issue 12). A hit
 /// returns the very number a miss computes for the same table and temperature, so results
 /// do not change; keys are the table's identity and the temperature's bits. Direct-mapped:
 /// 4,096 slots (96 kB) hold an evaluation's rack temperatures at 1,390 racks between the

@@ -146,7 +146,7 @@ Real maxNorm(N_Vector x) {
     const Real* xd = values(x);
     Real max = 0.0;
     for (Index i = 0; i < n; ++i) {
-        if (std::abs(xd[i]) > max) max = std::abs(xd[i]);  // a NaN never wins, as there
+        if (std::abs(xd[i]) > max) max = std::abs(xd[i]);  // a NaN never wins, as in the library
     }
     return max;
 }
@@ -248,7 +248,7 @@ Real minQuotient(N_Vector num, N_Vector denom) {
     const Index n = length(num);
     const Real *nd = values(num), *dd = values(denom);
     bool first = true;
-    Real min = BIG_REAL;
+    Real min = SUN_BIG_REAL;
     for (Index i = 0; i < n; ++i) {
         if (dd[i] == 0.0) continue;
         const Real q = nd[i] / dd[i];

@@ -169,9 +169,8 @@ TEST(System, JacobianPatternFollowsTheGraph) {
     EXPECT_EQ(p.nnz(), 7u);
 }
 
-/// Nodes a and b coupled through a unit gain (a → g → b → a), 500 W into a.
-/// Nodes a and b coupled through a unit gain; `b_first` adds b before a (another
-/// evaluation order).
+/// Nodes a and b coupled through a unit gain (a → g → b → a), 500 W into a; `b_first` adds
+/// b before a (another evaluation order).
 void addTwoNodeLoop(System& sys, bool b_first = false) {
     if (!b_first) sys.add(std::make_shared<const Node>("a"));
     sys.add(std::make_shared<const Gain>("g", 1.0, "K"));
