@@ -79,11 +79,18 @@ double ntuFromEffectiveness(HxArrangement arrangement, double eps, double cr) {
 
 double UaScaling::operator()(double mdot_hot, double mdot_cold) const {
     if (!(mdot_hot > 0.0) || !(mdot_cold > 0.0)) return 0.0;
-    const double f = hot_resistance_fraction;
-    const double hA_hot =
-        hot_factor * UA_design / f * std::pow(mdot_hot / mdot_hot_design, exponent_hot);
-    const double hA_cold =
-        cold_factor * UA_design / (1.0 - f) * std::pow(mdot_cold / mdot_cold_design, exponent_cold);
+    return conductance(mdot_hot, hotConductance(mdot_hot), mdot_cold);
+}
+
+double UaScaling::hotConductance(double mdot_hot) const {
+    return hot_factor * UA_design / hot_resistance_fraction *
+           std::pow(mdot_hot / mdot_hot_design, exponent_hot);
+}
+
+double UaScaling::conductance(double mdot_hot, double hA_hot, double mdot_cold) const {
+    if (!(mdot_hot > 0.0) || !(mdot_cold > 0.0)) return 0.0;
+    const double hA_cold = cold_factor * UA_design / (1.0 - hot_resistance_fraction) *
+                           std::pow(mdot_cold / mdot_cold_design, exponent_cold);
     return 1.0 / (1.0 / hA_hot + 1.0 / hA_cold);
 }
 

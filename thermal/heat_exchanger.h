@@ -50,6 +50,11 @@ struct UaScaling {
     double hot_factor = 1.0;   // [1]
     double cold_factor = 1.0;  // [1]
     double operator()(double mdot_hot, double mdot_cold) const;
+    /// The hot side's film conductance hA_hot at mdot_hot > 0 [W/K]. A caller that varies only
+    /// the cold flow (a fan search) computes it once and passes it to conductance().
+    double hotConductance(double mdot_hot) const;
+    /// operator()(mdot_hot, mdot_cold), bit for bit, given hA_hot = hotConductance(mdot_hot).
+    double conductance(double mdot_hot, double hA_hot, double mdot_cold) const;
 };
 
 struct HxResult {

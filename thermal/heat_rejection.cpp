@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/errors.h"
 #include "core/units.h"
@@ -20,12 +21,13 @@ double celsius(double K) { return units::kelvinToCelsius(K); }
 
 /// The fraction f in (0, 1) (air flow or pad wetting) with T_out(f) = setpoint, T_out
 /// decreasing in f, given
-/// T_out(0) > setpoint > T_out(1). Illinois (bracketed secant): superlinear, never leaves the
-/// bracket, and ends at round-off so finite-difference Jacobians of the caller stay clean.
+/// T_out(0) > setpoint > T_out(1) = outlet_at_1 (the caller has evaluated full air already).
+/// Illinois (bracketed secant): superlinear, never leaves the bracket, and ends at round-off so
+/// finite-difference Jacobians of the caller stay clean.
 template <class F>
-double solveFraction(F&& outlet, double setpoint) {
+double solveFraction(F&& outlet, double setpoint, double outlet_at_1) {
     double a = 0.0, b = 1.0;
-    double ga = outlet(a) - setpoint, gb = outlet(b) - setpoint;  // ga > 0 > gb
+    double ga = outlet(a) - setpoint, gb = outlet_at_1 - setpoint;  // ga > 0 > gb
     int side = 0;
     for (int i = 0; i < 100; ++i) {
         double c = (a * gb - b * ga) / (gb - ga);
@@ -221,34 +223,56 @@ double DryCooler::padsAllowed(double dry_bulb) const {
     return std::clamp((dry_bulb - spec_.switch_over_temp) / spec_.switch_band + 0.5, 0.0, 1.0);
 }
 
-DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f, double pads) const {
-    Outputs o;
-    const AmbientAir& a = in.air;
-    const double W_db = ambientHumidityRatio(a);
+DryCooler::Fixed DryCooler::fixedParts(const Inputs& in) const {
+    Fixed x;
+    x.W_db = ambientHumidityRatio(in.air);
+    x.mdot_w = coolant_.massFlow(in.flow);
+    x.C_w = x.mdot_w * coolant_.specificHeat(in.inlet_temp);
+    if (x.mdot_w > 0.0) {
+        x.hA_w = ua_.hotConductance(x.mdot_w);
+        x.h_in = coolant_.enthalpy(in.inlet_temp);
+        x.dh_frost = x.h_in - coolant_.enthalpy(coolant_.minTemperature());
+    }
+    return x;
+}
+
+DryCooler::AirInlet DryCooler::airInlet(const Inputs& in, const Fixed& x, double pads) const {
     // Pads cool the inlet air along its constant-wet-bulb line by the fraction `pads` of the
     // saturation effectiveness.
-    double T_ai = a.dry_bulb, W_ai = W_db;
-    o.adiabatic_fraction = pads;
+    const AmbientAir& a = in.air;
+    AirInlet ai{a.dry_bulb, x.W_db};
     if (pads > 0.0 && a.wet_bulb < a.dry_bulb) {
-        T_ai = a.dry_bulb - pads * spec_.saturation_effectiveness * (a.dry_bulb - a.wet_bulb);
-        W_ai = psychro::humidityRatioFromWetBulb(T_ai, std::min(a.wet_bulb, T_ai), a.pressure);
+        ai.T = a.dry_bulb - pads * spec_.saturation_effectiveness * (a.dry_bulb - a.wet_bulb);
+        ai.W = psychro::humidityRatioFromWetBulb(ai.T, std::min(a.wet_bulb, ai.T), a.pressure);
     }
-    o.air_inlet_temp = T_ai;
+    ai.v = psychro::moistAirSpecificVolume(ai.T, ai.W, a.pressure);
+    ai.cp = cpMoist(ai.W);
+    return ai;
+}
+
+DryCooler::Outputs DryCooler::trial(const Inputs& in, const Fixed& x, const AirInlet& ai, double f,
+                                    double pads) const {
+    Outputs o;
+    o.adiabatic_fraction = pads;
+    o.air_inlet_temp = ai.T;
     o.air_fraction = f;
-    const double mdot_w = coolant_.massFlow(in.flow);
-    const double v_air = psychro::moistAirSpecificVolume(T_ai, W_ai, a.pressure);
-    const double mdot_a = f * units_ * spec_.air_flow / v_air;
+    const double mdot_a = f * units_ * spec_.air_flow / ai.v;
     o.air_mass_flow = mdot_a;
-    const double C_w = mdot_w * coolant_.specificHeat(in.inlet_temp);
-    const double C_a = mdot_a * cpMoist(W_ai);
-    const HxResult hx = heatExchange(HxArrangement::CrossflowUnmixed, ua_(mdot_w, mdot_a), C_w,
-                                     in.inlet_temp, C_a, T_ai);
+    const double C_a = mdot_a * ai.cp;
+    const HxResult hx =
+        heatExchange(HxArrangement::CrossflowUnmixed, ua_.conductance(x.mdot_w, x.hA_w, mdot_a),
+                     x.C_w, in.inlet_temp, C_a, ai.T);
     o.effectiveness = hx.effectiveness;
-    o.heat_rejected = capHeat(coolant_, in.inlet_temp, mdot_w, hx.Q);
-    o.outlet_temp = coolant_.heatedTemperature(in.inlet_temp, mdot_w, -o.heat_rejected);
-    o.air_outlet_temp = C_a > 0.0 ? T_ai + o.heat_rejected / C_a : T_ai;
-    o.heat_to_air = C_a * (o.air_outlet_temp - T_ai);
-    const double evaporated = mdot_a * (W_ai - W_db);  // [kg/s]
+    // Freeze protection as capHeat(), and the outlet as Coolant::heatedTemperature(), from the
+    // enthalpies computed once.
+    o.heat_rejected =
+        !(x.mdot_w > 0.0) || hx.Q <= 0.0 ? hx.Q : std::min(hx.Q, x.mdot_w * x.dh_frost);
+    o.outlet_temp = x.mdot_w > 0.0
+                        ? coolant_.temperatureFromEnthalpy(x.h_in + -o.heat_rejected / x.mdot_w)
+                        : in.inlet_temp;
+    o.air_outlet_temp = C_a > 0.0 ? ai.T + o.heat_rejected / C_a : ai.T;
+    o.heat_to_air = C_a * (o.air_outlet_temp - ai.T);
+    const double evaporated = mdot_a * (ai.W - x.W_db);  // [kg/s]
     o.evaporation_rate = std::max(0.0, evaporated) / kMakeupWaterDensity;
     o.spray_water_rate = o.evaporation_rate * (1.0 + spec_.spray_overhead);
     const FanState fs = stageFans(fans_, f);
@@ -258,38 +282,57 @@ DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f, double pads
     return o;
 }
 
+DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f, double pads) const {
+    const Fixed x = fixedParts(in);
+    return trial(in, x, airInlet(in, x, pads), f, pads);
+}
+
 DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
     const std::string where = fmt::format("dry cooler '{}'", spec_.name);
     checkAmbient(in.air, where);
     checkWaterSide(where, coolant_, in.inlet_temp, in.flow, in.setpoint);
-    if (in.inlet_temp <= in.setpoint || in.flow <= 0.0) return evaluateAt(in, 0.0, 0.0);
+    const Fixed x = fixedParts(in);
+    const AirInlet dry = airInlet(in, x, 0.0);
+    if (in.inlet_temp <= in.setpoint || in.flow <= 0.0) return trial(in, x, dry, 0.0, 0.0);
     // The fans modulate up to the operator's limit (1 = rated speed); the pads come in at it.
     const double f_max = std::clamp(in.max_fan_speed, 0.0, 1.0);
-    const Outputs dry_full = evaluateAt(in, f_max, 0.0);
+    const Outputs dry_full = trial(in, x, dry, f_max, 0.0);
     const double allowed = padsAllowed(in.air.dry_bulb);
+    // A search's trials end at its root: the last one is kept and returned when the search
+    // stops on it (as it does unless it falls back to its bracket's midpoint).
+    Outputs last;
+    double last_x = std::numeric_limits<double>::quiet_NaN();
     if (dry_full.outlet_temp < in.setpoint) {
         // Dry operation meets the setpoint: fans modulate, pads stay dry (water first saved).
-        if (dry_full.heat_rejected <= 0.0) return evaluateAt(in, 0.0, 0.0);
-        const double f =
-            f_max *
-            solveFraction([&](double x) { return evaluateAt(in, f_max * x, 0.0).outlet_temp; },
-                          in.setpoint);
-        return evaluateAt(in, f, 0.0);
+        if (dry_full.heat_rejected <= 0.0) return trial(in, x, dry, 0.0, 0.0);
+        const double s = solveFraction(
+            [&](double v) {
+                last = trial(in, x, dry, f_max * v, 0.0);
+                last_x = v;
+                return last.outlet_temp;
+            },
+            in.setpoint, dry_full.outlet_temp);
+        return s == last_x ? last : trial(in, x, dry, f_max * s, 0.0);
     }
     if (allowed <= 0.0) {
         // Air no colder than the water: bypass instead of heating the water.
-        return dry_full.heat_rejected > 0.0 ? dry_full : evaluateAt(in, 0.0, 0.0);
+        return dry_full.heat_rejected > 0.0 ? dry_full : trial(in, x, dry, 0.0, 0.0);
     }
     // Fans at full speed and still short: wet the pads, as little as meets the setpoint.
-    const Outputs wet_full = evaluateAt(in, f_max, allowed);
+    const Outputs wet_full = trial(in, x, airInlet(in, x, allowed), f_max, allowed);
     if (wet_full.outlet_temp >= in.setpoint) {
-        return wet_full.heat_rejected > 0.0 ? wet_full : evaluateAt(in, 0.0, 0.0);
+        return wet_full.heat_rejected > 0.0 ? wet_full : trial(in, x, dry, 0.0, 0.0);
     }
-    const double pads =
-        allowed *
-        solveFraction([&](double x) { return evaluateAt(in, f_max, allowed * x).outlet_temp; },
-                      in.setpoint);
-    return evaluateAt(in, f_max, pads);
+    // No pads (v = 0) is the dry run at full fans, found above.
+    const double s = solveFraction(
+        [&](double v) {
+            if (v == 0.0) return dry_full.outlet_temp;
+            last = trial(in, x, airInlet(in, x, allowed * v), f_max, allowed * v);
+            last_x = v;
+            return last.outlet_temp;
+        },
+        in.setpoint, wet_full.outlet_temp);
+    return s == last_x ? last : trial(in, x, airInlet(in, x, allowed * s), f_max, allowed * s);
 }
 
 // --------------------------------------------------------------------------- cooling tower
@@ -507,7 +550,7 @@ CoolingTower::Outputs CoolingTower::evaluate(const Inputs& in) const {
     const double f =
         f_max *
         solveFraction([&](double x) { return waterSideAt(in, streams(in, f_max * x)).outlet_temp; },
-                      in.setpoint);
+                      in.setpoint, full.outlet_temp);
     return evaluateAt(in, f);
 }
 

@@ -160,6 +160,29 @@ public:
     const Coolant& coolant() const { return coolant_; }
 
 private:
+    /// What the trials of one evaluate() share: the water side and the ambient air do not
+    /// change with the fans or the pads. Computed once per call with the expressions a lone
+    /// evaluateAt() uses, so that every trial is evaluateAt()'s result bit for bit (the annual
+    /// figures are sensitive to round-off through the integrator's step choices).
+    struct Fixed {
+        double W_db = 0.0;      // [kg/kg] ambient humidity ratio
+        double mdot_w = 0.0;    // [kg/s] water
+        double C_w = 0.0;       // [W/K] water capacity rate
+        double hA_w = 0.0;      // [W/K] water-side film conductance (with water flowing)
+        double h_in = 0.0;      // [J/kg] inlet enthalpy (with water flowing)
+        double dh_frost = 0.0;  // [J/kg] inlet enthalpy above the table's lowest temperature
+    };
+    /// The air entering the coil at pad wetting `pads`.
+    struct AirInlet {
+        double T = 0.0;   // [K]
+        double W = 0.0;   // [kg/kg]
+        double v = 0.0;   // [m³/kg dry air]
+        double cp = 0.0;  // [J/(kg_da K)]
+    };
+    Fixed fixedParts(const Inputs& in) const;
+    AirInlet airInlet(const Inputs& in, const Fixed& x, double pads) const;
+    Outputs trial(const Inputs& in, const Fixed& x, const AirInlet& a, double f, double pads) const;
+
     DryCoolerSpec spec_;
     int units_;
     Coolant coolant_;
