@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -100,15 +101,17 @@ double TrainingJob::multiplierIntegral(double a, double b) const {
     a = std::max(a, start);
     b = std::min(b, end());
     if (b <= a) return 0.0;
-    // m is linear between its corners: the trapezoid rule on each piece is exact.
+    // m is linear between its corners: the trapezoid rule on each piece is exact. (At most
+    // four cuts: on the stack, as this runs for every rack at every new time.)
     const double e = start + duration;
-    std::vector<double> cuts{a, b};
+    std::array<double, 4> cuts{a, b};
+    std::size_t n = 2;
     for (double c : {start + rampUp(), e}) {
-        if (c > a && c < b) cuts.push_back(c);
+        if (c > a && c < b) cuts[n++] = c;
     }
-    std::sort(cuts.begin(), cuts.end());
+    std::sort(cuts.begin(), cuts.begin() + static_cast<std::ptrdiff_t>(n));
     double sum = 0.0;
-    for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+    for (std::size_t i = 0; i + 1 < n; ++i) {
         const double x = cuts[i], y = cuts[i + 1];
         if (y <= x) continue;
         const double h = y - x, d = 1e-9 * h;  // one-sided values at the corners
@@ -123,17 +126,21 @@ int TrainingJob::lastCycle() const {
     return static_cast<int>(std::max(0.0, std::ceil(duration / checkpoint_interval) - 1.0));
 }
 
-std::pair<double, double> TrainingJob::cycle(int k) const {
-    if (lastCycle() == 0) return {start, end()};
+std::pair<double, double> TrainingJob::cycle(int k) const { return cycle(k, lastCycle()); }
+
+std::pair<double, double> TrainingJob::cycle(int k, int last) const {
+    if (last == 0) return {start, end()};
     const double a = k == 0 ? start : start + k * checkpoint_interval;
-    const double b = k == lastCycle() ? end() : start + (k + 1) * checkpoint_interval;
+    const double b = k == last ? end() : start + (k + 1) * checkpoint_interval;
     return {a, b};
 }
 
-double TrainingJob::cycleLevel(int k) const {
+double TrainingJob::cycleLevel(int k) const { return cycleLevel(k, lastCycle()); }
+
+double TrainingJob::cycleLevel(int k, int last) const {
     const double mean = meanLevel();
     if (k == 0) return mean;  // no checkpoint before the first interval has passed
-    const auto [a, b] = cycle(k);
+    const auto [a, b] = cycle(k, last);
     const double M = multiplierIntegral(a, b);
     if (!(M > 0.0)) return mean;
     const double dip = multiplierIntegral(a, std::min(a + checkpoint_duration, b));
@@ -143,9 +150,10 @@ double TrainingJob::cycleLevel(int k) const {
 double TrainingJob::averagedUtilization(double t) const {
     const double m = multiplier(t);
     if (m <= 0.0) return 0.0;
-    if (lastCycle() == 0) return m * meanLevel();
+    const int last = lastCycle();
+    if (last == 0) return m * meanLevel();
     const double k = std::floor((t - start) / checkpoint_interval);
-    return m * cycleLevel(static_cast<int>(std::clamp(k, 0.0, double(lastCycle()))));
+    return m * cycleLevel(static_cast<int>(std::clamp(k, 0.0, double(last))), last);
 }
 
 double TrainingJob::integral(double t0, double t1) const {

@@ -166,6 +166,9 @@ public:
     double rampUp() const;
 
 private:
+    // cycle() and cycleLevel() given last = lastCycle() (computed once per evaluation).
+    std::pair<double, double> cycle(int k, int last) const;
+    double cycleLevel(int k, int last) const;
     double multiplier(double t) const;                    // ramp factor m(t) ∈ [0, 1]
     double multiplierIntegral(double a, double b) const;  // ∫ m dt over [a, b], exact
     bool inCheckpoint(double t) const;
