@@ -82,5 +82,15 @@ TEST(Component, MisorderedDeclarationNamesComponentPortAndBothIndices) {
         << state;
 }
 
+TEST(Component, UnknownPortNameListsTheValidOnes) {
+    const Heater h("heater", false);
+    EXPECT_EQ(modelErrorOf([&] { (void)h.inputIndex("powr"); }),
+              "component 'heater' has no input 'powr'; its inputs are: power, ambient_temp");
+    EXPECT_EQ(modelErrorOf([&] { (void)h.outputIndex("temp_out"); }),
+              "component 'heater' has no output 'temp_out'; its outputs are: temp, loss");
+    EXPECT_EQ(modelErrorOf([&] { (void)h.stateIndex("T"); }),
+              "component 'heater' has no state 'T'; its states are: temp");
+}
+
 }  // namespace
 }  // namespace dctwin
