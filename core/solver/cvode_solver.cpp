@@ -30,6 +30,7 @@
 #include "core/errors.h"
 #include "core/solver/ode_solver.h"
 #include "core/solver/serial_vector_ops.h"
+#include "core/solver/sparse_matrix_ops.h"
 
 namespace dctwin {
 namespace {
@@ -278,7 +279,10 @@ public:
             colour();
             matrix_.reset(SUNSparseMatrix(m, m, static_cast<sunindextype>(pattern_.nnz()), CSC_MAT,
                                           ctx_.get()));
-            if (matrix_) linsol_.reset(SUNLinSol_KLU(y_.get(), matrix_.get(), ctx_.get()));
+            if (matrix_) {
+                useCompiledSparseOps(matrix_.get());  // CVODE's saved copy of J clones them
+                linsol_.reset(SUNLinSol_KLU(y_.get(), matrix_.get(), ctx_.get()));
+            }
         } else {
             matrix_.reset(SUNDenseMatrix(m, m, ctx_.get()));
             if (matrix_) linsol_.reset(SUNLinSol_Dense(y_.get(), matrix_.get(), ctx_.get()));
