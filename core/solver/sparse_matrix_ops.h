@@ -5,8 +5,8 @@
 // Why: as serial_vector_ops.h explains, Debian 12's SUNDIALS 6.4.1 libraries are built without
 // optimisation. Every Jacobian update runs the sparse matrix's zero, copy and "c·A + I"
 // operations over all nonzeros (CVODE keeps a saved copy of J and forms M = I − γJ from it);
-// perf put them at 1.4 % of a 1,390-rack annual run, 2.6 % of the 64-rack transient hour and
-// 3 % of a 5,560-rack week, in library loops that keep their counters on the stack.
+// perf put them at 1.4 % of a 1,390-rack annual run, 2.6–2.8 % of the 64-rack transient hour
+// (two runs) and 3 % of a 5,560-rack week, in library loops that keep their counters on the stack.
 //
 // A SUNMatrix carries its own table of operations. useCompiledSparseOps() points zero, copy,
 // scaleaddi and clone (so that CVODE's saved copy gets them too) at this file's versions, which
