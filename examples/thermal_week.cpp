@@ -173,6 +173,7 @@ ThermalWeekSummary runThermalWeekExample(const std::filesystem::path& epw,
         sys.connect(fmt::format("cdu.rack_flow_{}", i), fmt::format("mixer.flow_{}", i));
     }
     sys.connect("mixer.temp", "cdu.secondary_return_temp");
+    sys.connect("mixer.temp_max", "cdu.critical_return_temp");
     sys.connect("pipe_supply.outlet_temp", "cdu.facility_supply_temp");
     sys.setInput("cdu.supply_temp_setpoint", o.tcs_supply_setpoint);
     sys.connect("cdu.facility_return_temp", "pipe_return.inlet_temp");

@@ -304,6 +304,7 @@ void SiteModel::addCduGroup(std::size_t h, const CduGroup& g,
         addRack(g, k, n, ++position, suffix, sources[k], cs, sums);
     }
     connect(cs.mixer, "temp", cs.cdu, "secondary_return_temp");
+    connect(cs.mixer, "temp_max", cs.cdu, "critical_return_temp");
     connect(hall.pipe_supply, "outlet_temp", cs.cdu, "facility_supply_temp");
     // The facility pumps decide how much of its design flow a CDU can draw: all of it unless
     // pumps are lost beyond the standby, which the failure schedule alone decides.

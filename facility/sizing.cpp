@@ -87,7 +87,7 @@ std::pair<double, double> operatingRack(const CoolingSpec& c, const RackEntry& e
     // pressure on it (thermal/cdu.h); otherwise the rack draws its loop's design flow.
     const bool on_rise =
         c.cdu.control_variable == "delta_t" ||
-        (c.cdu.control_variable == "differential_pressure" && c.cdu.dp_reset == "delta_t");
+        (c.cdu.control_variable == "differential_pressure" && c.cdu.dp_reset != "none");
     double Tj = e.rack.die_ref_temp, Q = 0.0;
     for (int it = 0; it < 100; ++it) {
         const power::RackPowerResult r = rpm.evaluate(1.0, Tj);

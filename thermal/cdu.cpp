@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/errors.h"
 #include "core/units.h"
@@ -75,7 +76,7 @@ CduSpec CduSpec::fromJson(const JsonView& v, std::string name) {
     s.control_variable =
         v.choice("control_variable", {"differential_pressure", "flow", "delta_t", "constant_speed"},
                  s.control_variable);
-    s.dp_reset = v.choice("dp_reset", {"delta_t", "none"}, s.dp_reset);
+    s.dp_reset = v.choice("dp_reset", {"critical_rack", "delta_t", "none"}, s.dp_reset);
     s.dp_setpoint = v.quantity("dp_setpoint", {"kPa"}, s.dp_setpoint);
     s.dp_min = v.quantity("dp_min", {"kPa"}, s.dp_min);
     s.flow_setpoint = v.quantity("flow_setpoint", {"Lpm"}, s.flow_setpoint);
@@ -255,6 +256,11 @@ Cdu::Variable variableOf(const std::string& name) {
     if (name == "constant_speed") return Cdu::Variable::ConstantSpeed;
     return Cdu::Variable::DifferentialPressure;
 }
+Cdu::Reset resetOf(const std::string& name) {
+    if (name == "delta_t") return Cdu::Reset::MixedDeltaT;
+    if (name == "none") return Cdu::Reset::None;
+    return Cdu::Reset::CriticalRack;
+}
 }  // namespace
 
 Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
@@ -271,7 +277,7 @@ Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
       racks_(0.0),
       control_(control),
       variable_(variableOf(model_.spec().control_variable)),
-      dp_reset_(model_.spec().dp_reset == "delta_t") {
+      reset_(resetOf(model_.spec().dp_reset)) {
     for (const auto& s : manifold_.rackSlots()) racks_ += s.weight;
     if (!(control_.Kp > 0 && control_.Ti > 0 && control_.valve_min > 0 && control_.valve_min < 1 &&
           control_.valve_start >= 0 && control_.valve_start <= 1)) {
@@ -320,6 +326,10 @@ Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
     addInput(kPumpsFailed, {"pumps_failed", "1", 1.0, 0.0, "failed secondary pumps"});
     addInput(kDpSetpoint, {"dp_setpoint", "Pa", s.dp_setpoint, s.dp_setpoint,
                            "header differential-pressure setpoint (upper limit of the reset)"});
+    addInput(kCriticalReturnTemp,
+             {"critical_return_temp", "K", d.secondary_return_temp,
+              std::numeric_limits<double>::quiet_NaN(),
+              "hottest rack return temperature (differential-pressure reset on critical_rack)"});
     for (std::size_t i = 0; i < manifold_.rackSlots().size(); ++i) {
         addInput(kFirstValve + i, {fmt::format("valve_{}", i + 1), "1", 1.0, 1.0,
                                    "balancing-valve opening of a rack branch"});
@@ -450,6 +460,15 @@ void Cdu::checkInputs(std::span<const double> u, bool with_return) const {
     // computeOutputs must not read secondary_return_temp: no output depends on it, so the
     // System may evaluate the CDU before the racks and hand it a stale value.
     if (with_return) temp(kReturnTemp, "secondary_return_temp", s);
+    // Unconnected, critical_return_temp is NaN: a constant would freeze the reset silently.
+    if (with_return && variable_ == Variable::DifferentialPressure &&
+        reset_ == Reset::CriticalRack && !std::isfinite(u[kCriticalReturnTemp])) {
+        throw InputError(fmt::format(
+            "CDU '{}': critical_return_temp = {}; dp_reset 'critical_rack' needs the hottest "
+            "rack's return temperature connected (a Mixer's temp_max); valid dp_reset choices: "
+            "critical_rack, delta_t (the mixed return), none",
+            name(), u[kCriticalReturnTemp]));
+    }
     temp(kFacSupplyTemp, "facility_supply_temp", f);
     temp(kSetpoint, "supply_temp_setpoint", s);
 }
@@ -516,22 +535,26 @@ void Cdu::derivatives(std::span<const double> x, std::span<const double> u, doub
     // Pump controller and drive; the differential-pressure reset.
     const double dT = u[kReturnTemp] - x[kSupply];
     const double e_dT = (dT - spec.delta_t_setpoint) / spec.delta_t_setpoint;
+    const double dT_reset =
+        (reset_ == Reset::CriticalRack ? u[kCriticalReturnTemp] : u[kReturnTemp]) - x[kSupply];
+    const double e_reset = (dT_reset - spec.delta_t_setpoint) / spec.delta_t_setpoint;
     const double dp_hi = u[kDpSetpoint];
     const double dp_lo = std::min(spec.dp_min, dp_hi);
     // The reset is a PI itself: proportional on the ΔT error over the setpoint range, so a
     // load step moves the setpoint at once and the integral trims the rest.
     const double range = dp_hi - dp_lo;
-    const double R_cmd = x[kReset] + spec.reset_gain * range * e_dT;
+    const double R_cmd = x[kReset] + spec.reset_gain * range * e_reset;
     const double R = std::clamp(R_cmd, dp_lo, dp_hi);
-    if (variable_ == Variable::DifferentialPressure && dp_reset_) {
-        dxdt[kReset] = range / spec.reset_time * e_dT + (R - R_cmd) / spec.reset_time;
+    const bool resets = reset_ != Reset::None;
+    if (variable_ == Variable::DifferentialPressure && resets) {
+        dxdt[kReset] = range / spec.reset_time * e_reset + (R - R_cmd) / spec.reset_time;
     } else {
         dxdt[kReset] = (dp_hi - x[kReset]) / spec.reset_time;  // tracks the setpoint, unused
     }
     double e = 0.0;
     switch (variable_) {
         case Variable::DifferentialPressure: {
-            const double r = dp_reset_ ? R : dp_hi;
+            const double r = resets ? R : dp_hi;
             e = (r - header_dp) / r;
             break;
         }
@@ -636,11 +659,11 @@ bool Cdu::derivativeDependsOnInput(std::size_t row, std::size_t i) const {
         case kIntegral:
             return i == kSetpoint;
         case kReset:
-            return i == kReturnTemp || i == kDpSetpoint;
+            return i == kReturnTemp || i == kDpSetpoint || i == kCriticalReturnTemp;
         case kSpeed:
         case kPumpIntegral:
-            return i == kReturnTemp || i == kDpSetpoint || i == kPumpSpeed || i == kPumpsFailed ||
-                   i >= kFirstValve;
+            return i == kReturnTemp || i == kDpSetpoint || i == kCriticalReturnTemp ||
+                   i == kPumpSpeed || i == kPumpsFailed || i >= kFirstValve;
         default:
             return true;
     }

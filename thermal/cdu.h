@@ -28,8 +28,14 @@
 // supply temperature difference ΔT. A differential-pressure setpoint may be reset on ΔT as
 // ASHRAE 90.1-2019 §6.5.4.2 asks of variable-flow pumping (the setpoint falls when the racks
 // need less flow, so the flow follows the load):
-//   e_ΔT = (ΔT − ΔT_set)/ΔT_set,  R* = R + K_r·(Δp_max − Δp_min)·e_ΔT,
+//   e_ΔT = (ΔT_r − ΔT_set)/ΔT_set,  R* = R + K_r·(Δp_max − Δp_min)·e_ΔT,
 //   r = clamp(R*, Δp_min, Δp_max),  dR/dt = (Δp_max − Δp_min)/T_reset·e_ΔT + (r − R*)/T_reset
+// ΔT_r is the rise of the critical rack, T_ret,max − T_ss ("critical_rack", the catalog's
+// choice), or of the mixed return, T_ret − T_ss ("delta_t"). §6.5.4.2 resets on the zone that
+// needs the most pressure; the rack branches have no control valves to say which, so the
+// hottest return does. On the mixed return, racks idling beside a training rack hide its rise:
+// in a campus with one job per rack, 32 to 84 racks ran 30 K above their supply with ~60 L/min
+// and throttled for their first 16 h while the mixed ΔT sat at its 10 K setpoint.
 // "constant_speed" runs the pumps at the speed input (the behaviour before pump control).
 // Hold-up nodes (why: they make the CDU's temperature outputs states, so racks → CDU → racks
 // and CDU → facility loop → CDU have no algebraic loop; physically the HX channels, headers
@@ -59,6 +65,7 @@
 // | input  | pump_speed              | 1    | speed (constant_speed) or maximum speed      |
 // | input  | pumps_failed            | 1    | failed secondary pumps                       |
 // | input  | dp_setpoint             | Pa   | header Δp setpoint (upper limit when reset)  |
+// | input  | critical_return_temp    | K    | hottest rack return (derivatives only)       |
 // | input  | valve_<i>               | 1    | balancing-valve opening of rack slot i       |
 // | output | secondary_supply_temp   | K    | — (state)                                    |
 // | output | facility_return_temp    | K    | — (state)                                    |
@@ -114,7 +121,7 @@ struct CduSpec {
     double drive_fixed_loss = 0.015;        // [1] of design electric power, per running drive
     // Pump control (secondary): see the header comment.
     std::string control_variable = "differential_pressure";  // | flow | delta_t | constant_speed
-    std::string dp_reset = "delta_t";                        // | none
+    std::string dp_reset = "critical_rack";                  // | delta_t | none
     double dp_setpoint = 100e3;      // [Pa] header Δp (upper limit of the reset)
     double dp_min = 10e3;            // [Pa] lower limit of the reset
     double flow_setpoint = 0.0;      // [m³/s] total secondary flow (flow mode); 0: design flow
@@ -219,6 +226,7 @@ public:
         kPumpSpeed,
         kPumpsFailed,
         kDpSetpoint,
+        kCriticalReturnTemp,
         kFirstValve  // valve_<i> of slot i follow
     };
     enum Output : std::size_t {
@@ -238,6 +246,8 @@ public:
         kFirstRackFlow  // rack_flow_<i> of slot i follow
     };
     enum class Variable { DifferentialPressure, Flow, DeltaT, ConstantSpeed };
+    /// What the differential-pressure setpoint is reset on (CduSpec::dp_reset).
+    enum class Reset { None, MixedDeltaT, CriticalRack };
 
     /// The racks it serves as branch types and slots (thermal/hydraulics.h); slot i has the
     /// input valve_<i+1> and the output rack_flow_<i+1>.
@@ -265,6 +275,7 @@ public:
     const Control& control() const { return control_; }
     const RackManifold& manifold() const { return manifold_; }
     Variable variable() const { return variable_; }
+    Reset reset() const { return reset_; }
     double racksServed() const { return racks_; }
     /// Heat stored in the two hold-up nodes relative to T_ref of each coolant.           [J]
     double storedEnergy(std::span<const double> x) const;
@@ -294,7 +305,7 @@ private:
     double racks_;
     Control control_;
     Variable variable_;
-    bool dp_reset_;     // the differential-pressure setpoint is reset on the TCS rise
+    Reset reset_;       // what the differential-pressure setpoint is reset on
     double M_s_, M_f_;  // [kg] hold-up masses
 };
 

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/errors.h"
 #include "core/units.h"
@@ -110,11 +112,13 @@ Mixer::Mixer(std::string name, Coolant coolant, std::vector<double> multipliciti
     addOutput(kTemp, {"temp", "K", nominal_temp, 0.0, "mixed temperature"});
     addOutput(kFlow,
               {"flow", "m3/s", std::max(nominal_flow, nominal_flow * total), 0.0, "total flow"});
+    addOutput(kTempMax, {"temp_max", "K", nominal_temp, 0.0, "hottest stream's temperature"});
 }
 
 void Mixer::computeOutputs(double, std::span<const double>, std::span<const double> u,
                            std::span<double> y) const {
     double m = 0.0, H = 0.0, V = 0.0, Tw = 0.0, W = 0.0;
+    double T_max = -std::numeric_limits<double>::infinity();
     for (std::size_t j = 0; j < w_.size(); ++j) {
         const double T = u[2 * j], flow = u[2 * j + 1];
         if (!(flow >= 0.0) || !std::isfinite(flow)) {
@@ -129,13 +133,24 @@ void Mixer::computeOutputs(double, std::span<const double>, std::span<const doub
         V += w_[j] * flow;
         Tw += w_[j] * T;
         W += w_[j];
+        if (w_[j] > 0.0) T_max = std::max(T_max, T);
     }
     y[kTemp] = m > 0.0 ? coolant_.temperatureFromEnthalpy(H / m) : (W > 0.0 ? Tw / W : u[0]);
     y[kFlow] = V;
+    if (W > 0.0) {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < w_.size(); ++j) {
+            if (w_[j] > 0.0) sum += w_[j] * std::exp((u[2 * j] - T_max) / kMaxSmoothing);
+        }
+        y[kTempMax] = T_max + kMaxSmoothing * std::log(sum / W);
+    } else {
+        y[kTempMax] = u[0];
+    }
 }
 
 bool Mixer::outputDependsOnInput(std::size_t o, std::size_t i) const {
-    return o == kTemp || i % 2 == 1;  // total flow sees the flows only
+    if (o == kTemp) return true;
+    return o == kFlow ? i % 2 == 1 : i % 2 == 0;  // total flow sees the flows, temp_max temps
 }
 
 }  // namespace dctwin::thermal

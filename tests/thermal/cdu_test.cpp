@@ -16,6 +16,7 @@
 #include "core/simulator.h"
 #include "core/system.h"
 #include "core/units.h"
+#include "thermal/pipe.h"
 #include "thermal/rack_loop.h"
 
 namespace dctwin::thermal {
@@ -275,6 +276,7 @@ std::map<std::string, double> settleCdu(const CduModel& m, double T_ret, double 
     System sys;
     sys.add(makeCdu(m, 8));
     sys.setInput("cdu.secondary_return_temp", T_ret);
+    sys.setInput("cdu.critical_return_temp", T_ret);  // 8 equal racks: the hottest is the mix
     sys.setInput("cdu.facility_supply_temp", celsiusToKelvin(30));
     sys.setInput("cdu.supply_temp_setpoint", celsiusToKelvin(35));
     sys.setInput("cdu.dp_setpoint", m.spec().dp_setpoint);
@@ -325,6 +327,90 @@ TEST(Cdu, ResetOnTemperatureDifferenceCutsIdlePumpPowerBelowThirtyPercent) {
     EXPECT_GE(idle.at("pump_speed"), m.spec().min_speed - 1e-9);
 }
 
+/// One training rack (130 kW to liquid) and seven idle ones (20 kW each) on one CDU, as racks
+/// with their own jobs share a CDU in a campus: rack loops, the return mixer and the CDU wired
+/// as the site model wires them, settled for 4 h at a 30 °C facility supply. The temperature
+/// rises of the hot rack and of the mixed return, and the header Δp.
+struct HotRackRun {
+    double hot_rise, mixed_rise, header_dp, hot_flow;
+};
+HotRackRun settleHotRack(const std::string& reset) {
+    const CduModel m(CduSpec::fromCatalog("vertiv_xdu1350", Json{{"dp_reset", reset}}));
+    const Coolant& pg = m.secondaryCoolant();
+    RackLoopParams hot = RackLoopParams::fromCatalog("gb300_nvl72");
+    RackLoopParams idle = hot;
+    idle.count = 7.0;
+    System sys;
+    sys.add(std::make_shared<const Cdu>(
+        "cdu", m,
+        std::vector<RackBranch>{
+            RackBranch(hot.branch, FluidState::of(pg, 313.15), 4.0 * hot.flow_design)},
+        std::vector<RackManifold::Slot>{{0, 1.0}, {0, 7.0}}));
+    sys.add(std::make_shared<const RackLoop>("hot", pg, hot));
+    sys.add(std::make_shared<const RackLoop>("idle", pg, idle));
+    sys.add(std::make_shared<const Mixer>("mix", pg, std::vector<double>{1.0, 7.0}));
+    for (const char* r : {"hot", "idle"}) {
+        sys.connect(std::string("cdu.secondary_supply_temp"), std::string(r) + ".supply_temp");
+    }
+    sys.connect("cdu.rack_flow_1", "hot.flow");
+    sys.connect("cdu.rack_flow_2", "idle.flow");
+    sys.connect("hot.outlet_temp", "mix.temp_1");
+    sys.connect("cdu.rack_flow_1", "mix.flow_1");
+    sys.connect("idle.outlet_temp", "mix.temp_2");
+    sys.connect("cdu.rack_flow_2", "mix.flow_2");
+    sys.connect("mix.temp", "cdu.secondary_return_temp");
+    sys.connect("mix.temp_max", "cdu.critical_return_temp");
+    sys.setInput("hot.heat_liquid", 130e3);
+    sys.setInput("idle.heat_liquid", 20e3);
+    sys.setInput("cdu.facility_supply_temp", celsiusToKelvin(30));
+    sys.setInput("cdu.supply_temp_setpoint", celsiusToKelvin(35));
+    sys.setInput("cdu.dp_setpoint", m.spec().dp_setpoint);
+    sys.finalize();
+    Recorder rec(sys);
+    for (const char* port : {"hot.outlet_temp", "mix.temp", "cdu.secondary_supply_temp",
+                             "cdu.header_dp", "cdu.rack_flow_1"}) {
+        rec.addOutput(port, "t", port);
+    }
+    SimulationOptions o;
+    o.t_end = 4 * 3600.0;
+    o.output_interval = o.t_end;
+    Simulator sim(sys, o);
+    sim.run(rec);
+    auto last = [&](std::size_t i) { return rec.results().channels[i].values.back(); };
+    return {last(0) - last(2), last(1) - last(2), last(3), last(4)};
+}
+
+TEST(Cdu, CriticalRackResetHoldsTheHottestRackNotTheMix) {
+    // Reset on the critical rack (the catalog's choice): the reset integral rests where the
+    // mixer's smooth maximum T* + s·ln(Σ w_j·e^((T_j − T*)/s)/Σ w_j) is 10 K above the supply.
+    // The idle racks sit ~8 K below the hot one, so their terms are e^(−8/0.3) ≈ 3e-12 and
+    // the maximum is T_hot + 0.3·ln(1/8) = T_hot − 0.6238 K: the hot rack rises 10.624 K. Its
+    // flow then carries its 130 kW: V̇ = Q/(ρ·c_p·ΔT), ρ the density the loop's volume flows
+    // are taken at and c_p = 3.93 kJ/(kg·K) for 25 % propylene glycol at 40 °C (ASHRAE
+    // Handbook—Fundamentals 2017, ch. 31, propylene glycol solutions), within 1 %.
+    const HotRackRun critical = settleHotRack("critical_rack");
+    std::printf("critical_rack: hot rise %.4f K, mixed %.3f K, header %.1f kPa, hot %.1f L/min\n",
+                critical.hot_rise, critical.mixed_rise, critical.header_dp / 1e3,
+                critical.hot_flow * 60000.0);
+    EXPECT_NEAR(critical.hot_rise, 10.0 + 0.3 * std::log(8.0), 0.01);
+    const Coolant pg = Coolant::byName("PG25");
+    const double by_hand = 130e3 / (pg.referenceDensity() * 3930.0 * critical.hot_rise);
+    EXPECT_NEAR(critical.hot_flow, by_hand, 0.01 * by_hand);
+    EXPECT_GT(critical.header_dp, 10e3);  // off the floor: the hot rack asks for pressure
+    // Reset on the mixed return (as before): 270 kW over 8 racks' worth of equal branches
+    // needs less than the floor's flow for a 10 K mix, so the header rests on its 10 kPa floor
+    // and every branch draws the same flow (up to the branch law's viscosity term). On equal
+    // flows the rises go as the heats: the hot rack rises 130/(270/8) = 3.85× the mix, ~30 K,
+    // where its junctions would throttle.
+    const HotRackRun mixed = settleHotRack("delta_t");
+    std::printf("delta_t: hot rise %.3f K, mixed %.4f K, header %.1f kPa\n", mixed.hot_rise,
+                mixed.mixed_rise, mixed.header_dp / 1e3);
+    EXPECT_NEAR(mixed.header_dp, 10e3, 1e-3 * 10e3);
+    EXPECT_LT(mixed.mixed_rise, 10.0);
+    EXPECT_NEAR(mixed.hot_rise, 130.0 / 33.75 * mixed.mixed_rise, 0.02 * mixed.hot_rise);
+    EXPECT_GT(mixed.hot_rise, 2.5 * critical.hot_rise);
+}
+
 TEST(Cdu, ConstantSpeedHalfSpeedPowerIsAnEighthPlusTheDriveLoss) {
     // On 8 branches of fittings only (Δp ∝ Q², with the CDU's k·Q² a parabola through the
     // origin), half speed moves half the flow and draws (0.5)³ of the curve power plus the
@@ -342,7 +428,7 @@ TEST(Cdu, ConstantSpeedHalfSpeedPowerIsAnEighthPlusTheDriveLoss) {
     std::vector<double> x{308.15, 310.0, 0.5, 1.0, 1.0, 100e3};
     std::vector<double> y(cdu.outputs().size());
     auto at = [&](double speed) {
-        std::vector<double> u{318.15, 303.15, 0.03, 308.15, speed, 0.0, 100e3, 1.0};
+        std::vector<double> u{318.15, 303.15, 0.03, 308.15, speed, 0.0, 100e3, 318.15, 1.0};
         cdu.computeOutputs(0, x, u, y);
         return std::make_pair(y[Cdu::kOutSecondaryFlow], y[Cdu::kOutPumpPower]);
     };
@@ -389,7 +475,8 @@ TEST(Cdu, StructureLetsRacksFeedThroughAndNoNanOverTheRange) {
                             std::vector<double> x{
                                 celsiusToKelvin(35), celsiusToKelvin(38), 0.5, speed, speed, 50e3};
                             std::vector<double> u{T_ret, T_fs,   avail, celsiusToKelvin(35),
-                                                  1.0,   failed, 100e3, valve};
+                                                  1.0,   failed, 100e3, T_ret,
+                                                  valve};
                             cdu.computeOutputs(0, x, u, y);
                             cdu.computeDerivatives(0, x, u, dx);
                             for (double v : y) ASSERT_TRUE(std::isfinite(v));
@@ -407,17 +494,17 @@ TEST(Cdu, StructureLetsRacksFeedThroughAndNoNanOverTheRange) {
         }
     }
     std::vector<double> x{308.0, 310.0, 0.5, 0.5, 0.5, 50e3};
-    EXPECT_THROW(
-        cdu.computeOutputs(0, x, std::vector<double>{318, 303, -1.0, 308, 1, 0, 100e3, 1.0}, y),
-        InputError);
-    EXPECT_THROW(
-        cdu.computeOutputs(0, x, std::vector<double>{318, 303, 0.03, 308, 2.0, 0, 100e3, 1.0}, y),
-        InputError);
-    EXPECT_THROW(
-        cdu.computeOutputs(0, x, std::vector<double>{318, 303, 0.03, 308, 1.0, 0, 100e3, 1.5}, y),
-        InputError);
+    EXPECT_THROW(cdu.computeOutputs(
+                     0, x, std::vector<double>{318, 303, -1.0, 308, 1, 0, 100e3, 318, 1.0}, y),
+                 InputError);
+    EXPECT_THROW(cdu.computeOutputs(
+                     0, x, std::vector<double>{318, 303, 0.03, 308, 2.0, 0, 100e3, 318, 1.0}, y),
+                 InputError);
+    EXPECT_THROW(cdu.computeOutputs(
+                     0, x, std::vector<double>{318, 303, 0.03, 308, 1.0, 0, 100e3, 318, 1.5}, y),
+                 InputError);
     EXPECT_THROW(cdu.computeDerivatives(
-                     0, x, std::vector<double>{400, 303, 0.03, 308, 1, 0, 100e3, 1.0}, dx),
+                     0, x, std::vector<double>{400, 303, 0.03, 308, 1, 0, 100e3, 400, 1.0}, dx),
                  InputError);
     EXPECT_THROW(CduSpec::fromCatalog("vertiv_xdu9999"), InputError);
     // A record asking for the impossible (approach too small for its flows).

@@ -161,6 +161,44 @@ TEST(Mixer, EnthalpyWeightedAndConservative) {
     EXPECT_FALSE(mix.outputDependsOnInput(flow, in("temp_1")));
 }
 
+TEST(Mixer, TempMaxIsASmoothMaximumThatLumpingLeavesAlone) {
+    // temp_max = T* + s·ln(Σ w_j·e^((T_j − T*)/s)/Σ w_j), s = 0.3 K (thermal/pipe.h).
+    const Coolant pg = Coolant::byName("PG25");
+    const double s = Mixer::kMaxSmoothing;
+    auto tempMax = [&](const Mixer& mix, const std::vector<double>& temps) {
+        std::vector<double> u(mix.inputs().size()), y(mix.outputs().size());
+        for (std::size_t j = 0; j < temps.size(); ++j) {
+            u[2 * j] = temps[j];
+            u[2 * j + 1] = 0.003;
+        }
+        mix.computeOutputs(0, {}, u, y);
+        return y[mix.outputIndex("temp_max")];
+    };
+    const double T = celsiusToKelvin(45);
+    // All streams equal: the maximum is that temperature, lumped or not.
+    EXPECT_NEAR(tempMax(Mixer("m", pg, {8.0}), {T}), T, 1e-12);
+    EXPECT_NEAR(tempMax(Mixer("m", pg, {3.0, 5.0}), {T, T}), T, 1e-12);
+    // One rack 8 K above seven others: T_hot + s·ln((1 + 7·e^(−8/s))/8), by hand
+    // T_hot − 0.623832 K (e^(−26.7) is below double precision next to 1).
+    const double hot = T + 8.0;
+    EXPECT_NEAR(tempMax(Mixer("m", pg, {1.0, 7.0}), {hot, T}), hot - 0.3 * std::log(8.0), 1e-9);
+    EXPECT_NEAR(hot - 0.3 * std::log(8.0), hot - 0.623832, 1e-6);
+    // Lumping: seven racks as one stream of multiplicity 7 or as seven streams, the same.
+    EXPECT_NEAR(tempMax(Mixer("m", pg, {1.0, 7.0}), {T + 0.4, T}),
+                tempMax(Mixer("m", pg, {1, 1, 1, 1, 1, 1, 1, 1}), {T + 0.4, T, T, T, T, T, T, T}),
+                1e-12);
+    // Two racks 0.2 K apart, weights 1 and 1: T_hi + s·ln((1 + e^(−0.2/s))/2), by hand
+    // e^(−2/3) = 0.513417, ln(0.756709) = −0.278777, × 0.3 = −0.083633 K.
+    EXPECT_NEAR(tempMax(Mixer("m", pg, {1.0, 1.0}), {T + 0.2, T}), T + 0.2 - 0.083633, 1e-6);
+    // A stream of multiplicity 0 is not there, however hot.
+    EXPECT_NEAR(tempMax(Mixer("m", pg, {1.0, 0.0}), {T, T + 30}), T, 1e-12);
+    EXPECT_NEAR(s, 0.3, 0.0);
+    // It reads temperatures only.
+    const Mixer mix("m", pg, {1.0, 1.0});
+    EXPECT_TRUE(mix.outputDependsOnInput(mix.outputIndex("temp_max"), mix.inputIndex("temp_2")));
+    EXPECT_FALSE(mix.outputDependsOnInput(mix.outputIndex("temp_max"), mix.inputIndex("flow_2")));
+}
+
 TEST(WaterMeter, AccumulatesRatesAndSumsMakeUp) {
     System sys;
     sys.add(std::make_shared<const WaterUseMeter>("water", 1e-3));
