@@ -185,7 +185,15 @@ std::shared_ptr<const ObjectSpec> cduSpec() {
     auto s = spec("CDUs: a catalog model with optional overrides, and how racks share them.");
     s->choice("model", thermalNames("cdus.json"), "vertiv_xdu1350", "CDU model in cdus.json")
         .integer("racks_per_cdu", 1, 64, 8, "racks served by one CDU")
-        .choice("redundancy", {"N", "N+1", "2N"}, "N+1", "installed spare CDUs");
+        .choice("redundancy", {"N", "N+1", "2N"}, "N+1", "installed spare CDUs")
+        .add(KeySpec{.key = "dp_reset",
+                     .type = KeyType::String,
+                     .choices = {"critical_rack", "delta_t", "none"},
+                     .description = "what the CDU pumps' differential-pressure setpoint is reset "
+                                    "on: the hottest rack's TCS rise (ASHRAE 90.1 §6.5.4.2, the "
+                                    "zone needing the most pressure), the mixed return's rise, or "
+                                    "nothing (default: the catalog record's; critical_rack for "
+                                    "the shipped CDUs)"});
     s->open(thermalOverrides({"cdus.json"}));
     return s;
 }
@@ -728,6 +736,8 @@ void readCooling(CoolingSpec& c, const SpecReader& campus, const SpecReader* hal
     const SpecReader cdu = from("cdu").object("cdu");
     c.cdu_where = cdu.view().where();
     Json overrides = cdu.extraKeys();
+    // Declared for the GUI and the schema, and still a catalog override.
+    if (cdu.has("dp_reset")) overrides["dp_reset"] = cdu.string("dp_reset");
     c.cdu = thermal::CduSpec::fromCatalog(cdu.string("model"), overrides, c.cdu_where);
     c.racks_per_cdu = cdu.count("racks_per_cdu");
     c.cdu_redundancy = cdu.string("redundancy");

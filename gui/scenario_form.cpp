@@ -52,6 +52,7 @@ const char* const kFieldPointers[] = {"/name",
                                       "/cooling/coolant",
                                       "/cooling/tcs_supply_temp_C",
                                       "/cooling/cdu/racks_per_cdu",
+                                      "/cooling/cdu/dp_reset",
                                       "/cooling/heat_rejection/type",
                                       "/cooling/facility_loop/pump_control",
                                       "/site/weather",
@@ -242,6 +243,8 @@ QString ScenarioForm::fieldLabel(Field f) {
             return tr("TCS supply temperature");
         case RacksPerCdu:
             return tr("Racks per CDU");
+        case CduPumpReset:
+            return tr("CDU pump reset");
         case HeatRejection:
             return tr("Heat rejection");
         case FacilityPumpControl:
@@ -742,8 +745,10 @@ void ScenarioForm::showChoiceField(Field f) {
     if (spec->fallback.is_string()) {
         s.combo->addItem(
             tr("%1 (default)").arg(QString::fromStdString(spec->fallback.get<std::string>())));
-    } else {
+    } else if (spec->required) {
         s.combo->addItem(tr("— choose —"));
+    } else {
+        s.combo->addItem(tr("(default)"));  // the description says whose default
     }
     for (const std::string& c : spec->choices) {
         s.combo->addItem(QString::fromStdString(c), QString::fromStdString(c));
@@ -884,6 +889,7 @@ void ScenarioForm::refresh() {
     showChoiceField(Coolant);
     showNumberField(SupplyTemp);
     showNumberField(RacksPerCdu);
+    showChoiceField(CduPumpReset);
     showChoiceField(HeatRejection);
     showChoiceField(FacilityPumpControl);
     showTextField(Weather);

@@ -70,6 +70,7 @@ public:
         Coolant,
         SupplyTemp,
         RacksPerCdu,
+        CduPumpReset,
         HeatRejection,
         FacilityPumpControl,
         Weather,

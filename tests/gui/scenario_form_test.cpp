@@ -174,6 +174,15 @@ TEST(ScenarioForm, ListsOfferOnlyWhatTheModelAccepts) {
     EXPECT_EQ(m.toJson()["cooling"]["heat_rejection"]["units"], 4);  // siblings kept
     choose(f, F::FacilityPumpControl, QStringLiteral("differential_pressure"));
     EXPECT_EQ(m.toJson()["cooling"]["facility_loop"]["pump_control"], "differential_pressure");
+    // The CDU pumps' reset: the three the model knows, the catalog's own when not set.
+    EXPECT_EQ(offered(f.combo(F::CduPumpReset)), declared("/cooling/cdu/dp_reset"));
+    EXPECT_EQ(offered(f.combo(F::CduPumpReset)).size(), 3);
+    EXPECT_EQ(f.combo(F::CduPumpReset)->currentText(), QStringLiteral("(default)"));
+    choose(f, F::CduPumpReset, QStringLiteral("delta_t"));
+    EXPECT_EQ(m.toJson()["cooling"]["cdu"]["dp_reset"], "delta_t");
+    EXPECT_EQ(m.toJson()["cooling"]["cdu"]["racks_per_cdu"], 8);  // siblings kept
+    f.combo(F::CduPumpReset)->setCurrentIndex(0);                 // back to the catalog's
+    EXPECT_FALSE(m.toJson()["cooling"]["cdu"].contains("dp_reset"));
 }
 
 TEST(ScenarioForm, FieldsWriteTheirKeysWithTypes) {
