@@ -112,7 +112,9 @@ Mixer::Mixer(std::string name, Coolant coolant, std::vector<double> multipliciti
     addOutput(kTemp, {"temp", "K", nominal_temp, 0.0, "mixed temperature"});
     addOutput(kFlow,
               {"flow", "m3/s", std::max(nominal_flow, nominal_flow * total), 0.0, "total flow"});
-    addOutput(kTempMax, {"temp_max", "K", nominal_temp, 0.0, "hottest stream's temperature"});
+    addOutput(kTempMax, {"temp_max", "K", nominal_temp, 0.0,
+                         "smooth maximum of the stream temperatures (s = 0.3 K, at most "
+                         "s·ln(Σw/w*) below the hottest)"});
 }
 
 void Mixer::computeOutputs(double, std::span<const double>, std::span<const double> u,

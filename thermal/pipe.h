@@ -32,7 +32,8 @@
 // the rack a CDU's pumps must serve first (its differential-pressure reset, thermal/cdu.h),
 //   T_max = T* + s·ln(Σ w_j·e^((T_j − T*)/s) / Σ w_j),  T* = max_j T_j,  s = 0.3 K.
 // It equals T* when all streams agree (lumping w identical racks into one stream changes
-// nothing) and lies at most s·ln(Σ w_j) below it (0.62 K for 8 racks, one of them much hotter).
+// nothing) and lies at most s·ln(Σ w_j / w*) below it, w* the multiplicity of the hottest
+// stream (0.62 K for 8 racks, one of them much hotter; 0 when the hottest are all of them).
 // Why smooth: the finite-difference Jacobian moves one rack at a time and one way, so of 8
 // equal racks under a hard max each would be "the" maximum, with a partial of 1; moved together
 // they would move the max 8×. Those partials stalled the steady design-point solve (0.5 → 5.5 s
