@@ -70,7 +70,7 @@ Cases (scenarios from the source tree's scenarios/ folder):
   8  annual, 64 distinct racks, 60-min        campus_100k.json, one job per rack base of the
                                                                                  2x band
 
-Case 7 runs only with --case 7: it takes hours (60 s simulated took 276 s here) because
+Case 7 runs only with --case 7: it takes hours (60 s simulated took 230 s here) because
 every square-wave edge of 1,390 desynchronised jobs restarts the integrator, ~500 restarts
 per simulated second.
 
