@@ -212,12 +212,11 @@ TEST(Contingency, DefaultToleranceSettlesTheReportedRampsAndMargins) {
             const double want = num(tight.summary, key);
             EXPECT_NEAR(num(def.summary, key), want, 5e-3 * std::abs(want)) << file << " " << key;
         }
-        if (tight.summary["contingency"].contains("min_throttle_margin_K")) {
-            const double want = tight.summary["contingency"]["min_throttle_margin_K"].get<double>();
-            EXPECT_NEAR(def.summary["contingency"]["min_throttle_margin_K"].get<double>(), want,
-                        5e-3 * std::abs(want))
-                << file;
-        }
+        ASSERT_TRUE(tight.summary["contingency"].contains("min_throttle_margin_K")) << file;
+        const double want = tight.summary["contingency"]["min_throttle_margin_K"].get<double>();
+        EXPECT_NEAR(def.summary["contingency"]["min_throttle_margin_K"].get<double>(), want,
+                    5e-3 * std::abs(want))
+            << file;
     }
 }
 
