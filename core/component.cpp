@@ -2,39 +2,38 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
+#include <string>
+#include <unordered_map>
 
 #include "core/errors.h"
 
 namespace dctwin {
 namespace {
 
-std::size_t findPort(const std::vector<Variable>& ports, std::string_view name,
-                     std::string_view component, std::string_view kind) {
-    for (std::size_t i = 0; i < ports.size(); ++i) {
-        if (ports[i].name == name) return i;
-    }
-    // The list of valid names only for the error: built on every lookup, it made wiring a
-    // 5,560-input site sum quadratic in string building (~1 s at bench case 6).
+/// The error for a port name that is not there, listing the valid names (built only here:
+/// built on every lookup, it made wiring a 5,560-input site sum quadratic, ~1 s at bench case 6).
+[[noreturn]] void noSuchPort(const std::vector<Variable>& ports, std::string_view name,
+                             std::string_view component, std::string_view kind) {
     std::string valid;
     for (std::size_t i = 0; i < ports.size(); ++i) valid += (i ? ", " : "") + ports[i].name;
     throw ModelError(fmt::format("component '{}' has no {} '{}'; its {}s are: {}", component, kind,
                                  name, kind, valid.empty() ? "(none)" : valid));
 }
 
-void checkNew(const std::vector<Variable>& ports, const Variable& v, std::string_view component,
-              std::string_view kind) {
+const char* kindName(std::size_t kind) {
+    static constexpr const char* names[] = {"state", "input", "output"};
+    return names[kind];
+}
+
+/// A new port's own checks (the duplicate check is Component::addPort's).
+void checkNew(const Variable& v, std::string_view component, std::string_view kind) {
     if (v.name.empty() || v.name.find('.') != std::string::npos) {
         throw ModelError(
             fmt::format("component '{}': {} name '{}' must be non-empty and "
                         "contain no '.'",
                         component, kind, v.name));
-    }
-    for (const auto& p : ports) {
-        if (p.name == v.name) {
-            throw ModelError(
-                fmt::format("component '{}' declares {} '{}' twice", component, kind, v.name));
-        }
     }
     if (!(v.nominal > 0.0) || !std::isfinite(v.nominal)) {
         throw ModelError(
@@ -43,6 +42,10 @@ void checkNew(const std::vector<Variable>& ports, const Variable& v, std::string
                         component, kind, v.name, v.nominal));
     }
 }
+
+/// Kinds with fewer ports are searched linearly (most components have a handful; an index
+/// for each would cost memory per rack at campus scale for nothing).
+constexpr std::size_t kIndexedPorts = 32;
 
 void checkIndex(std::size_t expected, std::size_t actual, const Variable& v,
                 std::string_view component, std::string_view kind) {
@@ -63,14 +66,76 @@ Component::Component(std::string name) : name_(std::move(name)) {
     }
 }
 
+struct Component::PortIndex {
+    std::array<std::unordered_map<std::string, std::size_t>, 3> by_name;  // by Kind
+    std::array<bool, 3> built{};
+};
+
+Component::~Component() = default;
+
+const std::vector<Variable>& Component::ports(Kind kind) const {
+    switch (kind) {
+        case Kind::State:
+            return states_;
+        case Kind::Input:
+            return inputs_;
+        case Kind::Output:
+            break;
+    }
+    return outputs_;
+}
+
+std::size_t Component::position(Kind kind, std::string_view name) const {
+    const auto k = static_cast<std::size_t>(kind);
+    if (port_index_ && port_index_->built[k]) {
+        const auto& m = port_index_->by_name[k];
+        const auto it = m.find(std::string(name));
+        return it == m.end() ? std::string::npos : it->second;
+    }
+    const std::vector<Variable>& p = ports(kind);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (p[i].name == name) return i;
+    }
+    return std::string::npos;
+}
+
+std::size_t Component::addPort(Kind kind, Variable v) {
+    const auto k = static_cast<std::size_t>(kind);
+    checkNew(v, name_, kindName(k));
+    if (position(kind, v.name) != std::string::npos) {
+        throw ModelError(
+            fmt::format("component '{}' declares {} '{}' twice", name_, kindName(k), v.name));
+    }
+    std::vector<Variable>& p = kind == Kind::State   ? states_
+                               : kind == Kind::Input ? inputs_
+                                                     : outputs_;
+    p.push_back(std::move(v));
+    const std::size_t i = p.size() - 1;
+    if (port_index_ && port_index_->built[k]) {
+        port_index_->by_name[k].emplace(p[i].name, i);
+    } else if (p.size() >= kIndexedPorts) {
+        if (!port_index_) port_index_ = std::make_unique<PortIndex>();
+        auto& m = port_index_->by_name[k];
+        for (std::size_t j = 0; j < p.size(); ++j) m.emplace(p[j].name, j);
+        port_index_->built[k] = true;
+    }
+    return i;
+}
+
 std::size_t Component::stateIndex(std::string_view name) const {
-    return findPort(states_, name, name_, "state");
+    const std::size_t i = position(Kind::State, name);
+    if (i == std::string::npos) noSuchPort(states_, name, name_, "state");
+    return i;
 }
 std::size_t Component::inputIndex(std::string_view name) const {
-    return findPort(inputs_, name, name_, "input");
+    const std::size_t i = position(Kind::Input, name);
+    if (i == std::string::npos) noSuchPort(inputs_, name, name_, "input");
+    return i;
 }
 std::size_t Component::outputIndex(std::string_view name) const {
-    return findPort(outputs_, name, name_, "output");
+    const std::size_t i = position(Kind::Output, name);
+    if (i == std::string::npos) noSuchPort(outputs_, name, name_, "output");
+    return i;
 }
 
 void Component::computeDerivativesGivenOutputs(double t, std::span<const double> x,
@@ -94,21 +159,9 @@ bool Component::derivativeDependsOnState(std::size_t, std::size_t) const { retur
 bool Component::derivativeDependsOnInput(std::size_t, std::size_t) const { return true; }
 void Component::discontinuities(double, double, std::vector<double>&) const {}
 
-std::size_t Component::addState(Variable v) {
-    checkNew(states_, v, name_, "state");
-    states_.push_back(std::move(v));
-    return states_.size() - 1;
-}
-std::size_t Component::addInput(Variable v) {
-    checkNew(inputs_, v, name_, "input");
-    inputs_.push_back(std::move(v));
-    return inputs_.size() - 1;
-}
-std::size_t Component::addOutput(Variable v) {
-    checkNew(outputs_, v, name_, "output");
-    outputs_.push_back(std::move(v));
-    return outputs_.size() - 1;
-}
+std::size_t Component::addState(Variable v) { return addPort(Kind::State, std::move(v)); }
+std::size_t Component::addInput(Variable v) { return addPort(Kind::Input, std::move(v)); }
+std::size_t Component::addOutput(Variable v) { return addPort(Kind::Output, std::move(v)); }
 
 std::size_t Component::addState(std::size_t expected_index, Variable v) {
     checkIndex(expected_index, states_.size(), v, name_, "state");

@@ -7,6 +7,32 @@
 
 namespace dctwin {
 
+namespace {
+
+std::string channelKey(std::string_view group, std::string_view name) {
+    std::string k;
+    k.reserve(group.size() + 1 + name.size());
+    k.append(group).push_back('\0');  // no group or name holds a NUL
+    k.append(name);
+    return k;
+}
+
+}  // namespace
+
+std::size_t ResultSet::position(std::string_view group, std::string_view name) const {
+    if (indexed_data_ != channels.data() || indexed_ > channels.size()) {
+        index_.clear();
+        indexed_ = 0;
+        indexed_data_ = channels.data();
+    }
+    // emplace keeps the first of equal keys: the channel a linear search would find.
+    for (; indexed_ < channels.size(); ++indexed_) {
+        index_.emplace(channelKey(channels[indexed_].group, channels[indexed_].name), indexed_);
+    }
+    const auto it = index_.find(channelKey(group, name));
+    return it == index_.end() ? std::string::npos : it->second;
+}
+
 Channel& ResultSet::addChannel(std::string group, std::string name, std::string unit,
                                std::string description) {
     if (name.empty()) {
@@ -21,17 +47,13 @@ Channel& ResultSet::addChannel(std::string group, std::string name, std::string 
 }
 
 const Channel* ResultSet::find(std::string_view group, std::string_view name) const {
-    for (const auto& c : channels) {
-        if (c.group == group && c.name == name) return &c;
-    }
-    return nullptr;
+    const std::size_t i = position(group, name);
+    return i == std::string::npos ? nullptr : &channels[i];
 }
 
 Channel* ResultSet::find(std::string_view group, std::string_view name) {
-    for (auto& c : channels) {
-        if (c.group == group && c.name == name) return &c;
-    }
-    return nullptr;
+    const std::size_t i = position(group, name);
+    return i == std::string::npos ? nullptr : &channels[i];
 }
 
 const Channel& ResultSet::at(std::string_view group, std::string_view name) const {

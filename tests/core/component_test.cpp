@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "core/errors.h"
@@ -90,6 +91,43 @@ TEST(Component, UnknownPortNameListsTheValidOnes) {
               "component 'heater' has no output 'temp_out'; its outputs are: temp, loss");
     EXPECT_EQ(modelErrorOf([&] { (void)h.stateIndex("T"); }),
               "component 'heater' has no state 'T'; its states are: temp");
+}
+
+/// n inputs in0..in{n-1} (a site-wide sum has one per rack), then a duplicate if asked.
+class WideSum : public Component {
+public:
+    WideSum(std::size_t n, std::optional<std::size_t> repeat) : Component("sum") {
+        for (std::size_t i = 0; i < n; ++i) addInput({"in" + std::to_string(i), "W", 1.0, 0.0});
+        if (repeat) addInput({"in" + std::to_string(*repeat), "W", 1.0, 0.0});
+        addOutput({"value", "W", 1.0, 0.0});
+    }
+    void computeOutputs(double, std::span<const double>, std::span<const double>,
+                        std::span<double>) const override {}
+};
+
+TEST(Component, ManyPortsAreFoundAndDuplicatesRejectedOnEitherSideOfTheIndex) {
+    // Past a few dozen ports of a kind the names are looked up through an index; the answers
+    // must be those of the linear search below it, at every size around the switch.
+    for (std::size_t n : {1u, 31u, 32u, 33u, 500u}) {
+        const WideSum w(n, std::nullopt);
+        for (std::size_t i = 0; i < n; ++i) {
+            ASSERT_EQ(w.inputIndex("in" + std::to_string(i)), i) << n;
+        }
+        EXPECT_EQ(w.outputIndex("value"), 0u);
+        const std::string missing =
+            modelErrorOf([&] { (void)w.inputIndex("in" + std::to_string(n)); });
+        EXPECT_EQ(missing.rfind("component 'sum' has no input 'in" + std::to_string(n) +
+                                    "'; its inputs are: in0",
+                                0),
+                  0u)
+            << missing;
+        // A repeated name is refused whether the first one sits before or after the switch.
+        for (std::size_t r : {std::size_t{0}, n - 1}) {
+            EXPECT_EQ(modelErrorOf([&] { const WideSum d(n, r); }),
+                      "component 'sum' declares input 'in" + std::to_string(r) + "' twice")
+                << n << " " << r;
+        }
+    }
 }
 
 }  // namespace

@@ -339,6 +339,32 @@ TEST(Recorder, RejectsUnknownNamesAndDuplicates) {
     }
 }
 
+TEST(ResultSet, FindsChannelsHoweverTheyWereAddedCopiedOrMoved) {
+    // The lookups go through an index (a campus records ~22,000 channels); it must answer as
+    // a search of `channels` would, whichever way the vector was filled or passed on.
+    ResultSet rs;
+    for (int i = 0; i < 300; ++i)
+        rs.addChannel("g" + std::to_string(i % 7), "c" + std::to_string(i), "W");
+    rs.channels.push_back(Channel{"direct", "a", "1", "", {}});  // appended by hand
+    ASSERT_NE(rs.find("direct", "a"), nullptr);
+    EXPECT_EQ(rs.find("direct", "a"), &rs.channels.back());
+    EXPECT_EQ(&rs.at("g5", "c299"), &rs.channels[299]);
+    EXPECT_EQ(rs.find("g6", "c299"), nullptr);  // right name, wrong group
+    EXPECT_THROW(rs.addChannel("g5", "c299", "W"), ModelError);
+    EXPECT_THROW(rs.addChannel("direct", "a", "1"), ModelError);
+
+    ResultSet copy = rs;  // its own vector: pointers into it, not into rs
+    copy.addChannel("only", "in_copy", "1");
+    EXPECT_EQ(&copy.at("g0", "c0"), &copy.channels[0]);
+    EXPECT_EQ(rs.find("only", "in_copy"), nullptr);
+    ResultSet moved = std::move(copy);
+    EXPECT_EQ(&moved.at("only", "in_copy"), &moved.channels.back());
+    rs.channels.clear();
+    EXPECT_EQ(rs.find("g0", "c0"), nullptr);
+    rs.addChannel("g0", "c0", "W");  // not a duplicate of the cleared one
+    EXPECT_EQ(&rs.at("g0", "c0"), &rs.channels[0]);
+}
+
 TEST(Table, ColumnsMustAgreeInLength) {
     Table t;
     t.path = "sizing/power";
