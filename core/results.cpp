@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/errors.h"
 
 namespace dctwin {
@@ -19,18 +21,28 @@ std::string channelKey(std::string_view group, std::string_view name) {
 
 }  // namespace
 
-std::size_t ResultSet::position(std::string_view group, std::string_view name) const {
-    if (indexed_data_ != channels.data() || indexed_ > channels.size()) {
+void ResultSet::reindex() {
+    if (indexed_ > channels.size()) {  // emptied or replaced by a shorter list
         index_.clear();
         indexed_ = 0;
-        indexed_data_ = channels.data();
     }
     // emplace keeps the first of equal keys: the channel a linear search would find.
     for (; indexed_ < channels.size(); ++indexed_) {
         index_.emplace(channelKey(channels[indexed_].group, channels[indexed_].name), indexed_);
     }
+}
+
+std::size_t ResultSet::position(std::string_view group, std::string_view name) const {
+    auto is = [&](std::size_t i) { return channels[i].group == group && channels[i].name == name; };
+    const std::size_t known = std::min(indexed_, channels.size());
     const auto it = index_.find(channelKey(group, name));
-    return it == index_.end() ? std::string::npos : it->second;
+    if (it != index_.end() && it->second < known && is(it->second)) return it->second;
+    // Not in the index: appended since, or the list changed under it (then search it all).
+    const bool index_holds = it == index_.end() && indexed_ <= channels.size();
+    for (std::size_t i = index_holds ? known : 0; i < channels.size(); ++i) {
+        if (is(i)) return i;
+    }
+    return std::string::npos;
 }
 
 Channel& ResultSet::addChannel(std::string group, std::string name, std::string unit,
@@ -38,7 +50,8 @@ Channel& ResultSet::addChannel(std::string group, std::string name, std::string 
     if (name.empty()) {
         throw ModelError(fmt::format("result channel in group '{}' needs a name", group));
     }
-    if (find(group, name)) {
+    reindex();
+    if (position(group, name) != std::string::npos) {
         throw ModelError(fmt::format("result channel '{}/{}' is added twice", group, name));
     }
     channels.push_back(
@@ -52,6 +65,7 @@ const Channel* ResultSet::find(std::string_view group, std::string_view name) co
 }
 
 Channel* ResultSet::find(std::string_view group, std::string_view name) {
+    reindex();
     const std::size_t i = position(group, name);
     return i == std::string::npos ? nullptr : &channels[i];
 }

@@ -67,16 +67,17 @@ public:
     const Channel& at(std::string_view group, std::string_view name) const;
 
 private:
-    /// Position by group and name of the channels, brought up to date at each lookup: a
-    /// campus records ~22,000 channels (four per job at 5,560 jobs), and a linear search per
-    /// added or looked-up channel made recording and the job table quadratic (issue 12).
-    /// Channels appended to `channels` directly are indexed at the next lookup, and a moved
-    /// vector (reallocated, replaced or copied with the set) is indexed afresh; a channel's
-    /// group and name must not change once added.
+    /// Position by group and name of the channels: a campus records ~22,000 channels (four
+    /// per job at 5,560 jobs), and a linear search per added or looked-up channel made
+    /// recording and the job table quadratic (issue 12). addChannel and the non-const find
+    /// keep it up to date; the const lookups only read it (they may run on one set from
+    /// several threads), search linearly past its end for channels appended to `channels`
+    /// directly, and check every hit. Positions, not addresses: copies and moves keep it
+    /// valid. Channels may only be appended; a channel's group and name must not change.
     std::size_t position(std::string_view group, std::string_view name) const;
-    mutable std::unordered_map<std::string, std::size_t> index_;
-    mutable const Channel* indexed_data_ = nullptr;  // channels.data() when index_ was built
-    mutable std::size_t indexed_ = 0;                // channels [0, indexed_) are in index_
+    void reindex();
+    std::unordered_map<std::string, std::size_t> index_;
+    std::size_t indexed_ = 0;  // channels [0, indexed_) are in index_
 };
 
 /// A column-oriented table with per-column units (sizing tables).

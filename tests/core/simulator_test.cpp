@@ -346,6 +346,10 @@ TEST(ResultSet, FindsChannelsHoweverTheyWereAddedCopiedOrMoved) {
     for (int i = 0; i < 300; ++i)
         rs.addChannel("g" + std::to_string(i % 7), "c" + std::to_string(i), "W");
     rs.channels.push_back(Channel{"direct", "a", "1", "", {}});  // appended by hand
+    const ResultSet& view = rs;  // the const lookups only read the index
+    ASSERT_NE(view.find("direct", "a"), nullptr);
+    EXPECT_EQ(view.find("direct", "a"), &rs.channels.back());
+    EXPECT_EQ(&view.at("g3", "c3"), &rs.channels[3]);
     ASSERT_NE(rs.find("direct", "a"), nullptr);
     EXPECT_EQ(rs.find("direct", "a"), &rs.channels.back());
     EXPECT_EQ(&rs.at("g5", "c299"), &rs.channels[299]);
@@ -359,6 +363,11 @@ TEST(ResultSet, FindsChannelsHoweverTheyWereAddedCopiedOrMoved) {
     EXPECT_EQ(rs.find("only", "in_copy"), nullptr);
     ResultSet moved = std::move(copy);
     EXPECT_EQ(&moved.at("only", "in_copy"), &moved.channels.back());
+    rs.channels.clear();
+    EXPECT_EQ(view.find("g0", "c0"), nullptr);
+    rs.channels.push_back(Channel{"g1", "c1", "W", "", {}});  // a new list under the index
+    EXPECT_EQ(view.find("g1", "c1"), &rs.channels[0]);
+    EXPECT_EQ(view.find("g0", "c0"), nullptr);
     rs.channels.clear();
     EXPECT_EQ(rs.find("g0", "c0"), nullptr);
     rs.addChannel("g0", "c0", "W");  // not a duplicate of the cleared one
