@@ -165,27 +165,29 @@ Coolant Coolant::fromFile(const std::filesystem::path& file) {
     v.checkKeys({"name", "description", "source", "freezing_point_C", "freezing_point_source",
                  "temperature_C", "density_kg_per_m3", "specific_heat_J_per_kgK", "viscosity_Pa_s",
                  "conductivity_W_per_mK"});
-    Coolant c;
-    c.file_ = file.string();
-    c.name_ = v.string("name");
-    c.source_ = v.string("source");
+    auto t = std::make_shared<Tables>();
+    t->file = file.string();
+    t->name = v.string("name");
+    t->source = v.string("source");
     std::vector<double> T = numbers(v, "temperature_C");
-    for (double& t : T) t = units::celsiusToKelvin(t);
-    auto what = [&](std::string_view p) { return fmt::format("{} ({}): {}", c.name_, c.file_, p); };
-    c.rho_ = MonotoneTable(T, numbers(v, "density_kg_per_m3"), what("density_kg_per_m3"));
-    c.cp_ =
+    for (double& x : T) x = units::celsiusToKelvin(x);
+    auto what = [&](std::string_view p) { return fmt::format("{} ({}): {}", t->name, t->file, p); };
+    t->rho = MonotoneTable(T, numbers(v, "density_kg_per_m3"), what("density_kg_per_m3"));
+    t->cp =
         MonotoneTable(T, numbers(v, "specific_heat_J_per_kgK"), what("specific_heat_J_per_kgK"));
-    c.mu_ = MonotoneTable(T, numbers(v, "viscosity_Pa_s"), what("viscosity_Pa_s"));
-    c.k_ = MonotoneTable(T, numbers(v, "conductivity_W_per_mK"), what("conductivity_W_per_mK"));
-    c.T_min_ = T.front();
-    c.T_max_ = T.back();
-    c.T_freeze_ = units::celsiusToKelvin(v.number("freezing_point_C"));
-    for (double t : T) {
-        if (c.rho_(t) <= 0 || c.cp_(t) <= 0 || c.mu_(t) <= 0 || c.k_(t) <= 0) {
+    t->mu = MonotoneTable(T, numbers(v, "viscosity_Pa_s"), what("viscosity_Pa_s"));
+    t->k = MonotoneTable(T, numbers(v, "conductivity_W_per_mK"), what("conductivity_W_per_mK"));
+    t->T_freeze = units::celsiusToKelvin(v.number("freezing_point_C"));
+    for (double x : T) {
+        if (t->rho(x) <= 0 || t->cp(x) <= 0 || t->mu(x) <= 0 || t->k(x) <= 0) {
             throw InputError(fmt::format("{}: every property must be positive (at {:.1f} °C)",
-                                         c.file_, units::kelvinToCelsius(t)));
+                                         t->file, units::kelvinToCelsius(x)));
         }
     }
+    Coolant c;
+    c.t_ = std::move(t);
+    c.T_min_ = T.front();
+    c.T_max_ = T.back();
     const double T_ref = std::clamp(units::celsiusToKelvin(30.0), c.T_min_, c.T_max_);
     return c.withReferenceTemperature(T_ref);
 }
@@ -234,37 +236,50 @@ Coolant Coolant::withReferenceTemperature(double T_ref) const {
     check(T_ref, "reference temperature");
     Coolant c = *this;
     c.T_ref_ = T_ref;
-    c.rho_ref_ = rho_(T_ref);
-    c.h_ref_offset_ = cp_.integral(T_ref);
-    c.cp_ref_ = cp_(T_ref);
+    c.rho_ref_ = t_->rho(T_ref);
+    c.h_ref_offset_ = t_->cp.integral(T_ref);
+    c.cp_ref_ = t_->cp(T_ref);
     return c;
+}
+
+const std::string& Coolant::name() const {
+    static const std::string none;
+    return t_ ? t_->name : none;
+}
+
+const std::string& Coolant::source() const {
+    static const std::string none;
+    return t_ ? t_->source : none;
 }
 
 void Coolant::check(double T, std::string_view property) const {
     if (!(T >= T_min_ && T <= T_max_)) {
+        // A default-constructed coolant has an empty range (below), so every call ends here.
+        if (!t_)
+            throw ModelError(fmt::format("coolant: {} asked of a coolant with no table", property));
         throw ModelError(fmt::format(
             "coolant {}: {} requested at {:.2f} °C ({:.2f} K), outside its table; valid range "
             "{:.1f} to {:.1f} °C ({})",
-            name_, property, units::kelvinToCelsius(T), T, units::kelvinToCelsius(T_min_),
-            units::kelvinToCelsius(T_max_), file_));
+            t_->name, property, units::kelvinToCelsius(T), T, units::kelvinToCelsius(T_min_),
+            units::kelvinToCelsius(T_max_), t_->file));
     }
 }
 
 double Coolant::density(double T) const {
     check(T, "density");
-    return rho_(T);
+    return t_->rho(T);
 }
 double Coolant::specificHeat(double T) const {
     check(T, "specific heat");
-    return cp_(T);
+    return t_->cp(T);
 }
 double Coolant::viscosity(double T) const {
     check(T, "viscosity");
-    return mu_(T);
+    return t_->mu(T);
 }
 double Coolant::conductivity(double T) const {
     check(T, "thermal conductivity");
-    return k_(T);
+    return t_->k(T);
 }
 
 namespace {
@@ -313,7 +328,7 @@ thread_local IntegralMemo integral_memo;
 
 double Coolant::enthalpy(double T) const {
     check(T, "enthalpy");
-    return integral_memo.integral(cp_, T) - h_ref_offset_;
+    return integral_memo.integral(t_->cp, T) - h_ref_offset_;
 }
 
 double Coolant::temperatureFromEnthalpy(double h) const {
@@ -323,7 +338,7 @@ double Coolant::temperatureFromEnthalpy(double h) const {
     for (int it = 0; it < 30; ++it) {
         const double Tc = std::clamp(T, T_min_, T_max_);
         double cp;
-        const double f = cp_.integral(Tc, cp) - h_ref_offset_ - h;
+        const double f = t_->cp.integral(Tc, cp) - h_ref_offset_ - h;
         const double step = f / cp;
         T = Tc - step;
         if (std::abs(step) < 1e-12 * std::max(1.0, std::abs(T))) break;

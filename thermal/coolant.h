@@ -19,6 +19,7 @@
 // to 30 °C, the middle of a TCS loop (domain-facts B2).
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -78,16 +79,17 @@ public:
     /// dataDir()/coolants (core/data_dir.h). InputError if no data folder is found.
     static std::filesystem::path dataDirectory();
 
-    const std::string& name() const { return name_; }
-    const std::string& source() const { return source_; }
+    /// Empty for a default-constructed Coolant (which every property call refuses).
+    const std::string& name() const;
+    const std::string& source() const;
 
-    double density(double T) const;                     // [kg/m³], T [K]
-    double specificHeat(double T) const;                // [J/(kg·K)]
-    double viscosity(double T) const;                   // [Pa·s] dynamic
-    double conductivity(double T) const;                // [W/(m·K)]
-    double minTemperature() const { return T_min_; }    // [K] first table point
-    double maxTemperature() const { return T_max_; }    // [K] last table point
-    double freezingPoint() const { return T_freeze_; }  // [K]
+    double density(double T) const;                                   // [kg/m³], T [K]
+    double specificHeat(double T) const;                              // [J/(kg·K)]
+    double viscosity(double T) const;                                 // [Pa·s] dynamic
+    double conductivity(double T) const;                              // [W/(m·K)]
+    double minTemperature() const { return T_min_; }                  // [K] first table point
+    double maxTemperature() const { return T_max_; }                  // [K] last table point
+    double freezingPoint() const { return t_ ? t_->T_freeze : 0.0; }  // [K]
 
     /// Reference temperature of volume flows and node masses (see header comment). [K]
     double referenceTemperature() const { return T_ref_; }
@@ -109,13 +111,23 @@ public:
 
 private:
     void check(double T, std::string_view property) const;
-    std::string name_, source_, file_;
-    MonotoneTable rho_, cp_, mu_, k_;
-    double T_min_ = 0.0, T_max_ = 0.0, T_freeze_ = 0.0;  // [K]
-    double T_ref_ = 0.0;                                 // [K]
-    double rho_ref_ = 0.0;                               // [kg/m³]
-    double h_ref_offset_ = 0.0;                          // [J/kg] ∫ c_p from T_min to T_ref
-    double cp_ref_ = 0.0;                                // [J/(kg·K)] c_p(T_ref)
+    /// What a coolant file holds, shared by every copy: a campus model holds a coolant in
+    /// each rack loop, mixer and CDU, and a copy of the four tables and three strings was
+    /// 408 bytes, half a rack loop, read on every evaluation (issue 12: memory-bound at
+    /// 5,560 racks). A copy is now the pointer and the hot scalars, one cache line.
+    struct Tables {
+        std::string name, source, file;
+        MonotoneTable rho, cp, mu, k;
+        double T_freeze = 0.0;  // [K]
+    };
+    std::shared_ptr<const Tables> t_;
+    // [K] table range, which every call checks; empty until a table is read.
+    double T_min_ = std::numeric_limits<double>::infinity();
+    double T_max_ = -std::numeric_limits<double>::infinity();
+    double T_ref_ = 0.0;         // [K]
+    double rho_ref_ = 0.0;       // [kg/m³]
+    double h_ref_offset_ = 0.0;  // [J/kg] ∫ c_p from T_min to T_ref
+    double cp_ref_ = 0.0;        // [J/(kg·K)] c_p(T_ref)
 };
 
 }  // namespace dctwin::thermal

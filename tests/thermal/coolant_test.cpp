@@ -124,6 +124,34 @@ TEST(Coolant, OutsideTheTableIsAnErrorNamingFluidPropertyAndRange) {
     }
 }
 
+TEST(Coolant, ADefaultCoolantRefusesEveryPropertyAndCopiesKeepTheirOwnReference) {
+    // A Coolant shares its tables with its copies and keeps only its reference values: a copy
+    // at another reference temperature must give the same properties and an enthalpy moved
+    // by exactly the integral between the two references, while the original is unchanged.
+    const Coolant none;
+    EXPECT_TRUE(none.name().empty());
+    for (const double T : {0.0, celsiusToKelvin(30), 1e9}) {
+        EXPECT_THROW(none.density(T), ModelError) << T;
+        EXPECT_THROW(none.specificHeat(T), ModelError) << T;
+        EXPECT_THROW(none.viscosity(T), ModelError) << T;
+        EXPECT_THROW(none.conductivity(T), ModelError) << T;
+        EXPECT_THROW(none.enthalpy(T), ModelError) << T;
+    }
+    const Coolant pg = Coolant::byName("PG25");
+    const Coolant at40 = pg.withReferenceTemperature(celsiusToKelvin(40));
+    const double T = celsiusToKelvin(47.3);
+    EXPECT_EQ(at40.density(T), pg.density(T));
+    EXPECT_EQ(at40.viscosity(T), pg.viscosity(T));
+    EXPECT_EQ(at40.name(), pg.name());
+    EXPECT_EQ(pg.referenceTemperature(), celsiusToKelvin(30));
+    EXPECT_EQ(at40.referenceTemperature(), celsiusToKelvin(40));
+    // h_30(T) − h_40(T) = ∫_30^40 c_p dT: c_p of PG25 is ~3.8 kJ/(kg·K) there, so ~38 kJ/kg.
+    EXPECT_NEAR(pg.enthalpy(T) - at40.enthalpy(T), pg.enthalpy(celsiusToKelvin(40)), 1e-9);
+    EXPECT_NEAR(pg.enthalpy(celsiusToKelvin(40)) / 10.0, pg.specificHeat(celsiusToKelvin(35)),
+                0.002 * pg.specificHeat(celsiusToKelvin(35)));
+    EXPECT_EQ(at40.referenceDensity(), pg.density(celsiusToKelvin(40)));
+}
+
 }  // namespace
 }  // namespace dctwin::thermal
 
