@@ -378,7 +378,10 @@ void SiteModel::addRack(const CduGroup& g, std::size_t k, int n, std::size_t pos
     rs.count = n;
     rs.weight = static_cast<double>(g.multiplicity) * n;
     rs.label = label;
-    rs.power = make<power::RackPower>("rp_" + label, rack, n, entry.trip);
+    if (rack_specs_.size() < spec_.it.racks.size()) rack_specs_.resize(spec_.it.racks.size());
+    auto& shared_spec = rack_specs_[kind.entry];
+    if (!shared_spec) shared_spec = std::make_shared<const power::RackSpec>(rack);
+    rs.power = make<power::RackPower>("rp_" + label, shared_spec, n, entry.trip);
     // Smoothing acts within seconds: it exists in the model only when the workload is resolved
     // (an averaged workload has no swing to smooth).
     if (spec_.power.smoothing && c_.resolution == power::Resolution::Resolved) {
@@ -440,7 +443,9 @@ void SiteModel::addRack(const CduGroup& g, std::size_t k, int n, std::size_t pos
             "give /it/racks an \"rack_loop\" record for this rack",
             rack.name, rack.gpus, lp.gpus));
     }
-    rs.loop = make<thermal::RackLoop>("rl_" + label, coolants_[cs.hall], lp);
+    auto& loop_kind = loop_kinds_[{cs.hall, kind.entry, n}];
+    if (!loop_kind) loop_kind = thermal::RackLoop::makeKind(coolants_[cs.hall], lp, "rl_" + label);
+    rs.loop = make<thermal::RackLoop>("rl_" + label, loop_kind);
     // One GPU's heat into its junction: its own power (the demand, not the smoothed grid
     // power) times its liquid share, plus its share of the smoothing burn, which the GPUs
     // themselves burn (domain-facts A5 "power burner").

@@ -33,6 +33,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/system.h"
@@ -43,6 +44,7 @@
 #include "thermal/cdu.h"
 #include "thermal/coolant.h"
 #include "thermal/hydraulics.h"
+#include "thermal/rack_loop.h"
 
 namespace dctwin::facility {
 
@@ -217,6 +219,13 @@ private:
     std::vector<thermal::CduModel> cdu_models_;  // per hall: shared by its CDU groups
     System system_;
     std::vector<RackSlot> racks_;
+    /// One rack spec per IT entry, shared by its racks' power models (read on every
+    /// evaluation; a copy per rack made the campus model memory-bound).
+    std::vector<std::shared_ptr<const power::RackSpec>> rack_specs_;
+    /// Likewise one rack-loop kind per (hall, IT entry, racks lumped).
+    std::map<std::tuple<std::size_t, std::size_t, int>,
+             std::shared_ptr<const thermal::RackLoop::Kind>>
+        loop_kinds_;
     std::vector<CduSlot> cdus_;
     SiteSums sums_;
     std::vector<HallSlot> halls_;

@@ -10,15 +10,19 @@
 
 namespace dctwin::power {
 
-RackPowerModel::RackPowerModel(RackSpec spec) : spec_(std::move(spec)) {
-    if (spec_.psu_curve.points().empty()) {
-        throw ModelError(fmt::format("rack model '{}' has no PSU efficiency curve", spec_.name));
+RackPowerModel::RackPowerModel(RackSpec spec)
+    : RackPowerModel(std::make_shared<const RackSpec>(std::move(spec))) {}
+
+RackPowerModel::RackPowerModel(std::shared_ptr<const RackSpec> spec) : spec_(std::move(spec)) {
+    if (!spec_) throw ModelError("rack model without a rack spec");
+    if (spec_->psu_curve.points().empty()) {
+        throw ModelError(fmt::format("rack model '{}' has no PSU efficiency curve", spec_->name));
     }
 }
 
 RackPowerResult RackPowerModel::evaluate(double u, double T_die, double trip, TripStandby standby,
                                          double supply) const {
-    const RackSpec& s = spec_;
+    const RackSpec& s = *spec_;
     if (!std::isfinite(u) || !std::isfinite(T_die) || !std::isfinite(trip)) {
         throw ModelError(
             fmt::format("rack '{}': utilization {}, die temperature {} K or trip latch {} is not "
@@ -64,11 +68,15 @@ RackPowerResult RackPowerModel::evaluate(double u, double T_die, double trip, Tr
 }
 
 double RackPowerModel::utilizationForGpuFraction(double fraction) const {
-    return (fraction * spec_.gpu_tdp - spec_.gpu_idle) / (spec_.gpu_tdp - spec_.gpu_idle);
+    return (fraction * spec_->gpu_tdp - spec_->gpu_idle) / (spec_->gpu_tdp - spec_->gpu_idle);
 }
 
 // ---------------------------------------------------------------------------------------------
 RackPower::RackPower(std::string name, RackSpec spec, int count, TripPolicy trip)
+    : RackPower(std::move(name), std::make_shared<const RackSpec>(std::move(spec)), count, trip) {}
+
+RackPower::RackPower(std::string name, std::shared_ptr<const RackSpec> spec, int count,
+                     TripPolicy trip)
     : Component(std::move(name)), model_(std::move(spec)), count_(count), trip_(trip) {
     if (count_ < 1) {
         throw ModelError(

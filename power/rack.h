@@ -119,7 +119,9 @@ struct RackPowerResult {
 class RackPowerModel {
 public:
     explicit RackPowerModel(RackSpec spec);
-    const RackSpec& spec() const { return spec_; }
+    /// The same on a spec shared with other racks of its kind (not null).
+    explicit RackPowerModel(std::shared_ptr<const RackSpec> spec);
+    const RackSpec& spec() const { return *spec_; }
 
     /// Steady rack power at utilization u [1] and die temperature T_die [K].
     RackPowerResult evaluate(double u, double T_die) const {
@@ -130,22 +132,28 @@ public:
     RackPowerResult evaluate(double u, double T_die, double trip, TripStandby standby,
                              double supply = 1.0) const;
     /// At the reference die temperature (where TGP is specified).
-    RackPowerResult evaluate(double u) const { return evaluate(u, spec_.die_ref_temp); }
+    RackPowerResult evaluate(double u) const { return evaluate(u, spec_->die_ref_temp); }
 
     /// Utilization at which one GPU draws `fraction` of its TGP (at T_ref); may be < 0 when
     /// the fraction is below idle.
     double utilizationForGpuFraction(double fraction) const;
     /// Σ shelf ratings [W] and the PSU energy storage of the rack [J].
-    double installedShelfPower() const { return spec_.psu_shelves * spec_.shelfRating(); }
-    double storageEnergy() const { return spec_.gpus * spec_.storage_per_gpu; }
+    double installedShelfPower() const { return spec_->psu_shelves * spec_->shelfRating(); }
+    double storageEnergy() const { return spec_->gpus * spec_->storage_per_gpu; }
 
 private:
-    RackSpec spec_;
+    /// Shared by the racks of one kind: a campus model holds a RackPower per distinct rack,
+    /// and its own copy of the spec (strings and PSU curve included) was most of its 496
+    /// bytes, read on every evaluation (issue 12: memory-bound at 5,560 racks).
+    std::shared_ptr<const RackSpec> spec_;
 };
 
 class RackPower : public Component {
 public:
     RackPower(std::string name, RackSpec spec, int count = 1, TripPolicy trip = {});
+    /// The same on a spec shared with the other racks of its kind (not null).
+    RackPower(std::string name, std::shared_ptr<const RackSpec> spec, int count = 1,
+              TripPolicy trip = {});
     const RackPowerModel& model() const { return model_; }
     int count() const { return count_; }
     const TripPolicy& tripPolicy() const { return trip_; }

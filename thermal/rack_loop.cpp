@@ -110,76 +110,90 @@ RackLoopParams RackLoopParams::fromCatalog(std::string_view name) {
     return fromJson(JsonView(entry, fmt::format("rack_loops.json/{}", name)));
 }
 
-RackLoop::RackLoop(std::string name, Coolant coolant, RackLoopParams params)
-    : Component(std::move(name)), coolant_(std::move(coolant)), p_(params) {
+std::shared_ptr<const RackLoop::Kind> RackLoop::makeKind(Coolant coolant, RackLoopParams params,
+                                                         std::string_view who) {
+    auto k = std::make_shared<Kind>();
+    k->coolant = std::move(coolant);
+    k->p = std::move(params);
+    const RackLoopParams& p = k->p;
     auto bad = [&](const char* what, double v, const char* expected) {
-        throw InputError(
-            fmt::format("rack loop '{}': {} = {} ({})", this->name(), what, v, expected));
+        throw InputError(fmt::format("rack loop '{}': {} = {} ({})", who, what, v, expected));
     };
-    if (!(p_.count >= 1.0)) bad("count", p_.count, "expected ≥ 1");
-    if (!(p_.C_metal > 0)) bad("C_metal [J/K]", p_.C_metal, "expected > 0");
-    if (!(p_.fluid_volume > 0)) bad("fluid_volume [m3]", p_.fluid_volume, "expected > 0");
-    if (!(p_.R_design > 0)) bad("R_design [K/W]", p_.R_design, "expected > 0");
-    if (!(p_.gpus >= 1.0)) bad("gpus", p_.gpus, "expected ≥ 1");
-    if (!(p_.C_junction > 0)) bad("C_junction [J/K]", p_.C_junction, "expected > 0");
-    if (!(p_.R_junction > 0)) bad("R_junction [K/W]", p_.R_junction, "expected > 0");
-    if (!(p_.flow_design > 0)) bad("flow_design [m3/s]", p_.flow_design, "expected > 0");
-    const Duct& ch = p_.branch.channels;
-    if (!(ch.diameter > 0 && ch.count >= 1 && p_.branch.plate_length > 0)) {
+    if (!(p.count >= 1.0)) bad("count", p.count, "expected ≥ 1");
+    if (!(p.C_metal > 0)) bad("C_metal [J/K]", p.C_metal, "expected > 0");
+    if (!(p.fluid_volume > 0)) bad("fluid_volume [m3]", p.fluid_volume, "expected > 0");
+    if (!(p.R_design > 0)) bad("R_design [K/W]", p.R_design, "expected > 0");
+    if (!(p.gpus >= 1.0)) bad("gpus", p.gpus, "expected ≥ 1");
+    if (!(p.C_junction > 0)) bad("C_junction [J/K]", p.C_junction, "expected > 0");
+    if (!(p.R_junction > 0)) bad("R_junction [K/W]", p.R_junction, "expected > 0");
+    if (!(p.flow_design > 0)) bad("flow_design [m3/s]", p.flow_design, "expected > 0");
+    const Duct& ch = p.branch.channels;
+    if (!(ch.diameter > 0 && ch.count >= 1 && p.branch.plate_length > 0)) {
         bad("cold-plate channel diameter [m]", ch.diameter,
             "expected channels with a positive diameter, count and plate length");
     }
-    fluid_mass_ = coolant_.referenceDensity() * p_.fluid_volume;
-    film_fluid_ = FluidState::of(coolant_, p_.film_temp);
-    area_ = ch.count * M_PI * ch.diameter * p_.branch.plate_length;
-    const FluidState rated = FluidState::of(Coolant::byName(p_.rated_coolant), p_.film_temp);
+    k->fluid_mass = k->coolant.referenceDensity() * p.fluid_volume;
+    k->film_fluid = FluidState::of(k->coolant, p.film_temp);
+    k->area = ch.count * M_PI * ch.diameter * p.branch.plate_length;
+    const FluidState rated = FluidState::of(Coolant::byName(p.rated_coolant), p.film_temp);
     const double R_film_rated =
-        1.0 / (ch.filmCoefficient(p_.flow_design, rated, p_.branch.plate_length) * area_);
-    R_cond_ = p_.R_design - R_film_rated;
-    if (!(R_cond_ > 0.0)) {
+        1.0 / (ch.filmCoefficient(p.flow_design, rated, p.branch.plate_length) * k->area);
+    k->R_cond = p.R_design - R_film_rated;
+    if (!(k->R_cond > 0.0)) {
         throw InputError(fmt::format(
             "rack loop '{}': the film alone in {} channels of {:.2f} mm over {:.0f} mm plates "
             "gives {:.3g} K/W, more than the whole plate-to-coolant resistance {:.3g} K/W; give "
             "more channels or a larger gpu_resistance_K_per_W",
-            this->name(), ch.count, ch.diameter * 1e3, p_.branch.plate_length * 1e3, R_film_rated,
-            p_.R_design));
+            who, ch.count, ch.diameter * 1e3, p.branch.plate_length * 1e3, R_film_rated,
+            p.R_design));
     }
-    film_id_ = filmIdentity({R_cond_, area_, ch.diameter, ch.length, ch.roughness, ch.count,
-                             p_.branch.plate_length, film_fluid_.density, film_fluid_.viscosity,
-                             film_fluid_.conductivity, film_fluid_.specific_heat});
-    const double T0 = p_.initial_temp;
-    const double dT = std::max(1.0, p_.heat_design * p_.R_design);
-    const double q_gpu = std::max(1.0, p_.gpu_heat_design);  // [W] nominal only
+    const FluidState& f = k->film_fluid;
+    k->film_id = filmIdentity({k->R_cond, k->area, ch.diameter, ch.length, ch.roughness, ch.count,
+                               p.branch.plate_length, f.density, f.viscosity, f.conductivity,
+                               f.specific_heat});
+    return k;
+}
+
+RackLoop::RackLoop(std::string name, Coolant coolant, RackLoopParams params)
+    : RackLoop(name, makeKind(std::move(coolant), std::move(params), name)) {}
+
+RackLoop::RackLoop(std::string name, std::shared_ptr<const Kind> kind)
+    : Component(std::move(name)), k_(std::move(kind)) {
+    if (!k_) throw ModelError(fmt::format("rack loop '{}': no kind", this->name()));
+    const RackLoopParams& p = k_->p;
+    const double T0 = p.initial_temp;
+    const double dT = std::max(1.0, p.heat_design * p.R_design);
+    const double q_gpu = std::max(1.0, p.gpu_heat_design);  // [W] nominal only
     addState(kPlate, {"plate_temp", "K", T0, T0, "cold-plate metal temperature (plate average)"});
     addState(kFluid, {"fluid_temp", "K", T0, T0, "coolant temperature in the rack (= outlet)"});
     addState(kJunction, {"junction_temp", "K", T0, T0, "GPU junction (die) temperature"});
-    addInput(kHeat, {"heat_liquid", "W", std::max(1.0, p_.heat_design), p_.heat_design,
+    addInput(kHeat, {"heat_liquid", "W", std::max(1.0, p.heat_design), p.heat_design,
                      "heat to liquid per rack, GPUs included"});
     addInput(kSupplyTemp, {"supply_temp", "K", T0, T0, "coolant supply temperature"});
-    addInput(kFlow, {"flow", "m3/s", p_.flow_design, p_.flow_design, "coolant flow per rack"});
+    addInput(kFlow, {"flow", "m3/s", p.flow_design, p.flow_design, "coolant flow per rack"});
     addInput(kGpuHeat, {"gpu_heat", "W", q_gpu, 0.0, "heat one GPU gives its cold plate"});
     addOutput(kOutletTemp, {"outlet_temp", "K", T0, 0.0, "coolant outlet temperature"});
-    addOutput(kJunctionTemp, {"junction_temp", "K", T0 + dT + q_gpu * p_.R_junction, 0.0,
+    addOutput(kJunctionTemp, {"junction_temp", "K", T0 + dT + q_gpu * p.R_junction, 0.0,
                               "GPU junction temperature"});
-    addOutput(kHeatToCoolant, {"heat_to_coolant", "W", std::max(1.0, p_.heat_design), 0.0,
+    addOutput(kHeatToCoolant, {"heat_to_coolant", "W", std::max(1.0, p.heat_design), 0.0,
                                "enthalpy rise of the coolant stream per rack"});
-    addOutput(kHeatTotal, {"heat_to_coolant_total", "W", std::max(1.0, p_.count * p_.heat_design),
+    addOutput(kHeatTotal, {"heat_to_coolant_total", "W", std::max(1.0, p.count * p.heat_design),
                            0.0, "enthalpy rise of the coolant streams of all racks represented"});
-    addOutput(kFlowTotal, {"flow_total", "m3/s", p_.count * p_.flow_design, 0.0,
+    addOutput(kFlowTotal, {"flow_total", "m3/s", p.count * p.flow_design, 0.0,
                            "coolant flow of all racks represented"});
     addOutput(kPlateTemp,
               {"plate_temp", "K", T0 + dT, 0.0, "cold-plate temperature (plate average)"});
 }
 
 double RackLoop::filmCoefficient(double flow) const {
-    return p_.branch.channels.filmCoefficient(std::max(flow, 0.0), film_fluid_,
-                                              p_.branch.plate_length);
+    return k_->p.branch.channels.filmCoefficient(std::max(flow, 0.0), k_->film_fluid,
+                                                 k_->p.branch.plate_length);
 }
 
 double RackLoop::resistance(double flow) const {
     // The racks on one CDU get one flow (RackManifold inverts a branch law once per branch
     // type) and mostly share their cold plates, and are evaluated one after the other: the
-    // last result on this thread is reused when the flow and the film parameters (film_id_)
+    // last result on this thread is reused when the flow and the film parameters (k_->film_id)
     // match bit for bit. The film correlation (two pow) was ~6 % of a campus evaluation
     // (bench case 5).
     struct Memo {
@@ -189,17 +203,19 @@ double RackLoop::resistance(double flow) const {
     };
     thread_local Memo memo;
     const auto flow_bits = std::bit_cast<std::uint64_t>(flow);
-    if (memo.id == film_id_ && memo.flow_bits == flow_bits) return memo.R;
-    const double R = R_cond_ + 1.0 / (filmCoefficient(flow) * area_);
-    memo = {film_id_, flow_bits, R};
+    if (memo.id == k_->film_id && memo.flow_bits == flow_bits) return memo.R;
+    const double R = k_->R_cond + 1.0 / (filmCoefficient(flow) * k_->area);
+    memo = {k_->film_id, flow_bits, R};
     return R;
 }
 
-double RackLoop::fluidCapacity(double T) const { return fluid_mass_ * coolant_.specificHeat(T); }
+double RackLoop::fluidCapacity(double T) const {
+    return k_->fluid_mass * k_->coolant.specificHeat(T);
+}
 
 double RackLoop::storedEnergy(std::span<const double> x) const {
-    return p_.count * (p_.C_metal * x[kPlate] + p_.gpus * p_.C_junction * x[kJunction] +
-                       fluid_mass_ * coolant_.enthalpy(x[kFluid]));
+    return k_->p.count * (k_->p.C_metal * x[kPlate] + k_->p.gpus * k_->p.C_junction * x[kJunction] +
+                          k_->fluid_mass * k_->coolant.enthalpy(x[kFluid]));
 }
 
 void RackLoop::checkInputs(std::span<const double> u, bool with_heat) const {
@@ -220,27 +236,28 @@ void RackLoop::checkInputs(std::span<const double> u, bool with_heat) const {
                                      name(), u[kFlow]));
     }
     const double T = u[kSupplyTemp];
-    if (!(T >= coolant_.minTemperature() && T <= coolant_.maxTemperature())) {
+    if (!(T >= k_->coolant.minTemperature() && T <= k_->coolant.maxTemperature())) {
         throw InputError(fmt::format(
             "rack loop '{}': supply_temp = {:.2f} K ({:.2f} °C) is outside the {} table, "
             "{:.1f}..{:.1f} °C",
-            name(), T, units::kelvinToCelsius(T), coolant_.name(),
-            units::kelvinToCelsius(coolant_.minTemperature()),
-            units::kelvinToCelsius(coolant_.maxTemperature())));
+            name(), T, units::kelvinToCelsius(T), k_->coolant.name(),
+            units::kelvinToCelsius(k_->coolant.minTemperature()),
+            units::kelvinToCelsius(k_->coolant.maxTemperature())));
     }
 }
 
 void RackLoop::computeOutputs(double, std::span<const double> x, std::span<const double> u,
                               std::span<double> y) const {
     checkInputs(u, false);
-    const double mdot = coolant_.massFlow(u[kFlow]);
-    const double q = mdot * (coolant_.enthalpy(x[kFluid]) - coolant_.enthalpy(u[kSupplyTemp]));
+    const double mdot = k_->coolant.massFlow(u[kFlow]);
+    const double q =
+        mdot * (k_->coolant.enthalpy(x[kFluid]) - k_->coolant.enthalpy(u[kSupplyTemp]));
     y[kOutletTemp] = x[kFluid];
     y[kJunctionTemp] = x[kJunction];
     y[kPlateTemp] = x[kPlate];
     y[kHeatToCoolant] = q;
-    y[kHeatTotal] = p_.count * q;
-    y[kFlowTotal] = p_.count * u[kFlow];
+    y[kHeatTotal] = k_->p.count * q;
+    y[kFlowTotal] = k_->p.count * u[kFlow];
 }
 
 void RackLoop::computeDerivatives(double t, std::span<const double> x, std::span<const double> u,
@@ -254,13 +271,13 @@ void RackLoop::computeDerivativesGivenOutputs(double, std::span<const double> x,
                                               std::span<const double> u, std::span<const double> y,
                                               std::span<double> dxdt) const {
     checkInputs(u, true);
-    const double q_jp = (x[kJunction] - x[kPlate]) / p_.R_junction;  // [W] per GPU
+    const double q_jp = (x[kJunction] - x[kPlate]) / k_->p.R_junction;  // [W] per GPU
     const double q_plate = (x[kPlate] - x[kFluid]) / resistance(u[kFlow]);
     const double q_out = y[kHeatToCoolant];  // ṁ·(h(T_fluid) − h(T_sup)), two enthalpies
     // The GPUs' heat reaches the plate through the junctions; the rest of heat_liquid directly.
-    const double q_direct = u[kHeat] - p_.gpus * u[kGpuHeat];
-    dxdt[kJunction] = (u[kGpuHeat] - q_jp) / p_.C_junction;
-    dxdt[kPlate] = (q_direct + p_.gpus * q_jp - q_plate) / p_.C_metal;
+    const double q_direct = u[kHeat] - k_->p.gpus * u[kGpuHeat];
+    dxdt[kJunction] = (u[kGpuHeat] - q_jp) / k_->p.C_junction;
+    dxdt[kPlate] = (q_direct + k_->p.gpus * q_jp - q_plate) / k_->p.C_metal;
     dxdt[kFluid] = (q_plate - q_out) / fluidCapacity(x[kFluid]);
 }
 

@@ -60,8 +60,10 @@
 // Valid inputs: heat_liquid ≥ 0, gpu_heat ≥ 0, flow ≥ 0, temperatures inside the coolant
 // table; outside, InputError (inputs) or ModelError (states left the coolant table).
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "core/component.h"
 #include "core/json.h"
@@ -107,7 +109,29 @@ public:
         kPlateTemp
     };
 
+    /// What every rack loop with the same coolant and parameters shares: the parameters and
+    /// the constants derived from them. A campus model holds a rack loop per distinct rack;
+    /// each with its own copy was 464 bytes read on every evaluation (issue 12: memory-bound
+    /// at 5,560 racks), so a model builds one Kind per rack kind and hands it to its racks.
+    struct Kind {
+        Coolant coolant;
+        RackLoopParams p;
+        double fluid_mass = 0.0;  // [kg] per rack
+        double area = 0.0;        // [m²] wetted channel area per rack
+        double R_cond = 0.0;      // [K/W] per rack
+        FluidState film_fluid;
+        /// Identifies everything resistance() depends on but the flow: equal for kinds whose
+        /// plates and coolant match bit for bit, for its memo (rack_loop.cpp).
+        std::uint64_t film_id = 0;
+    };
+    /// Checks the parameters (InputError naming `who`, the rack loop) and derives the
+    /// constants.
+    static std::shared_ptr<const Kind> makeKind(Coolant coolant, RackLoopParams params,
+                                                std::string_view who);
+
     RackLoop(std::string name, Coolant coolant, RackLoopParams params);
+    /// A rack loop of a kind shared with others (not null).
+    RackLoop(std::string name, std::shared_ptr<const Kind> kind);
 
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
                         std::span<double> y) const override;
@@ -127,27 +151,19 @@ public:
     /// Film coefficient in the cold-plate channels at per-rack flow V̇.   [m³/s] → [W/(m²·K)]
     double filmCoefficient(double flow) const;
     /// The conduction part of the resistance (independent of flow and coolant).        [K/W]
-    double conductionResistance() const { return R_cond_; }
+    double conductionResistance() const { return k_->R_cond; }
     /// Junction time constant C_j·R_jp.                                                 [s]
-    double junctionTimeConstant() const { return p_.C_junction * p_.R_junction; }
+    double junctionTimeConstant() const { return k_->p.C_junction * k_->p.R_junction; }
     /// Heat stored in all `count` racks relative to 0 K metal / T_ref fluid.            [J]
     double storedEnergy(std::span<const double> x) const;
     /// Heat capacity of one rack's fluid node at T.                                  [J/K]
     double fluidCapacity(double T) const;
-    const RackLoopParams& params() const { return p_; }
-    const Coolant& coolant() const { return coolant_; }
+    const RackLoopParams& params() const { return k_->p; }
+    const Coolant& coolant() const { return k_->coolant; }
 
 private:
     void checkInputs(std::span<const double> u, bool with_heat) const;
-    Coolant coolant_;
-    RackLoopParams p_;
-    double fluid_mass_;  // [kg] per rack
-    FluidState film_fluid_;
-    double area_;    // [m²] wetted channel area per rack
-    double R_cond_;  // [K/W] per rack
-    /// Identifies everything resistance() depends on but the flow: equal for racks whose
-    /// plates and coolant match bit for bit, for its memo (rack_loop.cpp).
-    std::uint64_t film_id_ = 0;
+    std::shared_ptr<const Kind> k_;
 };
 
 /// @brief Periodic response of a first-order node (resistance R [K/W], time constant τ [s]) to

@@ -316,6 +316,46 @@ TEST(RackLoop, RememberedResistanceBelongsToItsOwnPlatesAndFlow) {
     EXPECT_LT(Ra_more, Ra);
 }
 
+TEST(RackLoop, RacksOfASharedKindComputeWhatAPrivateCopyComputes) {
+    // A campus model builds one Kind per rack kind and hands it to every rack of that kind
+    // (the parameters are read on every evaluation; one copy each made the model memory-
+    // bound). Outputs and derivatives must be those of a rack built with its own parameters,
+    // bit for bit, and a kind that fails its checks names the rack it was built for.
+    RackLoopParams p = RackLoopParams::fromCatalog("gb300_nvl72");
+    p.count = 3;
+    const Coolant c = Coolant::byName("PG25");
+    const auto kind = RackLoop::makeKind(c, p, "rl_a");
+    const RackLoop own("own", c, p), a("a", kind), b("b", kind);
+    const std::vector<double> x = {units::celsiusToKelvin(52), units::celsiusToKelvin(48),
+                                   units::celsiusToKelvin(71)};
+    const std::vector<double> u = {118e3, units::celsiusToKelvin(40), 0.9 * p.flow_design, 1350.0};
+    std::vector<double> y0(6), y1(6), y2(6), d0(3), d1(3), d2(3);
+    own.computeOutputs(0.0, x, u, y0);
+    a.computeOutputs(0.0, x, u, y1);
+    b.computeOutputs(0.0, x, u, y2);
+    own.computeDerivatives(0.0, x, u, d0);
+    a.computeDerivatives(0.0, x, u, d1);
+    b.computeDerivatives(0.0, x, u, d2);
+    EXPECT_EQ(y0, y1);
+    EXPECT_EQ(y0, y2);
+    EXPECT_EQ(d0, d1);
+    EXPECT_EQ(d0, d2);
+    EXPECT_EQ(a.params().count, 3.0);
+    EXPECT_EQ(&a.params(), &b.params());  // one copy of the parameters
+    // heat_to_coolant_total is count × the per-rack stream.
+    EXPECT_EQ(y1[RackLoop::kHeatTotal], 3.0 * y1[RackLoop::kHeatToCoolant]);
+    RackLoopParams bad = p;
+    bad.C_metal = -1.0;
+    try {
+        RackLoop::makeKind(c, bad, "rl_g7_gb300");
+        FAIL() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("rl_g7_gb300"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("C_metal"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(RackLoop("null", std::shared_ptr<const RackLoop::Kind>{}), ModelError);
+}
+
 TEST(RackLoop, JunctionTemperatureHasNoFeedthroughFromHeat) {
     // The power layer computes heat from the junction temperature (leakage): wiring
     // junction_temp → a leakage model → heat_liquid and gpu_heat must not be an algebraic loop.
