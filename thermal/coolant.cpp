@@ -254,7 +254,7 @@ const std::string& Coolant::source() const {
 
 void Coolant::check(double T, std::string_view property) const {
     if (!(T >= T_min_ && T <= T_max_)) {
-        // A default-constructed coolant has an empty range (below), so every call ends here.
+        // A default-constructed coolant has no range (NaN), so every call ends here.
         if (!t_)
             throw ModelError(fmt::format("coolant: {} asked of a coolant with no table", property));
         throw ModelError(fmt::format(

@@ -121,9 +121,10 @@ private:
         double T_freeze = 0.0;  // [K]
     };
     std::shared_ptr<const Tables> t_;
-    // [K] table range, which every call checks; empty until a table is read.
-    double T_min_ = std::numeric_limits<double>::infinity();
-    double T_max_ = -std::numeric_limits<double>::infinity();
+    // [K] table range, which every call checks; NaN until a table is read, so no temperature
+    // passes (and a clamp to the range stays well-defined).
+    double T_min_ = std::numeric_limits<double>::quiet_NaN();
+    double T_max_ = std::numeric_limits<double>::quiet_NaN();
     double T_ref_ = 0.0;         // [K]
     double rho_ref_ = 0.0;       // [kg/m³]
     double h_ref_offset_ = 0.0;  // [J/kg] ∫ c_p from T_min to T_ref

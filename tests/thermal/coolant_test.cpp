@@ -130,6 +130,7 @@ TEST(Coolant, ADefaultCoolantRefusesEveryPropertyAndCopiesKeepTheirOwnReference)
     // by exactly the integral between the two references, while the original is unchanged.
     const Coolant none;
     EXPECT_TRUE(none.name().empty());
+    EXPECT_TRUE(std::isnan(none.minTemperature()) && std::isnan(none.maxTemperature()));
     for (const double T : {0.0, celsiusToKelvin(30), 1e9}) {
         EXPECT_THROW(none.density(T), ModelError) << T;
         EXPECT_THROW(none.specificHeat(T), ModelError) << T;
