@@ -59,36 +59,48 @@ void checkIndex(std::size_t expected, std::size_t actual, const Variable& v,
 
 }  // namespace
 
-Component::Component(std::string name) : name_(std::move(name)) {
-    if (name_.empty() || name_.find('.') != std::string::npos) {
-        throw ModelError(
-            fmt::format("component name '{}' must be non-empty and contain no '.'", name_));
-    }
-}
-
 struct Component::PortIndex {
     std::array<std::unordered_map<std::string, std::size_t>, 3> by_name;  // by Kind
     std::array<bool, 3> built{};
 };
 
+struct Component::Description {
+    std::string name;
+    std::vector<Variable> states, inputs, outputs;
+    std::unique_ptr<PortIndex> port_index;  // null while every kind is short
+};
+
+Component::Component(std::string name) : d_(std::make_unique<Description>()) {
+    d_->name = std::move(name);
+    if (d_->name.empty() || d_->name.find('.') != std::string::npos) {
+        throw ModelError(
+            fmt::format("component name '{}' must be non-empty and contain no '.'", d_->name));
+    }
+}
+
 Component::~Component() = default;
+
+const std::string& Component::name() const { return d_->name; }
+const std::vector<Variable>& Component::states() const { return d_->states; }
+const std::vector<Variable>& Component::inputs() const { return d_->inputs; }
+const std::vector<Variable>& Component::outputs() const { return d_->outputs; }
 
 const std::vector<Variable>& Component::ports(Kind kind) const {
     switch (kind) {
         case Kind::State:
-            return states_;
+            return d_->states;
         case Kind::Input:
-            return inputs_;
+            return d_->inputs;
         case Kind::Output:
             break;
     }
-    return outputs_;
+    return d_->outputs;
 }
 
 std::size_t Component::position(Kind kind, std::string_view name) const {
     const auto k = static_cast<std::size_t>(kind);
-    if (port_index_ && port_index_->built[k]) {
-        const auto& m = port_index_->by_name[k];
+    if (d_->port_index && d_->port_index->built[k]) {
+        const auto& m = d_->port_index->by_name[k];
         const auto it = m.find(std::string(name));
         return it == m.end() ? std::string::npos : it->second;
     }
@@ -101,40 +113,40 @@ std::size_t Component::position(Kind kind, std::string_view name) const {
 
 std::size_t Component::addPort(Kind kind, Variable v) {
     const auto k = static_cast<std::size_t>(kind);
-    checkNew(v, name_, kindName(k));
+    checkNew(v, d_->name, kindName(k));
     if (position(kind, v.name) != std::string::npos) {
         throw ModelError(
-            fmt::format("component '{}' declares {} '{}' twice", name_, kindName(k), v.name));
+            fmt::format("component '{}' declares {} '{}' twice", d_->name, kindName(k), v.name));
     }
-    std::vector<Variable>& p = kind == Kind::State   ? states_
-                               : kind == Kind::Input ? inputs_
-                                                     : outputs_;
+    std::vector<Variable>& p = kind == Kind::State   ? d_->states
+                               : kind == Kind::Input ? d_->inputs
+                                                     : d_->outputs;
     p.push_back(std::move(v));
     const std::size_t i = p.size() - 1;
-    if (port_index_ && port_index_->built[k]) {
-        port_index_->by_name[k].emplace(p[i].name, i);
+    if (d_->port_index && d_->port_index->built[k]) {
+        d_->port_index->by_name[k].emplace(p[i].name, i);
     } else if (p.size() >= kIndexedPorts) {
-        if (!port_index_) port_index_ = std::make_unique<PortIndex>();
-        auto& m = port_index_->by_name[k];
+        if (!d_->port_index) d_->port_index = std::make_unique<PortIndex>();
+        auto& m = d_->port_index->by_name[k];
         for (std::size_t j = 0; j < p.size(); ++j) m.emplace(p[j].name, j);
-        port_index_->built[k] = true;
+        d_->port_index->built[k] = true;
     }
     return i;
 }
 
 std::size_t Component::stateIndex(std::string_view name) const {
     const std::size_t i = position(Kind::State, name);
-    if (i == std::string::npos) noSuchPort(states_, name, name_, "state");
+    if (i == std::string::npos) noSuchPort(d_->states, name, d_->name, "state");
     return i;
 }
 std::size_t Component::inputIndex(std::string_view name) const {
     const std::size_t i = position(Kind::Input, name);
-    if (i == std::string::npos) noSuchPort(inputs_, name, name_, "input");
+    if (i == std::string::npos) noSuchPort(d_->inputs, name, d_->name, "input");
     return i;
 }
 std::size_t Component::outputIndex(std::string_view name) const {
     const std::size_t i = position(Kind::Output, name);
-    if (i == std::string::npos) noSuchPort(outputs_, name, name_, "output");
+    if (i == std::string::npos) noSuchPort(d_->outputs, name, d_->name, "output");
     return i;
 }
 
@@ -150,7 +162,7 @@ void Component::computeDerivatives(double, std::span<const double>, std::span<co
 }
 
 void Component::initialState(std::span<double> x0) const {
-    for (std::size_t i = 0; i < states_.size(); ++i) x0[i] = states_[i].start;
+    for (std::size_t i = 0; i < d_->states.size(); ++i) x0[i] = d_->states[i].start;
 }
 
 bool Component::outputDependsOnInput(std::size_t, std::size_t) const { return true; }
@@ -164,15 +176,15 @@ std::size_t Component::addInput(Variable v) { return addPort(Kind::Input, std::m
 std::size_t Component::addOutput(Variable v) { return addPort(Kind::Output, std::move(v)); }
 
 std::size_t Component::addState(std::size_t expected_index, Variable v) {
-    checkIndex(expected_index, states_.size(), v, name_, "state");
+    checkIndex(expected_index, d_->states.size(), v, d_->name, "state");
     return addState(std::move(v));
 }
 std::size_t Component::addInput(std::size_t expected_index, Variable v) {
-    checkIndex(expected_index, inputs_.size(), v, name_, "input");
+    checkIndex(expected_index, d_->inputs.size(), v, d_->name, "input");
     return addInput(std::move(v));
 }
 std::size_t Component::addOutput(std::size_t expected_index, Variable v) {
-    checkIndex(expected_index, outputs_.size(), v, name_, "output");
+    checkIndex(expected_index, d_->outputs.size(), v, d_->name, "output");
     return addOutput(std::move(v));
 }
 

@@ -38,10 +38,10 @@ public:
     Component(const Component&) = delete;
     Component& operator=(const Component&) = delete;
 
-    const std::string& name() const { return name_; }
-    const std::vector<Variable>& states() const { return states_; }
-    const std::vector<Variable>& inputs() const { return inputs_; }
-    const std::vector<Variable>& outputs() const { return outputs_; }
+    const std::string& name() const;
+    const std::vector<Variable>& states() const;
+    const std::vector<Variable>& inputs() const;
+    const std::vector<Variable>& outputs() const;
 
     /// Index of a named port; throws ModelError listing the valid names.
     std::size_t stateIndex(std::string_view name) const;
@@ -99,13 +99,17 @@ protected:
     std::size_t addOutput(Variable v);
 
 private:
-    std::string name_;
-    std::vector<Variable> states_, inputs_, outputs_;
     /// Positions by name of the port kinds that have many ports (component.cpp): a site-wide
     /// sum has one input per rack, and a linear search per port made declaring and wiring it
     /// quadratic (5,560 inputs at bench case 6). Null while every kind is short.
     struct PortIndex;
-    std::unique_ptr<PortIndex> port_index_;
+    /// The name, the port descriptions and the PortIndex, held out of line: only model
+    /// building and error messages read them (a System keeps the port counts itself), while
+    /// the evaluation loop touches every component. In line they were 112 bytes between the
+    /// vtable pointer and a derived component's own data, so each rack component of a campus
+    /// cost the evaluation two or three cache lines instead of one (issue 12).
+    struct Description;
+    std::unique_ptr<Description> d_;
     enum class Kind : std::size_t { State, Input, Output };
     std::size_t addPort(Kind kind, Variable v);
     /// Position of the named port of a kind, or npos.
