@@ -378,14 +378,13 @@ void SiteModel::addRack(const CduGroup& g, std::size_t k, int n, std::size_t pos
     rs.count = n;
     rs.weight = static_cast<double>(g.multiplicity) * n;
     rs.label = label;
-    if (rack_specs_.size() < spec_.it.racks.size()) rack_specs_.resize(spec_.it.racks.size());
     auto& shared_spec = rack_specs_[kind.entry];
     if (!shared_spec) shared_spec = std::make_shared<const power::RackSpec>(rack);
     rs.power = make<power::RackPower>("rp_" + label, shared_spec, n, entry.trip);
     // Smoothing acts within seconds: it exists in the model only when the workload is resolved
     // (an averaged workload has no swing to smooth).
     if (spec_.power.smoothing && c_.resolution == power::Resolution::Resolved) {
-        const power::RackPowerModel rpm(rack);
+        const power::RackPowerModel rpm(shared_spec);
         power::SmoothingParams base;
         base.storage_energy = rack.gpus * rack.storage_per_gpu * n;
         base.nominal_power = rpm.evaluate(1.0).it_power * n;
@@ -422,7 +421,7 @@ void SiteModel::addRack(const CduGroup& g, std::size_t k, int n, std::size_t pos
     // leaves the coolant (of which the GPUs' own part leaves their junctions), the rest the
     // air. The split sums to one, so the site's energy balance stays exact; and a deferral
     // never exceeds the rise above the command, so no heat goes negative.
-    const power::RackPowerModel rise_model(rack);
+    const power::RackPowerModel rise_model(shared_spec);
     const power::RackPowerResult r0 = rise_model.evaluate(0.0), r1 = rise_model.evaluate(1.0);
     const double rise = std::max(r1.it_power - r0.it_power, 1.0);
     const double defer_liquid = (r1.heat_to_liquid - r0.heat_to_liquid) / rise;

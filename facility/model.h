@@ -221,7 +221,7 @@ private:
     std::vector<RackSlot> racks_;
     /// One rack spec per IT entry, shared by its racks' power models (read on every
     /// evaluation; a copy per rack made the campus model memory-bound).
-    std::vector<std::shared_ptr<const power::RackSpec>> rack_specs_;
+    std::map<std::size_t, std::shared_ptr<const power::RackSpec>> rack_specs_;
     /// Likewise one rack-loop kind per (hall, IT entry, racks lumped).
     std::map<std::tuple<std::size_t, std::size_t, int>,
              std::shared_ptr<const thermal::RackLoop::Kind>>
