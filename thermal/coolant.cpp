@@ -58,6 +58,23 @@ MonotoneTable::MonotoneTable(std::vector<double> xs, std::vector<double> ys,
         even = even && std::abs(x[i + 1] - x[i] - step) <= 1e-9 * step;
     }
     inv_step_ = even ? 1.0 / step : 0.0;
+    if (!even) {
+        // An uneven grid (a branch's flow against √Δp crowds its points towards zero) gets a
+        // guide: 2(n − 1) even buckets, each naming the interval its left edge lies in, so a
+        // lookup starts at most a few intervals from its answer. A binary search over 513
+        // points was ~120 instructions and as many unpredictable branches, twice per rack
+        // branch and Newton iteration of a CDU's manifold (issue 12).
+        const std::size_t buckets = 2 * (n - 1);
+        guide_scale_ = static_cast<double>(buckets) / (x[n - 1] - x[0]);
+        data->guide.resize(buckets);
+        std::size_t i = 0;
+        for (std::size_t b = 0; b < buckets; ++b) {
+            const double edge = x[0] + static_cast<double>(b) / guide_scale_;
+            while (i + 2 < n && x[i + 1] <= edge) ++i;
+            data->guide[b] = static_cast<std::uint32_t>(i);
+        }
+        guide_ = data->guide.data();
+    }
     // Fritsch–Carlson slopes: harmonic-mean interior slopes, zero where the data turn, which
     // guarantees a monotone interpolant on every monotone stretch of data.
     std::vector<double> d(n - 1);
@@ -89,19 +106,22 @@ MonotoneTable::MonotoneTable(std::vector<double> xs, std::vector<double> ys,
 }
 
 std::size_t MonotoneTable::interval(double x) const {
+    // Both ways start from an estimate and nudge it, so the result is exactly the binary
+    // search's: the last i ≤ n − 2 with x_i ≤ x (0 below the table).
+    const std::size_t last = n_ - 2;
+    std::size_t i;
     if (inv_step_ > 0.0) {
-        // Even grid (the shipped coolant tables, every 5 K): the index from the spacing, then
-        // nudged so the result is exactly the binary search's below (rounding near a knot).
+        // Even grid (the shipped coolant tables, every 5 K): the index from the spacing.
         const double f = (x - x_[0]) * inv_step_;
-        const std::size_t last = n_ - 2;
-        std::size_t i = f <= 0.0 ? 0 : std::min(static_cast<std::size_t>(f), last);
-        while (i > 0 && x < x_[i]) --i;
-        while (i < last && x >= x_[i + 1]) ++i;
-        return i;
+        i = !(f > 0.0) ? 0 : std::min(static_cast<std::size_t>(f), last);
+    } else {
+        const double f = (x - x_[0]) * guide_scale_;
+        const std::size_t buckets = 2 * (n_ - 1);
+        i = !(f > 0.0) ? 0 : guide_[std::min(static_cast<std::size_t>(f), buckets - 1)];
     }
-    const double* it = std::upper_bound(x_, x_ + n_, x);
-    std::size_t i = it == x_ ? 0 : static_cast<std::size_t>(it - x_) - 1;
-    return std::min(i, n_ - 2);
+    while (i > 0 && x < x_[i]) --i;
+    while (i < last && x >= x_[i + 1]) ++i;
+    return i;
 }
 
 double MonotoneTable::operator()(double x) const { return valueIn(interval(x), x); }
@@ -114,8 +134,15 @@ double MonotoneTable::valueIn(std::size_t i, double x) const {
            (-2 * t3 + 3 * t2) * y_[i + 1] + (t3 - t2) * h * m_[i + 1];
 }
 
-double MonotoneTable::derivative(double x) const {
+double MonotoneTable::derivative(double x) const { return derivativeIn(interval(x), x); }
+
+double MonotoneTable::valueAndDerivative(double x, double& dydx) const {
     const std::size_t i = interval(x);
+    dydx = derivativeIn(i, x);
+    return valueIn(i, x);
+}
+
+double MonotoneTable::derivativeIn(std::size_t i, double x) const {
     const double h = x_[i + 1] - x_[i];
     const double t = (x - x_[i]) / h;
     const double t2 = t * t;

@@ -35,6 +35,10 @@ public:
     MonotoneTable(std::vector<double> x, std::vector<double> y, std::string_view what);
     double operator()(double x) const;
     double derivative(double x) const;
+    /// y(x), with dy/dx in `dydx`, from one interval lookup (each as the calls above give it).
+    double valueAndDerivative(double x, double& dydx) const;
+    /// The interval holding x: the last i ≤ n − 2 with x_i ≤ x (0 below the table).
+    std::size_t interval(double x) const;
     /// ∫_{x_0}^{x} y dx' from the first table point (exact for the cubic interpolant).
     double integral(double x) const;
     /// The same, with y(x) in `value` from the same interval lookup.
@@ -52,19 +56,23 @@ private:
     /// evaluations read ~40 MB of identical tables at 5,560 racks, which no cache holds
     /// (issue 12: 17 ms per right-hand side against 1.7 ms at 1,390 racks).
     struct Data {
-        std::vector<double> x, y, m;     // knots, values, slopes
-        std::vector<double> cumulative;  // ∫ from x_0 to x_i
-        std::uint64_t id = 0;            // identity()
+        std::vector<double> x, y, m;       // knots, values, slopes
+        std::vector<double> cumulative;    // ∫ from x_0 to x_i
+        std::vector<std::uint32_t> guide;  // uneven grids: interval at each bucket's left edge
+        std::uint64_t id = 0;              // identity()
     };
-    std::size_t interval(double x) const;
     /// y(x) for x in interval i (no lookup).
     double valueIn(std::size_t i, double x) const;
+    double derivativeIn(std::size_t i, double x) const;
     double partialIntegral(std::size_t i, double x) const;
     std::shared_ptr<const Data> data_;
     // Views into *data_ for the lookups (valid while data_ lives, i.e. in every copy).
     const double *x_ = nullptr, *y_ = nullptr, *m_ = nullptr, *cumulative_ = nullptr;
     std::size_t n_ = 0;
     double inv_step_ = 0.0;  // 1/spacing of an even grid, 0 for an uneven one
+    // Uneven grids: the guide's buckets per unit of x, and the guide (a view into *data_).
+    double guide_scale_ = 0.0;
+    const std::uint32_t* guide_ = nullptr;
 };
 
 class Coolant {

@@ -243,7 +243,7 @@ TEST(Coolant, RememberedEnthalpiesBelongToTheirTableOnly) {
 
 TEST(MonotoneTableLookup, EvenGridGivesExactlyTheBinarySearchResult) {
     // The shipped tables are every 5 K; interval() computes the index from the spacing there.
-    // A copy whose last knot moves by 1e-6 K is uneven (binary search); both must give the
+    // A copy whose last knot moves by 1e-6 K is uneven (guided lookup); both must give the
     // same value bit for bit below the last two knots (whose slopes the move changes), knots
     // included (a knot is where rounding in (x − x0)/h could pick the neighbouring interval).
     std::vector<double> x, y, x2;
@@ -264,6 +264,47 @@ TEST(MonotoneTableLookup, EvenGridGivesExactlyTheBinarySearchResult) {
     }
     // Below the table the first interval, as the binary search gives.
     EXPECT_EQ(even(x.front() - 1.0), uneven(x.front() - 1.0));
+}
+
+TEST(MonotoneTableLookup, GuidedLookupOnAnUnevenGridIsTheBinarySearch) {
+    // Knots at i² (spacing 1 to 79) and at a 513-point axis crowded towards zero as the rack
+    // branch's Q(√Δp) table is (√ of a quartic in the even flow coordinate): the interval of
+    // every probe, knots and their neighbours in the last bit included, equals
+    // std::upper_bound's (the binary search the guide replaced), clamped to [0, n − 2].
+    auto check = [](const std::vector<double>& x) {
+        std::vector<double> y(x.size());
+        for (std::size_t i = 0; i < x.size(); ++i) y[i] = static_cast<double>(i);
+        const MonotoneTable t(x, y, "uneven");
+        auto expected = [&](double q) {
+            const auto it = std::upper_bound(x.begin(), x.end(), q);
+            const std::size_t i =
+                it == x.begin() ? 0 : static_cast<std::size_t>(it - x.begin()) - 1;
+            return std::min(i, x.size() - 2);
+        };
+        std::vector<double> probes{x.front() - 1.0, x.back(), x.back() + 1.0, 1e300, -1e300};
+        for (double k : x) {
+            probes.insert(probes.end(), {k, std::nextafter(k, -2e300), std::nextafter(k, 2e300)});
+        }
+        for (int j = 0; j <= 10000; ++j) {
+            probes.push_back(x.front() + (x.back() - x.front()) * j / 10000.0);
+        }
+        for (double q : probes) {
+            ASSERT_EQ(t.interval(q), expected(q)) << q;
+            if (std::abs(q) > 1e6) continue;  // the cubic overflows out there
+            double d = 0.0;
+            const double v = t.valueAndDerivative(q, d);
+            ASSERT_EQ(v, t(q)) << q;
+            ASSERT_EQ(d, t.derivative(q)) << q;
+        }
+    };
+    std::vector<double> squares, crowded;
+    for (int i = 0; i <= 40; ++i) squares.push_back(static_cast<double>(i * i));
+    for (int i = 0; i < 513; ++i) {
+        const double u = i / 512.0;
+        crowded.push_back(std::sqrt(0.3 * u * u + 2.0 * u * u * u * u));
+    }
+    check(squares);
+    check(crowded);
 }
 
 TEST(MonotoneTableLookup, StronglyUnevenGridPicksTheBracketingInterval) {
