@@ -264,30 +264,51 @@ void TrainingJob::discontinuities(double t0, double t1, Resolution r,
 
 // ---------------------------------------------------------------------------------------------
 // Inference
+InferenceService::InferenceService(double u_peak, double peak_to_trough, std::vector<double> hourly,
+                                   std::vector<double> weekday, double week_offset)
+    : u_peak_(u_peak),
+      peak_to_trough_(peak_to_trough),
+      hourly_(std::move(hourly)),
+      weekday_(std::move(weekday)),
+      week_offset_(week_offset) {
+    auto finite = [](const std::vector<double>& v) {
+        return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
+    };
+    if (hourly_.size() != 24 || weekday_.size() != 7 || !finite(hourly_) || !finite(weekday_)) {
+        throw InputError(fmt::format(
+            "inference service: {} hourly values and {} weekday factors; expected 24 and 7 "
+            "finite numbers",
+            hourly_.size(), weekday_.size()));
+    }
+    const auto [lo, hi] = std::minmax_element(hourly_.begin(), hourly_.end());
+    hourly_lo_ = *lo;
+    hourly_hi_ = *hi;
+}
+
 double InferenceService::utilization(double t) const {
     if (t < start || t >= start + duration) return 0.0;
-    const double tw = t + week_offset;
+    const double tw = t + week_offset_;
     const double hf = std::fmod(tw / kHour, 24.0);
     const int i = static_cast<int>(std::floor(hf)) % 24;
     const double fh = hf - std::floor(hf);
-    const double p = hourly[i] + fh * (hourly[(i + 1) % 24] - hourly[i]);
-    const auto [lo, hi] = std::minmax_element(hourly.begin(), hourly.end());
-    const double trough = 1.0 / peak_to_trough;
-    const double s = *hi > *lo ? trough + (1.0 - trough) * (p - *lo) / (*hi - *lo) : 1.0;
+    const double p = hourly_[i] + fh * (hourly_[(i + 1) % 24] - hourly_[i]);
+    const double lo = hourly_lo_, hi = hourly_hi_;
+    const double trough = 1.0 / peak_to_trough_;
+    const double s = hi > lo ? trough + (1.0 - trough) * (p - lo) / (hi - lo) : 1.0;
     // Weekday factors apply at midday and are interpolated between days (no jump at midnight).
     const double dpos = tw / kDay - 0.5;
     const double fd = dpos - std::floor(dpos);
     const int j = static_cast<int>(((static_cast<long>(std::floor(dpos)) % 7) + 7) % 7);
-    const double w = weekday[j] + fd * (weekday[(j + 1) % 7] - weekday[j]);
-    return std::clamp(u_peak * s * w, 0.0, 1.0);
+    const double w = weekday_[j] + fd * (weekday_[(j + 1) % 7] - weekday_[j]);
+    return std::clamp(u_peak_ * s * w, 0.0, 1.0);
 }
 
 double InferenceService::integral(double t0, double t1) const {
     const double a = std::max(t0, start), b = std::min(t1, start + duration);
     if (b <= a) return 0.0;
     std::vector<double> cuts;
-    gridPoints(a, b, -week_offset, kHour, cuts);
-    gridPoints(a, b, -week_offset + 0.5 * kDay, kDay, cuts);
+    gridPoints(a, b, -week_offset_, kHour, cuts);
+    gridPoints(a, b, -week_offset_ + 0.5 * kDay, kDay, cuts);
     return simpsonPieces([this](double t) { return utilization(t); }, a, b, std::move(cuts));
 }
 
@@ -707,13 +728,9 @@ std::unique_ptr<Job> parseJob(const SpecReader& r, double week_offset,
             r.fail("end_ramp_s", "\"ramp_down\" needs end_ramp_s > 0");
         job = std::move(j);
     } else if (type == "inference") {
-        auto j = std::make_unique<InferenceService>();
-        j->u_peak = pct(r, "peak_util_pct");
-        j->peak_to_trough = r.number("peak_to_trough");
-        j->hourly = r.numbers("hourly_profile");
-        j->weekday = r.numbers("weekday_factors");
-        j->week_offset = week_offset;
-        job = std::move(j);
+        job = std::make_unique<InferenceService>(
+            pct(r, "peak_util_pct"), r.number("peak_to_trough"), r.numbers("hourly_profile"),
+            r.numbers("weekday_factors"), week_offset);
     } else {
         job = parseTraceJob(r, trace_dir);
     }
