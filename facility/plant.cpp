@@ -298,8 +298,12 @@ SitePower::Solution SitePower::solve(std::span<const double> u) const {
         s.economizer_share = c.economizer_share;
         s.door_fans = air_on * door_fans;
         s.cooling = u[kCduPumpPower] + u[kPlantPower] + s.air_side;
-        s.chain = chain_.evaluate(it, s.cooling - on_ups_cooling, d.other_power, d.ups_mode,
-                                  1.0 - from_battery, charge);
+        s.chain_it = it;
+        s.chain_cooling = s.cooling - on_ups_cooling;
+        s.chain_upstream = 1.0 - from_battery;
+        s.chain_charge = charge;
+        s.chain = chain_.flows(s.chain_it, s.chain_cooling, d.other_power, d.ups_mode,
+                               s.chain_upstream, s.chain_charge);
         const double next = s.chain.hall_heat + s.chain.electrical_room_heat;
         if (std::abs(next - room) <= 1e-12 * std::max(1.0, s.chain.facility_power)) {
             room = next;
@@ -308,15 +312,17 @@ SitePower::Solution SitePower::solve(std::span<const double> u) const {
         room = next;
     }
     s.air_load = base_air + room;
-    for (const auto& e : s.chain.elements) {
-        if (e.name == "ups") s.battery = from_battery * e.input_power;
-    }
+    s.battery = from_battery * s.chain.stage[power::ChainFlows::kUps].input_power;
     const double eta = d.battery_efficiency;
     s.battery_loss = s.battery * (1.0 / eta - 1.0) + charge * (1.0 - eta);
     return s;
 }
 
-power::ChainResult SitePower::chainAt(std::span<const double> u) const { return solve(u).chain; }
+power::ChainResult SitePower::chainAt(std::span<const double> u) const {
+    const Solution s = solve(u);
+    return chain_.evaluate(s.chain_it, s.chain_cooling, design_.other_power, design_.ups_mode,
+                           s.chain_upstream, s.chain_charge);
+}
 
 void SitePower::computeOutputs(double, std::span<const double>, std::span<const double> u,
                                std::span<double> y) const {
@@ -330,16 +336,11 @@ void SitePower::computeOutputs(double, std::span<const double>, std::span<const 
     const double outdoor = c.total_loss - c.hall_heat - c.electrical_room_heat;
     // Door fan work is already in the room air load (it is not a second heat).
     y[kHeatToAmbient] = s.air_load + s.air_side - s.door_fans + outdoor + s.battery_loss;
-    auto loading = [&](const char* element) {
-        for (const auto& e : c.elements) {
-            if (e.name == element) return e.loading;
-        }
-        return 0.0;
-    };
-    y[kUpsLoading] = loading("ups");
-    y[kTransformerLoading] = loading("transformer");
-    y[kBuswayLoading] = loading("busway");
-    y[kFeedLoading] = loading("rack_feed");
+    using F = power::ChainFlows;
+    y[kUpsLoading] = c.stage[F::kUps].loading;
+    y[kTransformerLoading] = c.stage[F::kTransformer].loading;
+    y[kBuswayLoading] = c.stage[F::kBusway].loading;
+    y[kFeedLoading] = c.stage[F::kRackFeed].loading;
     y[kEconomizerShare] = s.economizer_share;
     y[kUpsBatteryPower] = s.battery;
     y[kUpsBatteryLoss] = s.battery_loss;

@@ -283,7 +283,9 @@ public:
 
 private:
     struct Solution {
-        power::ChainResult chain;
+        power::ChainFlows chain;
+        // The chain's arguments at the solution (chainAt() names the stages from them).
+        double chain_it = 0, chain_cooling = 0, chain_upstream = 1, chain_charge = 0;
         double air_side = 0, cooling = 0, air_load = 0, economizer_share = 0, door_fans = 0;
         double battery = 0, battery_loss = 0;  // [W] UPS battery (utility loss)
     };

@@ -16,18 +16,12 @@ const double kSqrt3 = std::sqrt(3.0);
 double lineCurrent(double P, double V, double pf) { return P / (kSqrt3 * V * pf); }
 
 /// One set of `n` conductors (feeds, busways, breakers) sharing `P_out` [W].
-ChainElement conductorStage(const char* name, const ConductorSpec& c, int n, double P_out,
-                            double pf) {
-    ChainElement e;
-    e.name = name;
-    e.model = c.name;
-    e.count = n;
+ChainFlows::StageFlow conductorStage(const ConductorSpec& c, int n, double P_out, double pf) {
+    ChainFlows::StageFlow e;
     e.output_power = P_out;
     e.current = lineCurrent(P_out / n, c.voltage, pf);
     e.loss = n * 3.0 * e.current * e.current * c.resistance();
     e.input_power = P_out + e.loss;
-    e.rating = c.rating;
-    e.rating_unit = "A";
     e.loading = e.current / c.rating;
     return e;
 }
@@ -104,62 +98,49 @@ ChainModel::ChainModel(ChainDesign design) : d_(std::move(design)) {
     eco_ = UpsLossCurve::fit(d_.ups.eco_points);
 }
 
-ChainResult ChainModel::evaluate(double it_power, double cooling_power, double other_power,
-                                 UpsMode mode, double ups_upstream, double ups_charge) const {
+ChainFlows ChainModel::flows(double it_power, double cooling_power, double other_power,
+                             UpsMode mode, double ups_upstream, double ups_charge) const {
     if (!(it_power >= 0) || !(cooling_power >= 0) || !(other_power >= 0)) {
         throw ModelError(
             fmt::format("electrical chain: loads must be ≥ 0 W (IT {} W, cooling "
                         "{} W, other {} W)",
                         it_power, cooling_power, other_power));
     }
-    ChainResult r;
-    r.it_power = it_power;
-    r.cooling_power = cooling_power;
-    r.other_power = other_power;
+    ChainFlows r;
     const double pf = d_.power_factor;
-
-    const ChainElement feed =
-        conductorStage("rack_feed", d_.rack_feed, d_.rack_feeds, it_power, pf);
-    const ChainElement bus = conductorStage("busway", d_.busway, d_.busways, feed.input_power, pf);
+    auto& st = r.stage;
+    const auto& feed = st[ChainFlows::kRackFeed] =
+        conductorStage(d_.rack_feed, d_.rack_feeds, it_power, pf);
+    const auto& bus = st[ChainFlows::kBusway] =
+        conductorStage(d_.busway, d_.busways, feed.input_power, pf);
 
     // UPS: its output carries the IT path and the UPS-backed share of cooling.
     const double cooling_ups = d_.cooling_on_ups_fraction * cooling_power;
-    ChainElement ups;
-    ups.name = "ups";
-    ups.model = d_.ups.name;
-    ups.count = d_.ups_units;
+    auto& ups = st[ChainFlows::kUps];
     ups.output_power = bus.input_power + cooling_ups;
     const double x = ups.output_power / (d_.ups_units * d_.ups.rating);
     ups.loss = d_.ups_units * d_.ups.rating * upsCurve(mode).lossFraction(x);
     ups.input_power = ups.output_power + ups.loss;
     ups.current = lineCurrent(ups.output_power / d_.ups_units, d_.ups.voltage, d_.ups.power_factor);
-    ups.rating = d_.ups.rating;
-    ups.rating_unit = "W";
     ups.loading = x;
 
     const double lv_load = std::clamp(ups_upstream, 0.0, 1.0) * ups.input_power +
                            std::max(0.0, ups_charge) + (cooling_power - cooling_ups) + other_power;
-    const ChainElement lv =
-        conductorStage("lv_switchgear", d_.lv_breaker, d_.lv_breakers, lv_load, pf);
+    const auto& lv = st[ChainFlows::kLvSwitchgear] =
+        conductorStage(d_.lv_breaker, d_.lv_breakers, lv_load, pf);
 
-    ChainElement tr;
-    tr.name = "transformer";
-    tr.model = d_.transformer.name;
-    tr.count = d_.transformers;
+    auto& tr = st[ChainFlows::kTransformer];
     tr.output_power = lv.input_power;
     const double S_unit = lv.input_power / pf / d_.transformers;  // [VA]
     const double xt = S_unit / d_.transformer.rating;
     tr.loss = d_.transformers * (d_.transformer.no_load_loss + xt * xt * d_.transformer.load_loss);
     tr.input_power = tr.output_power + tr.loss;
     tr.current = S_unit / (kSqrt3 * d_.transformer.secondary_voltage);
-    tr.rating = d_.transformer.rating;
-    tr.rating_unit = "VA";
     tr.loading = xt;
 
-    const ChainElement mv = conductorStage("mv_feeder", d_.mv_feeder, d_.mv_feeders, tr.input_power,
-                                           d_.mv_power_factor);
+    const auto& mv = st[ChainFlows::kMvFeeder] =
+        conductorStage(d_.mv_feeder, d_.mv_feeders, tr.input_power, d_.mv_power_factor);
 
-    r.elements = {feed, bus, ups, lv, tr, mv};
     r.facility_power = mv.input_power;
     r.ups_loss = ups.loss;
     r.transformer_loss = tr.loss;
@@ -168,6 +149,51 @@ ChainResult ChainModel::evaluate(double it_power, double cooling_power, double o
     r.hall_heat = feed.loss + bus.loss;
     r.electrical_room_heat = ups.loss + lv.loss;
     r.mv_current = lineCurrent(mv.input_power, d_.mv_feeder.voltage, d_.mv_power_factor);
+    return r;
+}
+
+ChainResult ChainModel::evaluate(double it_power, double cooling_power, double other_power,
+                                 UpsMode mode, double ups_upstream, double ups_charge) const {
+    const ChainFlows f =
+        flows(it_power, cooling_power, other_power, mode, ups_upstream, ups_charge);
+    ChainResult r;
+    r.it_power = it_power;
+    r.cooling_power = cooling_power;
+    r.other_power = other_power;
+    auto element = [&](ChainFlows::Stage k, const char* name, const std::string& model, int count,
+                       double rating, const char* unit) {
+        const ChainFlows::StageFlow& s = f.stage[k];
+        ChainElement e;
+        e.name = name;
+        e.model = model;
+        e.count = count;
+        e.output_power = s.output_power;
+        e.input_power = s.input_power;
+        e.loss = s.loss;
+        e.current = s.current;
+        e.rating = rating;
+        e.rating_unit = unit;
+        e.loading = s.loading;
+        r.elements.push_back(std::move(e));
+    };
+    element(ChainFlows::kRackFeed, "rack_feed", d_.rack_feed.name, d_.rack_feeds,
+            d_.rack_feed.rating, "A");
+    element(ChainFlows::kBusway, "busway", d_.busway.name, d_.busways, d_.busway.rating, "A");
+    element(ChainFlows::kUps, "ups", d_.ups.name, d_.ups_units, d_.ups.rating, "W");
+    element(ChainFlows::kLvSwitchgear, "lv_switchgear", d_.lv_breaker.name, d_.lv_breakers,
+            d_.lv_breaker.rating, "A");
+    element(ChainFlows::kTransformer, "transformer", d_.transformer.name, d_.transformers,
+            d_.transformer.rating, "VA");
+    element(ChainFlows::kMvFeeder, "mv_feeder", d_.mv_feeder.name, d_.mv_feeders,
+            d_.mv_feeder.rating, "A");
+    r.facility_power = f.facility_power;
+    r.total_loss = f.total_loss;
+    r.ups_loss = f.ups_loss;
+    r.transformer_loss = f.transformer_loss;
+    r.distribution_loss = f.distribution_loss;
+    r.hall_heat = f.hall_heat;
+    r.electrical_room_heat = f.electrical_room_heat;
+    r.mv_current = f.mv_current;
     return r;
 }
 

@@ -31,6 +31,7 @@
 // UPS walks its load in over a ramp. It is a plan on constant design loads, not the
 // simulation: a study's utility loss is simulated by facility/utility_loss.h (battery state of
 // energy, buses, generator blocks as events) and its event log comes from the run.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,25 @@ struct ChainResult {
     const ChainElement& element(std::string_view name) const;
 };
 
+/// One evaluation of the chain in numbers only: the six stages, downstream → upstream, and the
+/// totals. ChainModel::evaluate names the stages for reports and sizing; the site power
+/// component, which evaluates the chain several times per right-hand side (its room-heat
+/// fixed point), reads this and builds no strings (issue 12: the named result was ~12 % of
+/// the 64-rack annual run).
+struct ChainFlows {
+    enum Stage { kRackFeed, kBusway, kUps, kLvSwitchgear, kTransformer, kMvFeeder, kStages };
+    struct StageFlow {
+        double output_power = 0, input_power = 0, loss = 0;  // [W] total
+        double current = 0;                                  // [A] per unit
+        double loading = 0;                                  // [1] per unit
+    };
+    std::array<StageFlow, kStages> stage{};
+    double facility_power = 0, total_loss = 0;                         // [W]
+    double ups_loss = 0, transformer_loss = 0, distribution_loss = 0;  // [W]
+    double hall_heat = 0, electrical_room_heat = 0;                    // [W]
+    double mv_current = 0;                                             // [A]
+};
+
 class ChainModel {
 public:
     explicit ChainModel(ChainDesign design);
@@ -103,6 +123,10 @@ public:
     ChainResult evaluate(double it_power, double cooling_power, double other_power,
                          UpsMode mode = UpsMode::DoubleConversion, double ups_upstream = 1.0,
                          double ups_charge = 0.0) const;
+    /// The same numbers, unnamed (evaluate() is built on it).
+    ChainFlows flows(double it_power, double cooling_power, double other_power,
+                     UpsMode mode = UpsMode::DoubleConversion, double ups_upstream = 1.0,
+                     double ups_charge = 0.0) const;
 
 private:
     ChainDesign d_;
