@@ -184,7 +184,10 @@ DryCoolerSpec DryCoolerSpec::fromCatalog(std::string_view name, const Json& over
 }
 
 DryCooler::DryCooler(DryCoolerSpec spec, int units)
-    : spec_(std::move(spec)), units_(units), coolant_(Coolant::byName(spec_.coolant)) {
+    : spec_(std::move(spec)),
+      units_(units),
+      coolant_(Coolant::byName(spec_.coolant)),
+      where_(fmt::format("dry cooler '{}'", spec_.name)) {
     if (units_ < 1) {
         throw InputError(
             fmt::format("dry cooler '{}': {} units; expected ≥ 1", spec_.name, units_));
@@ -288,9 +291,8 @@ DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f, double pads
 }
 
 DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
-    const std::string where = fmt::format("dry cooler '{}'", spec_.name);
-    checkAmbient(in.air, where);
-    checkWaterSide(where, coolant_, in.inlet_temp, in.flow, in.setpoint);
+    checkAmbient(in.air, where_);
+    checkWaterSide(where_, coolant_, in.inlet_temp, in.flow, in.setpoint);
     const Fixed x = fixedParts(in);
     const AirInlet dry = airInlet(in, x, 0.0);
     if (in.inlet_temp <= in.setpoint || in.flow <= 0.0) return trial(in, x, dry, 0.0, 0.0);
@@ -399,7 +401,10 @@ double CoolingTower::saturatedEnthalpy(double T, double p) const {
 }
 
 CoolingTower::CoolingTower(CoolingTowerSpec spec, int cells)
-    : spec_(std::move(spec)), cells_(cells), water_(Coolant::byName("water")) {
+    : spec_(std::move(spec)),
+      cells_(cells),
+      water_(Coolant::byName("water")),
+      where_(fmt::format("cooling tower '{}'", spec_.name)) {
     if (cells_ < 1) {
         throw InputError(
             fmt::format("cooling tower '{}': {} cells; expected ≥ 1", spec_.name, cells_));
@@ -538,9 +543,8 @@ CoolingTower::Outputs CoolingTower::evaluateAt(const Inputs& in, double f) const
 }
 
 CoolingTower::Outputs CoolingTower::evaluate(const Inputs& in) const {
-    const std::string where = fmt::format("cooling tower '{}'", spec_.name);
-    checkAmbient(in.air, where);
-    checkWaterSide(where, water_, in.inlet_temp, in.flow, in.setpoint);
+    checkAmbient(in.air, where_);
+    checkWaterSide(where_, water_, in.inlet_temp, in.flow, in.setpoint);
     if (in.inlet_temp <= in.setpoint || in.flow <= 0.0) return evaluateAt(in, 0.0);
     const double f_max = std::clamp(in.max_fan_speed, 0.0, 1.0);
     const Outputs full = evaluateAt(in, f_max);

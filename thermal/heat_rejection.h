@@ -186,6 +186,9 @@ private:
     DryCoolerSpec spec_;
     int units_;
     Coolant coolant_;
+    /// "dry cooler 'NAME'" for error messages, made once: formatting it on every evaluate()
+    /// was a heap string per plant evaluation (issue 12, the 64-rack annual run).
+    std::string where_;
     UaScaling ua_;
     FanStaging fans_;
     double water_flow_design_ = 0.0;  // [m³/s]
@@ -267,6 +270,7 @@ private:
     CoolingTowerSpec spec_;
     int cells_;
     Coolant water_;
+    std::string where_;  ///< "cooling tower 'NAME'" for error messages (as DryCooler's)
     FanStaging fans_;
     double water_flow_design_ = 0.0;  // [m³/s]
     double air_volume_design_ = 0.0;  // [m³/s]
