@@ -326,6 +326,8 @@ RackManifold::RackManifold(PumpCurve pump, double k_internal, std::vector<RackBr
                 s.branch, branches_.size(), s.weight));
         }
     }
+    one_type_ =
+        std::all_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.branch == 0; });
     constexpr int kRatedGuesses = 8;  // running pumps covered; more start from half the head
     for (int n = 1; n <= kRatedGuesses; ++n) {
         rated_dp_.push_back(headerDp(n, 1.0, {}, 0.5 * pump_.pressureRise(0.0, 1.0)));
@@ -339,6 +341,22 @@ void RackManifold::branchFlows(double dp, std::span<const double> openings, doub
     // locals: accumulating through the references Q and dQ made every slot a store and a
     // reload (~6 % of a 5,560-rack year in this loop, issue 12). A model has a handful of
     // branch types, so their open flows live on the stack; more fall back to a heap table.
+    if (one_type_ &&
+        std::all_of(openings.begin(), openings.end(), [](double x) { return x == 1.0; })) {
+        // The general loop below computes the same: the first slot's inversion, then every
+        // slot from it, summed in slot order.
+        double dq;
+        const double q = branches_[0].flow(dp, 1.0, dq);
+        double sum_q = 0.0, sum_dq = 0.0;
+        for (const Slot& s : slots_) {
+            sum_q += s.weight * q;
+            sum_dq += s.weight * dq;
+        }
+        if (per_slot) std::fill(per_slot->begin(), per_slot->end(), q);
+        Q = sum_q;
+        dQ = sum_dq;
+        return;
+    }
     constexpr std::size_t kStackTypes = 8;
     std::array<double, kStackTypes> stack_q, stack_dq;
     std::vector<double> heap_q, heap_dq;

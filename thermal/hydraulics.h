@@ -221,6 +221,9 @@ private:
     /// speed² (the affinity law of a quadratic system) it starts the Newton iteration within a
     /// few per cent of the root. From half the shut-off head it took 11 iterations a solve.
     std::vector<double> rated_dp_;
+    /// Every slot is of branch type 0 (a campus CDU's racks): with every valve open, one
+    /// inversion serves all and the slot loop only sums.
+    bool one_type_ = false;
 };
 
 }  // namespace dctwin::thermal
