@@ -128,23 +128,21 @@ void System::finalize() {
         }
     }
 
-    input_source_.assign(n_inputs_, -1);
-    input_constant_.assign(n_inputs_, 0.0);
-    input_gain_.assign(n_inputs_, 1.0);
+    input_link_.assign(n_inputs_, InputLink{});
     for (std::size_t c = 0; c < nc; ++c) {
         const auto& ins = components_[c].component->inputs();
         for (std::size_t i = 0; i < ins.size(); ++i) {
-            input_constant_[components_[c].input_offset + i] = ins[i].start;
+            input_link_[components_[c].input_offset + i].value = ins[i].start;
         }
     }
     for (const auto& [port, value] : fixed_inputs_) {
-        input_constant_[components_[port.component].input_offset + port.port] = value;
+        input_link_[components_[port.component].input_offset + port.port].value = value;
     }
     for (const auto& k : connections_) {
         const std::size_t g = components_[k.to_component].input_offset + k.to_input;
-        input_source_[g] = static_cast<std::ptrdiff_t>(components_[k.from_component].output_offset +
-                                                       k.from_output);
-        input_gain_[g] = k.gain;
+        input_link_[g] = {static_cast<std::ptrdiff_t>(components_[k.from_component].output_offset +
+                                                      k.from_output),
+                          k.gain};
     }
 
     // Feedthrough graph between components: edge a → b when an output of a feeds an input of b
@@ -298,10 +296,10 @@ void System::gatherInputs(std::size_t c, Workspace& ws) const {
     const std::size_t n = e.inputs;
     for (std::size_t i = 0; i < n; ++i) {
         const std::size_t g = e.input_offset + i;
-        const std::ptrdiff_t src = input_source_[g];
+        const InputLink& link = input_link_[g];
         // A gain of 1 reproduces the output bit for bit.
-        ws.u[g] =
-            src >= 0 ? input_gain_[g] * ws.y[static_cast<std::size_t>(src)] : input_constant_[g];
+        ws.u[g] = link.source >= 0 ? link.value * ws.y[static_cast<std::size_t>(link.source)]
+                                   : link.value;
     }
 }
 
@@ -403,7 +401,7 @@ System::Perturbation System::perturbation(std::span<const std::size_t> states) c
         moved_state[s] = 1;
     }
     auto inputMoved = [&](std::size_t global_input) {
-        const std::ptrdiff_t src = input_source_[global_input];
+        const std::ptrdiff_t src = input_link_[global_input].source;
         return src >= 0 && moved_output[static_cast<std::size_t>(src)] != 0;
     };
     Perturbation p;
@@ -474,7 +472,7 @@ SparsityPattern System::jacobianPattern() const {
     // deps[k]: sorted global states that output k depends on.
     std::vector<std::vector<std::int64_t>> deps(n_outputs_);
     auto inputDeps = [&](std::size_t global_input) -> const std::vector<std::int64_t>* {
-        const std::ptrdiff_t src = input_source_[global_input];
+        const std::ptrdiff_t src = input_link_[global_input].source;
         return src >= 0 ? &deps[static_cast<std::size_t>(src)] : nullptr;
     };
     // A dependency list is the union of its inputs' lists: appended, then sorted once. (Merged

@@ -221,13 +221,19 @@ private:
     std::vector<std::pair<InputPort, double>> fixed_inputs_;
     bool finalized_ = false;
     std::size_t n_states_ = 0, n_inputs_ = 0, n_outputs_ = 0;
-    std::vector<std::size_t> order_;            // evaluation order of components
-    std::vector<std::size_t> sources_;          // of order_, those without states or inputs
-    std::vector<std::size_t> dependents_;       // the rest of order_, in its order
-    std::vector<std::ptrdiff_t> input_source_;  // global input → global output, or -1
-    std::vector<double> input_constant_;        // value of unconnected inputs
-    std::vector<double> input_gain_;            // connected inputs: input = gain · output
-    std::vector<std::size_t> state_owner_;      // global state → component
+    std::vector<std::size_t> order_;       // evaluation order of components
+    std::vector<std::size_t> sources_;     // of order_, those without states or inputs
+    std::vector<std::size_t> dependents_;  // the rest of order_, in its order
+    /// Where a global input's value comes from: input = value · y[source] when connected
+    /// (value is the connection's gain), input = value when not (source −1). One array of
+    /// pairs rather than three parallel ones: gathering a component's inputs reads one stream
+    /// (issue 12: at campus scale the evaluation waits on memory).
+    struct InputLink {
+        std::ptrdiff_t source = -1;
+        double value = 0.0;
+    };
+    std::vector<InputLink> input_link_;
+    std::vector<std::size_t> state_owner_;  // global state → component
 };
 
 /// Adapts a finalized System to the solver interface.
