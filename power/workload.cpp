@@ -819,8 +819,8 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
         for (int r = 0; r < w.racks_; ++r) all.push_back(r);
     }
 
-    w.rack_jobs_.assign(static_cast<std::size_t>(w.racks_), {});
-    w.rack_shifts_.assign(static_cast<std::size_t>(w.racks_), {});
+    std::vector<std::vector<std::size_t>> rack_jobs(static_cast<std::size_t>(w.racks_));
+    std::vector<std::vector<double>> rack_shifts(static_cast<std::size_t>(w.racks_));
     std::vector<std::vector<std::pair<double, double>>> busy(static_cast<std::size_t>(w.racks_));
     // The jobs of the scenario, then those of the job list, read alike (the rows are kept
     // alive here: a reader refers to its JSON).
@@ -894,15 +894,16 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
         for (std::size_t k = 0; k < chosen.size(); ++k) {
             const auto r = static_cast<std::size_t>(chosen[k]);
             busy[r].emplace_back(s, e);
-            w.rack_jobs_[r].push_back(idx);
-            w.rack_shifts_[r].push_back(shifts[k]);
+            rack_jobs[r].push_back(idx);
+            rack_shifts[r].push_back(shifts[k]);
         }
         w.placement_.push_back(chosen);
         w.jobs_.push_back(std::move(job));
     }
-    for (std::size_t r = 0; r < w.rack_jobs_.size(); ++r) {
-        auto& list = w.rack_jobs_[r];
-        auto& shift = w.rack_shifts_[r];
+    w.rack_begin_.assign(1, 0);
+    for (std::size_t r = 0; r < rack_jobs.size(); ++r) {
+        auto& list = rack_jobs[r];
+        auto& shift = rack_shifts[r];
         std::vector<std::size_t> order(list.size());
         for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -914,8 +915,10 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
             l2.push_back(list[k]);
             s2.push_back(shift[k]);
         }
-        list = std::move(l2);
-        shift = std::move(s2);
+        for (std::size_t k = 0; k < l2.size(); ++k) {
+            w.rack_entries_.push_back({w.jobs_[l2[k]].get(), l2[k], s2[k]});
+        }
+        w.rack_begin_.push_back(w.rack_entries_.size());
     }
     return w;
 }
@@ -936,23 +939,15 @@ std::string Workload::tenantOf(int rack) const {
 
 double Workload::utilization(int rack, double t) const {
     checkRack(rack);
-    const auto& list = rack_jobs_[static_cast<std::size_t>(rack)];
-    const auto& shift = rack_shifts_[static_cast<std::size_t>(rack)];
     double u = 0;
-    for (std::size_t k = 0; k < list.size(); ++k) {
-        u += jobs_[list[k]]->shiftedUtilization(t, shift[k]);
-    }
+    for (const RackEntry& e : rackEntries(rack)) u += e.job->shiftedUtilization(t, e.shift);
     return std::min(u, 1.0);
 }
 
 double Workload::averagedUtilization(int rack, double t) const {
     checkRack(rack);
-    const auto& list = rack_jobs_[static_cast<std::size_t>(rack)];
-    const auto& shift = rack_shifts_[static_cast<std::size_t>(rack)];
     double u = 0;
-    for (std::size_t k = 0; k < list.size(); ++k) {
-        u += jobs_[list[k]]->shiftedAveraged(t, shift[k]);
-    }
+    for (const RackEntry& e : rackEntries(rack)) u += e.job->shiftedAveraged(t, e.shift);
     return std::min(u, 1.0);
 }
 
@@ -961,12 +956,8 @@ double Workload::meanUtilization(int rack, double t0, double t1) const {
     if (!(t1 > t0)) {
         throw ModelError(fmt::format("meanUtilization: empty interval [{}, {}] s", t0, t1));
     }
-    const auto& list = rack_jobs_[static_cast<std::size_t>(rack)];
-    const auto& shift = rack_shifts_[static_cast<std::size_t>(rack)];
     double sum = 0;
-    for (std::size_t k = 0; k < list.size(); ++k) {
-        sum += jobs_[list[k]]->shiftedIntegral(t0, t1, shift[k]);
-    }
+    for (const RackEntry& e : rackEntries(rack)) sum += e.job->shiftedIntegral(t0, t1, e.shift);
     return sum / (t1 - t0);
 }
 
@@ -975,19 +966,17 @@ double Workload::windowedUtilization(int rack, double t, double window, double h
     if (!(window > 0.0)) {
         throw ModelError(fmt::format("windowedUtilization: window {} s must be positive", window));
     }
-    const auto& list = rack_jobs_[static_cast<std::size_t>(rack)];
-    const auto& shift = rack_shifts_[static_cast<std::size_t>(rack)];
     double u = 0;
-    for (std::size_t k = 0; k < list.size(); ++k) {
-        u += jobs_[list[k]]->shiftedWindowed(t, window, shift[k], horizon);
+    for (const RackEntry& e : rackEntries(rack)) {
+        u += e.job->shiftedWindowed(t, window, e.shift, horizon);
     }
     return std::min(u, 1.0);
 }
 
 bool Workload::floorActive(int rack, double t) const {
     checkRack(rack);
-    for (std::size_t j : rack_jobs_[static_cast<std::size_t>(rack)]) {
-        if (jobs_[j]->floorActive(t)) return true;
+    for (const RackEntry& e : rackEntries(rack)) {
+        if (e.job->floorActive(t)) return true;
     }
     return false;
 }
@@ -995,16 +984,13 @@ bool Workload::floorActive(int rack, double t) const {
 void Workload::discontinuities(int rack, double t0, double t1, Resolution r,
                                std::vector<double>& out) const {
     checkRack(rack);
-    for (std::size_t j : rack_jobs_[static_cast<std::size_t>(rack)]) {
-        jobs_[j]->discontinuities(t0, t1, r, out);
-    }
+    for (const RackEntry& e : rackEntries(rack)) e.job->discontinuities(t0, t1, r, out);
 }
 
 double Workload::shiftOf(int rack, std::size_t job) const {
     checkRack(rack);
-    const auto& list = rack_jobs_[static_cast<std::size_t>(rack)];
-    for (std::size_t k = 0; k < list.size(); ++k) {
-        if (list[k] == job) return rack_shifts_[static_cast<std::size_t>(rack)][k];
+    for (const RackEntry& e : rackEntries(rack)) {
+        if (e.index == job) return e.shift;
     }
     return 0.0;
 }
@@ -1012,8 +998,12 @@ double Workload::shiftOf(int rack, std::size_t job) const {
 std::vector<RackGroup> Workload::rackGroups() const {
     std::vector<RackGroup> groups;
     for (int r = 0; r < racks_; ++r) {
-        const auto& jobs = rack_jobs_[static_cast<std::size_t>(r)];
-        const auto& shifts = rack_shifts_[static_cast<std::size_t>(r)];
+        std::vector<std::size_t> jobs;
+        std::vector<double> shifts;
+        for (const RackEntry& e : rackEntries(r)) {
+            jobs.push_back(e.index);
+            shifts.push_back(e.shift);
+        }
         const std::string tenant = tenantOf(r);
         auto it = std::find_if(groups.begin(), groups.end(), [&](const RackGroup& g) {
             return g.jobs == jobs && g.shifts == shifts && g.tenant == tenant;
