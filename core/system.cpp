@@ -26,7 +26,8 @@ void System::addComponent(std::shared_ptr<const Component> c) {
     if (!by_name_.emplace(c->name(), components_.size()).second) {
         throw ModelError(fmt::format("two components are named '{}'", c->name()));
     }
-    components_.push_back({std::move(c), 0, 0, 0});
+    components_.push_back({c.get()});
+    owned_.push_back(std::move(c));
 }
 
 std::size_t System::componentIndex(std::string_view name) const {
@@ -111,15 +112,27 @@ void System::finalize() {
     const std::size_t nc = components_.size();
     n_states_ = n_inputs_ = n_outputs_ = 0;
     for (auto& e : components_) {
-        e.state_offset = n_states_;
-        e.input_offset = n_inputs_;
-        e.output_offset = n_outputs_;
-        e.states = e.component->states().size();
-        e.inputs = e.component->inputs().size();
-        e.outputs = e.component->outputs().size();
         n_states_ += e.component->states().size();
         n_inputs_ += e.component->inputs().size();
         n_outputs_ += e.component->outputs().size();
+    }
+    constexpr std::size_t kMaxCount = std::numeric_limits<std::uint32_t>::max();
+    if (n_states_ > kMaxCount || n_inputs_ > kMaxCount || n_outputs_ > kMaxCount) {
+        throw ModelError(
+            fmt::format("model too large: {} states, {} inputs, {} outputs; at most {} of each",
+                        n_states_, n_inputs_, n_outputs_, kMaxCount));
+    }
+    n_states_ = n_inputs_ = n_outputs_ = 0;
+    for (auto& e : components_) {
+        e.state_offset = static_cast<std::uint32_t>(n_states_);
+        e.input_offset = static_cast<std::uint32_t>(n_inputs_);
+        e.output_offset = static_cast<std::uint32_t>(n_outputs_);
+        e.states = static_cast<std::uint32_t>(e.component->states().size());
+        e.inputs = static_cast<std::uint32_t>(e.component->inputs().size());
+        e.outputs = static_cast<std::uint32_t>(e.component->outputs().size());
+        n_states_ += e.states;
+        n_inputs_ += e.inputs;
+        n_outputs_ += e.outputs;
     }
     state_owner_.assign(n_states_, 0);
     for (std::size_t c = 0; c < nc; ++c) {

@@ -12,6 +12,7 @@
 // The Jacobian sparsity follows the component graph: ∂(dx_i)/∂x_j may be non-zero only if x_j
 // reaches row i through the component's declared dependencies and the connections.
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <memory_resource>
@@ -198,12 +199,14 @@ private:
     void derivativesOf(std::size_t c, double t, std::span<const double> x, std::span<double> dxdt,
                        Workspace& ws) const;
     struct Entry {
-        std::shared_ptr<const Component> component;
-        std::size_t state_offset = 0, input_offset = 0, output_offset = 0;
+        const Component* component = nullptr;  // owned by owned_[same index]
+        std::uint32_t state_offset = 0, input_offset = 0, output_offset = 0;
         // The component's sizes, kept here so the evaluation loops read this array alone and
         // touch a component only to call it (at campus scale the components, ~10^4 scattered
-        // heap objects, no longer fit the caches).
-        std::size_t states = 0, inputs = 0, outputs = 0;
+        // heap objects, no longer fit the caches). 32 bits each and a plain pointer: two
+        // entries to a cache line, where a shared_ptr and six size_t took one each (issue 12;
+        // finalize() refuses a model whose counts would not fit).
+        std::uint32_t states = 0, inputs = 0, outputs = 0;
     };
     struct Connection {
         std::size_t from_component, from_output, to_component, to_input;
@@ -215,6 +218,7 @@ private:
     void gatherInputs(std::size_t c, Workspace& ws) const;
 
     std::vector<Entry> components_;
+    std::vector<std::shared_ptr<const Component>> owned_;   // the components, by index
     std::unordered_map<std::string, std::size_t> by_name_;  // component name → index
     std::vector<Connection> connections_;
     std::set<std::pair<std::size_t, std::size_t>> connected_inputs_;  // (component, input)
