@@ -179,13 +179,13 @@ private:
 
 class InferenceService : public Job {
 public:
-    /// `hourly`: 24 relative request rates at hours 0..23 (any scale, ≥ 0); `weekday`: 7
+    /// `hourly`: 24 relative request rates at hours 0..23 (any scale); `weekday`: 7
     /// factors Monday..Sunday; `week_offset` [s]: time of the study start after Monday 00:00.
     /// InputError unless there are 24 and 7 finite values.
     InferenceService(double u_peak, double peak_to_trough, std::vector<double> hourly,
                      std::vector<double> weekday, double week_offset);
 
-    double u_peak() const { return u_peak_; }                        // [1]
+    double peakUtilization() const { return u_peak_; }               // [1]
     double peakToTrough() const { return peak_to_trough_; }          // [1]
     const std::vector<double>& hourly() const { return hourly_; }    // 24 values
     const std::vector<double>& weekday() const { return weekday_; }  // 7 factors

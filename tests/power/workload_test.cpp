@@ -375,7 +375,7 @@ TEST(power_WorkloadJson, DefaultsAreTheDeclaredOnes) {
     EXPECT_EQ(t.start, 0.0);
     EXPECT_EQ(t.duration, 3600.0);
     const auto& c = dynamic_cast<const InferenceService&>(*w.jobs()[1]);
-    EXPECT_EQ(c.u_peak(), 90.0 / 100.0);
+    EXPECT_EQ(c.peakUtilization(), 90.0 / 100.0);
     EXPECT_EQ(c.peakToTrough(), 2.0);
     EXPECT_EQ(c.hourly().size(), 24u);
     EXPECT_EQ(c.weekday(), (std::vector<double>{1, 1, 1, 1, 1, 0.85, 0.85}));
