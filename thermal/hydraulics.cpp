@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 #include "core/errors.h"
@@ -336,57 +335,29 @@ RackManifold::RackManifold(PumpCurve pump, double k_internal, std::vector<RackBr
 
 void RackManifold::branchFlows(double dp, std::span<const double> openings, double& Q, double& dQ,
                                std::vector<double>* per_slot) const {
-    // Slots with a fully open valve share one inversion per branch type (at campus scale
-    // every rack on a CDU is its own slot, but they are mostly of one type). The sums run in
-    // locals: accumulating through the references Q and dQ made every slot a store and a
-    // reload (~6 % of a 5,560-rack year in this loop, issue 12). A model has a handful of
-    // branch types, so their open flows live on the stack; more fall back to a heap table.
+    // The sums run in locals: accumulating through the references Q and dQ made every slot a
+    // store and a reload (~6 % of a 5,560-rack year in this loop, issue 12).
+    double sum_q = 0.0, sum_dq = 0.0;
     if (one_type_ &&
         std::all_of(openings.begin(), openings.end(), [](double x) { return x == 1.0; })) {
-        // The general loop below computes the same: the first slot's inversion, then every
-        // slot from it, summed in slot order.
+        // Every valve open on branches of one type (a campus CDU's racks): one inversion
+        // serves every slot.
         double dq;
         const double q = branches_[0].flow(dp, 1.0, dq);
-        double sum_q = 0.0, sum_dq = 0.0;
         for (const Slot& s : slots_) {
             sum_q += s.weight * q;
             sum_dq += s.weight * dq;
         }
         if (per_slot) std::fill(per_slot->begin(), per_slot->end(), q);
-        Q = sum_q;
-        dQ = sum_dq;
-        return;
-    }
-    constexpr std::size_t kStackTypes = 8;
-    std::array<double, kStackTypes> stack_q, stack_dq;
-    std::vector<double> heap_q, heap_dq;
-    double* open_q = stack_q.data();
-    double* open_dq = stack_dq.data();
-    if (branches_.size() > kStackTypes) {
-        heap_q.resize(branches_.size());
-        heap_dq.resize(branches_.size());
-        open_q = heap_q.data();
-        open_dq = heap_dq.data();
-    }
-    std::fill_n(open_q, branches_.size(), -1.0);
-    double sum_q = 0.0, sum_dq = 0.0;
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
-        const Slot& s = slots_[i];
-        const double x = openings.empty() ? 1.0 : openings[i];
-        double q, dq;
-        if (x == 1.0 && open_q[s.branch] >= 0.0) {
-            q = open_q[s.branch];
-            dq = open_dq[s.branch];
-        } else {
-            q = branches_[s.branch].flow(dp, x, dq);
-            if (x == 1.0) {
-                open_q[s.branch] = q;
-                open_dq[s.branch] = dq;
-            }
+    } else {
+        for (std::size_t i = 0; i < slots_.size(); ++i) {
+            const Slot& s = slots_[i];
+            double dq;
+            const double q = branches_[s.branch].flow(dp, openings.empty() ? 1.0 : openings[i], dq);
+            sum_q += s.weight * q;
+            sum_dq += s.weight * dq;
+            if (per_slot) (*per_slot)[i] = q;
         }
-        sum_q += s.weight * q;
-        sum_dq += s.weight * dq;
-        if (per_slot) (*per_slot)[i] = q;
     }
     Q = sum_q;
     dQ = sum_dq;

@@ -222,7 +222,8 @@ private:
     /// few per cent of the root. From half the shut-off head it took 11 iterations a solve.
     std::vector<double> rated_dp_;
     /// Every slot is of branch type 0 (a campus CDU's racks): with every valve open, one
-    /// inversion serves all and the slot loop only sums.
+    /// inversion serves all and the slot loop only sums. Otherwise each slot inverts its own
+    /// branch law (a contingency's throttled valve, or lumped slots of several types: few).
     bool one_type_ = false;
 };
 
