@@ -269,15 +269,12 @@ Coolant Coolant::withReferenceTemperature(double T_ref) const {
     return c;
 }
 
-const std::string& Coolant::name() const {
-    static const std::string none;
-    return t_ ? t_->name : none;
-}
+namespace {
+const std::string kNone;  // name and source of a default-constructed coolant
+}  // namespace
 
-const std::string& Coolant::source() const {
-    static const std::string none;
-    return t_ ? t_->source : none;
-}
+const std::string& Coolant::name() const { return t_ ? t_->name : kNone; }
+const std::string& Coolant::source() const { return t_ ? t_->source : kNone; }
 
 void Coolant::check(double T, std::string_view property) const {
     if (!(T >= T_min_ && T <= T_max_)) {
