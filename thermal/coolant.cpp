@@ -170,6 +170,37 @@ double MonotoneTable::integral(double x, double& value) const {
     return cumulative_[i] + partialIntegral(i, x);
 }
 
+double MonotoneTable::integralInverse(double I) const {
+    const double total = cumulative_[n_ - 1];
+    if (!(I >= 0.0)) return x_[0] + I / y_[0];  // (NaN passes through)
+    if (I > total) return x_[n_ - 1] + (I - total) / y_[n_ - 1];
+    // The interval whose cumulative sums bracket I: from the share of the total on an even
+    // grid (y varies by a few percent, so the estimate is off by at most one interval), by
+    // the guide's buckets' interval (x) otherwise, then nudged as interval() does.
+    const std::size_t last = n_ - 2;
+    std::size_t i =
+        std::min(static_cast<std::size_t>(I / total * static_cast<double>(n_ - 1)), last);
+    while (i > 0 && I < cumulative_[i]) --i;
+    while (i < last && I >= cumulative_[i + 1]) ++i;
+    // Newton on F(x) = ∫_{x_i}^{x} y − r inside interval i, from the secant of F across the
+    // interval. F is convex or concave as y rises or falls, with F'' = y', so each step
+    // leaves an error e' ≤ (|y'|/2y)·e²: the secant start is off by at most
+    // |Δy|·Δx/(8 y) (PG25: 2e-3 K on a 5 K interval), the first step leaves ~1e-9 K and the
+    // second, below 1e-8 of the interval, is the last (its successor is below 1e-16 K for
+    // any |y'|/y < 1/K, i.e. under the round-off of the result). Two cubic-pair evaluations
+    // with no lookup, against three lookups and evaluations from a constant-slope start.
+    const double a = x_[i], dx = x_[i + 1] - a;
+    const double r = I - cumulative_[i];
+    const double span = cumulative_[i + 1] - cumulative_[i];
+    double x = a + dx * (r / span);
+    for (int it = 0; it < 20; ++it) {
+        const double step = (partialIntegral(i, x) - r) / valueIn(i, x);
+        x = std::clamp(x - step, a, a + dx);
+        if (std::abs(step) <= 1e-8 * dx) break;
+    }
+    return x;
+}
+
 namespace {
 
 std::string lower(std::string_view s) {
@@ -265,7 +296,6 @@ Coolant Coolant::withReferenceTemperature(double T_ref) const {
     c.T_ref_ = T_ref;
     c.rho_ref_ = t_->rho(T_ref);
     c.h_ref_offset_ = t_->cp.integral(T_ref);
-    c.cp_ref_ = t_->cp(T_ref);
     return c;
 }
 
@@ -356,17 +386,9 @@ double Coolant::enthalpy(double T) const {
 }
 
 double Coolant::temperatureFromEnthalpy(double h) const {
-    // Newton on the strictly increasing h(T) (c_p > 0), from the constant-c_p guess; the
-    // c_p variation is < 2 % per 10 K, so two or three steps reach round-off.
-    double T = T_ref_ + h / cp_ref_;
-    for (int it = 0; it < 30; ++it) {
-        const double Tc = std::clamp(T, T_min_, T_max_);
-        double cp;
-        const double f = t_->cp.integral(Tc, cp) - h_ref_offset_ - h;
-        const double step = f / cp;
-        T = Tc - step;
-        if (std::abs(step) < 1e-12 * std::max(1.0, std::abs(T))) break;
-    }
+    // h(T) = ∫_{T_min}^{T} c_p − h_ref_offset, strictly increasing (c_p > 0).
+    if (!t_) check(std::numeric_limits<double>::quiet_NaN(), "temperature from enthalpy");
+    const double T = t_->cp.integralInverse(h + h_ref_offset_);
     check(T, "temperature from enthalpy");
     return T;
 }

@@ -43,6 +43,11 @@ public:
     double integral(double x) const;
     /// The same, with y(x) in `value` from the same interval lookup.
     double integral(double x, double& value) const;
+    /// The x with integral(x) = I, for a table of positive values (integral() strictly
+    /// increasing). Inside [0, integral(xMax())] the root of the interval's quartic to
+    /// round-off; outside, the straight continuation with the end value's slope (so the
+    /// caller's range check names the overshoot).
+    double integralInverse(double I) const;
     double xMin() const { return x_[0]; }
     double xMax() const { return x_[n_ - 1]; }
     bool contains(double x) const { return x >= x_[0] && x <= x_[n_ - 1]; }
@@ -136,7 +141,6 @@ private:
     double T_ref_ = 0.0;         // [K]
     double rho_ref_ = 0.0;       // [kg/m³]
     double h_ref_offset_ = 0.0;  // [J/kg] ∫ c_p from T_min to T_ref
-    double cp_ref_ = 0.0;        // [J/(kg·K)] c_p(T_ref)
 };
 
 }  // namespace dctwin::thermal

@@ -19,20 +19,20 @@ double cpMoist(double W) { return 1006.0 + 1860.0 * W; }  // [J/(kg_da·K)]
 
 double celsius(double K) { return units::kelvinToCelsius(K); }
 
-/// The fraction f in (0, 1) (air flow or pad wetting) with T_out(f) = setpoint, T_out
-/// decreasing in f, given
-/// T_out(0) > setpoint > T_out(1) = outlet_at_1 (the caller has evaluated full air already).
+/// The fraction f in (0, 1) (air flow or pad wetting) where g(f) = 0, g decreasing in f,
+/// given g(0) > 0 > g(1) = g_at_1 (the caller has evaluated full air already). g is in kelvin
+/// (the outlet's excess over the setpoint, or the heat still to reject over C_w).
 /// Illinois (bracketed secant): superlinear, never leaves the bracket, and ends at round-off so
 /// finite-difference Jacobians of the caller stay clean.
-template <class F>
-double solveFraction(F&& outlet, double setpoint, double outlet_at_1) {
+template <class G>
+double solveFraction(G&& g, double g_at_1) {
     double a = 0.0, b = 1.0;
-    double ga = outlet(a) - setpoint, gb = outlet_at_1 - setpoint;  // ga > 0 > gb
+    double ga = g(a), gb = g_at_1;  // ga > 0 > gb
     int side = 0;
     for (int i = 0; i < 100; ++i) {
         double c = (a * gb - b * ga) / (gb - ga);
         if (!(c > a && c < b)) c = 0.5 * (a + b);
-        const double gc = outlet(c) - setpoint;
+        const double gc = g(c);
         if (gc == 0.0 || b - a < 1e-15 || std::abs(gc) < 1e-12) return c;
         if (gc > 0.0) {
             a = c;
@@ -267,7 +267,7 @@ DryCooler::Outputs DryCooler::trial(const Inputs& in, const Fixed& x, const AirI
                      x.C_w, in.inlet_temp, C_a, ai.T);
     o.effectiveness = hx.effectiveness;
     // Freeze protection as capHeat(), and the outlet as Coolant::heatedTemperature(), from the
-    // enthalpies computed once.
+    // enthalpies computed once (heatAt() repeats these lines).
     o.heat_rejected =
         !(x.mdot_w > 0.0) || hx.Q <= 0.0 ? hx.Q : std::min(hx.Q, x.mdot_w * x.dh_frost);
     o.outlet_temp = x.mdot_w > 0.0
@@ -285,6 +285,14 @@ DryCooler::Outputs DryCooler::trial(const Inputs& in, const Fixed& x, const AirI
     return o;
 }
 
+double DryCooler::heatAt(const Fixed& x, const AirInlet& ai, double inlet_temp, double f) const {
+    const double mdot_a = f * units_ * spec_.air_flow / ai.v;
+    const HxResult hx =
+        heatExchange(HxArrangement::CrossflowUnmixed, ua_.conductance(x.mdot_w, x.hA_w, mdot_a),
+                     x.C_w, inlet_temp, mdot_a * ai.cp, ai.T);
+    return !(x.mdot_w > 0.0) || hx.Q <= 0.0 ? hx.Q : std::min(hx.Q, x.mdot_w * x.dh_frost);
+}
+
 DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f, double pads) const {
     const Fixed x = fixedParts(in);
     return trial(in, x, airInlet(in, x, pads), f, pads);
@@ -300,21 +308,20 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
     const double f_max = std::clamp(in.max_fan_speed, 0.0, 1.0);
     const Outputs dry_full = trial(in, x, dry, f_max, 0.0);
     const double allowed = padsAllowed(in.air.dry_bulb);
-    // A search's trials end at its root: the last one is kept and returned when the search
-    // stops on it (as it does unless it falls back to its bracket's midpoint).
-    Outputs last;
-    double last_x = std::numeric_limits<double>::quiet_NaN();
+    // The searches find the heat that brings the outlet to the setpoint, Q* = ṁ·(h_in −
+    // h(setpoint)): the outlet is above the setpoint exactly when less is rejected, so the
+    // root is the outlet search's. Each trial then needs no enthalpy inversion (a third of
+    // the plant's cost in the 64-rack annual run, issue 12); the residual is scaled by C_w
+    // to kelvin, the units of the solver's tolerance. Only the root is evaluated in full.
+    const double Q_set = x.mdot_w * (x.h_in - coolant_.enthalpy(in.setpoint));
+    const double per_K = 1.0 / x.C_w;
     if (dry_full.outlet_temp < in.setpoint) {
         // Dry operation meets the setpoint: fans modulate, pads stay dry (water first saved).
         if (dry_full.heat_rejected <= 0.0) return trial(in, x, dry, 0.0, 0.0);
         const double s = solveFraction(
-            [&](double v) {
-                last = trial(in, x, dry, f_max * v, 0.0);
-                last_x = v;
-                return last.outlet_temp;
-            },
-            in.setpoint, dry_full.outlet_temp);
-        return s == last_x ? last : trial(in, x, dry, f_max * s, 0.0);
+            [&](double v) { return (Q_set - heatAt(x, dry, in.inlet_temp, f_max * v)) * per_K; },
+            (Q_set - dry_full.heat_rejected) * per_K);
+        return trial(in, x, dry, f_max * s, 0.0);
     }
     if (allowed <= 0.0) {
         // Air no colder than the water: bypass instead of heating the water.
@@ -328,13 +335,13 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
     // No pads (v = 0) is the dry run at full fans, found above.
     const double s = solveFraction(
         [&](double v) {
-            if (v == 0.0) return dry_full.outlet_temp;
-            last = trial(in, x, airInlet(in, x, allowed * v), f_max, allowed * v);
-            last_x = v;
-            return last.outlet_temp;
+            const double Q = v == 0.0
+                                 ? dry_full.heat_rejected
+                                 : heatAt(x, airInlet(in, x, allowed * v), in.inlet_temp, f_max);
+            return (Q_set - Q) * per_K;
         },
-        in.setpoint, wet_full.outlet_temp);
-    return s == last_x ? last : trial(in, x, airInlet(in, x, allowed * s), f_max, allowed * s);
+        (Q_set - wet_full.heat_rejected) * per_K);
+    return trial(in, x, airInlet(in, x, allowed * s), f_max, allowed * s);
 }
 
 // --------------------------------------------------------------------------- cooling tower
@@ -552,9 +559,11 @@ CoolingTower::Outputs CoolingTower::evaluate(const Inputs& in) const {
     if (full.outlet_temp >= in.setpoint) return full;
     // The fan search needs the outlet alone (the latent split and water balance once, after).
     const double f =
-        f_max *
-        solveFraction([&](double x) { return waterSideAt(in, streams(in, f_max * x)).outlet_temp; },
-                      in.setpoint, full.outlet_temp);
+        f_max * solveFraction(
+                    [&](double x) {
+                        return waterSideAt(in, streams(in, f_max * x)).outlet_temp - in.setpoint;
+                    },
+                    full.outlet_temp - in.setpoint);
     return evaluateAt(in, f);
 }
 

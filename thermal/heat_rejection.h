@@ -182,6 +182,9 @@ private:
     Fixed fixedParts(const Inputs& in) const;
     AirInlet airInlet(const Inputs& in, const Fixed& x, double pads) const;
     Outputs trial(const Inputs& in, const Fixed& x, const AirInlet& a, double f, double pads) const;
+    /// The heat trial() rejects, alone: what the fan and pad searches compare with the heat
+    /// that meets the setpoint, so their trials skip the outlet's enthalpy inversion.
+    double heatAt(const Fixed& x, const AirInlet& a, double inlet_temp, double f) const;
 
     DryCoolerSpec spec_;
     int units_;
