@@ -174,9 +174,10 @@ double MonotoneTable::integralInverse(double I) const {
     const double total = cumulative_[n_ - 1];
     if (!(I >= 0.0)) return x_[0] + I / y_[0];  // (NaN passes through)
     if (I > total) return x_[n_ - 1] + (I - total) / y_[n_ - 1];
-    // The interval whose cumulative sums bracket I: from the share of the total on an even
-    // grid (y varies by a few percent, so the estimate is off by at most one interval), by
-    // the guide's buckets' interval (x) otherwise, then nudged as interval() does.
+    // The interval whose cumulative sums bracket I: estimated from I's share of the total,
+    // then nudged as interval() does (on the even coolant grids, where c_p varies by a few
+    // percent, the estimate is off by at most one interval; on an uneven grid the nudging
+    // walks further but ends on the same interval).
     const std::size_t last = n_ - 2;
     std::size_t i =
         std::min(static_cast<std::size_t>(I / total * static_cast<double>(n_ - 1)), last);

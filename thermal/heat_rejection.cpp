@@ -259,17 +259,12 @@ DryCooler::Outputs DryCooler::trial(const Inputs& in, const Fixed& x, const AirI
     o.adiabatic_fraction = pads;
     o.air_inlet_temp = ai.T;
     o.air_fraction = f;
-    const double mdot_a = f * units_ * spec_.air_flow / ai.v;
+    const Coil coil = coilAt(x, ai, in.inlet_temp, f);
+    const double mdot_a = coil.air_mass_flow, C_a = mdot_a * ai.cp;
     o.air_mass_flow = mdot_a;
-    const double C_a = mdot_a * ai.cp;
-    const HxResult hx =
-        heatExchange(HxArrangement::CrossflowUnmixed, ua_.conductance(x.mdot_w, x.hA_w, mdot_a),
-                     x.C_w, in.inlet_temp, C_a, ai.T);
-    o.effectiveness = hx.effectiveness;
-    // Freeze protection as capHeat(), and the outlet as Coolant::heatedTemperature(), from the
-    // enthalpies computed once (heatAt() repeats these lines).
-    o.heat_rejected =
-        !(x.mdot_w > 0.0) || hx.Q <= 0.0 ? hx.Q : std::min(hx.Q, x.mdot_w * x.dh_frost);
+    o.effectiveness = coil.effectiveness;
+    o.heat_rejected = coil.heat_rejected;
+    // The outlet as Coolant::heatedTemperature(), from the enthalpy computed once.
     o.outlet_temp = x.mdot_w > 0.0
                         ? coolant_.temperatureFromEnthalpy(x.h_in + -o.heat_rejected / x.mdot_w)
                         : in.inlet_temp;
@@ -285,12 +280,18 @@ DryCooler::Outputs DryCooler::trial(const Inputs& in, const Fixed& x, const AirI
     return o;
 }
 
-double DryCooler::heatAt(const Fixed& x, const AirInlet& ai, double inlet_temp, double f) const {
-    const double mdot_a = f * units_ * spec_.air_flow / ai.v;
-    const HxResult hx =
-        heatExchange(HxArrangement::CrossflowUnmixed, ua_.conductance(x.mdot_w, x.hA_w, mdot_a),
-                     x.C_w, inlet_temp, mdot_a * ai.cp, ai.T);
-    return !(x.mdot_w > 0.0) || hx.Q <= 0.0 ? hx.Q : std::min(hx.Q, x.mdot_w * x.dh_frost);
+DryCooler::Coil DryCooler::coilAt(const Fixed& x, const AirInlet& ai, double inlet_temp,
+                                  double f) const {
+    Coil c;
+    c.air_mass_flow = f * units_ * spec_.air_flow / ai.v;
+    const HxResult hx = heatExchange(HxArrangement::CrossflowUnmixed,
+                                     ua_.conductance(x.mdot_w, x.hA_w, c.air_mass_flow), x.C_w,
+                                     inlet_temp, c.air_mass_flow * ai.cp, ai.T);
+    c.effectiveness = hx.effectiveness;
+    // Freeze protection as capHeat(), from the enthalpies computed once.
+    c.heat_rejected =
+        !(x.mdot_w > 0.0) || hx.Q <= 0.0 ? hx.Q : std::min(hx.Q, x.mdot_w * x.dh_frost);
+    return c;
 }
 
 DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f, double pads) const {
@@ -319,7 +320,9 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
         // Dry operation meets the setpoint: fans modulate, pads stay dry (water first saved).
         if (dry_full.heat_rejected <= 0.0) return trial(in, x, dry, 0.0, 0.0);
         const double s = solveFraction(
-            [&](double v) { return (Q_set - heatAt(x, dry, in.inlet_temp, f_max * v)) * per_K; },
+            [&](double v) {
+                return (Q_set - coilAt(x, dry, in.inlet_temp, f_max * v).heat_rejected) * per_K;
+            },
             (Q_set - dry_full.heat_rejected) * per_K);
         return trial(in, x, dry, f_max * s, 0.0);
     }
@@ -335,9 +338,10 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
     // No pads (v = 0) is the dry run at full fans, found above.
     const double s = solveFraction(
         [&](double v) {
-            const double Q = v == 0.0
-                                 ? dry_full.heat_rejected
-                                 : heatAt(x, airInlet(in, x, allowed * v), in.inlet_temp, f_max);
+            const double Q =
+                v == 0.0
+                    ? dry_full.heat_rejected
+                    : coilAt(x, airInlet(in, x, allowed * v), in.inlet_temp, f_max).heat_rejected;
             return (Q_set - Q) * per_K;
         },
         (Q_set - wet_full.heat_rejected) * per_K);

@@ -182,9 +182,15 @@ private:
     Fixed fixedParts(const Inputs& in) const;
     AirInlet airInlet(const Inputs& in, const Fixed& x, double pads) const;
     Outputs trial(const Inputs& in, const Fixed& x, const AirInlet& a, double f, double pads) const;
-    /// The heat trial() rejects, alone: what the fan and pad searches compare with the heat
-    /// that meets the setpoint, so their trials skip the outlet's enthalpy inversion.
-    double heatAt(const Fixed& x, const AirInlet& a, double inlet_temp, double f) const;
+    /// The coil at air-flow fraction f: what trial() builds its outputs on, and all the fan
+    /// and pad searches compare with the heat that meets the setpoint (so their trials skip
+    /// the outlet's enthalpy inversion).
+    struct Coil {
+        double air_mass_flow = 0.0;  // [kg/s] dry air
+        double effectiveness = 0.0;  // [1]
+        double heat_rejected = 0.0;  // [W] from the water, after the freeze cap
+    };
+    Coil coilAt(const Fixed& x, const AirInlet& a, double inlet_temp, double f) const;
 
     DryCoolerSpec spec_;
     int units_;
