@@ -10,7 +10,6 @@
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
 #include <sunlinsol/sunlinsol_dense.h>
-#include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 #include <sunnonlinsol/sunnonlinsol_newton.h>
@@ -28,6 +27,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "core/solver/klu_solver.h"
 #include "core/solver/ode_solver.h"
 #include "core/solver/serial_vector_ops.h"
 #include "core/solver/sparse_matrix_ops.h"
@@ -281,7 +281,7 @@ public:
                                           ctx_.get()));
             if (matrix_) {
                 useCompiledSparseOps(matrix_.get());  // CVODE's saved copy of J clones them
-                linsol_.reset(SUNLinSol_KLU(y_.get(), matrix_.get(), ctx_.get()));
+                linsol_.reset(kluSolver(y_.get(), matrix_.get(), ctx_.get()));
             }
         } else {
             matrix_.reset(SUNDenseMatrix(m, m, ctx_.get()));
