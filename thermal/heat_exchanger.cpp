@@ -42,6 +42,35 @@ double effectivenessCrossflowUnmixed(double ntu, double cr) {
     return -std::expm1(arg);
 }
 
+EffectivenessSlope effectivenessCrossflowUnmixedSlope(double ntu, double cr) {
+    checkArgs("effectivenessCrossflowUnmixed", ntu, cr);
+    const bool clamped = cr > 1.0;
+    cr = std::min(cr, 1.0);
+    EffectivenessSlope s;
+    if (ntu == 0.0) {
+        s.d_ntu = 1.0;  // ε ≈ NTU for NTU → 0, any C_r
+        return s;
+    }
+    if (cr < 1e-12) {
+        // The C_r → 0 limit: ε = 1 − e^{−NTU}; a = −NTU + p·q²·C_r/2 + O(C_r²), p·q² = NTU^1.78.
+        s.eps = -std::expm1(-ntu);
+        s.d_ntu = 1.0 - s.eps;
+        s.d_cr = -(1.0 - s.eps) * 0.5 * ntu * std::pow(ntu, 0.78);
+        return s;
+    }
+    // The operations of effectivenessCrossflowUnmixed, in its order (ε bit for bit).
+    const double p22 = std::pow(ntu, 0.22);
+    const double q78 = ntu / p22;
+    const double em1 = std::expm1(-cr * q78);  // E − 1
+    const double arg = p22 / cr * em1;
+    s.eps = -std::expm1(arg);
+    const double one_minus_eps = 1.0 - s.eps;  // e^a
+    const double pqE = p22 * q78 * (em1 + 1.0);
+    s.d_ntu = -one_minus_eps * (0.22 * arg - 0.78 * pqE) / ntu;
+    s.d_cr = clamped ? 0.0 : -one_minus_eps * (-arg - pqE) / cr;
+    return s;
+}
+
 double effectiveness(HxArrangement arrangement, double ntu, double cr) {
     return arrangement == HxArrangement::Counterflow ? effectivenessCounterflow(ntu, cr)
                                                      : effectivenessCrossflowUnmixed(ntu, cr);

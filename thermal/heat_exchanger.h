@@ -31,6 +31,18 @@ double effectivenessCounterflow(double ntu, double cr);
 double effectivenessCrossflowUnmixed(double ntu, double cr);
 double effectiveness(HxArrangement arrangement, double ntu, double cr);
 
+/// effectivenessCrossflowUnmixed(ntu, cr), bit for bit, with its partial derivatives, for
+/// Newton searches on a coil's air flow. With p = NTU^0.22, q = NTU^0.78, E = e^{−C_r·q} and
+/// a = (p/C_r)(E − 1), ε = 1 − e^a:
+///   ∂ε/∂NTU = −(1 − ε)·[0.22·a − 0.78·p·q·E] / NTU,
+///   ∂ε/∂C_r = −(1 − ε)·[−a − p·q·E] / C_r.
+struct EffectivenessSlope {
+    double eps = 0.0;    // [1]
+    double d_ntu = 0.0;  // [1] ∂ε/∂NTU
+    double d_cr = 0.0;   // [1] ∂ε/∂C_r (0 where C_r is clamped to 1)
+};
+EffectivenessSlope effectivenessCrossflowUnmixedSlope(double ntu, double cr);
+
 /// Inverse of the counterflow relation: the NTU that gives effectiveness ε (0 ≤ ε < 1, and
 /// ε < 1/C_r). Closed form: NTU = ln((1 − ε·C_r)/(1 − ε)) / (1 − C_r); ε/(1−ε) for C_r = 1.
 double ntuCounterflow(double eps, double cr);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/errors.h"
 #include "core/units.h"
@@ -47,6 +48,40 @@ double solveFraction(G&& g, double g_at_1) {
         }
     }
     return 0.5 * (a + b);
+}
+
+/// The fraction f in (0, 1) where g(f) = 0 for g decreasing, given g(0) > 0 > g(1), from
+/// `gs(f)` = {g, dg/df}: Newton steps, safeguarded by the bracket the signs keep (a step that
+/// leaves it takes the bracket's secant instead, or its midpoint). The first trial is the
+/// chord's root. Stops as solveFraction() does, at |g| < 1e-12 (round-off of the caller's
+/// kelvin). For the convex g of a coil's air flow (the heat saturates with the flow) the
+/// chord lands right of the root and each Newton step from there on left of it, converging
+/// quadratically: 4 trials where the bracketed secant took ~9 (issue 12).
+template <class GS>
+double solveFractionNewton(GS&& gs, double g_at_0, double g_at_1) {
+    double a = 0.0, b = 1.0, ga = g_at_0, gb = g_at_1;  // ga > 0 > gb
+    double x = ga / (ga - gb);
+    if (!(x > a && x < b)) x = 0.5;
+    for (int i = 0; i < 100; ++i) {
+        const auto [g, dg] = gs(x);
+        if (g == 0.0 || std::abs(g) < 1e-12) return x;
+        if (g > 0.0) {
+            a = x;
+            ga = g;
+        } else {
+            b = x;
+            gb = g;
+        }
+        if (b - a < 1e-15) return x;
+        double next = dg < 0.0 ? x - g / dg : a - 1.0;
+        // A Newton step below 1e-9 leaves an error of ~(g''/2g')·1e-18: round-off, so its
+        // landing point is returned without a trial to confirm it.
+        if (next > a && next < b && std::abs(next - x) < 1e-9) return next;
+        if (!(next > a && next < b)) next = (a * gb - b * ga) / (gb - ga);
+        if (!(next > a && next < b)) next = 0.5 * (a + b);
+        x = next;
+    }
+    return x;
 }
 
 /// Freeze protection of the water side: heat removed is limited so the outlet stays at or
@@ -294,6 +329,42 @@ DryCooler::Coil DryCooler::coilAt(const Fixed& x, const AirInlet& ai, double inl
     return c;
 }
 
+DryCooler::CoilSlope DryCooler::coilSlopeAt(const Fixed& x, const AirInlet& ai, double inlet_temp,
+                                            double f) const {
+    // coilAt()'s operations (heatExchange for cross-flow, unmixed, water hot, air cold), in
+    // its order, so that the heat is its bit for bit; with the derivatives of
+    //   Q = ε(NTU, C_r)·C_min·ΔT,  1/UA = 1/hA_w + 1/hA_a,  hA_a ∝ f^n
+    // dUA/df = n·UA²/(hA_a·f) = n·UA·(1 − UA/hA_w)/f; with air the smaller stream (C_min = C_a
+    // ∝ f): dNTU/df = (dUA/df)/C_a − NTU/f, dC_r/df = C_r/f, dQ/df = ΔT·C_a·(dε/df + ε/f);
+    // with water the smaller: dNTU/df = (dUA/df)/C_w, dC_r/df = −C_r/f, dQ/df = ΔT·C_w·dε/df.
+    CoilSlope c;
+    const double mdot_a = f * units_ * spec_.air_flow / ai.v;
+    const double UA = ua_.conductance(x.mdot_w, x.hA_w, mdot_a);
+    const double C_w = x.C_w, C_a = mdot_a * ai.cp;
+    const double C_min = std::min(C_w, C_a), C_max = std::max(C_w, C_a);
+    if (!(C_min > 0.0) || !(UA > 0.0)) return c;
+    const double cr = C_min / C_max;
+    const double ntu = UA / C_min;
+    const EffectivenessSlope e = effectivenessCrossflowUnmixedSlope(ntu, cr);
+    const double dT = inlet_temp - ai.T;
+    const double Q = e.eps * C_min * dT;
+    const double dUA = ua_.exponent_cold * UA * (1.0 - UA / x.hA_w) / f;
+    if (C_a <= C_w) {
+        const double d_eps = e.d_ntu * (dUA / C_a - ntu / f) + e.d_cr * (cr / f);
+        c.slope = dT * C_a * (d_eps + e.eps / f);
+    } else {
+        const double d_eps = e.d_ntu * (dUA / C_w) - e.d_cr * (cr / f);
+        c.slope = dT * C_w * d_eps;
+    }
+    c.heat_rejected = Q;
+    // Freeze protection as coilAt(): where it holds, more air rejects no more heat.
+    if (x.mdot_w > 0.0 && Q > 0.0 && x.mdot_w * x.dh_frost < Q) {
+        c.heat_rejected = x.mdot_w * x.dh_frost;
+        c.slope = 0.0;
+    }
+    return c;
+}
+
 DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f, double pads) const {
     const Fixed x = fixedParts(in);
     return trial(in, x, airInlet(in, x, pads), f, pads);
@@ -319,11 +390,13 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
     if (dry_full.outlet_temp < in.setpoint) {
         // Dry operation meets the setpoint: fans modulate, pads stay dry (water first saved).
         if (dry_full.heat_rejected <= 0.0) return trial(in, x, dry, 0.0, 0.0);
-        const double s = solveFraction(
+        // g(0) = Q_set/C_w: no air, no heat (coilAt's heat at f = 0 is exactly 0).
+        const double s = solveFractionNewton(
             [&](double v) {
-                return (Q_set - coilAt(x, dry, in.inlet_temp, f_max * v).heat_rejected) * per_K;
+                const CoilSlope c = coilSlopeAt(x, dry, in.inlet_temp, f_max * v);
+                return std::pair{(Q_set - c.heat_rejected) * per_K, -c.slope * f_max * per_K};
             },
-            (Q_set - dry_full.heat_rejected) * per_K);
+            Q_set * per_K, (Q_set - dry_full.heat_rejected) * per_K);
         return trial(in, x, dry, f_max * s, 0.0);
     }
     if (allowed <= 0.0) {

@@ -191,6 +191,13 @@ private:
         double heat_rejected = 0.0;  // [W] from the water, after the freeze cap
     };
     Coil coilAt(const Fixed& x, const AirInlet& a, double inlet_temp, double f) const;
+    /// coilAt(...).heat_rejected, bit for bit, and its derivative in f [W] (0 where the
+    /// freeze cap holds): the fan search's Newton steps.
+    struct CoilSlope {
+        double heat_rejected = 0.0;  // [W]
+        double slope = 0.0;          // [W] ∂Q/∂f
+    };
+    CoilSlope coilSlopeAt(const Fixed& x, const AirInlet& a, double inlet_temp, double f) const;
 
     DryCoolerSpec spec_;
     int units_;

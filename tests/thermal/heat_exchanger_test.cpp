@@ -46,6 +46,44 @@ TEST(EpsilonNtu, CrossflowBothUnmixedAtThreePoints) {
     EXPECT_LT(effectivenessCrossflowUnmixed(2.0, 0.8), effectivenessCounterflow(2.0, 0.8));
 }
 
+TEST(EpsilonNtu, CrossflowSlopeIsTheEffectivenessAndItsDerivatives) {
+    // The dry cooler's Newton fan search steps on these derivatives; ε itself must be the
+    // plain function's bit for bit (the search's root is that function's root). Derivatives
+    // against central differences of the textbook formula (steps of 1e-6·NTU and 1e-3·C_r:
+    // ε varies with C_r on the scale 1/NTU^0.78 ≫ C_r, so the wider step keeps truncation
+    // below 1e-8 while a change of ε of ≥ 4e-9 keeps round-off below 1e-7), over the
+    // cooler's range of NTU (0.05–8) and C_r (1e-3–1), plus the C_r → 0 branch against its
+    // own limit ε = 1 − e^{−NTU}.
+    // The differences are taken of 1 − ε = exp{(1/C_r)·NTU^0.22·[exp(−C_r·NTU^0.78) − 1]},
+    // with expm1 for the inner e^x − 1: crossflowByHand's ε loses ~1e-13 to cancellation at
+    // C_r = 1e-3, and ε near 1 keeps only ~1e-16 of its small changes at NTU = 8.
+    auto omeps = [](double ntu, double cr) {
+        return std::exp(std::pow(ntu, 0.22) / cr * std::expm1(-cr * std::pow(ntu, 0.78)));
+    };
+    auto eps = [&](double ntu, double cr) { return 1.0 - omeps(ntu, cr); };
+    for (double ntu : {0.05, 0.3, 1.0, 2.5, 8.0}) {
+        for (double cr : {1e-3, 0.1, 0.5, 0.9, 0.999}) {
+            const EffectivenessSlope s = effectivenessCrossflowUnmixedSlope(ntu, cr);
+            EXPECT_EQ(s.eps, effectivenessCrossflowUnmixed(ntu, cr)) << ntu << " " << cr;
+            const double hn = 1e-6 * ntu, hc = 1e-3 * cr;
+            const double dn = -(omeps(ntu + hn, cr) - omeps(ntu - hn, cr)) / (2 * hn);
+            const double dc = -(omeps(ntu, cr + hc) - omeps(ntu, cr - hc)) / (2 * hc);
+            EXPECT_NEAR(s.d_ntu, dn, 1e-7 * std::abs(dn) + 1e-12) << ntu << " " << cr;
+            EXPECT_NEAR(s.d_cr, dc, 1e-6 * std::abs(dc) + 1e-10) << ntu << " " << cr;
+        }
+    }
+    // C_r below 1e-12: ε = 1 − e^{−NTU}, ∂ε/∂NTU = e^{−NTU}, ∂ε/∂C_r = −e^{−NTU}·NTU^1.78/2
+    // (the first-order term of the formula in C_r), against the formula's difference at
+    // C_r = 1e-4 (second-order terms ~1e-4 relative).
+    const EffectivenessSlope z = effectivenessCrossflowUnmixedSlope(2.0, 1e-13);
+    EXPECT_EQ(z.eps, -std::expm1(-2.0));
+    EXPECT_NEAR(z.d_ntu, std::exp(-2.0), 1e-15);
+    const double dc0 = (eps(2.0, 1e-4) - (1.0 - std::exp(-2.0))) / 1e-4;
+    EXPECT_NEAR(z.d_cr, dc0, 1e-3 * std::abs(dc0));
+    // C_r clamped at 1 (rounding above it): ε does not change with C_r there.
+    EXPECT_EQ(effectivenessCrossflowUnmixedSlope(2.0, 1.0 + 1e-13).d_cr, 0.0);
+}
+
 TEST(EpsilonNtu, InversesRoundTrip) {
     for (double cr : {0.0, 0.3, 0.8, 1.0}) {
         for (double ntu : {0.2, 1.0, 2.5, 6.0}) {

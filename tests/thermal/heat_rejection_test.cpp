@@ -299,6 +299,34 @@ TEST(DryCooler, RatingPointFanLawsAndStaging) {
     EXPECT_GT(hot.setpoint_unmet, 0.0);
 }
 
+TEST(DryCooler, FanSearchMeetsTheSetpointToRoundOffAcrossItsRange) {
+    // The fan search (Newton on the heat rejected, thermal/heat_rejection.cpp) must end at
+    // round-off, not at a loose tolerance: the integrator differentiates the plant by finite
+    // differences of ~1e-6 K. Across ambient 0–30 °C, inlets 30–45 °C and 10–150 % of the
+    // design water flow (water the smaller stream at the low end, the air at the high end),
+    // wherever the fans modulate the outlet is the setpoint within 1e-9 K.
+    const DryCooler dc(DryCoolerSpec::fromCatalog("generic_dry_cooler_1MW"), 2);
+    int modulating = 0;
+    for (double ambient : {0.0, 15.0, 30.0}) {
+        for (double inlet : {30.0, 38.0, 45.0}) {
+            for (double flow : {0.1, 0.5, 1.0, 1.5}) {
+                DryCooler::Inputs in{
+                    celsiusToKelvin(inlet),
+                    flow * dc.designWaterFlow(),
+                    celsiusToKelvin(inlet - 4.0),
+                    {celsiusToKelvin(ambient), celsiusToKelvin(ambient - 5.0), 101325.0}};
+                const DryCooler::Outputs o = dc.evaluate(in);
+                if (o.air_fraction > 0.0 && o.air_fraction < 1.0) {
+                    ++modulating;
+                    EXPECT_NEAR(o.outlet_temp, in.setpoint, 1e-9)
+                        << ambient << " °C ambient, " << inlet << " °C in, " << flow;
+                }
+            }
+        }
+    }
+    EXPECT_GE(modulating, 20);  // of 36: the cases the search serves
+}
+
 TEST(DryCooler, AdiabaticPadsSaveWaterFirstAndAreAdiabatic) {
     const DryCooler dc(DryCoolerSpec::fromCatalog("generic_adiabatic_dry_cooler_1MW"), 1);
     const AmbientAir hot{celsiusToKelvin(40.0), celsiusToKelvin(22.0), 101325.0};
