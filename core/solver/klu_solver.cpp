@@ -13,6 +13,7 @@ namespace {
 struct Content {
     SUNLinearSolver klu;       // SUNDIALS' KLU module: analysis, first factorisation, solves
     double pivot_ratio = 0.0;  // KLU's rcond (min/max |U_kk|) when the pivots were chosen
+    bool fresh_next = false;   // re-initialised: the next setup factors afresh
     KluStats stats;
 };
 
@@ -24,7 +25,17 @@ SUNLinearSolverContent_KLU kluContent(SUNLinearSolver S) {
 
 SUNLinearSolver_Type getType(SUNLinearSolver S) { return SUNLinSolGetType(klu(S)); }
 SUNLinearSolver_ID getId(SUNLinearSolver S) { return SUNLinSolGetID(klu(S)); }
-int initialize(SUNLinearSolver S) { return SUNLinSolInitialize(klu(S)); }
+int initialize(SUNLinearSolver S) {
+    // CVODE initialises its linear solver at every (re)start. The module then forgets its
+    // symbolic analysis and orders the pattern again (COLAMD), though the pattern is the
+    // same; only the numeric factorisation is redone here, as the module would after its
+    // analysis (which depends on the pattern alone), so the factors are the same.
+    SUNLinearSolverContent_KLU k = kluContent(S);
+    if (!k->symbolic) return SUNLinSolInitialize(klu(S));
+    content(S).fresh_next = true;
+    k->last_flag = SUNLS_SUCCESS;
+    return SUNLS_SUCCESS;
+}
 
 /// Fresh pivots: KLU's numeric factorisation from scratch on A, with the symbolic analysis kept.
 int factorAfresh(SUNLinearSolver S, SUNMatrix A) {
@@ -50,13 +61,17 @@ int setup(SUNLinearSolver S, SUNMatrix A) {
     if (k->first_factorize || !k->symbolic) {
         // The module's own first setup: symbolic analysis (ordering) and a factorisation.
         const int rc = SUNLinSolSetup(klu(S), A);
+        ++c.stats.analyses;
         ++c.stats.factorizations;
         if (rc != SUNLS_SUCCESS || !k->numeric) return rc;
         sun_klu_rcond(k->symbolic, k->numeric, &k->common);
         c.pivot_ratio = k->common.rcond;
         return rc;
     }
-    if (!k->numeric) return factorAfresh(S, A);  // the last fresh factorisation failed
+    if (c.fresh_next || !k->numeric) {  // a restart, or the last fresh factorisation failed
+        c.fresh_next = false;
+        return factorAfresh(S, A);
+    }
     // Later setups reuse the pivot sequence (klu_refactor), as the module does.
     const auto ok =
         sun_klu_refactor(SUNSparseMatrix_IndexPointers(A), SUNSparseMatrix_IndexValues(A),

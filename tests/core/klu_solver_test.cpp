@@ -11,6 +11,7 @@
 #include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -32,8 +33,11 @@ struct Outcome {
     double condest = 0.0;                // KLU's condest after the last setup (0: not computed)
 };
 
-/// `setups` setups of the solver on successive values, each followed by a solve of M x = M·x*.
-Outcome run(bool ours, int n, const Values& values, const std::vector<double>& exact, int setups) {
+/// `setups` setups of the solver on successive values, each followed by a solve of M x = M·x*;
+/// before the setups listed in `restarts` the solver is initialised again, as CVODE does when
+/// it restarts at a discontinuity.
+Outcome run(bool ours, int n, const Values& values, const std::vector<double>& exact, int setups,
+            const std::vector<int>& restarts = {}) {
     Context c;
     SUNMatrix A = SUNSparseMatrix(n, n, n * n, CSC_MAT, c.ctx);
     N_Vector x = N_VNew_Serial(n, c.ctx), b = N_VNew_Serial(n, c.ctx);
@@ -53,6 +57,9 @@ Outcome run(bool ours, int n, const Values& values, const std::vector<double>& e
         for (int i = 0; i < n; ++i) NV_Ith_S(b, i) = 0.0;
         for (int j = 0; j < n; ++j) {
             for (int i = 0; i < n; ++i) NV_Ith_S(b, i) += m[j * n + i] * exact[j];
+        }
+        if (std::find(restarts.begin(), restarts.end(), s) != restarts.end()) {
+            EXPECT_EQ(SUNLinSolInitialize(S), SUNLS_SUCCESS);
         }
         if (!ours) SUNLinSol_KLUGetCommon(S)->condest = 0.0;
         EXPECT_EQ(SUNLinSolSetup(S, A), SUNLS_SUCCESS) << "setup " << s;
@@ -101,6 +108,36 @@ TEST(KluSolver, SameSolutionsAsTheModuleWhereItKeepsItsRefactorisations) {
     ASSERT_EQ(ours.x.size(), module.x.size());
     for (std::size_t s = 0; s < ours.x.size(); ++s) {
         for (int i = 0; i < 4; ++i) EXPECT_EQ(ours.x[s][i], module.x[s][i]);  // bit for bit
+    }
+    expectSolved(ours, exact, 1e-13);
+}
+
+TEST(KluSolver, ARestartFactorsAfreshWithoutOrderingThePatternAgain) {
+    // Five setups with restarts before the third and fifth: the module orders the pattern
+    // three times and factors afresh at each restart; this solver orders it once and factors
+    // afresh at the same setups, so every solution is the module's bit for bit. The matrix
+    // (a 5-node chain whose coupling grows with each setup, and a corner entry that grows)
+    // leaves the module refactoring in between.
+    const std::vector<double> exact{310.0, 305.0, 300.0, 298.0, 296.0};
+    const Values m = [](int s) {
+        std::vector<double> v(25, 0.0);
+        const double c = 0.3 * (1 + s);
+        for (int j = 0; j < 5; ++j) {
+            for (int i = 0; i < 5; ++i) {
+                v[j * 5 + i] = i == j ? 1.0 + 2.0 * c + 0.1 * i : std::abs(i - j) == 1 ? -c : 0.0;
+            }
+        }
+        v[0 * 5 + 4] = 0.01 * s;
+        return v;
+    };
+    const Outcome ours = run(true, 5, m, exact, 5, {2, 4});
+    const Outcome module = run(false, 5, m, exact, 5, {2, 4});
+    EXPECT_EQ(ours.stats.analyses, 1);
+    EXPECT_EQ(ours.stats.factorizations, 3);  // the first setup and the two restarts
+    EXPECT_EQ(ours.stats.refactorizations, 2);
+    ASSERT_EQ(ours.x.size(), module.x.size());
+    for (std::size_t s = 0; s < ours.x.size(); ++s) {
+        for (int i = 0; i < 5; ++i) EXPECT_EQ(ours.x[s][i], module.x[s][i]) << s << " " << i;
     }
     expectSolved(ours, exact, 1e-13);
 }
