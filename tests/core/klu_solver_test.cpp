@@ -7,7 +7,6 @@
 
 #include <gtest/gtest.h>
 #include <nvector/nvector_serial.h>
-#include <sundials/sundials_context.h>
 #include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
@@ -15,14 +14,12 @@
 #include <functional>
 #include <vector>
 
+#include "sundials_context.h"
+
 namespace dctwin {
 namespace {
 
-struct Context {
-    Context() { SUNContext_Create(nullptr, &ctx); }
-    ~Context() { SUNContext_Free(&ctx); }
-    SUNContext ctx = nullptr;
-};
+using Context = test::SundialsContext;
 
 /// A dense n×n pattern in CSC whose values `values(setup)` gives column by column.
 using Values = std::function<std::vector<double>(int setup)>;

@@ -8,7 +8,6 @@
 #include "core/solver/sparse_matrix_ops.h"
 
 #include <gtest/gtest.h>
-#include <sundials/sundials_context.h>
 
 #include <bit>
 #include <cstdint>
@@ -16,14 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "sundials_context.h"
+
 namespace dctwin {
 namespace {
 
-struct Context {
-    Context() { SUNContext_Create(nullptr, &ctx); }
-    ~Context() { SUNContext_Free(&ctx); }
-    SUNContext ctx = nullptr;
-};
+using Context = test::SundialsContext;
 
 /// A random sparse matrix: every outer vector gets its diagonal entry unless `holes` says
 /// otherwise, plus random off-diagonal entries; `spare` unused slots at the end.
