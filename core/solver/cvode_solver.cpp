@@ -1,6 +1,7 @@
 // CVODE adapter: makeCvodeSolver (BDF + Newton) with a dense or a KLU sparse direct linear
-// solver (DESIGN.md §4). Everything SUNDIALS lives in this file; the rest of dctwin sees only
-// OdeSolver/OdeProblem from ode_solver.h.
+// solver (DESIGN.md §4). Everything SUNDIALS lives in this folder (this file, the compiled
+// vector and sparse-matrix operations, and KLU with its pivot test, klu_solver.h); the rest of
+// dctwin sees only OdeSolver/OdeProblem from ode_solver.h.
 //
 // The sparse Jacobian is formed here by finite differences with column colouring: columns that
 // share no row are perturbed together, so a Jacobian costs one rhs evaluation per colour (a
@@ -281,6 +282,7 @@ public:
                                           ctx_.get()));
             if (matrix_) {
                 useCompiledSparseOps(matrix_.get());  // CVODE's saved copy of J clones them
+                // KLU, re-pivoting only when the pivots went stale (klu_solver.h).
                 linsol_.reset(kluSolver(y_.get(), matrix_.get(), ctx_.get()));
             }
         } else {
