@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string_view>
 #include <vector>
 
@@ -324,7 +325,8 @@ TEST(DryCooler, FanSearchMeetsTheSetpointToRoundOffAcrossItsRange) {
             }
         }
     }
-    EXPECT_GE(modulating, 20);  // of 36: the cases the search serves
+    std::printf("fan search: %d of 36 conditions modulate\n", modulating);
+    EXPECT_GE(modulating, 28);  // of 36 (31 measured): the cases the search serves
 }
 
 TEST(DryCooler, AdiabaticPadsSaveWaterFirstAndAreAdiabatic) {
