@@ -37,6 +37,13 @@ int initialize(SUNLinearSolver S) {
     return SUNLS_SUCCESS;
 }
 
+/// After a factorisation with fresh pivots: the rcond later refactorisations are judged by.
+void rememberPivots(SUNLinearSolver S) {
+    SUNLinearSolverContent_KLU k = kluContent(S);
+    sun_klu_rcond(k->symbolic, k->numeric, &k->common);
+    content(S).pivot_ratio = k->common.rcond;
+}
+
 /// Fresh pivots: KLU's numeric factorisation from scratch on A, with the symbolic analysis kept.
 int factorAfresh(SUNLinearSolver S, SUNMatrix A) {
     Content& c = content(S);
@@ -49,8 +56,7 @@ int factorAfresh(SUNLinearSolver S, SUNMatrix A) {
         k->last_flag = SUNLS_PACKAGE_FAIL_REC;
         return SUNLS_PACKAGE_FAIL_REC;
     }
-    sun_klu_rcond(k->symbolic, k->numeric, &k->common);
-    c.pivot_ratio = k->common.rcond;
+    rememberPivots(S);
     k->last_flag = SUNLS_SUCCESS;
     return SUNLS_SUCCESS;
 }
@@ -63,9 +69,7 @@ int setup(SUNLinearSolver S, SUNMatrix A) {
         const int rc = SUNLinSolSetup(klu(S), A);
         ++c.stats.analyses;
         ++c.stats.factorizations;
-        if (rc != SUNLS_SUCCESS || !k->numeric) return rc;
-        sun_klu_rcond(k->symbolic, k->numeric, &k->common);
-        c.pivot_ratio = k->common.rcond;
+        if (rc == SUNLS_SUCCESS && k->numeric) rememberPivots(S);
         return rc;
     }
     if (c.fresh_next || !k->numeric) {  // a restart, or the last fresh factorisation failed
