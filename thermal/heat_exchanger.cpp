@@ -31,15 +31,7 @@ double effectivenessCounterflow(double ntu, double cr) {
 }
 
 double effectivenessCrossflowUnmixed(double ntu, double cr) {
-    checkArgs("effectivenessCrossflowUnmixed", ntu, cr);
-    cr = std::min(cr, 1.0);
-    if (ntu == 0.0) return 0.0;
-    if (cr < 1e-12) return -std::expm1(-ntu);
-    // expm1 keeps the small-C_r limit (→ 1 − e^{−NTU}) accurate. NTU^0.78 = NTU / NTU^0.22:
-    // one pow, not two (the dry cooler's fan search calls this ~10 times per evaluation).
-    const double p22 = std::pow(ntu, 0.22);
-    const double arg = p22 / cr * std::expm1(-cr * (ntu / p22));
-    return -std::expm1(arg);
+    return effectivenessCrossflowUnmixedSlope(ntu, cr).eps;
 }
 
 EffectivenessSlope effectivenessCrossflowUnmixedSlope(double ntu, double cr) {
@@ -58,7 +50,8 @@ EffectivenessSlope effectivenessCrossflowUnmixedSlope(double ntu, double cr) {
         s.d_cr = -(1.0 - s.eps) * 0.5 * ntu * std::pow(ntu, 0.78);
         return s;
     }
-    // The operations of effectivenessCrossflowUnmixed, in its order (ε bit for bit).
+    // expm1 keeps the small-C_r limit (→ 1 − e^{−NTU}) accurate. NTU^0.78 = NTU / NTU^0.22:
+    // one pow, not two (the dry cooler's fan search calls this ~5 times per evaluation).
     const double p22 = std::pow(ntu, 0.22);
     const double q78 = ntu / p22;
     const double em1 = std::expm1(-cr * q78);  // E − 1

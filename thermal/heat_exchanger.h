@@ -31,8 +31,8 @@ double effectivenessCounterflow(double ntu, double cr);
 double effectivenessCrossflowUnmixed(double ntu, double cr);
 double effectiveness(HxArrangement arrangement, double ntu, double cr);
 
-/// effectivenessCrossflowUnmixed(ntu, cr), bit for bit, with its partial derivatives, for
-/// Newton searches on a coil's air flow. With p = NTU^0.22, q = NTU^0.78, E = e^{−C_r·q} and
+/// effectivenessCrossflowUnmixed(ntu, cr) (which is its .eps) with its partial derivatives,
+/// for Newton searches on a coil's air flow. With p = NTU^0.22, q = NTU^0.78, E = e^{−C_r·q} and
 /// a = (p/C_r)(E − 1), ε = 1 − e^a:
 ///   ∂ε/∂NTU = −(1 − ε)·[0.22·a − 0.78·p·q·E] / NTU,
 ///   ∂ε/∂C_r = −(1 − ε)·[−a − p·q·E] / C_r.

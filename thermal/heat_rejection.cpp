@@ -65,7 +65,7 @@ double solveFractionNewton(GS&& gs, double g_at_0, double g_at_1) {
     if (!(x > a && x < b)) x = 0.5;
     for (int i = 0; i < 100; ++i) {
         const auto [g, dg] = gs(x);
-        if (g == 0.0 || std::abs(g) < 1e-12) return x;
+        if (std::abs(g) < 1e-12) return x;
         if (g > 0.0) {
             a = x;
             ga = g;
@@ -74,7 +74,8 @@ double solveFractionNewton(GS&& gs, double g_at_0, double g_at_1) {
             gb = g;
         }
         if (b - a < 1e-15) return x;
-        double next = dg < 0.0 ? x - g / dg : a - 1.0;
+        // A slope of the wrong sign (a kink) gives no Newton step: the bracket's secant.
+        double next = dg < 0.0 ? x - g / dg : std::numeric_limits<double>::quiet_NaN();
         // A Newton step below 1e-9 leaves an error of ~(g''/2g')·1e-18: round-off, so its
         // landing point is returned without a trial to confirm it.
         if (next > a && next < b && std::abs(next - x) < 1e-9) return next;
@@ -318,37 +319,24 @@ DryCooler::Outputs DryCooler::trial(const Inputs& in, const Fixed& x, const AirI
 
 DryCooler::Coil DryCooler::coilAt(const Fixed& x, const AirInlet& ai, double inlet_temp,
                                   double f) const {
-    Coil c;
-    c.air_mass_flow = f * units_ * spec_.air_flow / ai.v;
-    const HxResult hx = heatExchange(HxArrangement::CrossflowUnmixed,
-                                     ua_.conductance(x.mdot_w, x.hA_w, c.air_mass_flow), x.C_w,
-                                     inlet_temp, c.air_mass_flow * ai.cp, ai.T);
-    c.effectiveness = hx.effectiveness;
-    // Freeze protection as capHeat(), from the enthalpies computed once.
-    c.heat_rejected =
-        !(x.mdot_w > 0.0) || hx.Q <= 0.0 ? hx.Q : std::min(hx.Q, x.mdot_w * x.dh_frost);
-    return c;
-}
-
-DryCooler::CoilSlope DryCooler::coilSlopeAt(const Fixed& x, const AirInlet& ai, double inlet_temp,
-                                            double f) const {
-    // coilAt()'s operations (heatExchange for cross-flow, unmixed, water hot, air cold), in
-    // its order, so that the heat is its bit for bit; with the derivatives of
+    // heatExchange() for cross-flow, unmixed, water hot, air cold, written out so that the
+    // heat's derivative in f comes with it (the fan search's Newton steps):
     //   Q = ε(NTU, C_r)·C_min·ΔT,  1/UA = 1/hA_w + 1/hA_a,  hA_a ∝ f^n
     // dUA/df = n·UA²/(hA_a·f) = n·UA·(1 − UA/hA_w)/f; with air the smaller stream (C_min = C_a
     // ∝ f): dNTU/df = (dUA/df)/C_a − NTU/f, dC_r/df = C_r/f, dQ/df = ΔT·C_a·(dε/df + ε/f);
     // with water the smaller: dNTU/df = (dUA/df)/C_w, dC_r/df = −C_r/f, dQ/df = ΔT·C_w·dε/df.
-    CoilSlope c;
-    const double mdot_a = f * units_ * spec_.air_flow / ai.v;
-    const double UA = ua_.conductance(x.mdot_w, x.hA_w, mdot_a);
-    const double C_w = x.C_w, C_a = mdot_a * ai.cp;
+    Coil c;
+    c.air_mass_flow = f * units_ * spec_.air_flow / ai.v;
+    const double C_a = c.air_mass_flow * ai.cp, C_w = x.C_w;
+    const double UA = ua_.conductance(x.mdot_w, x.hA_w, c.air_mass_flow);
     const double C_min = std::min(C_w, C_a), C_max = std::max(C_w, C_a);
-    if (!(C_min > 0.0) || !(UA > 0.0)) return c;
+    if (!(C_min > 0.0) || !(UA > 0.0)) return c;  // no air or no water: no heat
     const double cr = C_min / C_max;
     const double ntu = UA / C_min;
     const EffectivenessSlope e = effectivenessCrossflowUnmixedSlope(ntu, cr);
     const double dT = inlet_temp - ai.T;
-    const double Q = e.eps * C_min * dT;
+    c.effectiveness = e.eps;
+    c.heat_rejected = e.eps * C_min * dT;
     const double dUA = ua_.exponent_cold * UA * (1.0 - UA / x.hA_w) / f;
     if (C_a <= C_w) {
         const double d_eps = e.d_ntu * (dUA / C_a - ntu / f) + e.d_cr * (cr / f);
@@ -357,9 +345,9 @@ DryCooler::CoilSlope DryCooler::coilSlopeAt(const Fixed& x, const AirInlet& ai, 
         const double d_eps = e.d_ntu * (dUA / C_w) - e.d_cr * (cr / f);
         c.slope = dT * C_w * d_eps;
     }
-    c.heat_rejected = Q;
-    // Freeze protection as coilAt(): where it holds, more air rejects no more heat.
-    if (x.mdot_w > 0.0 && Q > 0.0 && x.mdot_w * x.dh_frost < Q) {
+    // Freeze protection as capHeat(), from the enthalpies computed once: where it holds, more
+    // air rejects no more heat.
+    if (x.mdot_w > 0.0 && c.heat_rejected > 0.0 && x.mdot_w * x.dh_frost < c.heat_rejected) {
         c.heat_rejected = x.mdot_w * x.dh_frost;
         c.slope = 0.0;
     }
@@ -394,7 +382,7 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
         // g(0) = Q_set/C_w: no air, no heat (coilAt's heat at f = 0 is exactly 0).
         const double s = solveFractionNewton(
             [&](double v) {
-                const CoilSlope c = coilSlopeAt(x, dry, in.inlet_temp, f_max * v);
+                const Coil c = coilAt(x, dry, in.inlet_temp, f_max * v);
                 return std::pair{(Q_set - c.heat_rejected) * per_K, -c.slope * f_max * per_K};
             },
             Q_set * per_K, (Q_set - dry_full.heat_rejected) * per_K);

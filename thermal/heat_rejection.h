@@ -184,20 +184,15 @@ private:
     Outputs trial(const Inputs& in, const Fixed& x, const AirInlet& a, double f, double pads) const;
     /// The coil at air-flow fraction f: what trial() builds its outputs on, and all the fan
     /// and pad searches compare with the heat that meets the setpoint (so their trials skip
-    /// the outlet's enthalpy inversion).
+    /// the outlet's enthalpy inversion); the heat's slope in f gives the fan search its
+    /// Newton steps.
     struct Coil {
         double air_mass_flow = 0.0;  // [kg/s] dry air
         double effectiveness = 0.0;  // [1]
         double heat_rejected = 0.0;  // [W] from the water, after the freeze cap
+        double slope = 0.0;          // [W] ∂heat_rejected/∂f (0 where the freeze cap holds)
     };
     Coil coilAt(const Fixed& x, const AirInlet& a, double inlet_temp, double f) const;
-    /// coilAt(...).heat_rejected, bit for bit, and its derivative in f [W] (0 where the
-    /// freeze cap holds): the fan search's Newton steps.
-    struct CoilSlope {
-        double heat_rejected = 0.0;  // [W]
-        double slope = 0.0;          // [W] ∂Q/∂f
-    };
-    CoilSlope coilSlopeAt(const Fixed& x, const AirInlet& a, double inlet_temp, double f) const;
 
     DryCoolerSpec spec_;
     int units_;
