@@ -141,21 +141,27 @@ void System::finalize() {
         }
     }
 
-    input_link_.assign(n_inputs_, InputLink{});
+    input_source_.assign(n_inputs_, kUnconnected);
+    input_value_.assign(n_inputs_, 0.0);
     for (std::size_t c = 0; c < nc; ++c) {
         const auto& ins = components_[c].component->inputs();
         for (std::size_t i = 0; i < ins.size(); ++i) {
-            input_link_[components_[c].input_offset + i].value = ins[i].start;
+            input_value_[components_[c].input_offset + i] = ins[i].start;
         }
     }
     for (const auto& [port, value] : fixed_inputs_) {
-        input_link_[components_[port.component].input_offset + port.port].value = value;
+        input_value_[components_[port.component].input_offset + port.port] = value;
+    }
+    if (n_outputs_ >= kScaled) {
+        throw ModelError(fmt::format("model has {} outputs; at most {} can be connected",
+                                     n_outputs_, kScaled - 1));
     }
     for (const auto& k : connections_) {
         const std::size_t g = components_[k.to_component].input_offset + k.to_input;
-        input_link_[g] = {static_cast<std::ptrdiff_t>(components_[k.from_component].output_offset +
-                                                      k.from_output),
-                          k.gain};
+        const auto source =
+            static_cast<std::uint32_t>(components_[k.from_component].output_offset + k.from_output);
+        input_source_[g] = k.gain == 1.0 ? source : source | kScaled;
+        input_value_[g] = k.gain;
     }
 
     // Feedthrough graph between components: edge a → b when an output of a feeds an input of b
@@ -293,8 +299,12 @@ const Variable& System::outputVariable(std::size_t k) const {
 
 System::Workspace System::makeWorkspace() const {
     requireFinalized("makeWorkspace");
-    return Workspace{std::vector<double>(n_inputs_), std::vector<double>(n_outputs_),
-                     std::numeric_limits<double>::quiet_NaN()};
+    Workspace ws{std::vector<double>(n_inputs_), std::vector<double>(n_outputs_),
+                 std::numeric_limits<double>::quiet_NaN()};
+    for (std::size_t g = 0; g < n_inputs_; ++g) {
+        if (input_source_[g] == kUnconnected) ws.u[g] = input_value_[g];
+    }
+    return ws;
 }
 
 void System::initialState(std::span<double> x0) const {
@@ -306,14 +316,23 @@ void System::initialState(std::span<double> x0) const {
 
 void System::gatherInputs(std::size_t c, Workspace& ws) const {
     const Entry& e = components_[c];
-    const std::size_t n = e.inputs;
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t g = e.input_offset + i;
-        const InputLink& link = input_link_[g];
-        // A gain of 1 reproduces the output bit for bit.
-        ws.u[g] = link.source >= 0 ? link.value * ws.y[static_cast<std::size_t>(link.source)]
-                                   : link.value;
+    const std::uint32_t* source = input_source_.data() + e.input_offset;
+    double* u = ws.u.data() + e.input_offset;
+    const double* y = ws.y.data();
+    for (std::size_t i = 0; i < e.inputs; ++i) {
+        const std::uint32_t s = source[i];
+        if (s < kScaled) {
+            u[i] = y[s];
+        } else if (s != kUnconnected) {
+            u[i] = input_value_[e.input_offset + i] * y[s & ~kScaled];
+        }
+        // Unconnected: the constant makeWorkspace() wrote stays.
     }
+}
+
+std::ptrdiff_t System::inputSource(std::size_t global_input) const {
+    const std::uint32_t s = input_source_[global_input];
+    return s == kUnconnected ? -1 : static_cast<std::ptrdiff_t>(s & ~kScaled);
 }
 
 namespace {
@@ -414,7 +433,7 @@ System::Perturbation System::perturbation(std::span<const std::size_t> states) c
         moved_state[s] = 1;
     }
     auto inputMoved = [&](std::size_t global_input) {
-        const std::ptrdiff_t src = input_link_[global_input].source;
+        const std::ptrdiff_t src = inputSource(global_input);
         return src >= 0 && moved_output[static_cast<std::size_t>(src)] != 0;
     };
     Perturbation p;
@@ -485,7 +504,7 @@ SparsityPattern System::jacobianPattern() const {
     // deps[k]: sorted global states that output k depends on.
     std::vector<std::vector<std::int64_t>> deps(n_outputs_);
     auto inputDeps = [&](std::size_t global_input) -> const std::vector<std::int64_t>* {
-        const std::ptrdiff_t src = input_link_[global_input].source;
+        const std::ptrdiff_t src = inputSource(global_input);
         return src >= 0 ? &deps[static_cast<std::size_t>(src)] : nullptr;
     };
     // A dependency list is the union of its inputs' lists: appended, then sorted once. (Merged

@@ -228,15 +228,18 @@ private:
     std::vector<std::size_t> order_;       // evaluation order of components
     std::vector<std::size_t> sources_;     // of order_, those without states or inputs
     std::vector<std::size_t> dependents_;  // the rest of order_, in its order
-    /// Where a global input's value comes from: input = value · y[source] when connected
-    /// (value is the connection's gain), input = value when not (source −1). One array of
-    /// pairs rather than three parallel ones: gathering a component's inputs reads one stream
-    /// (issue 12: at campus scale the evaluation waits on memory).
-    struct InputLink {
-        std::ptrdiff_t source = -1;
-        double value = 0.0;
-    };
-    std::vector<InputLink> input_link_;
+    /// Where a global input's value comes from: input = y[source] when connected with gain 1,
+    /// input = gain · y[source] when connected with another gain (kScaled set; the gain in
+    /// input_value_), input = input_value_ when not connected (kUnconnected: written into a
+    /// workspace once, when it is made, and never gathered again). Four bytes per input, where
+    /// a (source, value) pair took sixteen: gathering is the evaluation's largest single cost
+    /// at campus scale, and it waits on memory (issue 12).
+    static constexpr std::uint32_t kUnconnected = 0xFFFFFFFFu;
+    static constexpr std::uint32_t kScaled = 0x80000000u;
+    std::vector<std::uint32_t> input_source_;
+    std::vector<double> input_value_;  // constant or gain; read only off the common path
+    /// Global output index feeding a global input, or −1 when it is not connected.
+    std::ptrdiff_t inputSource(std::size_t global_input) const;
     std::vector<std::size_t> state_owner_;  // global state → component
 };
 
