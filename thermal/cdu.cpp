@@ -398,13 +398,15 @@ double Cdu::speedOf(std::span<const double> x, std::span<const double> u) const 
     return std::clamp(x[kSpeed], 0.0, 1.2);
 }
 
-Cdu::Hydraulics Cdu::hydraulics(std::span<const double> x, std::span<const double> u) const {
+Cdu::Hydraulics Cdu::hydraulics(std::span<const double> x, std::span<const double> u,
+                                std::span<double> per_slot) const {
     const CduSpec& s = model_.spec();
     Hydraulics h;
     h.speed = speedOf(x, u);
     h.running = runningPumps(s.pumps_installed, s.pumps_duty, u[kPumpsFailed]);
     h.manifold =
-        manifold_.solve(h.running, h.speed, u.subspan(kFirstValve, manifold_.rackSlots().size()));
+        manifold_.solve(h.running, h.speed, u.subspan(kFirstValve, manifold_.rackSlots().size()),
+                        per_slot);
     if (h.running > 0 && h.speed > 0.0) {
         const double q = h.manifold.flow / h.running;
         h.pump_power = h.running * (model_.pumpCurve().electricPower(q, h.speed) +
@@ -476,7 +478,7 @@ void Cdu::checkInputs(std::span<const double> u, bool with_return) const {
 void Cdu::computeOutputs(double, std::span<const double> x, std::span<const double> u,
                          std::span<double> y) const {
     checkInputs(u, false);
-    const Hydraulics h = hydraulics(x, u);
+    const Hydraulics h = hydraulics(x, u, y.subspan(kFirstRackFlow, manifold_.rackSlots().size()));
     const double v = valvePosition(x, u[kSetpoint]);
     const double V_f = v * u[kFacFlowAvail];
     const Coolant& f = model_.facilityCoolant();
@@ -493,9 +495,6 @@ void Cdu::computeOutputs(double, std::span<const double> x, std::span<const doub
     y[kOutSpeed] = h.running > 0 ? h.speed : 0.0;
     y[kOutHeaderDp] = h.manifold.header_dp;
     y[kOutPumpDp] = h.manifold.pump_dp;
-    for (std::size_t i = 0; i < manifold_.rackSlots().size(); ++i) {
-        y[kFirstRackFlow + i] = h.manifold.per_slot[i];
-    }
 }
 
 void Cdu::computeDerivatives(double, std::span<const double> x, std::span<const double> u,

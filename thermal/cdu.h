@@ -290,7 +290,9 @@ public:
         double pump_heat = 0.0;   ///< [W] hydraulic work Q·Δp_pump
         int running = 0;          ///< [1]
     };
-    Hydraulics hydraulics(std::span<const double> x, std::span<const double> u) const;
+    /// The flow per rack of each slot goes into `per_slot` when it is not empty.
+    Hydraulics hydraulics(std::span<const double> x, std::span<const double> u,
+                          std::span<double> per_slot = {}) const;
 
 private:
     double piOutput(std::span<const double> x, double setpoint) const;

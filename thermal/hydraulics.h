@@ -194,13 +194,16 @@ public:
         double flow = 0.0;             ///< [m³/s] total
         double header_dp = 0.0;        ///< [Pa] supply − return header, across every branch
         double pump_dp = 0.0;          ///< [Pa] pressure rise of the pumps
-        std::vector<double> per_slot;  ///< [m³/s] per rack of each slot
     };
     /// `k_internal` [Pa/(m³/s)²] is the CDU's own resistance.
     RackManifold(PumpCurve pump, double k_internal, std::vector<RackBranch> branches,
                  std::vector<Slot> rack_slots);
-    /// Operating point with `running` pumps at `speed`, valve openings per slot.
-    Solution solve(int running, double speed, std::span<const double> openings) const;
+    /// Operating point with `running` pumps at `speed`, valve openings per slot; the flow per
+    /// rack of each slot [m³/s] into `per_slot` when it is not empty (one entry per slot).
+    /// The flows go to the caller's storage: a vector in the solution was a heap allocation
+    /// per CDU evaluation (issue 12).
+    Solution solve(int running, double speed, std::span<const double> openings,
+                   std::span<double> per_slot = {}) const;
     const std::vector<RackBranch>& branches() const { return branches_; }
     const std::vector<Slot>& rackSlots() const { return slots_; }
     const PumpCurve& pump() const { return pump_; }
@@ -209,7 +212,7 @@ public:
 private:
     /// Σ w·q(Δp) and its derivative in Δp.
     void branchFlows(double dp, std::span<const double> openings, double& Q, double& dQ,
-                     std::vector<double>* per_slot) const;
+                     std::span<double> per_slot) const;
     /// The header Δp where pump and branches meet, by safeguarded Newton from `start`.
     double headerDp(double running, double speed, std::span<const double> openings,
                     double start) const;

@@ -170,18 +170,24 @@ TEST(RackManifold, HalfClosedValveSplitsTheFlowAsTheHandSolutionSays) {
     const RackManifold m(kPump, k_int, {RackBranch(quadraticBranch(6.0, 40.0), kWater20, 0.05)},
                          {RackManifold::Slot{0, 1.0}, RackManifold::Slot{0, 1.0}});
     const std::vector<double> openings{1.0, 0.5};
-    const RackManifold::Solution sol = m.solve(1, s, openings);
+    std::vector<double> per_slot(2), per_slot2(2);
+    const RackManifold::Solution sol = m.solve(1, s, openings, per_slot);
     EXPECT_NEAR(sol.flow, Q, 1e-3 * Q);
     EXPECT_NEAR(sol.header_dp, dp, 1e-3 * dp);
-    EXPECT_NEAR(sol.per_slot[0], std::sqrt(dp / c_open), 1e-3 * sol.per_slot[0]);
-    EXPECT_NEAR(sol.per_slot[1], std::sqrt(dp / c_half), 1e-3 * sol.per_slot[1]);
+    EXPECT_NEAR(per_slot[0], std::sqrt(dp / c_open), 1e-3 * per_slot[0]);
+    EXPECT_NEAR(per_slot[1], std::sqrt(dp / c_half), 1e-3 * per_slot[1]);
     // Closing the second valve further gives the open branch more flow (less in total).
     const std::vector<double> more_closed{1.0, 0.2};
-    const RackManifold::Solution sol2 = m.solve(1, s, more_closed);
-    EXPECT_GT(sol2.per_slot[0], sol.per_slot[0]);
+    const RackManifold::Solution sol2 = m.solve(1, s, more_closed, per_slot2);
+    EXPECT_GT(per_slot2[0], per_slot[0]);
     EXPECT_LT(sol2.flow, sol.flow);
-    // No pump running: no flow.
-    EXPECT_EQ(m.solve(0, s, openings).flow, 0.0);
+    // No pump running: no flow, and none in any branch.
+    EXPECT_EQ(m.solve(0, s, openings, per_slot2).flow, 0.0);
+    EXPECT_EQ(per_slot2[0], 0.0);
+    EXPECT_EQ(per_slot2[1], 0.0);
+    // The per-slot flows need one entry per slot.
+    std::vector<double> one(1);
+    EXPECT_THROW(m.solve(1, s, openings, one), InputError);
 }
 
 TEST(Pumps, HalfFlowTakesAnEighthOfThePowerOnAParabola) {
