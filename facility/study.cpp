@@ -489,14 +489,12 @@ struct SwingWindow {
 };
 
 /// The training swings of one rack (power/workload.h TrainingJob); ramps and checkpoints are
-/// taken as swinging (a conservative peak).
+/// taken as swinging (a conservative peak). In the rack's start order (the peak is their max).
 std::vector<SwingWindow> swingWindows(const power::Workload& w, int rack) {
     std::vector<SwingWindow> out;
-    for (std::size_t j = 0; j < w.jobs().size(); ++j) {
+    for (std::size_t j : w.jobsOf(rack)) {
         const auto* job = dynamic_cast<const power::TrainingJob*>(w.jobs()[j].get());
         if (!job) continue;
-        const auto& racks = w.racksOf(j);
-        if (std::find(racks.begin(), racks.end(), rack) == racks.end()) continue;
         out.push_back(
             {job->start, job->end(), std::max(job->u_compute, job->u_comm),
              std::min(job->u_compute, job->u_comm), job->period,

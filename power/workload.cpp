@@ -987,6 +987,13 @@ void Workload::discontinuities(int rack, double t0, double t1, Resolution r,
     for (const RackEntry& e : rackEntries(rack)) e.job->discontinuities(t0, t1, r, out);
 }
 
+std::vector<std::size_t> Workload::jobsOf(int rack) const {
+    checkRack(rack);
+    std::vector<std::size_t> out;
+    for (const RackEntry& e : rackEntries(rack)) out.push_back(e.index);
+    return out;
+}
+
 double Workload::shiftOf(int rack, std::size_t job) const {
     checkRack(rack);
     for (const RackEntry& e : rackEntries(rack)) {

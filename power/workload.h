@@ -274,6 +274,10 @@ public:
     int racks() const { return racks_; }
     const std::vector<std::unique_ptr<Job>>& jobs() const { return jobs_; }
     const std::vector<int>& racksOf(std::size_t job) const { return placement_[job]; }
+    /// Indices into jobs() of the jobs `rack` runs, in start order (ModelError for a rack
+    /// outside 0..racks()-1). Asking each rack's jobs this way is linear in the site; searching
+    /// every job's racks for each rack was quadratic (issue 12).
+    std::vector<std::size_t> jobsOf(int rack) const;
     /// Tenant name → racks allocated to it.
     const std::map<std::string, std::vector<int>>& tenants() const { return tenant_racks_; }
     std::string tenantOf(int rack) const;

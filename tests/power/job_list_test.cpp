@@ -73,6 +73,12 @@ TEST(JobList, ExampleMixIsPlacedFirstFitAsByHand) {
         }
     }
     EXPECT_EQ(jobs_of_59, 6u);
+    // The same from the rack's side, in start order: the ablations and fine-tunes (2-7);
+    // rack 30 runs the two pretrains, rack 21 search-rerank then agents-beta.
+    EXPECT_EQ(w.jobsOf(59), (std::vector<std::size_t>{2, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(w.jobsOf(30), (std::vector<std::size_t>{0, 1}));
+    EXPECT_EQ(w.jobsOf(21), (std::vector<std::size_t>{10, 11}));
+    EXPECT_THROW(w.jobsOf(64), ModelError);
     // Between ablation-04's end (1,680 h) and finetune-q2's start (2,160 h) rack 59 runs
     // nothing; during ablation-04 it computes (utilization 1 in the compute phase at t0).
     EXPECT_EQ(w.utilization(59, 1900 * kHour), 0.0);
