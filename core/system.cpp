@@ -241,6 +241,33 @@ void System::finalize() {
         const Entry& e = components_[c];
         (e.states == 0 && e.inputs == 0 ? sources_ : dependents_).push_back(c);
     }
+    // Late inputs: fed by a component evaluated at or after their own in an outputs pass
+    // (sources, first, feed none). After a full pass they are the only stale ones.
+    std::vector<std::size_t> position(nc, 0);
+    for (std::size_t k = 0; k < dependents_.size(); ++k) position[dependents_[k]] = k;
+    std::vector<char> is_source(nc, 0);
+    for (std::size_t c : sources_) is_source[c] = 1;
+    std::vector<std::size_t> owner_of_output(n_outputs_, 0);
+    for (std::size_t c = 0; c < nc; ++c) {
+        const Entry& e = components_[c];
+        std::fill_n(owner_of_output.begin() + e.output_offset, e.outputs, c);
+    }
+    late_begin_.assign(nc + 1, 0);
+    late_inputs_.clear();
+    for (std::size_t c = 0; c < nc; ++c) {
+        const Entry& e = components_[c];
+        late_begin_[c] = static_cast<std::uint32_t>(late_inputs_.size());
+        if (e.states == 0) continue;  // no derivatives to refresh inputs for
+        for (std::size_t i = 0; i < e.inputs; ++i) {
+            const std::ptrdiff_t src = inputSource(e.input_offset + i);
+            if (src < 0) continue;
+            const std::size_t k = owner_of_output[static_cast<std::size_t>(src)];
+            if (!is_source[k] && position[k] >= position[c]) {
+                late_inputs_.push_back(static_cast<std::uint32_t>(e.input_offset + i));
+            }
+        }
+    }
+    late_begin_[nc] = static_cast<std::uint32_t>(late_inputs_.size());
     finalized_ = true;
 }
 
@@ -390,14 +417,25 @@ void System::evaluateOutputs(double t, std::span<const double> x, Workspace& ws)
 }
 
 void System::derivativesOf(std::size_t c, double t, std::span<const double> x,
-                           std::span<double> dxdt, Workspace& ws) const {
+                           std::span<double> dxdt, Workspace& ws, bool after_full_pass) const {
     const Entry& e = components_[c];
     const std::size_t ns = e.states;
     if (ns == 0) return;
     const Component& comp = *e.component;
     // Inputs fed by components later in the order were stale during output evaluation
-    // (harmlessly: no output depended on them); refresh them for the derivatives.
-    gatherInputs(c, ws);
+    // (harmlessly: no output depended on them); refresh them for the derivatives. After a
+    // full outputs pass every other input is as gathered then, so only those are read again
+    // (half the gathering of a campus evaluation was this second pass, issue 12); after a
+    // partial pass this component's inputs may not have been gathered at all.
+    if (after_full_pass) {
+        for (std::uint32_t k = late_begin_[c]; k < late_begin_[c + 1]; ++k) {
+            const std::uint32_t g = late_inputs_[k];
+            const std::uint32_t src = input_source_[g];
+            ws.u[g] = src < kScaled ? ws.y[src] : input_value_[g] * ws.y[src & ~kScaled];
+        }
+    } else {
+        gatherInputs(c, ws);
+    }
     const auto xs = x.subspan(e.state_offset, ns);
     const auto us = std::span<const double>(ws.u).subspan(e.input_offset, e.inputs);
     try {
@@ -414,13 +452,13 @@ void System::derivativesOf(std::size_t c, double t, std::span<const double> x,
 void System::evaluate(double t, std::span<const double> x, std::span<double> dxdt,
                       Workspace& ws) const {
     evaluateOutputs(t, x, ws);
-    for (std::size_t c = 0; c < components_.size(); ++c) derivativesOf(c, t, x, dxdt, ws);
+    for (std::size_t c = 0; c < components_.size(); ++c) derivativesOf(c, t, x, dxdt, ws, true);
 }
 
 void System::evaluate(double t, std::span<const double> x, std::span<double> dxdt, Workspace& ws,
                       std::span<const std::size_t> components) const {
     evaluateOutputs(t, x, ws);
-    for (std::size_t c : components) derivativesOf(c, t, x, dxdt, ws);
+    for (std::size_t c : components) derivativesOf(c, t, x, dxdt, ws, true);
 }
 
 System::Perturbation System::perturbation(std::span<const std::size_t> states) const {
@@ -481,7 +519,7 @@ System::Perturbation System::perturbation(std::span<const std::size_t> states) c
 void System::evaluatePerturbed(double t, std::span<const double> x, std::span<double> dxdt,
                                Workspace& ws, const Perturbation& p) const {
     for (std::size_t c : p.outputs_of) outputsOf(c, t, x, ws);
-    for (std::size_t c : p.derivatives_of) derivativesOf(c, t, x, dxdt, ws);
+    for (std::size_t c : p.derivatives_of) derivativesOf(c, t, x, dxdt, ws, false);
 }
 
 std::vector<std::size_t> System::stateOwners(std::span<const std::size_t> states) const {

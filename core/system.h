@@ -195,9 +195,11 @@ private:
 
     /// Component c's outputs into ws.y.
     void outputsOf(std::size_t c, double t, std::span<const double> x, Workspace& ws) const;
-    /// dx/dt of component c's states from ws.y (outputs already evaluated).
+    /// dx/dt of component c's states from ws.y (outputs already evaluated). With
+    /// `after_full_pass`, every component's outputs were just evaluated in order, so only its
+    /// late inputs are gathered again; otherwise all of them.
     void derivativesOf(std::size_t c, double t, std::span<const double> x, std::span<double> dxdt,
-                       Workspace& ws) const;
+                       Workspace& ws, bool after_full_pass) const;
     struct Entry {
         const Component* component = nullptr;  // owned by owned_[same index]
         std::uint32_t state_offset = 0, input_offset = 0, output_offset = 0;
@@ -238,6 +240,10 @@ private:
     static constexpr std::uint32_t kScaled = 0x80000000u;
     std::vector<std::uint32_t> input_source_;
     std::vector<double> input_value_;  // constant or gain; read only off the common path
+    /// Global inputs of component c fed by a component evaluated at or after c in an outputs
+    /// pass: late_inputs_[late_begin_[c] .. late_begin_[c + 1]) (components with states only).
+    std::vector<std::uint32_t> late_begin_;
+    std::vector<std::uint32_t> late_inputs_;
     /// Global output index feeding a global input, or −1 when it is not connected.
     std::ptrdiff_t inputSource(std::size_t global_input) const;
     std::vector<std::size_t> state_owner_;  // global state → component
