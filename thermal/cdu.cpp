@@ -404,9 +404,8 @@ Cdu::Hydraulics Cdu::hydraulics(std::span<const double> x, std::span<const doubl
     Hydraulics h;
     h.speed = speedOf(x, u);
     h.running = runningPumps(s.pumps_installed, s.pumps_duty, u[kPumpsFailed]);
-    h.manifold =
-        manifold_.solve(h.running, h.speed, u.subspan(kFirstValve, manifold_.rackSlots().size()),
-                        per_slot);
+    h.manifold = manifold_.solve(h.running, h.speed,
+                                 u.subspan(kFirstValve, manifold_.rackSlots().size()), per_slot);
     if (h.running > 0 && h.speed > 0.0) {
         const double q = h.manifold.flow / h.running;
         h.pump_power = h.running * (model_.pumpCurve().electricPower(q, h.speed) +

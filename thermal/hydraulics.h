@@ -191,9 +191,9 @@ public:
         double weight = 1.0;     ///< [1] racks it stands for
     };
     struct Solution {
-        double flow = 0.0;             ///< [m³/s] total
-        double header_dp = 0.0;        ///< [Pa] supply − return header, across every branch
-        double pump_dp = 0.0;          ///< [Pa] pressure rise of the pumps
+        double flow = 0.0;       ///< [m³/s] total
+        double header_dp = 0.0;  ///< [Pa] supply − return header, across every branch
+        double pump_dp = 0.0;    ///< [Pa] pressure rise of the pumps
     };
     /// `k_internal` [Pa/(m³/s)²] is the CDU's own resistance.
     RackManifold(PumpCurve pump, double k_internal, std::vector<RackBranch> branches,
