@@ -306,7 +306,7 @@ double RackBranch::solveFlow(double dp, double opening) const {
 }
 
 RackManifold::RackManifold(PumpCurve pump, double k_internal, std::vector<RackBranch> branches,
-                           std::vector<Slot> rack_slots)
+                           std::vector<Slot> rack_slots, int max_running)
     : pump_(pump),
       k_int_(k_internal),
       branches_(std::move(branches)),
@@ -327,10 +327,48 @@ RackManifold::RackManifold(PumpCurve pump, double k_internal, std::vector<RackBr
     }
     one_type_ =
         std::all_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.branch == 0; });
-    constexpr int kRatedGuesses = 8;  // running pumps covered; more start from half the head
-    for (int n = 1; n <= kRatedGuesses; ++n) {
+    // The start table: at each knot the root itself (from the affinity law's guess, as
+    // solve() once started) and its slope by implicit differentiation of the residual
+    // r(Δp, s) = Δp_pump(Q/n, s) − k·Q² − Δp: dΔp/ds = −(∂r/∂s)/(∂r/∂Δp), with
+    // ∂r/∂s = 2·H0·s + H1·q at the branches' flow.
+    const double h = kStartMaxSpeed / kStartKnots;
+    for (int n = 1; n <= kStartPumps; ++n) {
         rated_dp_.push_back(headerDp(n, 1.0, {}, 0.5 * pump_.pressureRise(0.0, 1.0)));
     }
+    start_pumps_ = std::clamp(max_running, 1, kStartPumps);
+    start_dp_.reserve(static_cast<std::size_t>(start_pumps_ * (kStartKnots + 1)));
+    start_slope_.reserve(static_cast<std::size_t>(start_pumps_ * (kStartKnots + 1)));
+    for (int n = 1; n <= start_pumps_; ++n) {
+        for (int j = 0; j <= kStartKnots; ++j) {
+            const double speed = j * h;
+            double dp = 0.0, slope = 0.0;
+            if (j > 0) {
+                dp = headerDp(n, speed, {}, rated_dp_[n - 1] * speed * speed);
+                double Q = 0.0, dQ = 0.0;
+                branchFlows(dp, {}, Q, dQ, {});
+                const double q = Q / n;
+                const double dr_ddp =
+                    ((pump_.H1 * speed + 2.0 * pump_.H2 * q) / n - 2.0 * k_int_ * Q) * dQ - 1.0;
+                slope = -(2.0 * pump_.H0 * speed + pump_.H1 * q) / dr_ddp;
+            }
+            start_dp_.push_back(dp);
+            start_slope_.push_back(slope);
+        }
+    }
+}
+
+double RackManifold::openStart(int running, double speed) const {
+    if (running < 1 || running > start_pumps_ || !(speed > 0.0) || !(speed <= kStartMaxSpeed)) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    const double h = kStartMaxSpeed / kStartKnots;
+    const int j = std::min(static_cast<int>(speed / h), kStartKnots - 1);
+    const std::size_t k = static_cast<std::size_t>((running - 1) * (kStartKnots + 1) + j);
+    const double t = (speed - j * h) / h;
+    // Cubic Hermite on [s_j, s_j+1].
+    const double t2 = t * t, t3 = t2 * t;
+    return (2.0 * t3 - 3.0 * t2 + 1.0) * start_dp_[k] + (t3 - 2.0 * t2 + t) * h * start_slope_[k] +
+           (-2.0 * t3 + 3.0 * t2) * start_dp_[k + 1] + (t3 - t2) * h * start_slope_[k + 1];
 }
 
 void RackManifold::branchFlows(double dp, std::span<const double> openings, double& Q, double& dQ,
@@ -408,8 +446,15 @@ RackManifold::Solution RackManifold::solve(int running, double speed,
     Solution sol;
     std::fill(per_slot.begin(), per_slot.end(), 0.0);
     if (running <= 0 || !(speed > 0.0)) return sol;
-    const auto n = static_cast<std::size_t>(running);
-    const double start = n <= rated_dp_.size() ? rated_dp_[n - 1] * speed * speed : 0.0;
+    const bool open =
+        std::all_of(openings.begin(), openings.end(), [](double x) { return x == 1.0; });
+    double start = open ? openStart(running, speed) : std::numeric_limits<double>::quiet_NaN();
+    if (std::isnan(start)) {
+        // Throttled valves: the open system's rated Δp by the affinity law (Newton is
+        // safeguarded, whatever the start); beyond the table, half the head (start 0).
+        const auto n = static_cast<std::size_t>(running);
+        start = n <= rated_dp_.size() ? rated_dp_[n - 1] * speed * speed : 0.0;
+    }
     const double dp = headerDp(running, speed, openings, start);
     double Q = 0.0, dQ = 0.0;
     branchFlows(dp, openings, Q, dQ, per_slot);

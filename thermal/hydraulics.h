@@ -186,6 +186,10 @@ private:
 /// One CDU's secondary loop: its pumps, its own resistance and its rack branches.
 class RackManifold {
 public:
+    static constexpr int kStartPumps = 8;          // running pumps tabulated at most; more
+                                                   // start from half the head
+    static constexpr int kStartKnots = 24;         // intervals over 0..kStartMaxSpeed
+    static constexpr double kStartMaxSpeed = 1.2;  // the CDU's largest speed (thermal/cdu.h)
     struct Slot {
         std::size_t branch = 0;  ///< index into the branch types
         double weight = 1.0;     ///< [1] racks it stands for
@@ -195,9 +199,10 @@ public:
         double header_dp = 0.0;  ///< [Pa] supply − return header, across every branch
         double pump_dp = 0.0;    ///< [Pa] pressure rise of the pumps
     };
-    /// `k_internal` [Pa/(m³/s)²] is the CDU's own resistance.
+    /// `k_internal` [Pa/(m³/s)²] is the CDU's own resistance; `max_running` (1 …
+    /// kStartPumps) the most pumps that can run, for which solve() keeps its start table.
     RackManifold(PumpCurve pump, double k_internal, std::vector<RackBranch> branches,
-                 std::vector<Slot> rack_slots);
+                 std::vector<Slot> rack_slots, int max_running = kStartPumps);
     /// Operating point with `running` pumps at `speed`, valve openings per slot; the flow per
     /// rack of each slot [m³/s] into `per_slot` when it is not empty (one entry per slot).
     /// The flows go to the caller's storage: a vector in the solution was a heap allocation
@@ -208,6 +213,15 @@ public:
     const std::vector<Slot>& rackSlots() const { return slots_; }
     const PumpCurve& pump() const { return pump_; }
     double internalResistance() const { return k_int_; }
+
+    /// The header Δp where pump and branches meet with `running` pumps at `speed` and every
+    /// valve open, from a cubic Hermite table in speed (knots every kStartMaxSpeed/kStartKnots
+    /// of rated, with their exact slopes), NaN outside it: solve() starts its Newton iteration
+    /// there. In the reference year the start is within 1e-7 of the root (mostly 1e-9), and
+    /// the iteration stops after two residuals instead of four from the affinity law's rated
+    /// Δp·speed² (issue 12). A finer table does not start closer: the branch law's table is
+    /// C¹, and its second derivative jumps at its knots.
+    double openStart(int running, double speed) const;
 
 private:
     /// Σ w·q(Δp) and its derivative in Δp.
@@ -220,9 +234,13 @@ private:
     double k_int_;
     std::vector<RackBranch> branches_;
     std::vector<Slot> slots_;
-    /// [Pa] header Δp at rated speed, valves open, with 1, 2, … pumps running: scaled by
-    /// speed² (the affinity law of a quadratic system) it starts the Newton iteration within a
-    /// few per cent of the root. From half the shut-off head it took 11 iterations a solve.
+    int start_pumps_ = 0;  // running pumps the start table covers
+    /// [Pa], [Pa] per unit speed: header Δp and its slope in speed at knot j of n running
+    /// pumps, at [(n − 1)·(kStartKnots + 1) + j].
+    std::vector<double> start_dp_, start_slope_;
+    /// [Pa] header Δp at rated speed, valves open, with 1 … kStartPumps pumps running: scaled
+    /// by speed² (the affinity law of a quadratic system) it starts the iteration where a
+    /// valve is throttled. From half the shut-off head it took 11 iterations a solve.
     std::vector<double> rated_dp_;
     /// Every slot is of branch type 0 (a campus CDU's racks): with every valve open, one
     /// inversion serves all and the slot loop only sums. Otherwise each slot inverts its own
