@@ -108,7 +108,7 @@ void checkWaterSide(std::string_view where, const Coolant& c, double T_in, doubl
 
 }  // namespace
 
-void checkAmbient(const AmbientAir& a, std::string_view where) {
+double checkAmbient(const AmbientAir& a, std::string_view where) {
     const bool ok = a.dry_bulb >= units::celsiusToKelvin(-50.0) &&
                     a.dry_bulb <= units::celsiusToKelvin(60.0) &&
                     a.wet_bulb >= units::celsiusToKelvin(-50.0) &&
@@ -121,13 +121,14 @@ void checkAmbient(const AmbientAir& a, std::string_view where) {
     }
     // The psychrometric equation gives W < 0 when the wet bulb lies below that of perfectly
     // dry air at this dry bulb: no such air exists.
-    if (psychro::humidityRatioFromWetBulb(a.dry_bulb, std::min(a.wet_bulb, a.dry_bulb),
-                                          a.pressure) < 0.0) {
+    const double W = ambientHumidityRatio(a);
+    if (W < 0.0) {
         throw InputError(fmt::format(
             "{}: ambient wet bulb {:.2f} °C is below the wet bulb of dry air at {:.2f} °C dry "
             "bulb and {:.0f} Pa (humidity ratio would be negative); check the weather data",
             where, celsius(a.wet_bulb), celsius(a.dry_bulb), a.pressure));
     }
+    return W;
 }
 
 double ambientHumidityRatio(const AmbientAir& a) {
@@ -263,9 +264,9 @@ double DryCooler::padsAllowed(double dry_bulb) const {
     return std::clamp((dry_bulb - spec_.switch_over_temp) / spec_.switch_band + 0.5, 0.0, 1.0);
 }
 
-DryCooler::Fixed DryCooler::fixedParts(const Inputs& in) const {
+DryCooler::Fixed DryCooler::fixedParts(const Inputs& in, double W_db) const {
     Fixed x;
-    x.W_db = ambientHumidityRatio(in.air);
+    x.W_db = W_db;
     x.mdot_w = coolant_.massFlow(in.flow);
     x.C_w = x.mdot_w * coolant_.specificHeat(in.inlet_temp);
     if (x.mdot_w > 0.0) {
@@ -355,19 +356,18 @@ DryCooler::Coil DryCooler::coilAt(const Fixed& x, const AirInlet& ai, double inl
 }
 
 DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f, double pads) const {
-    const Fixed x = fixedParts(in);
+    const Fixed x = fixedParts(in, ambientHumidityRatio(in.air));
     return trial(in, x, airInlet(in, x, pads), f, pads);
 }
 
 DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
-    checkAmbient(in.air, where_);
+    const double W_db = checkAmbient(in.air, where_);
     checkWaterSide(where_, coolant_, in.inlet_temp, in.flow, in.setpoint);
-    const Fixed x = fixedParts(in);
+    const Fixed x = fixedParts(in, W_db);
     const AirInlet dry = airInlet(in, x, 0.0);
     if (in.inlet_temp <= in.setpoint || in.flow <= 0.0) return trial(in, x, dry, 0.0, 0.0);
     // The fans modulate up to the operator's limit (1 = rated speed); the pads come in at it.
     const double f_max = std::clamp(in.max_fan_speed, 0.0, 1.0);
-    const Outputs dry_full = trial(in, x, dry, f_max, 0.0);
     const double allowed = padsAllowed(in.air.dry_bulb);
     // The searches find the heat that brings the outlet to the setpoint, Q* = ṁ·(h_in −
     // h(setpoint)): the outlet is above the setpoint exactly when less is rejected, so the
@@ -376,18 +376,21 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
     // to kelvin, the units of the solver's tolerance. Only the root is evaluated in full.
     const double Q_set = x.mdot_w * (x.h_in - coolant_.enthalpy(in.setpoint));
     const double per_K = 1.0 / x.C_w;
-    if (dry_full.outlet_temp < in.setpoint) {
+    // Dry at full fans: compared by its heat (the outlet below the setpoint exactly when more
+    // than Q* is rejected), and evaluated in full only where it is the answer.
+    const double Q_dry_full = coilAt(x, dry, in.inlet_temp, f_max).heat_rejected;
+    if (Q_dry_full > Q_set) {
         // Dry operation meets the setpoint: fans modulate, pads stay dry (water first saved).
-        if (dry_full.heat_rejected <= 0.0) return trial(in, x, dry, 0.0, 0.0);
         // g(0) = Q_set/C_w: no air, no heat (coilAt's heat at f = 0 is exactly 0).
         const double s = solveFractionNewton(
             [&](double v) {
                 const Coil c = coilAt(x, dry, in.inlet_temp, f_max * v);
                 return std::pair{(Q_set - c.heat_rejected) * per_K, -c.slope * f_max * per_K};
             },
-            Q_set * per_K, (Q_set - dry_full.heat_rejected) * per_K);
+            Q_set * per_K, (Q_set - Q_dry_full) * per_K);
         return trial(in, x, dry, f_max * s, 0.0);
     }
+    const Outputs dry_full = trial(in, x, dry, f_max, 0.0);
     if (allowed <= 0.0) {
         // Air no colder than the water: bypass instead of heating the water.
         return dry_full.heat_rejected > 0.0 ? dry_full : trial(in, x, dry, 0.0, 0.0);

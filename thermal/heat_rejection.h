@@ -76,8 +76,9 @@ struct AmbientAir {
     double wet_bulb = 297.15;    // [K]
     double pressure = 101325.0;  // [Pa]
 };
-/// InputError naming `where` when the ambient state is outside the documented range.
-void checkAmbient(const AmbientAir& air, std::string_view where);
+/// InputError naming `where` when the ambient state is outside the documented range; else the
+/// humidity ratio it checked [kg/kg] (ambientHumidityRatio's, computed once for both).
+double checkAmbient(const AmbientAir& air, std::string_view where);
 /// Humidity ratio of the ambient air.                                               [kg/kg]
 double ambientHumidityRatio(const AmbientAir& air);
 
@@ -179,7 +180,8 @@ private:
         double v = 0.0;   // [m³/kg dry air]
         double cp = 0.0;  // [J/(kg_da K)]
     };
-    Fixed fixedParts(const Inputs& in) const;
+    /// `W_db` [kg/kg]: the ambient humidity ratio (checkAmbient's).
+    Fixed fixedParts(const Inputs& in, double W_db) const;
     AirInlet airInlet(const Inputs& in, const Fixed& x, double pads) const;
     Outputs trial(const Inputs& in, const Fixed& x, const AirInlet& a, double f, double pads) const;
     /// The coil at air-flow fraction f: what trial() builds its outputs on, and all the fan

@@ -217,7 +217,7 @@ public:
     /// The header Δp where pump and branches meet with `running` pumps at `speed` and every
     /// valve open, from a cubic Hermite table in speed (knots every kStartMaxSpeed/kStartKnots
     /// of rated, with their exact slopes), NaN outside it: solve() starts its Newton iteration
-    /// there. In the reference year the start is within 1e-7 of the root (mostly 1e-9), and
+    /// there. In the reference year the start is within 1e-7 of the root (72 % within 1e-9), and
     /// the iteration stops after two residuals instead of four from the affinity law's rated
     /// Δp·speed² (issue 12). A finer table does not start closer: the branch law's table is
     /// C¹, and its second derivative jumps at its knots.
