@@ -312,6 +312,7 @@ Json runCaseInChild(const CaseSpec& c, bool quick) {
         r["convergence_failures"] = out.stats.convergence_failures;
         r["jacobian_colours"] = out.stats.jacobian_colours;
         r["quadratures"] = out.stats.quadratures;
+        r["quadratures_reused"] = out.stats.quadratures_reused;
         r["racks"] = sc.it.totalRacks();
     } catch (const std::exception& e) {
         r["ok"] = false;

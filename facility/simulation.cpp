@@ -179,6 +179,7 @@ void Simulation::advance(double to, const Controls& c) {
     s.stats.convergence_failures += st.convergence_failures;
     s.stats.reinits += st.reinits;
     s.stats.jacobian_rhs_evals += st.jacobian_rhs_evals;
+    s.stats.quadratures_reused += st.quadratures_reused;
     s.stats.jacobian_colours = st.jacobian_colours;
     s.stats.quadratures = st.quadratures;
 }

@@ -222,6 +222,7 @@ RunOutcome runScenario(const ScenarioSpec& sc, const RunControl& control) {
                            {"jacobian_rhs_evals", r.stats.jacobian_rhs_evals},
                            {"jacobian_colours", r.stats.jacobian_colours},
                            {"quadratures", r.stats.quadratures},
+                           {"quadratures_reused", r.stats.quadratures_reused},
                            {"factorizations", r.stats.factorizations},
                            {"reinits", r.stats.reinits},
                            {"error_test_failures", r.stats.error_test_failures},

@@ -115,6 +115,7 @@ struct SolverStats {
     long jacobian_rhs_evals = 0;  // of rhs_evals, those spent forming sparse Jacobians
     long jacobian_colours = 0;    // rhs evaluations per sparse Jacobian (0: dense path)
     long quadratures = 0;         // states integrated as quadratures
+    long quadratures_reused = 0;  // steps whose quadratures took the last Newton evaluation
 };
 
 class OdeSolver {
