@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -167,6 +168,22 @@ double TrainingJob::averagedUtilization(double t) const {
     return m * cycleLevel(static_cast<int>(std::clamp(k, 0.0, double(last))), last);
 }
 
+double TrainingJob::windowedConstantUntil(double t, double, double, double) const {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    if (t < start) return start;  // m = 0, no floor: the same tests hold up to the start
+    const double e = start + duration;
+    if (t < start + rampUp()) return t;       // ramp: m moves
+    if (t >= e) return t >= end() ? inf : t;  // after the end: 0 for ever; ramp down: moves
+    // The plateau: m = 1 and the level of cycle k = ⌊(t − start)/I⌋ until the next cycle.
+    const int last = lastCycle();
+    if (last == 0) return e;
+    const double k = std::floor((t - start) / checkpoint_interval);
+    if (k >= last) return e;
+    // 1 µs short of the next cycle's start: there ⌊·⌋ is k however (t − start)/I rounds, for a
+    // study of any length (rounding errs by ~1e-8 s at a year).
+    return std::min(e, start + (k + 1.0) * checkpoint_interval - 1e-6);
+}
+
 double TrainingJob::integral(double t0, double t1) const {
     const double a = std::max(t0, start), b = std::min(t1, end());
     if (b <= a) return 0.0;
@@ -301,6 +318,12 @@ double InferenceService::utilization(double t) const {
     const int j = static_cast<int>(((static_cast<long>(std::floor(dpos)) % 7) + 7) % 7);
     const double w = weekday_[j] + fd * (weekday_[(j + 1) % 7] - weekday_[j]);
     return std::clamp(u_peak_ * s * w, 0.0, 1.0);
+}
+
+double InferenceService::windowedConstantUntil(double t, double, double, double) const {
+    if (t < start) return start;
+    if (t >= start + duration) return std::numeric_limits<double>::infinity();
+    return t;
 }
 
 double InferenceService::integral(double t0, double t1) const {
@@ -971,6 +994,57 @@ double Workload::windowedUtilization(int rack, double t, double window, double h
         u += e.job->shiftedWindowed(t, window, e.shift, horizon);
     }
     return std::min(u, 1.0);
+}
+
+namespace {
+/// One rack's remembered level: valid for from ≤ t < until (never when until ≤ from).
+struct RackLevel {
+    double from = 0.0, until = 0.0;
+    double utilization = 0.0;
+    bool floor_active = false;
+};
+/// The levels of one workload at one window and horizon, in this thread. Per thread because
+/// a model is evaluated in one workspace per thread; keyed by the workload's serial, so
+/// another workload (or window) in the same thread starts afresh.
+struct LevelMemo {
+    std::uint64_t owner = 0;
+    double window = std::numeric_limits<double>::quiet_NaN();
+    double horizon = std::numeric_limits<double>::quiet_NaN();
+    std::vector<RackLevel> racks;
+};
+thread_local LevelMemo level_memo;
+}  // namespace
+
+std::uint64_t Workload::nextSerial() {
+    static std::atomic<std::uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+Workload::Level Workload::windowedLevel(int rack, double t, double window, double horizon) const {
+    checkRack(rack);
+    if (!(window > 0.0)) {
+        throw ModelError(fmt::format("windowedLevel: window {} s must be positive", window));
+    }
+    LevelMemo& memo = level_memo;
+    if (memo.owner != serial_ || memo.window != window || memo.horizon != horizon) {
+        memo.owner = serial_;
+        memo.window = window;
+        memo.horizon = horizon;
+        memo.racks.assign(static_cast<std::size_t>(racks_), RackLevel{});
+    }
+    RackLevel& r = memo.racks[static_cast<std::size_t>(rack)];
+    if (t >= r.from && t < r.until) return {r.utilization, r.floor_active};
+    // As windowedUtilization and floorActive compute them, in the same order.
+    double u = 0.0, until = std::numeric_limits<double>::infinity();
+    bool floor = false;
+    for (const RackEntry& e : rackEntries(rack)) {
+        u += e.job->shiftedWindowed(t, window, e.shift, horizon);
+        floor = floor || e.job->floorActive(t);
+        until = std::min(until, e.job->windowedConstantUntil(t, window, e.shift, horizon));
+    }
+    u = std::min(u, 1.0);
+    r = {t, until, u, floor};
+    return {u, floor};
 }
 
 bool Workload::floorActive(int rack, double t) const {

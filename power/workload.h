@@ -117,6 +117,14 @@ public:
     }
     /// True while the job runs (power floor on for training).
     virtual bool floorActive(double t) const { return t >= start && t < end(); }
+    /// The end of an interval [t, t_end) over which shiftedWindowed(·, window, shift,
+    /// horizon) and floorActive(·) keep their values at t bit for bit; t when the job
+    /// promises nothing (the default). A campus then reads a job again only where its level
+    /// changes (Workload::windowedLevel, issue 12).
+    virtual double windowedConstantUntil(double t, double /*window*/, double /*shift*/,
+                                         double /*horizon*/) const {
+        return t;
+    }
     /// The job as one rack replays it when its copy runs `shift` seconds ahead in the trace
     /// (per-rack desynchronisation of trace jobs); jobs without a trace ignore the shift.
     virtual double shiftedUtilization(double t, double /*shift*/) const { return utilization(t); }
@@ -154,6 +162,11 @@ public:
     double meanLevel() const {
         return compute_fraction * u_compute + (1 - compute_fraction) * u_comm;
     }
+    /// Before the start: until the start. On the plateau: until the checkpoint cycle ends
+    /// (1 µs short of it, so the cycle index's rounding cannot differ) or the job's nominal
+    /// end. After the end (ramp included): for ever. On a ramp: nothing.
+    double windowedConstantUntil(double t, double window, double shift,
+                                 double horizon) const override;
     /// Averaged level of checkpoint cycle k (k = 0: [start, start + I), no checkpoint; k ≥ 1:
     /// [start + k·I, start + (k + 1)·I), the last one to end()), per unit of the ramp factor:
     /// ū_k = ū + (u_ckpt − ū)·∫_dip m dt / ∫_cycle m dt, so ∫_cycle m·ū_k dt carries the dip.
@@ -197,6 +210,9 @@ public:
     void discontinuities(double t0, double t1, Resolution r,
                          std::vector<double>& out) const override;
     bool floorActive(double) const override { return false; }  // floor is for training
+    /// Zero before the start and after the end; the diurnal shape itself changes all along.
+    double windowedConstantUntil(double t, double window, double shift,
+                                 double horizon) const override;
 
 private:
     double u_peak_, peak_to_trough_;
@@ -299,6 +315,17 @@ public:
     double windowedUtilization(int rack, double t, double window,
                                double horizon = std::numeric_limits<double>::infinity()) const;
     bool floorActive(int rack, double t) const;
+    /// What a WorkloadSource with a window feeds its rack: windowedUtilization and
+    /// floorActive at one time, the same values bit for bit. Each rack's pair is remembered
+    /// per thread with the interval its jobs keep it over (Job::windowedConstantUntil): a
+    /// training job on its plateau holds one level a checkpoint cycle, and reading 5,560 job
+    /// objects at every new time was ~13 % of a year of 5,560 distinct racks (issue 12).
+    struct Level {
+        double utilization = 0.0;  // [1]
+        bool floor_active = false;
+    };
+    Level windowedLevel(int rack, double t, double window,
+                        double horizon = std::numeric_limits<double>::infinity()) const;
     void discontinuities(int rack, double t0, double t1, Resolution r,
                          std::vector<double>& out) const;
     /// Racks grouped by identical job sequence and per-job shifts (for lumping with a
@@ -329,6 +356,10 @@ private:
     std::vector<std::size_t> rack_begin_;
     std::vector<RackEntry> rack_entries_;
     std::map<std::string, std::vector<int>> tenant_racks_;
+    /// Tells this workload's remembered levels (windowedLevel) from another's; a moved
+    /// workload keeps its number.
+    std::uint64_t serial_ = nextSerial();
+    static std::uint64_t nextSerial();
 };
 
 }  // namespace dctwin::power

@@ -31,8 +31,13 @@ WorkloadSource::WorkloadSource(std::string name, std::shared_ptr<const Workload>
 
 void WorkloadSource::computeOutputs(double t, std::span<const double>, std::span<const double>,
                                     std::span<double> y) const {
-    y[kUtilization] = window_ > 0.0 ? workload_->windowedUtilization(rack_, t, window_, horizon_)
-                                    : workload_->utilization(rack_, t, resolution_);
+    if (window_ > 0.0) {
+        const Workload::Level level = workload_->windowedLevel(rack_, t, window_, horizon_);
+        y[kUtilization] = level.utilization;
+        y[kFloorActive] = level.floor_active ? 1.0 : 0.0;
+        return;
+    }
+    y[kUtilization] = workload_->utilization(rack_, t, resolution_);
     y[kFloorActive] = workload_->floorActive(rack_, t) ? 1.0 : 0.0;
 }
 

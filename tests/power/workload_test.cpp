@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/json.h"
 #include "test_util.h"
@@ -115,6 +116,57 @@ TEST(power_Workload, AveragedCarriesTheEnergyOfEveryCheckpointCycle) {
         midpoint([&](double t) { return w.averagedUtilization(0, t); }, s + 3600, s + 5400, 0.5);
     EXPECT_NEAR(c2, w.meanUtilization(0, s + 3600, s + 5400) * 1800.0, 1e-9 * c2);
     EXPECT_NEAR(c2, (0.72 * 1680 + 0.05 * 120), 1e-9 * c2);
+}
+
+TEST(power_Workload, RememberedLevelsAreTheLevelsBitForBit) {
+    // windowedLevel remembers each rack's level over the interval its jobs promise to keep it
+    // (issue 12). Asked at every time a study could ask, in any order, it must give what
+    // windowedUtilization and floorActive compute afresh, to the last bit: before a start, on
+    // a start ramp, on every checkpoint cycle of the plateau and within a few ulps of its
+    // edges, on a ramp down, after an end, and on a rack that runs two jobs in turn.
+    const Workload w = load(R"({"racks": 2, "jobs": [
+        {"name": "c", "type": "training", "racks": 1, "start_h": 0, "duration_h": 4,
+         "iteration_period_s": 2, "compute_fraction": 0.6},
+        {"name": "a", "type": "training", "racks": 1, "start_h": 0.5, "duration_h": 5,
+         "iteration_period_s": 3, "compute_fraction": 0.7, "checkpoint_interval_h": 1,
+         "checkpoint_duration_s": 90, "checkpoint_util_pct": 10, "start_ramp_s": 60,
+         "end": "ramp_down", "end_ramp_s": 120},
+        {"name": "b", "type": "inference", "racks": 1, "start_h": 6, "duration_h": 3,
+         "peak_util_pct": 80}]})");
+    bool two_in_turn = false;
+    for (int r = 0; r < 2; ++r) two_in_turn = two_in_turn || w.jobsOf(r).size() == 2;
+    ASSERT_TRUE(two_in_turn) << "the scheduler put no two jobs on one rack";
+    const double W = 600.0, horizon = 10 * 3600.0;
+    std::vector<double> times;
+    for (double t = 0.0; t <= horizon; t += 7.0) times.push_back(t);
+    std::vector<double> edges;
+    for (int r = 0; r < 2; ++r) w.discontinuities(r, 0.0, horizon, Resolution::Averaged, edges);
+    for (int k = 0; k <= 10; ++k) edges.push_back(1800.0 + k * 3600.0);  // a's cycles
+    for (double e : {1800.0 + 60.0, 1800.0 + 5 * 3600.0 + 120.0}) edges.push_back(e);
+    for (double e : edges) {
+        for (double d : {0.0, 1e-9, 1e-7, 1e-6, 2e-6, 1e-3}) {
+            times.push_back(std::nextafter(e - d, -1.0));
+            times.push_back(e - d);
+            times.push_back(e + d);
+            times.push_back(std::nextafter(e + d, 1e9));
+        }
+    }
+    const std::vector<double> forward = times;
+    std::reverse(times.begin(), times.end());  // backwards too: a step retried, a sample
+    times.insert(times.begin(), forward.begin(), forward.end());
+    long checked = 0;
+    for (double t : times) {
+        if (t < 0.0) continue;
+        for (int r = 0; r < 2; ++r) {
+            const Workload::Level level = w.windowedLevel(r, t, W, horizon);
+            const double u = w.windowedUtilization(r, t, W, horizon);
+            ASSERT_EQ(std::memcmp(&level.utilization, &u, sizeof u), 0)
+                << "rack " << r << " at t = " << t << " s: " << level.utilization << " vs " << u;
+            ASSERT_EQ(level.floor_active, w.floorActive(r, t)) << "rack " << r << " t = " << t;
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 20000);
 }
 
 TEST(power_Workload, AJobStartingWithTheStudyIsRunningWhenItOpens) {
