@@ -478,8 +478,36 @@ struct StarRun {
     SolverStats stats;
 };
 
-StarRun runStar(const System& sys, SolverOptions o, double t) {
-    SystemProblem problem(sys);
+/// Counts the model evaluations a solver asks for, of every kind.
+class CountingProblem final : public SystemProblem {
+public:
+    using SystemProblem::SystemProblem;
+    void rhs(double t, std::span<const double> x, std::span<double> dxdt) override {
+        ++evals;
+        SystemProblem::rhs(t, x, dxdt);
+    }
+    void rhsRows(double t, std::span<const double> x, std::span<const std::size_t> rows,
+                 std::span<double> dxdt) override {
+        ++evals;
+        SystemProblem::rhsRows(t, x, rows, dxdt);
+    }
+    void rhsBase(double t, std::span<const double> x, std::span<double> dxdt) override {
+        ++evals;
+        SystemProblem::rhsBase(t, x, dxdt);
+    }
+    void rhsGroup(double t, std::span<const double> x, std::size_t g,
+                  std::span<double> dxdt) override {
+        ++evals;
+        SystemProblem::rhsGroup(t, x, g, dxdt);
+    }
+    long evals = 0;
+};
+
+/// The hall integrated on the sparse path to t through `outputs` equal output times, as a
+/// study records (the quadrature is read back at each); with `stop_at_end` the last one is
+/// a stop the integrator may not step past.
+StarRun runStar(OdeProblem& problem, const System& sys, SolverOptions o, double t, int outputs = 4,
+                bool stop_at_end = true) {
     o.linear_solver = LinearSolverKind::Sparse;
     auto solver = makeCvodeSolver(problem, o);
     StarRun r;
@@ -487,10 +515,16 @@ StarRun runStar(const System& sys, SolverOptions o, double t) {
     sys.initialState(r.x0);
     r.x = r.x0;
     solver->reset(0.0, r.x);
-    // Several output times, as a study records: the quadrature is read back at each.
-    for (int k = 1; k <= 4; ++k) solver->advance(t * k / 4.0, r.x, k == 4);
+    for (int k = 1; k <= outputs; ++k) {
+        solver->advance(t * k / outputs, r.x, stop_at_end && k == outputs);
+    }
     r.stats = solver->stats();
     return r;
+}
+
+StarRun runStar(const System& sys, SolverOptions o, double t) {
+    SystemProblem problem(sys);
+    return runStar(problem, sys, o, t);
 }
 
 TEST(CvodeSolver, DenseRowsKeepTheJacobianCostFlatInBranches) {
@@ -527,31 +561,6 @@ TEST(CvodeSolver, DenseRowsKeepTheJacobianCostFlatInBranches) {
     }
 }
 
-/// Counts the model evaluations a solver asks for, of every kind.
-class CountingProblem final : public SystemProblem {
-public:
-    using SystemProblem::SystemProblem;
-    void rhs(double t, std::span<const double> x, std::span<double> dxdt) override {
-        ++evals;
-        SystemProblem::rhs(t, x, dxdt);
-    }
-    void rhsRows(double t, std::span<const double> x, std::span<const std::size_t> rows,
-                 std::span<double> dxdt) override {
-        ++evals;
-        SystemProblem::rhsRows(t, x, rows, dxdt);
-    }
-    void rhsBase(double t, std::span<const double> x, std::span<double> dxdt) override {
-        ++evals;
-        SystemProblem::rhsBase(t, x, dxdt);
-    }
-    void rhsGroup(double t, std::span<const double> x, std::size_t g,
-                  std::span<double> dxdt) override {
-        ++evals;
-        SystemProblem::rhsGroup(t, x, g, dxdt);
-    }
-    long evals = 0;
-};
-
 TEST(CvodeSolver, MetersFromTheLastNewtonEvaluationAreAsAccurateAsFreshOnes) {
     // The hall above at rel_tol 1e-3. A step whose Newton iteration needed a second pass takes
     // the meter's rate from that pass's evaluation (issue 12); one that converged at once
@@ -567,17 +576,11 @@ TEST(CvodeSolver, MetersFromTheLastNewtonEvaluationAreAsAccurateAsFreshOnes) {
     SolverOptions o;
     o.rel_tol = 1e-3;
     o.abs_tol_factor = 1e-6;
-    o.linear_solver = LinearSolverKind::Sparse;
     SystemProblem problem(sys);
-    auto solver = makeCvodeSolver(problem, o);
-    std::vector<double> x0(sys.stateCount());
-    sys.initialState(x0);
-    std::vector<double> x = x0;
-    solver->reset(0.0, x);
-    for (int k = 1; k <= 20; ++k) solver->advance(t_end * k / 20.0, x, false);
-    EXPECT_GT(solver->stats().quadratures_reused, 0);
-    const double E = star.exactE(t_end, x0);
-    EXPECT_NEAR(x[n + 1], E, 1e-5 * E) << "meter off the hand integral";
+    const StarRun r = runStar(problem, sys, o, t_end, 20, false);
+    EXPECT_GT(r.stats.quadratures_reused, 0);
+    const double E = star.exactE(t_end, r.x0);
+    EXPECT_NEAR(r.x[n + 1], E, 1e-5 * E) << "meter off the hand integral";
 }
 
 TEST(CvodeSolver, EvaluationsCountedAreThoseTheModelWasAskedFor) {
@@ -591,19 +594,12 @@ TEST(CvodeSolver, EvaluationsCountedAreThoseTheModelWasAskedFor) {
     SolverOptions o;
     o.rel_tol = 1e-8;
     o.abs_tol_factor = 1e-9;
-    o.linear_solver = LinearSolverKind::Sparse;
     CountingProblem problem(sys);
-    auto solver = makeCvodeSolver(problem, o);
-    std::vector<double> x0(sys.stateCount());
-    sys.initialState(x0);
-    std::vector<double> x = x0;
-    solver->reset(0.0, x);
-    for (int k = 1; k <= 20; ++k) solver->advance(t_end * k / 20.0, x, false);
-    const SolverStats st = solver->stats();
-    EXPECT_GT(st.quadratures_reused, 0);
-    EXPECT_EQ(st.rhs_evals, problem.evals);
-    const double E = star.exactE(t_end, x0);
-    EXPECT_NEAR(x[n + 1], E, 1e-7 * E) << "meter off the hand integral";
+    const StarRun r = runStar(problem, sys, o, t_end, 20, false);
+    EXPECT_GT(r.stats.quadratures_reused, 0);
+    EXPECT_EQ(r.stats.rhs_evals, problem.evals);
+    const double E = star.exactE(t_end, r.x0);
+    EXPECT_NEAR(r.x[n + 1], E, 1e-7 * E) << "meter off the hand integral";
 }
 
 TEST(CvodeSolver, ExactColouringAndNewtonMetersAgreeWithTheSharedRows) {
