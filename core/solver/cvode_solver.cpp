@@ -432,6 +432,8 @@ public:
     SolverStats stats() const override {
         SolverStats s = base_;
         if (initialized_ && n_ > 0 && called_since_init_) accumulate(s);
+        // CVODE counts every quadrature call; those answered from the last Newton evaluation
+        // evaluated nothing.
         s.rhs_evals += fd_rhs_evals_ - quad_reused_;
         s.jacobian_rhs_evals = fd_rhs_evals_;
         s.quadratures_reused = quad_reused_;
