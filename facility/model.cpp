@@ -152,7 +152,8 @@ SiteModel::SiteModel(const ScenarioSpec& spec, const SiteSizing& sizing,
     cdu_models_.reserve(spec.halls.size());
     for (const HallSpec& h : spec.halls) {
         coolants_.push_back(thermal::Coolant::byName(h.cooling.coolant));
-        cdu_models_.emplace_back(h.cooling.cdu, h.cooling.coolant);
+        cdu_models_.push_back(
+            std::make_shared<const thermal::CduModel>(h.cooling.cdu, h.cooling.coolant));
     }
     const double P_site = std::max(1e5, sizing_.design_rack_power * sizing_.racks);
     const std::vector<KindSource> sources = addBoundary();
@@ -290,8 +291,16 @@ void SiteModel::addCduGroup(std::size_t h, const CduGroup& g,
         if (fresh) branches.push_back(branchLaw(h, entry));
         manifold_slots.push_back({it->second, static_cast<double>(n)});
     }
-    cs.cdu = make<thermal::Cdu>("cdu_" + gname, cdu_models_[h], std::move(branches),
-                                std::move(manifold_slots));
+    // CDUs of a hall that serve the same racks share one manifold (its start tables are read
+    // at every evaluation): keyed by the branch laws' liquid-loop records and the slots.
+    std::vector<std::pair<std::size_t, double>> key;
+    for (const auto& [k, n] : slots) key.emplace_back(sizing_.kinds[k].entry, n);
+    auto& manifold = manifolds_[{h, std::move(key)}];
+    if (!manifold) {
+        manifold = thermal::Cdu::makeManifold(*cdu_models_[h], std::move(branches),
+                                              std::move(manifold_slots));
+    }
+    cs.cdu = make<thermal::Cdu>("cdu_" + gname, cdu_models_[h], manifold, thermal::Cdu::Control{});
     std::vector<double> rack_weights;
     for (const auto& [k, n] : slots) rack_weights.push_back(n);
     cs.mixer = make<thermal::Mixer>("mix_" + gname, coolants_[h], rack_weights,

@@ -215,8 +215,13 @@ private:
     const ScenarioSpec& spec_;
     const SiteSizing& sizing_;
     Conditions c_;
-    std::vector<thermal::Coolant> coolants_;     // per hall: rack loops (read once)
-    std::vector<thermal::CduModel> cdu_models_;  // per hall: shared by its CDU groups
+    std::vector<thermal::Coolant> coolants_;  // per hall: rack loops (read once)
+    std::vector<std::shared_ptr<const thermal::CduModel>> cdu_models_;  // per hall: its CDUs'
+    /// Rack manifolds by hall and slots ((liquid-loop record, racks) each): shared by the CDUs
+    /// that serve alike.
+    std::map<std::pair<std::size_t, std::vector<std::pair<std::size_t, double>>>,
+             std::shared_ptr<const thermal::RackManifold>>
+        manifolds_;
     System system_;
     std::vector<RackSlot> racks_;
     /// One rack spec per IT entry, shared by its racks' power models (read on every

@@ -263,6 +263,15 @@ Cdu::Reset resetOf(const std::string& name) {
 }
 }  // namespace
 
+namespace {
+template <class T>
+std::shared_ptr<const T> required(std::shared_ptr<const T> p, const std::string& cdu,
+                                  const char* what) {
+    if (!p) throw ModelError(fmt::format("CDU '{}': no {}", cdu, what));
+    return p;
+}
+}  // namespace
+
 Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
          std::vector<RackManifold::Slot> rack_slots)
     : Cdu(std::move(name), std::move(model), std::move(branches), std::move(rack_slots),
@@ -270,15 +279,43 @@ Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
 
 Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
          std::vector<RackManifold::Slot> rack_slots, Control control)
+    : Cdu(std::move(name), std::make_shared<const CduModel>(std::move(model)), std::move(branches),
+          std::move(rack_slots), control) {}
+
+Cdu::Cdu(std::string name, std::shared_ptr<const CduModel> model, std::vector<RackBranch> branches,
+         std::vector<RackManifold::Slot> rack_slots, Control control)
+    : Cdu(std::move(name), model,
+          model ? makeManifold(*model, std::move(branches), std::move(rack_slots)) : nullptr,
+          control) {}
+
+std::shared_ptr<const RackManifold> Cdu::makeManifold(const CduModel& model,
+                                                      std::vector<RackBranch> branches,
+                                                      std::vector<RackManifold::Slot> rack_slots) {
+    return std::make_shared<const RackManifold>(model.pumpCurve(), model.internalResistance(),
+                                                std::move(branches), std::move(rack_slots),
+                                                std::max(1, model.spec().pumps_installed));
+}
+
+Cdu::Cdu(std::string name, std::shared_ptr<const CduModel> model,
+         std::shared_ptr<const RackManifold> manifold, Control control)
     : Component(std::move(name)),
-      model_(std::move(model)),
-      manifold_(model_.pumpCurve(), model_.internalResistance(), std::move(branches),
-                std::move(rack_slots), std::max(1, model_.spec().pumps_installed)),
+      model_(required(std::move(model), this->name(), "CDU model")),
+      manifold_(required(std::move(manifold), this->name(), "rack manifold")),
       racks_(0.0),
       control_(control),
-      variable_(variableOf(model_.spec().control_variable)),
-      reset_(resetOf(model_.spec().dp_reset)) {
-    for (const auto& s : manifold_.rackSlots()) racks_ += s.weight;
+      variable_(variableOf(model_->spec().control_variable)),
+      reset_(resetOf(model_->spec().dp_reset)) {
+    // A manifold shared between CDUs must be this model's: its pumps and its own resistance.
+    const PumpCurve& p = model_->pumpCurve();
+    const PumpCurve& q = manifold_->pump();
+    if (p.H0 != q.H0 || p.H1 != q.H1 || p.H2 != q.H2 ||
+        model_->internalResistance() != manifold_->internalResistance()) {
+        throw ModelError(
+            fmt::format("CDU '{}': its rack manifold was built for another pump curve or internal "
+                        "resistance than its model '{}' has (build it with Cdu::makeManifold)",
+                        this->name(), model_->spec().name));
+    }
+    for (const auto& s : manifold_->rackSlots()) racks_ += s.weight;
     if (!(control_.Kp > 0 && control_.Ti > 0 && control_.valve_min > 0 && control_.valve_min < 1 &&
           control_.valve_start >= 0 && control_.valve_start <= 1)) {
         throw InputError(fmt::format(
@@ -287,10 +324,10 @@ Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
             "< 1, 0 ≤ valve_start ≤ 1",
             this->name(), control_.Kp, control_.Ti, control_.valve_min, control_.valve_start));
     }
-    const CduSpec& s = model_.spec();
-    const CduDesignPoint& d = model_.design();
-    M_s_ = model_.secondaryCoolant().referenceDensity() * s.secondary_volume;
-    M_f_ = model_.facilityCoolant().referenceDensity() * s.facility_volume;
+    const CduSpec& s = model_->spec();
+    const CduDesignPoint& d = model_->design();
+    M_s_ = model_->secondaryCoolant().referenceDensity() * s.secondary_volume;
+    M_f_ = model_->facilityCoolant().referenceDensity() * s.facility_volume;
     addState(kSupply,
              {"secondary_supply_temp", "K", d.secondary_supply_temp, d.secondary_supply_temp,
               "secondary (TCS) supply temperature, HX outlet node"});
@@ -330,7 +367,7 @@ Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
              {"critical_return_temp", "K", d.secondary_return_temp,
               std::numeric_limits<double>::quiet_NaN(),
               "hottest rack return temperature (differential-pressure reset on critical_rack)"});
-    for (std::size_t i = 0; i < manifold_.rackSlots().size(); ++i) {
+    for (std::size_t i = 0; i < manifold_->rackSlots().size(); ++i) {
         addInput(kFirstValve + i, {fmt::format("valve_{}", i + 1), "1", 1.0, 1.0,
                                    "balancing-valve opening of a rack branch"});
     }
@@ -360,7 +397,7 @@ Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
                              "differential pressure across the rack branches"});
     addOutput(kOutPumpDp,
               {"pump_dp", "Pa", s.pump_pressure_rise, 0.0, "pressure rise of the pumps"});
-    for (std::size_t i = 0; i < manifold_.rackSlots().size(); ++i) {
+    for (std::size_t i = 0; i < manifold_->rackSlots().size(); ++i) {
         addOutput(kFirstRackFlow + i, {fmt::format("rack_flow_{}", i + 1), "m3/s", q_rack, 0.0,
                                        "coolant flow of one rack of a branch slot"});
     }
@@ -369,16 +406,16 @@ Cdu::Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
 void Cdu::initialState(std::span<double> x0) const {
     Component::initialState(x0);
     // Start the drive where the design flow would put it, so settling is short.
-    const CduSpec& s = model_.spec();
+    const CduSpec& s = model_->spec();
     double speed = 1.0;
     if (variable_ == Variable::ConstantSpeed) {
         speed = 1.0;
     } else {
         const int n = std::max(1, s.pumps_duty);
         const double Q = 0.8 * s.secondary_flow;
-        speed = std::clamp(
-            model_.pumpCurve().speedFor(Q / n, s.dp_setpoint + model_.internalResistance() * Q * Q),
-            s.min_speed, 1.0);
+        speed = std::clamp(model_->pumpCurve().speedFor(
+                               Q / n, s.dp_setpoint + model_->internalResistance() * Q * Q),
+                           s.min_speed, 1.0);
     }
     x0[kSpeed] = speed;
     x0[kPumpIntegral] = speed;
@@ -400,16 +437,16 @@ double Cdu::speedOf(std::span<const double> x, std::span<const double> u) const 
 
 Cdu::Hydraulics Cdu::hydraulics(std::span<const double> x, std::span<const double> u,
                                 std::span<double> per_slot) const {
-    const CduSpec& s = model_.spec();
+    const CduSpec& s = model_->spec();
     Hydraulics h;
     h.speed = speedOf(x, u);
     h.running = runningPumps(s.pumps_installed, s.pumps_duty, u[kPumpsFailed]);
-    h.manifold = manifold_.solve(h.running, h.speed,
-                                 u.subspan(kFirstValve, manifold_.rackSlots().size()), per_slot);
+    h.manifold = manifold_->solve(h.running, h.speed,
+                                  u.subspan(kFirstValve, manifold_->rackSlots().size()), per_slot);
     if (h.running > 0 && h.speed > 0.0) {
         const double q = h.manifold.flow / h.running;
-        h.pump_power = h.running * (model_.pumpCurve().electricPower(q, h.speed) +
-                                    s.drive_fixed_loss * model_.design().pump_power /
+        h.pump_power = h.running * (model_->pumpCurve().electricPower(q, h.speed) +
+                                    s.drive_fixed_loss * model_->design().pump_power /
                                         std::max(1, s.pumps_duty));
     }
     h.pump_heat = h.manifold.flow * h.manifold.pump_dp;
@@ -417,8 +454,8 @@ Cdu::Hydraulics Cdu::hydraulics(std::span<const double> x, std::span<const doubl
 }
 
 double Cdu::storedEnergy(std::span<const double> x) const {
-    return M_s_ * model_.secondaryCoolant().enthalpy(x[kSupply]) +
-           M_f_ * model_.facilityCoolant().enthalpy(x[kFacReturn]);
+    return M_s_ * model_->secondaryCoolant().enthalpy(x[kSupply]) +
+           M_f_ * model_->facilityCoolant().enthalpy(x[kFacReturn]);
 }
 
 void Cdu::checkInputs(std::span<const double> u, bool with_return) const {
@@ -440,15 +477,15 @@ void Cdu::checkInputs(std::span<const double> u, bool with_return) const {
         throw InputError(fmt::format("CDU '{}': dp_setpoint = {} Pa; expected a finite value > 0",
                                      name(), u[kDpSetpoint]));
     }
-    for (std::size_t i = 0; i < manifold_.rackSlots().size(); ++i) {
+    for (std::size_t i = 0; i < manifold_->rackSlots().size(); ++i) {
         const double v = u[valveInput(i)];
         if (!(v >= 0.0 && v <= 1.0)) {
             throw InputError(
                 fmt::format("CDU '{}': valve_{} = {}; expected an opening 0..1", name(), i + 1, v));
         }
     }
-    const Coolant& s = model_.secondaryCoolant();
-    const Coolant& f = model_.facilityCoolant();
+    const Coolant& s = model_->secondaryCoolant();
+    const Coolant& f = model_->facilityCoolant();
     auto temp = [&](std::size_t i, const char* port, const Coolant& c) {
         if (!(u[i] >= c.minTemperature() && u[i] <= c.maxTemperature())) {
             throw InputError(fmt::format(
@@ -477,10 +514,10 @@ void Cdu::checkInputs(std::span<const double> u, bool with_return) const {
 void Cdu::computeOutputs(double, std::span<const double> x, std::span<const double> u,
                          std::span<double> y) const {
     checkInputs(u, false);
-    const Hydraulics h = hydraulics(x, u, y.subspan(kFirstRackFlow, manifold_.rackSlots().size()));
+    const Hydraulics h = hydraulics(x, u, y.subspan(kFirstRackFlow, manifold_->rackSlots().size()));
     const double v = valvePosition(x, u[kSetpoint]);
     const double V_f = v * u[kFacFlowAvail];
-    const Coolant& f = model_.facilityCoolant();
+    const Coolant& f = model_->facilityCoolant();
     y[kOutSupplyTemp] = x[kSupply];
     y[kOutFacReturnTemp] = x[kFacReturn];
     y[kOutSecondaryFlow] = h.manifold.flow;
@@ -512,16 +549,16 @@ void Cdu::computeDerivativesGivenOutputs(double, std::span<const double> x,
 
 void Cdu::derivatives(std::span<const double> x, std::span<const double> u, double Q_s, double W,
                       double header_dp, std::span<double> dxdt) const {
-    const CduSpec& spec = model_.spec();
-    const Coolant& s = model_.secondaryCoolant();
-    const Coolant& f = model_.facilityCoolant();
+    const CduSpec& spec = model_->spec();
+    const Coolant& s = model_->secondaryCoolant();
+    const Coolant& f = model_->facilityCoolant();
     const double mdot_s = s.massFlow(Q_s);
     const double v = valvePosition(x, u[kSetpoint]);
     const double V_f = v * u[kFacFlowAvail];
     const double mdot_f = f.massFlow(V_f);
     const double T_hx_in =
         mdot_s > 0.0 ? s.heatedTemperature(u[kReturnTemp], mdot_s, W) : u[kReturnTemp];
-    const HxResult hx = model_.exchange(T_hx_in, u[kFacSupplyTemp], Q_s, V_f);
+    const HxResult hx = model_->exchange(T_hx_in, u[kFacSupplyTemp], Q_s, V_f);
     const double in_s = mdot_s * (s.enthalpy(u[kReturnTemp]) - s.enthalpy(x[kSupply])) + W;
     dxdt[kSupply] = (in_s - hx.Q) / (M_s_ * s.specificHeat(x[kSupply]));
     const double in_f = mdot_f * (f.enthalpy(u[kFacSupplyTemp]) - f.enthalpy(x[kFacReturn]));

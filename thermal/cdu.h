@@ -86,6 +86,7 @@
 // Q_hx in steady state). No output depends on secondary_return_temp, so racks and mixers may
 // feed through from the CDU's outputs. In constant_speed mode the flows also depend on the
 // pump_speed input.
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -255,6 +256,19 @@ public:
         std::vector<RackManifold::Slot> rack_slots, Control control);
     Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
         std::vector<RackManifold::Slot> rack_slots);
+    Cdu(std::string name, std::shared_ptr<const CduModel> model, std::vector<RackBranch> branches,
+        std::vector<RackManifold::Slot> rack_slots, Control control);
+    /// With a model and a manifold shared by other CDUs (identical CDUs serving identical
+    /// racks, as on a campus): both are read at every evaluation and never change, and a copy
+    /// per CDU (~1.5 kB and the manifold's start tables) was read from memory at each
+    /// evaluation of a 5,560-rack campus (issue 12). ModelError unless the manifold has the
+    /// model's pump curve and internal resistance (makeManifold()).
+    Cdu(std::string name, std::shared_ptr<const CduModel> model,
+        std::shared_ptr<const RackManifold> manifold, Control control);
+    /// The secondary loop of a CDU of `model` serving the given branch types and slots.
+    static std::shared_ptr<const RackManifold> makeManifold(
+        const CduModel& model, std::vector<RackBranch> branches,
+        std::vector<RackManifold::Slot> rack_slots);
 
     void initialState(std::span<double> x0) const override;
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
@@ -271,9 +285,9 @@ public:
     bool derivativeDependsOnState(std::size_t row, std::size_t state) const override;
     bool derivativeDependsOnInput(std::size_t row, std::size_t input) const override;
 
-    const CduModel& model() const { return model_; }
+    const CduModel& model() const { return *model_; }
     const Control& control() const { return control_; }
-    const RackManifold& manifold() const { return manifold_; }
+    const RackManifold& manifold() const { return *manifold_; }
     Variable variable() const { return variable_; }
     Reset reset() const { return reset_; }
     double racksServed() const { return racks_; }
@@ -302,8 +316,8 @@ private:
     void checkInputs(std::span<const double> u, bool with_return) const;
     double speedOf(std::span<const double> x, std::span<const double> u) const;
     std::size_t valveInput(std::size_t slot) const { return kFirstValve + slot; }
-    CduModel model_;
-    RackManifold manifold_;
+    std::shared_ptr<const CduModel> model_;
+    std::shared_ptr<const RackManifold> manifold_;
     double racks_;
     Control control_;
     Variable variable_;

@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <numbers>
@@ -437,6 +439,50 @@ TEST(Cdu, ConstantSpeedHalfSpeedPowerIsAnEighthPlusTheDriveLoss) {
     const double F = m.spec().drive_fixed_loss * m.design().pump_power;
     EXPECT_NEAR(Q05 / Q1, 0.5, 1e-6);
     EXPECT_NEAR(P05, 0.125 * (P1 - F) + F, 0.02 * P05);
+}
+
+TEST(Cdu, CdusSharingAModelAndManifoldComputeAsCdusWithTheirOwn) {
+    // Identical CDUs of a campus share one model and one rack manifold (issue 12). A CDU
+    // built that way must compute what one with its own copies computes, to the last bit; a
+    // manifold built for other pumps is refused.
+    const CduModel own = atDesignFlow("vertiv_xdu1350");
+    const auto shared_model = std::make_shared<const CduModel>(own);
+    const RackLoopParams rp = RackLoopParams::fromCatalog("gb300_nvl72");
+    const RackBranch branch(rp.branch, FluidState::of(own.secondaryCoolant(), 313.15),
+                            4.0 * rp.flow_design);
+    const std::vector<RackManifold::Slot> slots{{0, 3.0}, {0, 5.0}};
+    const auto manifold = Cdu::makeManifold(*shared_model, {branch}, slots);
+    const Cdu alone("a", own, {branch}, slots);
+    const Cdu first("b", shared_model, manifold, Cdu::Control{});
+    const Cdu second("c", shared_model, manifold, Cdu::Control{});
+    EXPECT_EQ(&first.manifold(), &second.manifold());
+    EXPECT_EQ(&first.model(), &second.model());
+    const std::vector<double> x{308.15, 310.0, 0.7, 0.9, 0.9, 100e3};
+    for (const double valve : {1.0, 0.6}) {
+        const std::vector<double> u{318.15, 303.15, 0.03,  308.15, 1.0,
+                                    0.0,    100e3,  318.4, 1.0,    valve};
+        std::vector<double> ya(alone.outputs().size()), yb(ya.size()), yc(ya.size());
+        std::vector<double> da(x.size()), db(x.size()), dc(x.size());
+        alone.computeOutputs(0, x, u, ya);
+        first.computeOutputs(0, x, u, yb);
+        second.computeOutputs(0, x, u, yc);
+        alone.computeDerivatives(0, x, u, da);
+        first.computeDerivatives(0, x, u, db);
+        second.computeDerivatives(0, x, u, dc);
+        for (std::size_t i = 0; i < ya.size(); ++i) {
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(ya[i]), std::bit_cast<std::uint64_t>(yb[i]))
+                << alone.outputs()[i].name << ", valve " << valve;
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(yb[i]), std::bit_cast<std::uint64_t>(yc[i]));
+        }
+        for (std::size_t i = 0; i < da.size(); ++i) {
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(da[i]), std::bit_cast<std::uint64_t>(db[i]))
+                << alone.states()[i].name << ", valve " << valve;
+        }
+    }
+    const auto other = std::make_shared<const CduModel>(atDesignFlow("google_deschutes"));
+    EXPECT_THROW(Cdu("d", other, manifold, Cdu::Control{}), ModelError);
+    EXPECT_THROW(Cdu("e", nullptr, manifold, Cdu::Control{}), ModelError);
+    EXPECT_THROW(Cdu("f", shared_model, nullptr, Cdu::Control{}), ModelError);
 }
 
 TEST(Cdu, AnotherSecondaryCoolantReRatesTheHeatExchanger) {
