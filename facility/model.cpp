@@ -195,19 +195,26 @@ std::vector<SiteModel::KindSource> SiteModel::addBoundary() {
                                                  c_.stop_at_weather_hours);
     }
     std::vector<KindSource> sources;
-    for (std::size_t k = 0; k < sizing_.kinds.size(); ++k) {
-        const RackKind& kind = sizing_.kinds[k];
-        if (c_.steady) {
+    if (c_.steady) {
+        for (std::size_t k = 0; k < sizing_.kinds.size(); ++k) {
+            const RackKind& kind = sizing_.kinds[k];
             sources.push_back(
                 {schedule("u_" + kind.label, "1", c_.utilization.at(k), {}), "value", ""});
-        } else {
-            sources.push_back(
-                {make<power::WorkloadSource>(
-                     "u_" + kind.label, spec_.workload, kind.representative, c_.resolution,
-                     c_.resolution == power::Resolution::Averaged ? c_.workload_window : 0.0,
-                     c_.horizon),
-                 "utilization", "floor_active"});
         }
+        return sources;
+    }
+    // One source for every kind: their levels in one loop (power/workload_source.h).
+    std::vector<int> racks;
+    std::vector<std::string> labels;
+    for (const RackKind& kind : sizing_.kinds) {
+        racks.push_back(kind.representative);
+        labels.push_back(kind.label);
+    }
+    const ComponentHandle workload = make<power::WorkloadSource>(
+        "workload", spec_.workload, std::move(racks), labels, c_.resolution,
+        c_.resolution == power::Resolution::Averaged ? c_.workload_window : 0.0, c_.horizon);
+    for (const std::string& label : labels) {
+        sources.push_back({workload, "utilization_" + label, "floor_active_" + label});
     }
     return sources;
 }

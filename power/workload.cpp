@@ -9,6 +9,8 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <optional>
 
 #include "core/data_dir.h"
@@ -285,21 +287,38 @@ InferenceService::InferenceService(double u_peak, double peak_to_trough, std::ve
                                    std::vector<double> weekday, double week_offset)
     : u_peak_(u_peak),
       peak_to_trough_(peak_to_trough),
-      hourly_(std::move(hourly)),
-      weekday_(std::move(weekday)),
-      week_offset_(week_offset) {
+      week_offset_(week_offset),
+      profile_(shareProfile(std::move(hourly), std::move(weekday))) {}
+
+std::shared_ptr<const InferenceService::Profile> InferenceService::shareProfile(
+    std::vector<double> hourly, std::vector<double> weekday) {
     auto finite = [](const std::vector<double>& v) {
         return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
     };
-    if (hourly_.size() != 24 || weekday_.size() != 7 || !finite(hourly_) || !finite(weekday_)) {
+    if (hourly.size() != 24 || weekday.size() != 7 || !finite(hourly) || !finite(weekday)) {
         throw InputError(fmt::format(
             "inference service: {} hourly values and {} weekday factors; expected 24 and 7 "
             "finite numbers",
-            hourly_.size(), weekday_.size()));
+            hourly.size(), weekday.size()));
     }
-    const auto [lo, hi] = std::minmax_element(hourly_.begin(), hourly_.end());
-    hourly_lo_ = *lo;
-    hourly_hi_ = *hi;
+    // Keyed by the numbers themselves; a profile lives while a service holds it.
+    static std::mutex mutex;
+    static std::map<std::pair<std::vector<double>, std::vector<double>>,
+                    std::weak_ptr<const Profile>>
+        shared;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (shared.size() > 256)
+        std::erase_if(shared, [](const auto& e) { return e.second.expired(); });
+    auto& slot = shared[{hourly, weekday}];
+    if (auto p = slot.lock()) return p;
+    auto p = std::make_shared<Profile>();
+    const auto [lo, hi] = std::minmax_element(hourly.begin(), hourly.end());
+    p->lo = *lo;
+    p->hi = *hi;
+    p->hourly = std::move(hourly);
+    p->weekday = std::move(weekday);
+    slot = p;
+    return p;
 }
 
 double InferenceService::utilization(double t) const {
@@ -308,15 +327,18 @@ double InferenceService::utilization(double t) const {
     const double hf = std::fmod(tw / kHour, 24.0);
     const int i = static_cast<int>(std::floor(hf)) % 24;
     const double fh = hf - std::floor(hf);
-    const double p = hourly_[i] + fh * (hourly_[(i + 1) % 24] - hourly_[i]);
-    const double lo = hourly_lo_, hi = hourly_hi_;
+    const Profile& profile = *profile_;
+    const std::vector<double>& hourly = profile.hourly;
+    const double p = hourly[i] + fh * (hourly[(i + 1) % 24] - hourly[i]);
+    const double lo = profile.lo, hi = profile.hi;
     const double trough = 1.0 / peak_to_trough_;
     const double s = hi > lo ? trough + (1.0 - trough) * (p - lo) / (hi - lo) : 1.0;
     // Weekday factors apply at midday and are interpolated between days (no jump at midnight).
     const double dpos = tw / kDay - 0.5;
     const double fd = dpos - std::floor(dpos);
     const int j = static_cast<int>(((static_cast<long>(std::floor(dpos)) % 7) + 7) % 7);
-    const double w = weekday_[j] + fd * (weekday_[(j + 1) % 7] - weekday_[j]);
+    const std::vector<double>& weekday = profile.weekday;
+    const double w = weekday[j] + fd * (weekday[(j + 1) % 7] - weekday[j]);
     return std::clamp(u_peak_ * s * w, 0.0, 1.0);
 }
 
@@ -1045,6 +1067,35 @@ Workload::Level Workload::windowedLevel(int rack, double t, double window, doubl
     u = std::min(u, 1.0);
     r = {t, until, u, floor};
     return {u, floor};
+}
+
+void Workload::windowedLevels(std::span<const int> racks, double t, double window, double horizon,
+                              std::span<Level> out) const {
+    if (out.size() != racks.size()) {
+        throw ModelError(
+            fmt::format("windowedLevels: {} levels for {} racks", out.size(), racks.size()));
+    }
+    // Far enough ahead that a job arrives from memory before its rack's turn (a level costs
+    // ~20-50 ns), near enough that it is still in the L1 cache then.
+    constexpr std::size_t kAhead = 8;
+    for (std::size_t i = 0; i < racks.size(); ++i) {
+        if (i + kAhead < racks.size()) readAhead(racks[i + kAhead], t);
+        out[i] = windowedLevel(racks[i], t, window, horizon);
+    }
+}
+
+void Workload::readAhead(int rack, double t) const {
+    if (rack < 0 || rack >= racks_) return;  // windowedLevel says so when its turn comes
+    const LevelMemo& memo = level_memo;
+    if (memo.owner == serial_) {
+        const RackLevel& r = memo.racks[static_cast<std::size_t>(rack)];
+        if (t >= r.from && t < r.until) return;  // remembered: no job is read
+    }
+    for (const RackEntry& e : rackEntries(rack)) {
+        // A job object is ~220 bytes (the base's three strings, then the kind's numbers).
+        const auto* bytes = reinterpret_cast<const char*>(e.job);
+        for (int line = 0; line < 4; ++line) __builtin_prefetch(bytes + 64 * line);
+    }
 }
 
 bool Workload::floorActive(int rack, double t) const {

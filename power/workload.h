@@ -198,11 +198,11 @@ public:
     InferenceService(double u_peak, double peak_to_trough, std::vector<double> hourly,
                      std::vector<double> weekday, double week_offset);
 
-    double peakUtilization() const { return u_peak_; }               // [1]
-    double peakToTrough() const { return peak_to_trough_; }          // [1]
-    const std::vector<double>& hourly() const { return hourly_; }    // 24 values
-    const std::vector<double>& weekday() const { return weekday_; }  // 7 factors
-    double weekOffset() const { return week_offset_; }               // [s]
+    double peakUtilization() const { return u_peak_; }                        // [1]
+    double peakToTrough() const { return peak_to_trough_; }                   // [1]
+    const std::vector<double>& hourly() const { return profile_->hourly; }    // 24 values
+    const std::vector<double>& weekday() const { return profile_->weekday; }  // 7 factors
+    double weekOffset() const { return week_offset_; }                        // [s]
 
     double utilization(double t) const override;
     double averagedUtilization(double t) const override { return utilization(t); }
@@ -215,12 +215,19 @@ public:
                                  double horizon) const override;
 
 private:
+    /// The diurnal and weekly shape with the hourly extremes, found once (the search over 24
+    /// values on every call was ~4 % of a year of 5,560 distinct racks, issue 12). Shared by
+    /// every service with the same numbers: a campus of services with the default shape read
+    /// a copy per rack at each new time, two more cache misses each.
+    struct Profile {
+        std::vector<double> hourly, weekday;
+        double lo = 0.0, hi = 0.0;
+    };
+    static std::shared_ptr<const Profile> shareProfile(std::vector<double> hourly,
+                                                       std::vector<double> weekday);
     double u_peak_, peak_to_trough_;
-    std::vector<double> hourly_, weekday_;
     double week_offset_;
-    // The profile's extremes, found once: the search over 24 values on every call was ~4 % of
-    // a year of 5,560 distinct racks (issue 12).
-    double hourly_lo_, hourly_hi_;
+    std::shared_ptr<const Profile> profile_;
 };
 
 class TraceJob : public Job {
@@ -326,6 +333,12 @@ public:
     };
     Level windowedLevel(int rack, double t, double window,
                         double horizon = std::numeric_limits<double>::infinity()) const;
+    /// windowedLevel of each of `racks` at t into `out` (as many), the same values bit for
+    /// bit. A campus asks for every rack at each new time, and each job a rack's level is not
+    /// remembered for is read from memory: this reads the jobs of the racks a few places
+    /// ahead while it computes the current one (~5 % of a year of 5,560 distinct racks).
+    void windowedLevels(std::span<const int> racks, double t, double window, double horizon,
+                        std::span<Level> out) const;
     void discontinuities(int rack, double t0, double t1, Resolution r,
                          std::vector<double>& out) const;
     /// Racks grouped by identical job sequence and per-job shifts (for lumping with a
@@ -336,6 +349,9 @@ public:
 
 private:
     void checkRack(int rack) const;
+    /// Starts reading the jobs windowedLevel(rack, t, ...) will read, unless the rack's level
+    /// at t is remembered.
+    void readAhead(int rack, double t) const;
     int racks_ = 0;
     std::vector<std::unique_ptr<Job>> jobs_;
     std::vector<std::vector<int>> placement_;  // job → racks

@@ -1,13 +1,18 @@
 #pragma once
 // Components that feed the workload into a System (DESIGN.md §3.1, §4).
 //
-// WorkloadSource: the utilization of one representative rack (a RackGroup), in the resolved
-// or the averaged resolution. It reports the workload's discontinuities (job starts and ends,
+// WorkloadSource: the utilization of representative racks (RackGroups), in the resolved or
+// the averaged resolution. It reports the workload's discontinuities (job starts and ends,
 // checkpoint edges and, when resolved, square-wave edges) so the Simulator stops there.
+// One rack:
 //   | kind   | name         | unit | meaning                                      |
 //   |--------|--------------|------|----------------------------------------------|
 //   | output | utilization  | 1    | u(t) of the rack                             |
 //   | output | floor_active | 1    | 1 while a training job runs (power floor on) |
+// Several racks, each with a label: utilization_<label> and floor_active_<label>, rack by
+// rack. One source for a campus's racks computes their levels in one loop, reading the next
+// racks' jobs ahead (Workload::windowedLevels); a component per rack read its jobs one cache
+// miss after another (issue 12).
 // No states, no inputs.
 // With a window W > 0 the utilization is Workload::windowedUtilization (training at its
 // checkpoint-cycle level, inference as is, traces averaged over W inside the job and the
@@ -20,6 +25,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/component.h"
 #include "power/workload.h"
@@ -32,6 +38,12 @@ public:
     WorkloadSource(std::string name, std::shared_ptr<const Workload> workload, int rack,
                    Resolution resolution, double window = 0.0,
                    double horizon = std::numeric_limits<double>::infinity());
+    /// Racks with their labels (as many, distinct, non-empty); outputs 2i and 2i + 1 are
+    /// rack i's utilization and floor_active.
+    WorkloadSource(std::string name, std::shared_ptr<const Workload> workload,
+                   std::vector<int> racks, const std::vector<std::string>& labels,
+                   Resolution resolution, double window = 0.0,
+                   double horizon = std::numeric_limits<double>::infinity());
     void computeOutputs(double t, std::span<const double> x, std::span<const double> u,
                         std::span<double> y) const override;
     void discontinuities(double t0, double t1, std::vector<double>& times) const override;
@@ -40,7 +52,7 @@ public:
 
 private:
     std::shared_ptr<const Workload> workload_;
-    int rack_;
+    std::vector<int> racks_;
     Resolution resolution_;
     double window_;   // [s] moving-average window (0: none)
     double horizon_;  // [s] study end (trace windows stop there)

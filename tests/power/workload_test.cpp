@@ -1,13 +1,16 @@
 // Workload: scheduler with tenants, two resolutions from one description, JSON errors.
 #include "power/workload.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
+#include "core/errors.h"
 #include "core/json.h"
+#include "power/workload_source.h"
 #include "test_util.h"
 
 namespace dctwin::power {
@@ -167,6 +170,87 @@ TEST(power_Workload, RememberedLevelsAreTheLevelsBitForBit) {
         }
     }
     EXPECT_GT(checked, 20000);
+}
+
+TEST(power_WorkloadSource, OneSourceForManyRacksGivesEachRackItsOwnLevelsBitForBit) {
+    // A campus feeds every rack kind from one source, which computes the levels in one loop
+    // and reads the next racks' jobs ahead (Workload::windowedLevels, issue 12). Each rack's
+    // outputs must be its levels as the workload computes them afresh (windowedUtilization or
+    // utilization, and floorActive), to the last bit, windowed or resolved, forwards and
+    // backwards in time, with some racks' levels remembered and some not.
+    auto w = std::make_shared<const Workload>(load(R"({"racks": 23, "jobs": [
+        {"name": "a", "type": "training", "racks": 9, "start_h": 0.5, "duration_h": 5,
+         "iteration_period_s": 3, "compute_fraction": 0.7, "checkpoint_interval_h": 1,
+         "checkpoint_duration_s": 90, "checkpoint_util_pct": 10, "start_ramp_s": 60},
+        {"name": "b", "type": "inference", "racks": 8, "start_h": 0, "duration_h": 9,
+         "peak_util_pct": 80},
+        {"name": "c", "type": "training", "racks": 6, "start_h": 2, "duration_h": 3,
+         "iteration_period_s": 2, "compute_fraction": 0.6}]})"));
+    // Racks out of order and one twice, as kinds may list their representatives.
+    const std::vector<int> racks = {22, 3, 0, 17, 9, 10, 4, 21, 5, 11, 12, 1, 2, 16, 8, 3};
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < racks.size(); ++i) labels.push_back(fmt::format("k{}", i));
+    const double W = 600.0, horizon = 10 * 3600.0;
+    for (const double window : {W, 0.0}) {
+        const Resolution res = window > 0.0 ? Resolution::Averaged : Resolution::Resolved;
+        const WorkloadSource all("all", w, racks, labels, res, window, horizon);
+        ASSERT_EQ(all.outputs().size(), 2 * racks.size());
+        EXPECT_EQ(all.outputs()[2 * 4].name, "utilization_k4");
+        EXPECT_EQ(all.outputs()[2 * 4 + 1].name, "floor_active_k4");
+        std::vector<double> y(2 * racks.size()), one(2);
+        std::vector<double> times;
+        for (double t = 0.0; t <= horizon; t += 97.0) times.push_back(t);
+        for (double t = horizon; t >= 0.0; t -= 131.0) times.push_back(t);
+        long checked = 0;
+        for (double t : times) {
+            all.computeOutputs(t, {}, {}, y);
+            for (std::size_t i = 0; i < racks.size(); ++i) {
+                const int r = racks[i];
+                one[0] = window > 0.0 ? w->windowedUtilization(r, t, window, horizon)
+                                      : w->utilization(r, t, res);
+                one[1] = w->floorActive(r, t) ? 1.0 : 0.0;
+                ASSERT_EQ(std::memcmp(&y[2 * i], one.data(), 2 * sizeof(double)), 0)
+                    << "rack " << racks[i] << " at t = " << t << " s, window " << window;
+                ++checked;
+            }
+        }
+        EXPECT_GT(checked, 1000);
+    }
+    // Every rack needs a label, and a rack must be in the workload.
+    EXPECT_THROW(WorkloadSource("x", w, {1, 2}, {"a"}, Resolution::Averaged, W), ModelError);
+    EXPECT_THROW(WorkloadSource("x", w, {1, 2}, {"a", ""}, Resolution::Averaged, W), ModelError);
+    EXPECT_THROW(WorkloadSource("x", w, {1, 23}, {"a", "b"}, Resolution::Averaged, W), ModelError);
+    EXPECT_THROW(WorkloadSource("x", w, {}, {}, Resolution::Averaged, W), ModelError);
+    std::vector<Workload::Level> two(2);
+    EXPECT_THROW(w->windowedLevels(std::vector<int>{1, 2, 3}, 0.0, W, horizon, two), ModelError);
+}
+
+TEST(power_InferenceService, ServicesWithTheSameShapeShareIt) {
+    // A campus of inference racks with the default shape holds it once (issue 12); a service
+    // with its own numbers keeps them.
+    const Workload w = load(R"({"racks": 3, "jobs": [
+        {"name": "a", "type": "inference", "racks": 1, "peak_util_pct": 80},
+        {"name": "b", "type": "inference", "racks": 1, "peak_util_pct": 60},
+        {"name": "c", "type": "inference", "racks": 1, "peak_util_pct": 60,
+         "weekday_factors": [1, 1, 1, 1, 1, 0.5, 0.5]}]})");
+    const auto* a = dynamic_cast<const InferenceService*>(w.jobs()[0].get());
+    const auto* b = dynamic_cast<const InferenceService*>(w.jobs()[1].get());
+    const auto* c = dynamic_cast<const InferenceService*>(w.jobs()[2].get());
+    ASSERT_TRUE(a && b && c);
+    EXPECT_EQ(&a->hourly(), &b->hourly());
+    EXPECT_EQ(&a->weekday(), &b->weekday());
+    EXPECT_NE(&a->weekday(), &c->weekday());
+    EXPECT_EQ(c->weekday(), (std::vector<double>{1, 1, 1, 1, 1, 0.5, 0.5}));
+    // Same peak: c runs as b on weekdays and below it at the weekend, each by its own numbers.
+    int same = 0, below = 0;
+    for (double t = 0.0; t < 8 * 86400.0; t += 3600.0) {
+        const double ub = b->utilization(t), uc = c->utilization(t);
+        same += ub == uc;
+        below += uc < ub;
+        ASSERT_LE(uc, ub) << "t = " << t;
+    }
+    EXPECT_GT(same, 24 * 3);
+    EXPECT_GT(below, 24);
 }
 
 TEST(power_Workload, AJobStartingWithTheStudyIsRunningWhenItOpens) {
