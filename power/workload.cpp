@@ -9,12 +9,11 @@
 #include <cmath>
 #include <deque>
 #include <limits>
-#include <map>
-#include <mutex>
 #include <optional>
 
 #include "core/data_dir.h"
 #include "core/errors.h"
+#include "core/shared_value.h"
 #include "power/gpu_catalog.h"
 #include "power/job_list.h"
 
@@ -301,24 +300,13 @@ std::shared_ptr<const InferenceService::Profile> InferenceService::shareProfile(
             "finite numbers",
             hourly.size(), weekday.size()));
     }
-    // Keyed by the numbers themselves; a profile lives while a service holds it.
-    static std::mutex mutex;
-    static std::map<std::pair<std::vector<double>, std::vector<double>>,
-                    std::weak_ptr<const Profile>>
-        shared;
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (shared.size() > 256)
-        std::erase_if(shared, [](const auto& e) { return e.second.expired(); });
-    auto& slot = shared[{hourly, weekday}];
-    if (auto p = slot.lock()) return p;
-    auto p = std::make_shared<Profile>();
+    Profile p;
     const auto [lo, hi] = std::minmax_element(hourly.begin(), hourly.end());
-    p->lo = *lo;
-    p->hi = *hi;
-    p->hourly = std::move(hourly);
-    p->weekday = std::move(weekday);
-    slot = p;
-    return p;
+    p.lo = *lo;
+    p.hi = *hi;
+    p.hourly = std::move(hourly);
+    p.weekday = std::move(weekday);
+    return sharedValue(std::move(p));
 }
 
 double InferenceService::utilization(double t) const {

@@ -75,6 +75,7 @@
 //   random δ_r uniform in [0, desync_s) (seeded, reproducible);  fixed δ_r = rack_offsets_s[r]
 // (r = 0..n−1 the job's racks in placement order). Racks with different δ are not lumped.
 // Racks without a job at time t are idle (u = 0), so the rack model gives idle power.
+#include <compare>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
@@ -222,6 +223,7 @@ private:
     struct Profile {
         std::vector<double> hourly, weekday;
         double lo = 0.0, hi = 0.0;
+        auto operator<=>(const Profile&) const = default;  // sharedValue() (core)
     };
     static std::shared_ptr<const Profile> shareProfile(std::vector<double> hourly,
                                                        std::vector<double> weekday);

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/errors.h"
+#include "core/shared_value.h"
 #include "core/units.h"
 
 namespace dctwin::thermal {
@@ -89,21 +90,32 @@ double Pipe::heatLoss(std::span<const double> x, double T_amb) const {
 
 // ---------------------------------------------------------------------------------------------
 
-Mixer::Mixer(std::string name, Coolant coolant, std::vector<double> multiplicities,
-             double nominal_temp, double nominal_flow)
-    : Component(std::move(name)), coolant_(std::move(coolant)), w_(std::move(multiplicities)) {
-    if (w_.empty()) {
-        throw InputError(fmt::format("mixer '{}' needs at least one stream", this->name()));
-    }
-    double total = 0.0;
-    for (std::size_t j = 0; j < w_.size(); ++j) {
-        if (!(w_[j] >= 0.0) || !std::isfinite(w_[j])) {
+namespace {
+/// The multiplicities as given, once each is finite and ≥ 0 (before they are shared: a NaN
+/// has no place in sharedValue()'s ordered pool).
+std::vector<double> checkedMultiplicities(const std::string& mixer, std::vector<double> w) {
+    if (w.empty()) throw InputError(fmt::format("mixer '{}' needs at least one stream", mixer));
+    for (std::size_t j = 0; j < w.size(); ++j) {
+        if (!(w[j] >= 0.0) || !std::isfinite(w[j])) {
             throw InputError(
                 fmt::format("mixer '{}': multiplicity of stream {} is {}; expected "
                             "a finite value ≥ 0",
-                            this->name(), j + 1, w_[j]));
+                            mixer, j + 1, w[j]));
         }
-        total += w_[j];
+    }
+    return w;
+}
+}  // namespace
+
+Mixer::Mixer(std::string name, Coolant coolant, std::vector<double> multiplicities,
+             double nominal_temp, double nominal_flow)
+    : Component(std::move(name)),
+      coolant_(std::move(coolant)),
+      w_(sharedValue(checkedMultiplicities(this->name(), std::move(multiplicities)))) {
+    const std::vector<double>& w = *w_;
+    double total = 0.0;
+    for (std::size_t j = 0; j < w.size(); ++j) {
+        total += w[j];
         addInput({fmt::format("temp_{}", j + 1), "K", nominal_temp, nominal_temp,
                   fmt::format("temperature of stream {}", j + 1)});
         addInput({fmt::format("flow_{}", j + 1), "m3/s", nominal_flow, nominal_flow,
@@ -119,9 +131,10 @@ Mixer::Mixer(std::string name, Coolant coolant, std::vector<double> multipliciti
 
 void Mixer::computeOutputs(double, std::span<const double>, std::span<const double> u,
                            std::span<double> y) const {
+    const std::vector<double>& w = *w_;
     double m = 0.0, H = 0.0, V = 0.0, Tw = 0.0, W = 0.0;
     double T_max = -std::numeric_limits<double>::infinity();
-    for (std::size_t j = 0; j < w_.size(); ++j) {
+    for (std::size_t j = 0; j < w.size(); ++j) {
         const double T = u[2 * j], flow = u[2 * j + 1];
         if (!(flow >= 0.0) || !std::isfinite(flow)) {
             throw InputError(
@@ -129,20 +142,20 @@ void Mixer::computeOutputs(double, std::span<const double>, std::span<const doub
                             "≥ 0",
                             name(), j + 1, flow));
         }
-        const double mj = w_[j] * coolant_.massFlow(flow);
+        const double mj = w[j] * coolant_.massFlow(flow);
         m += mj;
         H += mj * coolant_.enthalpy(T);
-        V += w_[j] * flow;
-        Tw += w_[j] * T;
-        W += w_[j];
-        if (w_[j] > 0.0) T_max = std::max(T_max, T);
+        V += w[j] * flow;
+        Tw += w[j] * T;
+        W += w[j];
+        if (w[j] > 0.0) T_max = std::max(T_max, T);
     }
     y[kTemp] = m > 0.0 ? coolant_.temperatureFromEnthalpy(H / m) : (W > 0.0 ? Tw / W : u[0]);
     y[kFlow] = V;
     if (W > 0.0) {
         double sum = 0.0;
-        for (std::size_t j = 0; j < w_.size(); ++j) {
-            if (w_[j] > 0.0) sum += w_[j] * std::exp((u[2 * j] - T_max) / kMaxSmoothing);
+        for (std::size_t j = 0; j < w.size(); ++j) {
+            if (w[j] > 0.0) sum += w[j] * std::exp((u[2 * j] - T_max) / kMaxSmoothing);
         }
         y[kTempMax] = T_max + kMaxSmoothing * std::log(sum / W);
     } else {

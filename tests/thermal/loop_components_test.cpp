@@ -159,6 +159,18 @@ TEST(Mixer, EnthalpyWeightedAndConservative) {
     EXPECT_EQ(y[flow], 0.0);
     // Total flow does not depend on temperatures.
     EXPECT_FALSE(mix.outputDependsOnInput(flow, in("temp_1")));
+    // Multiplicities must be finite and ≥ 0, and there must be some; a mixer with the same
+    // ones as another computes as it does (they share one copy).
+    EXPECT_THROW(Mixer("m", pg, {1.0, std::nan("")}), InputError);
+    EXPECT_THROW(Mixer("m", pg, {1.0, -1.0}), InputError);
+    EXPECT_THROW(Mixer("m", pg, {}), InputError);
+    const Mixer twin("twin", pg, {4.0, 2.0, 0.0});
+    std::vector<double> y2(y.size());
+    u[in("flow_1")] = 0.002;
+    mix.computeOutputs(0, {}, u, y);
+    twin.computeOutputs(0, {}, u, y2);
+    EXPECT_EQ(y, y2);
+    EXPECT_EQ(twin.streams(), 3u);
 }
 
 TEST(Mixer, TempMaxIsASmoothMaximumThatLumpingLeavesAlone) {
