@@ -137,13 +137,22 @@ ComponentHandle SiteModel::schedule(std::string name, const char* unit, double i
 
 OutputPort SiteModel::addSum(std::string name, const SumTerms& t, const char* unit,
                              double nominal) {
+    // A sum of the same outputs with the same weights as one made before is that one: without
+    // smoothing the racks' grid power is their demand, and a second 5,560-input sum read every
+    // rack once more at each evaluation of a campus (issue 12). Bit for bit the same number.
+    SumKey key{unit, nominal, {}, {}};
+    for (std::size_t i = 0; i < t.terms.size(); ++i) {
+        key.weights.push_back(t.terms[i].second);
+        key.sources.emplace_back(t.sources[i].component, t.sources[i].port);
+    }
+    if (const auto it = sums_made_.find(key); it != sums_made_.end()) return it->second;
     std::vector<LinearCombination::Term> terms;
     for (const auto& [n, w] : t.terms) terms.push_back({n, w});
     const ComponentHandle h = make<LinearCombination>(std::move(name), terms, unit, nominal);
     for (std::size_t i = 0; i < t.terms.size(); ++i) {
         system_.connect(t.sources[i], h.in(t.terms[i].first));
     }
-    return h.out("value");
+    return sums_made_.emplace(std::move(key), h.out("value")).first->second;
 }
 
 SiteModel::SiteModel(const ScenarioSpec& spec, const SiteSizing& sizing,

@@ -29,6 +29,7 @@
 // operating point (constant utilization per rack kind and constant weather), which the design
 // point and the initial state of every study use. Both build the same states in the same order,
 // so a steady state can start a study.
+#include <compare>
 #include <map>
 #include <memory>
 #include <optional>
@@ -186,7 +187,17 @@ private:
     void fix(const ComponentHandle& to, std::string_view in, double value);
     ComponentHandle schedule(std::string name, const char* unit, double initial,
                              const std::vector<std::pair<double, double>>& changes);
+    /// A LinearCombination of the terms, or the one already made with the same unit,
+    /// nominal, weights and sources (its name then goes unused).
     OutputPort addSum(std::string name, const SumTerms& t, const char* unit, double nominal);
+    struct SumKey {
+        std::string unit;
+        double nominal = 0.0;
+        std::vector<double> weights;
+        std::vector<std::pair<std::size_t, std::size_t>> sources;  // (component, output)
+        auto operator<=>(const SumKey&) const = default;
+    };
+    std::map<SumKey, OutputPort> sums_made_;
 
     // Construction steps, in the order the components are added (the state order).
     std::vector<KindSource> addBoundary();
