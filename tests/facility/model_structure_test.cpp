@@ -114,5 +114,30 @@ TEST(ModelStructure, TwoHallCampusDeclaresEveryDependency) {
     expectDeclaredReach("campus_two_halls.json");
 }
 
+TEST(ModelStructure, TheRacksGridPowerIsTheirDemandSumWhenNothingSmoothsIt) {
+    // Without smoothing components (an annual study) grid power and demand are the same sum of
+    // the same rack outputs, made once; with them (a resolved study) two sums that differ.
+    for (const bool resolved : {false, true}) {
+        Json j = scenarioJson("azure_gb300_64.json");
+        j["study"] = resolved ? Json{{"kind", "transient"}, {"duration_s", 60.0}}
+                              : Json{{"kind", "annual"}, {"days", 1}};
+        const ScenarioSpec sc = scenario(j);
+        const SiteSizing z = sizeSite(sc);
+        const PreparedStudy ps = prepareStudy(sc, z, designPoint(sc, z));
+        const SiteModel m(sc, z, ps.conditions);
+        const SiteSums& s = m.sums();
+        EXPECT_EQ(s.rack_demand.component == s.rack_grid.component, !resolved)
+            << (resolved ? "resolved" : "annual");
+        const System& sys = m.system();
+        System::Workspace ws = sys.makeWorkspace();
+        std::vector<double> dx(sys.stateCount());
+        sys.evaluate(12 * 3600.0, ps.x0, dx, ws);
+        const double grid = ws.y[sys.outputIndex(s.rack_grid)];
+        const double demand = ws.y[sys.outputIndex(s.rack_demand)];
+        EXPECT_GT(demand, 1e6);  // 64 racks at work, MW
+        if (!resolved) EXPECT_EQ(grid, demand);
+    }
+}
+
 }  // namespace
 }  // namespace dctwin::facility::test
