@@ -221,6 +221,7 @@ TEST(power_WorkloadSource, OneSourceForManyRacksGivesEachRackItsOwnLevelsBitForB
     EXPECT_THROW(WorkloadSource("x", w, {1, 2}, {"a", ""}, Resolution::Averaged, W), ModelError);
     EXPECT_THROW(WorkloadSource("x", w, {1, 23}, {"a", "b"}, Resolution::Averaged, W), ModelError);
     EXPECT_THROW(WorkloadSource("x", w, {}, {}, Resolution::Averaged, W), ModelError);
+    EXPECT_THROW(WorkloadSource("x", w, {1, 2}, {"a", "a"}, Resolution::Averaged, W), ModelError);
     std::vector<Workload::Level> two(2);
     EXPECT_THROW(w->windowedLevels(std::vector<int>{1, 2, 3}, 0.0, W, horizon, two), ModelError);
 }
