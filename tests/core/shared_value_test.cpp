@@ -55,7 +55,9 @@ TEST(SharedValue, ThreadsBuildingAtOnceGetOneCopy) {
         });
     }
     for (auto& t : threads) t.join();
-    for (const auto& g : got) EXPECT_EQ(g.get(), got.front().get());
+    for (const auto& g : got) {
+        EXPECT_EQ(g.get(), got.front().get());
+    }
 }
 
 }  // namespace

@@ -135,7 +135,9 @@ TEST(ModelStructure, TheRacksGridPowerIsTheirDemandSumWhenNothingSmoothsIt) {
         const double grid = ws.y[sys.outputIndex(s.rack_grid)];
         const double demand = ws.y[sys.outputIndex(s.rack_demand)];
         EXPECT_GT(demand, 1e6);  // 64 racks at work, MW
-        if (!resolved) EXPECT_EQ(grid, demand);
+        if (!resolved) {
+            EXPECT_EQ(grid, demand);
+        }
     }
 }
 
