@@ -256,8 +256,6 @@ public:
         std::vector<RackManifold::Slot> rack_slots, Control control);
     Cdu(std::string name, CduModel model, std::vector<RackBranch> branches,
         std::vector<RackManifold::Slot> rack_slots);
-    Cdu(std::string name, std::shared_ptr<const CduModel> model, std::vector<RackBranch> branches,
-        std::vector<RackManifold::Slot> rack_slots, Control control);
     /// With a model and a manifold shared by other CDUs (identical CDUs serving identical
     /// racks, as on a campus): both are read at every evaluation and never change, and a copy
     /// per CDU (~1.5 kB and the manifold's start tables) was read from memory at each
@@ -309,6 +307,10 @@ public:
                           std::span<double> per_slot = {}) const;
 
 private:
+    /// The by-value constructors' step between the model and its manifold: the manifold is
+    /// built from the model once it is in its shared place.
+    Cdu(std::string name, std::shared_ptr<const CduModel> model, std::vector<RackBranch> branches,
+        std::vector<RackManifold::Slot> rack_slots, Control control);
     double piOutput(std::span<const double> x, double setpoint) const;
     /// dx/dt at the secondary flow Q_s [m³/s], pump heat W [W] and header Δp [Pa].
     void derivatives(std::span<const double> x, std::span<const double> u, double Q_s, double W,

@@ -7,9 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <cstdint>
 #include <map>
 #include <memory>
 #include <numbers>
@@ -18,6 +16,7 @@
 #include "core/simulator.h"
 #include "core/system.h"
 #include "core/units.h"
+#include "test_helpers.h"
 #include "thermal/pipe.h"
 #include "thermal/rack_loop.h"
 
@@ -461,23 +460,9 @@ TEST(Cdu, CdusSharingAModelAndManifoldComputeAsCdusWithTheirOwn) {
     for (const double valve : {1.0, 0.6}) {
         const std::vector<double> u{318.15, 303.15, 0.03,  308.15, 1.0,
                                     0.0,    100e3,  318.4, 1.0,    valve};
-        std::vector<double> ya(alone.outputs().size()), yb(ya.size()), yc(ya.size());
-        std::vector<double> da(x.size()), db(x.size()), dc(x.size());
-        alone.computeOutputs(0, x, u, ya);
-        first.computeOutputs(0, x, u, yb);
-        second.computeOutputs(0, x, u, yc);
-        alone.computeDerivatives(0, x, u, da);
-        first.computeDerivatives(0, x, u, db);
-        second.computeDerivatives(0, x, u, dc);
-        for (std::size_t i = 0; i < ya.size(); ++i) {
-            EXPECT_EQ(std::bit_cast<std::uint64_t>(ya[i]), std::bit_cast<std::uint64_t>(yb[i]))
-                << alone.outputs()[i].name << ", valve " << valve;
-            EXPECT_EQ(std::bit_cast<std::uint64_t>(yb[i]), std::bit_cast<std::uint64_t>(yc[i]));
-        }
-        for (std::size_t i = 0; i < da.size(); ++i) {
-            EXPECT_EQ(std::bit_cast<std::uint64_t>(da[i]), std::bit_cast<std::uint64_t>(db[i]))
-                << alone.states()[i].name << ", valve " << valve;
-        }
+        const std::string where = fmt::format("valve {}", valve);
+        testing::expectComputesAlike(alone, first, x, u, where);
+        testing::expectComputesAlike(first, second, x, u, where);
     }
     const auto other = std::make_shared<const CduModel>(atDesignFlow("google_deschutes"));
     EXPECT_THROW(Cdu("d", other, manifold, Cdu::Control{}), ModelError);
