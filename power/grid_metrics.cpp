@@ -18,8 +18,22 @@ using cplx = std::complex<double>;
 
 bool isPowerOfTwo(std::size_t n) { return n && !(n & (n - 1)); }
 
-/// Iterative radix-2 Cooley–Tukey, forward (sign −1) or backward (sign +1), unscaled.
-void radix2(std::vector<cplx>& a, int sign) {
+/// The roots of unity e^{sign·2πi·k/n}, k < n/2, of a radix-2 transform of length n, each from
+/// its own cos/sin (the running product w ← w·w_len drifted by ~n·ε at the end of a stage).
+std::vector<cplx> twiddles(std::size_t n, int sign) {
+    std::vector<cplx> w(n / 2);
+    for (std::size_t k = 0; k < n / 2; ++k) {
+        const double ang =
+            sign * 2.0 * std::numbers::pi * static_cast<double>(k) / static_cast<double>(n);
+        w[k] = cplx(std::cos(ang), std::sin(ang));
+    }
+    return w;
+}
+
+/// Iterative radix-2 Cooley–Tukey, forward (sign −1) or backward (sign +1), unscaled, with the
+/// twiddles of twiddles(a.size(), sign). The butterfly is written in real arithmetic: the
+/// operands are finite, so std::complex's NaN recovery (__muldc3) has nothing to do.
+void radix2(std::vector<cplx>& a, const std::vector<cplx>& tw) {
     const std::size_t n = a.size();
     for (std::size_t i = 1, j = 0; i < n; ++i) {
         std::size_t bit = n >> 1;
@@ -27,43 +41,92 @@ void radix2(std::vector<cplx>& a, int sign) {
         j ^= bit;
         if (i < j) std::swap(a[i], a[j]);
     }
+    auto* d = reinterpret_cast<double*>(a.data());  // [re, im] pairs (std::complex layout)
+    const auto* t = reinterpret_cast<const double*>(tw.data());
     for (std::size_t len = 2; len <= n; len <<= 1) {
-        const double ang = sign * 2.0 * std::numbers::pi / static_cast<double>(len);
-        const cplx wl(std::cos(ang), std::sin(ang));
+        const std::size_t half = len / 2, stride = n / len;
         for (std::size_t i = 0; i < n; i += len) {
-            cplx w(1.0);
-            for (std::size_t k = 0; k < len / 2; ++k) {
-                const cplx u = a[i + k], v = a[i + k + len / 2] * w;
-                a[i + k] = u + v;
-                a[i + k + len / 2] = u - v;
-                w *= wl;
+            for (std::size_t k = 0; k < half; ++k) {
+                const double wr = t[2 * k * stride], wi = t[2 * k * stride + 1];
+                double* u = d + 2 * (i + k);
+                double* v = d + 2 * (i + k + half);
+                const double vr = v[0] * wr - v[1] * wi, vi = v[0] * wi + v[1] * wr;
+                v[0] = u[0] - vr;
+                v[1] = u[1] - vi;
+                u[0] += vr;
+                u[1] += vi;
             }
         }
     }
 }
 
+/// What a transform of length n needs besides its data, made once per length and direction
+/// and kept for the thread's next transforms (a transient report transforms three channels of
+/// the same length four times each).
+struct Plan {
+    std::size_t n = 0;
+    int sign = 0;
+    std::vector<cplx> tw;  // radix-2 twiddles: of n, or of Bluestein's padded length m
+    // Bluestein (n not a power of two): the chirp c_j = e^{sign·iπ j²/n} and the transform of
+    // the convolution kernel conj(c), both fixed by n and the sign.
+    std::vector<cplx> chirp, kernel;
+    std::vector<cplx> back;  // twiddles of the inverse length-m transform
+};
+
+const Plan& planFor(std::size_t n, int sign) {
+    thread_local std::vector<Plan> plans;  // a few lengths at most (each channel's N)
+    for (const Plan& p : plans) {
+        if (p.n == n && p.sign == sign) return p;
+    }
+    if (plans.size() >= 4) plans.erase(plans.begin());
+    Plan p;
+    p.n = n;
+    p.sign = sign;
+    if (isPowerOfTwo(n)) {
+        p.tw = twiddles(n, sign);
+    } else {
+        std::size_t m = 1;
+        while (m < 2 * n - 1) m <<= 1;
+        p.tw = twiddles(m, -1);
+        p.back = twiddles(m, +1);
+        p.chirp.resize(n);
+        for (std::size_t j = 0; j < n; ++j) {
+            // j² mod 2N keeps the angle exact for long signals.
+            const auto j2 = static_cast<double>((static_cast<unsigned long long>(j) * j) % (2 * n));
+            const double ang = sign * std::numbers::pi * j2 / static_cast<double>(n);
+            p.chirp[j] = cplx(std::cos(ang), std::sin(ang));
+        }
+        p.kernel.assign(m, 0.0);
+        p.kernel[0] = std::conj(p.chirp[0]);
+        for (std::size_t j = 1; j < n; ++j) p.kernel[j] = p.kernel[m - j] = std::conj(p.chirp[j]);
+        radix2(p.kernel, p.tw);
+    }
+    plans.push_back(std::move(p));
+    return plans.back();
+}
+
 /// Bluestein: X_k = conj(c_k) Σ_j (x_j conj(c_j)) c_{k−j}, c_j = e^{iπ j²/N}: a convolution
 /// done with power-of-two FFTs.
-void bluestein(std::vector<cplx>& x, int sign) {
-    const std::size_t n = x.size();
-    std::size_t m = 1;
-    while (m < 2 * n - 1) m <<= 1;
-    std::vector<cplx> chirp(n);
-    for (std::size_t j = 0; j < n; ++j) {
-        // j² mod 2N keeps the angle exact for long signals.
-        const auto j2 = static_cast<double>((static_cast<unsigned long long>(j) * j) % (2 * n));
-        const double ang = sign * std::numbers::pi * j2 / static_cast<double>(n);
-        chirp[j] = cplx(std::cos(ang), std::sin(ang));
+void bluestein(std::vector<cplx>& x, const Plan& p) {
+    const std::size_t n = x.size(), m = p.kernel.size();
+    std::vector<cplx> a(m);
+    for (std::size_t j = 0; j < n; ++j) a[j] = x[j] * p.chirp[j];
+    radix2(a, p.tw);
+    for (std::size_t k = 0; k < m; ++k) a[k] *= p.kernel[k];
+    radix2(a, p.back);
+    for (std::size_t k = 0; k < n; ++k) x[k] = a[k] * p.chirp[k] / static_cast<double>(m);
+}
+
+/// max − min of the real part and of the imaginary part of x.
+std::pair<double, double> rangesOf(const std::vector<cplx>& x) {
+    double rmin = INFINITY, rmax = -INFINITY, imin = INFINITY, imax = -INFINITY;
+    for (const auto& v : x) {
+        rmin = std::min(rmin, v.real());
+        rmax = std::max(rmax, v.real());
+        imin = std::min(imin, v.imag());
+        imax = std::max(imax, v.imag());
     }
-    std::vector<cplx> a(m), b(m);
-    for (std::size_t j = 0; j < n; ++j) a[j] = x[j] * chirp[j];
-    b[0] = std::conj(chirp[0]);
-    for (std::size_t j = 1; j < n; ++j) b[j] = b[m - j] = std::conj(chirp[j]);
-    radix2(a, -1);
-    radix2(b, -1);
-    for (std::size_t k = 0; k < m; ++k) a[k] *= b[k];
-    radix2(a, +1);
-    for (std::size_t k = 0; k < n; ++k) x[k] = a[k] * chirp[k] / static_cast<double>(m);
+    return {rmax - rmin, imax - imin};
 }
 
 /// Largest (max − min) over windows of w samples (monotonic deques, O(N)).
@@ -111,11 +174,11 @@ double swingOver(const std::vector<double>& p, std::size_t w) {
 
 void fourierTransform(std::vector<cplx>& x, bool inverse) {
     if (x.size() <= 1) return;
-    const int sign = inverse ? +1 : -1;
-    if (isPowerOfTwo(x.size())) {
-        radix2(x, sign);
+    const Plan& p = planFor(x.size(), inverse ? +1 : -1);
+    if (p.chirp.empty()) {
+        radix2(x, p.tw);
     } else {
-        bluestein(x, sign);
+        bluestein(x, p);
     }
     if (inverse) {
         for (auto& v : x) v /= static_cast<double>(x.size());
@@ -180,6 +243,11 @@ GridMetrics gridMetrics(const std::vector<double>& p, double dt, const GridMetri
         }
         m.dominant_period = 1.0 / ((static_cast<double>(kpeak) + delta) * df);
     }
+    // The band-limited and slow signals: each selects |f| ranges, so its spectrum is Hermitian
+    // and its inverse real. Two of them go through one inverse transform as Y1 + i·Y2, whose
+    // inverse is y1 + i·y2 (half the transforms of a transient report).
+    std::vector<std::vector<cplx>> parts;
+    std::vector<double*> swings;
     for (std::size_t b = 0; b < o.band_edges.size(); ++b) {
         BandShare s;
         s.lo = o.band_edges[b];
@@ -195,27 +263,28 @@ GridMetrics gridMetrics(const std::vector<double>& p, double dt, const GridMetri
             }
         }
         s.share = total > 0 ? e / total : 0.0;
-        fourierTransform(band, true);
-        double bmin = INFINITY, bmax = -INFINITY;
-        for (const auto& v : band) {
-            bmin = std::min(bmin, v.real());
-            bmax = std::max(bmax, v.real());
-        }
-        s.swing = bmax - bmin;
         m.bands.push_back(s);
+        parts.push_back(std::move(band));
     }
+    for (BandShare& b : m.bands) swings.push_back(&b.swing);
     if (o.envelope_cutoff > 0.0) {
         std::vector<cplx> slow(n, 0.0);
         for (std::size_t k = 1; k < n; ++k) {
             if (freq(k) < o.envelope_cutoff) slow[k] = X[k];
         }
-        fourierTransform(slow, true);
-        double smin = INFINITY, smax = -INFINITY;
-        for (const auto& v : slow) {
-            smin = std::min(smin, v.real());
-            smax = std::max(smax, v.real());
+        parts.push_back(std::move(slow));
+        swings.push_back(&m.envelope_swing);
+    }
+    for (std::size_t i = 0; i < parts.size(); i += 2) {
+        std::vector<cplx>& z = parts[i];
+        if (i + 1 < parts.size()) {
+            const std::vector<cplx>& y = parts[i + 1];
+            for (std::size_t k = 0; k < n; ++k) z[k] += cplx(-y[k].imag(), y[k].real());
         }
-        m.envelope_swing = smax - smin;
+        fourierTransform(z, true);
+        const auto [re, im] = rangesOf(z);
+        *swings[i] = re;
+        if (i + 1 < parts.size()) *swings[i + 1] = im;
     }
     return m;
 }

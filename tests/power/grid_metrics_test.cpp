@@ -78,6 +78,55 @@ TEST(power_GridMetrics, SquareWaveMatchesItsAnalyticValues) {
     EXPECT_NEAR(gridMetrics(p, dt, o).max_ramp_up, A / 1.0, 0.01 * A);
 }
 
+TEST(power_GridMetrics, EachBandAndTheEnvelopeGetTheirOwnToneExactly) {
+    // A tone in each part: 0.02 Hz (below the 0.1 Hz envelope cutoff), 0.5 Hz (0.1–2 Hz),
+    // 3 Hz (2–4 Hz) and 5 Hz (4 Hz–Nyquist), cosines sampled at their peaks and troughs
+    // (dt = 0.05 s: 1,000, 40, 6.67 and 4 samples a period), whole periods in the record.
+    // Each band-limited signal is its own tone, so its swing is twice its amplitude and its
+    // share its amplitude² over the sum. The inverse transforms go two at a time (one as the
+    // real, one as the imaginary part): a mix-up of the pair, or a pair left out, shows here.
+    const double dt = 0.05;
+    const double amp[4] = {4e6, 1e6, 0.5e6, 0.25e6}, freq[4] = {0.02, 0.5, 3.0, 5.0};
+    for (std::size_t n : {3000u, 4000u}) {  // 150 s and 200 s; neither a power of two
+        std::vector<double> p(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const double t = static_cast<double>(i) * dt;
+            p[i] = 10e6;
+            for (int j = 0; j < 4; ++j) p[i] += amp[j] * std::cos(2 * kPi * freq[j] * t);
+        }
+        double var = 0;
+        for (double a : amp) var += a * a;
+        for (bool three_bands : {false, true}) {
+            GridMetricsOptions o;
+            o.envelope_cutoff = 0.1;
+            o.band_edges =
+                three_bands ? std::vector<double>{0.1, 2.0, 4.0} : std::vector<double>{0.1, 2.0};
+            const GridMetrics m = gridMetrics(p, dt, o);
+            ASSERT_EQ(m.bands.size(), three_bands ? 3u : 2u);
+            EXPECT_NEAR(m.envelope_swing, 2 * amp[0], 1e-9 * amp[0]) << n;
+            EXPECT_NEAR(m.bands[0].swing, 2 * amp[1], 1e-9 * amp[1]) << n;
+            EXPECT_NEAR(m.bands[0].share, amp[1] * amp[1] / var, 1e-12) << n;
+            if (three_bands) {
+                // 3 Hz at 0.05 s: 6.67 samples a period, but every tenth sample (0.5 s, an
+                // odd number of half periods) is a trough, so the sampled swing is 2A.
+                EXPECT_NEAR(m.bands[1].swing, 2 * amp[2], 1e-9 * amp[2]) << n;
+                EXPECT_NEAR(m.bands[2].swing, 2 * amp[3], 1e-9 * amp[3]) << n;
+                EXPECT_NEAR(m.bands[2].share, amp[3] * amp[3] / var, 1e-12) << n;
+            } else {
+                // 3 and 5 Hz together: both peak at t = 0 (A₂ + A₃) and their sum's trough,
+                // sampled, is found by brute force.
+                double lo = INFINITY;
+                for (std::size_t i = 0; i < n; ++i) {
+                    const double t = static_cast<double>(i) * dt;
+                    lo = std::min(lo, amp[2] * std::cos(2 * kPi * freq[2] * t) +
+                                          amp[3] * std::cos(2 * kPi * freq[3] * t));
+                }
+                EXPECT_NEAR(m.bands[1].swing, amp[2] + amp[3] - lo, 1e-9 * amp[2]) << n;
+            }
+        }
+    }
+}
+
 TEST(power_GridMetrics, LimitsPassAndFail) {
     const double A = 3.84e6, dt = 0.01;
     const auto p = square(5e6, A, 2.0, dt, 10);
