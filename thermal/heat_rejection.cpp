@@ -293,11 +293,15 @@ DryCooler::AirInlet DryCooler::airInlet(const Inputs& in, const Fixed& x, double
 
 DryCooler::Outputs DryCooler::trial(const Inputs& in, const Fixed& x, const AirInlet& ai, double f,
                                     double pads) const {
+    return trialWith(in, x, ai, f, pads, coilAt(x, ai, in.inlet_temp, f));
+}
+
+DryCooler::Outputs DryCooler::trialWith(const Inputs& in, const Fixed& x, const AirInlet& ai,
+                                        double f, double pads, const Coil& coil) const {
     Outputs o;
     o.adiabatic_fraction = pads;
     o.air_inlet_temp = ai.T;
     o.air_fraction = f;
-    const Coil coil = coilAt(x, ai, in.inlet_temp, f);
     const double mdot_a = coil.air_mass_flow, C_a = mdot_a * ai.cp;
     o.air_mass_flow = mdot_a;
     o.effectiveness = coil.effectiveness;
@@ -378,21 +382,27 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
     const double per_K = 1.0 / x.C_w;
     // Dry at full fans: compared by its heat (the outlet below the setpoint exactly when more
     // than Q* is rejected), and evaluated in full only where it is the answer.
-    const double Q_dry_full = coilAt(x, dry, in.inlet_temp, f_max).heat_rejected;
+    const Coil full = coilAt(x, dry, in.inlet_temp, f_max);
+    const double Q_dry_full = full.heat_rejected;
     if (Q_dry_full > Q_set) {
         // Dry operation meets the setpoint: fans modulate, pads stay dry (water first saved).
         // g(0) = Q_set/C_w: no air, no heat (coilAt's heat at f = 0 is exactly 0).
+        double last_v = -1.0;
+        Coil last;
         const double s = solveFractionNewton(
             [&](double v) {
-                const Coil c = coilAt(x, dry, in.inlet_temp, f_max * v);
-                return std::pair{(Q_set - c.heat_rejected) * per_K, -c.slope * f_max * per_K};
+                last_v = v;
+                last = coilAt(x, dry, in.inlet_temp, f_max * v);
+                return std::pair{(Q_set - last.heat_rejected) * per_K, -last.slope * f_max * per_K};
             },
             Q_set * per_K, (Q_set - Q_dry_full) * per_K);
+        // A search that ends on a trial (rather than on a step too small to try) has its coil.
+        if (s == last_v) return trialWith(in, x, dry, f_max * s, 0.0, last);
         return trial(in, x, dry, f_max * s, 0.0);
     }
-    const Outputs dry_full = trial(in, x, dry, f_max, 0.0);
     if (allowed <= 0.0) {
         // Air no colder than the water: bypass instead of heating the water.
+        const Outputs dry_full = trialWith(in, x, dry, f_max, 0.0, full);
         return dry_full.heat_rejected > 0.0 ? dry_full : trial(in, x, dry, 0.0, 0.0);
     }
     // Fans at full speed and still short: wet the pads, as little as meets the setpoint.
@@ -400,16 +410,21 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
     if (wet_full.outlet_temp >= in.setpoint) {
         return wet_full.heat_rejected > 0.0 ? wet_full : trial(in, x, dry, 0.0, 0.0);
     }
-    // No pads (v = 0) is the dry run at full fans, found above.
+    // No pads (v = 0) is the dry run at full fans, found above. The search ends on a trial it
+    // has made (see solveFraction), whose air and coil the outputs reuse.
+    double last_v = -1.0;
+    AirInlet last_air;
+    Coil last_coil;
     const double s = solveFraction(
         [&](double v) {
-            const double Q =
-                v == 0.0
-                    ? dry_full.heat_rejected
-                    : coilAt(x, airInlet(in, x, allowed * v), in.inlet_temp, f_max).heat_rejected;
-            return (Q_set - Q) * per_K;
+            if (v == 0.0) return (Q_set - Q_dry_full) * per_K;
+            last_v = v;
+            last_air = airInlet(in, x, allowed * v);
+            last_coil = coilAt(x, last_air, in.inlet_temp, f_max);
+            return (Q_set - last_coil.heat_rejected) * per_K;
         },
         (Q_set - wet_full.heat_rejected) * per_K);
+    if (s == last_v) return trialWith(in, x, last_air, f_max, allowed * s, last_coil);
     return trial(in, x, airInlet(in, x, allowed * s), f_max, allowed * s);
 }
 

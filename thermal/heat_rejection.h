@@ -195,6 +195,9 @@ private:
         double slope = 0.0;          // [W] ∂heat_rejected/∂f (0 where the freeze cap holds)
     };
     Coil coilAt(const Fixed& x, const AirInlet& a, double inlet_temp, double f) const;
+    /// trial() given coilAt(x, a, in.inlet_temp, f), computed by a search already.
+    Outputs trialWith(const Inputs& in, const Fixed& x, const AirInlet& a, double f, double pads,
+                      const Coil& coil) const;
 
     DryCoolerSpec spec_;
     int units_;
