@@ -108,7 +108,17 @@ void checkWaterSide(std::string_view where, const Coolant& c, double T_in, doubl
 
 }  // namespace
 
-double checkAmbient(const AmbientAir& a, std::string_view where) {
+namespace {
+/// The wet-bulb line of the ambient air (the wet bulb capped at the dry bulb, as the weather
+/// checks allow it 0.05 K above): its humidity ratio at the dry bulb is the ambient one, and
+/// pads move the air along it.
+psychro::WetBulbLine ambientLine(const AmbientAir& a) {
+    return psychro::WetBulbLine(std::min(a.wet_bulb, a.dry_bulb), a.pressure);
+}
+
+/// checkAmbient(), with the ambient wet-bulb line it computed the humidity ratio on.
+std::pair<psychro::WetBulbLine, double> checkedAmbient(const AmbientAir& a,
+                                                       std::string_view where) {
     const bool ok = a.dry_bulb >= units::celsiusToKelvin(-50.0) &&
                     a.dry_bulb <= units::celsiusToKelvin(60.0) &&
                     a.wet_bulb >= units::celsiusToKelvin(-50.0) &&
@@ -121,19 +131,24 @@ double checkAmbient(const AmbientAir& a, std::string_view where) {
     }
     // The psychrometric equation gives W < 0 when the wet bulb lies below that of perfectly
     // dry air at this dry bulb: no such air exists.
-    const double W = ambientHumidityRatio(a);
+    const psychro::WetBulbLine line = ambientLine(a);
+    const double W = line.humidityRatio(a.dry_bulb);
     if (W < 0.0) {
         throw InputError(fmt::format(
             "{}: ambient wet bulb {:.2f} °C is below the wet bulb of dry air at {:.2f} °C dry "
             "bulb and {:.0f} Pa (humidity ratio would be negative); check the weather data",
             where, celsius(a.wet_bulb), celsius(a.dry_bulb), a.pressure));
     }
-    return W;
+    return {line, W};
+}
+}  // namespace
+
+double checkAmbient(const AmbientAir& a, std::string_view where) {
+    return checkedAmbient(a, where).second;
 }
 
 double ambientHumidityRatio(const AmbientAir& a) {
-    return psychro::humidityRatioFromWetBulb(a.dry_bulb, std::min(a.wet_bulb, a.dry_bulb),
-                                             a.pressure);
+    return ambientLine(a).humidityRatio(a.dry_bulb);
 }
 
 FanState stageFans(const FanStaging& s, double f) {
@@ -264,8 +279,10 @@ double DryCooler::padsAllowed(double dry_bulb) const {
     return std::clamp((dry_bulb - spec_.switch_over_temp) / spec_.switch_band + 0.5, 0.0, 1.0);
 }
 
-DryCooler::Fixed DryCooler::fixedParts(const Inputs& in, double W_db) const {
+DryCooler::Fixed DryCooler::fixedParts(const Inputs& in, const psychro::WetBulbLine& line,
+                                       double W_db) const {
     Fixed x;
+    x.line = line;
     x.W_db = W_db;
     x.mdot_w = coolant_.massFlow(in.flow);
     x.C_w = x.mdot_w * coolant_.specificHeat(in.inlet_temp);
@@ -284,7 +301,9 @@ DryCooler::AirInlet DryCooler::airInlet(const Inputs& in, const Fixed& x, double
     AirInlet ai{a.dry_bulb, x.W_db};
     if (pads > 0.0 && a.wet_bulb < a.dry_bulb) {
         ai.T = a.dry_bulb - pads * spec_.saturation_effectiveness * (a.dry_bulb - a.wet_bulb);
-        ai.W = psychro::humidityRatioFromWetBulb(ai.T, std::min(a.wet_bulb, ai.T), a.pressure);
+        const double T_wb = std::min(a.wet_bulb, ai.T);
+        ai.W = T_wb == x.line.wetBulb() ? x.line.humidityRatio(ai.T)
+                                        : psychro::humidityRatioFromWetBulb(ai.T, T_wb, a.pressure);
     }
     ai.v = psychro::moistAirSpecificVolume(ai.T, ai.W, a.pressure);
     ai.cp = cpMoist(ai.W);
@@ -360,14 +379,15 @@ DryCooler::Coil DryCooler::coilAt(const Fixed& x, const AirInlet& ai, double inl
 }
 
 DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f, double pads) const {
-    const Fixed x = fixedParts(in, ambientHumidityRatio(in.air));
+    const psychro::WetBulbLine line = ambientLine(in.air);
+    const Fixed x = fixedParts(in, line, line.humidityRatio(in.air.dry_bulb));
     return trial(in, x, airInlet(in, x, pads), f, pads);
 }
 
 DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
-    const double W_db = checkAmbient(in.air, where_);
+    const auto [line, W_db] = checkedAmbient(in.air, where_);
     checkWaterSide(where_, coolant_, in.inlet_temp, in.flow, in.setpoint);
-    const Fixed x = fixedParts(in, W_db);
+    const Fixed x = fixedParts(in, line, W_db);
     const AirInlet dry = airInlet(in, x, 0.0);
     if (in.inlet_temp <= in.setpoint || in.flow <= 0.0) return trial(in, x, dry, 0.0, 0.0);
     // The fans modulate up to the operator's limit (1 = rated speed); the pads come in at it.

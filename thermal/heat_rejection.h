@@ -66,6 +66,7 @@
 
 #include "core/component.h"
 #include "core/json.h"
+#include "core/weather/psychrometrics.h"
 #include "thermal/coolant.h"
 #include "thermal/heat_exchanger.h"
 
@@ -166,12 +167,13 @@ private:
     /// evaluateAt() uses, so that every trial is evaluateAt()'s result bit for bit (the annual
     /// figures are sensitive to round-off through the integrator's step choices).
     struct Fixed {
-        double W_db = 0.0;      // [kg/kg] ambient humidity ratio
-        double mdot_w = 0.0;    // [kg/s] water
-        double C_w = 0.0;       // [W/K] water capacity rate
-        double hA_w = 0.0;      // [W/K] water-side film conductance (with water flowing)
-        double h_in = 0.0;      // [J/kg] inlet enthalpy (with water flowing)
-        double dh_frost = 0.0;  // [J/kg] inlet enthalpy above the table's lowest temperature
+        psychro::WetBulbLine line;  // the ambient air's wet bulb, along which the pads cool it
+        double W_db = 0.0;          // [kg/kg] ambient humidity ratio
+        double mdot_w = 0.0;        // [kg/s] water
+        double C_w = 0.0;           // [W/K] water capacity rate
+        double hA_w = 0.0;          // [W/K] water-side film conductance (with water flowing)
+        double h_in = 0.0;          // [J/kg] inlet enthalpy (with water flowing)
+        double dh_frost = 0.0;      // [J/kg] inlet enthalpy above the table's lowest temperature
     };
     /// The air entering the coil at pad wetting `pads`.
     struct AirInlet {
@@ -180,8 +182,8 @@ private:
         double v = 0.0;   // [m³/kg dry air]
         double cp = 0.0;  // [J/(kg_da K)]
     };
-    /// `W_db` [kg/kg]: the ambient humidity ratio (checkAmbient's).
-    Fixed fixedParts(const Inputs& in, double W_db) const;
+    /// `W_db` [kg/kg]: the ambient humidity ratio (checkAmbient's), on `line`.
+    Fixed fixedParts(const Inputs& in, const psychro::WetBulbLine& line, double W_db) const;
     AirInlet airInlet(const Inputs& in, const Fixed& x, double pads) const;
     Outputs trial(const Inputs& in, const Fixed& x, const AirInlet& a, double f, double pads) const;
     /// The coil at air-flow fraction f: what trial() builds its outputs on, and all the fan

@@ -264,11 +264,19 @@ double dewPointFromRelativeHumidity(double T_db, double rh) {
     return std::min(T_db, dewPointFromVapourPressure(std::min(rh, 1.0) * saturationPressure(T_db)));
 }
 
+WetBulbLine::WetBulbLine(double T_wb, double p) : T_wb_(T_wb) {
+    checkTemperature(T_wb, "wet-bulb temperature");
+    W_s_star_ = humidityRatioFromVapourPressure(saturationPressure(T_wb), p);
+}
+
+double WetBulbLine::humidityRatio(double T_db) const {
+    checkTemperature(T_db, "dry-bulb temperature");
+    return psychrometricEquation(kelvinToCelsius(T_db), kelvinToCelsius(T_wb_), W_s_star_);
+}
+
 double humidityRatioFromWetBulb(double T_db, double T_wb, double p) {
     checkTemperature(T_db, "dry-bulb temperature");
-    checkTemperature(T_wb, "wet-bulb temperature");
-    const double W_s_star = humidityRatioFromVapourPressure(saturationPressure(T_wb), p);
-    return psychrometricEquation(kelvinToCelsius(T_db), kelvinToCelsius(T_wb), W_s_star);
+    return WetBulbLine(T_wb, p).humidityRatio(T_db);
 }
 
 double wetBulbFromHumidityRatio(double T_db, double W, double p) {

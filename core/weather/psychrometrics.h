@@ -41,6 +41,8 @@
 // are treated as saturated), humidity ratio ≥ 0 with a vapour pressure below the total
 // pressure, dew point no more than 0.5 K above the dry bulb (a larger gap is inconsistent
 // data; a smaller one is rounding and is clamped to the dry bulb).
+#include <limits>
+
 namespace dctwin::psychro {
 
 /// Saturation pressure of water vapour over liquid water, ASHRAE eq. 6.   [K] → [Pa]
@@ -65,6 +67,21 @@ double dewPointFromRelativeHumidity(double T_db, double rh);  // [K], [-] → [K
 /// The psychrometric equation (eq. 33 at or above 0 °C wet bulb, eq. 35 below): the humidity
 /// ratio of air whose thermodynamic wet bulb is T_wb.          [K], [K], [Pa] → [kg/kg]
 double humidityRatioFromWetBulb(double T_db, double T_wb, double p);
+/// The air states of one wet bulb T_wb at pressure p: evaporative cooling (pads, sprays) moves
+/// air along this line. humidityRatio(T_db) is humidityRatioFromWetBulb(T_db, T_wb, p) bit for
+/// bit, with the saturation term W_s*(T_wb) computed once for all the dry bulbs asked (a dry
+/// cooler's pad search asks ~8 per evaluation).
+class WetBulbLine {
+public:
+    WetBulbLine() = default;  // no line: wetBulb() is NaN
+    WetBulbLine(double T_wb, double p);
+    double wetBulb() const { return T_wb_; }  // [K]
+    double humidityRatio(double T_db) const;  // [K] → [kg/kg]
+
+private:
+    double T_wb_ = std::numeric_limits<double>::quiet_NaN();
+    double W_s_star_ = 0.0;  // [kg/kg] saturated at T_wb
+};
 /// Thermodynamic wet bulb: the root of humidityRatioFromWetBulb(T_db, T_wb, p) = W.
 double wetBulbFromHumidityRatio(double T_db, double W, double p);      // → [K]
 double wetBulbFromDewPoint(double T_db, double T_dp, double p);        // → [K]

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <tuple>
 
 #include "core/errors.h"
 #include "core/units.h"
@@ -89,6 +90,30 @@ TEST(Psychrometrics, WetBulbMatchesPublishedPoints) {
     // Lower pressure, same dry bulb and dew point: more evaporation per kg, lower wet bulb.
     const double T30 = celsiusToKelvin(30.0), Tdp = celsiusToKelvin(15.0);
     EXPECT_LT(wetBulbFromDewPoint(T30, Tdp, 80000.0), wetBulbFromDewPoint(T30, Tdp, kAtm));
+}
+
+TEST(Psychrometrics, AWetBulbLineHoldsItsWetBulbAndMatchesTheEquationBitForBit) {
+    // Evaporative pads move air along one wet bulb: every state on the line has that wet bulb
+    // ([CB] Example 14-4's 15 °C line through 25 °C / ω = 0.00653, and a frost-side line at
+    // 500 m, [PL]: -5 °C through -1 °C / 0.00120400), and the line's humidity ratio is the
+    // psychrometric equation's, bit for bit (the dry cooler relies on it for its results).
+    const WetBulbLine line(celsiusToKelvin(15.0), kAtm);
+    EXPECT_NEAR(line.humidityRatio(celsiusToKelvin(25.0)), 0.00653, 5e-5);
+    const WetBulbLine frost(celsiusToKelvin(-5.0), 95461.0);
+    EXPECT_NEAR(frost.humidityRatio(celsiusToKelvin(-1.0)), 0.00120400, 2e-6);
+    // Up to 20 K above the 15 °C wet bulb; the -5 °C line meets dry air ~7.5 K above it.
+    for (const auto& [l, p, top] :
+         {std::tuple{line, kAtm, 20.0}, std::tuple{frost, 95461.0, 6.0}}) {
+        for (double dT : {0.0, 0.5, 3.0, 0.5 * top, top}) {
+            const double T = l.wetBulb() + dT;
+            const double W = l.humidityRatio(T);
+            EXPECT_EQ(W, humidityRatioFromWetBulb(T, l.wetBulb(), p)) << dT;
+            EXPECT_NEAR(wetBulbFromHumidityRatio(T, W, p), l.wetBulb(), 1e-6) << dT;
+        }
+    }
+    EXPECT_TRUE(std::isnan(WetBulbLine().wetBulb()));
+    EXPECT_THROW(WetBulbLine(celsiusToKelvin(-120.0), kAtm), InputError);
+    EXPECT_THROW(line.humidityRatio(celsiusToKelvin(250.0)), InputError);
 }
 
 TEST(Psychrometrics, RoundTripsAreConsistent) {
