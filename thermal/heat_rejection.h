@@ -155,6 +155,9 @@ public:
     Outputs evaluateAt(const Inputs& in, double f, double pads) const;
     /// Largest pad wetting fraction the switch-over allows at this dry bulb (0 without pads).
     double padsAllowed(double dry_bulb) const;
+    /// ∂heat_rejected/∂pads of evaluateAt(in, f, pads) [W]: the slope the pad search steps on
+    /// (0 where the freeze cap holds or the pads cannot cool the air).
+    double padHeatSlope(const Inputs& in, double f, double pads) const;
     const DryCoolerSpec& spec() const { return spec_; }
     int units() const { return units_; }
     double designWaterFlow() const { return water_flow_design_; }  // [m³/s] bank
@@ -175,12 +178,16 @@ private:
         double h_in = 0.0;          // [J/kg] inlet enthalpy (with water flowing)
         double dh_frost = 0.0;      // [J/kg] inlet enthalpy above the table's lowest temperature
     };
-    /// The air entering the coil at pad wetting `pads`.
+    /// The air entering the coil at pad wetting `pads`, with the derivatives of its state in
+    /// `pads` along the wet-bulb line (0 where the pads cannot cool it).
     struct AirInlet {
-        double T = 0.0;   // [K]
-        double W = 0.0;   // [kg/kg]
-        double v = 0.0;   // [m³/kg dry air]
-        double cp = 0.0;  // [J/(kg_da K)]
+        double T = 0.0;    // [K]
+        double W = 0.0;    // [kg/kg]
+        double v = 0.0;    // [m³/kg dry air]
+        double cp = 0.0;   // [J/(kg_da K)]
+        double dT = 0.0;   // [K] ∂T/∂pads
+        double dv = 0.0;   // [m³/kg] ∂v/∂pads
+        double dcp = 0.0;  // [J/(kg_da K)] ∂cp/∂pads
     };
     /// `W_db` [kg/kg]: the ambient humidity ratio (checkAmbient's), on `line`.
     Fixed fixedParts(const Inputs& in, const psychro::WetBulbLine& line, double W_db) const;
@@ -195,8 +202,12 @@ private:
         double effectiveness = 0.0;  // [1]
         double heat_rejected = 0.0;  // [W] from the water, after the freeze cap
         double slope = 0.0;          // [W] ∂heat_rejected/∂f (0 where the freeze cap holds)
+        double pad_slope = 0.0;      // [W] ∂heat_rejected/∂pads at f (with `pad_slope` only)
     };
-    Coil coilAt(const Fixed& x, const AirInlet& a, double inlet_temp, double f) const;
+    /// With `pad_slope`, also the heat's derivative in the pad wetting (the pad search's Newton
+    /// steps), from the air inlet's derivatives; the other fields do not depend on it.
+    Coil coilAt(const Fixed& x, const AirInlet& a, double inlet_temp, double f,
+                bool pad_slope = false) const;
     /// trial() given coilAt(x, a, in.inlet_temp, f), computed by a search already.
     Outputs trialWith(const Inputs& in, const Fixed& x, const AirInlet& a, double f, double pads,
                       const Coil& coil) const;

@@ -274,6 +274,14 @@ double WetBulbLine::humidityRatio(double T_db) const {
     return psychrometricEquation(kelvinToCelsius(T_db), kelvinToCelsius(T_wb_), W_s_star_);
 }
 
+double WetBulbLine::humidityRatioSlope(double T_db, double W) const {
+    // W = (a − 1.006·(t − t*))/D, D = b + 1.86·t − c·t*: dW/dt = (−1.006 − 1.86·W)/D.
+    const double t = kelvinToCelsius(T_db), t_wb = kelvinToCelsius(T_wb_);
+    const double D =
+        t_wb >= 0.0 ? 2501.0 + 1.86 * t - 4.186 * t_wb : 2830.0 + 1.86 * t - 2.1 * t_wb;
+    return -(1.006 + 1.86 * W) / D;
+}
+
 double humidityRatioFromWetBulb(double T_db, double T_wb, double p) {
     checkTemperature(T_db, "dry-bulb temperature");
     return WetBulbLine(T_wb, p).humidityRatio(T_db);
@@ -314,6 +322,10 @@ double moistAirSpecificVolume(double T_db, double W, double p) {
     checkHumidityRatio(W);
     checkPressure(p);
     return kRDryAir * T_db * (1.0 + W / kMolarMassRatio) / p;
+}
+
+double moistAirSpecificVolumeSlope(double T_db, double W, double p, double dW_dT) {
+    return kRDryAir * ((1.0 + W / kMolarMassRatio) + T_db * dW_dT / kMolarMassRatio) / p;
 }
 
 double moistAirDensity(double T_db, double W, double p) {

@@ -77,6 +77,9 @@ public:
     WetBulbLine(double T_wb, double p);
     double wetBulb() const { return T_wb_; }  // [K]
     double humidityRatio(double T_db) const;  // [K] → [kg/kg]
+    /// dW/dT_db along the line at (T_db, W = humidityRatio(T_db)): −(1.006 + 1.86·W)/D with D
+    /// the psychrometric equation's denominator (eq. 33 or 35).          [K], [kg/kg] → [1/K]
+    double humidityRatioSlope(double T_db, double W) const;
 
 private:
     double T_wb_ = std::numeric_limits<double>::quiet_NaN();
@@ -89,7 +92,10 @@ double wetBulbFromRelativeHumidity(double T_db, double rh, double p);  // → [K
 
 double moistAirEnthalpy(double T_db, double W);                  // [J/kg dry air], eq. 30
 double moistAirSpecificVolume(double T_db, double W, double p);  // [m³/kg dry air], eq. 26
-double moistAirDensity(double T_db, double W, double p);         // [kg/m³ moist air], eq. 11
+/// d(moistAirSpecificVolume)/dT_db for air whose humidity ratio changes with T_db at dW_dT
+/// (along a wet-bulb line, WetBulbLine::humidityRatioSlope).             → [m³/(kg dry air·K)]
+double moistAirSpecificVolumeSlope(double T_db, double W, double p, double dW_dT);
+double moistAirDensity(double T_db, double W, double p);  // [kg/m³ moist air], eq. 11
 /// Latent heat of vaporisation of water at T (see header comment).      [K] → [J/kg]
 double latentHeatOfVaporisation(double T);
 

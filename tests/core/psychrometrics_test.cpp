@@ -109,6 +109,17 @@ TEST(Psychrometrics, AWetBulbLineHoldsItsWetBulbAndMatchesTheEquationBitForBit) 
             const double W = l.humidityRatio(T);
             EXPECT_EQ(W, humidityRatioFromWetBulb(T, l.wetBulb(), p)) << dT;
             EXPECT_NEAR(wetBulbFromHumidityRatio(T, W, p), l.wetBulb(), 1e-6) << dT;
+            // Slopes along the line (the dry cooler's pad search steps on them), against
+            // central differences.
+            const double h = 1e-4;
+            const double dW = (l.humidityRatio(T + h) - l.humidityRatio(T - h)) / (2 * h);
+            EXPECT_NEAR(l.humidityRatioSlope(T, W), dW, 1e-7 * std::abs(dW)) << dT;
+            const double dv = (moistAirSpecificVolume(T + h, l.humidityRatio(T + h), p) -
+                               moistAirSpecificVolume(T - h, l.humidityRatio(T - h), p)) /
+                              (2 * h);
+            EXPECT_NEAR(moistAirSpecificVolumeSlope(T, W, p, l.humidityRatioSlope(T, W)), dv,
+                        1e-7 * std::abs(dv))
+                << dT;
         }
     }
     EXPECT_TRUE(std::isnan(WetBulbLine().wetBulb()));

@@ -159,10 +159,12 @@ TEST(Campus, OneNamedHallReportsWhatTheSiteReports) {
     // steps differ), and the hall's are the campus's less the fabric and the air side. At the
     // annual default rel_tol 5e-4 two runs whose steps differ scatter by ~3e-3 in water (the
     // pads run a few hours; measured over 13 runs perturbed at round-off, docs/decisions.md
-    // "Annual results at the integrator's tolerance"); at 5e-5 the four figures agree within
-    // 5e-5 / 5e-5 / 9e-5 / 3.4e-4 (measured), inside the 1e-3 band.
+    // "Annual results at the integrator's tolerance"), and at 5e-5 still by ~1e-3 (4.9e-4 and
+    // 1.2e-3 for two builds whose pad searches stop at different round-off). At 5e-6 the four
+    // figures agree within 6e-7 / 1.2e-6 / 2.9e-5 / 8.6e-5 (measured, both builds), inside
+    // the 5e-4 band.
     Json study = annualStudy("07-10", 2, 600);
-    study["rel_tol"] = 5e-5;
+    study["rel_tol"] = 5e-6;
     const RunOutcome site = run(reference({{"study", study}}));
     const RunOutcome hall = run(
         reference({{"study", study}, {"halls", Json::array({{{"name", "main"}, {"racks", 64}}})}}));
@@ -172,7 +174,7 @@ TEST(Campus, OneNamedHallReportsWhatTheSiteReports) {
          {"it_energy_MWh", "facility_energy_MWh", "cooling_energy_MWh", "water_m3"}) {
         std::printf("%s: hall %.6g, site %.6g (%.1e)\n", k, metric(h, k), metric(s, k),
                     metric(h, k) / metric(s, k) - 1.0);
-        EXPECT_NEAR(metric(h, k), metric(s, k), 1e-3 * metric(s, k)) << k;
+        EXPECT_NEAR(metric(h, k), metric(s, k), 5e-4 * metric(s, k)) << k;
     }
     EXPECT_NEAR(metric(h, "hall_main_cooling_energy_MWh") + metric(h, "air_side_energy_MWh"),
                 metric(h, "cooling_energy_MWh"), 1e-4 * metric(h, "cooling_energy_MWh"));

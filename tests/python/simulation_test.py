@@ -198,11 +198,20 @@ class OtherControls(unittest.TestCase):
         self.assertLess(warm["cooling/heat_rejection_fan_power"],
                         base["cooling/heat_rejection_fan_power"])
         self.assertLessEqual(warm["water/spray_rate"], base["water/spray_rate"])
-        # Colder, in the afternoon (30 °C, fans at their limit): the plant reports the miss.
-        _, cold, _ = self.run_hour(fws_supply_temp_C=29.0)
-        self.assertGreater(cold["cooling/setpoint_unmet"], 0.0)
+        # Colder than the afternoon air allows (30 °C dry bulb: fans at their limit, pads fully
+        # wet, the supply reaches 25.8 °C): the plant reports the miss. (29 °C, asked before,
+        # is within reach with the pads part wet; the test passed on a 1.7e-13 K round-off
+        # residue of the pad search.) The supply pipe between plant and hall, at the end of
+        # the hour, reads ~0.1 K above the plant's outlet.
+        _, cold, _ = self.run_hour(fws_supply_temp_C=25.0)
+        self.assertGreater(cold["cooling/setpoint_unmet"], 0.5)
         self.assertAlmostEqual(cold["cooling/fws_supply_temp"] - cold["cooling/setpoint_unmet"],
-                               kelvin(29.0), delta=0.05)
+                               kelvin(25.0), delta=0.15)
+        _, colder, _ = self.run_hour(fws_supply_temp_C=24.0)
+        self.assertAlmostEqual(colder["cooling/fws_supply_temp"], cold["cooling/fws_supply_temp"],
+                               delta=1e-6)  # flat out either way
+        self.assertAlmostEqual(colder["cooling/setpoint_unmet"],
+                               cold["cooling/setpoint_unmet"] + 1.0, delta=1e-6)
 
     def test_fewer_heat_rejection_units_work_harder(self):
         day = common.reference(kind="annual", start="07-15", days=1, output_interval_s=600)

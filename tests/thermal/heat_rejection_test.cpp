@@ -363,6 +363,54 @@ TEST(DryCooler, AdiabaticPadsSaveWaterFirstAndAreAdiabatic) {
     EXPECT_EQ(dc.evaluate(in).spray_water_rate, 0.0);
 }
 
+TEST(DryCooler, PadSearchStepsOnTheExactSlopeAndMeetsTheSetpointToRoundOff) {
+    // The pad search (Newton along the ambient wet bulb) needs ∂Q/∂pads: the air inlet's
+    // temperature, specific volume and heat capacity all move with the pads. Checked against
+    // central differences of evaluateAt over dry and humid air, air or water the smaller
+    // stream, with and without the fans at full speed; then the search: wherever the pads
+    // modulate, the outlet is the setpoint within 1e-9 K (as the fan search).
+    const DryCooler dc(DryCoolerSpec::fromCatalog("generic_adiabatic_dry_cooler_1MW"), 2);
+    int checked = 0;
+    for (const auto& [db, wb] :
+         {std::pair{40.0, 18.0}, std::pair{35.0, 27.0}, std::pair{45.0, 24.0}}) {
+        const AmbientAir air{celsiusToKelvin(db), celsiusToKelvin(wb), 101325.0};
+        for (double flow : {0.2, 1.0, 1.5}) {
+            DryCooler::Inputs in{celsiusToKelvin(50.0), flow * dc.designWaterFlow(),
+                                 celsiusToKelvin(40.0), air};
+            for (double f : {0.4, 1.0}) {
+                for (double pads : {0.1, 0.5, 0.9}) {
+                    const double h = 1e-6;
+                    const double fd = (dc.evaluateAt(in, f, pads + h).heat_rejected -
+                                       dc.evaluateAt(in, f, pads - h).heat_rejected) /
+                                      (2 * h);
+                    const double slope = dc.padHeatSlope(in, f, pads);
+                    EXPECT_NEAR(slope, fd, 1e-6 * std::abs(fd) + 1e-3)
+                        << db << "/" << wb << " °C, flow " << flow << ", f " << f << ", pads "
+                        << pads;
+                    ++checked;
+                }
+            }
+            // The controlled unit, at setpoints the pads serve (between dry and fully wet at
+            // full fans).
+            const double Q_dry = dc.evaluateAt(in, 1.0, 0.0).heat_rejected;
+            const double Q_wet = dc.evaluateAt(in, 1.0, dc.padsAllowed(air.dry_bulb)).heat_rejected;
+            ASSERT_GT(Q_wet, Q_dry);
+            for (double share : {0.1, 0.5, 0.9}) {
+                const double Q = Q_dry + share * (Q_wet - Q_dry);
+                const double dh = Q / dc.coolant().massFlow(in.flow);
+                in.setpoint =
+                    dc.coolant().temperatureFromEnthalpy(dc.coolant().enthalpy(in.inlet_temp) - dh);
+                const DryCooler::Outputs o = dc.evaluate(in);
+                EXPECT_GT(o.adiabatic_fraction, 0.0);
+                EXPECT_LT(o.adiabatic_fraction, dc.padsAllowed(air.dry_bulb));
+                EXPECT_NEAR(o.outlet_temp, in.setpoint, 1e-9)
+                    << db << "/" << wb << " °C, flow " << flow << ", share " << share;
+            }
+        }
+    }
+    EXPECT_EQ(checked, 54);
+}
+
 TEST(DryCooler, FanLimitCapsTheFansByTheAffinityLawAndThePadsTakeTheRest) {
     // An operator's cap at 60 % of rated fan speed: the fans draw at most 0.6³ = 21.6 % of
     // their full-speed power (fan law, domain-facts C2), and where full speed alone met the
