@@ -15,12 +15,15 @@ const double kSqrt3 = std::sqrt(3.0);
 
 double lineCurrent(double P, double V, double pf) { return P / (kSqrt3 * V * pf); }
 
-/// One set of `n` conductors (feeds, busways, breakers) sharing `P_out` [W].
-ChainFlows::StageFlow conductorStage(const ConductorSpec& c, int n, double P_out, double pf) {
+/// One set of `n` conductors (feeds, busways, breakers) sharing `P_out` [W]; R is
+/// c.resistance(), which the model computes once (the site's power balance asks for the chain
+/// ~4 times per evaluation).
+ChainFlows::StageFlow conductorStage(const ConductorSpec& c, double R, int n, double P_out,
+                                     double pf) {
     ChainFlows::StageFlow e;
     e.output_power = P_out;
     e.current = lineCurrent(P_out / n, c.voltage, pf);
-    e.loss = n * 3.0 * e.current * e.current * c.resistance();
+    e.loss = n * 3.0 * e.current * e.current * R;
     e.input_power = P_out + e.loss;
     e.loading = e.current / c.rating;
     return e;
@@ -94,6 +97,10 @@ ChainModel::ChainModel(ChainDesign design) : d_(std::move(design)) {
         !(d_.mv_power_factor > 0.5 && d_.mv_power_factor <= 1.0)) {
         throw ModelError("electrical chain: power factors must be in (0.5, 1]");
     }
+    r_feed_ = d_.rack_feed.resistance();
+    r_busway_ = d_.busway.resistance();
+    r_lv_ = d_.lv_breaker.resistance();
+    r_mv_ = d_.mv_feeder.resistance();
     dc_ = UpsLossCurve::fit(d_.ups.double_conversion_points);
     eco_ = UpsLossCurve::fit(d_.ups.eco_points);
 }
@@ -110,9 +117,9 @@ ChainFlows ChainModel::flows(double it_power, double cooling_power, double other
     const double pf = d_.power_factor;
     auto& st = r.stage;
     const auto& feed = st[ChainFlows::kRackFeed] =
-        conductorStage(d_.rack_feed, d_.rack_feeds, it_power, pf);
+        conductorStage(d_.rack_feed, r_feed_, d_.rack_feeds, it_power, pf);
     const auto& bus = st[ChainFlows::kBusway] =
-        conductorStage(d_.busway, d_.busways, feed.input_power, pf);
+        conductorStage(d_.busway, r_busway_, d_.busways, feed.input_power, pf);
 
     // UPS: its output carries the IT path and the UPS-backed share of cooling.
     const double cooling_ups = d_.cooling_on_ups_fraction * cooling_power;
@@ -127,7 +134,7 @@ ChainFlows ChainModel::flows(double it_power, double cooling_power, double other
     const double lv_load = std::clamp(ups_upstream, 0.0, 1.0) * ups.input_power +
                            std::max(0.0, ups_charge) + (cooling_power - cooling_ups) + other_power;
     const auto& lv = st[ChainFlows::kLvSwitchgear] =
-        conductorStage(d_.lv_breaker, d_.lv_breakers, lv_load, pf);
+        conductorStage(d_.lv_breaker, r_lv_, d_.lv_breakers, lv_load, pf);
 
     auto& tr = st[ChainFlows::kTransformer];
     tr.output_power = lv.input_power;
@@ -139,7 +146,7 @@ ChainFlows ChainModel::flows(double it_power, double cooling_power, double other
     tr.loading = xt;
 
     const auto& mv = st[ChainFlows::kMvFeeder] =
-        conductorStage(d_.mv_feeder, d_.mv_feeders, tr.input_power, d_.mv_power_factor);
+        conductorStage(d_.mv_feeder, r_mv_, d_.mv_feeders, tr.input_power, d_.mv_power_factor);
 
     r.facility_power = mv.input_power;
     r.ups_loss = ups.loss;

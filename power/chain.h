@@ -131,6 +131,7 @@ public:
 private:
     ChainDesign d_;
     UpsLossCurve dc_, eco_;
+    double r_feed_ = 0, r_busway_ = 0, r_lv_ = 0, r_mv_ = 0;  // [Ω] per conductor
 };
 
 // ---------------------------------------------------------------------------------------------
