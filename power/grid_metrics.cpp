@@ -74,11 +74,14 @@ struct Plan {
 };
 
 const Plan& planFor(std::size_t n, int sign) {
-    thread_local std::vector<Plan> plans;  // a few lengths at most (each channel's N)
+    // The forward and the inverse plan of one length: a transient report's channels share
+    // them, and a thread keeps at most those two (~9 MB at 36,001 samples, a Bluestein of
+    // 131,072; a reference into the list lives only through one transform).
+    thread_local std::vector<Plan> plans;
     for (const Plan& p : plans) {
         if (p.n == n && p.sign == sign) return p;
     }
-    if (plans.size() >= 4) plans.erase(plans.begin());
+    if (plans.size() >= 2) plans.erase(plans.begin());
     Plan p;
     p.n = n;
     p.sign = sign;
