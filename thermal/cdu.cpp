@@ -261,9 +261,7 @@ Cdu::Reset resetOf(const std::string& name) {
     if (name == "none") return Cdu::Reset::None;
     return Cdu::Reset::CriticalRack;
 }
-}  // namespace
 
-namespace {
 template <class T>
 std::shared_ptr<const T> required(std::shared_ptr<const T> p, const std::string& cdu,
                                   const char* what) {
