@@ -50,20 +50,46 @@ double solveFraction(G&& g, double g_at_1) {
     return 0.5 * (a + b);
 }
 
-/// The fraction f in (0, 1) where g(f) = 0 for g decreasing, given g(0) > 0 > g(1), from
-/// `gs(f)` = {g, dg/df}: Newton steps, safeguarded by the bracket the signs keep (a step that
-/// leaves it takes the bracket's secant instead, or its midpoint). The first trial is the
-/// chord's root. Stops as solveFraction() does, at |g| < 1e-12 (round-off of the caller's
-/// kelvin). For the convex g of a coil's air flow (the heat saturates with the flow) the
-/// chord lands right of the root and each Newton step from there on left of it, converging
-/// quadratically: 5.3 trials a search in the reference year, where the bracketed secant took
-/// 9.4 (issue 12). The dry cooler's pad search uses it too (g nearly straight in the pads'
-/// wetting: ~3.1 trials).
+/// One point of a fraction search: the fraction, g there and its slope dg/df (NaN where not
+/// known).
+struct FractionPoint {
+    double f = 0.0;
+    double g = 0.0;
+    double dg = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// Where the cubic Hermite interpolant of the inverse f(g) through two points (values and
+/// slopes) takes g = 0. Through points at distances e₁, e₂ from the root it is off by
+/// O(e₁²·e₂²), where a Newton step from the nearer one is off by O(e²). NaN where a slope is
+/// unknown or not negative, or the points coincide in g.
+double hermiteInverseRoot(const FractionPoint& p, const FractionPoint& q) {
+    if (!(p.dg < 0.0) || !(q.dg < 0.0) || p.g == q.g) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    // f(g) on s = (g − g_p)/(g_q − g_p): f = f_p at s = 0, f_q at s = 1, df/ds = (g_q − g_p)/g'.
+    const double h = q.g - p.g, s = -p.g / h;
+    const double s2 = s * s, s3 = s2 * s;
+    return (2.0 * s3 - 3.0 * s2 + 1.0) * p.f + (s3 - 2.0 * s2 + s) * (h / p.dg) +
+           (3.0 * s2 - 2.0 * s3) * q.f + (s3 - s2) * (h / q.dg);
+}
+
+/// The fraction f in (0, 1) where g(f) = 0 for g decreasing, given the ends g(0) > 0 > g(1)
+/// (with their slopes where the caller knows them), from `gs(f)` = {g, dg/df}. The first trial
+/// is the inverse Hermite through the two ends, each later one the inverse Hermite through the
+/// last two trials, else a Newton step from the last; a candidate outside the bracket the
+/// signs keep gives way to the bracket's secant, then to its midpoint. Stops as
+/// solveFraction() does, at |g| < 1e-12 (round-off of the caller's kelvin). The dry cooler's
+/// fan search takes 3.9 trials a search in the reference year (5.2 from the chord with Newton
+/// steps only, 9.4 as a bracketed secant), its pad search 2.0 in bench case 4 (3.1 and 6.0).
+/// Issue 12.
 template <class GS>
-double solveFractionNewton(GS&& gs, double g_at_0, double g_at_1) {
-    double a = 0.0, b = 1.0, ga = g_at_0, gb = g_at_1;  // ga > 0 > gb
-    double x = ga / (ga - gb);
-    if (!(x > a && x < b)) x = 0.5;
+double solveFractionNewton(GS&& gs, FractionPoint lo, FractionPoint hi) {
+    double a = 0.0, b = 1.0, ga = lo.g, gb = hi.g;  // ga > 0 > gb
+    const auto inside = [&](double v) { return v > a && v < b; };
+    double x = hermiteInverseRoot(lo, hi);
+    if (!inside(x)) x = ga / (ga - gb);
+    if (!inside(x)) x = 0.5;
+    FractionPoint prev{0.0, 0.0, std::numeric_limits<double>::quiet_NaN()};
     for (int i = 0; i < 100; ++i) {
         const auto [g, dg] = gs(x);
         if (std::abs(g) < 1e-12) return x;
@@ -75,13 +101,16 @@ double solveFractionNewton(GS&& gs, double g_at_0, double g_at_1) {
             gb = g;
         }
         if (b - a < 1e-15) return x;
+        const FractionPoint here{x, g, dg};
+        double next = hermiteInverseRoot(prev, here);
+        prev = here;
         // A slope of the wrong sign (a kink) gives no Newton step: the bracket's secant.
-        double next = dg < 0.0 ? x - g / dg : std::numeric_limits<double>::quiet_NaN();
-        // A Newton step below 1e-9 leaves an error of ~(g''/2g')·1e-18: round-off, so its
+        if (!inside(next)) next = dg < 0.0 ? x - g / dg : std::numeric_limits<double>::quiet_NaN();
+        // A step below 1e-9 leaves an error of ~(g''/2g')·1e-18 at most: round-off, so its
         // landing point is returned without a trial to confirm it.
-        if (next > a && next < b && std::abs(next - x) < 1e-9) return next;
-        if (!(next > a && next < b)) next = (a * gb - b * ga) / (gb - ga);
-        if (!(next > a && next < b)) next = 0.5 * (a + b);
+        if (inside(next) && std::abs(next - x) < 1e-9) return next;
+        if (!inside(next)) next = (a * gb - b * ga) / (gb - ga);
+        if (!inside(next)) next = 0.5 * (a + b);
         x = next;
     }
     return x;
@@ -300,7 +329,7 @@ DryCooler::AirInlet DryCooler::airInlet(const Inputs& in, const Fixed& x, double
     // saturation effectiveness.
     const AmbientAir& a = in.air;
     AirInlet ai{a.dry_bulb, x.W_db};
-    if (pads > 0.0 && a.wet_bulb < a.dry_bulb) {
+    if (pads >= 0.0 && a.wet_bulb < a.dry_bulb) {
         ai.T = a.dry_bulb - pads * spec_.saturation_effectiveness * (a.dry_bulb - a.wet_bulb);
         const double T_wb = std::min(a.wet_bulb, ai.T);
         const bool on_line = T_wb == x.line.wetBulb();
@@ -403,6 +432,14 @@ DryCooler::Coil DryCooler::coilAt(const Fixed& x, const AirInlet& ai, double inl
     return c;
 }
 
+double DryCooler::noAirSlope(const AirInlet& ai, double inlet_temp) const {
+    // As f → 0 the air is the smaller stream and NTU = UA/C_a ∝ f^(n−1) grows without bound
+    // for an air-side exponent n < 1, so ε → 1 and Q → C_a·ΔT (C_a ∝ f): dQ/df = ΔT·dC_a/df.
+    // With n ≥ 1 the limit ε stays below 1: the slope is not known.
+    if (!(spec_.air_flow_exponent < 1.0)) return std::numeric_limits<double>::quiet_NaN();
+    return (inlet_temp - ai.T) * units_ * spec_.air_flow / ai.v * ai.cp;
+}
+
 DryCooler::Outputs DryCooler::evaluateAt(const Inputs& in, double f, double pads) const {
     const psychro::WetBulbLine line = ambientLine(in.air);
     const Fixed x = fixedParts(in, line, line.humidityRatio(in.air.dry_bulb));
@@ -433,7 +470,7 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
     const double per_K = 1.0 / x.C_w;
     // Dry at full fans: compared by its heat (the outlet below the setpoint exactly when more
     // than Q* is rejected), and evaluated in full only where it is the answer.
-    const Coil full = coilAt(x, dry, in.inlet_temp, f_max);
+    const Coil full = coilAt(x, dry, in.inlet_temp, f_max, allowed > 0.0);
     const double Q_dry_full = full.heat_rejected;
     if (Q_dry_full > Q_set) {
         // Dry operation meets the setpoint: fans modulate, pads stay dry (water first saved).
@@ -446,7 +483,8 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
                 last = coilAt(x, dry, in.inlet_temp, f_max * v);
                 return std::pair{(Q_set - last.heat_rejected) * per_K, -last.slope * f_max * per_K};
             },
-            Q_set * per_K, (Q_set - Q_dry_full) * per_K);
+            {0.0, Q_set * per_K, -noAirSlope(dry, in.inlet_temp) * f_max * per_K},
+            {1.0, (Q_set - Q_dry_full) * per_K, -full.slope * f_max * per_K});
         // A search that ends on a trial (rather than on a step too small to try) has its coil.
         if (s == last_v) return trialWith(in, x, dry, f_max * s, 0.0, last);
         return trial(in, x, dry, f_max * s, 0.0);
@@ -457,14 +495,15 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
         return dry_full.heat_rejected > 0.0 ? dry_full : trial(in, x, dry, 0.0, 0.0);
     }
     // Fans at full speed and still short: wet the pads, as little as meets the setpoint.
-    const Outputs wet_full = trial(in, x, airInlet(in, x, allowed), f_max, allowed);
+    const AirInlet wet = airInlet(in, x, allowed);
+    const Coil wet_coil = coilAt(x, wet, in.inlet_temp, f_max, true);
+    const Outputs wet_full = trialWith(in, x, wet, f_max, allowed, wet_coil);
     if (wet_full.outlet_temp >= in.setpoint) {
         return wet_full.heat_rejected > 0.0 ? wet_full : trial(in, x, dry, 0.0, 0.0);
     }
-    // No pads (v = 0) is the dry run at full fans, found above. Newton steps on the heat's
-    // slope along the wet bulb (Q(v) is nearly straight: ~3.1 trials a search in bench case 4,
-    // where the bracketed secant took 6.0). A search that ends on a trial has its air and
-    // coil, which the outputs reuse.
+    // No pads (v = 0) is the dry run at full fans, found above, with its slope in the pads'
+    // wetting along the wet bulb. A search that ends on a trial has its air and coil, which
+    // the outputs reuse.
     double last_v = -1.0;
     AirInlet last_air;
     Coil last_coil;
@@ -476,7 +515,8 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
             return std::pair{(Q_set - last_coil.heat_rejected) * per_K,
                              -last_coil.pad_slope * allowed * per_K};
         },
-        (Q_set - Q_dry_full) * per_K, (Q_set - wet_full.heat_rejected) * per_K);
+        {0.0, (Q_set - Q_dry_full) * per_K, -full.pad_slope * allowed * per_K},
+        {1.0, (Q_set - wet_full.heat_rejected) * per_K, -wet_coil.pad_slope * allowed * per_K});
     if (s == last_v) return trialWith(in, x, last_air, f_max, allowed * s, last_coil);
     return trial(in, x, airInlet(in, x, allowed * s), f_max, allowed * s);
 }

@@ -211,6 +211,9 @@ private:
     /// steps), from the air inlet's derivatives; the other fields do not depend on it.
     Coil coilAt(const Fixed& x, const AirInlet& a, double inlet_temp, double f,
                 bool pad_slope = false) const;
+    /// [W] dQ/df at f = 0 (no air; NaN where not known): the fan search's slope at its
+    /// bracket's lower end.
+    double noAirSlope(const AirInlet& a, double inlet_temp) const;
     /// trial() given coilAt(x, a, in.inlet_temp, f), computed by a search already.
     Outputs trialWith(const Inputs& in, const Fixed& x, const AirInlet& a, double f, double pads,
                       const Coil& coil) const;
