@@ -13,22 +13,6 @@ namespace {
 
 const double kSqrt3 = std::sqrt(3.0);
 
-double lineCurrent(double P, double V, double pf) { return P / (kSqrt3 * V * pf); }
-
-/// One set of `n` conductors (feeds, busways, breakers) sharing `P_out` [W]; R is
-/// c.resistance(), which the model computes once (the site's power balance asks for the chain
-/// ~4 times per evaluation).
-ChainFlows::StageFlow conductorStage(const ConductorSpec& c, double R, int n, double P_out,
-                                     double pf) {
-    ChainFlows::StageFlow e;
-    e.output_power = P_out;
-    e.current = lineCurrent(P_out / n, c.voltage, pf);
-    e.loss = n * 3.0 * e.current * e.current * R;
-    e.input_power = P_out + e.loss;
-    e.loading = e.current / c.rating;
-    return e;
-}
-
 }  // namespace
 
 UpsLossCurve UpsLossCurve::fit(const std::vector<std::pair<double, double>>& points) {
@@ -97,12 +81,35 @@ ChainModel::ChainModel(ChainDesign design) : d_(std::move(design)) {
         !(d_.mv_power_factor > 0.5 && d_.mv_power_factor <= 1.0)) {
         throw ModelError("electrical chain: power factors must be in (0.5, 1]");
     }
-    r_feed_ = d_.rack_feed.resistance();
-    r_busway_ = d_.busway.resistance();
-    r_lv_ = d_.lv_breaker.resistance();
-    r_mv_ = d_.mv_feeder.resistance();
+    const double pf = d_.power_factor;
+    feed_ = conductors(d_.rack_feed, d_.rack_feeds, pf);
+    busway_ = conductors(d_.busway, d_.busways, pf);
+    lv_ = conductors(d_.lv_breaker, d_.lv_breakers, pf);
+    mv_ = conductors(d_.mv_feeder, d_.mv_feeders, d_.mv_power_factor);
+    ups_per_W_ = 1.0 / (d_.ups_units * d_.ups.rating);
+    ups_amps_per_W_ = 1.0 / (d_.ups_units * kSqrt3 * d_.ups.voltage * d_.ups.power_factor);
+    tr_va_per_W_ = 1.0 / (pf * d_.transformers);
+    tr_per_va_ = 1.0 / d_.transformer.rating;
+    tr_amps_per_va_ = 1.0 / (kSqrt3 * d_.transformer.secondary_voltage);
+    mv_line_amps_per_W_ = 1.0 / (kSqrt3 * d_.mv_feeder.voltage * d_.mv_power_factor);
     dc_ = UpsLossCurve::fit(d_.ups.double_conversion_points);
     eco_ = UpsLossCurve::fit(d_.ups.eco_points);
+}
+
+ChainModel::Conductors ChainModel::conductors(const ConductorSpec& c, int n, double pf) {
+    return Conductors{n, c.resistance(), 1.0 / (n * kSqrt3 * c.voltage * pf), 1.0 / c.rating};
+}
+
+/// One set of conductors (feeds, busways, breakers) sharing `P_out` [W]: I = P/(n·√3·V·pf) per
+/// conductor, loss n·3·I²·R.
+ChainFlows::StageFlow ChainModel::stage(const Conductors& c, double P_out) {
+    ChainFlows::StageFlow e;
+    e.output_power = P_out;
+    e.current = P_out * c.amps_per_W;
+    e.loss = c.n * 3.0 * e.current * e.current * c.R;
+    e.input_power = P_out + e.loss;
+    e.loading = e.current * c.per_rating;
+    return e;
 }
 
 ChainFlows ChainModel::flows(double it_power, double cooling_power, double other_power,
@@ -114,39 +121,34 @@ ChainFlows ChainModel::flows(double it_power, double cooling_power, double other
                         it_power, cooling_power, other_power));
     }
     ChainFlows r;
-    const double pf = d_.power_factor;
     auto& st = r.stage;
-    const auto& feed = st[ChainFlows::kRackFeed] =
-        conductorStage(d_.rack_feed, r_feed_, d_.rack_feeds, it_power, pf);
-    const auto& bus = st[ChainFlows::kBusway] =
-        conductorStage(d_.busway, r_busway_, d_.busways, feed.input_power, pf);
+    const auto& feed = st[ChainFlows::kRackFeed] = stage(feed_, it_power);
+    const auto& bus = st[ChainFlows::kBusway] = stage(busway_, feed.input_power);
 
     // UPS: its output carries the IT path and the UPS-backed share of cooling.
     const double cooling_ups = d_.cooling_on_ups_fraction * cooling_power;
     auto& ups = st[ChainFlows::kUps];
     ups.output_power = bus.input_power + cooling_ups;
-    const double x = ups.output_power / (d_.ups_units * d_.ups.rating);
+    const double x = ups.output_power * ups_per_W_;
     ups.loss = d_.ups_units * d_.ups.rating * upsCurve(mode).lossFraction(x);
     ups.input_power = ups.output_power + ups.loss;
-    ups.current = lineCurrent(ups.output_power / d_.ups_units, d_.ups.voltage, d_.ups.power_factor);
+    ups.current = ups.output_power * ups_amps_per_W_;
     ups.loading = x;
 
     const double lv_load = std::clamp(ups_upstream, 0.0, 1.0) * ups.input_power +
                            std::max(0.0, ups_charge) + (cooling_power - cooling_ups) + other_power;
-    const auto& lv = st[ChainFlows::kLvSwitchgear] =
-        conductorStage(d_.lv_breaker, r_lv_, d_.lv_breakers, lv_load, pf);
+    const auto& lv = st[ChainFlows::kLvSwitchgear] = stage(lv_, lv_load);
 
     auto& tr = st[ChainFlows::kTransformer];
     tr.output_power = lv.input_power;
-    const double S_unit = lv.input_power / pf / d_.transformers;  // [VA]
-    const double xt = S_unit / d_.transformer.rating;
+    const double S_unit = lv.input_power * tr_va_per_W_;  // [VA]
+    const double xt = S_unit * tr_per_va_;
     tr.loss = d_.transformers * (d_.transformer.no_load_loss + xt * xt * d_.transformer.load_loss);
     tr.input_power = tr.output_power + tr.loss;
-    tr.current = S_unit / (kSqrt3 * d_.transformer.secondary_voltage);
+    tr.current = S_unit * tr_amps_per_va_;
     tr.loading = xt;
 
-    const auto& mv = st[ChainFlows::kMvFeeder] =
-        conductorStage(d_.mv_feeder, r_mv_, d_.mv_feeders, tr.input_power, d_.mv_power_factor);
+    const auto& mv = st[ChainFlows::kMvFeeder] = stage(mv_, tr.input_power);
 
     r.facility_power = mv.input_power;
     r.ups_loss = ups.loss;
@@ -155,7 +157,7 @@ ChainFlows ChainModel::flows(double it_power, double cooling_power, double other
     r.total_loss = r.ups_loss + r.transformer_loss + r.distribution_loss;
     r.hall_heat = feed.loss + bus.loss;
     r.electrical_room_heat = ups.loss + lv.loss;
-    r.mv_current = lineCurrent(mv.input_power, d_.mv_feeder.voltage, d_.mv_power_factor);
+    r.mv_current = mv.input_power * mv_line_amps_per_W_;
     return r;
 }
 

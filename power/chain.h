@@ -129,9 +129,27 @@ public:
                      double ups_charge = 0.0) const;
 
 private:
+    /// One set of conductors' constants, made once: flows() multiplies where it divided (the
+    /// site's power balance asks for the chain ~4 times per evaluation, and its ~20 divisions
+    /// were most of its cost).
+    struct Conductors {
+        int n = 1;              // [1] in parallel
+        double R = 0;           // [Ω] per conductor
+        double amps_per_W = 0;  // [A/W] line current per conductor: 1/(n·√3·V·pf)
+        double per_rating = 0;  // [1/A]
+    };
+    static Conductors conductors(const ConductorSpec& c, int n, double pf);
+    static ChainFlows::StageFlow stage(const Conductors& c, double P_out);
+
     ChainDesign d_;
     UpsLossCurve dc_, eco_;
-    double r_feed_ = 0, r_busway_ = 0, r_lv_ = 0, r_mv_ = 0;  // [Ω] per conductor
+    Conductors feed_, busway_, lv_, mv_;
+    double ups_per_W_ = 0;           // [1/W] 1/(units·rating): UPS loading
+    double ups_amps_per_W_ = 0;      // [A/W] per unit: 1/(units·√3·V·pf)
+    double tr_va_per_W_ = 0;         // [VA/W] per transformer: 1/(pf·n)
+    double tr_per_va_ = 0;           // [1/VA] 1/rating
+    double tr_amps_per_va_ = 0;      // [A/VA] 1/(√3·V_secondary)
+    double mv_line_amps_per_W_ = 0;  // [A/W] all feeders: 1/(√3·V·pf_mv)
 };
 
 // ---------------------------------------------------------------------------------------------
