@@ -250,6 +250,10 @@ DryCoolerSpec DryCoolerSpec::fromJson(const JsonView& v, std::string name) {
     v.requireRange("fans_per_unit", s.fans_per_unit, 1, 1000);
     v.requireRange("min_fan_speed", s.min_fan_speed, 0.01, 1.0);
     v.requireRange("air_resistance_fraction", s.air_resistance_fraction, 0.05, 0.95);
+    // Film coefficients rise with flow as velocity^0.5–0.8 (air over fins, water in tubes); the
+    // CDU's exchanger admits the same 0–1.5 (thermal/cdu.cpp).
+    v.requireRange("air_flow_exponent", s.air_flow_exponent, 0.0, 1.5);
+    v.requireRange("water_flow_exponent", s.water_flow_exponent, 0.0, 1.5);
     v.requireRange("saturation_effectiveness", s.saturation_effectiveness, 0.0, 1.0);
     // The pads are switched on by the dry bulb: outside the EPW dry-bulb range (−70..70 °C)
     // a switch-over point would mean "always" or "never", which `adiabatic` already says.

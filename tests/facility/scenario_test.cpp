@@ -212,6 +212,21 @@ TEST(ScenarioErrors, AdiabaticSwitchOverOutsideTheWeatherRangeIsRejected) {
     }
 }
 
+TEST(ScenarioErrors, DryCoolerFlowExponentsAreRangeChecked) {
+    // A negative or large exponent once ran (UA falling with the flow, or the fan search's
+    // slope at no air taken where it does not hold); the CDU's exchanger already had 0–1.5.
+    for (const char* key : {"air_flow_exponent", "water_flow_exponent"}) {
+        for (const double n : {-0.5, 3.0}) {
+            expectInputError(
+                [&] {
+                    validateModel(scenario(reference(
+                        {{"cooling", {{"heat_rejection", {{"type", "dry_cooler"}, {key, n}}}}}})));
+                },
+                {std::string("/cooling/heat_rejection/") + key, "out of range", "1.5"});
+        }
+    }
+}
+
 TEST(ScenarioSchema, GeneratedFromTheSpecsWithUnitsRangesAndChoices) {
     const Json s = scenarioSchema();
     EXPECT_EQ(s["$schema"], "https://json-schema.org/draft/2020-12/schema");
