@@ -18,7 +18,8 @@
 //   fraction; UA(ṁ_w, ṁ_a) series films, air side ∝ ṁ^0.6 holding 75 % of the design
 //   resistance, water side ∝ ṁ^0.8; UA_design from the catalog rating point (capacity, water
 //   in/out, ambient) by inverting ε(NTU).
-//   Control: f ∈ [0, 1] solved (safeguarded Newton on the heat, to round-off) so that
+//   Control: f ∈ [0, 1] solved (inverse-Hermite and Newton steps on the heat and its slope,
+//   safeguarded by the bracket, to round-off; dQ/df = ΔT·dC_a/df at f = 0) so that
 //   T_w,out = setpoint; f = 1 when the setpoint cannot be met (setpoint_unmet > 0); f = 0
 //   (bypass) when the water is already at or below the setpoint or the air is not colder
 //   than the water.
@@ -29,15 +30,14 @@
 //     T_a,in = T_db − a·η_sat·(T_db − T_wb),  W_a,in = W(T_a,in, T_wb, p)
 //   Control saves water first: pads stay dry while the fans alone can meet the setpoint;
 //   when the fans at full speed cannot, the wetted fraction a rises (pad sections staged) just
-//   enough to meet it, up to a_max (Newton on the heat's slope along the wet-bulb line, where
-//   T_a,in, W_a,in, the air's specific volume and heat capacity all move with a). a_max
-//   ramps 0 → 1 across a band of `switch_band` K centred on the switch-over dry bulb (no
-//   pads in cool weather). Every step of this is
-//   continuous in the inputs (at the hand-over f = 1 and a = 0), which the integrator needs.
-//   Water evaporated (mass balance of the
-//   air) E = ṁ_da·(W_a,in − W_db); spray water = E·(1 + overhead) (overhead: bleed/overspray
-//   fraction, 0 by default). By the psychrometric equation the air's enthalpy rises by exactly
-//   E·h_f(T_wb): the process is adiabatic (checked in the tests).
+//   enough to meet it, up to a_max (the same search on the heat's slope along the wet-bulb line,
+//   where T_a,in, W_a,in, the air's specific volume and heat capacity all move with a). a_max ramps
+//   0 → 1 across a band of `switch_band` K centred on the switch-over dry bulb (no pads in cool
+//   weather). Every step of this is continuous in the inputs (at the hand-over f = 1 and a = 0),
+//   which the integrator needs. Water evaporated (mass balance of the air) E = ṁ_da·(W_a,in −
+//   W_db); spray water = E·(1 + overhead) (overhead: bleed/overspray fraction, 0 by default). By
+//   the psychrometric equation the air's enthalpy rises by exactly E·h_f(T_wb): the process is
+//   adiabatic (checked in the tests).
 //
 // COOLING TOWER (open, counterflow, n cells) — effectiveness model of Braun, Klein & Mitchell
 // (ASHRAE Trans. 1989) under Merkel's assumptions: air is a "fluid" with enthalpy h, the water
