@@ -89,7 +89,7 @@ double solveFractionNewton(GS&& gs, FractionPoint lo, FractionPoint hi) {
     double x = hermiteInverseRoot(lo, hi);
     if (!inside(x)) x = ga / (ga - gb);
     if (!inside(x)) x = 0.5;
-    FractionPoint prev{0.0, 0.0, std::numeric_limits<double>::quiet_NaN()};
+    FractionPoint prev;  // the trial before the last: none yet (its slope NaN)
     for (int i = 0; i < 100; ++i) {
         const auto [g, dg] = gs(x);
         if (std::abs(g) < 1e-12) return x;
@@ -333,7 +333,9 @@ DryCooler::AirInlet DryCooler::airInlet(const Inputs& in, const Fixed& x, double
     // saturation effectiveness.
     const AmbientAir& a = in.air;
     AirInlet ai{a.dry_bulb, x.W_db};
-    if (pads >= 0.0 && a.wet_bulb < a.dry_bulb) {
+    // Also at pads = 0 (T = the dry bulb, W = W_db): the derivatives there are the pad search's
+    // slope at its dry end.
+    if (a.wet_bulb < a.dry_bulb) {
         ai.T = a.dry_bulb - pads * spec_.saturation_effectiveness * (a.dry_bulb - a.wet_bulb);
         const double T_wb = std::min(a.wet_bulb, ai.T);
         const bool on_line = T_wb == x.line.wetBulb();
