@@ -489,11 +489,77 @@ std::string jobLabel(const std::string& name) {
     return l;
 }
 
+/// ∫ v dt over the part of the output grid inside the job's window [start, end), for a channel
+/// that is zero outside it [unit·s]; NaN if no sample falls inside the window (a job shorter
+/// than the output interval, between two samples: what it did is not in the samples). An
+/// interval with both ends inside is a trapezoid; where the window starts or ends inside an
+/// interval, the sample inside holds to that edge, so a constant channel gives its value × the
+/// window's time in the study exactly (the plain trapezoid spread each edge over a whole
+/// interval and missed a short job altogether).
+double windowIntegral(const std::vector<double>& time, const std::vector<double>& v, double start,
+                      double end) {
+    double a = 0.0;
+    bool sampled = false;
+    auto inside = [&](double t) { return t >= start && t < end; };
+    for (std::size_t i = 0; i < time.size(); ++i) sampled = sampled || inside(time[i]);
+    if (!sampled) return std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t i = 1; i < time.size(); ++i) {
+        const double t0 = time[i - 1], t1 = time[i];
+        const bool in0 = inside(t0), in1 = inside(t1);
+        if (in0 && in1) {
+            a += 0.5 * (v[i] + v[i - 1]) * (t1 - t0);
+        } else if (in0) {
+            a += v[i - 1] * (std::min(end, t1) - t0);
+        } else if (in1) {
+            a += v[i] * (t1 - std::max(start, t0));
+        }
+    }
+    return a;
+}
+
+/// Every job's GPU-hours in the study: scheduled from the schedule itself (the job's GPUs ×
+/// its time in the study, exact), tripped, throttled and lost from its channels with
+/// windowIntegral (NaN for a job no output sample saw running).
+struct JobHours {
+    std::vector<double> gpus, scheduled, tripped, throttled, lost;
+};
+
+JobHours jobHours(const ScenarioSpec& sc, const ResultSet& rs) {
+    JobHours h;
+    const std::vector<const power::Job*> jobs = jobsOf(sc);
+    if (rs.time.empty()) return h;
+    const double t0 = rs.time.front(), t1 = rs.time.back();
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        const double start = jobs[j]->start, end = jobs[j]->end();
+        const std::string g = "jobs/" + jobLabel(jobs[j]->name);
+        auto hours = [&](const char* n) {
+            return windowIntegral(rs.time, rs.at(g, n).values, start, end) / 3600.0;
+        };
+        h.gpus.push_back(jobGpus(sc, j));
+        h.scheduled.push_back(h.gpus.back() *
+                              std::max(0.0, std::min(end, t1) - std::max(start, t0)) / 3600.0);
+        h.tripped.push_back(hours("gpus_tripped"));
+        h.throttled.push_back(hours("gpus_throttled"));
+        h.lost.push_back(hours("gpus_lost"));
+    }
+    return h;
+}
+
 std::vector<Metric> computeMetrics(const ScenarioSpec& sc, const ResultSet& rs) {
     auto hours = [&](const char* n) {
         return integral(rs.time, rs.at("compute", n).values) / 3600;
     };
-    const double scheduled = hours("gpus_scheduled"), lost = hours("gpus_lost");
+    // The jobs' totals are the sums of their own (jobHours): exact scheduled hours; the lost
+    // share over the jobs the samples saw running.
+    const JobHours jh = jobHours(sc, rs);
+    double scheduled = 0.0, scheduled_seen = 0.0, lost = 0.0, lost_to_trips = 0.0;
+    for (std::size_t j = 0; j < jh.scheduled.size(); ++j) {
+        scheduled += jh.scheduled[j];
+        if (std::isnan(jh.lost[j])) continue;
+        scheduled_seen += jh.scheduled[j];
+        lost += jh.lost[j];
+        lost_to_trips += jh.tripped[j];
+    }
     std::vector<Metric> m = {
         {"gpu_hours_tripped_h", hours("gpus_tripped"), "GPU·h",
          "GPU-hours with the GPU's rack thermally tripped (all GPUs, busy or not)"},
@@ -504,11 +570,13 @@ std::vector<Metric> computeMetrics(const ScenarioSpec& sc, const ResultSet& rs) 
          "most racks tripped at once"},
         {"gpu_hours_scheduled_h", scheduled, "GPU·h", "jobs' GPUs × their time in the study"},
         {"gpu_hours_lost_h", lost, "GPU·h",
-         "jobs' compute not delivered because of heat (throttle + trip), GPU-hours"},
-        {"gpu_hours_lost_to_trips_h", hours("gpus_lost_to_trips"), "GPU·h",
-         "jobs' GPU-hours on tripped racks"},
-        {"compute_lost_pct", scheduled > 0 ? 100.0 * lost / scheduled : NAN, "%",
-         "share of the jobs' scheduled compute lost to throttling and trips (NaN: no jobs)"},
+         "jobs' compute not delivered because of heat (throttle + trip), GPU-hours; jobs no "
+         "output sample saw running are not in it (study/jobs: null)"},
+        {"gpu_hours_lost_to_trips_h", lost_to_trips, "GPU·h",
+         "jobs' GPU-hours on tripped racks (as gpu_hours_lost_h, jobs the samples saw)"},
+        {"compute_lost_pct", scheduled_seen > 0 ? 100.0 * lost / scheduled_seen : NAN, "%",
+         "share of the scheduled compute lost to throttling and trips, over the jobs the "
+         "output samples saw running (NaN: none)"},
     };
     if (!sc.events.empty()) {
         // First sample after the first event with at least half a rack tripped.
@@ -675,28 +743,21 @@ void recordComputeChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder&
 Table jobComputeTable(const ScenarioSpec& sc, const StudyResults& r) {
     Table t;
     t.path = "study/jobs";
-    const ResultSet& rs = r.channels;
     std::vector<std::string> names;
-    std::vector<double> gpus, sched, trip, thr, lost, pct;
-    const std::vector<const power::Job*> jobs = jobsOf(sc);
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-        const std::string g = "jobs/" + jobLabel(jobs[j]->name);
-        auto h = [&](const char* n) { return integral(rs.time, rs.at(g, n).values) / 3600.0; };
-        names.push_back(jobs[j]->name);
-        gpus.push_back(jobGpus(sc, j));
-        sched.push_back(h("gpus_scheduled"));
-        trip.push_back(h("gpus_tripped"));
-        thr.push_back(h("gpus_throttled"));
-        lost.push_back(h("gpus_lost"));
-        pct.push_back(sched.back() > 0 ? 100.0 * lost.back() / sched.back() : NAN);
+    for (const power::Job* j : jobsOf(sc)) names.push_back(j->name);
+    const JobHours h = jobHours(sc, r.channels);
+    std::vector<double> pct;
+    for (std::size_t j = 0; j < h.scheduled.size(); ++j) {
+        pct.push_back(h.scheduled[j] > 0 ? 100.0 * h.lost[j] / h.scheduled[j] : NAN);
     }
     t.addText("job", names);
-    t.addNumbers("gpus", "1", gpus);
-    // GPU-hours, unit "h" so the names read as the summary's (…_gpu_h).
-    t.addNumbers("scheduled_gpu_h", "h", sched);
-    t.addNumbers("tripped_gpu_h", "h", trip);
-    t.addNumbers("throttled_gpu_h", "h", thr);
-    t.addNumbers("lost_gpu_h", "h", lost);
+    t.addNumbers("gpus", "1", h.gpus);
+    // GPU-hours, unit "h" so the names read as the summary's (…_gpu_h). Tripped, throttled,
+    // lost and the share are NaN (null) for a job no output sample saw running.
+    t.addNumbers("scheduled_gpu_h", "h", h.scheduled);
+    t.addNumbers("tripped_gpu_h", "h", h.tripped);
+    t.addNumbers("throttled_gpu_h", "h", h.throttled);
+    t.addNumbers("lost_gpu_h", "h", h.lost);
     t.addNumbers("compute_lost_pct", "%", pct);
     return t;
 }

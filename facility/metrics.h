@@ -25,10 +25,14 @@
 ///   (power/rack.h), per rack group of N GPUs (racks represented × GPUs per rack):
 ///     GPUs tripped = Σ N·L,  GPUs throttled = Σ N·(1 − L)·[f < 1],  racks tripped = Σ n·L,
 ///     GPUs lost = Σ N·(1 − (1 − L)·f)  (GPU-equivalents of compute not delivered),
-///   per job over the groups running it while it runs (start ≤ t < end), GPU-hours = the
-///   trapezoid integral of those channels / 3600; compute lost = GPU-hours lost / GPU-hours
-///   scheduled (the job's GPUs × its time in the study). Throttling counts as clock time lost:
-///   a GPU at half clock for an hour loses half a GPU-hour whatever its utilization.
+///   per job over the groups running it while it runs (start ≤ t < end); a job's GPU-hours
+///   scheduled = its GPUs × its time in the study (from the schedule, exact); tripped,
+///   throttled and lost = the channels' integral over the job's window / 3600 (trapezoids
+///   between samples inside it, the sample inside held to the window's edge in an interval
+///   the job starts or ends in; undefined for a job no sample saw running, shorter than the
+///   output interval); compute lost = GPU-hours lost / GPU-hours scheduled, the site's over
+///   the jobs the samples saw. Throttling counts as clock time lost: a GPU at half clock for
+///   an hour loses half a GPU-hour whatever its utilization.
 ///   hours above a setpoint = time the linear interpolant of the sampled excess (facility
 ///   supply: the plant's setpoint_unmet; TCS: the warmest CDU's supply − setpoint) exceeds
 ///   0.05 K, the tolerance sizing uses; the worst excess is the largest sample.

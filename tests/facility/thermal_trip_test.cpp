@@ -333,5 +333,56 @@ TEST(ThermalTrip, BadRestartPoliciesAreRejectedWithTheKeyAndTheChoices) {
         {"/it/racks/0/thermal_trip/restart_delay_s"});
 }
 
+TEST(ThermalTrip, JobGpuHoursCountTheScheduleNotTheSamples) {
+    // A day of the reference site at hourly output with jobs that start and end between
+    // samples. Hand counts, 72 GPUs a rack (no start or end ramps on these two):
+    //   "short": 4 racks from 2.25 h for 0.5 h, no sample inside: 4 × 72 × 0.5 = 144 GPU-h
+    //            scheduled; what heat took from it is not in the samples (null);
+    //   "tenh":  4 racks from 0 for 10 h: 4 × 72 × 10 = 2,880 GPU-h, though the last sample
+    //            inside its window is at 9 h.
+    // Before, both were the trapezoid of the sampled channel: 0 for "short" (its energy was
+    // counted all the same) and 2,736 for "tenh" (the last hour spread over half an hour).
+    Json j = reference({{"study", annualStudy("07-15", 1, 3600.0)}});
+    Json& jobs = j["workload"]["jobs"];
+    Json short_job = jobs[1], ten_h = jobs[1];
+    short_job["name"] = "short";
+    short_job["racks"] = 4;
+    short_job["start_h"] = 2.25;
+    short_job["duration_h"] = 0.5;
+    ten_h["name"] = "tenh";
+    ten_h["racks"] = 4;
+    ten_h["start_h"] = 0;
+    ten_h["duration_h"] = 10;
+    jobs[1] = short_job;
+    jobs.push_back(ten_h);
+    const RunOutcome r = run(j);
+    const Json& table = r.summary["jobs"];
+    ASSERT_EQ(table.size(), 4u);
+    const Json& s = table[1];
+    const Json& t = table[3];
+    ASSERT_EQ(s["job"], "short");
+    ASSERT_EQ(t["job"], "tenh");
+    EXPECT_NEAR(s["scheduled_gpu_h"].get<double>(), 144.0, 1e-9);
+    EXPECT_TRUE(s["lost_gpu_h"].is_null());
+    EXPECT_TRUE(s["tripped_gpu_h"].is_null());
+    EXPECT_TRUE(s["compute_lost_pct"].is_null());
+    EXPECT_NEAR(t["scheduled_gpu_h"].get<double>(), 2880.0, 1e-9);
+    ASSERT_TRUE(t["lost_gpu_h"].is_number());
+    EXPECT_GE(t["lost_gpu_h"].get<double>(), 0.0);
+    // The site: every job's scheduled hours (the 32-rack pre-training job and the 24-rack
+    // inference service run the whole day); the lost share over the jobs the samples saw.
+    const double day = 24.0;
+    EXPECT_NEAR(num(r.summary, "gpu_hours_scheduled_h"),
+                32 * 72 * day + 24 * 72 * day + 144.0 + 2880.0, 1e-6);
+    double lost = 0.0, seen = 0.0;
+    for (const Json& row : table) {
+        if (row["lost_gpu_h"].is_null()) continue;
+        lost += row["lost_gpu_h"].get<double>();
+        seen += row["scheduled_gpu_h"].get<double>();
+    }
+    EXPECT_NEAR(num(r.summary, "gpu_hours_lost_h"), lost, 1e-9);
+    EXPECT_NEAR(num(r.summary, "compute_lost_pct"), 100.0 * lost / seen, 1e-9);
+}
+
 }  // namespace
 }  // namespace dctwin::facility::test
