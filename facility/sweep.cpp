@@ -28,11 +28,11 @@ void setPointer(Json& doc, const std::string& pointer, const Json& value,
     Json::json_pointer ptr;
     try {
         ptr = Json::json_pointer(pointer);
-    } catch (const Json::exception& e) {
+    } catch (const Json::exception&) {
         throw InputError(
-            fmt::format("{}: '{}' is not a JSON pointer (expected e.g. "
-                        "\"/cooling/heat_rejection/type\"): {}",
-                        where, pointer, e.what()));
+            fmt::format("{}: '{}' is not a JSON pointer: expected '/' before each key, as in "
+                        "\"/cooling/heat_rejection/type\" (a '~' in a key is written ~0, a '/' ~1)",
+                        where, quoteValue(pointer)));
     }
     if (ptr.empty()) throw InputError(fmt::format("{}: cannot replace the whole scenario", where));
     const Json::json_pointer parent = ptr.parent_pointer();
@@ -51,6 +51,39 @@ std::string label(const Json& v) {
     std::string out;
     for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
     return out;
+}
+
+/// Two JSON pointers set the same value if one is the other or lies inside it.
+bool overlaps(const std::string& a, const std::string& b) {
+    const std::string& shorter = a.size() <= b.size() ? a : b;
+    const std::string& longer = a.size() <= b.size() ? b : a;
+    return longer.compare(0, shorter.size(), shorter) == 0 &&
+           (longer.size() == shorter.size() || longer[shorter.size()] == '/');
+}
+
+/// Where a sweep sets a pointer, for the error that finds it set twice ("vary", say).
+struct PointerUse {
+    std::string pointer;
+    std::string where;
+};
+
+/// A pointer that "vary" or an ensemble's "draw" sets may not also be set elsewhere: the later
+/// value would replace the earlier in every case without a word (a draw replaced every varied
+/// value; a vary every value of "set"). "set" under an explicit case's "set" stays allowed:
+/// a common value a case overrides, as documented.
+void checkNoOverlap(const std::vector<PointerUse>& owned, const std::vector<PointerUse>& others) {
+    for (std::size_t i = 0; i < owned.size(); ++i) {
+        auto clash = [&](const PointerUse& o) {
+            if (!overlaps(owned[i].pointer, o.pointer)) return;
+            throw InputError(fmt::format(
+                "{}: '{}' is also set by {} ('{}'): the later value would replace the other in "
+                "every case; set each pointer in one place (\"set\", a case's \"set\", "
+                "\"vary\" or an ensemble's \"draw\")",
+                owned[i].where, owned[i].pointer, o.where, o.pointer));
+        };
+        for (std::size_t k = i + 1; k < owned.size(); ++k) clash(owned[k]);
+        for (const PointerUse& o : others) clash(o);
+    }
 }
 
 /// A case name becomes a file name in the output folder ("<case>.summary.json"): it must not
@@ -183,10 +216,45 @@ SweepPlan loadSweep(const fs::path& file) {
                       file.string());
 }
 
-SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string origin) {
+namespace {
+
+SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::string& origin) {
     JsonView v(sweep);
-    if (!v.isObject()) v.fail(fmt::format("{}: a sweep file is a JSON object", origin));
+    if (!v.isObject()) v.fail("a sweep file is a JSON object");
+    if (!v.find("base") && (v.find("it") || v.find("cooling") || v.find("study"))) {
+        v.fail(
+            "this is a scenario, not a sweep file: a sweep file names its base scenario in "
+            "\"base\" and what to change in \"set\", \"vary\", \"cases\" or \"ensemble\" "
+            "(scenarios/sweep_heat_rejection_climate.json is an example)");
+    }
     v.checkKeys({"name", "description", "base", "set", "vary", "cases", "ensemble"});
+    // Every pointer the sweep sets, by where: "vary" and "draw" may share none with the rest.
+    std::vector<PointerUse> set_uses, vary_uses, draw_uses;
+    auto uses = [](const JsonView& obj) {
+        std::vector<PointerUse> u;
+        if (obj.isObject()) {
+            for (const auto& key : obj.keys()) u.push_back({key, obj.where()});
+        }
+        return u;
+    };
+    if (auto set = v.find("set")) set_uses = uses(*set);
+    if (auto list = v.find("cases"); list && list->isArray()) {
+        for (const auto& c : list->elements()) {
+            if (auto set = c.find("set")) {
+                for (PointerUse& u : uses(*set)) set_uses.push_back(std::move(u));
+            }
+        }
+    }
+    if (auto vary = v.find("vary")) vary_uses = uses(*vary);
+    if (auto ens = v.find("ensemble"); ens && ens->isObject()) {
+        if (auto draw = ens->find("draw")) draw_uses = uses(*draw);
+    }
+    {
+        std::vector<PointerUse> rest = set_uses;
+        rest.insert(rest.end(), draw_uses.begin(), draw_uses.end());
+        checkNoOverlap(vary_uses, rest);
+        checkNoOverlap(draw_uses, set_uses);
+    }
     SweepPlan plan;
     plan.name = v.string("name", "sweep");
     fs::path base = v.string("base");
@@ -201,7 +269,7 @@ SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string o
     if (auto set = v.find("set")) {
         if (!set->isObject()) set->fail("expected an object of JSON pointer → value");
         for (const auto& key : set->keys()) {
-            setPointer(common, key, set->json()[key], set->where() + "/" + key);
+            setPointer(common, key, set->json()[key], set->where());
         }
     }
 
@@ -214,7 +282,7 @@ SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string o
             checkCaseName(sc.name, fmt::format("{}: {}/name", origin, c.where()));
             if (auto set = c.find("set")) {
                 for (const auto& key : set->keys()) {
-                    setPointer(sc.scenario, key, set->json()[key], set->where() + "/" + key);
+                    setPointer(sc.scenario, key, set->json()[key], set->where());
                 }
             }
             cases.push_back(std::move(sc));
@@ -232,7 +300,7 @@ SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string o
             for (const auto& c : cases) {
                 for (std::size_t i = 0; i < values.size(); ++i) {
                     SweepCase sc = c;
-                    setPointer(sc.scenario, key, values.json()[i], values.where());
+                    setPointer(sc.scenario, key, values.json()[i], vary->where());
                     sc.name += (sc.name.empty() ? "" : "__") + label(values.json()[i]);
                     next.push_back(std::move(sc));
                 }
@@ -298,16 +366,26 @@ SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string o
         }
         // Validate now, so a typo fails the sweep before hours of runs; the message names the
         // member ("case 'x': /study/kind: ...").
-        try {
-            parseScenario(cases[i].scenario, plan.base_dir,
-                          fmt::format("{} case '{}'", origin, cases[i].name));
-        } catch (const InputError& e) {
-            throw InputError(
-                fmt::format("{}: case '{}': {}", origin, quoteValue(cases[i].name), e.what()));
-        }
+        // parseScenario puts the origin before each of its messages.
+        parseScenario(cases[i].scenario, plan.base_dir,
+                      fmt::format("{}: case '{}'", origin, quoteValue(cases[i].name)));
     }
     plan.cases = std::move(cases);
     return plan;
+}
+
+}  // namespace
+
+SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string origin) {
+    try {
+        return parseSweepIn(sweep, sweep_dir, origin);
+    } catch (const InputError& e) {
+        // Messages from the sweep file itself name only their place in it; the file goes first
+        // (the cases' own messages already start with it).
+        const std::string what = e.what();
+        if (origin.empty() || what.starts_with(origin + ":")) throw;
+        throw InputError(fmt::format("{}: {}", origin, what));
+    }
 }
 
 namespace {

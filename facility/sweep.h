@@ -15,12 +15,16 @@
 //   }
 // "vary" and "cases" may be combined (each case is crossed with the product). Values are set
 // with JSON pointers; setting a pointer whose parent does not exist in the base is an error
-// (catches typos). Each case's scenario is validated like a scenario file.
+// (catches typos). A case's "set" may override the common "set"; a pointer "vary" or an
+// ensemble's "draw" sets (or one inside it) may be set nowhere else, since one value would
+// silently replace the other in every case. Each case's scenario is validated like a scenario
+// file.
 //
 // Ensembles: a sweep with an "ensemble" object reports the P10/P50/P90 of every numeric summary
 // metric over its members. Without "draw" the members are the cases themselves (a weather-year
 // ensemble is a "vary" over EPW files plus "ensemble": {}); with "draw" every case is crossed
-// with `members` draws ("<case>__m001", ...). Each drawn pointer takes a value from its
+// with `members` draws ("<case>__m01" … "<case>__m20" for 20 members: the member's number
+// padded to the width of the count, so the names sort). Each drawn pointer takes a value from its
 // distribution — uniform {min, max}, normal {mean, sd}, triangular {min, mode, max}, or choice
 // {values: [...]} (equal weights) — from a SplitMix64 stream seeded by (seed, member, pointer),
 // so a member's draws depend neither on the platform's <random>, nor on the other drawn

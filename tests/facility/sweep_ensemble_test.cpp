@@ -176,3 +176,66 @@ TEST(SweepEnsemble, BadEnsemblesAreRefusedWithTheirPath) {
         << "a new key under an existing object is what the scenario reader then rejects";
     EXPECT_NE(message({{"seed", 3}}).find("apply to draws"), std::string::npos);
 }
+
+TEST(SweepEnsemble, APointerSetTwiceIsRefusedNotSilentlyReplaced) {
+    // A draw on a pointer that "vary" also sets replaced every varied value: the cases "1__m1"
+    // and "-1__m1" ran the same scenario and reported as different ones. Each pointer that
+    // "vary" or "draw" sets, or one inside it, may be set in one place only; the message names
+    // both places and the file.
+    const Json draw = {
+        {"members", 3},
+        {"draw",
+         {{"/site/other_load_kW", {{"distribution", "normal"}, {"mean", 150}, {"sd", 5}}}}}};
+    Json vary_and_draw = sweepWith(draw);
+    vary_and_draw["vary"] = {{"/site/other_load_kW", {100, 200}}};
+    dctwin::test::expectInputError(
+        [&] { parseSweep(vary_and_draw, facility::test::scenariosDir(), "s.json"); },
+        {"s.json: /vary: '/site/other_load_kW' is also set by /ensemble/draw"});
+    // The drawn pointer also in the common "set".
+    Json set_parent = sweepWith(draw);
+    set_parent["set"]["/site/other_load_kW"] = 120;
+    dctwin::test::expectInputError(
+        [&] { parseSweep(set_parent, facility::test::scenariosDir(), "s.json"); },
+        {"/ensemble/draw: '/site/other_load_kW' is also set by /set"});
+    Json vary_in_case = {{"base", "azure_gb300_64.json"},
+                         {"cases", {{{"name", "a"}, {"set", {{"/study/days", 2}}}}}},
+                         {"vary", {{"/study", {Json::object()}}}}};
+    dctwin::test::expectInputError(
+        [&] { parseSweep(vary_in_case, facility::test::scenariosDir(), "s.json"); },
+        {"/vary: '/study' is also set by /cases/0/set ('/study/days')"});
+    // A case overriding the common "set" stays allowed (documented precedence), and sibling
+    // pointers do not overlap (/site/weather is not inside /site/weather_year, say).
+    Json ok = {{"base", "azure_gb300_64.json"},
+               {"set", {{"/study/days", 1}}},
+               {"cases", {{{"name", "a"}, {"set", {{"/study/days", 2}}}}}},
+               {"vary", {{"/site/other_load_kW", {100, 200}}}}};
+    const SweepPlan p = parseSweep(ok, facility::test::scenariosDir(), "s.json");
+    ASSERT_EQ(p.cases.size(), 2u);
+    EXPECT_EQ(p.cases[0].scenario["study"]["days"], 2);
+}
+
+TEST(SweepEnsemble, SweepFileErrorsNameTheFileOnce) {
+    // The file's own errors named only a place in it ("/: unknown key 'bogus'"); the cases'
+    // named the file twice ("w.json: case 'x': w.json case 'x': ..."); a bad pointer leaked the
+    // JSON library's text; a scenario given as a sweep said only "unknown key '$schema'".
+    Json bogus = {{"base", "azure_gb300_64.json"}, {"bogus", 1}};
+    EXPECT_EQ(dctwin::test::inputErrorOf([&] {
+                  parseSweep(bogus, facility::test::scenariosDir(), "w.json");
+              }).rfind("w.json: /: unknown key 'bogus'", 0),
+              0u);
+    Json bad_case = {{"base", "azure_gb300_64.json"}, {"set", {{"/site/other_load_kW", -5}}}};
+    const std::string c = dctwin::test::inputErrorOf(
+        [&] { parseSweep(bad_case, facility::test::scenariosDir(), "w.json"); });
+    EXPECT_EQ(c.rfind("w.json: case 'base': /site/other_load_kW", 0), 0u) << c;
+    EXPECT_EQ(c.find("w.json", 1), std::string::npos) << c;
+    Json bad_pointer = {{"base", "azure_gb300_64.json"}, {"set", {{"site/other_load_kW", 1}}}};
+    const std::string b = dctwin::test::inputErrorOf(
+        [&] { parseSweep(bad_pointer, facility::test::scenariosDir(), "w.json"); });
+    EXPECT_NE(b.find("is not a JSON pointer: expected '/' before each key"), std::string::npos)
+        << b;
+    EXPECT_EQ(b.find("json.exception"), std::string::npos) << b;
+    const Json scenario = facility::test::scenarioJson("azure_gb300_64.json");
+    dctwin::test::expectInputError(
+        [&] { parseSweep(scenario, facility::test::scenariosDir(), "azure_gb300_64.json"); },
+        {"azure_gb300_64.json: /: this is a scenario, not a sweep file"});
+}
