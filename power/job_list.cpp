@@ -2,7 +2,9 @@
 #include "power/job_list.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -47,6 +49,87 @@ const char* typeName(KeyType t) {
     return "a value";
 }
 
+/// Byte offset of the first byte that does not start or continue a UTF-8 character (overlong
+/// forms, surrogates and code points above U+10FFFF included), npos if the text is UTF-8.
+std::size_t invalidUtf8At(const std::string& s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t n = 0;
+        unsigned cp = 0, min = 0;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        } else if ((c & 0xE0) == 0xC0) {
+            n = 1, cp = c & 0x1F, min = 0x80;
+        } else if ((c & 0xF0) == 0xE0) {
+            n = 2, cp = c & 0x0F, min = 0x800;
+        } else if ((c & 0xF8) == 0xF0) {
+            n = 3, cp = c & 0x07, min = 0x10000;
+        } else {
+            return i;
+        }
+        for (std::size_t k = 1; k <= n; ++k) {
+            if (i + k >= s.size()) return i;
+            const auto d = static_cast<unsigned char>(s[i + k]);
+            if ((d & 0xC0) != 0x80) return i;
+            cp = (cp << 6) | (d & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+        i += n + 1;
+    }
+    return std::string::npos;
+}
+
+/// A line's fields: separated by commas; a field in double quotes may hold commas, and "" in it
+/// is one quote (RFC 4180, as spreadsheets write text cells). Throws for a quote left open or
+/// text after a closing quote. Fields are trimmed of spaces and tabs outside the quotes.
+std::vector<std::string> csvFields(const std::string& line, const std::string& where) {
+    std::vector<std::string> out;
+    std::size_t i = 0;
+    while (true) {
+        std::string field;
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+        if (i < line.size() && line[i] == '"') {
+            const std::size_t open = i++;
+            bool closed = false;
+            while (i < line.size()) {
+                if (line[i] == '"') {
+                    if (i + 1 < line.size() && line[i + 1] == '"') {
+                        field += '"';
+                        i += 2;
+                        continue;
+                    }
+                    ++i;
+                    closed = true;
+                    break;
+                }
+                field += line[i++];
+            }
+            if (!closed) {
+                throw InputError(
+                    fmt::format("{}: the quote at character {} is not closed", where, open + 1));
+            }
+            while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+            if (i < line.size() && line[i] != ',') {
+                throw InputError(fmt::format(
+                    "{}: text after the closing quote at character {} (a quoted field ends "
+                    "at its quote; write a quote inside it as \"\")",
+                    where, i + 1));
+            }
+        } else {
+            const std::size_t comma = line.find(',', i);
+            field =
+                trim(line.substr(i, comma == std::string::npos ? std::string::npos : comma - i));
+            i = comma == std::string::npos ? line.size() : comma;
+        }
+        out.push_back(std::move(field));
+        if (i >= line.size()) break;
+        ++i;  // the comma
+    }
+    return out;
+}
+
 }  // namespace
 
 std::vector<JobRow> readJobList(const std::filesystem::path& file, const std::string& json_path) {
@@ -74,8 +157,23 @@ std::vector<JobRow> readJobList(const std::filesystem::path& file, const std::st
         const std::string t = trim(line);
         if (t.empty() || t.front() == '#') continue;
         const std::string where = fmt::format("{} ({}:{})", json_path, name, line_no);
-        std::vector<std::string> cells = split(line, ',');
-        for (auto& c : cells) c = trim(c);
+        if (const std::size_t at = invalidUtf8At(line); at != std::string::npos) {
+            throw InputError(fmt::format(
+                "{}: byte 0x{:02X} at character {} is not UTF-8 text; save the job list as "
+                "UTF-8",
+                where, static_cast<unsigned char>(line[at]), at + 1));
+        }
+        for (std::size_t i = 0; i < line.size(); ++i) {
+            const auto c = static_cast<unsigned char>(line[i]);
+            if ((c < 0x20 && c != '\t') || c == 0x7F) {
+                throw InputError(fmt::format(
+                    "{}: control character 0x{:02X} at character {}{}", where, c, i + 1,
+                    c == '\r' ? " (a lone carriage return: save the file with LF or CRLF line "
+                                "endings)"
+                              : ""));
+            }
+        }
+        std::vector<std::string> cells = csvFields(line, where);
         if (header.empty()) {
             std::set<std::string> seen;
             for (const auto& c : cells) {
@@ -83,6 +181,28 @@ std::vector<JobRow> readJobList(const std::filesystem::path& file, const std::st
                 if (!seen.insert(c).second) {
                     throw InputError(
                         fmt::format("{}: column \"{}\" appears twice", where, quoteValue(c)));
+                }
+            }
+            // A column must be a job key of some type; which type's keys a row may use is
+            // the job reader's to say, row by row.
+            for (const auto& c : cells) {
+                const ObjectSpec& spec = *jobSpec();
+                bool known = spec.find(c) != nullptr;
+                for (const std::string& v : spec.variantNames()) {
+                    known = known || spec.variant(v)->find(c) != nullptr;
+                }
+                if (!known) {
+                    std::vector<std::string> valid;
+                    for (const KeySpec& k : spec.keys()) valid.push_back(k.key);
+                    for (const std::string& v : spec.variantNames()) {
+                        for (const KeySpec& k : spec.variant(v)->keys()) {
+                            if (std::find(valid.begin(), valid.end(), k.key) == valid.end()) {
+                                valid.push_back(k.key);
+                            }
+                        }
+                    }
+                    throw InputError(fmt::format("{}: column \"{}\" is not a job key; job keys: {}",
+                                                 where, quoteValue(c), fmt::join(valid, ", ")));
                 }
             }
             if (!seen.count("name") || !seen.count("type")) {
@@ -96,8 +216,9 @@ std::vector<JobRow> readJobList(const std::filesystem::path& file, const std::st
         }
         if (cells.size() != header.size()) {
             throw InputError(
-                fmt::format("{}: {} fields, the header has {} (no field may hold a comma)", where,
-                            cells.size(), header.size()));
+                fmt::format("{}: {} fields, the header has {} (a field holding a comma goes in "
+                            "double quotes)",
+                            where, cells.size(), header.size()));
         }
         std::string type;
         for (std::size_t i = 0; i < header.size(); ++i) {

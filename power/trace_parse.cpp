@@ -76,13 +76,23 @@ std::string lower(std::string_view s) {
 }
 
 bool parseNumber(const std::string& s, double& out) {
-    if (s.empty()) return false;
-    const char* b = s.c_str();
-    char* e = nullptr;
+    // Decimal only, the whole text: strtod alone also reads hexadecimal ("0x10" is 16,
+    // "0x1p3" 8), and a C string ends at a NUL byte ("8\0 0" read as 8).
+    std::size_t b = 0, e = s.size();
+    while (b < e && s[b] == ' ') ++b;
+    while (e > b && s[e - 1] == ' ') --e;
+    if (b == e) return false;
+    for (std::size_t i = b; i < e; ++i) {
+        const char c = s[i];
+        if (!((c >= '0' && c <= '9') || c == '.' || c == '+' || c == '-' || c == 'e' || c == 'E')) {
+            return false;
+        }
+    }
+    const char* first = s.c_str() + b;
+    char* end = nullptr;
     errno = 0;
-    out = std::strtod(b, &e);
-    while (*e == ' ') ++e;
-    return e != b && *e == '\0' && errno == 0 && std::isfinite(out);
+    out = std::strtod(first, &end);
+    return end == s.c_str() + e && errno == 0 && std::isfinite(out);
 }
 
 long daysFromCivil(long y, unsigned m, unsigned d) {

@@ -135,11 +135,45 @@ TEST(JobList, BadRowsNameFileLineAndColumn) {
                                "name,type,rackz,duration_h,iteration_period_s\n"
                                "a,training,4,10,2\n"));
         },
-        {"unknown.csv:2)", "rackz"});
+        {"unknown.csv:1)", "column \"rackz\" is not a job key", "racks"});
     expectInputError([] { loadWith(writeList("empty", "# nothing but\nname,type,racks\n")); },
                      {"/workload/jobs_file", "has a header but no jobs"});
     expectInputError([] { loadWith("/nonexistent/jobs.csv"); },
                      {"/workload/jobs_file", "cannot open the job list", "/nonexistent/jobs.csv"});
+}
+
+TEST(JobList, CellsAreDecimalUtf8TextAndQuotedFieldsAsSpreadsheetsWriteThem) {
+    const std::string head = "name,type,tenant,racks,start_h,duration_h,iteration_period_s\n";
+    auto load = [&](const char* tag, const std::string& body) {
+        const fs::path p = writeList(tag, head + body);
+        return [p] { return loadWith(p); };
+    };
+    // strtod read hexadecimal ("0x10" as 16 racks, "0x1p3" as 8) and stopped at a NUL byte
+    // ("8\0 0" as 8): a number is decimal, all of the cell.
+    expectInputError(load("hex", "a,training,research,0x10,0,10,2\n"),
+                     {"csv:2", "\"racks\"", "\"0x10\" is not an integer"});
+    expectInputError(load("hexfloat", "a,training,research,0x1p3,0,10,2\n"),
+                     {"csv:2", "\"0x1p3\""});
+    static const char kNul[] = "a,training,research,8\0 0,0,10,2\n";
+    expectInputError(load("nul", std::string(kNul, sizeof kNul - 1)),
+                     {"csv:2", "control character 0x00 at character 22"});
+    // Not UTF-8 (a Latin-1 byte): rejected here, not when the summary is written at the end of
+    // the run (it was: exit 1 after the whole simulation, with the JSON library's message).
+    expectInputError(load("latin1", "caf\xe9,training,research,4,0,10,2\n"),
+                     {"csv:2", "byte 0xE9 at character 4 is not UTF-8"});
+    // Old Mac line ends: one long line with carriage returns in it, said so.
+    expectInputError([] { loadWith(writeList("cr", "name,type,racks\ra,training,4\r")); },
+                     {"cr.csv:1", "lone carriage return"});
+    // A spreadsheet's quoted cells: text with a comma, a doubled quote, a quoted number.
+    const Workload w =
+        load("quoted", "\"ablation, \"\"wide\"\"\",training,research,\"4\",0,10,2\n")();
+    ASSERT_EQ(w.jobs().size(), 1u);
+    EXPECT_EQ(w.jobs()[0]->name, "ablation, \"wide\"");
+    EXPECT_EQ(w.racksOf(0).size(), 4u);
+    expectInputError(load("open", "\"a,training,research,4,0,10,2\n"),
+                     {"csv:2", "quote at character 1 is not closed"});
+    expectInputError(load("after", "\"a\"b,training,research,4,0,10,2\n"),
+                     {"csv:2", "text after the closing quote"});
 }
 
 }  // namespace
