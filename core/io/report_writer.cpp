@@ -206,6 +206,23 @@ void checkDestinationDirectory(const fs::path& dir, const fs::path& dest, std::s
         throw InputError(fmt::format("cannot write {} '{}': directory '{}' is not writable", what,
                                      dest.string(), dir.string()));
     }
+    // access() answers from the permission bits, and for root always yes: a folder of a
+    // read-only or virtual file system (/sys, /proc) passed, and the run failed at its end,
+    // after the whole simulation (exit 1). A file is created and removed there instead, named
+    // as the writers' temporaries are, so a crash in between leaves what removeStaleTemporaries
+    // clears.
+    const fs::path probe = dir / fmt::format(".dctwin-write-check.tmp.{}", ::getpid());
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        const int err = errno;
+        if (err != EEXIST) {
+            throw InputError(fmt::format("cannot write {} '{}': cannot create a file in '{}': {}",
+                                         what, dest.string(), dir.string(), std::strerror(err)));
+        }
+        return;  // our own probe from an earlier check in this process: the folder takes files
+    }
+    ::close(fd);
+    ::unlink(probe.c_str());
 }
 
 fs::path parentOrCurrent(const fs::path& p) {

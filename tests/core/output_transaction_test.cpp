@@ -17,6 +17,7 @@
 
 #include "core/errors.h"
 #include "core/io/report_writer.h"
+#include "tests/common/expect_error.h"
 
 namespace dctwin {
 namespace {
@@ -137,6 +138,20 @@ TEST_F(OutputTransactionTest, DestinationsAreCheckedBeforeARun) {
     EXPECT_THROW(checkOutputDirectory(dir_ / "missing" / "csv", "CSV report"), InputError);
     EXPECT_NO_THROW(checkOutputDirectory(dir_ / "csv", "CSV report"));
     EXPECT_FALSE(fs::exists(dir_ / "csv"));  // checking creates nothing
+    // ... and leaves nothing: the write check's file is gone.
+    EXPECT_EQ(entries(dir_), (std::vector<std::string>{"adir", "afile"}));
+}
+
+TEST_F(OutputTransactionTest, AFolderNoFileCanBeCreatedInIsFoundBeforeTheRunEvenForRoot) {
+    // /proc takes no new files, whoever asks; access(W_OK) said yes to root, so a report or a
+    // summary aimed there failed after the whole simulation (exit 1). The check now creates a
+    // file there, as the write will.
+    if (!fs::is_directory("/proc/self")) GTEST_SKIP() << "no /proc here";
+    test::expectInputError(
+        [] { checkOutputFile("/proc/dctwin_summary.json", "summary"); },
+        {"cannot write summary '/proc/dctwin_summary.json'", "cannot create a file in '/proc'"});
+    test::expectInputError([] { checkOutputDirectory("/proc/dctwin_csv", "CSV report"); },
+                           {"cannot write CSV report", "cannot create a file in '/proc'"});
 }
 
 TEST_F(OutputTransactionTest, ReadOnlyFolderIsFoundBeforeTheRun) {
