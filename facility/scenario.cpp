@@ -860,9 +860,19 @@ void readHalls(ScenarioSpec& sc, const SpecReader& v, const SpecReader& cooling)
                                            "the hall's channels and metrics)",
                                            hs.name));
             }
+            // Compared without case: a hall's name names its report group and, in CSV
+            // reports, its files, which "A" and "a" would share on a case-insensitive file
+            // system (macOS, Windows).
+            auto folded = [](std::string n) {
+                for (char& ch : n)
+                    ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+                return n;
+            };
             for (const HallSpec& o : sc.halls) {
-                if (o.name == hs.name) {
-                    h.fail("name", fmt::format("'{}' is also the name of {}", hs.name, o.where));
+                if (folded(o.name) == folded(hs.name)) {
+                    h.fail("name", fmt::format("'{}' is also the name of {} ('{}'; hall names "
+                                               "differ in more than case)",
+                                               hs.name, o.where, o.name));
                 }
             }
             hs.first_rack = first;

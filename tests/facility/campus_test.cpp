@@ -191,6 +191,11 @@ TEST(Campus, BadHallsAreNamedInTheError) {
     j = campus();
     j["halls"][1]["name"] = "A";
     expectInputError([&] { scenario(j); }, {"/halls/1/name", "'A'", "/halls/0"});
+    // ... or of names that differ only in case: their report groups and CSV files would be
+    // one on a case-insensitive file system.
+    j["halls"][1]["name"] = "a";
+    expectInputError([&] { scenario(j); },
+                     {"/halls/1/name", "'a' is also the name of /halls/0 ('A'", "more than case"});
     // The air side is the campus's.
     j = campus();
     j["halls"][1]["cooling"]["air_side"] = {{"kind", "rear_door"}};
