@@ -570,6 +570,26 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
         }
     }
 
+    // The cases an earlier sweep into this folder recorded (its own sweep_summary.json), read
+    // before that file is replaced: their member files go once these tables are in place.
+    std::vector<std::string> earlier;
+    try {
+        const fs::path previous = out_dir / "sweep_summary.json";
+        std::error_code ec;
+        if (fs::is_regular_file(previous, ec)) {
+            const Json old = readJsonFile(previous);
+            if (old.is_array()) {
+                for (const Json& s : old) {
+                    if (s.is_object() && s.contains("case") && s["case"].is_string()) {
+                        earlier.push_back(s["case"].get<std::string>());
+                    }
+                }
+            }
+        }
+    } catch (const std::exception&) {
+        earlier.clear();  // not a summary we wrote: leave the folder's other files alone
+    }
+
     // All tables or none: a sweep's results are not left half-replaced.
     OutputTransaction tables;
     auto hdf5 = makeHdf5Writer();
@@ -579,6 +599,22 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
     tables.stageText(out_dir / "sweep_summary.json", Json(result.summaries).dump(2));
     if (plan.ensemble) tables.stageText(out_dir / "sweep_percentiles.csv", percentile_csv);
     tables.commit();
+    // What an earlier sweep left that would now read as this one's: its percentiles beside a
+    // sweep that is no ensemble, and the member files of its cases this sweep does not have.
+    // Only those: the folder may hold the user's own files.
+    std::error_code ec;
+    if (!plan.ensemble) fs::remove(out_dir / "sweep_percentiles.csv", ec);
+    const std::set<std::string> current(names.begin(), names.end());
+    for (const std::string& name : earlier) {
+        if (current.count(name)) continue;
+        try {
+            checkCaseName(name, "");  // a name that could leave the folder is not removed
+        } catch (const InputError&) {
+            continue;
+        }
+        fs::remove(out_dir / (name + ".summary.json"), ec);
+        fs::remove(out_dir / (name + ".error.txt"), ec);
+    }
 }
 
 }  // namespace

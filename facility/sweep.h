@@ -36,7 +36,10 @@
 // with one row per case (the DESIGN §5.2 summary keys), sweep_summary.h5 (the same table, and
 // the percentiles, as an HDF5 index), <case>.error.txt for a case that failed (the others still
 // run), and for an ensemble sweep_percentiles.csv (metric, unit, members, P10, P50, P90, min,
-// mean, max).
+// mean, max). A sweep into a folder an earlier sweep wrote removes, once its tables are in
+// place, what would read as its own: the earlier member files of cases it does not have (named
+// by the earlier sweep_summary.json) and, if it is no ensemble, sweep_percentiles.csv. Other
+// files in the folder are left alone.
 //
 // Across machines (issue 12): runSweepDistributed spreads the cases over the ranks of an MPI job
 // (core/parallel/work_queue.h, dynamic load balancing); each rank writes its members' files into

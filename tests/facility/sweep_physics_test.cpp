@@ -2,6 +2,7 @@
 // the reference site, and the sweep runner (facility/sweep.h) on a tiny sweep with 2 threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -143,6 +144,33 @@ TEST(SweepRunner, TwoThreadsWriteTheSummaryTableAndOneFilePerCase) {
     EXPECT_EQ(lines[1].rfind("dry_cooler,", 0), 0u);
     EXPECT_EQ(lines[2].rfind("cooling_tower,", 0), 0u);
     EXPECT_EQ(lines[1].back(), ',') << "a successful case has an empty error column";
+}
+
+TEST(SweepRunner, ASecondSweepIntoTheFolderRemovesWhatTheFirstLeftAndNothingElse) {
+    // An ensemble then a plain sweep into one folder: the ensemble's percentiles and its
+    // members' files stood beside the new sweep_summary as if they were its own. They go (the
+    // earlier sweep_summary.json says which files were a sweep's); the user's file stays.
+    const std::string day = R"("/study": { "kind": "annual", "start": "07-15", "days": 1,
+                                          "output_interval_s": 3600 })";
+    const Json ensemble = Json::parse(R"({"base": "azure_gb300_64.json", "set": {)" + day +
+                                      R"(}, "ensemble": {"members": 2, "draw": {
+        "/site/other_load_kW": {"distribution": "uniform", "min": 100, "max": 200}}}})");
+    const Json plain = Json::parse(R"({"base": "azure_gb300_64.json", "set": {)" + day +
+                                   R"(}, "vary": {"/site/other_load_kW": [150]}})");
+    TempDir out;
+    std::ofstream(out / "notes.txt") << "mine";
+    runSweep(parseSweep(ensemble, scenariosDir(), "ensemble"), out.path(), 1);
+    ASSERT_TRUE(std::filesystem::exists(out / "m1.summary.json"));
+    ASSERT_TRUE(std::filesystem::exists(out / "sweep_percentiles.csv"));
+    const SweepResult r = runSweep(parseSweep(plain, scenariosDir(), "plain"), out.path(), 1);
+    EXPECT_EQ(r.succeeded, 1u);
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::directory_iterator(out.path())) {
+        files.push_back(e.path().filename().string());
+    }
+    std::sort(files.begin(), files.end());
+    EXPECT_EQ(files, (std::vector<std::string>{"150.summary.json", "notes.txt", "sweep_summary.csv",
+                                               "sweep_summary.h5", "sweep_summary.json"}));
 }
 
 TEST(SweepRunner, PointerWithoutParentInTheBaseIsAnError) {
