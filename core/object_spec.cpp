@@ -379,13 +379,14 @@ Json ObjectSpec::schema() const {
 std::string ObjectSpec::markdown(const std::string& path) const {
     std::string out = fmt::format("### `{}`\n\n", path.empty() ? "/" : path);
     if (!description_.empty()) out += description_ + "\n\n";
-    out += "| key | type | unit | range | default | meaning |\n|---|---|---|---|---|---|\n";
+    const std::string head =
+        "| key | type | unit | range | default | meaning |\n|---|---|---|---|---|---|\n";
     auto cell = [](std::string s) {
         std::string o;
         for (char c : s) o += c == '|' ? std::string("\\|") : std::string(1, c);
         return o;
     };
-    for (const auto& k : keys_) {
+    auto row = [&](const KeySpec& k) {
         std::string type = typeName(k.type);
         if (k.type == KeyType::Array) {
             type = fmt::format("list of {}", k.object ? "objects" : typeName(k.items));
@@ -400,19 +401,43 @@ std::string ObjectSpec::markdown(const std::string& path) const {
             k.fallback.is_null() ? (k.required ? "required" : "") : k.fallback.dump();
         std::string meaning = k.description;
         if (!k.group.empty()) meaning += fmt::format(" (one of the `{}` keys)", k.group);
-        out += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", k.key, type, k.unit, cell(range),
+        return fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", k.key, type, k.unit, cell(range),
                            cell(fallback), cell(meaning));
+    };
+    out += head;
+    for (const auto& k : keys_) out += row(k);
+    if (!variants_.empty()) {
+        // A tagged union: the selector, then each kind's own keys in a table of their own (the
+        // reference listed only the common keys, so a job list's columns could not be found).
+        out += fmt::format(
+            "| `{}` | string |  | one of: {} | required | the kind; its own keys "
+            "follow, one table per kind |\n",
+            selector_, fmt::join(variantNames(), ", "));
     }
     if (overrides_) {
         out += "\nAny other key overrides the named catalog record's value of that key.\n";
     }
     out += "\n";
     if (delegate_) out += delegate_->markdown(path);
+    std::vector<std::pair<std::string, const KeySpec*>> nested;
     for (const auto& k : keys_) {
-        if (k.object) {
-            out += k.object->markdown(
-                fmt::format("{}/{}{}", path, k.key, k.type == KeyType::Array ? "/i" : ""));
+        if (k.object) nested.emplace_back(path, &k);
+    }
+    for (const auto& [name, spec] : variants_) {
+        const std::string kind_path = fmt::format("{} ({}: {})", path, selector_, name);
+        out += fmt::format("#### `{}` with `\"{}\": \"{}\"`\n\n", path, selector_, name);
+        if (!spec->description_.empty()) out += spec->description_ + "\n\n";
+        out += head;
+        for (const auto& k : spec->keys_) {
+            if (k.key == selector_ || find(k.key)) continue;
+            out += row(k);
+            if (k.object) nested.emplace_back(kind_path, &k);
         }
+        out += "\n";
+    }
+    for (const auto& [parent, k] : nested) {
+        out += k->object->markdown(
+            fmt::format("{}/{}{}", parent, k->key, k->type == KeyType::Array ? "/i" : ""));
     }
     return out;
 }

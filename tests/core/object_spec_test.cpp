@@ -158,6 +158,30 @@ TEST(core_ObjectSpec, VariantsSchemaIsOneOfWithConstSelectors) {
     EXPECT_EQ(s["oneOf"][1]["properties"]["type"]["const"], "inference");
 }
 
+TEST(core_ObjectSpec, VariantsMarkdownListsEveryKindsOwnKeys) {
+    // The reference listed the common keys only: a job's type and every key of its kind were
+    // missing, so a CSV job list (columns named as the keys) could not be written from it.
+    const std::string md = jobSpec()->markdown("/jobs/i");
+    auto at = [&](const std::string& s) {
+        const std::size_t p = md.find(s);
+        EXPECT_NE(p, std::string::npos) << "lacks " << s << "\n" << md;
+        return p;
+    };
+    const std::size_t selector = at("| `type` | string |  | one of: training, inference |");
+    const std::size_t training = at("#### `/jobs/i` with `\"type\": \"training\"`");
+    const std::size_t period = at("| `period_s` |");
+    const std::size_t inference = at("#### `/jobs/i` with `\"type\": \"inference\"`");
+    const std::size_t peak = at("| `peak_pct` |");
+    EXPECT_LT(at("| `name` |"), selector);
+    EXPECT_LT(selector, training);
+    EXPECT_LT(training, period);
+    EXPECT_LT(period, inference);
+    EXPECT_LT(inference, peak);
+    // A kind's table holds its own keys only: the common "name" once, the selector once.
+    EXPECT_EQ(md.find("| `name` |", at("| `name` |") + 1), std::string::npos);
+    EXPECT_EQ(md.find("| `type` |", selector + 1), std::string::npos);
+}
+
 TEST(core_ObjectSpec, NumberListsAndMaps) {
     auto spec = std::make_shared<ObjectSpec>("shapes");
     spec->numberList("weekday", "", 0.0, 1.0, 3, std::vector<double>{1, 0.5, 0.25}, "factors")
