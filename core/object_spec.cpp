@@ -640,9 +640,12 @@ std::vector<double> SpecReader::numbers(std::string_view key) const {
         if (k.fallback.is_array()) return k.fallback.get<std::vector<double>>();
         view_.fail(k.key, "required key is missing");
     }
-    if (!c->isArray() || (k.length > 0 && c->size() != k.length)) {
+    if (!c->isArray()) {
         c->fail(k.length > 0 ? fmt::format("expected a list of {} numbers", k.length)
                              : std::string("expected a list of numbers"));
+    }
+    if (k.length > 0 && c->size() != k.length) {
+        c->fail(fmt::format("expected a list of {} numbers, got {}", k.length, c->size()));
     }
     std::vector<double> out;
     const std::vector<JsonView> elements = c->elements();

@@ -1066,6 +1066,16 @@ fs::path resolveDataPath(const fs::path& base_dir, const std::string& relative,
         throw InputError(fmt::format("{}: file name {} is longer than the system allows", json_path,
                                      quoteValue(relative)));
     }
+    // Found, but not a file: say what it is rather than "not found" ("." is a folder,
+    // /dev/null a device).
+    for (const auto& t : tried) {
+        const auto st = fs::status(t, ec);
+        if (ec || !fs::exists(st)) continue;
+        throw InputError(fmt::format("{}: {} is {}", json_path, quoteValue(t.string()),
+                                     fs::is_directory(st)
+                                         ? "a folder, not a file"
+                                         : "a device or another special file, not a regular file"));
+    }
     std::string places;
     for (const auto& t : tried) places += "\n  " + t.string();
     throw InputError(fmt::format("{}: file {} not found; looked in:{}", json_path,

@@ -871,13 +871,17 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
     if (job_readers.empty() && (in.has("jobs") || in.has("jobs_file"))) {
         v.fail("jobs", "expected at least one job");
     }
+    std::vector<std::string> defined_at;  // where each placed job was read, for a duplicate
     for (const SpecReader& jr : job_readers) {
         const JsonView& jv = jr.view();
         auto job = parseJob(jr, week_offset, trace_dir);
-        for (const auto& other : w.jobs_) {
-            if (other->name == job->name)
-                jv.fail("name", fmt::format("job '{}' is defined twice", job->name));
+        for (std::size_t k = 0; k < w.jobs_.size(); ++k) {
+            if (w.jobs_[k]->name == job->name) {
+                jv.fail("name", fmt::format("job '{}' is defined twice: first at {}", job->name,
+                                            defined_at[k]));
+            }
         }
+        defined_at.push_back(jv.where());
         if (tenant_names.empty()) {
             if (jv.has("tenant")) jv.fail("tenant", "no \"tenants\" are defined in the workload");
         } else {
@@ -914,13 +918,13 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
         if (static_cast<int>(chosen.size()) < job->racks) {
             const std::string who = job->tenant.empty() ? std::string("the site")
                                                         : fmt::format("tenant '{}'", job->tenant);
-            jv.fail(
-                "racks",
-                fmt::format("job '{}' needs {} {}racks from {:.4g} h to {:.4g} h, but {} has "
-                            "{} racks of {} and only {} of them are free then",
-                            job->name, job->racks, placement == "contiguous" ? "contiguous " : "",
-                            s / kHour, std::min(e, kForever) / kHour, who, pool.size(), w.racks_,
-                            free_count));
+            jv.fail("racks", fmt::format("job '{}' needs {} {}racks from {:.4g} h {}, but {} has "
+                                         "{} racks of {} and only {} of them are free then",
+                                         job->name, job->racks,
+                                         placement == "contiguous" ? "contiguous " : "", s / kHour,
+                                         e >= kForever ? std::string("on (no end)")
+                                                       : fmt::format("to {:.4g} h", e / kHour),
+                                         who, pool.size(), w.racks_, free_count));
         }
         const std::size_t idx = w.jobs_.size();
         const std::vector<double> shifts = job->rackShifts(static_cast<int>(chosen.size()));

@@ -202,7 +202,7 @@ TEST(core_ObjectSpec, NumberListsAndMaps) {
     const Json short_list = parse(R"({"weekday": [0.1]})");
     expectHas(
         inputErrorOf([&] { SpecReader(JsonView(short_list, "/w"), *spec).numbers("weekday"); }),
-        {"/w/weekday", "3 numbers"});
+        {"/w/weekday", "expected a list of 3 numbers, got 1"});
     const Json high = parse(R"({"weekday": [0.1, 2, 0.3], "shares": {"a": 1.5}})");
     const SpecReader rh(JsonView(high, "/w"), *spec);
     expectHas(inputErrorOf([&] { rh.numbers("weekday"); }), {"/w/weekday/1", "between 0 and 1"});

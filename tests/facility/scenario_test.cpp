@@ -147,6 +147,20 @@ TEST(ScenarioErrors, SiteErrorsSurfaceWhenTheModelIsBuilt) {
 
 using dctwin::test::inputErrorOf;
 
+TEST(ScenarioErrors, AFileKeyNamingAFolderOrADeviceSaysSo) {
+    // "." and /dev/null were reported as "not found", with the places looked in.
+    expectInputError(
+        [] {
+            scenario(reference({{"workload", {{"jobs_file", "/tmp"}}}}));
+        },
+        {"/workload/jobs_file", "/tmp is a folder, not a file"});
+    expectInputError(
+        [] {
+            scenario(reference({{"site", {{"weather", "/dev/null"}}}}));
+        },
+        {"/site/weather", "/dev/null is a device or another special file"});
+}
+
 TEST(ScenarioErrors, CatalogOverrideErrorsNameTheUsersFileAndKeyFirst) {
     // Issue 8: an override merged into a catalog record keeps its origin. The message starts
     // with the user's file, then the user's JSON path, then names the record it overrides.

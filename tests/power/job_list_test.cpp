@@ -138,6 +138,19 @@ TEST(JobList, BadRowsNameFileLineAndColumn) {
         {"unknown.csv:1)", "column \"rackz\" is not a job key", "racks"});
     expectInputError([] { loadWith(writeList("empty", "# nothing but\nname,type,racks\n")); },
                      {"/workload/jobs_file", "has a header but no jobs"});
+    // A name used twice: where the first one is.
+    expectInputError(load("twice",
+                          "a,training,research,4,0,10,2\nb,training,research,4,0,10,2\n"
+                          "a,training,research,4,20,10,2\n"),
+                     {"csv:4)/name", "job 'a' is defined twice: first at", "csv:2)"});
+    // A service with no end that does not fit: "on (no end)", not the internal 1e12 s.
+    expectInputError(
+        [] {
+            loadWith(writeList("noend",
+                               "name,type,tenant,racks,start_h\n"
+                               "chat,inference,product,30,19.4\n"));
+        },
+        {"needs 30 racks from 19.4 h on (no end)"});
     expectInputError([] { loadWith("/nonexistent/jobs.csv"); },
                      {"/workload/jobs_file", "cannot open the job list", "/nonexistent/jobs.csv"});
 }
