@@ -146,6 +146,20 @@ void printTable(const Table& t) {
     }
 }
 
+/// Runs f; an input error found after reading (a contingency's CDU checked against the sized
+/// hall, say) names a place in the scenario ("/events/0/cdu: ...") but not the file, which
+/// the reader's own errors do: it is put in front.
+template <class F>
+auto inScenarioFile(const std::string& scenario_file, F&& f) {
+    try {
+        return f();
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        if (!what.starts_with("/")) throw;
+        throw InputError(fmt::format("{}: {}", scenario_file, what));
+    }
+}
+
 }  // namespace
 
 int runCommand(const std::string& scenario_file, const std::optional<std::string>& report,
@@ -174,7 +188,8 @@ int runCommand(const std::string& scenario_file, const std::optional<std::string
     facility::RunControl control;
     control.progress = [&](double f, double t) { progress(f, t); };
     control.cancel = options.cancel;
-    facility::RunOutcome r = facility::runScenario(scenario, control);
+    facility::RunOutcome r =
+        inScenarioFile(scenario_file, [&] { return facility::runScenario(scenario, control); });
     // One transaction: report, CSV and summary are written to temporaries and renamed together
     // only when all were written; a failure leaves an earlier report intact and no temporary.
     {
@@ -191,7 +206,8 @@ int runCommand(const std::string& scenario_file, const std::optional<std::string
 
 int sizeCommand(const std::string& scenario_file, bool as_json, const Options&) {
     const facility::ScenarioSpec scenario = loadScenarioFile(scenario_file);
-    facility::RunOutcome r = facility::sizeScenario(scenario);
+    facility::RunOutcome r =
+        inScenarioFile(scenario_file, [&] { return facility::sizeScenario(scenario); });
     if (as_json) {
         std::cout << r.summary.dump(2) << "\n";
         return 0;

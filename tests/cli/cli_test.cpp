@@ -143,6 +143,19 @@ TEST_F(Cli, WrongTypeNamesTheJsonPath) {
     expectInputError(r, {"/it/racks/0/count", "expected an integer"});
 }
 
+TEST_F(Cli, ErrorsFoundAfterReadingNameTheScenarioFile) {
+    // A contingency's CDU is checked against the sized hall, after the reader: the message
+    // named the place in the scenario but not the file, as the reader's errors do.
+    Json j = oneDay();
+    j["study"] = {{"kind", "transient"}, {"duration_s", 120}, {"output_interval_s", 10}};
+    j["events"] = Json::array({{{"type", "cdu_pump_trip"}, {"cdu", 99}, {"at_s", 60}}});
+    const fs::path f = scenarioFile("cdu99.json", j);
+    for (const char* command : {"run ", "size "}) {
+        const Result r = dctwin(command + quote(f.string()));
+        expectInputError(r, {"cdu99.json: /events/0/cdu", "99"});
+    }
+}
+
 TEST_F(Cli, NegativeCountIsOutOfRange) {
     Json j = reference();
     j["it"]["racks"][0]["count"] = -64;
