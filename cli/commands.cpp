@@ -271,7 +271,7 @@ int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int 
 
 int validateCommand(const std::string& scenario_file, const Options&) {
     const facility::ScenarioSpec scenario = loadScenarioFile(scenario_file);
-    facility::validateModel(scenario);
+    inScenarioFile(scenario_file, [&] { facility::validateModel(scenario); });
     std::cout << fmt::format("{}: valid ('{}', study {})\n", scenario_file, scenario.name,
                              scenario.study.kind);
     return 0;

@@ -150,7 +150,7 @@ TEST_F(Cli, ErrorsFoundAfterReadingNameTheScenarioFile) {
     j["study"] = {{"kind", "transient"}, {"duration_s", 120}, {"output_interval_s", 10}};
     j["events"] = Json::array({{{"type", "cdu_pump_trip"}, {"cdu", 99}, {"at_s", 60}}});
     const fs::path f = scenarioFile("cdu99.json", j);
-    for (const char* command : {"run ", "size "}) {
+    for (const char* command : {"run ", "size ", "validate "}) {
         const Result r = dctwin(command + quote(f.string()));
         expectInputError(r, {"cdu99.json: /events/0/cdu", "99"});
     }
