@@ -3,7 +3,8 @@
 /// @brief A job list in CSV (`/workload/jobs_file`): one job per row, so a campus of a
 /// thousand racks can run a scheduler's job mix without writing each job in the scenario.
 ///
-/// Format (RFC 4180 without quoting: no field may hold a comma):
+/// Format (RFC 4180: a field in double quotes may hold commas, and "" in it is one quote, as
+/// spreadsheets write text cells; UTF-8 text, no control characters; numbers decimal):
 ///   # comment lines and blank lines are skipped
 ///   name,type,tenant,racks,start_h,duration_h,iteration_period_s,peak_util_pct
 ///   pretrain-a,training,research,64,0,720,2.0,
