@@ -105,6 +105,9 @@ TimeAxis timeAxisFor(double span_s) {
 }
 
 QString formatNumber(double v) {
+    // No value (a job no output sample saw running, a share of nothing): a dash, as the
+    // schematic shows one, not "nan".
+    if (std::isnan(v)) return QStringLiteral("–");
     if (!std::isfinite(v)) return QString::number(v);
     const double a = std::abs(v);
     if (a != 0.0 && a < 1e-3) return QString::number(v, 'g', 4);

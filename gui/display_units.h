@@ -59,7 +59,8 @@ struct TimeAxis {
 };
 TimeAxis timeAxisFor(double span_s);
 
-/// "1.23 MW"-style text for tables, with the precision an engineer expects for the magnitude.
+/// "1.23 MW"-style text for tables, with the precision an engineer expects for the magnitude;
+/// "–" for no value (NaN, a report's null).
 QString formatNumber(double v);
 
 /// Sample indices that reduce a series to at most 2*buckets + 2 points: the first and last

@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QMenuBar>
+#include <cmath>
 
 #include "gui/display_units.h"
 #include "gui/main_window.h"
@@ -56,6 +57,14 @@ TEST(UnitSystem, IpConversionsMatchPublishedFactors) {
     // Electrical power and energy stay kW/MW and kWh/MWh in IP, as US practice reads them.
     EXPECT_EQ(displayUnitForQuantity("it_power", "W", 8e6).label, QStringLiteral("MW"));
     EXPECT_EQ(displayUnitForQuantity("cdu_pump_power", "W", 1.2e5).label, QStringLiteral("kW"));
+}
+
+TEST(UnitSystem, NoValueReadsAsADashNotNan) {
+    // A job that no output sample saw running has no lost GPU-hours (null in the report);
+    // the tables showed "nan".
+    EXPECT_EQ(formatNumber(std::nan("")), QStringLiteral("–"));
+    EXPECT_EQ(formatNumber(2880.0), QStringLiteral("2880"));
+    EXPECT_EQ(formatNumber(0.0), QStringLiteral("0"));
 }
 
 TEST(UnitSystem, SiIsUnchanged) {
