@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -911,6 +912,11 @@ StagedFile writeTemporary(const fs::path& final_path, Fill&& fill) {
     return {tmp, final_path};
 }
 
+/// A number as a CSV cell, with full round-trip precision; no value (NaN: a job no sample saw
+/// running, a share of nothing) is an empty cell, which spreadsheets and pandas read as
+/// missing, where "nan" is text to a spreadsheet.
+std::string csvNumber(double v) { return std::isnan(v) ? std::string() : fmt::format("{}", v); }
+
 class CsvWriter final : public ReportWriter {
 public:
     StagedOutput stage(const Report& report, const fs::path& dir) override {
@@ -944,7 +950,8 @@ public:
             staged.files.push_back(writeTemporary(dir / "summary.csv", [&](std::ofstream& out) {
                 out << "name,value,unit\n";
                 for (const Metric& m : report.summary) {
-                    out << fmt::format("{},{},{}\n", csvField(m.name), m.value, csvField(m.unit));
+                    out << fmt::format("{},{},{}\n", csvField(m.name), csvNumber(m.value),
+                                       csvField(m.unit));
                 }
             }));
             for (const Table& t : report.tables) {
@@ -978,7 +985,12 @@ private:
             line.clear();
             fmt::format_to(std::back_inserter(line), "{}", ts.time[i]);
             for (const Channel& c : ts.channels) {
-                fmt::format_to(std::back_inserter(line), ",{}", c.values[i]);
+                // No value (NaN) is an empty cell, as csvNumber writes it.
+                if (std::isnan(c.values[i])) {
+                    line.push_back(',');
+                } else {
+                    fmt::format_to(std::back_inserter(line), ",{}", c.values[i]);
+                }
             }
             line.push_back('\n');
             out.write(line.data(), static_cast<std::streamsize>(line.size()));
@@ -994,7 +1006,7 @@ private:
             std::vector<std::string> cells;
             for (const auto& col : t.columns) {
                 if (const auto* nums = std::get_if<std::vector<double>>(&col.data)) {
-                    cells.push_back(fmt::format("{}", (*nums)[r]));
+                    cells.push_back(csvNumber((*nums)[r]));
                 } else {
                     cells.push_back(csvField(std::get<std::vector<std::string>>(col.data)[r]));
                 }

@@ -137,7 +137,7 @@ std::unique_ptr<ReportWriter> makeHdf5Writer(const Hdf5Options& options = {});
 ///   summary.csv     "name,value,unit"
 ///   <table path with '/' replaced by '_'>.csv, header "<column> [unit]" (text columns bare)
 /// Each file is written to a temporary name and renamed. Numbers are printed with full
-/// round-trip precision.
+/// round-trip precision; no value (NaN) is an empty cell.
 std::unique_ptr<ReportWriter> makeCsvWriter();
 
 /// Writes nothing.

@@ -554,6 +554,29 @@ TEST_F(IoTest, CsvWriterContent) {
     EXPECT_EQ(entries(out).size(), 3u);
 }
 
+TEST_F(IoTest, CsvWriterLeavesNoValueEmpty) {
+    // A job no output sample saw running has no lost GPU-hours (NaN): "nan" was text to a
+    // spreadsheet; an empty cell is read as missing by spreadsheets and pandas alike.
+    Report r = sampleReport(2);
+    r.summary.push_back({"compute_lost_pct", std::nan(""), "%"});
+    r.timeseries.channels[1].values[1] = std::nan("");
+    r.tables[0].columns[2] = {"count", "1", std::vector<double>{4, std::nan(""), 2}};
+    const fs::path out = dir_ / "csv";
+    makeCsvWriter()->write(r, out);
+    const std::string summary = readText(out / "summary.csv");
+    EXPECT_NE(summary.find("\ncompute_lost_pct,,%\n"), std::string::npos) << summary;
+    std::istringstream ts(readText(out / "timeseries.csv"));
+    std::string line;
+    std::getline(ts, line);
+    std::getline(ts, line);
+    std::getline(ts, line);
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 3) << line;
+    EXPECT_NE(line.find(",,"), std::string::npos) << line;
+    EXPECT_EQ(line.find("nan"), std::string::npos) << line;
+    EXPECT_NE(readText(out / "sizing_power.csv").find("\"PDU, row A\",400000,,\n"),
+              std::string::npos);
+}
+
 TEST_F(IoTest, CsvWriterRejectsBadDestinations) {
     EXPECT_THROW(makeCsvWriter()->write(sampleReport(2), dir_ / "a" / "b"), InputError);
     std::ofstream(dir_ / "file") << "x";
