@@ -527,8 +527,9 @@ struct JobHours {
 JobHours jobHours(const ScenarioSpec& sc, const ResultSet& rs) {
     JobHours h;
     const std::vector<const power::Job*> jobs = jobsOf(sc);
-    if (rs.time.empty()) return h;
-    const double t0 = rs.time.front(), t1 = rs.time.back();
+    // One row per job whatever the samples (the table's columns must match its names).
+    const double t0 = rs.time.empty() ? 0.0 : rs.time.front();
+    const double t1 = rs.time.empty() ? 0.0 : rs.time.back();
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         const double start = jobs[j]->start, end = jobs[j]->end();
         const std::string g = "jobs/" + jobLabel(jobs[j]->name);

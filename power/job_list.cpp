@@ -49,6 +49,19 @@ const char* typeName(KeyType t) {
     return "a value";
 }
 
+/// Every key some type of job has, in declaration order: each kind's full spec holds the
+/// common keys and the selector too.
+std::vector<std::string> anyJobKey() {
+    std::vector<std::string> keys;
+    const ObjectSpec& spec = *jobSpec();
+    for (const std::string& v : spec.variantNames()) {
+        for (const std::string& k : spec.variant(v)->keyNames()) {
+            if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+        }
+    }
+    return keys;
+}
+
 /// Byte offset of the first byte that does not start or continue a UTF-8 character (overlong
 /// forms, surrogates and code points above U+10FFFF included), npos if the text is UTF-8.
 std::size_t invalidUtf8At(const std::string& s) {
@@ -185,24 +198,11 @@ std::vector<JobRow> readJobList(const std::filesystem::path& file, const std::st
             }
             // A column must be a job key of some type; which type's keys a row may use is
             // the job reader's to say, row by row.
+            const std::vector<std::string> keys = anyJobKey();
             for (const auto& c : cells) {
-                const ObjectSpec& spec = *jobSpec();
-                bool known = spec.find(c) != nullptr;
-                for (const std::string& v : spec.variantNames()) {
-                    known = known || spec.variant(v)->find(c) != nullptr;
-                }
-                if (!known) {
-                    std::vector<std::string> valid;
-                    for (const KeySpec& k : spec.keys()) valid.push_back(k.key);
-                    for (const std::string& v : spec.variantNames()) {
-                        for (const KeySpec& k : spec.variant(v)->keys()) {
-                            if (std::find(valid.begin(), valid.end(), k.key) == valid.end()) {
-                                valid.push_back(k.key);
-                            }
-                        }
-                    }
+                if (std::find(keys.begin(), keys.end(), c) == keys.end()) {
                     throw InputError(fmt::format("{}: column \"{}\" is not a job key; job keys: {}",
-                                                 where, quoteValue(c), fmt::join(valid, ", ")));
+                                                 where, quoteValue(c), fmt::join(keys, ", ")));
                 }
             }
             if (!seen.count("name") || !seen.count("type")) {
