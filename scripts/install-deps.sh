@@ -11,6 +11,9 @@ packages=(
   make build-essential cmake ninja-build pkg-config git
   libeigen3-dev libsundials-dev libhdf5-dev hdf5-tools nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev
+  # zlib: the report's chunks are deflated on every core before HDF5 stores them
+  # (core/io/chunk_packer.h); libhdf5-dev pulls it in, named here because we link it.
+  zlib1g-dev
   # Issue 12: sweeps across the ranks of an MPI job (mpirun -n N dctwin sweep), Open MPI.
   libopenmpi-dev openmpi-bin
   # Checks of the test suite: the scenario schema by an independent validator, the API docs

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "core/io/chunk_packer.h"
 
 namespace dctwin {
 namespace {
@@ -625,7 +626,7 @@ private:
 
     void writeSeries(hid_t loc, const std::string& name, const std::vector<double>& values,
                      const std::string& unit, const std::string& description,
-                     const std::string& where) const {
+                     const std::string& where) {
         const std::string ctx = fmt::format("writing dataset '{}'", where);
         const hsize_t n = values.size();
         const hsize_t dims[1] = {n};
@@ -636,9 +637,10 @@ private:
                                     dcpl.get(), H5P_DEFAULT),
                          H5Dclose, ctx);
         if (n > 0) {
-            check(
-                H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
-                ctx);
+            const double* data = values.data();
+            defer(where, {n, 1, chunk[0], [data](std::size_t row0, std::size_t count, double* out) {
+                              std::copy(data + row0, data + row0 + count, out);
+                          }});
         }
         writeStringAttribute(ds.get(), "units", unit, where);
         if (!description.empty()) writeStringAttribute(ds.get(), "description", description, where);
@@ -654,7 +656,7 @@ private:
     /// xarray decodes it into datetimes. A copy per group (not one shared /timeseries/time)
     /// because a NetCDF reader opening one group sees only that group's variables; the root
     /// /timeseries/time stays as it was (units "s", attribute start) for existing readers.
-    void writeGroupTime(hid_t group, const ResultSet& ts, const std::string& where) const {
+    void writeGroupTime(hid_t group, const ResultSet& ts, const std::string& where) {
         const std::string path = where + "/time";
         const bool dated = !ts.start_iso8601.empty();
         writeSeries(group, "time", ts.time,
@@ -670,7 +672,7 @@ private:
         makeTimeScale(ds.get(), path);
     }
 
-    void writeTimeseries(hid_t file, const ResultSet& ts) const {
+    void writeTimeseries(hid_t file, const ResultSet& ts) {
         Handle root = openOrCreateGroups(file, "timeseries");
         writeSeries(root.get(), "time", ts.time, "s", "time since study start", "/timeseries/time");
         {
@@ -698,6 +700,7 @@ private:
             writeStringAttribute(ds.get(), "long_name", longName(c), where);
         }
         for (const ChannelArray& a : ts.arrays) writeArray(root.get(), ts, a);
+        writeDeferred(file);
     }
 
     /// A 1-D dataset along an array's second axis (a coordinate, or the axis's own scale):
@@ -739,7 +742,7 @@ private:
     /// variable a 2-D double dataset [time, <dimension>] with both scales attached and a CF
     /// `coordinates` attribute, so xarray opens the group with (time, <dimension>) dims and the
     /// names, counts and models as coordinates.
-    void writeArray(hid_t root, const ResultSet& ts, const ChannelArray& a) const {
+    void writeArray(hid_t root, const ResultSet& ts, const ChannelArray& a) {
         const std::string gpath = "/timeseries/" + a.group;
         Handle group = openOrCreateGroups(root, a.group, "/timeseries");
         writeGroupTime(group.get(), ts, gpath);
@@ -777,14 +780,14 @@ private:
         const std::size_t n = ts.time.size();
         for (const auto& v : a.variables) {
             const std::string where = gpath + "/" + v.name;
-            std::vector<double> values(n * cols);
+            std::vector<const double*> columns(cols);
             std::string unit;
             for (std::size_t j = 0; j < cols; ++j) {
                 const Channel& c = ts.at(a.channelGroup(j), v.name);
                 unit = c.unit;
-                for (std::size_t i = 0; i < n; ++i) values[i * cols + j] = c.values[i];
+                columns[j] = c.values.data();
             }
-            writeMatrix(group.get(), v.name, values, n, cols, where);
+            writeMatrix(group.get(), v.name, std::move(columns), n, where);
             const std::string ctx = fmt::format("attaching the dimension scales to '{}'", where);
             Handle ds = make(H5Dopen2(group.get(), v.name.c_str(), H5P_DEFAULT), H5Dclose, ctx);
             check(H5DSattach_scale(ds.get(), time.get(), 0), ctx);
@@ -802,10 +805,11 @@ private:
         }
     }
 
-    /// A 2-D double dataset [rows, cols] from row-major `values`, chunked along time (whole
-    /// rows, as many as a 1-D series chunk holds samples) with shuffle + deflate.
-    void writeMatrix(hid_t loc, const std::string& name, const std::vector<double>& values,
-                     std::size_t rows, std::size_t cols, const std::string& where) const {
+    /// A 2-D double dataset [rows, cols] whose column j is columns[j][0 .. rows), chunked along
+    /// time (whole rows, as many as a 1-D series chunk holds samples) with shuffle + deflate.
+    void writeMatrix(hid_t loc, const std::string& name, std::vector<const double*> columns,
+                     std::size_t rows, const std::string& where) {
+        const std::size_t cols = columns.size();
         const std::string ctx = fmt::format("writing dataset '{}'", where);
         const hsize_t dims[2] = {rows, cols};
         Handle space = make(H5Screate_simple(2, dims, nullptr), H5Sclose, ctx);
@@ -814,13 +818,75 @@ private:
         Handle ds = make(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
                                     dcpl.get(), H5P_DEFAULT),
                          H5Dclose, ctx);
-        if (!values.empty()) {
-            check(
-                H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
-                ctx);
+        if (rows > 0 && cols > 0) {
+            defer(where, {rows, cols, chunk[0],
+                          [columns = std::move(columns)](std::size_t row0, std::size_t count,
+                                                         double* out) {
+                              const std::size_t m = columns.size();
+                              for (std::size_t i = 0; i < count; ++i) {
+                                  for (std::size_t j = 0; j < m; ++j) {
+                                      out[i * m + j] = columns[j][row0 + i];
+                                  }
+                              }
+                          }});
         }
     }
 
+    /// A dataset created with its chunking and filters whose values are written later, with
+    /// the others, by writeDeferred.
+    void defer(const std::string& path, ChunkedDataset data) {
+        deferred_.push_back({path, std::move(data)});
+    }
+
+    /// Writes the values of every deferred dataset: their chunks are shuffled and deflated on
+    /// every core (chunk_packer.h) and stored as they are with H5Dwrite_chunk, in batches of
+    /// ~64 MiB of raw values so that one batch of compressed chunks is alive at a time. The
+    /// datasets declare shuffle + deflate at options_.compression_level, which is what the
+    /// chunks hold, so any reader decodes them as if HDF5 had filtered them.
+    void writeDeferred(hid_t file) {
+        constexpr std::size_t kBatchBytes = std::size_t{64} << 20;
+        std::size_t begin = 0;
+        while (begin < deferred_.size()) {
+            std::size_t end = begin;
+            std::size_t bytes = 0;
+            std::vector<ChunkedDataset> batch;
+            while (end < deferred_.size() && (end == begin || bytes < kBatchBytes)) {
+                const ChunkedDataset& d = deferred_[end].data;
+                bytes += d.chunkCount() * d.chunk_rows * d.cols * sizeof(double);
+                batch.push_back(d);
+                ++end;
+            }
+            std::vector<std::vector<std::vector<unsigned char>>> packed;
+            try {
+                packed = packChunks(batch, options_.compression_level, options_.threads);
+            } catch (const Error& e) {
+                fail("compressing the time series", e.what());
+            }
+            for (std::size_t b = 0; b < batch.size(); ++b) {
+                const std::string& where = deferred_[begin + b].path;
+                const std::string ctx = fmt::format("writing dataset '{}'", where);
+                Handle ds = make(H5Dopen2(file, where.c_str(), H5P_DEFAULT), H5Dclose, ctx);
+                for (std::size_t k = 0; k < packed[b].size(); ++k) {
+                    const hsize_t offset[2] = {k * batch[b].chunk_rows, 0};
+                    const std::vector<unsigned char>& bytes_k = packed[b][k];
+                    // Filter mask 0: every filter of the dataset's pipeline was applied.
+                    check(H5Dwrite_chunk(ds.get(), H5P_DEFAULT, 0, offset, bytes_k.size(),
+                                         bytes_k.data()),
+                          ctx);
+                }
+                packed[b].clear();
+                packed[b].shrink_to_fit();
+            }
+            begin = end;
+        }
+        deferred_.clear();
+    }
+
+    struct Deferred {
+        std::string path;  // of the dataset in the file
+        ChunkedDataset data;
+    };
+    std::vector<Deferred> deferred_;
     Hdf5Options options_;
     fs::path final_path_;
 };

@@ -128,6 +128,9 @@ std::size_t removeStaleTemporaries(const std::filesystem::path& dir) noexcept;
 struct Hdf5Options {
     int compression_level = 4;      // deflate level 0..9; 0 keeps chunking, no compression
     std::size_t chunk_size = 4096;  // [samples] upper bound of a time-series chunk
+    /// Threads that compress the time series' chunks (core/io/chunk_packer.h); 0: one per
+    /// core. The file is the same whatever the number.
+    unsigned threads = 0;
 };
 
 std::unique_ptr<ReportWriter> makeHdf5Writer(const Hdf5Options& options = {});

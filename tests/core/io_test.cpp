@@ -1,6 +1,7 @@
 // Report writers: HDF5 round trip through the reader (values, units, attributes, summary,
 // tables, chunking/compression), atomic writes that leave nothing behind on failure, CSV
 // content, and the null writer.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -376,6 +377,48 @@ TEST_F(IoTest, Hdf5TimeseriesAreChunkedAndCompressed) {
     makeHdf5Writer({.compression_level = 0})->write(sampleReport(10), plain);
     EXPECT_FALSE(hdf5::datasetIsChunkedCompressed(plain, "/timeseries/power/it_power"));
     EXPECT_TRUE(hdf5::Reader(plain).storage("/timeseries/power/it_power").chunked);
+}
+
+// The writer stores chunks it filtered itself (core/io/chunk_packer.h); HDF5 must read them
+// back through the filters the datasets declare: series and 2-D arrays over many chunks with
+// an edge chunk (50 samples in chunks of 7), compressed and not, on one thread and several.
+TEST_F(IoTest, Hdf5ReadsBackTheChunksTheWriterFiltered) {
+    for (const int level : {0, 4}) {
+        for (const unsigned threads : {1u, 3u}) {
+            const Hdf5Options options{
+                .compression_level = level, .chunk_size = 7, .threads = threads};
+            const std::string tag = fmt::format("level {}, {} threads", level, threads);
+            const fs::path series = dir_ / "series.h5";
+            const Report r = sampleReport(50);
+            makeHdf5Writer(options)->write(r, series);
+            hdf5::Reader sr(series);
+            EXPECT_EQ(sr.storage("/timeseries/power/it_power").chunk_dims,
+                      std::vector<std::uint64_t>{7});
+            EXPECT_EQ(sr.readDataset("/timeseries/time"), r.timeseries.time) << tag;
+            EXPECT_EQ(sr.readDataset("/timeseries/cooling/time"), r.timeseries.time) << tag;
+            for (const Channel& c : r.timeseries.channels) {
+                EXPECT_EQ(sr.readDataset("/timeseries/" + c.group + "/" + c.name), c.values)
+                    << tag << " " << c.name;
+            }
+            const fs::path array = dir_ / "array.h5";
+            const Report a = arrayReport(50);
+            makeHdf5Writer(options)->write(a, array);
+            hdf5::Reader ar(array);
+            for (const char* name : {"junction_temp", "it_power"}) {
+                const std::string v = std::string("/timeseries/racks/") + name;
+                EXPECT_EQ(ar.storage(v).chunk_dims, (std::vector<std::uint64_t>{7, 3})) << tag;
+                const std::vector<double> values = ar.readDataset(v);
+                ASSERT_EQ(values.size(), 150u) << tag;
+                for (std::size_t j = 0; j < 3; ++j) {
+                    const Channel& c =
+                        a.timeseries.at(a.timeseries.arrays[0].channelGroup(j), name);
+                    for (std::size_t i = 0; i < 50; ++i) {
+                        ASSERT_EQ(values[i * 3 + j], c.values[i]) << tag << " " << v;
+                    }
+                }
+            }
+        }
+    }
 }
 
 TEST_F(IoTest, Hdf5CompressionShrinksSmoothSeries) {
