@@ -3,6 +3,8 @@
 #include "core/simulator.h"
 
 #include <fmt/format.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <array>
 #include <cmath>
@@ -11,6 +13,29 @@
 #include "core/errors.h"
 
 namespace dctwin {
+
+namespace {
+/// Maps the reserved capacity of `v` now, in one system call (Linux ≥ 5.14; elsewhere the
+/// call fails and nothing happens), instead of one page fault per page as the samples arrive.
+/// Every reserved sample is written before the run ends, so nothing is mapped that would not
+/// be. Bench case 2 (80 channels of 52,561 samples, 34 MB): the first-touch faults in
+/// Recorder::flush were ~6 % of the run on this project's VMs; 0.50 -> 0.47 s (seven runs
+/// each, alternating).
+void prefault(std::vector<double>& v) {
+#ifdef MADV_POPULATE_WRITE
+    static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto begin = reinterpret_cast<std::uintptr_t>(v.data() + v.size());
+    const auto end = reinterpret_cast<std::uintptr_t>(v.data() + v.capacity());
+    const std::uintptr_t first = (begin + page - 1) & ~(page - 1);
+    const std::uintptr_t last = end & ~(page - 1);
+    if (last > first) {
+        (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE);
+    }
+#else
+    (void)v;
+#endif
+}
+}  // namespace
 
 // ---------------------------------------------------------------------------------------------
 // Recorder
@@ -68,7 +93,11 @@ void Recorder::addProbeSet(ProbeSet fill, std::vector<ProbeChannel> channels) {
 
 void Recorder::reserve(std::size_t samples) {
     results_.time.reserve(results_.time.size() + samples);
-    for (Channel& c : results_.channels) c.values.reserve(c.values.size() + samples);
+    prefault(results_.time);
+    for (Channel& c : results_.channels) {
+        c.values.reserve(c.values.size() + samples);
+        prefault(c.values);
+    }
 }
 
 void Recorder::sample(double t, std::span<const double> x, std::span<const double> y,
