@@ -70,7 +70,8 @@ Cases (scenarios from the source tree's scenarios/ folder):
   8  annual, 64 distinct racks, 60-min        campus_100k.json, one job per rack base of the
                                                                                  2x band
 
-Case 7 runs only with --case 7: it takes hours (60 s simulated took 230 s here) because
+Case 7 runs only with --case 7: it takes hours (its first 60 s took 81-230 s on this
+project's machines) because
 the power-smoothing controllers of 1,390 desynchronised racks turn their corners at different
 moments and hold one global step near 2 ms, with a restart at every square-wave edge.
 
