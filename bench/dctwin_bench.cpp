@@ -71,9 +71,9 @@ Cases (scenarios from the source tree's scenarios/ folder):
                                                                                  2x band
 
 Case 7 runs only with --case 7: it takes hours (its first 60 s took 81-230 s on this
-project's machines) because
-the power-smoothing controllers of 1,390 desynchronised racks turn their corners at different
-moments and hold one global step near 2 ms, with a restart at every square-wave edge.
+project's machines) because the power-smoothing controllers of 1,390 desynchronised racks
+turn their corners at different moments and hold one global step near 2 ms, with a restart
+at every square-wave edge.
 
 Cases 5-7 give every rack its own job (issue 12): a mix of training runs (iteration periods
 0.8-3.4 s, checkpoints every 1-6 h, staggered starts) and inference services (peak 55-95 %),
