@@ -2,6 +2,7 @@
 #include "facility/sweep.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -129,6 +130,9 @@ struct Draw {
     std::string pointer, where;
     std::string kind;  // uniform, normal, triangular, choice
     double a = 0, b = 0, c = 0;
+    // normal: the truncation bounds (±inf when not given)
+    double lo = -std::numeric_limits<double>::infinity();
+    double hi = std::numeric_limits<double>::infinity();
     Json values;  // choice
 
     /// The value for member m: its own stream, seeded by (seed, member, pointer), the pointer
@@ -141,9 +145,17 @@ struct Draw {
         state = splitmix64(state) ^ h;
         const double u = uniform01(state);
         if (kind == "uniform") return a + (b - a) * u;
-        if (kind == "normal") {  // Box–Muller
-            const double u2 = uniform01(state);
-            return a + b * std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * std::numbers::pi * u2);
+        if (kind == "normal") {  // Box–Muller; bounded: drawn again until inside [lo, hi]
+            double v1 = u;
+            while (true) {
+                const double u2 = uniform01(state);
+                const double x =
+                    a + b * std::sqrt(-2.0 * std::log(v1)) * std::cos(2.0 * std::numbers::pi * u2);
+                // parseDraw made sure the bounds hold at least 1 % of the distribution, so
+                // this ends after ~100 pairs at worst; unbounded draws take the first.
+                if (x >= lo && x <= hi) return x;
+                v1 = uniform01(state);
+            }
         }
         if (kind == "triangular") {  // inverse CDF; a = min, b = mode, c = max
             const double f = (b - a) / (c - a);
@@ -172,10 +184,29 @@ Draw parseDraw(const std::string& pointer, const JsonView& d) {
         draw.b = finite("max");
         if (!(draw.a < draw.b)) d.at("max").fail(fmt::format("expected max > min ({})", draw.a));
     } else if (draw.kind == "normal") {
-        d.checkKeys({"distribution", "mean", "sd"});
+        d.checkKeys({"distribution", "mean", "sd", "min", "max"});
         draw.a = finite("mean");
         draw.b = finite("sd");
         if (draw.b < 0) d.at("sd").fail("expected a standard deviation ≥ 0");
+        // A truncated normal: the tails past "min"/"max" are drawn again, so a parameter with
+        // a valid range (a setpoint, a share) can take a normal spread without a member
+        // leaving the range.
+        if (d.find("min")) draw.lo = finite("min");
+        if (d.find("max")) draw.hi = finite("max");
+        if (!(draw.lo < draw.hi)) d.at("max").fail(fmt::format("expected max > min ({})", draw.lo));
+        // Probability mass inside the bounds: Φ(z) = erfc(−z/√2)/2.
+        auto cdf = [&](double x) {
+            if (draw.b == 0) return x >= draw.a ? 1.0 : 0.0;
+            return 0.5 * std::erfc(-(x - draw.a) / (draw.b * std::numbers::sqrt2));
+        };
+        const double mass = cdf(draw.hi) - cdf(draw.lo);
+        if (mass < 0.01) {
+            d.fail(fmt::format(
+                "\"min\" and \"max\" keep {:.3g} % of normal(mean {}, sd {}); they should cut "
+                "its tails, not most of it (at least 1 %): move the mean inside the bounds, or "
+                "draw from a uniform or triangular distribution over them",
+                100.0 * mass, draw.a, draw.b));
+        }
     } else if (draw.kind == "triangular") {
         d.checkKeys({"distribution", "min", "mode", "max"});
         draw.a = finite("min");
@@ -309,6 +340,7 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
         }
     }
     if (cases.size() == 1 && cases[0].name.empty()) cases[0].name = "base";
+    std::vector<std::string> drawn;  // per case of an ensemble with draws: what it drew
     if (auto ens = v.find("ensemble")) {
         if (!ens->isObject()) ens->fail("expected an object (members, seed, draw)");
         ens->checkKeys({"members", "seed", "draw"});
@@ -330,16 +362,20 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
                 ens->at("seed").fail("expected a whole number ≥ 0");
             }
             std::vector<SweepCase> next;
+            drawn.clear();
             const auto n = static_cast<std::size_t>(members);
             const int width = static_cast<int>(std::to_string(n).size());
             for (const auto& c : cases) {
                 for (std::size_t m = 0; m < n; ++m) {
                     SweepCase sc = c;
+                    std::vector<std::string> values;
                     for (std::size_t k = 0; k < draws.size(); ++k) {
-                        setPointer(sc.scenario, draws[k].pointer,
-                                   draws[k].value(static_cast<std::uint64_t>(seed), m),
-                                   draws[k].where);
+                        const Json value = draws[k].value(static_cast<std::uint64_t>(seed), m);
+                        setPointer(sc.scenario, draws[k].pointer, value, draws[k].where);
+                        values.push_back(fmt::format("{} = {} ({})", draws[k].pointer, value.dump(),
+                                                     draws[k].kind));
                     }
+                    drawn.push_back(fmt::format("{}", fmt::join(values, ", ")));
                     sc.name =
                         (c.name == "base" && cases.size() == 1 ? std::string() : c.name + "__") +
                         fmt::format("m{:0{}}", m + 1, width);
@@ -367,8 +403,18 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
         // Validate now, so a typo fails the sweep before hours of runs; the message names the
         // member ("case 'x': /study/kind: ...").
         // parseScenario puts the origin before each of its messages.
-        parseScenario(cases[i].scenario, plan.base_dir,
-                      fmt::format("{}: case '{}'", origin, quoteValue(cases[i].name)));
+        try {
+            parseScenario(cases[i].scenario, plan.base_dir,
+                          fmt::format("{}: case '{}'", origin, quoteValue(cases[i].name)));
+        } catch (const InputError& e) {
+            if (drawn.size() != cases.size()) throw;
+            // A drawn member: say what it drew, and how to keep the draws in range.
+            throw InputError(fmt::format(
+                "{}\n  (this member drew {}; every member is checked before any runs: give a "
+                "normal draw \"min\"/\"max\" to keep it inside the valid range, or narrow "
+                "the distribution)",
+                e.what(), drawn[i]));
+        }
     }
     plan.cases = std::move(cases);
     return plan;

@@ -25,8 +25,10 @@
 // ensemble is a "vary" over EPW files plus "ensemble": {}); with "draw" every case is crossed
 // with `members` draws ("<case>__m01" … "<case>__m20" for 20 members: the member's number
 // padded to the width of the count, so the names sort). Each drawn pointer takes a value from its
-// distribution — uniform {min, max}, normal {mean, sd}, triangular {min, mode, max}, or choice
-// {values: [...]} (equal weights) — from a SplitMix64 stream seeded by (seed, member, pointer),
+// distribution — uniform {min, max}, normal {mean, sd} (truncated with optional min, max:
+// drawn again past them; the bounds must keep ≥ 1 % of the distribution), triangular {min,
+// mode, max}, or choice {values: [...]} (equal weights) — from a SplitMix64 stream seeded by
+// (seed, member, pointer),
 // so a member's draws depend neither on the platform's <random>, nor on the other drawn
 // pointers, nor on the case (the cases see common random numbers). Percentiles interpolate linearly
 // between order statistics (Hyndman & Fan 1996, definition 7, as NumPy's default), over the members

@@ -92,6 +92,94 @@ TEST(SweepEnsemble, DrawsFollowTheirDistributions) {
     EXPECT_NEAR(sd(tri), std::sqrt(116.7), 0.15 * std::sqrt(116.7));
 }
 
+// A normal draw with "min"/"max" is truncated: every member inside the bounds, the sample mean
+// that of the truncated distribution, μ + σ·(φ(α) − φ(β))/(Φ(β) − Φ(α)) with α = (min − μ)/σ,
+// β = (max − μ)/σ. For N(40, 6) on [30, 45]: α = −1.667, β = 0.833, φ(α) = 0.09942,
+// φ(β) = 0.28200, Φ(β) − Φ(α) = 0.79767 − 0.04779 = 0.74988, mean 40 − 6·0.18258/0.74988 =
+// 38.539 (the untruncated 40 is 5.4 standard errors away). Unbounded draws are unchanged.
+TEST(SweepEnsemble, NormalDrawsWithBoundsAreTruncated) {
+    constexpr int n = 200;  // 4 standard errors: ±1.08 around 38.54; 40 lies outside
+    const Json bounded = {
+        {"distribution", "normal"}, {"mean", 40}, {"sd", 6}, {"min", 30}, {"max", 45}};
+    const SweepPlan p =
+        plan({{"members", n}, {"seed", 4}, {"draw", {{"/cooling/tcs_supply_temp_C", bounded}}}});
+    const auto v = drawn(p, "/cooling/tcs_supply_temp_C");
+    for (double x : v) ASSERT_TRUE(x >= 30 && x <= 45) << x;
+    // Variance of N(40, 6) truncated to [30, 45]: σ²·(1 + (αφ(α) − βφ(β))/Z − ((φ(α) − φ(β))/Z)²)
+    // = 36·(1 + (−0.16570 − 0.23500)/0.74988 − 0.05928) = 14.62, sd 3.82.
+    EXPECT_NEAR(mean(v), 38.539, 4 * 3.82 / std::sqrt(n));
+    EXPECT_NEAR(sd(v), 3.82, 0.15 * 3.82);
+    // One bound alone truncates one tail; without bounds the members draw what they drew
+    // before bounds existed (the first Box–Muller pair of their stream).
+    const SweepPlan upper =
+        plan({{"members", 60},
+              {"seed", 4},
+              {"draw",
+               {{"/cooling/tcs_supply_temp_C",
+                 {{"distribution", "normal"}, {"mean", 40}, {"sd", 6}, {"max", 45}}}}}});
+    for (double x : drawn(upper, "/cooling/tcs_supply_temp_C")) ASSERT_LE(x, 45) << x;
+    const SweepPlan free = plan(
+        {{"members", 20},
+         {"seed", 4},
+         {"draw",
+          {{"/site/other_load_kW", {{"distribution", "normal"}, {"mean", 150}, {"sd", 20}}}}}});
+    const SweepPlan wide = plan({{"members", 20},
+                                 {"seed", 4},
+                                 {"draw",
+                                  {{"/site/other_load_kW",
+                                    {{"distribution", "normal"},
+                                     {"mean", 150},
+                                     {"sd", 20},
+                                     {"min", -1e9},
+                                     {"max", 1e9}}}}}});
+    EXPECT_EQ(drawn(free, "/site/other_load_kW"), drawn(wide, "/site/other_load_kW"));
+}
+
+// A member whose draw leaves the parameter's valid range fails the sweep before any run, and
+// the message says which member, what it drew and how to bound it; bounds that keep almost
+// none of the distribution are refused.
+TEST(SweepEnsemble, ADrawOutOfRangeNamesTheMemberAndItsDraw) {
+    std::string msg;
+    try {
+        plan({{"members", 30},
+              {"seed", 3},
+              {"draw",
+               {{"/cooling/tcs_supply_temp_C",
+                 {{"distribution", "normal"}, {"mean", 40}, {"sd", 6}}}}}});
+    } catch (const InputError& e) {
+        msg = e.what();
+    }
+    EXPECT_NE(msg.find("case 'm07'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("out of range"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("drew /cooling/tcs_supply_temp_C = 50.13"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("\"min\"/\"max\""), std::string::npos) << msg;
+    std::string sliver;
+    try {
+        plan({{"members", 3},
+              {"draw",
+               {{"/cooling/tcs_supply_temp_C",
+                 {{"distribution", "normal"},
+                  {"mean", 20},
+                  {"sd", 1},
+                  {"min", 30},
+                  {"max", 40}}}}}});
+    } catch (const InputError& e) {
+        sliver = e.what();
+    }
+    EXPECT_NE(sliver.find("/ensemble/draw/~1cooling~1tcs_supply_temp_C"), std::string::npos)
+        << sliver;
+    EXPECT_NE(sliver.find("at least 1 %"), std::string::npos) << sliver;
+    EXPECT_THROW(plan({{"members", 3},
+                       {"draw",
+                        {{"/cooling/tcs_supply_temp_C",
+                          {{"distribution", "normal"},
+                           {"mean", 35},
+                           {"sd", 1},
+                           {"min", 36},
+                           {"max", 36}}}}}}),
+                 InputError);
+}
+
 TEST(SweepEnsemble, DrawsAreReproducibleAndIndependentOfTheOtherPointers) {
     const Json normal = {{"distribution", "normal"}, {"mean", 150}, {"sd", 20}};
     const SweepPlan a =
