@@ -584,7 +584,7 @@ std::vector<EventSpec> readEvents(const JsonView& list, const StudySpec& study) 
 void readSite(ScenarioSpec& sc, const SpecReader& v) {
     sc.site.weather_file =
         resolveDataPath(sc.base_dir, v.string("weather"), v.view().where() + "/weather");
-    sc.site.weather = std::make_shared<weather::Weather>(weather::readEpw(sc.site.weather_file));
+    sc.site.weather = weather::readEpwShared(sc.site.weather_file);
     sc.site.other_power = v.quantity("other_load");
     sc.site.fws_ambient = v.si("fws_ambient_temp_C");
 }

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <utility>
 
@@ -773,6 +774,9 @@ Weather readEpw(const std::filesystem::path& path) {
             fmt::format("{}: cannot open weather file: {}", name, std::strerror(errno)));
     }
     std::string text;
+    // Sized once from the file's length where it is known (not for a pipe), so the text is not
+    // copied as it grows.
+    if (const auto size = std::filesystem::file_size(path, ec); !ec) text.reserve(size + 1);
     char buffer[1 << 16];
     std::size_t got;
     while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) text.append(buffer, got);
@@ -780,6 +784,41 @@ Weather readEpw(const std::filesystem::path& path) {
         throw InputError(fmt::format("{}: read error: {}", name, std::strerror(errno)));
     }
     return parseEpw(text, name);
+}
+
+std::shared_ptr<const Weather> readEpwShared(const std::filesystem::path& path) {
+    struct Entry {
+        std::string path;
+        std::uintmax_t size;
+        std::filesystem::file_time_type mtime;
+        std::shared_ptr<const Weather> weather;
+    };
+    static std::mutex mutex;
+    static std::vector<Entry> cache;  // most recently used last
+    constexpr std::size_t kKept = 8;
+
+    std::error_code size_ec, time_ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, size_ec);
+    const auto mtime = std::filesystem::last_write_time(path, time_ec);
+    if (size_ec || time_ec) {
+        // Not a regular file that can be looked at: readEpw says why (or reads a special file).
+        return std::make_shared<const Weather>(readEpw(path));
+    }
+    // Held while parsing: the members of a threaded sweep ask for one file at once, and the
+    // first parses it while the rest wait for it.
+    const std::lock_guard<std::mutex> lock(mutex);
+    const std::string key = path.string();
+    for (auto it = cache.begin(); it != cache.end(); ++it) {
+        if (it->path == key && it->size == size && it->mtime == mtime) {
+            std::rotate(it, it + 1, cache.end());
+            return cache.back().weather;
+        }
+    }
+    auto weather = std::make_shared<const Weather>(readEpw(path));
+    std::erase_if(cache, [&](const Entry& e) { return e.path == key; });
+    if (cache.size() >= kKept) cache.erase(cache.begin());
+    cache.push_back({key, size, mtime, weather});
+    return weather;
 }
 
 }  // namespace dctwin::weather

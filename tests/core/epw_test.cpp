@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/errors.h"
@@ -294,6 +296,45 @@ TEST_F(BrokenEpw, NonNumericField) {
 
 TEST_F(BrokenEpw, MissingFile) {
     expectError(dir_ / "no_such_file.epw", {"no_such_file.epw", "does not exist"});
+}
+
+// readEpwShared hands out one parsed copy while the file is unchanged, and reads it again
+// once its content (size or modification time) changes; a failed read is not kept.
+TEST_F(BrokenEpw, SharedReadsAreKeptUntilTheFileChanges) {
+    const fs::path p = write("shared.epw");
+    const auto a = readEpwShared(p);
+    EXPECT_EQ(readEpwShared(p).get(), a.get());
+    EXPECT_EQ(a->dryBulb(), readEpw(p).dryBulb());
+    // Threads asking at once for a file not read yet get one copy.
+    const fs::path q = write("threads.epw");
+    std::vector<std::shared_ptr<const Weather>> got(4);
+    std::vector<std::thread> pool;
+    for (auto& g : got) pool.emplace_back([&g, &q] { g = readEpwShared(q); });
+    for (auto& t : pool) t.join();
+    for (const auto& g : got) EXPECT_EQ(g.get(), got[0].get());
+
+    // The first hour 1 K warmer, same length ("-15.6" → "-14.6" in Milwaukee's line 9), and a
+    // later modification time even where the file system counts whole seconds.
+    const std::string first = splitCsv(lines_[8])[6];
+    ASSERT_EQ(first, "-15.6");
+    setField(lines_, 9, 7, "-14.6");
+    const auto before = fs::last_write_time(p);
+    write("shared.epw");
+    fs::last_write_time(p, before + std::chrono::seconds(2));
+    const auto b = readEpwShared(p);
+    EXPECT_NE(b.get(), a.get());
+    EXPECT_NEAR(b->dryBulb()[0] - a->dryBulb()[0], 1.0, 1e-12);
+
+    // Errors are readEpw's, and the broken file is read again once fixed.
+    EXPECT_THROW(readEpwShared(dir_ / "no_such_file.epw"), InputError);
+    setField(lines_, 112, 7, "abc");
+    const fs::path r = write("broken.epw");
+    EXPECT_THROW(readEpwShared(r), InputError);
+    setField(lines_, 112, 7, "-1.0");
+    const auto before_fix = fs::last_write_time(r);
+    write("broken.epw");
+    fs::last_write_time(r, before_fix + std::chrono::seconds(2));
+    EXPECT_EQ(readEpwShared(r)->hourCount(), 8760u);
 }
 
 TEST_F(BrokenEpw, HeaderIsNotEpw) {
