@@ -18,6 +18,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -248,7 +249,11 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
     });
 
     buildMenus();
-    resize(1400, 900);
+    // 1400 × 900 where the screen has room; on a laptop screen (1366 × 768, 1280 × 800) no
+    // larger than the screen, or the charts and tables past its edge cannot be reached.
+    QSize size(1400, 900);
+    if (const QScreen* s = screen()) size = size.boundedTo(s->availableGeometry().size());
+    resize(size);
     // Messages are a few lines; the results need the height.
     resizeDocks({messages_dock_}, {110}, Qt::Vertical);
     updateTitle();
