@@ -137,6 +137,12 @@ void Recorder::sample(double t, std::span<const double> x, std::span<const doubl
     // Only a complete sample is kept: a probe that throws leaves no partial row.
     results_.time.push_back(t);
     if (++pending_samples_ == kBlock) flush();
+    for (const Observer& o : observers_) o(t, t_eval, x, y);
+}
+
+void Recorder::addObserver(Observer observer) {
+    if (!observer) throw ModelError("recorder: observer without a function");
+    observers_.push_back(std::move(observer));
 }
 
 void Recorder::flush() const {

@@ -42,6 +42,14 @@ public:
     };
     void addProbeSet(ProbeSet fill, std::vector<ProbeChannel> channels);
 
+    /// Called with every sample once it is kept (after its channels hold it): t is the
+    /// recorded time, t_eval where the outputs were evaluated. For what a run needs from every
+    /// sample but not as a time series (a running sum over many series that would not fit in
+    /// memory). Must not throw: the sample is already kept.
+    using Observer = std::function<void(double t, double t_eval, std::span<const double> x,
+                                        std::span<const double> y)>;
+    void addObserver(Observer observer);
+
     /// Called by the simulator; appends one sample to every channel.
     void sample(double t, std::span<const double> x, std::span<const double> y) {
         sample(t, x, y, t);
@@ -77,6 +85,7 @@ private:
     std::vector<Source> sources_;
     std::vector<Set> sets_;
     std::vector<double> set_values_;
+    std::vector<Observer> observers_;
     /// Writes the samples held in pending_ to their channels.
     void flush() const;
     // Channel values are held for up to kBlock samples, sample by sample, and written to the

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/errors.h"
 #include "core/units.h"
 #include "power/rack.h"
 #include "thermal/rainflow.h"
@@ -489,70 +490,67 @@ std::string jobLabel(const std::string& name) {
     return l;
 }
 
-/// ∫ v dt over the part of the output grid inside the job's window [start, end), for a channel
-/// that is zero outside it [unit·s]; NaN if no sample falls inside the window (a job shorter
-/// than the output interval, between two samples: what it did is not in the samples). An
-/// interval with both ends inside is a trapezoid; where the window starts or ends inside an
-/// interval, the sample inside holds to that edge, so a constant channel gives its value × the
-/// window's time in the study exactly (the plain trapezoid spread each edge over a whole
-/// interval and missed a short job altogether).
-double windowIntegral(const std::vector<double>& time, const std::vector<double>& v, double start,
-                      double end) {
-    double a = 0.0;
-    bool sampled = false;
-    auto inside = [&](double t) { return t >= start && t < end; };
-    for (std::size_t i = 0; i < time.size(); ++i) sampled = sampled || inside(time[i]);
-    if (!sampled) return std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t i = 1; i < time.size(); ++i) {
-        const double t0 = time[i - 1], t1 = time[i];
-        const bool in0 = inside(t0), in1 = inside(t1);
-        if (in0 && in1) {
-            a += 0.5 * (v[i] + v[i - 1]) * (t1 - t0);
-        } else if (in0) {
-            a += v[i - 1] * (std::min(end, t1) - t0);
-        } else if (in1) {
-            a += v[i] * (t1 - std::max(start, t0));
-        }
+/// Adds one output sample's values v (at time t) to each job's window integral, given the
+/// previous sample's (t_prev, v_prev): an interval with both ends inside the window
+/// [start, end) is a trapezoid; where the window starts or ends inside an interval, the sample
+/// inside holds to that edge, so a constant value gives itself × the window's time in the
+/// study exactly (the plain trapezoid spread each edge over a whole interval and missed a
+/// short job altogether). A job no sample falls inside stays unsampled: a job shorter than
+/// the output interval, between two samples, did what the samples do not show.
+struct WindowSum {
+    double start, end;
+    bool inside(double t) const { return t >= start && t < end; }
+    double add(double t_prev, double v_prev, double t, double v) const {
+        const bool in0 = inside(t_prev), in1 = inside(t);
+        if (in0 && in1) return 0.5 * (v + v_prev) * (t - t_prev);
+        if (in0) return v_prev * (std::min(end, t) - t_prev);
+        if (in1) return v * (t - std::max(start, t_prev));
+        return 0.0;
     }
-    return a;
-}
+};
 
 /// Every job's GPU-hours in the study: scheduled from the schedule itself (the job's GPUs ×
-/// its time in the study, exact), tripped, throttled and lost from its channels with
-/// windowIntegral (NaN for a job no output sample saw running).
+/// its time in the study, exact), tripped, throttled and lost from the run's window sums
+/// (NaN for a job no output sample saw running).
 struct JobHours {
     std::vector<double> gpus, scheduled, tripped, throttled, lost;
 };
 
-JobHours jobHours(const ScenarioSpec& sc, const ResultSet& rs) {
+JobHours jobHours(const ScenarioSpec& sc, const StudyResults& r) {
     JobHours h;
+    const ResultSet& rs = r.channels;
     const std::vector<const power::Job*> jobs = jobsOf(sc);
+    if (!r.job_sums || r.job_sums->lost.size() != jobs.size()) {
+        throw ModelError("internal: the study's per-job sums are missing or of another site");
+    }
+    const JobWindowSums& s = *r.job_sums;
     // One row per job whatever the samples (the table's columns must match its names).
     const double t0 = rs.time.empty() ? 0.0 : rs.time.front();
     const double t1 = rs.time.empty() ? 0.0 : rs.time.back();
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         const double start = jobs[j]->start, end = jobs[j]->end();
-        const std::string g = "jobs/" + jobLabel(jobs[j]->name);
-        auto hours = [&](const char* n) {
-            return windowIntegral(rs.time, rs.at(g, n).values, start, end) / 3600.0;
+        auto hours = [&](const std::vector<double>& sum) {
+            return s.sampled[j] ? sum[j] / 3600.0 : kNaN;
         };
         h.gpus.push_back(jobGpus(sc, j));
         h.scheduled.push_back(h.gpus.back() *
                               std::max(0.0, std::min(end, t1) - std::max(start, t0)) / 3600.0);
-        h.tripped.push_back(hours("gpus_tripped"));
-        h.throttled.push_back(hours("gpus_throttled"));
-        h.lost.push_back(hours("gpus_lost"));
+        h.tripped.push_back(hours(s.tripped));
+        h.throttled.push_back(hours(s.throttled));
+        h.lost.push_back(hours(s.lost));
     }
     return h;
 }
 
-std::vector<Metric> computeMetrics(const ScenarioSpec& sc, const ResultSet& rs) {
+std::vector<Metric> computeMetrics(const ScenarioSpec& sc, const StudyResults& r) {
+    const ResultSet& rs = r.channels;
     auto hours = [&](const char* n) {
         return integral(rs.time, rs.at("compute", n).values) / 3600;
     };
     // The jobs' totals are the sums of their own (jobHours): exact scheduled hours; the lost
     // share over the jobs the samples saw running.
-    const JobHours jh = jobHours(sc, rs);
+    const JobHours jh = jobHours(sc, r);
     double scheduled = 0.0, scheduled_seen = 0.0, lost = 0.0, lost_to_trips = 0.0;
     for (std::size_t j = 0; j < jh.scheduled.size(); ++j) {
         scheduled += jh.scheduled[j];
@@ -622,7 +620,8 @@ std::vector<Metric> utilityLossMetrics(const StudyResults& r) {
     return m;
 }
 
-void recordComputeChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
+std::shared_ptr<const JobWindowSums> recordComputeChannels(const SiteModel& m,
+                                                           const ScenarioSpec& sc, Recorder& rec) {
     struct Slot {
         std::size_t tripped, clock;
         double gpus, racks;
@@ -702,20 +701,64 @@ void recordComputeChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder&
                  "running jobs' GPU-equivalents of compute lost to heat (throttle + trip)");
     rec.addProbe(over_jobs(tripped), "compute", "gpus_lost_to_trips", "1",
                  "running jobs' GPUs on tripped racks");
-    // Per job: plain channels jobs/<name>/… (1-D, with units, as every /timeseries dataset),
-    // computed in one pass over every job's slots (a probe per channel was a std::function
-    // call and a scattered heap block each: 22,000 channels at 5,560 single-rack jobs).
+    // Per job: each job's slots as one contiguous list, for one pass over every job per sample
+    // (a probe per channel was a std::function call and a scattered heap block each: 22,000
+    // channels at 5,560 single-rack jobs).
     struct JobSlots {
         std::vector<Slot> slots;       // every job's slots, job by job
         std::vector<std::size_t> end;  // job j's slots end at end[j] (start: end[j - 1])
         std::vector<std::pair<double, double>> windows;
     };
     auto js = std::make_shared<JobSlots>();
-    std::vector<Recorder::ProbeChannel> channels;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         js->slots.insert(js->slots.end(), job_slots[j].begin(), job_slots[j].end());
         js->end.push_back(js->slots.size());
         js->windows.push_back(windows[j]);
+    }
+    // The job table's GPU-hours, summed as the samples are kept: a time series per job is not
+    // needed for them (and at 5,560 jobs a year of four series each is 1.56 GB).
+    struct Sums {
+        JobWindowSums out;
+        std::vector<double> prev;  // [job][tripped, throttled, lost] at the previous sample
+        double t_prev = 0.0;
+        bool first = true;
+    };
+    auto sums = std::make_shared<Sums>();
+    sums->out.tripped.assign(jobs.size(), 0.0);
+    sums->out.throttled.assign(jobs.size(), 0.0);
+    sums->out.lost.assign(jobs.size(), 0.0);
+    sums->out.sampled.assign(jobs.size(), 0);
+    sums->prev.assign(3 * jobs.size(), 0.0);
+    rec.addObserver([js, sums, tripped, throttled, lost](double t, double t_eval, Y, Y y) {
+        Sums& s = *sums;
+        std::size_t begin = 0;
+        for (std::size_t j = 0; j < js->end.size(); ++j) {
+            const std::span<const Slot> own(js->slots.data() + begin, js->end[j] - begin);
+            begin = js->end[j];
+            const auto [start, end] = js->windows[j];
+            // The values as the job's channels hold them: zero outside its window.
+            const bool on = t_eval >= start && t_eval < end;
+            const double v[3] = {on ? tripped(own, y) : 0.0, on ? throttled(own, y) : 0.0,
+                                 on ? lost(own, y) : 0.0};
+            const WindowSum w{start, end};
+            double* prev = s.prev.data() + 3 * j;
+            if (!s.first) {
+                s.out.tripped[j] += w.add(s.t_prev, prev[0], t, v[0]);
+                s.out.throttled[j] += w.add(s.t_prev, prev[1], t, v[1]);
+                s.out.lost[j] += w.add(s.t_prev, prev[2], t, v[2]);
+            }
+            if (w.inside(t)) s.out.sampled[j] = 1;
+            std::copy(v, v + 3, prev);
+        }
+        s.t_prev = t;
+        s.first = false;
+    });
+    std::shared_ptr<const JobWindowSums> out(sums, &sums->out);
+    // Per job: plain channels jobs/<name>/… (1-D, with units, as every /timeseries dataset)
+    // where the study asks for them; by default for sites of up to 64 jobs.
+    const bool per_job = sc.study.per_job_channels.value_or(jobs.size() <= kPerJobChannelsUpTo);
+    std::vector<Recorder::ProbeChannel> channels;
+    for (std::size_t j = 0; j < jobs.size() && per_job; ++j) {
         const std::string g = "jobs/" + jobLabel(jobs[j]->name);
         channels.push_back({g, "gpus_scheduled", "1", "GPUs of the job while it runs"});
         channels.push_back({g, "gpus_tripped", "1", "the job's GPUs on tripped racks"});
@@ -723,7 +766,7 @@ void recordComputeChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder&
         channels.push_back(
             {g, "gpus_lost", "1", "the job's GPU-equivalents of compute lost to heat"});
     }
-    if (channels.empty()) return;
+    if (channels.empty()) return out;
     rec.addProbeSet(
         [js, scheduled, tripped, throttled, lost](double t, Y, Y y, std::span<double> v) {
             std::size_t begin = 0;
@@ -739,6 +782,7 @@ void recordComputeChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder&
             }
         },
         std::move(channels));
+    return out;
 }
 
 Table jobComputeTable(const ScenarioSpec& sc, const StudyResults& r) {
@@ -746,7 +790,7 @@ Table jobComputeTable(const ScenarioSpec& sc, const StudyResults& r) {
     t.path = "study/jobs";
     std::vector<std::string> names;
     for (const power::Job* j : jobsOf(sc)) names.push_back(j->name);
-    const JobHours h = jobHours(sc, r.channels);
+    const JobHours h = jobHours(sc, r);
     std::vector<double> pct;
     for (std::size_t j = 0; j < h.scheduled.size(); ++j) {
         pct.push_back(h.scheduled[j] > 0 ? 100.0 * h.lost[j] / h.scheduled[j] : NAN);
@@ -910,7 +954,7 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
     for (auto& g : gridSideMetrics(sc, rs)) m.push_back(std::move(g));
     for (auto& g : smoothingMetrics(sc, rs)) m.push_back(std::move(g));
     for (auto& g : utilityLossMetrics(r)) m.push_back(std::move(g));
-    for (auto& g : computeMetrics(sc, rs)) m.push_back(std::move(g));
+    for (auto& g : computeMetrics(sc, r)) m.push_back(std::move(g));
     for (auto& g : hallStudyMetrics(sc, r)) m.push_back(std::move(g));
     if (!sc.events.empty()) {
         const double t = firstThrottle(sc, rs);

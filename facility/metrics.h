@@ -59,10 +59,17 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& spec, const StudyResults& r
 /// throttle, whether anything overloaded (null when the study had no events).
 Json contingencyReport(const ScenarioSpec& spec, const StudyResults& r);
 
-/// Channels the compute-lost metrics read (group "compute": site totals; "jobs/<job name>":
-/// per job, '/' in a name read as '_'): records them on `rec`. Called by the study with its other
+/// Sites of up to this many jobs record per-job time series unless the study says otherwise
+/// (StudySpec::per_job_channels).
+inline constexpr std::size_t kPerJobChannelsUpTo = 64;
+
+/// Channels of the compute lost to heat (group "compute": site totals; "jobs/<job name>": per
+/// job, '/' in a name read as '_', where the study records them): records them on `rec`, and
+/// returns each job's GPU-hours over its window, summed as the samples are kept (complete
+/// once the run has ended; StudyResults::job_sums). Called by the study with its other
 /// channels.
-void recordComputeChannels(const SiteModel& m, const ScenarioSpec& spec, Recorder& rec);
+std::shared_ptr<const JobWindowSums> recordComputeChannels(const SiteModel& m,
+                                                           const ScenarioSpec& spec, Recorder& rec);
 
 /// Per job: GPUs, GPU-hours scheduled, tripped, throttled and lost, and the share of compute
 /// lost (report table "study/jobs"); no rows without a workload.

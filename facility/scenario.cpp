@@ -363,6 +363,12 @@ std::shared_ptr<const ObjectSpec> studySpec() {
                      .description = "workload averaged over the output interval (default for "
                                     "annual) or resolved to its iterations (transient)"});
     s->boolean("per_rack_channels", false, "per-rack-group time series in the report")
+        // Optional without a default: the reader decides by the number of jobs.
+        .add(KeySpec{.key = "per_job_channels",
+                     .type = KeyType::Boolean,
+                     .description = "per-job time series in the report (GPUs scheduled, tripped, "
+                                    "throttled, lost); default: on for sites of up to 64 jobs. "
+                                    "The study/jobs table is there either way"})
         .optionalNumber("rel_tol", "", 1e-10, 1e-2,
                         "integrator relative tolerance (default 5e-4 annual, 1e-6 otherwise)")
         .choice("linear_solver", {"auto", "dense", "sparse"}, "auto",
@@ -516,6 +522,7 @@ StudySpec readStudy(const SpecReader& v) {
                                 ? v.string("workload_resolution")
                                 : (s.kind == "transient" ? "resolved" : "mean");
     s.per_rack_channels = v.boolean("per_rack_channels");
+    if (v.has("per_job_channels")) s.per_job_channels = v.boolean("per_job_channels");
     // Annual studies answer energy and water questions: 5e-4 moves the PUE of the reference
     // site by < 2e-4 relative against 1e-5 and the hottest GPU by < 0.05 K, at a tenth of the
     // steps (measured on a 2-day run; the energy balance is exact by construction either way).

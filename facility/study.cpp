@@ -869,14 +869,17 @@ void recordUtility(const SiteModel& m, Recorder& rec) {
            "UPS battery to the UPS DC bus");
 }
 
-void recordChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
+std::shared_ptr<const JobWindowSums> recordChannels(const SiteModel& m, const ScenarioSpec& sc,
+                                                    Recorder& rec) {
     recordPower(m, rec);
     recordUtility(m, rec);
     recordCooling(m, sc, rec);
     recordWaterAndWeather(m, rec);
     if (sc.study.per_rack_channels) recordRackArray(m, sc, rec);
-    recordComputeChannels(m, sc, rec);  // facility/metrics.h (issue 10: compute lost to heat)
+    // facility/metrics.h (issue 10: compute lost to heat)
+    auto job_sums = recordComputeChannels(m, sc, rec);
     rec.results().start_iso8601 = studyStartIso(sc.study);
+    return job_sums;
 }
 
 SimulationOptions simulationOptions(const StudySpec& st, const Conditions& c) {
@@ -1229,7 +1232,7 @@ StudyResults runStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignP
     r.stored_start = m.storedEnergy(p.x0);
 
     Recorder rec(m.system());
-    recordChannels(m, sc, rec);
+    r.job_sums = recordChannels(m, sc, rec);
     Simulator sim(m.system(), p.options);
     ProgressCallback progress;
     if (ctl.progress) progress = [&](double f, double t) { ctl.progress(f, t); };

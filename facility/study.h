@@ -5,6 +5,7 @@
 /// what it recorded. Metrics are computed from these results in facility/metrics.h.
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -68,10 +69,23 @@ struct RunControl {
     const std::atomic<bool>* cancel = nullptr;
 };
 
+/// Per job, the time integral over the job's own window [start, end) of its GPUs tripped,
+/// throttled and lost [GPU·s], summed sample by sample while the run records (the trapezoids of
+/// the output grid; where the window starts or ends between two samples, the sample inside
+/// holds to that edge). `sampled`: some output sample fell inside the window (else the sums
+/// say nothing about the job). Built by recordComputeChannels (facility/metrics.h).
+struct JobWindowSums {
+    std::vector<double> tripped, throttled, lost;
+    std::vector<char> sampled;
+};
+
 /// What a study run leaves for the metrics: the recorded channels, meter totals, the change of
 /// stored heat, the events as analysed, and the integrator's work.
 struct StudyResults {
     ResultSet channels;
+    /// Each job's GPU-hours over its window (the study/jobs table and the compute-lost
+    /// metrics), complete once the run has ended.
+    std::shared_ptr<const JobWindowSums> job_sums;
     std::vector<std::pair<std::string, double>> meters;  ///< name → total [J or m³]
     /// Named halls: per hall, SiteModel::hallMeterNames() → total [J or m³].
     std::vector<std::vector<std::pair<std::string, double>>> hall_meters;

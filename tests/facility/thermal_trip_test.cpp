@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "core/simulator.h"
@@ -331,6 +332,85 @@ TEST(ThermalTrip, BadRestartPoliciesAreRejectedWithTheKeyAndTheChoices) {
             scenario(with({{"restart", "after_delay"}, {"restart_delay_s", -5}}));
         },
         {"/it/racks/0/thermal_trip/restart_delay_s"});
+}
+
+// The job table's GPU-hours are summed as the run records, not read back from per-job time
+// series: the same run with and without those series gives the same table and metrics to the
+// bit, and without them the report holds no jobs/ group (the pump-trip run above, where the
+// "hit" job loses GPU-hours to trips and throttling, so the sums are not zero).
+TEST(ThermalTrip, JobTableIsTheSameWithoutPerJobSeries) {
+    Json j = scenarioJson("contingency_cdu_pump_trip.json");
+    j["study"]["duration_s"] = 200.0;
+    Json hit = j["workload"]["jobs"][0], spared = hit;
+    hit["name"] = "hit";
+    hit["racks"] = 8;
+    spared["name"] = "spared";
+    spared["racks"] = 56;
+    j["workload"]["jobs"] = Json::array({hit, spared});
+    auto groups = [](const RunOutcome& r) {
+        std::set<std::string> g;
+        for (const Channel& c : r.report.timeseries.channels) {
+            if (c.group.rfind("jobs/", 0) == 0) g.insert(c.group);
+        }
+        return g;
+    };
+    j["study"]["per_job_channels"] = true;
+    const RunOutcome with = run(j);
+    j["study"]["per_job_channels"] = false;
+    const RunOutcome without = run(j);
+    EXPECT_EQ(groups(with), (std::set<std::string>{"jobs/hit", "jobs/spared"}));
+    EXPECT_TRUE(groups(without).empty());
+    // The sums against the recorded series: both jobs run the whole study, so each is the
+    // trapezoid of its series over every sample.
+    const ResultSet& ts = with.report.timeseries;
+    for (int k = 0; k < 2; ++k) {
+        const Json& row = with.summary["jobs"][k];
+        const std::string g = "jobs/" + row["job"].get<std::string>();
+        for (const auto& [col, ch] :
+             {std::pair{"lost_gpu_h", "gpus_lost"}, std::pair{"tripped_gpu_h", "gpus_tripped"},
+              std::pair{"throttled_gpu_h", "gpus_throttled"}}) {
+            const std::vector<double>& v = ts.at(g, ch).values;
+            double a = 0.0;
+            for (std::size_t i = 1; i < ts.time.size(); ++i) {
+                a += 0.5 * (v[i] + v[i - 1]) * (ts.time[i] - ts.time[i - 1]);
+            }
+            EXPECT_NEAR(row[col].get<double>(), a / 3600.0, 1e-12 * std::max(1.0, a / 3600.0))
+                << g << " " << col;
+        }
+    }
+    ASSERT_GT(with.summary["jobs"][0]["lost_gpu_h"].get<double>(), 1.0);
+    EXPECT_EQ(with.summary["jobs"], without.summary["jobs"]);
+    for (const char* k : {"gpu_hours_scheduled_h", "gpu_hours_lost_h", "gpu_hours_lost_to_trips_h",
+                          "compute_lost_pct", "gpu_hours_tripped_h"}) {
+        EXPECT_EQ(num(with.summary, k), num(without.summary, k)) << k;
+    }
+}
+
+// Per-job series are on by default up to 64 jobs and off above (a campus of single-rack jobs
+// would hold four series a job: 1.56 GB for a year of 5,560).
+TEST(ThermalTrip, PerJobSeriesByDefaultOnlyForSitesOfUpTo64Jobs) {
+    auto jobGroups = [](int jobs) {
+        Json j = reference({{"study", annualStudy("07-15", 0.25, 3600.0)}});
+        j["it"]["racks"][0]["count"] = jobs;
+        Json one = j["workload"]["jobs"][1];
+        one["racks"] = 1;
+        Json list = Json::array();
+        for (int k = 0; k < jobs; ++k) {
+            one["name"] = "j" + std::to_string(k);
+            list.push_back(one);
+        }
+        j["workload"]["jobs"] = list;
+        j["workload"]["tenants"] = {{one["tenant"].get<std::string>(), 1.0}};
+        const RunOutcome r = run(j);
+        std::set<std::string> g;
+        for (const Channel& c : r.report.timeseries.channels) {
+            if (c.group.rfind("jobs/", 0) == 0) g.insert(c.group);
+        }
+        EXPECT_EQ(r.summary["jobs"].size(), static_cast<std::size_t>(jobs));
+        return g.size();
+    };
+    EXPECT_EQ(jobGroups(64), 64u);
+    EXPECT_EQ(jobGroups(65), 0u);
 }
 
 TEST(ThermalTrip, JobGpuHoursCountTheScheduleNotTheSamples) {
