@@ -709,6 +709,16 @@ std::shared_ptr<const JobWindowSums> recordComputeChannels(const SiteModel& m,
         std::vector<std::size_t> end;  // job j's slots end at end[j] (start: end[j - 1])
         std::vector<std::pair<double, double>> windows;
     };
+    // f(j, the job's slots, its window, whether it runs at t) for every job in order.
+    auto each_job = [](const JobSlots& js, double t, auto&& f) {
+        std::size_t begin = 0;
+        for (std::size_t j = 0; j < js.end.size(); ++j) {
+            const std::span<const Slot> own(js.slots.data() + begin, js.end[j] - begin);
+            begin = js.end[j];
+            const auto [start, stop] = js.windows[j];
+            f(j, own, WindowSum{start, stop}, t >= start && t < stop);
+        }
+    };
     auto js = std::make_shared<JobSlots>();
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         js->slots.insert(js->slots.end(), job_slots[j].begin(), job_slots[j].end());
@@ -729,27 +739,24 @@ std::shared_ptr<const JobWindowSums> recordComputeChannels(const SiteModel& m,
     sums->out.lost.assign(jobs.size(), 0.0);
     sums->out.sampled.assign(jobs.size(), 0);
     sums->prev.assign(3 * jobs.size(), 0.0);
-    rec.addObserver([js, sums, tripped, throttled, lost](double t, double t_eval, Y, Y y) {
+    rec.addObserver([js, sums, each_job, tripped, throttled, lost](double t, double t_eval, Y,
+                                                                   Y y) {
         Sums& s = *sums;
-        std::size_t begin = 0;
-        for (std::size_t j = 0; j < js->end.size(); ++j) {
-            const std::span<const Slot> own(js->slots.data() + begin, js->end[j] - begin);
-            begin = js->end[j];
-            const auto [start, end] = js->windows[j];
-            // The values as the job's channels hold them: zero outside its window.
-            const bool on = t_eval >= start && t_eval < end;
-            const double v[3] = {on ? tripped(own, y) : 0.0, on ? throttled(own, y) : 0.0,
-                                 on ? lost(own, y) : 0.0};
-            const WindowSum w{start, end};
-            double* prev = s.prev.data() + 3 * j;
-            if (!s.first) {
-                s.out.tripped[j] += w.add(s.t_prev, prev[0], t, v[0]);
-                s.out.throttled[j] += w.add(s.t_prev, prev[1], t, v[1]);
-                s.out.lost[j] += w.add(s.t_prev, prev[2], t, v[2]);
-            }
-            if (w.inside(t)) s.out.sampled[j] = 1;
-            std::copy(v, v + 3, prev);
-        }
+        // The values as the job's channels hold them (evaluated at t_eval, zero outside the
+        // job's window), integrated over the recorded times t.
+        each_job(*js, t_eval,
+                 [&](std::size_t j, std::span<const Slot> own, const WindowSum& w, bool on) {
+                     const double v[3] = {on ? tripped(own, y) : 0.0, on ? throttled(own, y) : 0.0,
+                                          on ? lost(own, y) : 0.0};
+                     double* prev = s.prev.data() + 3 * j;
+                     if (!s.first) {
+                         s.out.tripped[j] += w.add(s.t_prev, prev[0], t, v[0]);
+                         s.out.throttled[j] += w.add(s.t_prev, prev[1], t, v[1]);
+                         s.out.lost[j] += w.add(s.t_prev, prev[2], t, v[2]);
+                     }
+                     if (w.inside(t)) s.out.sampled[j] = 1;
+                     std::copy(v, v + 3, prev);
+                 });
         s.t_prev = t;
         s.first = false;
     });
@@ -768,18 +775,14 @@ std::shared_ptr<const JobWindowSums> recordComputeChannels(const SiteModel& m,
     }
     if (channels.empty()) return out;
     rec.addProbeSet(
-        [js, scheduled, tripped, throttled, lost](double t, Y, Y y, std::span<double> v) {
-            std::size_t begin = 0;
-            for (std::size_t j = 0; j < js->end.size(); ++j) {
-                const std::span<const Slot> s(js->slots.data() + begin, js->end[j] - begin);
-                begin = js->end[j];
-                const auto [start, end] = js->windows[j];
-                const bool on = t >= start && t < end;
-                v[4 * j + 0] = on ? scheduled(s, y) : 0.0;
-                v[4 * j + 1] = on ? tripped(s, y) : 0.0;
-                v[4 * j + 2] = on ? throttled(s, y) : 0.0;
-                v[4 * j + 3] = on ? lost(s, y) : 0.0;
-            }
+        [js, each_job, scheduled, tripped, throttled, lost](double t, Y, Y y, std::span<double> v) {
+            each_job(*js, t,
+                     [&](std::size_t j, std::span<const Slot> s, const WindowSum&, bool on) {
+                         v[4 * j + 0] = on ? scheduled(s, y) : 0.0;
+                         v[4 * j + 1] = on ? tripped(s, y) : 0.0;
+                         v[4 * j + 2] = on ? throttled(s, y) : 0.0;
+                         v[4 * j + 3] = on ? lost(s, y) : 0.0;
+                     });
         },
         std::move(channels));
     return out;

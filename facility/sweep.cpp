@@ -362,7 +362,6 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
                 ens->at("seed").fail("expected a whole number ≥ 0");
             }
             std::vector<SweepCase> next;
-            drawn.clear();
             const auto n = static_cast<std::size_t>(members);
             const int width = static_cast<int>(std::to_string(n).size());
             for (const auto& c : cases) {

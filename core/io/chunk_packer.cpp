@@ -53,15 +53,12 @@ private:
 
 /// One chunk's stored bytes.
 std::vector<unsigned char> Packer::pack(const ChunkedDataset& d, std::size_t k) {
-    const int level = level_;
-    std::vector<double>& raw = raw_;
-    std::vector<unsigned char>& shuffled = shuffled_;
     const std::size_t n = d.chunk_rows * d.cols;  // doubles in a chunk, edge chunks included
     const std::size_t row0 = k * d.chunk_rows;
     const std::size_t count = std::min(d.chunk_rows, d.rows - row0);
-    raw.assign(n, 0.0);  // the edge chunk's rows past the end hold the fill value, 0.0
-    d.gather(row0, count, raw.data());
-    const auto* bytes = reinterpret_cast<const unsigned char*>(raw.data());
+    raw_.assign(n, 0.0);  // the edge chunk's rows past the end hold the fill value, 0.0
+    d.gather(row0, count, raw_.data());
+    const auto* bytes = reinterpret_cast<const unsigned char*>(raw_.data());
     // The file type is little-endian IEEE (H5T_IEEE_F64LE); byte b of a value counts from the
     // least significant byte.
     auto byteOf = [&](std::size_t i, std::size_t b) {
@@ -72,23 +69,23 @@ std::vector<unsigned char> Packer::pack(const ChunkedDataset& d, std::size_t k) 
         }
     };
     const std::size_t size = n * kElement;
-    if (level == 0) {
+    if (level_ == 0) {
         std::vector<unsigned char> out(size);
         for (std::size_t i = 0; i < n; ++i) {
             for (std::size_t b = 0; b < kElement; ++b) out[i * kElement + b] = byteOf(i, b);
         }
         return out;
     }
-    shuffled.resize(size);
+    shuffled_.resize(size);
     for (std::size_t b = 0; b < kElement; ++b) {
-        unsigned char* plane = shuffled.data() + b * n;
+        unsigned char* plane = shuffled_.data() + b * n;
         for (std::size_t i = 0; i < n; ++i) plane[i] = byteOf(i, b);
     }
     deflated_.resize(deflateBound(&stream_, static_cast<uLong>(size)));
     if (deflateReset(&stream_) != Z_OK) {
         throw Error(fmt::format("resetting deflate failed for a {}-byte chunk", size));
     }
-    stream_.next_in = shuffled.data();
+    stream_.next_in = shuffled_.data();
     stream_.avail_in = static_cast<uInt>(size);
     stream_.next_out = deflated_.data();
     stream_.avail_out = static_cast<uInt>(deflated_.size());

@@ -8,8 +8,10 @@
 // are filtered here on every core and handed to HDF5 with H5Dwrite_chunk, which stores them
 // as they are; readers see the dataset's declared filters and undo them as usual.
 //
-// What a stored chunk is (HDF5 1.10, H5Zshuffle.c and H5Zdeflate.c; checked byte for byte
-// against HDF5's own pipeline in tests/core/io_test.cpp):
+// What a stored chunk is (HDF5 1.10, H5Zshuffle.c and H5Zdeflate.c). tests/core/
+// chunk_packer_test.cpp decodes the chunks by this definition and compares each with
+// compress2's bytes; tests/core/io_test.cpp has HDF5 read them back; the reports of the
+// shipped scenarios were compared chunk by chunk with HDF5's own pipeline (docs/decisions.md):
 //   - a chunk is always chunk_rows × cols doubles, little-endian IEEE; an edge chunk (past
 //     the dataset's last row) is padded with the fill value, 0.0;
 //   - shuffle (element size 8): byte b of element i goes to b·n + i, n = chunk_rows·cols;
