@@ -337,11 +337,12 @@ TraceData readDcgmPrometheus(const std::string& file, const Lines& lines,
             row.values.assign(data.columns.size(), NAN);
             row.line = ln;
         }
-        row.values[column_of[p.metric]] = p.value * [&] {
-            Unit u;
-            lookupUnit(data.columns[column_of[p.metric]].source_unit, u);
-            return u.factor;
-        }();
+        // Not a lambda: clang 14 (Debian 12's, the fuzz build) cannot capture a structured
+        // binding such as p.
+        const std::size_t col = column_of[p.metric];
+        Unit u;
+        lookupUnit(data.columns[col].source_unit, u);
+        row.values[col] = p.value * u.factor;
     }
     TraceBuilder b(data);
     for (auto& [dev, by_time] : rows) {

@@ -20,7 +20,7 @@
 namespace dctwin::power {
 namespace {
 
-constexpr double kHour = 3600.0, kDay = 86400.0, kWeek = 7 * 86400.0;
+constexpr double kHour = 3600.0, kDay = 86400.0;
 constexpr double kForever = 1e12;  // [s] "until the end of any study"
 
 void addIfIn(double t, double t0, double t1, std::vector<double>& out) {
