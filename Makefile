@@ -1,8 +1,8 @@
 # The README's two commands:
 #   make run    installs what is missing, builds, and runs the default scenario → report.h5
 #   make test   installs what is missing, builds, and runs every test (CTest summary at the end)
-# Other targets: make build, make bench, make asan-test, make install, make package, make docs,
-# make format, make clean.
+# Other targets: make build, make bench, make asan-test, make fuzz-smoke, make install,
+# make package, make docs, make format, make clean.
 BUILD      ?= build
 BUILD_TYPE ?= Release
 GUI        ?= ON
@@ -12,7 +12,7 @@ PREFIX     ?= /usr/local
 CMAKE_ARGS ?=
 CTEST_ARGS ?=
 
-.PHONY: deps configure build run test bench asan-test install package docs format clean
+.PHONY: deps configure build run test bench asan-test fuzz-smoke install package docs format clean
 
 deps:
 	DCTWIN_BUILD_GUI=$(GUI) ./scripts/install-deps.sh
@@ -61,5 +61,16 @@ asan-test:
 	$(MAKE) test BUILD=build-asan BUILD_TYPE=Debug GUI=OFF CMAKE_ARGS=-DDCTWIN_SANITIZE=ON \
 	  CTEST_ARGS='-E "$(ASAN_SKIP)"'
 
+# The libFuzzer targets (fuzz/: scenario loader, EPW reader, trace readers), built with clang
+# (ASan + UBSan + coverage), each run for a fixed number of inputs from a fixed seed on the
+# shipped scenarios, weather files and traces (scripts/fuzz-smoke.sh). CI runs it so the fuzz
+# build keeps compiling; a campaign runs the same binaries for hours (README, "Reliability").
+fuzz-smoke:
+	DCTWIN_BUILD_GUI=OFF DCTWIN_FUZZ=1 ./scripts/install-deps.sh
+	CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+	  -DDCTWIN_BUILD_GUI=OFF -DDCTWIN_BUILD_TESTS=OFF -DDCTWIN_FUZZ=ON
+	cmake --build build-fuzz -j $(JOBS) --target scenario_fuzzer epw_fuzzer trace_fuzzer
+	./scripts/fuzz-smoke.sh build-fuzz
+
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan build-fuzz

@@ -3,8 +3,9 @@
 # compilers included, so that it works on a minimal Debian 12 (debootstrap --variant=minbase,
 # the debian:12 image) where only bash, dpkg and apt are there. ./run and ./test call it first.
 # Runs apt-get directly as root, through sudo otherwise; without either it prints the exact
-# command to run as root and exits 2. Nothing is downloaded at build time; this is the only
-# place the project reaches for packages.
+# command to run as root and exits 2. DCTWIN_BUILD_GUI=OFF leaves out Qt and Xvfb;
+# DCTWIN_FUZZ=1 adds clang for the fuzz targets. Nothing is downloaded at build time; this
+# is the only place the project reaches for packages.
 set -euo pipefail
 
 packages=(
@@ -31,6 +32,12 @@ if [[ "${DCTWIN_BUILD_GUI:-ON}" != "OFF" ]]; then
   # report test read the text a client would.
   packages+=(qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev xvfb xauth
              poppler-utils)
+fi
+
+if [[ "${DCTWIN_FUZZ:-0}" == 1 ]]; then
+  # make fuzz-smoke: the libFuzzer targets (fuzz/) build with clang only; Debian 12's clang
+  # is 14, whose sanitizer and libFuzzer runtimes are a separate package.
+  packages+=(clang libclang-rt-14-dev)
 fi
 
 if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
