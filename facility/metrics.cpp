@@ -249,29 +249,30 @@ static std::vector<Metric> hallDesignMetrics(const SiteSizing& z, const DesignPo
         const HallSizing& hz = z.halls[h];
         const DesignPoint::Hall& dh = d.halls.at(h);
         const std::string p = "hall_" + hz.name + "_";
-        const std::string of = " of hall " + hz.name;
+        // The hall leads: a table cut to its first words still says which hall a row is.
+        const std::string of = "Hall " + hz.name + ": ";
         m.push_back({p + "design_it_power_kW", dh.it_power / 1e3, "kW",
-                     "racks (grid side) at full utilization" + of});
+                     of + "racks (grid side) at full utilization"});
         m.push_back({p + "design_cooling_power_kW", dh.cooling_power / 1e3, "kW",
-                     "CDU and facility pumps, heat-rejection fans and trim chiller" + of});
+                     of + "CDU and facility pumps, heat-rejection fans and trim chiller"});
         m.push_back({p + "design_heat_rejected_kW", dh.heat_rejected / 1e3, "kW",
-                     "heat rejection, water side" + of});
+                     of + "heat rejection, water side"});
         m.push_back({p + "design_tcs_supply_temp_C", kelvinToCelsius(dh.tcs_supply), "C",
-                     "rack-loop supply, warmest CDU" + of});
+                     of + "rack-loop supply, warmest CDU"});
         m.push_back({p + "design_fws_supply_temp_C", kelvinToCelsius(dh.fws_supply), "C",
-                     "facility supply" + of});
+                     of + "facility supply"});
         m.push_back({p + "design_max_gpu_junction_C", kelvinToCelsius(dh.max_junction), "C",
-                     "hottest GPU junction at full utilization" + of});
+                     of + "hottest GPU junction at full utilization"});
         m.push_back({p + "design_water_m3_per_h", dh.water_rate * 3600.0, "m3/h",
-                     "make-up and spray water" + of});
+                     of + "make-up and spray water rate at the design point"});
         m.push_back({p + "cdus_installed", static_cast<double>(hz.cdus + hz.cdu_spares), "1",
-                     "CDUs" + of + " (running + spares)"});
+                     of + "CDUs (running + spares)"});
         m.push_back({p + "heat_rejection_units", static_cast<double>(hz.plant.units), "1",
-                     "heat-rejection units" + of});
+                     of + "heat-rejection units"});
         m.push_back({p + "heat_rejection_unit_capacity_kW", hz.unit_capacity_at_design / 1e3, "kW",
-                     "one heat-rejection unit" + of + " at its design weather, full duty"});
+                     of + "one heat-rejection unit at its design weather, full duty"});
         m.push_back({p + "design_reachable_fws_supply_C", kelvinToCelsius(hz.reach.design_supply),
-                     "C", "facility supply the installed units" + of + " hold on the design day"});
+                     "C", of + "facility supply the installed units hold on the design day"});
     }
     return m;
 }
@@ -321,7 +322,8 @@ std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
          "how far the facility supply rises above its setpoint in the year's hottest hour at "
          "design heat"},
         {"design_heat_rejected_kW", d.heat_rejected / 1e3, "kW", "heat rejection, water side"},
-        {"design_water_m3_per_h", d.water_rate * 3600.0, "m3/h", "make-up and spray water"},
+        {"design_water_m3_per_h", d.water_rate * 3600.0, "m3/h",
+         "make-up and spray water rate at the design point"},
         {"design_water_m3_per_day", d.water_rate * 86400.0, "m3",
          "make-up and spray water on a design day (24 design hours)"},
         {"water_storage_m3", storage, "m3",
@@ -823,7 +825,8 @@ static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyR
         const HallSpec& hs = sc.halls[h];
         auto meter = [&](std::string_view n) { return r.hallMeter(h, n); };
         const std::string p = "hall_" + hs.name + "_";
-        const std::string of = " of hall " + hs.name;
+        // The hall leads: a table cut to its first words still says which hall a row is.
+        const std::string of = "Hall " + hs.name + ": ";
         const std::string g = "halls/" + hs.name;
         const double E_it = meter("it_energy");
         const double E_cool = meter("cdu_pump_energy") + meter("fws_pump_energy") +
@@ -832,32 +835,32 @@ static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyR
         for (const char* w : {"evaporation", "drift", "blowdown", "spray"}) water += meter(w);
         const Excess fws = timeAbove(r.channels.time, r.channels.at(g, "setpoint_unmet").values,
                                      kSetpointTolerance);
-        m.push_back({p + "it_energy_MWh", E_it / MWh, "MWh", "racks (grid side)" + of});
+        m.push_back({p + "it_energy_MWh", E_it / MWh, "MWh", of + "racks (grid side)"});
         m.push_back({p + "cooling_energy_MWh", E_cool / MWh, "MWh",
-                     "CDU and facility pumps, heat-rejection fans, trim chiller" + of});
+                     of + "CDU and facility pumps, heat-rejection fans, trim chiller"});
         m.push_back({p + "ppue_cooling", (E_it + E_cool) / E_it, "1",
-                     "partial PUE of the hall's liquid cooling"});
+                     of + "partial PUE of the liquid cooling"});
         m.push_back(
-            {p + "cdu_pump_energy_MWh", meter("cdu_pump_energy") / MWh, "MWh", "CDU pumps" + of});
+            {p + "cdu_pump_energy_MWh", meter("cdu_pump_energy") / MWh, "MWh", of + "CDU pumps"});
         m.push_back({p + "fws_pump_energy_MWh", meter("fws_pump_energy") / MWh, "MWh",
-                     "facility pumps" + of});
+                     of + "facility pumps"});
         m.push_back({p + "heat_rejection_fan_energy_MWh", meter("plant_fan_energy") / MWh, "MWh",
-                     "heat-rejection fans" + of});
+                     of + "heat-rejection fans"});
         m.push_back(
-            {p + "chiller_energy_MWh", meter("chiller_energy") / MWh, "MWh", "trim chiller" + of});
+            {p + "chiller_energy_MWh", meter("chiller_energy") / MWh, "MWh", of + "trim chiller"});
         m.push_back({p + "heat_rejected_MWh", meter("heat_rejected") / MWh, "MWh",
-                     "heat rejected by the plant" + of});
-        m.push_back({p + "water_m3", water, "m3", "make-up and spray water" + of});
+                     of + "heat rejected by the plant"});
+        m.push_back({p + "water_m3", water, "m3", of + "make-up and spray water"});
         m.push_back({p + "wue_L_per_kWh", water * 1000.0 / (E_it / units::kWh), "L/kWh",
-                     "water per IT energy" + of});
+                     of + "water per IT energy"});
         m.push_back({p + "max_gpu_junction_C",
                      kelvinToCelsius(maxOf(r.channels.at(g, "max_gpu_junction_temp").values)), "C",
-                     "hottest GPU junction" + of});
+                     of + "hottest GPU junction"});
         m.push_back({p + "max_fws_supply_C",
                      kelvinToCelsius(maxOf(r.channels.at(g, "fws_supply_temp").values)), "C",
-                     "warmest facility supply sampled" + of});
+                     of + "warmest facility supply sampled"});
         m.push_back({p + "fws_hours_above_setpoint_h", fws.seconds / 3600.0, "h",
-                     "facility supply more than 0.05 K above its setpoint" + of});
+                     of + "facility supply more than 0.05 K above its setpoint"});
     }
     return m;
 }

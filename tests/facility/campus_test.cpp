@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
+#include <string>
 #include <variant>
 
 #include "core/units.h"
@@ -110,6 +112,20 @@ TEST(Campus, HallMetricsSumToTheCampusTotals) {
     const auto& hall = std::get<std::vector<std::string>>(col->data);
     EXPECT_EQ(std::count(hall.begin(), hall.end(), "A"), std::count(hall.begin(), hall.end(), "B"));
     EXPECT_EQ(std::count(hall.begin(), hall.end(), "campus"), 2);  // CRAHs and their chillers
+    // A summary row is read from its description (the GUI's Summary table cuts it at ~35
+    // characters): each hall row names its hall first, and no two rows read alike (they did:
+    // both halls' partial PUE read "partial PUE of the hall's liquid cooling").
+    std::set<std::string> descriptions;
+    int hall_rows = 0;
+    for (const Metric& x : m) {
+        EXPECT_TRUE(descriptions.insert(x.description).second) << x.name << ": " << x.description;
+        for (const std::string h : {"A", "B"}) {
+            if (x.name.rfind("hall_" + h + "_", 0) != 0) continue;
+            ++hall_rows;
+            EXPECT_EQ(x.description.rfind("Hall " + h + ": ", 0), 0u) << x.name;
+        }
+    }
+    EXPECT_GE(hall_rows, 2 * 24);  // 13 study and 11 design figures per hall
 }
 
 TEST(Campus, OneHallsPlantFailureHeatsOnlyThatHall) {
