@@ -501,11 +501,14 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
         return dry_full.heat_rejected > 0.0 ? dry_full : trial(in, x, dry, 0.0, 0.0);
     }
     // Fans at full speed and still short: wet the pads, as little as meets the setpoint.
+    // Fully wet pads are compared by their heat, as full air is above, and evaluated in full
+    // only where they are the answer (the outlet's enthalpy inversion was a sixth of the
+    // plant's cost in bench case 4, where the pads run all hour).
     const AirInlet wet = airInlet(in, x, allowed);
     const Coil wet_coil = coilAt(x, wet, in.inlet_temp, f_max, true);
-    const Outputs wet_full = trialWith(in, x, wet, f_max, allowed, wet_coil);
-    if (wet_full.outlet_temp >= in.setpoint) {
-        return wet_full.heat_rejected > 0.0 ? wet_full : trial(in, x, dry, 0.0, 0.0);
+    if (wet_coil.heat_rejected <= Q_set) {
+        return wet_coil.heat_rejected > 0.0 ? trialWith(in, x, wet, f_max, allowed, wet_coil)
+                                            : trial(in, x, dry, 0.0, 0.0);
     }
     // No pads (v = 0) is the dry run at full fans, found above, with its slope in the pads'
     // wetting along the wet bulb. A search that ends on a trial has its air and coil, which
@@ -522,7 +525,7 @@ DryCooler::Outputs DryCooler::evaluate(const Inputs& in) const {
                              -last_coil.pad_slope * allowed * per_K};
         },
         {0.0, (Q_set - Q_dry_full) * per_K, -full.pad_slope * allowed * per_K},
-        {1.0, (Q_set - wet_full.heat_rejected) * per_K, -wet_coil.pad_slope * allowed * per_K});
+        {1.0, (Q_set - wet_coil.heat_rejected) * per_K, -wet_coil.pad_slope * allowed * per_K});
     if (s == last_v) return trialWith(in, x, last_air, f_max, allowed * s, last_coil);
     return trial(in, x, airInlet(in, x, allowed * s), f_max, allowed * s);
 }

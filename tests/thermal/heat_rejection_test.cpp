@@ -477,7 +477,7 @@ TEST(HeatRejection, ControlledResultIsTheUnitAtItsChosenSettingBitForBit) {
     const DryCooler dc(DryCoolerSpec::fromCatalog("generic_adiabatic_dry_cooler_1MW"), 2);
     const CoolingTower tower(CoolingTowerSpec::fromCatalog("cti_open_tower_cell_3500kW"), 1);
     auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
-    int dry_modulating = 0, pads_modulating = 0, tower_modulating = 0;
+    int dry_modulating = 0, pads_modulating = 0, pads_short = 0, tower_modulating = 0;
     for (double T_db : {-5.0, 12.0, 27.8, 28.2, 35.0, 44.0}) {
         for (double T_in : {30.0, 38.0, 46.0}) {
             for (double T_set : {26.0, 33.0, 40.0}) {
@@ -507,6 +507,10 @@ TEST(HeatRejection, ControlledResultIsTheUnitAtItsChosenSettingBitForBit) {
                     const bool fans_partial = o.air_fraction > 0.0 && o.air_fraction < fan_max;
                     dry_modulating += fans_partial && o.adiabatic_fraction == 0.0;
                     pads_modulating += o.adiabatic_fraction > 0.0 && o.setpoint_unmet == 0.0;
+                    // Fully wet at the fans' limit and still short: the unit as it stands.
+                    pads_short += o.adiabatic_fraction > 0.0 &&
+                                  o.adiabatic_fraction == dc.padsAllowed(air.dry_bulb) &&
+                                  o.air_fraction == fan_max && o.setpoint_unmet > 0.0;
                     const CoolingTower::Inputs ti{celsiusToKelvin(T_in), tower.designWaterFlow(),
                                                   celsiusToKelvin(T_set), air, fan_max};
                     const CoolingTower::Outputs t = tower.evaluate(ti);
@@ -522,9 +526,10 @@ TEST(HeatRejection, ControlledResultIsTheUnitAtItsChosenSettingBitForBit) {
     // The grid reaches every search (counts as of this grid; each must be exercised).
     EXPECT_GE(dry_modulating, 10);
     EXPECT_GE(pads_modulating, 3);
+    EXPECT_GE(pads_short, 3);
     EXPECT_GE(tower_modulating, 10);
-    std::printf("searches checked: %d fan, %d pad, %d tower\n", dry_modulating, pads_modulating,
-                tower_modulating);
+    std::printf("searches checked: %d fan, %d pad (%d fully wet and short), %d tower\n",
+                dry_modulating, pads_modulating, pads_short, tower_modulating);
 }
 
 TEST(HeatRejection, NoNanAcrossTheDocumentedRangeAndClearErrorsOutside) {
