@@ -250,29 +250,29 @@ static std::vector<Metric> hallDesignMetrics(const SiteSizing& z, const DesignPo
         const DesignPoint::Hall& dh = d.halls.at(h);
         const std::string p = "hall_" + hz.name + "_";
         // The hall leads: a table cut to its first words still says which hall a row is.
-        const std::string of = "Hall " + hz.name + ": ";
+        const std::string lead = "Hall " + hz.name + ": ";
         m.push_back({p + "design_it_power_kW", dh.it_power / 1e3, "kW",
-                     of + "racks (grid side) at full utilization"});
+                     lead + "racks (grid side) at full utilization"});
         m.push_back({p + "design_cooling_power_kW", dh.cooling_power / 1e3, "kW",
-                     of + "CDU and facility pumps, heat-rejection fans and trim chiller"});
+                     lead + "CDU and facility pumps, heat-rejection fans and trim chiller"});
         m.push_back({p + "design_heat_rejected_kW", dh.heat_rejected / 1e3, "kW",
-                     of + "heat rejection, water side"});
+                     lead + "heat rejection, water side"});
         m.push_back({p + "design_tcs_supply_temp_C", kelvinToCelsius(dh.tcs_supply), "C",
-                     of + "rack-loop supply, warmest CDU"});
+                     lead + "rack-loop supply, warmest CDU"});
         m.push_back({p + "design_fws_supply_temp_C", kelvinToCelsius(dh.fws_supply), "C",
-                     of + "facility supply"});
+                     lead + "facility supply"});
         m.push_back({p + "design_max_gpu_junction_C", kelvinToCelsius(dh.max_junction), "C",
-                     of + "hottest GPU junction at full utilization"});
+                     lead + "hottest GPU junction at full utilization"});
         m.push_back({p + "design_water_m3_per_h", dh.water_rate * 3600.0, "m3/h",
-                     of + "make-up and spray water rate at the design point"});
+                     lead + "make-up and spray water rate at the design point"});
         m.push_back({p + "cdus_installed", static_cast<double>(hz.cdus + hz.cdu_spares), "1",
-                     of + "CDUs (running + spares)"});
+                     lead + "CDUs (running + spares)"});
         m.push_back({p + "heat_rejection_units", static_cast<double>(hz.plant.units), "1",
-                     of + "heat-rejection units"});
+                     lead + "heat-rejection units"});
         m.push_back({p + "heat_rejection_unit_capacity_kW", hz.unit_capacity_at_design / 1e3, "kW",
-                     of + "one heat-rejection unit at its design weather, full duty"});
+                     lead + "one heat-rejection unit at its design weather, full duty"});
         m.push_back({p + "design_reachable_fws_supply_C", kelvinToCelsius(hz.reach.design_supply),
-                     "C", of + "facility supply the installed units hold on the design day"});
+                     "C", lead + "facility supply the installed units hold on the design day"});
     }
     return m;
 }
@@ -826,7 +826,7 @@ static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyR
         auto meter = [&](std::string_view n) { return r.hallMeter(h, n); };
         const std::string p = "hall_" + hs.name + "_";
         // The hall leads: a table cut to its first words still says which hall a row is.
-        const std::string of = "Hall " + hs.name + ": ";
+        const std::string lead = "Hall " + hs.name + ": ";
         const std::string g = "halls/" + hs.name;
         const double E_it = meter("it_energy");
         const double E_cool = meter("cdu_pump_energy") + meter("fws_pump_energy") +
@@ -835,32 +835,32 @@ static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyR
         for (const char* w : {"evaporation", "drift", "blowdown", "spray"}) water += meter(w);
         const Excess fws = timeAbove(r.channels.time, r.channels.at(g, "setpoint_unmet").values,
                                      kSetpointTolerance);
-        m.push_back({p + "it_energy_MWh", E_it / MWh, "MWh", of + "racks (grid side)"});
+        m.push_back({p + "it_energy_MWh", E_it / MWh, "MWh", lead + "racks (grid side)"});
         m.push_back({p + "cooling_energy_MWh", E_cool / MWh, "MWh",
-                     of + "CDU and facility pumps, heat-rejection fans, trim chiller"});
+                     lead + "CDU and facility pumps, heat-rejection fans, trim chiller"});
         m.push_back({p + "ppue_cooling", (E_it + E_cool) / E_it, "1",
-                     of + "partial PUE of the liquid cooling"});
+                     lead + "partial PUE of the liquid cooling"});
         m.push_back(
-            {p + "cdu_pump_energy_MWh", meter("cdu_pump_energy") / MWh, "MWh", of + "CDU pumps"});
+            {p + "cdu_pump_energy_MWh", meter("cdu_pump_energy") / MWh, "MWh", lead + "CDU pumps"});
         m.push_back({p + "fws_pump_energy_MWh", meter("fws_pump_energy") / MWh, "MWh",
-                     of + "facility pumps"});
+                     lead + "facility pumps"});
         m.push_back({p + "heat_rejection_fan_energy_MWh", meter("plant_fan_energy") / MWh, "MWh",
-                     of + "heat-rejection fans"});
-        m.push_back(
-            {p + "chiller_energy_MWh", meter("chiller_energy") / MWh, "MWh", of + "trim chiller"});
+                     lead + "heat-rejection fans"});
+        m.push_back({p + "chiller_energy_MWh", meter("chiller_energy") / MWh, "MWh",
+                     lead + "trim chiller"});
         m.push_back({p + "heat_rejected_MWh", meter("heat_rejected") / MWh, "MWh",
-                     of + "heat rejected by the plant"});
-        m.push_back({p + "water_m3", water, "m3", of + "make-up and spray water"});
+                     lead + "heat rejected by the plant"});
+        m.push_back({p + "water_m3", water, "m3", lead + "make-up and spray water"});
         m.push_back({p + "wue_L_per_kWh", water * 1000.0 / (E_it / units::kWh), "L/kWh",
-                     of + "water per IT energy"});
+                     lead + "water per IT energy"});
         m.push_back({p + "max_gpu_junction_C",
                      kelvinToCelsius(maxOf(r.channels.at(g, "max_gpu_junction_temp").values)), "C",
-                     of + "hottest GPU junction"});
+                     lead + "hottest GPU junction"});
         m.push_back({p + "max_fws_supply_C",
                      kelvinToCelsius(maxOf(r.channels.at(g, "fws_supply_temp").values)), "C",
-                     of + "warmest facility supply sampled"});
+                     lead + "warmest facility supply sampled"});
         m.push_back({p + "fws_hours_above_setpoint_h", fws.seconds / 3600.0, "h",
-                     of + "facility supply more than 0.05 K above its setpoint"});
+                     lead + "facility supply more than 0.05 K above its setpoint"});
     }
     return m;
 }
