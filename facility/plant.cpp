@@ -188,12 +188,18 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
         mdot > 0.0 ? water_.heatedTemperature(u[kInletTemp], mdot, work + extra) : u[kInletTemp];
 
     double T1 = T_in;
+    // How far the supply misses its setpoint: what the bank reports (0 while its fans or pads
+    // modulate to the setpoint), the chiller's shortfall where it trims, and all of the
+    // return's excess when nothing runs. Not recomputed from T_out − T_set, which reads a
+    // bank's or chiller's root a few ulps above the setpoint as a miss.
+    double unmet = std::max(0.0, T_in - T_set);
     if (n > 0 && flow > 0.0) {
         if (design_.kind == PrimaryKind::DryCooler) {
             const thermal::DryCooler& bank = dry_.at(n);
             thermal::DryCooler::Inputs in{T_in, flow, T_set, air, u[kFanLimit]};
             const auto o = fans ? bank.evaluate(in) : bank.evaluateAt(in, 0.0, 0.0);
             T1 = o.outlet_temp;
+            unmet = o.setpoint_unmet;
             y[kFanPower] = o.fan_power;
             y[kSpray] = o.spray_water_rate;
         } else {
@@ -201,6 +207,7 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
             thermal::CoolingTower::Inputs in{T_in, flow, T_set, air, u[kFanLimit]};
             const auto o = fans ? cells.evaluate(in) : cells.evaluateAt(in, 0.0);
             T1 = o.outlet_temp;
+            unmet = o.setpoint_unmet;
             y[kFanPower] = o.fan_power;
             y[kEvaporation] = o.evaporation_rate;
             y[kDrift] = o.drift_rate;
@@ -214,10 +221,11 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
         y[kChillerPower] = c.power;
         y[kChillerCooling] = c.cooling;
         T_out = water_.temperatureFromEnthalpy(water_.enthalpy(T1) - c.cooling / mdot);
+        unmet = c.cooling < load ? std::max(0.0, T_out - T_set) : 0.0;
     }
     y[kOutletTemp] = T_out;
     y[kHeat] = mdot * (water_.enthalpy(u[kInletTemp]) - water_.enthalpy(T_out)) + work + extra;
-    y[kUnmet] = std::max(0.0, T_out - T_set);
+    y[kUnmet] = unmet;
     y[kExtraHeatTaken] = extra;
 }
 

@@ -20,7 +20,8 @@
 //   in/out, ambient) by inverting ε(NTU).
 //   Control: f ∈ [0, 1] solved (inverse-Hermite and Newton steps on the heat and its slope,
 //   safeguarded by the bracket, to round-off; dQ/df = ΔT·dC_a/df at f = 0) so that
-//   T_w,out = setpoint; f = 1 when the setpoint cannot be met (setpoint_unmet > 0); f = 0
+//   T_w,out = setpoint (setpoint_unmet = 0 there, even where the outlet computed at the root
+//   lies ulps above); f = 1 when the setpoint cannot be met (setpoint_unmet > 0); f = 0
 //   (bypass) when the water is already at or below the setpoint or the air is not colder
 //   than the water.
 //   Fans: N = units·fans_per_unit, minimum speed s_min. f ≥ s_min: all fans at speed f;
@@ -149,7 +150,7 @@ public:
         double adiabatic_fraction = 0.0;  // [1] a
         double evaporation_rate = 0.0;    // [m³/s]
         double spray_water_rate = 0.0;    // [m³/s]
-        double setpoint_unmet = 0.0;      // [K] max(0, T_out − setpoint)
+        double setpoint_unmet = 0.0;      // [K] max(0, T_out − setpoint) at the limit, else 0
         double effectiveness = 0.0;       // [1]
     };
     DryCooler(DryCoolerSpec spec, int units);
@@ -276,7 +277,7 @@ public:
         double drift_rate = 0.0;           // [m³/s]
         double blowdown_rate = 0.0;        // [m³/s]
         double makeup_rate = 0.0;          // [m³/s]
-        double setpoint_unmet = 0.0;       // [K]
+        double setpoint_unmet = 0.0;       // [K] max(0, T_out − setpoint) at the limit, else 0
     };
     CoolingTower(CoolingTowerSpec spec, int cells);
     Outputs evaluate(const Inputs& in) const;

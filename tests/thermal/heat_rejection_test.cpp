@@ -478,6 +478,7 @@ TEST(HeatRejection, ControlledResultIsTheUnitAtItsChosenSettingBitForBit) {
     const CoolingTower tower(CoolingTowerSpec::fromCatalog("cti_open_tower_cell_3500kW"), 1);
     auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
     int dry_modulating = 0, pads_modulating = 0, pads_short = 0, tower_modulating = 0;
+    int roots_above = 0;  // searches whose root's outlet reads above the setpoint
     for (double T_db : {-5.0, 12.0, 27.8, 28.2, 35.0, 44.0}) {
         for (double T_in : {30.0, 38.0, 46.0}) {
             for (double T_set : {26.0, 33.0, 40.0}) {
@@ -499,14 +500,25 @@ TEST(HeatRejection, ControlledResultIsTheUnitAtItsChosenSettingBitForBit) {
                           &DryCooler::Outputs::air_outlet_temp, &DryCooler::Outputs::air_mass_flow,
                           &DryCooler::Outputs::heat_to_air, &DryCooler::Outputs::evaporation_rate,
                           &DryCooler::Outputs::spray_water_rate,
-                          &DryCooler::Outputs::setpoint_unmet,
                           &DryCooler::Outputs::effectiveness}) {
                         EXPECT_TRUE(same(o.*m, r.*m)) << o.*m << " vs " << r.*m;
                     }
                     EXPECT_EQ(o.fans_running, r.fans_running);
                     const bool fans_partial = o.air_fraction > 0.0 && o.air_fraction < fan_max;
+                    const bool pads_partial = o.adiabatic_fraction > 0.0 &&
+                                              o.adiabatic_fraction < dc.padsAllowed(air.dry_bulb);
                     dry_modulating += fans_partial && o.adiabatic_fraction == 0.0;
-                    pads_modulating += o.adiabatic_fraction > 0.0 && o.setpoint_unmet == 0.0;
+                    pads_modulating += pads_partial;
+                    // A unit modulating to its setpoint misses nothing, though the outlet at
+                    // its root may read ulps above the setpoint (the uncontrolled unit at that
+                    // setting reports those ulps); at its limit it reports the miss as is.
+                    if (fans_partial || pads_partial) {
+                        EXPECT_EQ(o.setpoint_unmet, 0.0);
+                        EXPECT_NEAR(o.outlet_temp, in.setpoint, 1e-9);
+                        roots_above += o.outlet_temp > in.setpoint;
+                    } else {
+                        EXPECT_TRUE(same(o.setpoint_unmet, r.setpoint_unmet));
+                    }
                     // The control never cools the water below its setpoint (beyond the
                     // searches' round-off): in particular fully wet pads at the fans' limit are
                     // the answer only where they cannot reach it. Checked on the outlet, not on
@@ -525,7 +537,15 @@ TEST(HeatRejection, ControlledResultIsTheUnitAtItsChosenSettingBitForBit) {
                     EXPECT_TRUE(same(t.outlet_temp, tr.outlet_temp));
                     EXPECT_TRUE(same(t.fan_power, tr.fan_power));
                     EXPECT_TRUE(same(t.makeup_rate, tr.makeup_rate));
-                    tower_modulating += t.air_fraction > 0.0 && t.air_fraction < fan_max;
+                    const bool tower_partial = t.air_fraction > 0.0 && t.air_fraction < fan_max;
+                    tower_modulating += tower_partial;
+                    if (tower_partial) {
+                        EXPECT_EQ(t.setpoint_unmet, 0.0);
+                        EXPECT_NEAR(t.outlet_temp, ti.setpoint, 1e-9);
+                        roots_above += t.outlet_temp > ti.setpoint;
+                    } else {
+                        EXPECT_TRUE(same(t.setpoint_unmet, tr.setpoint_unmet));
+                    }
                 }
             }
         }
@@ -535,8 +555,11 @@ TEST(HeatRejection, ControlledResultIsTheUnitAtItsChosenSettingBitForBit) {
     EXPECT_GE(pads_modulating, 3);
     EXPECT_GE(pads_short, 3);
     EXPECT_GE(tower_modulating, 10);
-    std::printf("searches checked: %d fan, %d pad (%d fully wet and short), %d tower\n",
-                dry_modulating, pads_modulating, pads_short, tower_modulating);
+    EXPECT_GE(roots_above, 1);  // 4 on this grid: what setpoint_unmet once read as a miss
+    std::printf(
+        "searches checked: %d fan, %d pad (%d fully wet and short), %d tower; %d roots "
+        "read above the setpoint\n",
+        dry_modulating, pads_modulating, pads_short, tower_modulating, roots_above);
 }
 
 TEST(HeatRejection, NoNanAcrossTheDocumentedRangeAndClearErrorsOutside) {
