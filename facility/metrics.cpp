@@ -149,6 +149,9 @@ std::vector<Metric> gridSideMetrics(const ScenarioSpec& sc, const ResultSet& rs)
         }
         for (std::size_t b = 0; b < gm.bands.size(); ++b) {
             const auto& band = gm.bands[b];
+            // As the ramps and swings above: a band the output cannot see (2 Hz and up in a
+            // 1 s record) is not reported; it read "0 % of the variance in 2–0.5 Hz".
+            if (!band.resolved) continue;
             m.push_back({fmt::format("{}_band{}_share_pct", P, b), 100 * band.share, "%",
                          fmt::format("{}: share of the variance in {:.3g}–{:.3g} Hz", what, band.lo,
                                      band.hi)});

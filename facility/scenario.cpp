@@ -156,7 +156,8 @@ std::shared_ptr<const ObjectSpec> gridSpec() {
         "IT power after smoothing and the utility draw after the battery, and the limits the "
         "utility draw is checked against.");
     s->numberList("band_edges_Hz", "Hz", 0.0, 1e3, 0, std::vector<double>{0.1, 2.0},
-                  "edges of the frequency bands, increasing; the last band runs to Nyquist")
+                  "edges of the frequency bands, increasing; the last band runs to Nyquist "
+                  "(1/(2 x output interval)); a band the output cannot resolve is not reported")
         .number("swing_window_s", "s", 0.0, 1e7, 0.0,
                 "window of the windowed swing (0: the whole study)")
         .number("ramp_window_s", "s", 0.0, 1e5, 1.0,
@@ -167,7 +168,8 @@ std::shared_ptr<const ObjectSpec> gridSpec() {
                         "largest swing of the grid draw [MW]: in swing_band if given, else "
                         "the windowed swing")
         .optionalInteger("swing_band", 0, 100,
-                         "band (0-based index into the bands) that max_swing_MW applies to");
+                         "band (0-based index into the bands) that max_swing_MW applies to; "
+                         "the check fails if the output does not resolve that band");
     return s;
 }
 

@@ -223,6 +223,8 @@ GridMetrics gridMetrics(const std::vector<double>& p, double dt, const GridMetri
     for (std::size_t i = 0; i < n; ++i) X[i] = p[i] - m.mean;
     fourierTransform(X);
     const double df = 1.0 / (static_cast<double>(n) * dt), nyquist = 0.5 / dt;
+    m.frequency_step = df;
+    m.nyquist = nyquist;
     auto freq = [&](std::size_t k) { return static_cast<double>(std::min(k, n - k)) * df; };
     double total = 0, peak = 0;
     std::size_t kpeak = 0;
@@ -249,34 +251,50 @@ GridMetrics gridMetrics(const std::vector<double>& p, double dt, const GridMetri
     // The band-limited and slow signals: each selects |f| ranges, so its spectrum is Hermitian
     // and its inverse real. Two of them go through one inverse transform as Y1 + i·Y2, whose
     // inverse is y1 + i·y2 (half the transforms of a transient report).
+    // A part with no spectral energy (no bin in its band, or only zeros) is transformed not at
+    // all: its swing is 0 exactly. Paired with another, it read that one's round-off (1e-15 MW
+    // for the empty 2 Hz band of a 1 s record).
     std::vector<std::vector<cplx>> parts;
     std::vector<double*> swings;
+    std::vector<double> band_energy;
     for (std::size_t b = 0; b < o.band_edges.size(); ++b) {
         BandShare s;
         s.lo = o.band_edges[b];
         const bool last = b + 1 == o.band_edges.size();
-        s.hi = last ? nyquist : o.band_edges[b + 1];
+        s.hi = last ? nyquist : std::min(o.band_edges[b + 1], nyquist);
         std::vector<cplx> band(n, 0.0);
         double e = 0;
+        std::size_t bins = 0;
         for (std::size_t k = 1; k < n; ++k) {
             const double f = freq(k);
             if (f >= s.lo && (f < s.hi || (last && f <= s.hi + 1e-12 * nyquist))) {
                 band[k] = X[k];
                 e += std::norm(X[k]);
+                ++bins;
             }
         }
+        s.resolved = bins > 0;
         s.share = total > 0 ? e / total : 0.0;
         m.bands.push_back(s);
-        parts.push_back(std::move(band));
+        band_energy.push_back(e);
+        if (e > 0) parts.push_back(std::move(band));
     }
-    for (BandShare& b : m.bands) swings.push_back(&b.swing);
+    for (std::size_t b = 0; b < m.bands.size(); ++b) {
+        if (band_energy[b] > 0) swings.push_back(&m.bands[b].swing);
+    }
     if (o.envelope_cutoff > 0.0) {
         std::vector<cplx> slow(n, 0.0);
+        double e = 0;
         for (std::size_t k = 1; k < n; ++k) {
-            if (freq(k) < o.envelope_cutoff) slow[k] = X[k];
+            if (freq(k) < o.envelope_cutoff) {
+                slow[k] = X[k];
+                e += std::norm(X[k]);
+            }
         }
-        parts.push_back(std::move(slow));
-        swings.push_back(&m.envelope_swing);
+        if (e > 0) {
+            parts.push_back(std::move(slow));
+            swings.push_back(&m.envelope_swing);
+        }
     }
     for (std::size_t i = 0; i < parts.size(); i += 2) {
         std::vector<cplx>& z = parts[i];
@@ -312,6 +330,16 @@ GridCheck checkGridLimits(const GridMetrics& m, const GridLimits& l) {
                                              *l.swing_band, m.bands.size()));
             }
             const auto& b = m.bands[*l.swing_band];
+            if (!b.resolved) {
+                // A check that cannot be made must not pass: the band's swing would read 0.
+                c.failures.push_back(fmt::format(
+                    "the swing limit applies to band {} (from {:.3g} Hz), which the record does "
+                    "not resolve: it holds frequencies up to {:.3g} Hz, in steps of {:.3g} Hz; "
+                    "a shorter output interval or a longer study would",
+                    *l.swing_band, b.lo, m.nyquist, m.frequency_step));
+                c.pass = false;
+                return c;
+            }
             s = b.swing;
             where = fmt::format("swing in {:.3g}–{:.3g} Hz", b.lo, b.hi);
         }

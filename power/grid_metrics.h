@@ -13,7 +13,8 @@
 ///   spectrum        X_k = Σ_i (p_i − p̄)·e^{−2πi·ik/N} (DFT, radix-2 or Bluestein),
 ///                   f_k = k/(N·Δt); by Parseval the variance is σ² = Σ_{k≠0} |X_k|²/N²
 ///   band share      s_b = Σ_{f_lo ≤ |f_k| < f_hi} |X_k|² / Σ_{k≠0} |X_k|²            [1]
-///                   (the last band runs to the Nyquist frequency 1/(2Δt) inclusive)
+///                   (the last band runs to the Nyquist frequency 1/(2Δt) inclusive, and no
+///                   band beyond it; a band no f_k falls in is not resolved)
 ///   band swing      max − min of the band-limited signal IDFT(X·1_band)              [W]
 ///   dominant period 1/((k* + δ)·Δf), k* the largest |X_k| (k ≠ 0), δ the vertex of the
 ///                   parabola through |X_{k*−1}|, |X_{k*}|, |X_{k*+1}|                 [s]
@@ -52,9 +53,12 @@ struct WindowFigure {
 
 struct BandShare {
     double lo = 0;     ///< [Hz]
-    double hi = 0;     ///< [Hz] (Nyquist for the last band)
+    double hi = 0;     ///< [Hz] the next edge or the Nyquist frequency, whichever is lower
     double share = 0;  ///< [1] of the variance
-    double swing = 0;  ///< [W] max − min of the band-limited signal
+    double swing = 0;  ///< [W] max − min of the band-limited signal (0 without energy in it)
+    /// False when no frequency f_k of the record falls in the band (it starts at or above the
+    /// Nyquist frequency, or it is narrower than Δf): share and swing then say nothing of it.
+    bool resolved = true;
 };
 
 struct GridMetrics {
@@ -64,6 +68,8 @@ struct GridMetrics {
     double max_ramp_up = 0;      ///< [W/s]
     double max_ramp_down = 0;    ///< [W/s] (positive number)
     double dominant_period = 0;  ///< [s] 0 for a constant signal
+    double frequency_step = 0;   ///< [Hz] Δf = 1/(N·Δt) (0 without a spectrum)
+    double nyquist = 0;          ///< [Hz] 1/(2Δt) (0 without a spectrum)
     std::vector<BandShare> bands;
     std::vector<WindowFigure> ramps;   ///< one per GridMetricsOptions::ramp_windows
     std::vector<WindowFigure> swings;  ///< one per GridMetricsOptions::swing_windows

@@ -155,6 +155,26 @@ TEST(TelemetryReplay, GridLimitsAreCheckedAndBadOnesNamed) {
     j["power"]["grid"]["max_swing_MW"] = 100;
     r = test::run(j);
     EXPECT_EQ(num(r.summary, "grid_limits_pass"), 1.0);
+    // At 1 s output the record holds nothing above 0.5 Hz: the 2 Hz band is not reported, and
+    // a limit on it fails instead of passing on a swing of 0 (it passed before).
+    Json coarse = j;
+    coarse["study"]["output_interval_s"] = 1.0;
+    coarse["power"]["grid"]["swing_band"] = 1;
+    r = test::run(coarse);
+    EXPECT_EQ(num(r.summary, "grid_limits_pass"), 0.0);
+    EXPECT_FALSE(r.summary.contains("utility_band1_swing_MW"));
+    EXPECT_FALSE(r.summary.contains("utility_band1_share_pct"));
+    EXPECT_TRUE(r.summary.contains("utility_band0_swing_MW"));
+    bool said = false;
+    for (const Metric& m : r.report.summary) {
+        if (m.name == "grid_limits_pass") {
+            said = m.description.find("does not resolve") != std::string::npos;
+        }
+        if (m.name == "utility_band0_share_pct") {
+            EXPECT_NE(m.description.find("0.1–0.5 Hz"), std::string::npos) << m.description;
+        }
+    }
+    EXPECT_TRUE(said);
     j["power"]["grid"]["swing_band"] = 2;
     dctwin::test::expectInputError([&] { test::scenario(j); },
                                    {"/power/grid/swing_band", "2 bands (0 to 1)"});

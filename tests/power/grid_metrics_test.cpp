@@ -154,6 +154,48 @@ TEST(power_GridMetrics, LimitsPassAndFail) {
     test::expectInputError([&] { gridMetrics(p, dt, o); }, {"band edges must increase"});
 }
 
+TEST(power_GridMetrics, BandsTheRecordCannotSeeAreMarkedAndNeverPassALimit) {
+    // A contingency's 1 s output: Nyquist 0.5 Hz. The default bands are 0.1–2 Hz, which the
+    // record sees up to 0.5 Hz only, and 2 Hz–Nyquist, which it cannot see at all. A 0.25 Hz
+    // square wave (4 s period) over 600 s: its fundamental is in band 0.
+    const double dt = 1.0;
+    const auto p = square(5e6, 1e6, 4.0, dt, 150);
+    const GridMetrics m = gridMetrics(p, dt, {});
+    EXPECT_DOUBLE_EQ(m.nyquist, 0.5);
+    EXPECT_DOUBLE_EQ(m.frequency_step, 1.0 / 600.0);
+    ASSERT_EQ(m.bands.size(), 2u);
+    EXPECT_TRUE(m.bands[0].resolved);
+    EXPECT_DOUBLE_EQ(m.bands[0].hi, 0.5);  // not 2 Hz: nothing above 0.5 Hz was looked at
+    // Sampled at 1 s, the wave reads hi, hi, lo, lo: all its variance sits at 0.25 Hz.
+    EXPECT_NEAR(m.bands[0].share, 1.0, 1e-12);
+    EXPECT_FALSE(m.bands[1].resolved);
+    // Exactly 0, not the round-off of band 0's inverse transform it was paired with
+    // (1.1e-15 MW in the CDU pump trip's summary before).
+    EXPECT_EQ(m.bands[1].swing, 0.0);
+    EXPECT_EQ(m.bands[1].share, 0.0);
+    // A swing limit on the band it cannot see fails, and says why; on band 0 it is checked.
+    GridLimits l;
+    l.max_swing = 10e6;
+    l.swing_band = 1;
+    const GridCheck c = checkGridLimits(m, l);
+    EXPECT_FALSE(c.pass);
+    ASSERT_EQ(c.failures.size(), 1u);
+    EXPECT_NE(c.failures[0].find("does not resolve: it holds frequencies up to 0.5 Hz"),
+              std::string::npos)
+        << c.failures[0];
+    l.swing_band = 0;
+    EXPECT_TRUE(checkGridLimits(m, l).pass);
+    // Too short a record is the other way to miss a band: in 20 s (Δf 0.05 Hz) 0.11–0.14 Hz
+    // holds no bin (0.10 and 0.15 Hz are the nearest), 0.14–0.2 Hz holds 0.15 Hz.
+    GridMetricsOptions o;
+    o.band_edges = {0.11, 0.14, 0.2};
+    const GridMetrics s = gridMetrics(square(5e6, 1e6, 4.0, 0.5, 5), 0.5, o);
+    EXPECT_FALSE(s.bands[0].resolved);
+    EXPECT_EQ(s.bands[0].swing, 0.0);
+    EXPECT_TRUE(s.bands[1].resolved);
+    EXPECT_TRUE(s.bands[2].resolved);
+}
+
 TEST(power_GridMetrics, WindowedRampsSwingsAndSlowEnvelopeMatchHandValues) {
     // Issue 18: what a utility states, over given windows. A 0.5 Hz square wave of 1 MW (the
     // iterations) on a 0.01 Hz sine of 4 MW peak to peak (the slow envelope a job start or a
