@@ -160,7 +160,12 @@ void RackPower::computeOutputs(double, std::span<const double> x, std::span<cons
     y[kGpuPower] = n * r.gpu_power;
     y[kThroughput] = r.throughput_factor;
     y[kPsuLoss] = n * r.psu_loss;
-    y[kTripped] = std::clamp(x[kTrip], 0.0, 1.0);
+    // The latch below the integrator's absolute tolerance on it (1e-6: abs_tol_factor × its
+    // nominal 1) is no state the run resolves, but the residue of Newton corrections on a
+    // latch decaying to 0: reported as such it made "most racks tripped at once" 1.1e-21 in
+    // a run where none tripped. Only the metrics read this output; the rack's power keeps L.
+    const double L = x[kTrip];
+    y[kTripped] = L < kTrippedResolution ? 0.0 : std::min(L, 1.0);
     y[kClock] = r.clock_factor;
 }
 

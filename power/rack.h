@@ -73,7 +73,7 @@
 //   | output | gpu_power   | W    | GPU power, all GPUs                            |
 //   | output | throughput  | 1    | (1 − L)·f (1 = full clocks, 0 = tripped)       |
 //   | output | psu_loss    | W    | shelf conversion losses                        |
-//   | output | tripped     | 1    | L                                              |
+//   | output | tripped     | 1    | L (0 for L < 1e-6, the latch's abs. tolerance) |
 //   | output | clock       | 1    | f, the clock factor the throttle leaves        |
 // Every power output depends on every input and on L; throughput on junction_temp, supply
 // (and L); clock only on junction_temp; tripped only on L.
@@ -180,6 +180,8 @@ public:
     /// [s] latch time constant τ_L: a protective shutdown acts within a fraction of a second;
     /// the value only sets how sharp the modelled switch-off is.
     static constexpr double kLatchTime = 0.1;
+    /// [1] the output `tripped` reads 0 below this (rack.cpp, computeOutputs).
+    static constexpr double kTrippedResolution = 1e-6;
 
 private:
     double shutdownDrive(double T) const;  ///< s_T [1]

@@ -118,6 +118,12 @@ TEST(TelemetryReplay, LockStepSwingMatchesTheLogAndTheRackModel) {
     // Grid-side metrics are reported, and the 1.6 s iteration sits in the 0.1–2 Hz band.
     EXPECT_GT(num(r.summary, "rack_demand_band0_share_pct"), 80.0);
     EXPECT_GT(num(r.summary, "rack_demand_max_ramp_up_MW_per_s"), 0.0);
+    // No rack comes near its shutdown temperature: no trip, exactly, not the residue of the
+    // latch's integration (max_racks_tripped read 2.8e-23 here before, gpu_hours_tripped_h
+    // 6.1e-26).
+    EXPECT_EQ(num(r.summary, "max_racks_tripped"), 0.0);
+    EXPECT_EQ(num(r.summary, "gpu_hours_tripped_h"), 0.0);
+    EXPECT_EQ(num(r.summary, "rack_hours_tripped_h"), 0.0);
 }
 
 TEST(TelemetryReplay, RandomOffsetsOverOneIterationReduceTheSwing) {
