@@ -256,7 +256,7 @@ GridMetrics gridMetrics(const std::vector<double>& p, double dt, const GridMetri
     // for the empty 2 Hz band of a 1 s record).
     std::vector<std::vector<cplx>> parts;
     std::vector<double*> swings;
-    std::vector<double> band_energy;
+    m.bands.reserve(o.band_edges.size());  // swings point into it
     for (std::size_t b = 0; b < o.band_edges.size(); ++b) {
         BandShare s;
         s.lo = o.band_edges[b];
@@ -276,11 +276,10 @@ GridMetrics gridMetrics(const std::vector<double>& p, double dt, const GridMetri
         s.resolved = bins > 0;
         s.share = total > 0 ? e / total : 0.0;
         m.bands.push_back(s);
-        band_energy.push_back(e);
-        if (e > 0) parts.push_back(std::move(band));
-    }
-    for (std::size_t b = 0; b < m.bands.size(); ++b) {
-        if (band_energy[b] > 0) swings.push_back(&m.bands[b].swing);
+        if (e > 0) {
+            parts.push_back(std::move(band));
+            swings.push_back(&m.bands.back().swing);
+        }
     }
     if (o.envelope_cutoff > 0.0) {
         std::vector<cplx> slow(n, 0.0);
