@@ -282,6 +282,36 @@ TEST(DesignPoint, DryCoolersThatCannotHoldTheSetpointFailSizingWithTheReachableT
     EXPECT_GT(designMetric(r, "design_worst_fws_excess_K"), reach - 31.0);
 }
 
+TEST(DesignPoint, ATrimChillerThatHoldsTheSetpointMissesNothingAndOneTooSmallReportsItsMiss) {
+    // Phoenix's 43.6 °C design dry bulb: plain dry coolers cannot reach a 31 °C facility
+    // supply (the test above), so a trim chiller does the rest. Eight 1.5 MW chillers
+    // (chillers.json, carnot_centrifugal) carry the whole ~8 MW design heat: the supply is held
+    // and nothing is unmet. One chiller cannot: the supply settles above 31 °C and the miss is
+    // that excess, the chiller's shortfall and not the bank's larger one ahead of it. No test
+    // ran a trim chiller before; the plant's chiller branch of the miss is new today.
+    for (int units : {8, 1}) {
+        Json j = reference();
+        j["site"]["weather"] = weather("phoenix");
+        j["cooling"]["heat_rejection"] = {{"type", "dry_cooler"},
+                                          {"accept_setpoint_exceedance", true},
+                                          {"trim_chiller", {{"units", units}}}};
+        const RunOutcome r = sizeScenario(scenario(j));
+        const double supply = designMetric(r, "design_fws_supply_temp_C");
+        const double unmet = designMetric(r, "design_setpoint_unmet_K");
+        SCOPED_TRACE(::testing::Message()
+                     << units << " chillers: supply " << supply << " C, unmet " << unmet << " K");
+        if (units == 8) {
+            EXPECT_EQ(unmet, 0.0);
+            EXPECT_NEAR(supply, 31.0, 1e-6);
+        } else {
+            // 1.5 MW of the ~8 MW: most of the heat stays with the dry coolers, which then
+            // run the water several kelvin above the setpoint.
+            EXPECT_GT(unmet, 5.0);
+            EXPECT_NEAR(supply - 31.0, unmet, 1e-6);
+        }
+    }
+}
+
 TEST(DesignPoint, ReferenceSiteHoldsItsDesignDayButNotEveryHumidHour) {
     // The shipped reference (adiabatic coolers, Milwaukee) holds 31 °C on its design day, which
     // for dry coolers is the 0.4 % dry bulb with its coincident wet bulb. Pads cool toward the
