@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -72,6 +73,7 @@ struct Args {
     std::optional<std::string> output, summary_json, csv_dir, format;
     int threads = 0;
     bool quiet = false, json = false, markdown = false;
+    std::vector<std::string> given;  // the options as typed, in order (checked per command)
 };
 
 Args parseArgs(int argc, char** argv) {
@@ -85,6 +87,7 @@ Args parseArgs(int argc, char** argv) {
     };
     for (std::size_t i = 1; i < v.size(); ++i) {
         const std::string& s = v[i];
+        if (!s.empty() && s[0] == '-') a.given.push_back(s);
         if (s == "-o" || s == "--output") {
             a.output = need(i, s);
         } else if (s == "--summary-json") {
@@ -121,7 +124,38 @@ Args parseArgs(int argc, char** argv) {
 std::atomic<bool> g_cancel{false};
 extern "C" void onSignal(int) { g_cancel.store(true); }
 
+/// The options each command reads, in the spellings --help gives. An option another command
+/// reads is refused rather than ignored: `dctwin size x.json -o design.h5` used to exit 0
+/// without writing the file it was asked for.
+void checkOptionsApply(const Args& a) {
+    struct Accepts {
+        const char* command;
+        std::vector<std::string> options;  // long and short spellings
+        const char* listed;                // as the message names them
+    };
+    static const std::vector<Accepts> table = {
+        {"run",
+         {"-o", "--output", "--summary-json", "--csv", "--quiet", "-q"},
+         "-o, --summary-json, --csv, --quiet"},
+        {"size", {"--json"}, "--json"},
+        {"sweep", {"-j", "--threads", "-o", "--output", "--quiet", "-q"}, "-j, -o, --quiet"},
+        {"validate", {}, "none"},
+        {"schema", {"--markdown", "-o", "--output"}, "--markdown, -o"},
+        {"trace", {"--format", "--json"}, "--format, --json"},
+    };
+    for (const Accepts& c : table) {
+        if (a.command != c.command) continue;
+        for (const std::string& s : a.given) {
+            if (std::find(c.options.begin(), c.options.end(), s) == c.options.end()) {
+                usageError(fmt::format("option '{}' does not apply to 'dctwin {}'; its options: {}",
+                                       s, a.command, c.listed));
+            }
+        }
+    }
+}
+
 int dispatch(const Args& a) {
+    checkOptionsApply(a);
     auto oneFile = [&](const char* what) -> const std::string& {
         if (a.positional.size() != 1) {
             usageError(fmt::format("'dctwin {}' expects exactly one {} file, got {}", a.command,
@@ -152,7 +186,6 @@ int dispatch(const Args& a) {
         }
         return cli::traceInspectCommand(a.positional[1], a.format.value_or("auto"), a.json);
     }
-    if (a.format) usageError("--format applies to 'dctwin trace inspect' only");
     usageError(fmt::format(
         "unknown command '{}'; valid commands: run, size, sweep, validate, schema, trace",
         a.command));

@@ -122,6 +122,28 @@ TEST_F(Cli, UsageErrorsExitWithStatusTwo) {
     expectInputError(dctwin("sweep x.json -j 0"), {"positive whole number"});
 }
 
+TEST_F(Cli, AnOptionAnotherCommandReadsIsRefusedNotIgnored) {
+    // `dctwin size x.json -o design.h5` exited 0 and wrote nothing: the parser knew -o (run,
+    // sweep and schema read it) and size never looked. Each command now refuses what it does
+    // not read, names the option and lists its own, before reading the scenario.
+    expectInputError(dctwin("size x.json -o design.h5"),
+                     {"option '-o' does not apply to 'dctwin size'", "its options: --json"});
+    expectInputError(dctwin("run x.json --json"),
+                     {"'--json' does not apply to 'dctwin run'", "--summary-json, --csv"});
+    expectInputError(dctwin("validate x.json --quiet"),
+                     {"'--quiet' does not apply to 'dctwin validate'", "its options: none"});
+    expectInputError(dctwin("sweep x.json --csv out"),
+                     {"'--csv' does not apply to 'dctwin sweep'"});
+    expectInputError(dctwin("schema --json"), {"'--json' does not apply to 'dctwin schema'"});
+    expectInputError(dctwin("trace inspect f.csv -o x"),
+                     {"'-o' does not apply to 'dctwin trace'", "--format, --json"});
+    // What each command does read still passes the check (and fails later on the missing file).
+    const Result r = dctwin("size no_such.json --json");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.find("does not apply"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("no_such.json"), std::string::npos) << r.err;
+}
+
 TEST_F(Cli, MissingScenarioFileIsNamed) {
     const std::string missing = (dir_ / "no_such_scenario.json").string();
     const Result r = dctwin("validate " + quote(missing));
