@@ -216,11 +216,26 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
     }
     double T_out = T1;
     if (chiller_ && u[kChiller] > 0.5 && fans && mdot > 0.0 && T1 > T_set) {
-        const double load = mdot * (water_.enthalpy(T1) - water_.enthalpy(T_set));
-        const auto c = chiller_->evaluate(load, T_set, air.dry_bulb);
+        const double h1 = water_.enthalpy(T1);
+        const double load = mdot * (h1 - water_.enthalpy(T_set));
+        auto c = chiller_->evaluate(load, T_set, air.dry_bulb);
+        T_out = water_.temperatureFromEnthalpy(h1 - c.cooling / mdot);
+        // A chiller at its capacity cannot pull the water down to the setpoint: its evaporator
+        // follows the water it does reach, so its lift (and power) is that of T_out, not of
+        // T_set (2026-12-05: one 1.5 MW unit in Phoenix drew its power as if it made 31 °C
+        // water while the supply stayed at 42.9 °C, 2.5× its Carnot-fraction figure). Where
+        // the capacity itself rises with the leaving water (catalog curves), the leaving
+        // temperature is found by substitution; it contracts, since a kelvin changes the
+        // capacity by far less than ṁ·c_p. At T_out = T_set both branches agree, so the
+        // output stays continuous where the chiller just holds the setpoint.
+        for (int it = 0; it < 30 && c.cooling < load; ++it) {
+            const double T_prev = T_out;
+            c = chiller_->evaluate(load, T_out, air.dry_bulb);
+            T_out = water_.temperatureFromEnthalpy(h1 - c.cooling / mdot);
+            if (std::abs(T_out - T_prev) <= 1e-9) break;
+        }
         y[kChillerPower] = c.power;
         y[kChillerCooling] = c.cooling;
-        T_out = water_.temperatureFromEnthalpy(water_.enthalpy(T1) - c.cooling / mdot);
         unmet = c.cooling < load ? std::max(0.0, T_out - T_set) : 0.0;
     }
     y[kOutletTemp] = T_out;

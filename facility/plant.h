@@ -20,8 +20,9 @@
 //   facility supply setpoint, and an optional air-cooled trim chiller after it (water-side
 //   economizer logic: the bank pre-cools, the chiller trims the rest to the setpoint):
 //     primary      T_1 = bank(n_available units, T_in, V̇, T_set, ambient, fans on/off)
-//     chiller      L = ṁ·(h(T_1) − h(T_set))⁺, Q_ch = min(L, capacity), P_ch from the chiller
-//                  model with its condenser at the dry bulb; T_out = h⁻¹(h(T_1) − Q_ch/ṁ)
+//     chiller      L = ṁ·(h(T_1) − h(T_set))⁺, Q_ch = min(L, capacity(T_out)), P_ch from the
+//                  chiller model at the leaving water T_out (the setpoint while it holds it)
+//                  with its condenser at the dry bulb; T_out = h⁻¹(h(T_1) − Q_ch/ṁ)
 //     heat         Q_water = ṁ·(h(T_in) − h(T_out)) + W + Q_extra  (= bank + chiller
 //                  evaporator; Q_extra, the rear doors' heat, enters with the pump work W)
 //     FWS pumps    a staged variable-speed pump station on a remote differential-pressure
