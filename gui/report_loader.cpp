@@ -162,7 +162,11 @@ Report loadReportFile(const std::filesystem::path& file) {
                 throw InputError(fmt::format("{}: {} holds {} values; a summary metric is one",
                                              file.string(), path, v.size()));
             }
-            report.summary.push_back({name, v.front(), r.readStringAttribute(path, "units")});
+            // Reports written before 2026-12-05 have no description: the key names the row.
+            report.summary.push_back({name, v.front(), r.readStringAttribute(path, "units"),
+                                      hasAttribute(r, path, "description")
+                                          ? r.readStringAttribute(path, "description")
+                                          : std::string()});
         }
     }
     if (r.exists("/sizing")) {

@@ -543,6 +543,11 @@ private:
             check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &m.value),
                   ctx);
             writeStringAttribute(ds.get(), "units", m.unit, where);
+            // What the figure is, as the CLI and a live GUI run show it: without it a report
+            // opened later showed "IT grid band0 share" instead of the band's frequencies.
+            if (!m.description.empty()) {
+                writeStringAttribute(ds.get(), "description", m.description, where);
+            }
         }
     }
 

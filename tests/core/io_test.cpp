@@ -62,7 +62,9 @@ Report sampleReport(std::size_t samples = 10000) {
                     {"scenario_name", "64 racks, \"quoted\""}};
     r.texts["scenario/input"] = R"({"name": "x"})";
     r.texts["scenario/resolved"] = R"({"name": "x", "cooling": {"coolant": "PG25"}})";
-    r.summary = {{"pue", 1.12, "1"}, {"it_energy_MWh", 42.5, "MWh"}, {"max_gpu_temp_C", 71.0, "C"}};
+    r.summary = {{"pue", 1.12, "1", "power usage effectiveness"},
+                 {"it_energy_MWh", 42.5, "MWh"},
+                 {"max_gpu_temp_C", 71.0, "C"}};
 
     Table power;
     power.path = "sizing/power";
@@ -335,6 +337,12 @@ TEST_F(IoTest, Hdf5SummaryMetricsCarryUnits) {
         const std::string ds = "/summary/" + m.name;
         EXPECT_EQ(hdf5::readDataset(file, ds), std::vector<double>{m.value});
         EXPECT_EQ(hdf5::readStringAttribute(file, ds, "units"), m.unit);
+        // The description travels with the figure (a report opened later shows it), and a
+        // metric without one gets no empty attribute.
+        const auto attrs = hdf5::listAttributes(file, ds);
+        const bool has = std::find(attrs.begin(), attrs.end(), "description") != attrs.end();
+        EXPECT_EQ(has, !m.description.empty()) << m.name;
+        if (has) EXPECT_EQ(hdf5::readStringAttribute(file, ds, "description"), m.description);
     }
 }
 

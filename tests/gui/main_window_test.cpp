@@ -69,7 +69,7 @@ std::shared_ptr<const Report> syntheticReport() {
     fill("cooling", "throttle_margin", "K", [](double) { return 9.0; });  // a difference
     fill("weather", "dry_bulb", "K", [&](double t) { return 275.0 + 5.0 * daily(t); });
     fill("weather", "wet_bulb", "K", [&](double t) { return 272.0 + 4.0 * daily(t); });
-    r->summary = {{"pue", 1.1, "1"},
+    r->summary = {{"pue", 1.1, "1", "power usage effectiveness"},
                   {"wue_L_per_kWh", 0.42, "L/kWh"},
                   {"peak_it_kW", 8900.0, "kW"},
                   {"max_gpu_junction_C", 77.85, "C"},
@@ -252,6 +252,7 @@ TEST(MainWindow, ExportsPngHdf5AndCsv) {
         EXPECT_EQ(back.summary[i].name, original->summary[i].name);
         EXPECT_DOUBLE_EQ(back.summary[i].value, original->summary[i].value);
         EXPECT_EQ(back.summary[i].unit, original->summary[i].unit);
+        EXPECT_EQ(back.summary[i].description, original->summary[i].description);
     }
     EXPECT_EQ(back.tables.size(), 3u);
     EXPECT_EQ(back.attributes.at("scenario_name"), "synthetic");
