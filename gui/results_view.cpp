@@ -37,6 +37,18 @@ void arrangeColumns(QTableView* view) {
     for (int c = 0; c < h->count(); ++c) {
         if (h->sectionSize(c) > kMaxColumnWidth) h->resizeSection(c, kMaxColumnWidth);
     }
+    if (qobject_cast<const SummaryTableModel*>(view->model())) {
+        // A metric's description tells what it is at its end ("IT power after smoothing:
+        // share of the variance in 0.1–0.5 Hz"); cut off at the column's edge, twenty rows
+        // read "IT power after smoothing: …". Wrapped, each row reads whole, and the column
+        // takes the width the value and unit leave (no sideways scrolling in a narrow pane).
+        h->setStretchLastSection(false);
+        h->setSectionResizeMode(0, QHeaderView::Stretch);
+        for (int c = 1; c < h->count(); ++c)
+            h->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+        view->resizeRowsToContents();
+        return;
+    }
     const auto* sizing = qobject_cast<const SizingTableModel*>(view->model());
     if (!sizing) return;
     int after = -1;
@@ -59,7 +71,7 @@ QTableView* makeTableView(QAbstractItemModel* model) {
     view->setModel(model);
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     view->horizontalHeader()->setStretchLastSection(true);
-    view->setWordWrap(false);
+    view->setWordWrap(qobject_cast<const SummaryTableModel*>(model) != nullptr);
     view->setTextElideMode(Qt::ElideRight);
     QObject::connect(model, &QAbstractItemModel::modelReset, view, [view] {
         // Back to the table's own order before arranging the new one.
@@ -70,6 +82,13 @@ QTableView* makeTableView(QAbstractItemModel* model) {
         // came out one letter short).
         QTimer::singleShot(0, view, [view] { arrangeColumns(view); });
     });
+    if (qobject_cast<const SummaryTableModel*>(model)) {
+        // Wrapped rows take their height from the metric column's width.
+        QObject::connect(view->horizontalHeader(), &QHeaderView::sectionResized, view,
+                         [view](int logical, int, int) {
+                             if (logical == 0) view->resizeRowsToContents();
+                         });
+    }
     view->verticalHeader()->setVisible(false);
     view->setAlternatingRowColors(false);  // alternating rows would fight the loading colours
     view->setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -734,6 +735,37 @@ TEST(MainWindow, SizingLoadingColumnsAreVisibleAt1280x800) {
     EXPECT_TRUE(has("ups  ", "\n12 × 1.50 MW"));
     EXPECT_TRUE(has("transformer  ", "\n8 × 2.50 MVA"));
     EXPECT_TRUE(has("cdu  ", "\n9 × "));
+}
+
+TEST(MainWindow, SummaryRowsReadWholeAt1280x800) {
+    // A metric's description says what it is at its end ("…: share of the variance in
+    // 0.1–1 Hz"); cut at the column's edge, twenty rows of a transient's summary read the
+    // same. The metric column wraps and takes the width the value and unit leave.
+    auto r = std::make_shared<Report>(*syntheticReport());
+    const std::string long_text =
+        "IT power after smoothing: max − min of its component below 0.1 Hz (job start, "
+        "checkpoints, job end; not the iterations)";
+    r->summary = {{"pue", 1.1, "1", "power usage effectiveness"},
+                  {"it_grid_envelope_swing_MW", 1.12, "MW", long_text}};
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    w.showReport(r);
+    w.results()->setCurrentIndex(ResultsView::SummaryTab);
+    QApplication::processEvents();
+    QTableView* view = nullptr;
+    for (QTableView* v : w.results()->findChildren<QTableView*>()) {
+        if (v->model() == w.results()->summaryModel()) view = v;
+    }
+    ASSERT_NE(view, nullptr);
+    EXPECT_EQ(view->horizontalScrollBar()->maximum(), 0) << "the summary scrolls sideways";
+    const QRect unit = view->visualRect(view->model()->index(1, 2));
+    EXPECT_TRUE(view->viewport()->rect().contains(unit.center()))
+        << "unit column at x=" << unit.x() << " of " << view->viewport()->width();
+    // The long description takes more than one line, the short one does not.
+    EXPECT_GT(view->rowHeight(1), 1.5 * view->rowHeight(0));
+    const QFontMetrics fm(view->font());
+    EXPECT_GT(fm.horizontalAdvance(QString::fromStdString(long_text)), view->columnWidth(0));
 }
 
 }  // namespace
