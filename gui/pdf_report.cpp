@@ -151,12 +151,13 @@ void drawTable(PageFlow& flow, QPaintDevice* device, const QAbstractItemModel& m
     const QFontMetricsF fb(body, device), fh(head, device);
     const double pad = 5.0;
     const double row_h = fb.height() + 6.0;
-    std::vector<double> w;
+    std::vector<double> w, natural;
     for (int c : cols) {
         double cw = fh.horizontalAdvance(m.headerData(c, Qt::Horizontal).toString());
         for (int r = 0; r < m.rowCount(); ++r) {
             cw = std::max(cw, fb.horizontalAdvance(m.index(r, c).data().toString()));
         }
+        natural.push_back(cw + 2 * pad);
         w.push_back(std::min(cw + 2 * pad, kMaxColumn));
     }
     // Too wide for the page: narrow the widest columns first (the count rules), so the
@@ -171,6 +172,10 @@ void drawTable(PageFlow& flow, QPaintDevice* device, const QAbstractItemModel& m
     for (double& x : w) x = std::min(x, cap);
     if (const double total = sumCapped(cap); total > flow.width()) {
         for (double& x : w) x *= flow.width() / total;
+    } else {
+        // Room to spare (the summary's three columns): the first column, which wraps, takes
+        // it up to its one-line width, so fewer of its rows wrap.
+        w[0] = std::max(w[0], std::min(natural[0], w[0] + flow.width() - total));
     }
     const auto header = [&] {
         double x = flow.left();
@@ -194,8 +199,18 @@ void drawTable(PageFlow& flow, QPaintDevice* device, const QAbstractItemModel& m
     header();
     p.save();
     p.setFont(body);
+    // The first column names the row (a metric's description, a sizing element) and wraps:
+    // elided, a transient's twenty "IT power after smoothing: …" rows read alike. The other
+    // columns stay one line (a count rule would make every sizing row five lines tall).
+    const auto wrapped = [&](int r) { return m.index(r, cols[0]).data().toString(); };
+    const auto rowHeight = [&](int r) {
+        const QRectF b = fb.boundingRect(QRectF(0, 0, w[0] - 2 * pad, 1e4),
+                                         Qt::AlignLeft | Qt::TextWordWrap, wrapped(r));
+        return std::max(row_h, b.height() + 6.0);
+    };
     for (int r = 0; r < m.rowCount(); ++r) {
-        if (flow.y() + row_h > flow.bottom()) {
+        const double h = rowHeight(r);
+        if (flow.y() + h > flow.bottom()) {
             p.restore();
             flow.newPage();
             header();
@@ -205,7 +220,7 @@ void drawTable(PageFlow& flow, QPaintDevice* device, const QAbstractItemModel& m
         double x = flow.left();
         for (std::size_t i = 0; i < cols.size(); ++i) {
             const QModelIndex idx = m.index(r, cols[i]);
-            const QRectF cell(x, flow.y(), w[i], row_h);
+            const QRectF cell(x, flow.y(), w[i], h);
             if (const QColor bg = colourOf(idx.data(Qt::BackgroundRole)); bg.isValid()) {
                 p.fillRect(cell, bg);
             }
@@ -216,12 +231,16 @@ void drawTable(PageFlow& flow, QPaintDevice* device, const QAbstractItemModel& m
             const QVariant a = idx.data(Qt::TextAlignmentRole);
             const Qt::Alignment align =
                 a.isValid() ? Qt::Alignment(a.toInt()) : (Qt::AlignLeft | Qt::AlignVCenter);
-            p.drawText(cell.adjusted(pad, 0, -pad, 0),
-                       (align & Qt::AlignHorizontal_Mask) | Qt::AlignVCenter,
-                       fb.elidedText(idx.data().toString(), Qt::ElideRight, w[i] - 2 * pad));
+            const int flags = (align & Qt::AlignHorizontal_Mask) | Qt::AlignVCenter;
+            if (i == 0) {
+                p.drawText(cell.adjusted(pad, 0, -pad, 0), flags | Qt::TextWordWrap, wrapped(r));
+            } else {
+                p.drawText(cell.adjusted(pad, 0, -pad, 0), flags,
+                           fb.elidedText(idx.data().toString(), Qt::ElideRight, w[i] - 2 * pad));
+            }
             x += w[i];
         }
-        flow.advance(row_h);
+        flow.advance(h);
     }
     p.restore();
     flow.advance(row_h * 0.6);

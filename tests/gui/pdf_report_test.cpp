@@ -113,6 +113,12 @@ TEST(PdfReport, DesignPointExportHasTitleSummarySizingAndDiagram) {
     EXPECT_TRUE(text.contains(QStringLiteral("dctwin report: %1").arg(kName)))
         << text.left(400).toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("PUE"))) << text.left(2000).toStdString();
+    // The summary's descriptions read whole: the longest of the design point's was cut at
+    // "…rises above its setpo" while the first column was held to 260 pt.
+    EXPECT_TRUE(text.contains(QStringLiteral(
+        "How far the facility supply rises above its setpoint in the year's hottest hour at "
+        "design heat")))
+        << text.left(3000).toStdString();
     // The sizing tables' rows start with the element (the diagram's blocks say it too, but
     // with the model next to it): the UPS row holds 12 modules, the CDU row 9 CDUs.
     auto row = [&](const QString& element) {
