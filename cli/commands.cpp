@@ -127,7 +127,12 @@ void printTable(const Table& t) {
         std::string head = col.unit.empty() ? col.name : fmt::format("{} [{}]", col.name, col.unit);
         cells[c].push_back(head);
         if (const auto* nums = std::get_if<std::vector<double>>(&col.data)) {
-            for (double v : *nums) cells[c].push_back(fmt::format("{:.6g}", v));
+            // A cell with no figure (no failure case for a rack loop's flow) is NaN in the
+            // table, null in the JSON and empty in the GUI; here "-", as the text columns
+            // write it, not "nan".
+            for (double v : *nums) {
+                cells[c].push_back(std::isnan(v) ? std::string("-") : fmt::format("{:.6g}", v));
+            }
         } else {
             for (const auto& v : std::get<std::vector<std::string>>(col.data))
                 cells[c].push_back(v);

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <regex>
 #include <string>
 
 #include "core/json.h"
@@ -335,6 +336,19 @@ TEST_F(Cli, SizePrintsTheSizingTables) {
                           "design_loading_pct", "ups", "transformer", "cdu", "heat_rejection"}) {
         EXPECT_NE(r.out.find(s), std::string::npos) << s << " missing from:\n" << r.out;
     }
+    // A cell without a figure reads "-", not "nan" (the rack loop's flow has no failure
+    // loading: it printed "nan" until 2026-12-05).
+    EXPECT_FALSE(std::regex_search(r.out, std::regex(R"((^|\s)-?nan(\s|$))"))) << r.out;
+    bool rack_loop = false;
+    for (std::size_t a = 0, b; a < r.out.size(); a = b + 1) {
+        b = r.out.find('\n', a);
+        if (b == std::string::npos) b = r.out.size();
+        const std::string line = r.out.substr(a, b - a);
+        if (!line.starts_with("rack_loop_flow ")) continue;
+        rack_loop = true;
+        EXPECT_NE(line.find("  -  "), std::string::npos) << line;
+    }
+    EXPECT_TRUE(rack_loop) << r.out;
     // --json: the same as machine-readable JSON on stdout.
     const Result js = dctwin("size " + quote(ref.string()) + " --json");
     ASSERT_EQ(js.status, 0) << js.err;
