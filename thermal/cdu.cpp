@@ -485,8 +485,11 @@ void Cdu::checkInputs(std::span<const double> u, bool with_return) const {
     const Coolant& s = model_->secondaryCoolant();
     const Coolant& f = model_->facilityCoolant();
     auto temp = [&](std::size_t i, const char* port, const Coolant& c) {
+        // A property outside its table is a ModelError (core/errors.h): a state the run
+        // reached, so a persistent one ends it as a simulation failure with its time, not
+        // as bad input.
         if (!(u[i] >= c.minTemperature() && u[i] <= c.maxTemperature())) {
-            throw InputError(fmt::format(
+            throw ModelError(fmt::format(
                 "CDU '{}': {} = {:.2f} K ({:.2f} °C) is outside the {} table, {:.1f}..{:.1f} °C",
                 name(), port, u[i], units::kelvinToCelsius(u[i]), c.name(),
                 units::kelvinToCelsius(c.minTemperature()),

@@ -236,8 +236,11 @@ void RackLoop::checkInputs(std::span<const double> u, bool with_heat) const {
                                      name(), u[kFlow]));
     }
     const double T = u[kSupplyTemp];
+    // A property outside its table is a ModelError (core/errors.h): a state the run
+    // reached, so a persistent one ends it as a simulation failure with its time, not
+    // as bad input.
     if (!(T >= k_->coolant.minTemperature() && T <= k_->coolant.maxTemperature())) {
-        throw InputError(fmt::format(
+        throw ModelError(fmt::format(
             "rack loop '{}': supply_temp = {:.2f} K ({:.2f} °C) is outside the {} table, "
             "{:.1f}..{:.1f} °C",
             name(), T, units::kelvinToCelsius(T), k_->coolant.name(),

@@ -601,10 +601,15 @@ private:
                     problem_.rhsGroup(t, x, part.group, dx);
                     break;
             }
-        } catch (const ModelError&) {
+        } catch (const Error&) {
             // A trial state outside a model's valid range (a property table, say) during a
             // too-long step: recoverable first, so CVODE retries with a smaller step; if it
             // persists at one time, the model itself left its range and the error stands.
+            // Any of the project's errors, not only ModelError: a component checks its input
+            // ports with InputError (a pump speed, a valve opening), and a Newton iterate is
+            // no user's input. Until 2026-12-05 one such iterate (a CDU's facility supply at
+            // 216 °C, 14 July days of Phoenix with four trim chillers) ended the run as "bad
+            // input", exit 2. A persistent error is still rethrown as it was raised.
             pending_ = std::current_exception();
             const double resolution =
                 64.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t));

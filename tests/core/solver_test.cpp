@@ -145,6 +145,31 @@ public:
     }
 };
 
+/// dx/dt = -x; its first `failures` evaluations beyond t = 0.5 throw InputError, as a
+/// component's port check does on a Newton iterate outside its range (a CDU handed 216 °C
+/// water by one trial of a long step). Later evaluations, at shorter steps, succeed.
+class ThrowsAtFirst : public Component {
+public:
+    ThrowsAtFirst(std::string name, int failures)
+        : Component(std::move(name)), failures_left_(failures) {
+        addState({"x", "1", 1.0, 1.0});
+    }
+    void computeOutputs(double, std::span<const double>, std::span<const double>,
+                        std::span<double>) const override {}
+    void computeDerivatives(double t, std::span<const double> x, std::span<const double>,
+                            std::span<double> dxdt) const override {
+        if (t > 0.5 && failures_left_ > 0) {
+            --failures_left_;
+            throw InputError("pump 'p': speed = 1.7; expected 0..1.2 of rated");
+        }
+        dxdt[0] = -x[0];
+    }
+    int failuresLeft() const { return failures_left_; }
+
+private:
+    mutable int failures_left_;
+};
+
 SolverOptions tightOptions(LinearSolverKind kind) {
     SolverOptions o;
     o.rel_tol = 1e-9;
@@ -342,6 +367,40 @@ TEST(CvodeSolver, ExceptionInRhsPropagatesUnchanged) {
         std::vector<double> x{1.0};
         solver->reset(0.0, x);
         EXPECT_THROW(solver->advance(1.0, x, false), ModelError);
+    }
+}
+
+TEST(CvodeSolver, AnInputErrorOnATrialStateIsRetriedAndOnePersistingStands) {
+    // A component's port check on a Newton iterate is not bad user input: CVODE retries with
+    // a smaller step, as for a ModelError. Until 2026-12-05 the first such throw ended the run.
+    for (auto kind : {LinearSolverKind::Dense, LinearSolverKind::Sparse}) {
+        System sys;
+        auto c = std::make_shared<const ThrowsAtFirst>("flaky", 3);
+        sys.add(c);
+        sys.finalize();
+        SystemProblem problem(sys);
+        auto solver = makeCvodeSolver(problem, tightOptions(kind));
+        std::vector<double> x{1.0};
+        solver->reset(0.0, x);
+        ASSERT_NO_THROW(solver->advance(1.0, x, false));
+        EXPECT_EQ(c->failuresLeft(), 0);
+        EXPECT_NEAR(x[0], std::exp(-1.0), 1e-7);
+    }
+    // One that persists is rethrown as raised, type and message.
+    for (auto kind : {LinearSolverKind::Dense, LinearSolverKind::Sparse}) {
+        System sys;
+        sys.add(std::make_shared<const ThrowsAtFirst>("stuck", 1 << 30));
+        sys.finalize();
+        SystemProblem problem(sys);
+        auto solver = makeCvodeSolver(problem, tightOptions(kind));
+        std::vector<double> x{1.0};
+        solver->reset(0.0, x);
+        try {
+            solver->advance(1.0, x, false);
+            FAIL() << "a persistent InputError went unnoticed";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("speed = 1.7"), std::string::npos) << e.what();
+        }
     }
 }
 

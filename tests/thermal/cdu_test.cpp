@@ -534,9 +534,11 @@ TEST(Cdu, StructureLetsRacksFeedThroughAndNoNanOverTheRange) {
     EXPECT_THROW(cdu.computeOutputs(
                      0, x, std::vector<double>{318, 303, 0.03, 308, 1.0, 0, 100e3, 318, 1.5}, y),
                  InputError);
+    // A temperature outside the coolant's table is a ModelError (a state the run reached; the
+    // simulation reports it with its time), the port checks above InputErrors.
     EXPECT_THROW(cdu.computeDerivatives(
                      0, x, std::vector<double>{400, 303, 0.03, 308, 1, 0, 100e3, 400, 1.0}, dx),
-                 InputError);
+                 ModelError);
     EXPECT_THROW(CduSpec::fromCatalog("vertiv_xdu9999"), InputError);
     // A record asking for the impossible (approach too small for its flows).
     EXPECT_THROW(CduModel(CduSpec::fromCatalog(
