@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <sstream>
 #include <regex>
+#include <sstream>
 #include <string>
 
 #include "core/json.h"
