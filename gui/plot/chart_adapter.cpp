@@ -407,8 +407,27 @@ struct ChartPanel::Impl {
             // Points (a sweep's cases) would sit half outside a range that ends at them.
             const double pad = scatter ? 0.05 * std::max(x_max - x_min, std::abs(x_max)) : 0.0;
             values->setRange(x_min - pad, x_max > x_min ? x_max + pad : x_min + 1.0);
+            // The ticks split the data's own range (not rounded: the curve ends at its last
+            // hour), so "%g" wrote a 10-minute load-duration axis as 0.0416667, 0.0833333, …
+            // and the labels were cut to "0.0416…". As many decimals as the tick step needs.
+            const double step =
+                (values->max() - values->min()) / std::max(1, values->tickCount() - 1);
+            const int decimals =
+                step > 0.0 ? std::clamp(1 - static_cast<int>(std::floor(std::log10(step))), 0, 9)
+                           : 0;
+            values->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
         }
         const auto fit = [](QValueAxis* axis, double lo_v, double hi_v) {
+            // A series steady to a few parts in a million (a facility flow over a pump trip
+            // that does not touch it) got an axis of that span, and every label read
+            // "611.742". Shown over at least 2 % of its magnitude it reads as the flat line
+            // it is.
+            const double min_span = 0.02 * std::max(std::abs(lo_v), std::abs(hi_v));
+            if (hi_v - lo_v < min_span) {
+                const double mid = 0.5 * (lo_v + hi_v);
+                lo_v = mid - 0.5 * min_span;
+                hi_v = mid + 0.5 * min_span;
+            }
             const double pad = hi_v > lo_v ? 0.05 * (hi_v - lo_v) : 0.5 + 0.05 * std::abs(hi_v);
             // Power and water start at zero; temperatures float.
             const double lo = lo_v >= 0.0 && lo_v < 0.5 * hi_v ? 0.0 : lo_v - pad;

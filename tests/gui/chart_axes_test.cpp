@@ -1,0 +1,90 @@
+// Axis ranges and tick labels of ChartPanel: what the labels say must tell the values apart.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QtCharts/QChartView>
+#include <QtCharts/QValueAxis>
+#include <cmath>
+#include <vector>
+
+#include "gui/plot/chart_adapter.h"
+
+namespace dctwin::gui {
+namespace {
+
+QValueAxis* axis(ChartPanel& p, Qt::Orientation o) {
+    auto* view = p.findChild<QChartView*>();
+    if (!view) return nullptr;
+    const auto axes = view->chart()->axes(o);
+    return axes.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(axes.front());
+}
+
+// The labels QValueAxis draws: its printf-style format applied to each tick value.
+QStringList tickLabels(const QValueAxis& a) {
+    QStringList out;
+    const int n = a.tickCount();
+    for (int i = 0; i < n; ++i) {
+        const double v = a.min() + (a.max() - a.min()) * i / (n - 1);
+        out << QString::asprintf(a.labelFormat().toLatin1().constData(), v);
+    }
+    return out;
+}
+
+TEST(ChartAxes, ASeriesSteadyToPartsPerMillionGetsLabelsThatDiffer) {
+    // The facility water flow through a CDU pump trip: 611.742 m³/h, moving in the sixth
+    // digit. Its axis spanned that, and all six labels read "611.742".
+    std::vector<double> t, flow;
+    for (int i = 0; i <= 600; ++i) {
+        t.push_back(i / 60.0);
+        flow.push_back(611.742 - 2e-6 * i);
+    }
+    ChartPanel p;
+    p.resize(600, 400);
+    p.setAxisTitles(QStringLiteral("time [min]"), QStringLiteral("flow"));
+    p.setSeries(QStringLiteral("facility water flow"), t, flow, QStringLiteral("m³/h"));
+    p.show();
+    QApplication::processEvents();
+    QValueAxis* y = axis(p, Qt::Vertical);
+    ASSERT_NE(y, nullptr);
+    EXPECT_GE(y->max() - y->min(), 0.02 * 611.742);
+    EXPECT_LE(y->min(), 611.741);
+    EXPECT_GE(y->max(), 611.742);
+    const QStringList labels = tickLabels(*y);
+    EXPECT_EQ(QStringList(labels).removeDuplicates(), 0) << labels.join(' ').toStdString();
+}
+
+TEST(ChartAxes, AShortLoadDurationAxisLabelsItsTicksInFewDigits) {
+    // A 10-minute study's load-duration curve runs 0 … 1/6 h. The ticks split that range
+    // (the curve ends at its last hour), and "%g" wrote them 0.0416667, 0.0833333, …, cut to
+    // "0.0416…" under the axis.
+    std::vector<double> hours, power;
+    for (int i = 0; i <= 600; ++i) {
+        hours.push_back(i / 3600.0);
+        power.push_back(9.8 - 0.002 * i);
+    }
+    ChartPanel p;
+    p.resize(400, 300);
+    p.setAxisTitles(QStringLiteral("hours at or above [h]"), QStringLiteral("power"));
+    p.setSeries(QStringLiteral("IT power"), hours, power, QStringLiteral("MW"));
+    p.show();
+    QApplication::processEvents();
+    QValueAxis* x = axis(p, Qt::Horizontal);
+    ASSERT_NE(x, nullptr);
+    const QStringList labels = tickLabels(*x);
+    for (const QString& l : labels) EXPECT_LE(l.size(), 5) << l.toStdString();
+    EXPECT_EQ(labels.front(), QStringLiteral("0.000"));
+    EXPECT_EQ(labels.back(), QStringLiteral("0.167"));
+    EXPECT_EQ(QStringList(labels).removeDuplicates(), 0) << labels.join(' ').toStdString();
+    // A year's axis keeps whole hours: 0, 2190, …, 8760.
+    ChartPanel year;
+    year.resize(400, 300);
+    year.setSeries(QStringLiteral("IT power"), {0.0, 8760.0}, {9.0, 8.0}, QStringLiteral("MW"));
+    year.show();
+    QApplication::processEvents();
+    QValueAxis* xy = axis(year, Qt::Horizontal);
+    ASSERT_NE(xy, nullptr);
+    EXPECT_EQ(tickLabels(*xy).back(), QStringLiteral("8760"));
+}
+
+}  // namespace
+}  // namespace dctwin::gui
