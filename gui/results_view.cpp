@@ -666,14 +666,19 @@ void ResultsView::showWater(const Report& r) {
             QStringList categories;
             std::vector<double> values;
             total_m3 = 0.0;
+            // Month numbers, as the WUE and PUE charts beside it write them: "Jan 2026" was
+            // cut to "Ja…" in a half-width chart. A study longer than a year keeps month and
+            // year, since categories must be unique (Qt merges equal ones).
+            const bool numbers = w.months.size() <= 12;
             for (const MonthTotal& m : w.months) {
-                categories << m.label(w.has_year);
+                categories << (numbers ? QString::number(m.month) : m.label(w.has_year));
                 values.push_back(m.value);
                 total_m3 += m.value;
             }
             // m³, or US gallons in IP.
             const DisplayUnit wu = displayUnitFor("m3", total_m3);
             water_chart_->addBarSet(categories, tr("water use"), wu.fromSI(values), wu.label);
+            if (numbers) water_chart_->setCategoryTitle(tr("month"));
             lines << tr("Monthly totals from %1; %2 %3 over the study.")
                          .arg(w.source, formatNumber(wu.fromSI(total_m3)), wu.label);
             if (!w.has_year) {

@@ -142,6 +142,8 @@ TEST(MainWindow, ResultsTabsHaveChartsWithSeries) {
     // Water: Jan, Feb and the one day of March; WUE from the summary.
     ChartPanel* water = rv->charts(ResultsView::WaterTab).front();
     EXPECT_EQ(water->pointCount(QStringLiteral("water use")), 3);
+    // Month numbers, as the WUE and PUE charts write them ("Jan 2026" was cut to "Ja…").
+    EXPECT_EQ(water->categories(), (QStringList{"1", "2", "3"}));
     EXPECT_TRUE(rv->waterCaption().contains(QStringLiteral("WUE 0.42")))
         << rv->waterCaption().toStdString();
     // The sizing table carries the loading colours.
