@@ -763,6 +763,8 @@ void ResultsView::showSummary(const Report& r) {
     if (it && facility && it->unit == "W" && facility->unit == "W") {
         const MonthlyRatio pue = monthlyRatio(rs, facility, 1.0, it, 1.0);
         if (!pue.values.empty()) {
+            // From 1, PUE's floor: from 0 the twelve bars of 1.07-1.10 looked alike.
+            monthly_pue_chart_->setBarFloor(1.0);
             monthly_pue_chart_->addBarSet(pue.months, tr("PUE"), pue.values, QString());
             monthly_pue_chart_->setAxisTitles(QString(), tr("PUE"));
             monthly_pue_chart_->setCategoryTitle(tr("month"));

@@ -198,6 +198,7 @@ struct ChartPanel::Impl {
     QValueAxis* y2_axis = nullptr;
     QDateTime calendar_start;  // invalid: x is a plain number
     bool scatter = false;      // unconnected points: pad the x range
+    double bar_floor = 0.0;    // where a bar chart's value axis starts (setBarFloor)
     int lines = 0;             // lines added since clear(), for the palette
     double bucket_seconds = 0.0;
     QString y2_quantity, unit2;
@@ -245,6 +246,17 @@ struct ChartPanel::Impl {
             y_axis = valueAxis();
             chart->addAxis(y_axis, Qt::AlignLeft);
         }
+    }
+    // A bar chart's value axis: from the floor to a little above the tallest bar.
+    void fitBarAxis() {
+        if (!bars || !y_axis) return;
+        double top = bar_floor;
+        for (const QBarSet* s : bars->barSets()) {
+            for (int i = 0; i < s->count(); ++i) top = std::max(top, s->at(i));
+        }
+        y_axis->setRange(bar_floor,
+                         top > bar_floor ? bar_floor + 1.08 * (top - bar_floor) : bar_floor + 1.0);
+        y_axis->applyNiceNumbers();
     }
     // A value axis whose labels read 2190 and 0.5, not 2190.0 and 0.50.
     static QValueAxis* valueAxis() {
@@ -862,13 +874,13 @@ void ChartPanel::addBarSet(const QStringList& categories, const QString& set_nam
     for (double v : values) set->append(std::isfinite(v) ? v : 0.0);
     d_->bars->append(set);
     d_->unit = unit;
-    double top = 0.0;
-    for (const QBarSet* s : d_->bars->barSets()) {
-        for (int i = 0; i < s->count(); ++i) top = std::max(top, s->at(i));
-    }
     d_->y_axis->setTitleText(d_->yTitle());
-    d_->y_axis->setRange(0.0, top > 0.0 ? 1.08 * top : 1.0);
-    d_->y_axis->applyNiceNumbers();
+    d_->fitBarAxis();
+}
+
+void ChartPanel::setBarFloor(double floor) {
+    d_->bar_floor = floor;
+    d_->fitBarAxis();
 }
 
 int ChartPanel::seriesCount() const {

@@ -78,6 +78,9 @@ public:
     QStringList categories() const;
     /// Caption under the categories of a bar chart ("month").
     void setCategoryTitle(const QString& title);
+    /// Where a bar chart's value axis starts (default 0; kept across clear()). PUE bars start
+    /// at 1, the figure's floor, so that the overhead, and its season, shows.
+    void setBarFloor(double floor);
     /// The values of a bar set (empty when there is no such set).
     std::vector<double> barValues(const QString& set_name) const;
     /// Gives a line or area its quantity's colour (the same quantity drawn alike on every

@@ -86,5 +86,29 @@ TEST(ChartAxes, AShortLoadDurationAxisLabelsItsTicksInFewDigits) {
     EXPECT_EQ(tickLabels(*xy).back(), QStringLiteral("8760"));
 }
 
+TEST(ChartAxes, PueBarsStartAtOne) {
+    // The reference year's months run 1.067 … 1.102: from zero the twelve bars looked alike,
+    // from PUE's floor of 1 the summer's extra cooling shows.
+    ChartPanel p;
+    p.resize(500, 250);
+    p.setBarFloor(1.0);
+    p.addBarSet({"1", "2", "7"}, QStringLiteral("PUE"), {1.067, 1.067, 1.102}, QString());
+    p.show();
+    QApplication::processEvents();
+    QValueAxis* y = axis(p, Qt::Vertical);
+    ASSERT_NE(y, nullptr);
+    EXPECT_DOUBLE_EQ(y->min(), 1.0);
+    EXPECT_GE(y->max(), 1.102);
+    EXPECT_LE(y->max(), 1.2);
+    // The floor is the panel's: a report opened next (clear, new bars) keeps it.
+    p.clear();
+    p.addBarSet({"1"}, QStringLiteral("PUE"), {1.3}, QString());
+    EXPECT_DOUBLE_EQ(axis(p, Qt::Vertical)->min(), 1.0);
+    // Other bar charts (energy by use) still start at zero.
+    ChartPanel energy;
+    energy.addBarSet({"IT", "facility"}, QStringLiteral("energy"), {71459, 76988}, "MWh");
+    EXPECT_DOUBLE_EQ(axis(energy, Qt::Vertical)->min(), 0.0);
+}
+
 }  // namespace
 }  // namespace dctwin::gui
