@@ -275,6 +275,26 @@ int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int 
 }
 
 int validateCommand(const std::string& scenario_file, const Options&) {
+    checkInputFile(scenario_file, "scenario");
+    if (facility::looksLikeSweep(readJsonFile(scenario_file))) {
+        // A sweep: every case read (loadSweep does) and sized and built, before a cluster
+        // spends hours on it.
+        const facility::SweepPlan plan = facility::loadSweep(scenario_file);
+        for (const facility::SweepCase& c : plan.cases) {
+            const std::string origin = fmt::format("{}: case '{}'", scenario_file, c.name);
+            const facility::ScenarioSpec s =
+                facility::parseScenario(c.scenario, plan.base_dir, origin);
+            try {
+                facility::validateModel(s);
+            } catch (const InputError& e) {
+                throw InputError(fmt::format("{}: {}", origin, e.what()));
+            }
+        }
+        std::cout << fmt::format("{}: valid sweep ('{}', {} cases{}, each sized and built)\n",
+                                 scenario_file, plan.name, plan.cases.size(),
+                                 plan.ensemble ? ", ensemble" : "");
+        return 0;
+    }
     const facility::ScenarioSpec scenario = loadScenarioFile(scenario_file);
     inScenarioFile(scenario_file, [&] { facility::validateModel(scenario); });
     std::cout << fmt::format("{}: valid ('{}', study {})\n", scenario_file, scenario.name,

@@ -3,7 +3,7 @@
 //   dctwin run SCENARIO.json [-o REPORT.h5] [--summary-json FILE] [--csv DIR] [--quiet]
 //   dctwin size SCENARIO.json [--json]
 //   dctwin sweep SWEEP.json [-j THREADS] [-o DIR] [--quiet]
-//   dctwin validate SCENARIO.json
+//   dctwin validate SCENARIO.json | SWEEP.json
 //   dctwin schema [--markdown] [-o FILE]
 //   dctwin trace inspect FILE [--format F] [--json]
 //   dctwin --help | --version
@@ -48,8 +48,8 @@ Usage:
       across machines as `mpirun -n N dctwin sweep SWEEP.json -o DIR` (MPI builds). Writes
       one summary per case, sweep_summary.csv/.json/.h5 and, for an ensemble, the P10/P50/P90
       of every metric in sweep_percentiles.csv.
-  dctwin validate SCENARIO.json
-      Read and check a scenario without running it.
+  dctwin validate SCENARIO.json | SWEEP.json
+      Read and check a scenario without running it (sized and built); of a sweep, every case.
   dctwin schema [--markdown] [-o FILE]
       Write the JSON Schema of scenario files, or with --markdown the scenario reference,
       both generated from the scenario specs.

@@ -932,6 +932,14 @@ ScenarioSpec readScenario(const Json& input, const fs::path& base_dir) {
     if (!root.isObject()) {
         throw InputError(fmt::format("a scenario is a JSON object, got {}", input.type_name()));
     }
+    // The mirror of the sweep reader's "this is a scenario, not a sweep file": a sweep given
+    // where a scenario belongs read "unknown key 'base'; did you mean 'name'?".
+    if (looksLikeSweep(input)) {
+        root.fail(
+            "this is a sweep file, not a scenario: it names a base scenario in \"base\" and "
+            "what to change; run it with 'dctwin sweep FILE -o DIR' ('dctwin validate FILE' "
+            "checks every case first)");
+    }
     const SpecReader v(root, scenarioSpec());
     ScenarioSpec sc;
     sc.base_dir = base_dir;
@@ -1025,6 +1033,12 @@ Json scenarioSchema() {
                 {"title", "dctwin scenario"}};
     out.update(s);
     return out;
+}
+
+bool looksLikeSweep(const Json& j) {
+    return j.is_object() && j.contains("base") && !j.contains("it") &&
+           (j.contains("vary") || j.contains("cases") || j.contains("ensemble") ||
+            j.contains("set"));
 }
 
 ScenarioSpec parseScenario(const Json& input, const fs::path& base_dir, std::string origin) {

@@ -32,6 +32,11 @@ ScenarioSpec loadScenario(const std::filesystem::path& file);
 ScenarioSpec parseScenario(const Json& input, const std::filesystem::path& base_dir,
                            std::string origin);
 
+/// A sweep file (facility/sweep.h: "base" and "set", "vary", "cases" or "ensemble", no "it")
+/// rather than a scenario: the scenario reader refuses it saying so, and `dctwin validate`
+/// checks every case of it.
+bool looksLikeSweep(const Json& j);
+
 /// The declared shape of a scenario file (every key with type, unit, range and meaning).
 const ObjectSpec& scenarioSpec();
 

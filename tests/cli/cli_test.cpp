@@ -145,6 +145,29 @@ TEST_F(Cli, AnOptionAnotherCommandReadsIsRefusedNotIgnored) {
     EXPECT_NE(r.err.find("no_such.json"), std::string::npos) << r.err;
 }
 
+TEST_F(Cli, ASweepIsValidatedCaseByCaseAndRefusedWhereAScenarioBelongs) {
+    // A newcomer's `dctwin validate` of a shipped sweep read "unknown key 'base'; did you mean
+    // 'name'?". It now checks every case (sized and built, as for a scenario), and `run` or
+    // `size` of a sweep says what the file is and which command takes it.
+    const fs::path sweep = kSource / "scenarios/sweep_heat_rejection_climate.json";
+    const Result ok = dctwin("validate " + quote(sweep.string()));
+    ASSERT_EQ(ok.status, 0) << ok.err;
+    EXPECT_NE(ok.out.find("valid sweep ('heat rejection x climate', 9 cases"), std::string::npos)
+        << ok.out;
+    for (const char* command : {"run ", "size "}) {
+        expectInputError(dctwin(command + quote(sweep.string())),
+                         {"this is a sweep file, not a scenario", "dctwin sweep"});
+    }
+    // A case that cannot be read is named by the case.
+    Json bad = dctwin::readJsonFile(sweep);
+    bad["base"] = (kSource / "scenarios/azure_gb300_64.json").string();
+    bad["vary"]["/cooling/cdu/racks_per_cdu"] = Json::array({8, 900});
+    const fs::path file = dir_ / "bad_sweep.json";
+    std::ofstream(file) << bad.dump(2);
+    expectInputError(dctwin("validate " + quote(file.string())),
+                     {"racks_per_cdu", "900", "case '"});
+}
+
 TEST_F(Cli, MissingScenarioFileIsNamed) {
     const std::string missing = (dir_ / "no_such_scenario.json").string();
     const Result r = dctwin("validate " + quote(missing));
