@@ -731,9 +731,11 @@ void ResultsView::showSummary(const Report& r) {
     const ResultSet& rs = r.timeseries;
     QStringList categories;
     std::vector<double> mwh;
+    // Short category names: "electrical losses" was cut to "electrical lo…" in a half-width
+    // chart; beside IT, cooling and facility, "losses" reads as the electrical chain's.
     const std::pair<const char*, QString> uses[] = {{"it_power", tr("IT")},
                                                     {"cooling_power", tr("cooling")},
-                                                    {"electrical_losses", tr("electrical losses")},
+                                                    {"electrical_losses", tr("losses")},
                                                     {"facility_power", tr("facility")}};
     for (const auto& [n, label] : uses) {
         const Channel* c = rs.find("power", n);
@@ -746,7 +748,7 @@ void ResultsView::showSummary(const Report& r) {
         const std::pair<const char*, QString> metrics[] = {
             {"it_energy_MWh", tr("IT")},
             {"cooling_energy_MWh", tr("cooling")},
-            {"electrical_loss_energy_MWh", tr("electrical losses")},
+            {"electrical_loss_energy_MWh", tr("losses")},
             {"facility_energy_MWh", tr("facility")}};
         for (const auto& [name, label] : metrics) {
             const Metric* m = findMetric(r.summary, name);

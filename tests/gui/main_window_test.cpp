@@ -152,6 +152,10 @@ TEST(MainWindow, ResultsTabsHaveChartsWithSeries) {
     EXPECT_EQ(sizing->data(sizing->index(2, 4), Qt::BackgroundRole).value<QColor>(),
               loadingColour(85.0));
     EXPECT_EQ(rv->summaryModel()->rowCount(), 5);
+    // Energy by use, in names short enough for a half-width chart ("electrical losses" was
+    // cut to "electrical lo…").
+    EXPECT_EQ(rv->charts(ResultsView::SummaryTab)[0]->categories(),
+              (QStringList{"IT", "cooling", "losses", "facility"}));
     // PUE and WUE by month: Jan, Feb and the one day of March of the 60-day series.
     ChartPanel* pue = rv->charts(ResultsView::SummaryTab)[1];
     EXPECT_EQ(pue->title(), QStringLiteral("PUE by month"));
