@@ -30,6 +30,16 @@ QStringList tickLabels(const QValueAxis& a) {
     return out;
 }
 
+// One line series in a panel of w × h, laid out as on screen.
+void showLine(ChartPanel& p, QSize size, const QString& x_title, const QString& name,
+              const std::vector<double>& x, const std::vector<double>& y, const QString& unit) {
+    p.resize(size);
+    p.setAxisTitles(x_title, QStringLiteral("value"));
+    p.setSeries(name, x, y, unit);
+    p.show();
+    QApplication::processEvents();
+}
+
 TEST(ChartAxes, ASeriesSteadyToPartsPerMillionGetsLabelsThatDiffer) {
     // The facility water flow through a CDU pump trip: 611.742 m³/h, moving in the sixth
     // digit. Its axis spanned that, and all six labels read "611.742".
@@ -39,11 +49,8 @@ TEST(ChartAxes, ASeriesSteadyToPartsPerMillionGetsLabelsThatDiffer) {
         flow.push_back(611.742 - 2e-6 * i);
     }
     ChartPanel p;
-    p.resize(600, 400);
-    p.setAxisTitles(QStringLiteral("time [min]"), QStringLiteral("flow"));
-    p.setSeries(QStringLiteral("facility water flow"), t, flow, QStringLiteral("m³/h"));
-    p.show();
-    QApplication::processEvents();
+    showLine(p, {600, 400}, QStringLiteral("time [min]"), QStringLiteral("facility water flow"), t,
+             flow, QStringLiteral("m³/h"));
     QValueAxis* y = axis(p, Qt::Vertical);
     ASSERT_NE(y, nullptr);
     EXPECT_GE(y->max() - y->min(), 0.02 * 611.742);
@@ -63,11 +70,8 @@ TEST(ChartAxes, AShortLoadDurationAxisLabelsItsTicksInFewDigits) {
         power.push_back(9.8 - 0.002 * i);
     }
     ChartPanel p;
-    p.resize(400, 300);
-    p.setAxisTitles(QStringLiteral("hours at or above [h]"), QStringLiteral("power"));
-    p.setSeries(QStringLiteral("IT power"), hours, power, QStringLiteral("MW"));
-    p.show();
-    QApplication::processEvents();
+    showLine(p, {400, 300}, QStringLiteral("hours at or above [h]"), QStringLiteral("IT power"),
+             hours, power, QStringLiteral("MW"));
     QValueAxis* x = axis(p, Qt::Horizontal);
     ASSERT_NE(x, nullptr);
     const QStringList labels = tickLabels(*x);
@@ -77,10 +81,8 @@ TEST(ChartAxes, AShortLoadDurationAxisLabelsItsTicksInFewDigits) {
     EXPECT_EQ(QStringList(labels).removeDuplicates(), 0) << labels.join(' ').toStdString();
     // A year's axis keeps whole hours: 0, 2190, …, 8760.
     ChartPanel year;
-    year.resize(400, 300);
-    year.setSeries(QStringLiteral("IT power"), {0.0, 8760.0}, {9.0, 8.0}, QStringLiteral("MW"));
-    year.show();
-    QApplication::processEvents();
+    showLine(year, {400, 300}, QStringLiteral("hours at or above [h]"), QStringLiteral("IT power"),
+             {0.0, 8760.0}, {9.0, 8.0}, QStringLiteral("MW"));
     QValueAxis* xy = axis(year, Qt::Horizontal);
     ASSERT_NE(xy, nullptr);
     EXPECT_EQ(tickLabels(*xy).back(), QStringLiteral("8760"));
