@@ -342,7 +342,9 @@ TEST_F(IoTest, Hdf5SummaryMetricsCarryUnits) {
         const auto attrs = hdf5::listAttributes(file, ds);
         const bool has = std::find(attrs.begin(), attrs.end(), "description") != attrs.end();
         EXPECT_EQ(has, !m.description.empty()) << m.name;
-        if (has) EXPECT_EQ(hdf5::readStringAttribute(file, ds, "description"), m.description);
+        if (has) {
+            EXPECT_EQ(hdf5::readStringAttribute(file, ds, "description"), m.description);
+        }
     }
 }
 
