@@ -71,7 +71,8 @@ QTableView* makeTableView(QAbstractItemModel* model) {
     view->setModel(model);
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     view->horizontalHeader()->setStretchLastSection(true);
-    view->setWordWrap(qobject_cast<const SummaryTableModel*>(model) != nullptr);
+    const bool summary = qobject_cast<const SummaryTableModel*>(model) != nullptr;
+    view->setWordWrap(summary);
     view->setTextElideMode(Qt::ElideRight);
     QObject::connect(model, &QAbstractItemModel::modelReset, view, [view] {
         // Back to the table's own order before arranging the new one.
@@ -82,7 +83,7 @@ QTableView* makeTableView(QAbstractItemModel* model) {
         // came out one letter short).
         QTimer::singleShot(0, view, [view] { arrangeColumns(view); });
     });
-    if (qobject_cast<const SummaryTableModel*>(model)) {
+    if (summary) {
         // Wrapped rows take their height from the metric column's width.
         QObject::connect(view->horizontalHeader(), &QHeaderView::sectionResized, view,
                          [view](int logical, int, int) {

@@ -363,10 +363,8 @@ TEST_F(Cli, SizePrintsTheSizingTables) {
     // loading: it printed "nan" until 2026-12-05).
     EXPECT_FALSE(std::regex_search(r.out, std::regex(R"((^|\s)-?nan(\s|$))"))) << r.out;
     bool rack_loop = false;
-    for (std::size_t a = 0, b; a < r.out.size(); a = b + 1) {
-        b = r.out.find('\n', a);
-        if (b == std::string::npos) b = r.out.size();
-        const std::string line = r.out.substr(a, b - a);
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
         if (!line.starts_with("rack_loop_flow ")) continue;
         rack_loop = true;
         EXPECT_NE(line.find("  -  "), std::string::npos) << line;
