@@ -55,7 +55,7 @@ QString countOf(const Table* t, const std::string& element) {
 
 QString valueText(const std::optional<double>& v, const DisplayUnit& u) {
     if (!v) return QStringLiteral("–");
-    return QStringLiteral("%1 %2").arg(formatNumber(u.fromSI(*v)), u.label);
+    return QStringLiteral("%1 %2").arg(formatMeasurement(u.fromSI(*v)), u.label);
 }
 
 }  // namespace

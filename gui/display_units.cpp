@@ -113,8 +113,24 @@ QString formatNumber(double v) {
     if (a != 0.0 && a < 1e-3) return QString::number(v, 'g', 4);
     // Large values grouped in thousands ("15,790,000") rather than "1.579e+07".
     if (a >= 1e4) return QLocale(QLocale::English).toString(v, 'f', 0);
-    // Counts and other whole numbers read as such ("16", not "16.00").
-    if (a >= 100.0 || v == std::floor(v)) return QString::number(v, 'f', 0);
+    // Counts and other whole numbers read as such ("16", not "16.00"). "Whole" allows the
+    // round-off of arithmetic: 308.25 K − 273.15 − 0.1 is 35.00000000000002, which printed as
+    // "35.00" beside an exact "31". The band is far below the 0.005 that two
+    // decimals show, so a PUE of 1.001 still reads "1.00", never "1".
+    if (a >= 100.0 || std::abs(v - std::round(v)) <= 1e-9 * std::max(1.0, a)) {
+        return QString::number(std::round(v), 'f', 0);
+    }
+    if (a >= 0.1) return QString::number(v, 'f', 2);
+    return QString::number(v, 'g', 3);
+}
+
+QString formatMeasurement(double v) {
+    if (std::isnan(v)) return QStringLiteral("–");
+    if (!std::isfinite(v)) return QString::number(v);
+    const double a = std::abs(v);
+    if (a >= 1e4) return QLocale(QLocale::English).toString(v, 'f', 0);
+    if (a >= 100.0) return QString::number(v, 'f', 0);
+    if (a >= 10.0 || a == 0.0) return QString::number(v, 'f', 1);
     if (a >= 0.1) return QString::number(v, 'f', 2);
     return QString::number(v, 'g', 3);
 }

@@ -62,6 +62,10 @@ TimeAxis timeAxisFor(double span_s);
 /// "1.23 MW"-style text for tables, with the precision an engineer expects for the magnitude;
 /// "–" for no value (NaN, a report's null).
 QString formatNumber(double v);
+/// A measured value (a temperature, flow or power sampled from a run) with at least three
+/// significant figures and the same decimals whether or not it happens to be whole: "35.0 °C"
+/// beside "31.0 °C", where formatNumber would give a count's "31". "–" for no value.
+QString formatMeasurement(double v);
 
 /// Sample indices that reduce a series to at most 2*buckets + 2 points: the first and last
 /// sample and each bucket's minimum and maximum, in time order, so a year at 10-min output (52,560

@@ -51,9 +51,11 @@ TEST(CoolingSchematic, ShowsThePlantAtTheSampleOfPeakHeat) {
     view.setReport(&r);
     const QString all = view.sceneTexts().join(QLatin1Char('|'));
     for (const char* want :
-         {"supply 36", "return 46", "supply 32", "return 42", "180 L/min per rack",
-          "432 m³/h in all", "1.50 bar", "9 × vertiv_xdu1350", "64 racks", "13 × adiabatic_1MW",
-          "heat to liquid 8 MW", "rejects 8.30 MW", "wet bulb –", "1 Jul 2026 01:00"}) {
+         {"supply 36.0 °C", "return 46.0 °C", "supply 32.0 °C", "return 42.0 °C",
+          "180 L/min per rack", "432 m³/h in all", "1.50 bar", "9 × vertiv_xdu1350", "64 racks",
+          "13 × adiabatic_1MW",
+          // measured values keep their decimals when whole, as the 8.30 beside them
+          "heat to liquid 8.00 MW", "rejects 8.30 MW", "wet bulb –", "1 Jul 2026 01:00"}) {
         EXPECT_TRUE(all.contains(QString::fromUtf8(want)))
             << want << " not in " << all.toStdString();
     }
@@ -67,7 +69,7 @@ TEST(CoolingSchematic, FollowsTheUnitSwitchAndClearsWithoutCoolingData) {
     const QString all = view.sceneTexts().join(QLatin1Char('|'));
     setUnitSystem(UnitSystem::SI);
     // 36 °C = 96.8 °F; 8 MW = 2,274.8 tons; 0.12 m³/s = 1,902 gpm.
-    EXPECT_TRUE(all.contains(QStringLiteral("supply 96.80 °F"))) << all.toStdString();
+    EXPECT_TRUE(all.contains(QStringLiteral("supply 96.8 °F"))) << all.toStdString();
     EXPECT_TRUE(all.contains(QStringLiteral("2275 ton"))) << all.toStdString();
     EXPECT_TRUE(all.contains(QStringLiteral("1902 gpm"))) << all.toStdString();
 

@@ -67,6 +67,32 @@ TEST(UnitSystem, NoValueReadsAsADashNotNan) {
     EXPECT_EQ(formatNumber(0.0), QStringLiteral("0"));
 }
 
+TEST(UnitSystem, WholeNumbersAfterAConversionReadWhole) {
+    // A whole number that passed through arithmetic read "35.00" beside an exact "31".
+    const double t = displayUnitFor("K", 320.0).fromSI(273.15 + 35.1) - 0.1;
+    ASSERT_NE(t, 35.0);  // 35.00000000000002
+    EXPECT_EQ(formatNumber(t), QStringLiteral("35"));
+    EXPECT_EQ(formatNumber(-12.000000000001), QStringLiteral("-12"));
+    // Values that are not whole keep their decimals, however close to a whole number.
+    EXPECT_EQ(formatNumber(1.001), QStringLiteral("1.00"));
+    EXPECT_EQ(formatNumber(1.077), QStringLiteral("1.08"));
+    EXPECT_EQ(formatNumber(35.004), QStringLiteral("35.00"));
+    EXPECT_EQ(formatNumber(99.5), QStringLiteral("99.50"));
+}
+
+TEST(UnitSystem, MeasurementsKeepTheirDecimalsWhenWhole) {
+    // The Design tab's cooling chain read "supply 35.00 °C" (a sample 4e-7 K off the setpoint)
+    // beside "supply 31 °C" (a sample exactly on it).
+    EXPECT_EQ(formatMeasurement(35.0000004), QStringLiteral("35.0"));
+    EXPECT_EQ(formatMeasurement(31.0), QStringLiteral("31.0"));
+    EXPECT_EQ(formatMeasurement(8.6), QStringLiteral("8.60"));
+    EXPECT_EQ(formatMeasurement(611.742), QStringLiteral("612"));
+    EXPECT_EQ(formatMeasurement(15790000.0), QStringLiteral("15,790,000"));
+    EXPECT_EQ(formatMeasurement(-0.0123), QStringLiteral("-0.0123"));
+    EXPECT_EQ(formatMeasurement(0.0), QStringLiteral("0.0"));
+    EXPECT_EQ(formatMeasurement(std::nan("")), QStringLiteral("–"));
+}
+
 TEST(UnitSystem, SiIsUnchanged) {
     ASSERT_EQ(unitSystem(), UnitSystem::SI);
     EXPECT_EQ(displayUnitFor("K", 320.0).label, QStringLiteral("°C"));
