@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <filesystem>
 
 #include "core/units.h"
 #include "dctwin/version.h"
@@ -130,6 +131,13 @@ void fillReportHeader(Report& r, const ScenarioSpec& sc, const SiteSizing& z) {
     r.attributes["scenario_name"] = sc.name;
     r.attributes["study"] = sc.study.kind;
     r.attributes["weather_file"] = sc.site.weather_file.filename().string();
+    // The folder /scenario/input's relative paths (weather, job lists, traces) resolved
+    // against, so the GUI can load that scenario again (File ▸ Edit the report's scenario).
+    {
+        std::error_code ec;
+        const std::filesystem::path dir = std::filesystem::absolute(sc.base_dir, ec);
+        r.attributes["scenario_dir"] = (ec ? sc.base_dir : dir.lexically_normal()).string();
+    }
     r.texts["scenario/input"] = sc.input_text.empty() ? sc.input.dump(2) : sc.input_text;
     r.texts["scenario/resolved"] = resolvedScenario(sc, z).dump(2);
 }

@@ -204,6 +204,7 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
         // The report lives inside the outcome; share ownership instead of copying a year of
         // samples.
         showReport(std::shared_ptr<const Report>(outcome, &outcome->report));
+        report_file_.clear();
         results_stale_ = false;
         const QString finished_at = now();
         results_source_->setText(
@@ -288,6 +289,9 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Save scenario &as…"), QKeySequence::SaveAs, this, &MainWindow::onSaveAs);
     file->addSeparator();
     file->addAction(tr("Open &report (HDF5)…"), this, &MainWindow::onOpenReport);
+    edit_report_scenario_action_ = file->addAction(tr("Edit the report's s&cenario"), this, [this] {
+        if (maybeSave()) editReportScenario();
+    });
     QMenu* exp = file->addMenu(tr("&Export"));
     export_h5_action_ = exp->addAction(tr("Report as &HDF5…"), this, &MainWindow::onExportHdf5);
     export_csv_action_ = exp->addAction(tr("Report as &CSV…"), this, &MainWindow::onExportCsv);
@@ -369,6 +373,7 @@ void MainWindow::updateActions() {
     export_pdf_action_->setEnabled(have_results);
     export_design_action_->setEnabled(have_results &&
                                       !results_->oneLineDiagram()->blocks().empty());
+    edit_report_scenario_action_->setEnabled(reportHasScenario());
 }
 
 fs::path MainWindow::baseDir() const {
@@ -380,6 +385,7 @@ QString MainWindow::resultsSource() const { return results_source_->text(); }
 
 void MainWindow::clearResults(const QString& why) {
     results_->clearReport();
+    report_file_.clear();
     results_stale_ = false;
     results_source_->setText(why);
     updateActions();
@@ -592,6 +598,7 @@ bool MainWindow::openReport(const fs::path& file) {
     try {
         auto report = std::make_shared<const Report>(loadReportFile(file));
         showReport(report);
+        report_file_ = file;
         results_stale_ = false;
         results_source_->setText(tr("Report %1, opened at %2.").arg(qpath(file), now()));
     } catch (const Error& e) {
@@ -599,7 +606,61 @@ bool MainWindow::openReport(const fs::path& file) {
         return false;
     }
     addRecentFile(file);
-    message(tr("Opened report %1").arg(qpath(file)));
+    message(reportHasScenario()
+                ? tr("Opened report %1; File ▸ Edit the report's scenario puts the scenario it "
+                     "was run from in the editor.")
+                      .arg(qpath(file))
+                : tr("Opened report %1").arg(qpath(file)));
+    return true;
+}
+
+bool MainWindow::reportHasScenario() const {
+    const auto report = results_->report();
+    return report && report->texts.count("scenario/input") != 0;
+}
+
+bool MainWindow::editReportScenario() {
+    const auto report = results_->report();
+    if (!report) {
+        error(tr("Edit the report's scenario"),
+              tr("no report is shown: open one first (File ▸ Open report)"));
+        return false;
+    }
+    const QString name = report_file_.empty() ? tr("the report on screen") : qpath(report_file_);
+    const auto input = report->texts.find("scenario/input");
+    if (input == report->texts.end()) {
+        error(tr("Edit the report's scenario"),
+              tr("%1 holds no /scenario/input (dctwin run and the GUI write one; this report "
+                 "came from another program), so there is no scenario to edit")
+                  .arg(name));
+        return false;
+    }
+    Json j;
+    try {
+        j = parseJson(input->second, name.toStdString() + " /scenario/input");
+    } catch (const Error& e) {
+        error(tr("Edit the report's scenario"), QString::fromStdString(e.what()));
+        return false;
+    }
+    // Where the run resolved the scenario's relative paths, while that folder is still there;
+    // a report copied from another machine falls back to its own folder (files kept beside
+    // it), then to the shipped data, as parseScenario always does.
+    fs::path base = report_file_.has_parent_path() ? report_file_.parent_path() : fs::path(".");
+    if (const auto dir = report->attributes.find("scenario_dir"); dir != report->attributes.end()) {
+        std::error_code ec;
+        if (fs::is_directory(dir->second, ec)) base = dir->second;
+    }
+    const QString source = results_source_->text();
+    const fs::path report_file = report_file_;
+    setScenario(j, base);  // clears the results: put the report back, it is this scenario's
+    showReport(report);
+    report_file_ = report_file;
+    results_source_->setText(source);
+    template_stem_ = report_file.empty() ? std::string("report") : report_file.stem().string();
+    updateTitle();
+    message(tr("The scenario of %1 is in the editor, not saved; its relative paths resolve "
+               "against %2. Run (F5) runs it again; Save As (Ctrl+Shift+S) keeps it.")
+                .arg(name, qpath(base)));
     return true;
 }
 

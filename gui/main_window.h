@@ -46,6 +46,14 @@ public:
     bool openScenario(const std::filesystem::path& file);
     bool saveScenario(const std::filesystem::path& file);
     bool openReport(const std::filesystem::path& file);
+    /// The scenario the report on screen was run from (its /scenario/input) as a new, unsaved
+    /// scenario in the editor, the report kept on screen. Relative paths (weather, job lists)
+    /// resolve against the folder the run resolved them against (the report's `scenario_dir`
+    /// attribute) while it exists, else against the report's own folder. False, with the
+    /// reason in the messages, when no report is shown or it holds no scenario.
+    bool editReportScenario();
+    /// True when the report on screen holds the scenario it was run from.
+    bool reportHasScenario() const;
     /// A new, unsaved scenario with the content of a template (a shipped scenario): the
     /// template itself is never the file Save writes to.
     bool newFromTemplate(const std::filesystem::path& template_file);
@@ -171,13 +179,15 @@ private:
     QAction* export_png_action_ = nullptr;
     QAction* export_pdf_action_ = nullptr;
     QAction* export_design_action_ = nullptr;
+    QAction* edit_report_scenario_action_ = nullptr;
     QMenu* recent_menu_ = nullptr;
     QAction* si_action_ = nullptr;
     QAction* ip_action_ = nullptr;
 
     std::filesystem::path file_;
     std::filesystem::path unsaved_base_dir_;
-    std::string template_stem_;  // the template a new scenario came from, for Save As
+    std::string template_stem_;          // the template a new scenario came from, for Save As
+    std::filesystem::path report_file_;  // the report file on screen ("" for a run's report)
     bool modified_ = false;
     bool loading_ = false;
     bool sweep_mode_ = false;

@@ -688,6 +688,72 @@ TEST(MainWindow, DesignTabShowsTheSizingChecks) {
     EXPECT_EQ(m->rowCount(), 0);
 }
 
+// A report opened on its own left the editor empty, although the file holds the scenario it
+// was run from. File ▸ Edit the report's scenario loads it, resolving its relative paths where
+// the run did, so the study can be changed and run again.
+TEST(MainWindow, EditingAReportsScenarioLoadsWhatTheRunRead) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path root(dir.path().toStdString());
+    const fs::path site = root / "site";
+    const fs::path reports = root / "reports";
+    fs::create_directories(site);
+    fs::create_directories(reports);
+    // The weather beside the scenario under a name only that folder has: resolving it against
+    // the report's folder (or the shipped data) fails.
+    Json s = shortSite();
+    const fs::path epw = sourceDir() / s["site"]["weather"].get<std::string>();
+    fs::copy_file(epw, site / "own_weather.epw");
+    s["site"]["weather"] = "own_weather.epw";
+    s["study"] = {{"kind", "design_point"}};
+    s["cooling"]["cdu"]["racks_per_cdu"] = 4;
+    writeJson(site / "s.json", s);
+    {
+        auto* rc = new RunController;
+        MainWindow w(nullptr, rc);
+        ASSERT_TRUE(w.openScenario(site / "s.json"));
+        QSignalSpy finished(rc, &RunController::finished);
+        ASSERT_TRUE(w.startRun());
+        ASSERT_TRUE(waitFor(finished)) << w.messagesText().toStdString();
+        ASSERT_TRUE(w.exportHdf5(reports / "r.h5"));
+    }
+
+    MainWindow w;
+    EXPECT_FALSE(w.editReportScenario());  // nothing on screen
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("no report is shown")));
+    ASSERT_TRUE(w.openReport(reports / "r.h5"));
+    EXPECT_TRUE(w.reportHasScenario());
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("Edit the report's scenario")));
+    ASSERT_TRUE(w.editReportScenario()) << w.messagesText().toStdString();
+    EXPECT_EQ(w.scenarioModel()->toJson(), s);
+    EXPECT_EQ(w.form()->lineEdit(ScenarioForm::RacksPerCdu)->text(), QStringLiteral("4"));
+    EXPECT_TRUE(w.scenarioFile().empty());  // Save never overwrites a file it did not open
+    EXPECT_FALSE(w.isModified());
+    EXPECT_NE(w.results()->report(), nullptr);  // the report stays: it is this scenario's
+    EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("r.h5")));
+    EXPECT_EQ(w.defaultSaveAsPath().filename(), fs::path("r_copy.json"));
+    EXPECT_TRUE(w.validateScenario()) << w.messagesText().toStdString();
+
+    // The site folder gone (a report sent to a colleague with its weather beside it): the
+    // paths resolve against the report's folder instead.
+    fs::remove_all(site);
+    fs::copy_file(epw, reports / "own_weather.epw");
+    MainWindow w2;
+    ASSERT_TRUE(w2.openReport(reports / "r.h5"));
+    ASSERT_TRUE(w2.editReportScenario());
+    EXPECT_TRUE(w2.validateScenario()) << w2.messagesText().toStdString();
+    fs::remove(reports / "own_weather.epw");
+    EXPECT_FALSE(w2.validateScenario());
+    EXPECT_TRUE(w2.messagesText().contains(QStringLiteral("own_weather.epw")));
+
+    // A report without the scenario (another program's) says so.
+    MainWindow w3;
+    w3.showReport(syntheticReport());
+    EXPECT_FALSE(w3.reportHasScenario());
+    EXPECT_FALSE(w3.editReportScenario());
+    EXPECT_TRUE(w3.messagesText().contains(QStringLiteral("no /scenario/input")));
+}
+
 TEST(MainWindow, SizingLoadingColumnsAreVisibleAt1280x800) {
     auto* rc = new RunController;
     MainWindow w(nullptr, rc);
