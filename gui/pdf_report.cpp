@@ -10,9 +10,12 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QTextLayout>
+#include <QTextOption>
 #include <algorithm>
 #include <vector>
 
+#include "gui/cooling_schematic.h"
 #include "gui/one_line_diagram.h"
 #include "gui/plot/chart_adapter.h"
 #include "gui/results_view.h"
@@ -135,8 +138,39 @@ QColor colourOf(const QVariant& v) {
     return {};
 }
 
+// Height of `text` wrapped to `width`, at word boundaries where it has them and anywhere in a
+// token longer than the line (a catalog key such as "york_ycal0033ee_air_cooled").
+double wrappedHeight(const QFont& font, QPaintDevice* device, const QString& text, double width) {
+    QTextLayout layout(text, font, device);
+    QTextOption o;
+    o.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    layout.setTextOption(o);
+    double h = 0.0;
+    layout.beginLayout();
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(width);
+        h += line.height();
+    }
+    layout.endLayout();
+    return std::max(h, QFontMetricsF(font, device).height());
+}
+
+// `text` in `cell` (less the padding), wrapped as wrappedHeight measures it, centred
+// vertically.
+void drawWrapped(QPainter& p, QPaintDevice* device, const QRectF& cell, double pad,
+                 const QString& text, Qt::Alignment horizontal) {
+    const double w = cell.width() - 2 * pad;
+    const double h = wrappedHeight(p.font(), device, text, w);
+    QTextOption o(horizontal);
+    o.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    p.drawText(QRectF(cell.left() + pad, cell.top() + (cell.height() - h) / 2, w, h), text, o);
+}
+
 // A table model drawn as the views show it: headers (with their units), display texts,
 // alignments and the loading colours; the header is repeated on each page it runs onto.
+// Every cell wraps, so nothing is elided: a client reads "static_1500kw", not "static_…".
+// A table wider than the page (the electrical sizing's 18 columns) is drawn in column groups
+// one below the other, each starting with the first column, which names the row.
 void drawTable(PageFlow& flow, QPaintDevice* device, const QAbstractItemModel& m) {
     QPainter& p = flow.painter();
     const std::vector<int> cols = displayedColumns(m);
@@ -151,99 +185,125 @@ void drawTable(PageFlow& flow, QPaintDevice* device, const QAbstractItemModel& m
     const QFontMetricsF fb(body, device), fh(head, device);
     const double pad = 5.0;
     const double row_h = fb.height() + 6.0;
-    std::vector<double> w, natural;
+    // One-line widths; a column is given at most kMaxColumn and wraps beyond it.
+    std::vector<double> natural;
     for (int c : cols) {
         double cw = fh.horizontalAdvance(m.headerData(c, Qt::Horizontal).toString());
         for (int r = 0; r < m.rowCount(); ++r) {
             cw = std::max(cw, fb.horizontalAdvance(m.index(r, c).data().toString()));
         }
         natural.push_back(cw + 2 * pad);
-        w.push_back(std::min(cw + 2 * pad, kMaxColumn));
     }
-    // Too wide for the page: narrow the widest columns first (the count rules), so the
-    // short ones (counts, ratings, loadings) keep their headers whole.
-    const auto sumCapped = [&w](double cap) {
-        double t = 0.0;
-        for (double x : w) t += std::min(x, cap);
-        return t;
+    const auto capped = [&](std::size_t i) { return std::min(natural[i], kMaxColumn); };
+    // Columns in order, a new group when the next would pass `limit`.
+    const auto split = [&](double limit) {
+        std::vector<std::vector<std::size_t>> groups{{0}};
+        double used = capped(0);
+        for (std::size_t i = 1; i < cols.size(); ++i) {
+            if (groups.back().size() > 1 && used + capped(i) > limit) {
+                groups.push_back({0});
+                used = capped(0);
+            }
+            groups.back().push_back(i);
+            used += capped(i);
+        }
+        return groups;
     };
-    double cap = kMaxColumn;
-    while (cap > 40.0 && sumCapped(cap) > flow.width()) cap -= 4.0;
-    for (double& x : w) x = std::min(x, cap);
-    if (const double total = sumCapped(cap); total > flow.width()) {
-        for (double& x : w) x *= flow.width() / total;
-    } else {
-        // Room to spare (the summary's three columns): the first column, which wraps, takes
-        // it up to its one-line width, so fewer of its rows wrap.
-        w[0] = std::max(w[0], std::min(natural[0], w[0] + flow.width() - total));
+    std::vector<std::vector<std::size_t>> groups = split(flow.width());
+    if (groups.size() > 1) {
+        // As many groups as the page needs, of even widths: the smallest limit that needs no
+        // more groups (greedy filling alone left a last group of one column).
+        double lo = 0.0, hi = flow.width();
+        for (int k = 0; k < 40; ++k) {
+            const double mid = 0.5 * (lo + hi);
+            (split(mid).size() <= groups.size() ? hi : lo) = mid;
+        }
+        groups = split(hi);
     }
-    const auto header = [&] {
-        double x = flow.left();
+
+    for (const std::vector<std::size_t>& g : groups) {
+        // Widths: each column's one-line width up to the cap; room left over goes to the
+        // columns that wrap, in proportion to what they lack, so fewer of their rows wrap.
+        std::vector<double> w;
+        double total = 0.0, lack = 0.0;
+        for (std::size_t i : g) {
+            w.push_back(capped(i));
+            total += w.back();
+            lack += natural[i] - w.back();
+        }
+        if (total > flow.width()) {
+            for (double& x : w) x *= flow.width() / total;
+        } else if (lack > 0.0) {
+            const double share = std::min(1.0, (flow.width() - total) / lack);
+            for (std::size_t k = 0; k < g.size(); ++k) w[k] += share * (natural[g[k]] - w[k]);
+        }
+        double header_h = row_h;
+        for (std::size_t k = 0; k < g.size(); ++k) {
+            const QString t = m.headerData(cols[g[k]], Qt::Horizontal).toString();
+            header_h = std::max(header_h, wrappedHeight(head, device, t, w[k] - 2 * pad) + 6.0);
+        }
+        const auto header = [&] {
+            double x = flow.left();
+            p.save();
+            p.setFont(head);
+            for (std::size_t k = 0; k < g.size(); ++k) {
+                const QRectF cell(x, flow.y(), w[k], header_h);
+                p.fillRect(cell, QColor(225, 225, 225));
+                p.setPen(QColor(160, 160, 160));
+                p.drawRect(cell);
+                p.setPen(Qt::black);
+                drawWrapped(p, device, cell, pad,
+                            m.headerData(cols[g[k]], Qt::Horizontal).toString(), Qt::AlignLeft);
+                x += w[k];
+            }
+            p.restore();
+            flow.advance(header_h);
+        };
+        const auto rowHeight = [&](int r) {
+            double h = row_h;
+            for (std::size_t k = 0; k < g.size(); ++k) {
+                const QString t = m.index(r, cols[g[k]]).data().toString();
+                if (fb.horizontalAdvance(t) + 2 * pad <= w[k]) continue;  // one line
+                h = std::max(h, wrappedHeight(body, device, t, w[k] - 2 * pad) + 6.0);
+            }
+            return h;
+        };
+        flow.ensure(header_h + row_h);
+        header();
         p.save();
-        p.setFont(head);
-        for (std::size_t i = 0; i < cols.size(); ++i) {
-            const QRectF cell(x, flow.y(), w[i], row_h);
-            p.fillRect(cell, QColor(225, 225, 225));
-            p.setPen(QColor(160, 160, 160));
-            p.drawRect(cell);
-            p.setPen(Qt::black);
-            const QString t = fh.elidedText(m.headerData(cols[i], Qt::Horizontal).toString(),
-                                            Qt::ElideRight, w[i] - 2 * pad);
-            p.drawText(cell.adjusted(pad, 0, -pad, 0), Qt::AlignLeft | Qt::AlignVCenter, t);
-            x += w[i];
+        p.setFont(body);
+        for (int r = 0; r < m.rowCount(); ++r) {
+            const double h = rowHeight(r);
+            if (flow.y() + h > flow.bottom()) {
+                p.restore();
+                flow.newPage();
+                header();
+                p.save();
+                p.setFont(body);
+            }
+            double x = flow.left();
+            for (std::size_t k = 0; k < g.size(); ++k) {
+                const QModelIndex idx = m.index(r, cols[g[k]]);
+                const QRectF cell(x, flow.y(), w[k], h);
+                if (const QColor bg = colourOf(idx.data(Qt::BackgroundRole)); bg.isValid()) {
+                    p.fillRect(cell, bg);
+                }
+                p.setPen(QColor(200, 200, 200));
+                p.drawRect(cell);
+                const QColor fg = colourOf(idx.data(Qt::ForegroundRole));
+                p.setPen(fg.isValid() ? fg : QColor(Qt::black));
+                const QVariant a = idx.data(Qt::TextAlignmentRole);
+                const Qt::Alignment align =
+                    a.isValid() ? Qt::Alignment(a.toInt()) : (Qt::AlignLeft | Qt::AlignVCenter);
+                drawWrapped(p, device, cell, pad, idx.data().toString(),
+                            align & Qt::AlignHorizontal_Mask);
+                x += w[k];
+            }
+            flow.advance(h);
         }
         p.restore();
-        flow.advance(row_h);
-    };
-    flow.ensure(2 * row_h);
-    header();
-    p.save();
-    p.setFont(body);
-    // The first column names the row (a metric's description, a sizing element) and wraps:
-    // elided, a transient's twenty "IT power after smoothing: …" rows read alike. The other
-    // columns stay one line (a count rule would make every sizing row five lines tall).
-    const auto wrapped = [&](int r) { return m.index(r, cols[0]).data().toString(); };
-    const auto rowHeight = [&](int r) {
-        const QRectF b = fb.boundingRect(QRectF(0, 0, w[0] - 2 * pad, 1e4),
-                                         Qt::AlignLeft | Qt::TextWordWrap, wrapped(r));
-        return std::max(row_h, b.height() + 6.0);
-    };
-    for (int r = 0; r < m.rowCount(); ++r) {
-        const double h = rowHeight(r);
-        if (flow.y() + h > flow.bottom()) {
-            p.restore();
-            flow.newPage();
-            header();
-            p.save();
-            p.setFont(body);
-        }
-        double x = flow.left();
-        for (std::size_t i = 0; i < cols.size(); ++i) {
-            const QModelIndex idx = m.index(r, cols[i]);
-            const QRectF cell(x, flow.y(), w[i], h);
-            if (const QColor bg = colourOf(idx.data(Qt::BackgroundRole)); bg.isValid()) {
-                p.fillRect(cell, bg);
-            }
-            p.setPen(QColor(200, 200, 200));
-            p.drawRect(cell);
-            const QColor fg = colourOf(idx.data(Qt::ForegroundRole));
-            p.setPen(fg.isValid() ? fg : QColor(Qt::black));
-            const QVariant a = idx.data(Qt::TextAlignmentRole);
-            const Qt::Alignment align =
-                a.isValid() ? Qt::Alignment(a.toInt()) : (Qt::AlignLeft | Qt::AlignVCenter);
-            const int flags = (align & Qt::AlignHorizontal_Mask) | Qt::AlignVCenter;
-            if (i == 0) {
-                p.drawText(cell.adjusted(pad, 0, -pad, 0), flags | Qt::TextWordWrap, wrapped(r));
-            } else {
-                p.drawText(cell.adjusted(pad, 0, -pad, 0), flags,
-                           fb.elidedText(idx.data().toString(), Qt::ElideRight, w[i] - 2 * pad));
-            }
-            x += w[i];
-        }
-        flow.advance(h);
+        flow.advance(row_h * 0.6);
     }
-    p.restore();
-    flow.advance(row_h * 0.6);
 }
 
 // Charts with data side by side in one row (the app puts heat and flows side by side).
@@ -317,6 +377,17 @@ int layOut(QPdfWriter& writer, ResultsView& results, const PdfReportInfo& info, 
         QGraphicsScene* scene = d->scene();
         const QRectF source = scene->itemsBoundingRect().adjusted(-10, -10, 10, 10);
         scene->render(&p, QRectF(flow.left(), flow.y(), flow.width(), flow.room()), source,
+                      Qt::KeepAspectRatio);
+    }
+    // 5. The cooling chain as the Design tab draws it: temperatures, flows and duties at the
+    // sample where the liquid carries the most heat.
+    if (CoolingSchematic* c = results.coolingSchematic(); c && c->state()) {
+        flow.newPage();
+        flow.heading(QObject::tr("Cooling chain"));
+        QGraphicsScene* scene = c->scene();
+        const QRectF source = scene->itemsBoundingRect().adjusted(-10, -10, 10, 10);
+        const double h = std::min(flow.room(), flow.width() * source.height() / source.width());
+        scene->render(&p, QRectF(flow.left(), flow.y(), flow.width(), h), source,
                       Qt::KeepAspectRatio);
     }
     flow.finish();

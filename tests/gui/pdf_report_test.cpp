@@ -91,10 +91,11 @@ TEST(PdfReport, DesignPointExportHasTitleSummarySizingAndDiagram) {
     ASSERT_TRUE(w.exportPdf(file)) << w.messagesText().toStdString();
     const QByteArray pdf = readAll(file);
     ASSERT_TRUE(pdf.startsWith("%PDF-")) << pdf.left(16).toStdString();
-    // Title block and summary; electrical sizing; cooling sizing; one-line diagram. A design
-    // point has no charts, and the reference site's tables fit a landscape page each.
-    EXPECT_EQ(pageObjects(pdf), 4);
-    EXPECT_EQ(pagesSaid(w.messagesText()), 4);
+    // Title block and summary; electrical sizing (its 18 columns in three groups, one below
+    // the other, onto a second page); cooling sizing; one-line diagram. A design point has no
+    // charts and no cooling chain (no sample to show).
+    EXPECT_EQ(pageObjects(pdf), 5);
+    EXPECT_EQ(pagesSaid(w.messagesText()), 5);
     EXPECT_TRUE(pdf.contains(utf16be(QStringLiteral("dctwin report: %1").arg(kName))));
     EXPECT_TRUE(pdf.contains(utf16be(QStringLiteral("dctwin-gui"))));
     // Only the report in the folder: the temporary file was renamed, not left beside it.
@@ -110,6 +111,14 @@ TEST(PdfReport, DesignPointExportHasTitleSummarySizingAndDiagram) {
         << "pdftotext (poppler-utils) did not run: install it with scripts/install-deps.sh";
     ASSERT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
     const QString text = QString::fromUtf8(p.readAllStandardOutput());
+    // Nothing elided: the electrical table's 18 columns were squeezed onto one page width, so
+    // the models read "static_…" and the headers "redun…".
+    EXPECT_FALSE(text.contains(QChar(0x2026))) << text.toStdString();
+    for (const char* whole : {"static_1500kw", "liion_4mw_15min", "york_ycal0033ee_air_cooled",
+                              "design loading [%]", "failure loading [%]", "redundancy",
+                              "UPS system 2 lost: system 1 carries 37.5 % of the load"}) {
+        EXPECT_TRUE(text.contains(QString::fromUtf8(whole))) << whole;
+    }
     EXPECT_TRUE(text.contains(QStringLiteral("dctwin report: %1").arg(kName)))
         << text.left(400).toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("PUE"))) << text.left(2000).toStdString();
@@ -135,7 +144,7 @@ TEST(PdfReport, DesignPointExportHasTitleSummarySizingAndDiagram) {
 
     // Exporting again replaces the file whole.
     ASSERT_TRUE(w.exportPdf(file));
-    EXPECT_EQ(pageObjects(readAll(file)), 4);
+    EXPECT_EQ(pageObjects(readAll(file)), 5);
     EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files), QStringList{"design.pdf"});
 }
 
@@ -156,11 +165,22 @@ TEST(PdfReport, AnnualExportAddsThePowerAndCoolingCharts) {
     EXPECT_EQ(pages, pagesSaid(w.messagesText()));
     // Title block and summary (an annual run has more metrics than a design point: they run
     // onto page 2, header repeated); electrical sizing with the power chart under it; cooling
-    // sizing with the temperatures; heat and flows side by side; the one-line diagram. Seven
-    // since the sizing tables grew (issue 15's ups_bus row and fault columns, issue 9's
-    // facility-pump rows) and the electrical table took a page of its own.
-    EXPECT_EQ(pages, 7);
+    // sizing with the temperatures; heat and flows side by side; the one-line diagram; the
+    // cooling chain. Nine since the electrical table is drawn whole in three column groups
+    // (two pages, the power chart on a third).
+    EXPECT_EQ(pages, 9);
     EXPECT_GT(pdf.size(), 20000);  // charts drawn as vectors, not an empty page
+    // The cooling chain as the Design tab draws it, on the last page.
+    QProcess p;
+    p.start(QStringLiteral("pdftotext"),
+            {QStringLiteral("-f"), QString::number(pages), QStringLiteral("-layout"),
+             QString::fromStdString(file.string()), QStringLiteral("-")});
+    ASSERT_TRUE(p.waitForFinished(30000)) << "pdftotext (poppler-utils) did not run";
+    const QString last = QString::fromUtf8(p.readAllStandardOutput());
+    for (const char* want : {"Cooling chain", "supply 35.0 °C", "Heat rejection"}) {
+        EXPECT_TRUE(last.contains(QString::fromUtf8(want)))
+            << want << " not in " << last.toStdString();
+    }
 }
 
 TEST(PdfReport, WriteErrorIsShownAndLeavesNoFile) {
