@@ -152,18 +152,33 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
 }
 
 RunComparison::RunComparison(QWidget* parent)
-    : QWidget(parent), a_(new QComboBox), b_(new QComboBox), model_(new ComparisonModel(this)) {
+    : QWidget(parent),
+      a_(new QComboBox),
+      b_(new QComboBox),
+      model_(new ComparisonModel(this)),
+      view_(nullptr) {
     auto* pick = new QGridLayout;
     pick->addWidget(new QLabel(tr("A")), 0, 0);
     pick->addWidget(a_, 0, 1);
     pick->addWidget(new QLabel(tr("B")), 1, 0);
     pick->addWidget(b_, 1, 1);
     pick->setColumnStretch(1, 1);
-    auto* view = new QTableView;
+    auto* view = view_ = new QTableView;
     view->setModel(model_);
     view->verticalHeader()->setVisible(false);
+    // The metric column takes the width the numbers leave and wraps: sized to its longest
+    // description ("How far the facility supply rises above its setpoint in the year's hottest
+    // hour at design heat"), it pushed B − A and the change off a 1280×800 screen.
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    view->setWordWrap(true);
     view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    connect(view->horizontalHeader(), &QHeaderView::sectionResized, view,
+            [view](int logical, int, int) {
+                if (logical == 0) view->resizeRowsToContents();
+            });
+    connect(model_, &QAbstractItemModel::modelReset, view,
+            [view] { view->resizeRowsToContents(); });
     auto* note =
         new QLabel(tr("Every run since the app started is kept (summary and sizing, not "
                       "the time series). Highlighted rows differ."));

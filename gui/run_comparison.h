@@ -63,6 +63,7 @@ public:
     /// Compares kept runs a and b (indices in the order they were added).
     void compare(int a, int b);
     ComparisonModel* model() const { return model_; }
+    QTableView* view() const { return view_; }
 
 private:
     void update();
@@ -71,6 +72,7 @@ private:
     QComboBox* a_;
     QComboBox* b_;
     ComparisonModel* model_;
+    QTableView* view_;
 };
 
 }  // namespace dctwin::gui

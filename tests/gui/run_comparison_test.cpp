@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <QApplication>
+#include <QScrollBar>
 #include <QSignalSpy>
+#include <QTableView>
 
 #include "core/json.h"
 #include "gui/main_window.h"
@@ -49,6 +52,35 @@ TEST(RunComparison, ShowsTwoRunsSideBySideWithTheirDifferences) {
     c.compare(1, 0);
     EXPECT_EQ(m->data(m->index(m->rowOf(QStringLiteral("count: ups")), 4)).toString(),
               QStringLiteral("-4"));
+}
+
+TEST(RunComparison, TheDifferenceColumnsStayInViewBesideALongDescription) {
+    // At 1280×800 the results pane is ~930 px wide; a metric column sized to its longest
+    // description pushed B − A and the change past its edge.
+    Report a = design(1.12, 12), b = design(1.09, 16);
+    const Metric longest{"design_worst_fws_excess_K", 1.98, "K",
+                         "how far the facility supply rises above its setpoint in the year's "
+                         "hottest hour at design heat, with every installed unit running"};
+    a.summary.push_back(longest);
+    b.summary.push_back(longest);
+    RunComparison c;
+    c.resize(900, 500);
+    c.addRun(QStringLiteral("A"), a);
+    c.addRun(QStringLiteral("B"), b);
+    c.show();
+    QApplication::processEvents();
+    QTableView* v = c.view();
+    ComparisonModel* m = c.model();
+    const int row = m->rowOf(QStringLiteral("design_worst_fws_excess_K"));
+    ASSERT_GE(row, 0);
+    for (int col = 2; col < m->columnCount(); ++col) {
+        const QRect cell = v->visualRect(m->index(0, col));
+        EXPECT_TRUE(v->viewport()->rect().contains(cell.center()))
+            << "column " << col << " at x=" << cell.x() << " of " << v->viewport()->width();
+    }
+    EXPECT_EQ(v->horizontalScrollBar()->maximum(), 0);  // nothing to scroll to
+    // The description wraps instead: its row is taller than a one-line row.
+    EXPECT_GT(v->rowHeight(row), v->rowHeight(m->rowOf(QStringLiteral("pue"))));
 }
 
 TEST(RunComparison, TheWindowKeepsEveryFinishedRun) {
