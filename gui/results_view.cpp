@@ -203,7 +203,8 @@ void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const C
 // Month by month: the ratio of two rates' integrals (facility over IT energy for PUE), from
 // the time series; empty when a channel is missing or the study is shorter than two samples.
 struct MonthlyRatio {
-    QStringList months;
+    QStringList months;  // monthCategories
+    QString axis_title;  // monthAxisTitle
     std::vector<double> values;
 };
 MonthlyRatio monthlyRatio(const ResultSet& rs, const Channel* num, double num_scale,
@@ -214,13 +215,14 @@ MonthlyRatio monthlyRatio(const ResultSet& rs, const Channel* num, double num_sc
     const CivilTime origin = start.value_or(CivilTime{});
     const auto n = monthlyFromRate(rs.time, num->values, origin);
     const auto d = monthlyFromRate(rs.time, den->values, origin);
+    std::vector<MonthTotal> kept;
     for (std::size_t i = 0; i < n.size() && i < d.size(); ++i) {
         if (d[i].value <= 0.0) continue;
-        // Month numbers: "Jan" … "Dec" are cut to "J…" in a third of a 1280-pixel window.
-        // Categories must be unique (Qt merges equal ones), so not the initials J F M A M J.
-        out.months << QString::number(n[i].month);
+        kept.push_back(n[i]);
         out.values.push_back(n[i].value * num_scale / (d[i].value * den_scale));
     }
+    out.months = monthCategories(kept, start.has_value());
+    out.axis_title = monthAxisTitle(kept, start.has_value());
     return out;
 }
 
@@ -664,22 +666,18 @@ void ResultsView::showWater(const Report& r) {
     try {
         const MonthlyWater w = monthlyWaterUse(rs);
         if (!w.months.empty()) {
-            QStringList categories;
             std::vector<double> values;
             total_m3 = 0.0;
-            // Month numbers, as the WUE and PUE charts beside it write them: "Jan 2026" was
-            // cut to "Ja…" in a half-width chart. A study longer than a year keeps month and
-            // year, since categories must be unique (Qt merges equal ones).
-            const bool numbers = w.months.size() <= 12;
+            // As the WUE and PUE charts beside it write them (monthCategories).
+            const QStringList categories = monthCategories(w.months, w.has_year);
             for (const MonthTotal& m : w.months) {
-                categories << (numbers ? QString::number(m.month) : m.label(w.has_year));
                 values.push_back(m.value);
                 total_m3 += m.value;
             }
             // m³, or US gallons in IP.
             const DisplayUnit wu = displayUnitFor("m3", total_m3);
             water_chart_->addBarSet(categories, tr("water use"), wu.fromSI(values), wu.label);
-            if (numbers) water_chart_->setCategoryTitle(tr("month"));
+            water_chart_->setCategoryTitle(monthAxisTitle(w.months, w.has_year));
             lines << tr("Monthly totals from %1; %2 %3 over the study.")
                          .arg(w.source, formatNumber(wu.fromSI(total_m3)), wu.label);
             if (!w.has_year) {
@@ -719,7 +717,7 @@ void ResultsView::showWater(const Report& r) {
             monthly_wue_chart_->addBarSet(by_month.months, tr("WUE"), by_month.values,
                                           QStringLiteral("L/kWh"));
             monthly_wue_chart_->setAxisTitles(QString(), tr("WUE"));
-            monthly_wue_chart_->setCategoryTitle(tr("month"));
+            monthly_wue_chart_->setCategoryTitle(by_month.axis_title);
         }
     }
     if (const Table* t = findTable(r.tables, "sizing/water")) water_sizing_->setTable(*t);
@@ -770,7 +768,7 @@ void ResultsView::showSummary(const Report& r) {
             monthly_pue_chart_->setBarFloor(1.0);
             monthly_pue_chart_->addBarSet(pue.months, tr("PUE"), pue.values, QString());
             monthly_pue_chart_->setAxisTitles(QString(), tr("PUE"));
-            monthly_pue_chart_->setCategoryTitle(tr("month"));
+            monthly_pue_chart_->setCategoryTitle(pue.axis_title);
         }
     }
     for (const Table& t : r.tables) {

@@ -97,6 +97,26 @@ QString MonthTotal::label(bool with_year) const {
     return with_year ? QStringLiteral("%1 %2").arg(name).arg(year) : name;
 }
 
+QStringList monthCategories(const std::vector<MonthTotal>& months, bool has_year) {
+    QStringList out;
+    if (months.size() <= 12) {
+        for (const MonthTotal& m : months) out << QString::number(m.month);
+        return out;
+    }
+    const int first = months.front().year;
+    for (const MonthTotal& m : months) {
+        out << (has_year ? m.label(true)
+                         : QStringLiteral("%1 y%2").arg(m.label(false)).arg(m.year - first + 1));
+    }
+    return out;
+}
+
+QString monthAxisTitle(const std::vector<MonthTotal>& months, bool has_year) {
+    if (!has_year || months.empty() || months.size() > 12) return QObject::tr("month");
+    const int a = months.front().year, b = months.back().year;
+    return a == b ? QObject::tr("month of %1").arg(a) : QObject::tr("month, %1–%2").arg(a).arg(b);
+}
+
 std::vector<MonthTotal> monthlyFromCumulative(const std::vector<double>& time_s,
                                               const std::vector<double>& total,
                                               const CivilTime& start) {

@@ -4,6 +4,7 @@
 // water; the GUI only bins it by month, using the study's wall-clock start
 // (ResultSet::start_iso8601) to place month boundaries (leap years included).
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,6 +50,15 @@ struct MonthlyWater {
 /// by integrating water/water_rate. Empty when the report has neither. Channels in units other
 /// than m3 / m3/s are refused with an Error naming the channel, since the bars are labelled m3.
 MonthlyWater monthlyWaterUse(const ResultSet& results);
+
+/// Bar-chart categories for consecutive months: the month number ("7") while the study has at
+/// most twelve (the WUE and PUE charts get a third of a 1280-pixel window, where "Jan 2026" is
+/// cut to "Ja…"); beyond twelve, month and year ("Jan 2027"), since categories must be unique
+/// (Qt merges equal ones); with no start date the year is counted from the first ("Jan y2").
+QStringList monthCategories(const std::vector<MonthTotal>& months, bool has_year);
+/// The month axis's title for monthCategories: "month of 2026" or "month, 2026–2027" for
+/// numbered months with a start date, else "month".
+QString monthAxisTitle(const std::vector<MonthTotal>& months, bool has_year);
 
 /// ∫ y dt over the whole time axis (trapezoidal), in the channel's unit × s.
 double integrate(const std::vector<double>& time_s, const std::vector<double>& y);

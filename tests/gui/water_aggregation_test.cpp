@@ -77,6 +77,32 @@ TEST(WaterAggregation, YearSpansTwelveMonthsWithCalendarLengths) {
     EXPECT_EQ(months[0].label(false), QStringLiteral("Jan"));
 }
 
+TEST(WaterAggregation, MonthCategoriesAreUniqueAndTheAxisNamesTheYear) {
+    const std::vector<double> rate(hourlyAxis(365).size(), 1.0);
+    // A year from July: numbers, and the axis says which years they are.
+    const auto year = monthlyFromRate(hourlyAxis(365), rate, *parseIso8601("2026-07-01"));
+    ASSERT_EQ(year.size(), 12u);
+    EXPECT_EQ(monthCategories(year, true).front(), QStringLiteral("7"));
+    EXPECT_EQ(monthCategories(year, true).back(), QStringLiteral("6"));
+    EXPECT_EQ(monthAxisTitle(year, true), QStringLiteral("month, 2026–2027"));
+    EXPECT_EQ(monthAxisTitle(year, false), QStringLiteral("month"));
+    const auto jan = monthlyFromRate(hourlyAxis(365), rate, jan1(2025));
+    EXPECT_EQ(monthAxisTitle(jan, true), QStringLiteral("month of 2025"));
+    // Two years: "1" twice would be merged into one bar by Qt; month and year instead.
+    const std::vector<double> t2 = hourlyAxis(730);
+    const auto two = monthlyFromRate(t2, std::vector<double>(t2.size(), 1.0), jan1(2025));
+    ASSERT_EQ(two.size(), 24u);
+    for (bool has_year : {true, false}) {
+        QStringList c = monthCategories(two, has_year);
+        ASSERT_EQ(c.size(), 24);
+        c.removeDuplicates();
+        EXPECT_EQ(c.size(), 24) << has_year;
+    }
+    EXPECT_EQ(monthCategories(two, true)[12], QStringLiteral("Jan 2026"));
+    EXPECT_EQ(monthCategories(two, false)[12], QStringLiteral("Jan y2"));
+    EXPECT_EQ(monthAxisTitle(two, true), QStringLiteral("month"));
+}
+
 TEST(WaterAggregation, PrefersTheTotalChannelAndChecksUnits) {
     ResultSet rs;
     rs.time = hourlyAxis(31);
