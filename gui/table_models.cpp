@@ -58,7 +58,10 @@ SizingTableModel::SizingTableModel(QObject* parent) : QAbstractTableModel(parent
 
 namespace {
 // The display unit of one row's ratings: W → kW/MW and VA → kVA/MVA by the row's magnitude.
-DisplayUnit rowUnit(const std::string& unit, double magnitude) {
+// In the cooling table a power in W is a heat duty (CDU, heat-rejection, CRAH and chiller
+// capacities), which IP reads in tons of refrigeration; the electrical table's stay kW/MW.
+DisplayUnit rowUnit(const std::string& unit, double magnitude, bool cooling) {
+    if (cooling && unit == "W") return displayUnitForQuantity("heat_duty", unit, magnitude);
     if (unit == "VA") {
         if (magnitude >= 1e6) return {QStringLiteral("MVA"), 1e-6, 0.0};
         if (magnitude >= 1e3) return {QStringLiteral("kVA"), 1e-3, 0.0};
@@ -94,7 +97,7 @@ void SizingTableModel::setTable(Table table) {
                     if (col.name == "rating") break;
                 }
             }
-            row_units_.push_back(rowUnit(row_unit[r], magnitude));
+            row_units_.push_back(rowUnit(row_unit[r], magnitude, table_.path == "sizing/cooling"));
         }
     }
     for (std::size_t c = 0; c < table_.columns.size(); ++c) {

@@ -148,5 +148,40 @@ TEST(UnitSystem, ViewMenuSwitchesEveryTableAndChartAndBack) {
                 35.0, 1e-9);
 }
 
+TEST(UnitSystem, SizingTablesFollowTheSwitch) {
+    // The cooling table's capacities are heat duties (tons in IP), its flows gpm and heads psi;
+    // the electrical table's powers stay kW/MW, as US practice reads them.
+    auto report = std::make_shared<Report>();
+    Table cooling;
+    cooling.path = "sizing/cooling";
+    cooling.addText("element", {"cdu", "cdu_pump", "fws_pump_head"});
+    cooling.addNumbers("rating", "", {1.368e6, 0.0342, 250e3});
+    cooling.addText("unit", {"W", "m3/s", "Pa"});
+    cooling.addNumbers("count", "1", {9, 18, 3});
+    Table power;
+    power.path = "sizing/power";
+    power.addText("element", {"ups"});
+    power.addNumbers("rating", "", {1.5e6});
+    power.addText("unit", {"W"});
+    report->tables = {power, cooling};
+    MainWindow w;
+    w.showReport(report);
+    SizingTableModel* c = w.results()->coolingSizingModel();
+    SizingTableModel* p = w.results()->powerSizingModel();
+    const auto cell = [](SizingTableModel* m, int r, int col) {
+        return m->data(m->index(r, col)).toString();
+    };
+    EXPECT_EQ(cell(c, 0, 1) + " " + cell(c, 0, 2), QStringLiteral("1.37 MW"));
+    EXPECT_EQ(cell(c, 1, 1) + " " + cell(c, 1, 2), QStringLiteral("2052 L/min"));
+    w.setDisplayUnits(UnitSystem::IP);
+    // 1,368 kW / 3.51685 kW per ton = 389 tons; 0.0342 m³/s = 542 gpm; 250 kPa = 36.26 psi.
+    EXPECT_EQ(cell(c, 0, 1) + " " + cell(c, 0, 2), QStringLiteral("389 ton"));
+    EXPECT_EQ(cell(c, 1, 1) + " " + cell(c, 1, 2), QStringLiteral("542 gpm"));
+    EXPECT_EQ(cell(c, 2, 1) + " " + cell(c, 2, 2), QStringLiteral("36.26 psi"));
+    EXPECT_EQ(cell(p, 0, 1) + " " + cell(p, 0, 2), QStringLiteral("1.50 MW"));
+    w.setDisplayUnits(UnitSystem::SI);
+    EXPECT_EQ(cell(c, 0, 1) + " " + cell(c, 0, 2), QStringLiteral("1.37 MW"));
+}
+
 }  // namespace
 }  // namespace dctwin::gui
