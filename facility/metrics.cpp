@@ -20,6 +20,8 @@ using units::kelvinToCelsius;
 
 /// [K] a setpoint missed by less than this counts as held (as in sizing).
 constexpr double kSetpointTolerance = 0.05;
+/// [W] an air side short by less than this counts as holding the room.
+constexpr double kAirUnmetTolerance = 1e3;
 
 double maxOf(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
@@ -901,6 +903,8 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
         }
     }
     const Excess tcs = timeAbove(rs.time, tcs_excess, kSetpointTolerance);
+    const Excess air_unmet =
+        timeAbove(rs.time, ch("cooling", "air_side_unmet"), kAirUnmetTolerance);
     std::vector<Metric> m = {
         {"simulated_h", sc.study.duration_s / 3600.0, "h", "study length"},
         {"it_energy_MWh", E_it / MWh, "MWh", "IT energy (racks grid side + fabric)"},
@@ -933,6 +937,11 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
         {"chiller_energy_MWh", r.meter("chiller_energy") / MWh, "MWh", "trim chiller"},
         {"air_side_energy_MWh", r.meter("air_side_energy") / MWh, "MWh",
          "air side: CRAH fans, air-cooled chillers, rear-door fans"},
+        {"air_side_unmet_hours_h", air_unmet.seconds / 3600.0, "h",
+         "CRAH plant short by more than 1 kW: room heat its fans at rated flow and its "
+         "chillers at capacity cannot take (or the air side is off)"},
+        {"max_air_side_unmet_kW", std::max(0.0, maxOf(ch("cooling", "air_side_unmet"))) / 1e3, "kW",
+         "largest room heat the CRAH plant could not take, sampled"},
         {"air_economizer_hours_h", r.meter("economizer_time") / 3600.0, "h",
          "equivalent full air-side economizer hours: the share of the CRAH load carried by "
          "outdoor air, integrated over time"},

@@ -655,6 +655,7 @@ void SiteModel::addSitePower(double P_site) {
     spd.air_side = {air.crah, air.chiller, air.supply_air_temp, air.economizer,
                     air.economizer_high_limit};
     spd.crah_units = c_.crah_units;
+    spd.air_chiller_units = c_.air_chiller_units;
     spd.air_kind = air.kind;
     spd.rear_door = air.rear_door;
     spd.rear_doors = sizing_.racks;

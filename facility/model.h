@@ -60,6 +60,7 @@ struct Conditions {
     power::ChainDesign chain;            // electrical chain from the sizing
     int battery_blocks = 1;              // site battery blocks (when the site has one)
     double crah_units = 0.0;             // CRAH units from the design point (0: from the load)
+    double air_chiller_units = 0.0;      // air-cooled chillers from sizing (0: the CRAH rating)
     /// Event schedules of one hall's cooling: (time [s], value) changes.
     struct HallEvents {
         std::vector<std::pair<double, double>> units_available;  // heat rejection units

@@ -252,7 +252,9 @@ void HeatRejectionPlant::computeOutputs(double, std::span<const double>, std::sp
 // --------------------------------------------------------------------------------- SitePower
 SitePower::SitePower(std::string name, SitePowerDesign design)
     : Component(std::move(name)), design_(std::move(design)), chain_(design_.chain) {
-    if (design_.crah_units > 0.0) crah_.emplace(design_.air_side, design_.crah_units);
+    if (design_.crah_units > 0.0) {
+        crah_.emplace(design_.air_side, design_.crah_units, design_.air_chiller_units);
+    }
     const double P = design_.nominal_power;
     addInput(kRackPower, {"rack_power", "W", P, 0.0, "racks, grid side of the PSU shelves"});
     addInput(kRackHeatAir, {"rack_heat_air", "W", 0.1 * P, 0.0, "rack heat to air"});
@@ -285,6 +287,8 @@ SitePower::SitePower(std::string name, SitePowerDesign design)
     addOutput(kUpsBatteryPower,
               {"ups_battery_power", "W", 0.1 * P, 0.0, "UPS battery to the UPS DC bus"});
     addOutput(kUpsBatteryLoss, {"ups_battery_loss", "W", 0.01 * P, 0.0, "UPS battery losses"});
+    addOutput(kAirSideUnmet, {"air_side_unmet", "W", 0.01 * P, 0.0,
+                              "room heat the CRAH plant cannot take (all of it while off)"});
 }
 
 SitePower::Solution SitePower::solve(std::span<const double> u) const {
@@ -319,6 +323,7 @@ SitePower::Solution SitePower::solve(std::span<const double> u) const {
                         .evaluate(s.air_load, u[kDryBulb]);
         s.air_side = air_on * (c.chiller_power + c.fan_power + door_fans);
         s.economizer_share = c.economizer_share;
+        s.air_unmet = air_on * c.unmet + (1.0 - air_on) * s.air_load;
         s.door_fans = air_on * door_fans;
         s.cooling = u[kCduPumpPower] + u[kPlantPower] + s.air_side;
         s.chain_it = it;
@@ -367,6 +372,7 @@ void SitePower::computeOutputs(double, std::span<const double>, std::span<const 
     y[kEconomizerShare] = s.economizer_share;
     y[kUpsBatteryPower] = s.battery;
     y[kUpsBatteryLoss] = s.battery_loss;
+    y[kAirSideUnmet] = s.air_unmet;
 }
 
 }  // namespace dctwin::facility

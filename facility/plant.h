@@ -77,7 +77,9 @@
 //   | output | facility_power, it_power, cooling_power, air_side_power, losses,
 //   |        | heat_to_ambient [W]; ups_loading, transformer_loading, busway_loading,
 //   |        | feed_loading [1]; economizer_share [1] (of the CRAH load carried by
-//   |        | outdoor air); ups_battery_power [W] (P_b), ups_battery_loss [W]
+//   |        | outdoor air); ups_battery_power [W] (P_b), ups_battery_loss [W];
+//   |        | air_side_unmet [W] (room heat the CRAH plant cannot take: CrahPlant's Q_u
+//   |        | while it runs, the whole air load while it is off)
 //   |        |                                                          all feedthrough |
 #include <map>
 #include <memory>
@@ -233,6 +235,7 @@ struct SitePowerDesign {
     double other_power = 0.0;         // [W] lighting, offices, security (no UPS)
     thermal::CrahPlantSpec air_side;  // CRAH units, economizer, air-cooled chiller curve
     double crah_units = 0.0;          // [1] installed; 0: Q_air/Q_r + 1 at the load at hand
+    double air_chiller_units = 0.0;   // [1] installed; 0: the CRAH coils' rating in chillers
     thermal::AirSideKind air_kind = thermal::AirSideKind::CrahAirCooledChiller;
     thermal::AirCoilSpec rear_door;   // per rack (kind RearDoor)
     double rear_doors = 0.0;          // [1] doors (one per rack)
@@ -279,7 +282,8 @@ public:
         kFeedLoading,
         kEconomizerShare,
         kUpsBatteryPower,
-        kUpsBatteryLoss
+        kUpsBatteryLoss,
+        kAirSideUnmet
     };
 
 private:
@@ -288,6 +292,7 @@ private:
         // The chain's arguments at the solution (chainAt() names the stages from them).
         double chain_it = 0, chain_cooling = 0, chain_upstream = 1, chain_charge = 0;
         double air_side = 0, cooling = 0, air_load = 0, economizer_share = 0, door_fans = 0;
+        double air_unmet = 0;                  // [W] room heat the CRAH plant cannot take
         double battery = 0, battery_loss = 0;  // [W] UPS battery (utility loss)
     };
     Solution solve(std::span<const double> u) const;

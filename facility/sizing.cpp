@@ -588,8 +588,8 @@ CoolingCount countAirChillers(const ScenarioSpec& sc, const SiteSizing& z, doubl
     // The coil load the chillers take on the design day: the grown air load, the CRAH fans
     // at it, less what the economizer carries at the design dry bulb (none above the return
     // air or the high limit).
-    n.design_load = plant.evaluate((1.0 + z.growth_margin) * crah_load, T_db).chiller_cooling;
-    n.load_today = plant.evaluate(crah_load, T_db).chiller_cooling;
+    n.design_load = plant.evaluate((1.0 + z.growth_margin) * crah_load, T_db).coil_load;
+    n.load_today = plant.evaluate(crah_load, T_db).coil_load;
     // One unit's capacity at the design chilled water and outdoor air: capacity x CAPFT.
     n.unit_capacity =
         thermal::Chiller(air.chiller).evaluate(1e12, plant.chilledWaterTemp(), T_db).capacity;

@@ -390,6 +390,7 @@ Conditions initialConditions(const ScenarioSpec& sc, const SiteSizing& z, const 
     init.chain = d.chain;
     init.battery_blocks = d.battery_blocks;
     init.crah_units = d.crah_units;
+    init.air_chiller_units = d.air_chiller_units;
     init.horizon = st.duration_s;
     return init;
 }
@@ -405,6 +406,7 @@ Conditions studyConditions(const Conditions& init, const StudySpec& st) {
     c.chain = init.chain;
     c.battery_blocks = init.battery_blocks;
     c.crah_units = init.crah_units;
+    c.air_chiller_units = init.air_chiller_units;
     c.horizon = st.duration_s;
     return c;
 }
@@ -745,6 +747,8 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     out(m.sitePower().out("air_side_power"), "cooling", "air_side_power", "CRAH plant");
     out(m.sitePower().out("economizer_share"), "cooling", "air_economizer_share",
         "CRAH load carried by outdoor air");
+    out(m.sitePower().out("air_side_unmet"), "cooling", "air_side_unmet",
+        "room heat the CRAH plant cannot take (fans at rated flow, chillers at capacity)");
     out(m.plantTotal("heat_rejected"), "cooling", "heat_rejected", "plant, water side");
     if (one) {
         const ComponentHandle& plant = h0.plant;
@@ -1031,6 +1035,8 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
                                  ? air_load - u[final_site.inputIndex("rack_heat_air")]
                                  : air_load;
     d.crah_units = countCrahs(sc, z, crah_load).count;  // N+1 on the grown load
+    // The study runs the chillers the cooling table installs (all of them available).
+    d.air_chiller_units = countAirChillers(sc, z, crah_load, static_cast<int>(d.crah_units)).count;
     d.cooling = coolingTable(sc, z, m, y, crah_load);
     d.water = waterTable(m, y, d.water_rate);
     return d;

@@ -49,7 +49,8 @@ struct DesignPoint {
     double heat_rejected = 0;                                    ///< [W]
     double water_rate = 0;                                       ///< [m³/s] make-up + spray
     double steady_drift = 0;                                     ///< [K]
-    double crah_units = 0;  ///< [1] CRAH units installed (N+1 on the design air load)
+    double crah_units = 0;         ///< [1] CRAH units installed (N+1 on the design air load)
+    double air_chiller_units = 0;  ///< [1] air-cooled chillers installed (N+1, sizing table)
     /// Design loads a utility loss's generator plan judges its blocks with.
     UtilityLossLoads utility_loads;
     /// Per hall (ScenarioSpec::halls) at the design point; the campus figures above are their

@@ -135,21 +135,25 @@ AirCoil::Outputs AirCoil::evaluate(double heat_air, double T_water, double water
 namespace dctwin::thermal {
 
 namespace {
-// The chillers are sized to the installed CRAH coils (one plant; staging inside it is the
-// curve's part-load ratio).
-ChillerSpec sizedChiller(ChillerSpec s, double crah_capacity, double units) {
-    s.capacity = std::max(1.0, units) * crah_capacity;
+// One chiller plant; staging inside it is the curve's part-load ratio. The installed units
+// when sizing has counted them, else as many as the CRAH coils' rating.
+ChillerSpec sizedChiller(ChillerSpec s, double crah_capacity, double units, double chillers) {
+    s.capacity = chillers > 0.0 ? chillers * s.capacity : std::max(1.0, units) * crah_capacity;
     return s;
 }
 }  // namespace
 
-CrahPlant::CrahPlant(CrahPlantSpec spec, double units)
+CrahPlant::CrahPlant(CrahPlantSpec spec, double units, double chiller_units)
     : spec_(std::move(spec)),
       units_(units),
-      chiller_(sizedChiller(spec_.chiller, spec_.crah.capacity, units)) {
+      chiller_(sizedChiller(spec_.chiller, spec_.crah.capacity, units, chiller_units)) {
     const AirCoilSpec& c = spec_.crah;
     if (!(units_ > 0.0) || !std::isfinite(units_)) {
         throw InputError(fmt::format("CRAH plant '{}': {} units; expected > 0", c.name, units_));
+    }
+    if (!(chiller_units >= 0.0) || !std::isfinite(chiller_units)) {
+        throw InputError(fmt::format("CRAH plant '{}': {} air-cooled chillers; expected ≥ 0",
+                                     c.name, chiller_units));
     }
     // The record's rating: air heated by capacity + fan work at the rated air flow.
     air_rise_ = (c.capacity + c.fan_power) / (c.air_flow * airDensity(c.rating_room_temp) * kAirCp);
@@ -165,7 +169,10 @@ CrahPlant::Outputs CrahPlant::evaluate(double heat_air, double dry_bulb) const {
     }
     Outputs o;
     const AirCoilSpec& c = spec_.crah;
-    const double f = heat_air / (units_ * c.capacity);
+    // Rated air flow is the most the units move: heat beyond it stays in the room.
+    const double rated = units_ * c.capacity;
+    const double f = std::min(heat_air / rated, 1.0);
+    const double carried = std::min(heat_air, rated);
     o.fan_power = units_ * c.fan_power * f * f * f;
     const double Ts = spec_.supply_air_temp, Tr = returnAirTemp();
     if (spec_.economizer) {
@@ -174,13 +181,15 @@ CrahPlant::Outputs CrahPlant::evaluate(double heat_air, double dry_bulb) const {
             s0 * std::clamp((spec_.economizer_high_limit - dry_bulb) / kEconomizerBand, 0.0, 1.0);
     }
     o.chw_temp = chilledWaterTemp();
-    const double load = (heat_air + o.fan_power) * (1.0 - o.economizer_share);
+    const double load = (carried + o.fan_power) * (1.0 - o.economizer_share);
+    o.coil_load = load;
     if (load > 0.0) {
         const Chiller::Outputs ch = chiller_.evaluate(load, o.chw_temp, dry_bulb);
         o.chiller_power = ch.power;
         o.chiller_cooling = ch.cooling;
         o.cop = ch.cop;
     }
+    o.unmet = (heat_air - carried) + (load - o.chiller_cooling);
     return o;
 }
 

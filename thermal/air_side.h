@@ -110,8 +110,9 @@ struct CrahPlantSpec {
  *
  * Algebraic (no states). Equations (Q_air [W] heat into the room air, n CRAH units of rated
  * capacity Q_r, rated fan power P_r and rated air flow V̇_r from the catalog record):
- * - Air flow follows load at the design air temperature rise (variable-speed EC fans):
- *   f = Q_air/(n·Q_r), P_fan = n·P_r·f³ (fan affinity law: power ∝ flow³).
+ * - Air flow follows load at the design air temperature rise (variable-speed EC fans), up to
+ *   the units' rated flow: f = min(Q_air/(n·Q_r), 1), P_fan = n·P_r·f³ (fan affinity law:
+ *   power ∝ flow³); the units carry Q_c = f·n·Q_r of the air heat.
  * - Return air T_r = T_s + ΔT_a, ΔT_a = (Q_r + P_r)/(ρ·V̇_r·c_p) from the record's rating
  *   (constant because flow follows load).
  * - Economizer (ASHRAE 90.1-2016 §6.5.1.1.3, fixed dry-bulb high limit, the control the
@@ -125,13 +126,19 @@ struct CrahPlantSpec {
  *          high limit (a 1 K band, assumed, keeps s continuous for the integrator).
  *   Latent loads, humidification and dehumidification are not modelled (the high limit is
  *   what keeps humid summer air out).
- * - Coil and chiller: Q_coil = (Q_air + P_fan)·(1 − s). The chilled water leaves the chiller
+ * - Coil and chiller: Q_coil = (Q_c + P_fan)·(1 − s). The chilled water leaves the chiller
  *   at T_chw = T_s − ΔT_app, with ΔT_app = T_room,rating − T_water,rating of the CRAH record
  *   (the record's coil delivers its rated capacity with air leaving at the rating room
  *   temperature on water at the rating water temperature; with air and water flow following
  *   load the approach stays close to it, and shrinks at part load, so this is conservative).
  * - Chiller power from its catalog curve (Chiller::evaluate, DOE-2 / EnergyPlus EIR model)
- *   with the outdoor dry bulb as entering condenser air: P_ch = f(Q_coil, T_chw, T_db).
+ *   with the outdoor dry bulb as entering condenser air: P_ch = f(Q_coil, T_chw, T_db). The
+ *   chillers are the installed ones (n_ch units of the record's rated capacity, all
+ *   available), or, before sizing has counted them, as many as the CRAH coils' rating
+ *   (n·Q_r); they deliver Q_ch = min(Q_coil, n_ch·Q_rated·CAPFT).
+ * - Unmet: Q_u = (Q_air − Q_c) + (Q_coil − Q_ch) ≥ 0, the room heat the plant cannot take at
+ *   its limits (fans at rated flow, chillers at capacity). The room air is not a state, so it
+ *   is reported, not integrated into a room temperature.
  * - Air-side electric power P = P_fan + P_ch; heat to outdoors Q_air + P.
  *
  * | kind   | name              | unit | notes                                         |
@@ -140,7 +147,9 @@ struct CrahPlantSpec {
  * | input  | dry_bulb          | K    | outdoor                                       |
  * | output | fan_power         | W    | P_fan                                         |
  * | output | chiller_power     | W    | P_ch (compressors and condenser fans)         |
- * | output | chiller_cooling   | W    | Q_coil                                        |
+ * | output | chiller_cooling   | W    | Q_ch, delivered                               |
+ * | output | coil_load         | W    | Q_coil, asked of the chillers                 |
+ * | output | unmet             | W    | Q_u                                           |
  * | output | economizer_share  | 1    | s                                             |
  * | output | chw_temp          | K    | T_chw                                         |
  */
@@ -154,10 +163,14 @@ public:
         double economizer_share = 0.0;  ///< [1]
         double chw_temp = 0.0;          ///< [K]
         double cop = 0.0;               ///< [1] chiller, 0 when off
+        double coil_load = 0.0;         ///< [W] Q_coil, asked of the chillers
+        double unmet = 0.0;             ///< [W] Q_u, room heat the plant cannot take
     };
     /// @param spec  units, supply air, economizer and chiller curve.
     /// @param units CRAH units installed (> 0; fractional allowed for a design estimate).
-    CrahPlant(CrahPlantSpec spec, double units);
+    /// @param chiller_units air-cooled chillers installed (each of the curve's rated
+    ///        capacity); 0: the CRAH coils' rated capacity in chillers (before sizing).
+    CrahPlant(CrahPlantSpec spec, double units, double chiller_units = 0.0);
     /// @param heat_air [W] heat into the room air, ≥ 0.
     /// @param dry_bulb [K] outdoor dry bulb.
     Outputs evaluate(double heat_air, double dry_bulb) const;

@@ -210,6 +210,19 @@ TEST(UtilityLoss, RidesThroughOnBatteryAndTheLoopsStoreTheHeatDuringTheGap) {
     EXPECT_LT(at(r, "cooling", "mean_gpu_junction_temp", 120.0),
               at(r, "cooling", "mean_gpu_junction_temp", kLoss) + 3.0);
     EXPECT_LT(std::abs(num(r.summary, "energy_balance_rel_error")), 1e-3);
+    // The CRAH plant is unpowered from the loss until its block (75 s) and its 30 s restart
+    // (utility_loss.h): 45 s in which the whole room air load goes unremoved. The load by hand,
+    // as in air_side_test.cpp: the racks' heat to air (recorded), fabric outside the racks,
+    // the 150 kW of other loads, 40 % of the CDU pump power (their losses) and ~3.3 % of IT
+    // (indoor electrical losses, domain-facts D1).
+    EXPECT_NEAR(metric(r, "air_side_unmet_hours_h") * 3600.0, 45.0, 0.5);  // 0.5 s samples
+    const double air_hand = at(r, "cooling", "heat_to_air", kLoss - 0.5) +
+                            1e3 * metric(r, "fabric_power_kW") + 150e3 +
+                            0.4 * at(r, "cooling", "cdu_pump_power", kLoss - 0.5) +
+                            0.033 * at(r, "power", "it_power", kLoss - 0.5);
+    EXPECT_NEAR(metric(r, "max_air_side_unmet_kW") * 1e3, air_hand, 0.05 * air_hand);
+    EXPECT_EQ(at(r, "cooling", "air_side_unmet", kLoss - 0.5), 0.0);
+    EXPECT_EQ(at(r, "cooling", "air_side_unmet", 110.0), 0.0);
 }
 
 TEST(UtilityLoss, RearDoorHeatStaysInTheRoomWhileTheFacilityWaterStands) {

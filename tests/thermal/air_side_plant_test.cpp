@@ -135,5 +135,45 @@ TEST(CrahPlant, EconomizerClosesAtTheAshraeFixedDryBulbHighLimit) {
     EXPECT_NEAR(w.chiller_cooling, Q + w.fan_power, 1e-6);
 }
 
+TEST(CrahPlant, TheInstalledChillersSetTheCapacityAndTheShortfallIsReported) {
+    // Phoenix's 0.4 % design day, 43.6 °C: the chillers the cooling table installed for the
+    // reference site (23 units of the record's 100.6 kW, N+1 at that temperature) against the
+    // plant as it ran before sizing's count reached it (14 CRAH ratings, 2.1 MW nominal),
+    // which was 70 kW short on the site's 1.97 MW coil load.
+    const double T_db = celsiusToKelvin(43.6), Q = 1.94e6;
+    const CrahPlant sized(plantSpec(false), 14.0, 23.0);
+    const CrahPlant before(plantSpec(false), 14.0);
+    // Capacity by hand: n × rated × CAPFT(9 °C chilled water, 43.6 °C air) of the record.
+    const double capft = biquad(kCapFt, 9.0, 43.6);
+    const auto a = sized.evaluate(Q, T_db), b = before.evaluate(Q, T_db);
+    EXPECT_NEAR(a.coil_load, Q + a.fan_power, 1e-6);
+    EXPECT_LT(a.coil_load, 23.0 * kCapRef * capft);
+    EXPECT_EQ(a.unmet, 0.0);
+    EXPECT_EQ(a.chiller_cooling, a.coil_load);
+    ASSERT_GT(b.coil_load, 14.0 * 150e3 * capft);
+    EXPECT_NEAR(b.chiller_cooling, 14.0 * 150e3 * capft, 1e-6 * b.coil_load);
+    EXPECT_NEAR(b.unmet, b.coil_load - 14.0 * 150e3 * capft, 1e-6 * b.coil_load);
+    EXPECT_GT(b.unmet, 60e3);
+    // What the plant takes and what it leaves add up to what the room puts in.
+    EXPECT_NEAR(b.chiller_cooling + b.unmet, Q + b.fan_power, 1e-6);
+}
+
+TEST(CrahPlant, FansStopAtRatedFlowAndTheHeatBeyondStaysInTheRoom) {
+    const AirCoilSpec crah = AirCoilSpec::fromCatalog("crah_150kW");
+    const CrahPlant plant(plantSpec(false), 4.0, 40.0);  // chillers out of the way
+    const double rated = 4.0 * crah.capacity;
+    const auto at = plant.evaluate(rated, celsiusToKelvin(30.0));
+    const auto over = plant.evaluate(1.25 * rated, celsiusToKelvin(30.0));
+    // At rated flow the fans draw their rated power; 25 % more heat does not spin them faster
+    // (the affinity law would have asked 1.25³ = 1.95 times the power).
+    EXPECT_NEAR(at.fan_power, 4.0 * crah.fan_power, 1e-9);
+    EXPECT_EQ(over.fan_power, at.fan_power);
+    EXPECT_EQ(at.unmet, 0.0);
+    EXPECT_NEAR(over.unmet, 0.25 * rated, 1e-6);
+    EXPECT_EQ(over.coil_load, at.coil_load);
+    // Continuous at the limit.
+    EXPECT_NEAR(plant.evaluate(rated * (1 + 1e-9), celsiusToKelvin(30.0)).unmet, 0.0, 1e-6 * rated);
+}
+
 }  // namespace
 }  // namespace dctwin::thermal
