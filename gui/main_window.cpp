@@ -760,9 +760,11 @@ void MainWindow::setDisplayUnits(UnitSystem system) {
     setUnitSystem(system);
     (system == UnitSystem::IP ? ip_action_ : si_action_)->setChecked(true);
     results_->refreshUnits();
+    form_->refresh();  // the supply temperature in °F or °C
     message(system == UnitSystem::IP
                 ? tr("Values shown in IP units (°F, tons of refrigeration for heat, gpm, US "
-                     "gallons, psi); files and exports stay SI.")
+                     "gallons, psi); the reports stay SI, and a supply temperature typed in "
+                     "the form is written as tcs_supply_temp_F.")
                 : tr("Values shown in SI units (°C, kW, L/min, m³, kPa)."));
 }
 

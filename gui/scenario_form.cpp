@@ -20,6 +20,7 @@
 #include "core/errors.h"
 #include "core/units.h"
 #include "facility/scenario.h"
+#include "gui/display_units.h"
 #include "gui/scenario_tree_model.h"
 #include "power/sizing.h"
 
@@ -67,6 +68,11 @@ std::optional<double> numberAt(const ScenarioTreeModel& m, const std::string& po
 }
 
 QString numberText(double v) { return QString::number(v, 'g', 10); }
+
+// The TCS setpoint's two spellings (the scenario accepts either, facility/scenario.cpp).
+constexpr const char* kSupplyTempC = "/cooling/tcs_supply_temp_C";
+constexpr const char* kSupplyTempF = "/cooling/tcs_supply_temp_F";
+double celsiusToFahrenheit(double c) { return c * 1.8 + 32.0; }
 QString rangeText(double v) { return QString::number(v, 'g', 6); }
 
 QString unitLabel(const std::string& unit) {
@@ -92,7 +98,8 @@ QRegularExpressionMatch rackCountInName(const QString& name) {
 struct ScenarioForm::FieldState {
     enum Kind { Text, Number, Choice } kind = Text;
     QLineEdit* edit = nullptr;
-    QComboBox* combo = nullptr;  // the choices, or the units of a number
+    QComboBox* combo = nullptr;    // the choices, or the units of a number
+    QLabel* unit_label = nullptr;  // a number's fixed unit ("°C", "°F" in IP units)
     QLabel* error_label = nullptr;
     QString error;
     QString shown;  // the text the scenario gave the field at the last refresh
@@ -336,9 +343,9 @@ void ScenarioForm::buildFields() {
             line->addWidget(s.combo);
             connect(s.combo, &QComboBox::currentIndexChanged, this, [this, f] { changeUnit(f); });
         } else if (s.kind == FieldState::Number && spec) {
-            auto* unit = new QLabel(unitLabel(spec->unit));
-            unit->setMinimumWidth(30);
-            line->addWidget(unit);
+            s.unit_label = new QLabel(unitLabel(spec->unit));
+            s.unit_label->setMinimumWidth(30);
+            line->addWidget(s.unit_label);
         }
         if (f == Weather) {
             browse_weather_ = new QPushButton(tr("Browse…"));
@@ -412,6 +419,8 @@ std::string ScenarioForm::pointerOf(Field f) const {
     if (f == OutputInterval) {
         return std::string("/study/") + kIntervals[std::max(0, s.combo->currentIndex())].key;
     }
+    // The scenario takes the setpoint in either unit: the form reads and writes the one shown.
+    if (f == SupplyTemp && unitSystem() == UnitSystem::IP) return kSupplyTempF;
     return kFieldPointers[f];
 }
 
@@ -476,7 +485,8 @@ void ScenarioForm::commit(Field f) {
         } else if (f == OutputInterval) {
             for (const Spelling& sp : kIntervals) remove(std::string("/study/") + sp.key);
         } else if (f == SupplyTemp) {
-            remove("/cooling/tcs_supply_temp_F");
+            // One spelling in the file: the one typed in (°F under View ▸ Units ▸ IP).
+            remove(pointer == kSupplyTempF ? kSupplyTempC : kSupplyTempF);
         }
     };
     if (!c.value) {
@@ -656,6 +666,7 @@ void ScenarioForm::showTextField(Field f) {
 
 void ScenarioForm::showNumberField(Field f) {
     FieldState& s = fields_[static_cast<std::size_t>(f)];
+    const bool ip = unitSystem() == UnitSystem::IP;
     const bool design_point =
         combo(StudyKind)->currentData().toString() == QStringLiteral("design_point");
     const bool timed = f == Length || f == OutputInterval;
@@ -707,17 +718,25 @@ void ScenarioForm::showNumberField(Field f) {
         }
         if (design_point) have = false;
     } else if (f == SupplyTemp) {
-        if (!take(numberAt(*model_, "/cooling/tcs_supply_temp_C"))) {
-            if (const auto fv = numberAt(*model_, "/cooling/tcs_supply_temp_F")) {
-                take(units::kelvinToCelsius(units::fahrenheitToKelvin(*fv)));
-            }
+        // Shown in the display unit, whichever spelling the file uses.
+        const auto c = numberAt(*model_, kSupplyTempC);
+        const auto fv = numberAt(*model_, kSupplyTempF);
+        if (ip) {
+            if (!take(fv) && c) take(celsiusToFahrenheit(*c));
+        } else if (!take(c) && fv) {
+            take(units::kelvinToCelsius(units::fahrenheitToKelvin(*fv)));
         }
+        s.unit_label->setText(ip ? QStringLiteral("°F") : QStringLiteral("°C"));
     } else {
         take(numberAt(*model_, kFieldPointers[f]));
     }
     if (!timed) {
         const KeySpec* spec = scenarioKeySpec(kFieldPointers[f]);
-        if (spec && spec->fallback.is_number()) {
+        if (spec && spec->fallback.is_number() && f == SupplyTemp && ip) {
+            placeholder = tr("%1 (default)")
+                              .arg(withUnit(celsiusToFahrenheit(spec->fallback.get<double>()),
+                                            QStringLiteral("°F")));
+        } else if (spec && spec->fallback.is_number()) {
             placeholder = tr("%1 (default)")
                               .arg(withUnit(spec->fallback.get<double>(), unitLabel(spec->unit)));
         } else {

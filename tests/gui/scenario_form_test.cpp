@@ -6,7 +6,9 @@
 #include <QLineEdit>
 
 #include "core/data_dir.h"
+#include "core/units.h"
 #include "facility/scenario.h"
+#include "gui/display_units.h"
 #include "gui/scenario_tree_model.h"
 
 namespace dctwin::gui {
@@ -254,6 +256,39 @@ TEST(ScenarioForm, FahrenheitIsShownInCelsiusAndKeptUntilEdited) {
     type(f, F::SupplyTemp, QStringLiteral("30"));
     EXPECT_EQ(m.toJson()["cooling"]["tcs_supply_temp_C"], 30);
     EXPECT_FALSE(m.toJson()["cooling"].contains("tcs_supply_temp_F"));
+}
+
+TEST(ScenarioForm, IpUnitsShowAndWriteTheSupplyTemperatureInFahrenheit) {
+    // View ▸ Units ▸ IP: the README listed the form as staying SI.
+    struct Ip {
+        Ip() { setUnitSystem(UnitSystem::IP); }
+        ~Ip() { setUnitSystem(UnitSystem::SI); }
+    } ip;
+    ScenarioTreeModel m;
+    m.setJson(scenario());
+    ScenarioForm f(&m);
+    EXPECT_EQ(f.lineEdit(F::SupplyTemp)->text(), QStringLiteral("95"));  // 35 °C
+    f.commitEdits();
+    EXPECT_EQ(m.toJson(), scenario());  // shown in °F, nothing rewritten
+    // The range is the °F spelling's own, 59–122 °F (15–50 °C).
+    type(f, F::SupplyTemp, QStringLiteral("130"));
+    EXPECT_TRUE(f.fieldError(F::SupplyTemp).contains(QStringLiteral("59 to 122 °F")))
+        << f.fieldError(F::SupplyTemp).toStdString();
+    EXPECT_EQ(m.toJson(), scenario());
+    // Typed in °F, written in °F, one spelling in the file; the twin reads 36 °C.
+    type(f, F::SupplyTemp, QStringLiteral("96.8"));
+    EXPECT_EQ(m.toJson()["cooling"]["tcs_supply_temp_F"], 96.8);
+    EXPECT_FALSE(m.toJson()["cooling"].contains("tcs_supply_temp_C"));
+    const auto sc = facility::parseScenario(m.toJson(), fs::path(DCTWIN_SOURCE_DIR), "form");
+    EXPECT_NEAR(units::kelvinToCelsius(sc.halls.front().cooling.tcs_supply_setpoint), 36.0, 1e-9);
+    // Back in SI the field shows °C; with the key removed the default reads in °F under IP.
+    setUnitSystem(UnitSystem::SI);
+    f.refresh();
+    EXPECT_EQ(f.lineEdit(F::SupplyTemp)->text(), QStringLiteral("36"));
+    setUnitSystem(UnitSystem::IP);
+    type(f, F::SupplyTemp, QString());
+    EXPECT_FALSE(m.toJson()["cooling"].contains("tcs_supply_temp_F"));
+    EXPECT_EQ(f.lineEdit(F::SupplyTemp)->placeholderText(), QStringLiteral("95 °F (default)"));
 }
 
 TEST(ScenarioForm, TreeEditsShowInTheForm) {
