@@ -90,27 +90,107 @@ facility::ScenarioSpec loadScenarioFile(const std::string& file) {
     return facility::loadScenario(file);
 }
 
+namespace {
+// Figures at the scale of the study: a 30 s replay's "0.0 h" and "0.1 MWh" said nothing.
+std::string durationText(double hours) {
+    return hours >= 1.0 ? fmt::format("{:.1f} h", hours) : fmt::format("{:.0f} s", hours * 3600);
+}
+std::string energyText(double MWh) {
+    return std::abs(MWh) >= 100.0 ? fmt::format("{:.1f} MWh", MWh)
+                                  : fmt::format("{:.1f} kWh", MWh * 1e3);
+}
+std::string waterText(double m3) {
+    return std::abs(m3) >= 10.0 ? fmt::format("{:.1f} m3", m3) : fmt::format("{:.0f} L", m3 * 1e3);
+}
+}  // namespace
+
 void printSummary(const facility::RunOutcome& r) {
     const Json& s = r.summary;
     auto num = [&](const char* key) {
         return s.contains(key) && s[key].is_number() ? s[key].get<double>() : NAN;
     };
     std::cout << fmt::format("scenario            {}\n", s.value("scenario", std::string()));
-    std::cout << fmt::format("study               {}  ({:.1f} h simulated)\n",
-                             s.value("study", std::string()), num("simulated_h"));
-    std::cout << fmt::format("IT energy           {:.1f} MWh   peak IT {:.0f} kW\n",
-                             num("it_energy_MWh"), num("peak_it_kW"));
-    std::cout << fmt::format("facility energy     {:.1f} MWh   peak facility {:.0f} kW\n",
-                             num("facility_energy_MWh"), num("peak_facility_kW"));
+    std::cout << fmt::format("study               {}  ({} simulated)\n",
+                             s.value("study", std::string()), durationText(num("simulated_h")));
+    std::cout << fmt::format("IT energy           {}   peak IT {:.0f} kW\n",
+                             energyText(num("it_energy_MWh")), num("peak_it_kW"));
+    std::cout << fmt::format("facility energy     {}   peak facility {:.0f} kW\n",
+                             energyText(num("facility_energy_MWh")), num("peak_facility_kW"));
     std::cout << fmt::format("PUE                 {:.4f}\n", num("pue"));
-    std::cout << fmt::format("water               {:.1f} m3    WUE {:.3f} L/kWh\n", num("water_m3"),
-                             num("wue_L_per_kWh"));
+    std::cout << fmt::format("water               {}    WUE {:.3f} L/kWh\n",
+                             waterText(num("water_m3")), num("wue_L_per_kWh"));
     std::cout << fmt::format("GPU junction peak   {:.1f} C   hottest cold plate {:.1f} C\n",
                              num("max_gpu_junction_C"), num("max_gpu_plate_C"));
     std::cout << fmt::format("energy balance      {:.2e} (relative error)\n",
                              num("energy_balance_rel_error"));
-    if (s.contains("contingency")) {
-        std::cout << "contingency         " << s["contingency"].dump() << "\n";
+    // What the plant did not hold, only when it did not: the figures a reader must not miss
+    // among the summary's hundred keys.
+    std::vector<std::string> short_of;
+    if (num("fws_hours_above_setpoint_h") > 0) {
+        short_of.push_back(fmt::format("facility supply above its setpoint for {} (up to {:.1f} K)",
+                                       durationText(num("fws_hours_above_setpoint_h")),
+                                       num("fws_max_excess_K")));
+    }
+    if (num("tcs_hours_above_setpoint_h") > 0) {
+        short_of.push_back(fmt::format("TCS supply above its setpoint for {} (up to {:.1f} K)",
+                                       durationText(num("tcs_hours_above_setpoint_h")),
+                                       num("tcs_max_excess_K")));
+    }
+    if (num("air_side_unmet_hours_h") > 0) {
+        short_of.push_back(fmt::format("air side short for {} (up to {:.0f} kW of room heat)",
+                                       durationText(num("air_side_unmet_hours_h")),
+                                       num("max_air_side_unmet_kW")));
+    }
+    if (num("gpu_throttle_hours_h") > 0) {
+        short_of.push_back(fmt::format("GPUs at their throttle temperature for {}",
+                                       durationText(num("gpu_throttle_hours_h"))));
+    }
+    for (std::size_t i = 0; i < short_of.size(); ++i) {
+        std::cout << (i == 0 ? "not held            " : "                    ") << short_of[i]
+                  << "\n";
+    }
+    // A contingency: its event log as it happened, then what it cost.
+    if (s.contains("contingency") && s["contingency"].is_object()) {
+        const Json& c = s["contingency"];
+        bool first = true;
+        for (const Json& e : c.value("events", Json::array())) {
+            if (!e.contains("log") && e.contains("at_s") && e["at_s"].is_number()) {
+                // An event without a log of its own: its type and parameters as given.
+                std::string what = e.value("type", std::string("event"));
+                for (const auto& [k, v] : e.items()) {
+                    if (k != "type" && k != "at_s") what += fmt::format(", {} {}", k, v.dump());
+                }
+                std::cout << (first ? "events              " : "                    ")
+                          << fmt::format("{:>8.1f} s  {}\n", e["at_s"].get<double>(), what);
+                first = false;
+            }
+            for (const Json& l : e.value("log", Json::array())) {
+                if (!l.contains("t_s") || !l["t_s"].is_number()) continue;
+                std::cout << (first ? "events              " : "                    ")
+                          << fmt::format("{:>8.1f} s  {}\n", l["t_s"].get<double>(),
+                                         l.value("event", std::string()));
+                first = false;
+            }
+        }
+        if (std::isfinite(num("ups_ride_through_s"))) {
+            std::cout << fmt::format("UPS ride-through    {:.1f} s, battery down to {:.1f} %\n",
+                                     num("ups_ride_through_s"), 100 * num("ups_battery_soe_min"));
+        }
+        if (std::isfinite(num("it_dropped_at_s"))) {
+            std::cout << fmt::format("IT load dropped     {:.1f} s after the loss, {} not served\n",
+                                     num("it_dropped_at_s"), energyText(num("it_load_lost_MWh")));
+        }
+        const Json& throttle = c.value("first_throttle_after_s", Json());
+        std::cout << fmt::format(
+            "GPU throttle        {}; least margin {:.1f} K\n",
+            throttle.is_number()
+                ? fmt::format("first {:.1f} s after the event", throttle.get<double>())
+                : std::string("none"),
+            c.value("min_throttle_margin_K", NAN));
+        if (c.value("overload", false)) {
+            std::cout << "overload            a UPS or transformer above its rating (see the "
+                         "loading series)\n";
+        }
     }
     std::cout << fmt::format(
         "solver              {} states, {} linear solver, {} steps, {:.2f} s "

@@ -323,6 +323,41 @@ TEST_F(Cli, RunWritesReportSummaryAndCsv) {
     }
 }
 
+TEST_F(Cli, AContingencyPrintsItsEventsAndWhatWasNotHeld) {
+    // The summary printed the contingency as one line of raw JSON, a 600 s study as "0.2 h
+    // simulated" and its 1.4 MWh as "1.4 MWh"; the ride-through, the plant's shortfalls and
+    // the event log were only in the files. Cut to 180 s: the utility fails at 60 s.
+    Json j = dctwin::readJsonFile(kSource / "scenarios/contingency_utility_loss.json");
+    j["study"]["duration_s"] = 180;
+    const fs::path scen = scenarioFile("loss.json", j);
+    const Result r =
+        dctwin("run " + quote(scen.string()) + " -o " + quote((dir_ / "r.h5").string()));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("(180 s simulated)"), std::string::npos) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("IT energy +[0-9]+\\.[0-9] kWh"))) << r.out;
+    EXPECT_EQ(r.out.find('{'), std::string::npos) << r.out;  // no raw JSON
+    // The event log in time order, the generator plan of utility_loss.h: sets online 10 s
+    // after the loss, blocks 5 s apart, the air side 30 s after its block.
+    EXPECT_TRUE(std::regex_search(
+        r.out, std::regex("events +60\\.0 s  utility lost[^\\n]*\\n +70\\.0 s  7 of 7 generator")))
+        << r.out;
+    EXPECT_NE(r.out.find("105.0 s  air side running"), std::string::npos) << r.out;
+    // What it cost: 30 s on the battery (60 s → 90 s walk-in end), and the 45 s without an air
+    // side, at the whole room air load.
+    EXPECT_NE(r.out.find("UPS ride-through    30.0 s"), std::string::npos) << r.out;
+    EXPECT_TRUE(
+        std::regex_search(r.out, std::regex("air side short for 45 s \\(up to 1[67][0-9]{2} kW")))
+        << r.out;
+    // An annual run that holds every setpoint prints no such line.
+    const fs::path day = scenarioFile("one_day.json", oneDay());
+    const Result a =
+        dctwin("run " + quote(day.string()) + " -o " + quote((dir_ / "a.h5").string()));
+    ASSERT_EQ(a.status, 0) << a.err;
+    EXPECT_EQ(a.out.find("not held"), std::string::npos) << a.out;
+    EXPECT_EQ(a.out.find("events"), std::string::npos) << a.out;
+    EXPECT_NE(a.out.find("(24.0 h simulated)"), std::string::npos) << a.out;
+}
+
 TEST_F(Cli, RunIntoMissingDirectoryFailsBeforeRunningAndWritesNothing) {
     // commands.cpp checks the destinations before a long run: exit 2, nothing written.
     const fs::path scen = scenarioFile("one_day.json", oneDay());
