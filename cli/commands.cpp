@@ -126,15 +126,14 @@ void printSummary(const facility::RunOutcome& r) {
     // What the plant did not hold, only when it did not: the figures a reader must not miss
     // among the summary's hundred keys.
     std::vector<std::string> short_of;
-    if (num("fws_hours_above_setpoint_h") > 0) {
-        short_of.push_back(fmt::format("facility supply above its setpoint for {} (up to {:.1f} K)",
-                                       durationText(num("fws_hours_above_setpoint_h")),
-                                       num("fws_max_excess_K")));
-    }
-    if (num("tcs_hours_above_setpoint_h") > 0) {
-        short_of.push_back(fmt::format("TCS supply above its setpoint for {} (up to {:.1f} K)",
-                                       durationText(num("tcs_hours_above_setpoint_h")),
-                                       num("tcs_max_excess_K")));
+    for (const auto& [loop, what] : {std::pair{"fws", "facility"}, std::pair{"tcs", "TCS"}}) {
+        const std::string p = loop;
+        if (num((p + "_hours_above_setpoint_h").c_str()) > 0) {
+            short_of.push_back(
+                fmt::format("{} supply above its setpoint for {} (up to {:.1f} K)", what,
+                            durationText(num((p + "_hours_above_setpoint_h").c_str())),
+                            num((p + "_max_excess_K").c_str())));
+        }
     }
     if (num("air_side_unmet_hours_h") > 0) {
         short_of.push_back(fmt::format("air side short for {} (up to {:.0f} kW of room heat)",
