@@ -110,6 +110,32 @@ void printSummary(const facility::RunOutcome& r) {
         return s.contains(key) && s[key].is_number() ? s[key].get<double>() : NAN;
     };
     std::cout << fmt::format("scenario            {}\n", s.value("scenario", std::string()));
+    if (s.value("study", std::string()) == "design_point") {
+        // No time series: the steady state at peak IT on the design day, as `dctwin size`
+        // prints it with its tables.
+        std::cout << fmt::format(
+            "study               design_point  (steady, full load, {:.1f} C dry bulb / {:.1f} C "
+            "wet bulb)\n",
+            num("design_dry_bulb_C"), num("design_wet_bulb_C"));
+        std::cout << fmt::format("IT power            {:.0f} kW   facility power {:.0f} kW\n",
+                                 num("design_it_power_kW"), num("design_facility_power_kW"));
+        std::cout << fmt::format("PUE                 {:.4f}\n", num("design_pue"));
+        std::cout << fmt::format("water               {:.1f} m3/day    ({:.2f} m3/h)\n",
+                                 num("design_water_m3_per_day"), num("design_water_m3_per_h"));
+        std::cout << fmt::format(
+            "GPU junction peak   {:.1f} C   hottest cold plate {:.1f} C   "
+            "throttle margin {:.1f} K\n",
+            num("design_max_gpu_junction_C"), num("design_max_gpu_plate_C"),
+            num("design_throttle_margin_K"));
+        const double miss = num("design_setpoint_unmet_K");
+        std::cout << fmt::format("facility supply     {:.1f} C, {}\n",
+                                 num("design_fws_supply_temp_C"),
+                                 miss > 0.05 ? fmt::format("{:.2f} K above its setpoint", miss)
+                                             : std::string("its setpoint held"));
+        std::cout << "sizing              in the report's /sizing tables (dctwin size prints "
+                     "them)\n";
+        return;
+    }
     std::cout << fmt::format("study               {}  ({} simulated)\n",
                              s.value("study", std::string()), durationText(num("simulated_h")));
     std::cout << fmt::format("IT energy           {}   peak IT {:.0f} kW\n",

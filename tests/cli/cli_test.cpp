@@ -358,6 +358,22 @@ TEST_F(Cli, AContingencyPrintsItsEventsAndWhatWasNotHeld) {
     EXPECT_NE(a.out.find("(24.0 h simulated)"), std::string::npos) << a.out;
 }
 
+TEST_F(Cli, ADesignPointRunPrintsItsFiguresNotNan) {
+    // `dctwin run` of a design-point study printed "nan" on every line (no time series).
+    Json j = reference();
+    j["study"] = {{"kind", "design_point"}};
+    const fs::path scen = scenarioFile("dp.json", j);
+    const Result r =
+        dctwin("run " + quote(scen.string()) + " -o " + quote((dir_ / "d.h5").string()));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find("nan"), std::string::npos) << r.out;
+    // Milwaukee's ASHRAE 0.4 % cooling dry bulb, 32.4 °C (the README's sizing example), and the
+    // design PUE the README quotes, 1.154.
+    EXPECT_NE(r.out.find("32.4 C dry bulb"), std::string::npos) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("PUE +1\\.15[45]"))) << r.out;
+    EXPECT_NE(r.out.find("its setpoint held"), std::string::npos) << r.out;
+}
+
 TEST_F(Cli, RunIntoMissingDirectoryFailsBeforeRunningAndWritesNothing) {
     // commands.cpp checks the destinations before a long run: exit 2, nothing written.
     const fs::path scen = scenarioFile("one_day.json", oneDay());
