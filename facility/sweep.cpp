@@ -522,10 +522,18 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
         "water_m3",         "wue_L_per_kWh",       "peak_it_kW",
         "peak_facility_kW", "max_gpu_junction_C",  "energy_balance_rel_error"};
     std::string csv = "case";
-    result.table_text = fmt::format("{:<44}", "case");
-    for (const auto& k : keys) {
-        csv += "," + k;
-        result.table_text += fmt::format(" {:>14}", k.substr(0, 14));
+    // Every header whole ("facility_energ" was cut at 14) and the case column as wide as its
+    // longest name, so the columns line up.
+    std::size_t case_width = 4;
+    for (const Json& s : result.summaries) {
+        case_width = std::max(case_width, s.value("case", std::string()).size());
+    }
+    std::vector<std::size_t> width;
+    for (const auto& k : keys) width.push_back(std::max<std::size_t>(14, k.size()));
+    result.table_text = fmt::format("{:<{}}", "case", case_width);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        csv += "," + keys[k];
+        result.table_text += fmt::format(" {:>{}}", keys[k], width[k]);
     }
     csv += ",error\n";
     result.table_text += "\n";
@@ -538,14 +546,15 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
         if (ok) ++result.succeeded;
         names.push_back(s.value("case", std::string()));
         csv += names.back();
-        result.table_text += fmt::format("{:<44}", names.back());
+        result.table_text += fmt::format("{:<{}}", names.back(), case_width);
         for (std::size_t k = 0; k < keys.size(); ++k) {
             const bool has = ok && s.contains(keys[k]) && s[keys[k]].is_number();
             const double x =
                 has ? s[keys[k]].get<double>() : std::numeric_limits<double>::quiet_NaN();
             columns[k].push_back(x);
             csv += "," + (has ? fmt::format("{}", x) : std::string());
-            result.table_text += has ? fmt::format(" {:>14.6g}", x) : fmt::format(" {:>14}", "-");
+            result.table_text += has ? fmt::format(" {:>{}.6g}", x, width[k])
+                                     : fmt::format(" {:>{}}", "-", width[k]);
         }
         std::string err = ok ? "" : s["error"].get<std::string>();
         errors.push_back(err);

@@ -144,6 +144,22 @@ TEST(SweepRunner, TwoThreadsWriteTheSummaryTableAndOneFilePerCase) {
     EXPECT_EQ(lines[1].rfind("dry_cooler,", 0), 0u);
     EXPECT_EQ(lines[2].rfind("cooling_tower,", 0), 0u);
     EXPECT_EQ(lines[1].back(), ',') << "a successful case has an empty error column";
+
+    // The printed table: every header whole (they were cut to 14 characters, so
+    // "facility_energ", "max_gpu_juncti"), each value right-aligned under its header's end.
+    std::istringstream text(r.table_text);
+    std::string head, row;
+    std::getline(text, head);
+    std::getline(text, row);
+    for (const char* key :
+         {"facility_energy_MWh", "max_gpu_junction_C", "energy_balance_rel_error"}) {
+        const std::size_t end = head.find(key);
+        ASSERT_NE(end, std::string::npos) << key << " not whole in " << head;
+        const std::size_t col = end + std::string(key).size() - 1;
+        ASSERT_LT(col, row.size());
+        EXPECT_NE(row[col], ' ') << key << ": " << head << "\n" << row;
+        EXPECT_TRUE(col + 1 == row.size() || row[col + 1] == ' ') << key;
+    }
 }
 
 TEST(SweepRunner, ASecondSweepIntoTheFolderRemovesWhatTheFirstLeftAndNothingElse) {
