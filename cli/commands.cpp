@@ -14,6 +14,7 @@
 #include "core/io/report_writer.h"
 #include "core/json.h"
 #include "core/parallel/work_queue.h"
+#include "facility/metrics.h"
 #include "facility/scenario.h"
 #include "facility/sweep.h"
 #include "facility/twin.h"
@@ -91,10 +92,8 @@ facility::ScenarioSpec loadScenarioFile(const std::string& file) {
 }
 
 namespace {
-// Figures at the scale of the study: a 30 s replay's "0.0 h" and "0.1 MWh" said nothing.
-std::string durationText(double hours) {
-    return hours >= 1.0 ? fmt::format("{:.1f} h", hours) : fmt::format("{:.0f} s", hours * 3600);
-}
+// Figures at the scale of the study: a 30 s replay's "0.0 h" and "0.1 MWh" said nothing
+// (durations: facility::durationText).
 std::string energyText(double MWh) {
     return std::abs(MWh) >= 100.0 ? fmt::format("{:.1f} MWh", MWh)
                                   : fmt::format("{:.1f} kWh", MWh * 1e3);
@@ -137,7 +136,8 @@ void printSummary(const facility::RunOutcome& r) {
         return;
     }
     std::cout << fmt::format("study               {}  ({} simulated)\n",
-                             s.value("study", std::string()), durationText(num("simulated_h")));
+                             s.value("study", std::string()),
+                             facility::durationText(num("simulated_h")));
     std::cout << fmt::format("IT energy           {}   peak IT {:.0f} kW\n",
                              energyText(num("it_energy_MWh")), num("peak_it_kW"));
     std::cout << fmt::format("facility energy     {}   peak facility {:.0f} kW\n",
@@ -151,25 +151,7 @@ void printSummary(const facility::RunOutcome& r) {
                              num("energy_balance_rel_error"));
     // What the plant did not hold, only when it did not: the figures a reader must not miss
     // among the summary's hundred keys.
-    std::vector<std::string> short_of;
-    for (const auto& [loop, what] : {std::pair{"fws", "facility"}, std::pair{"tcs", "TCS"}}) {
-        const std::string p = loop;
-        if (num((p + "_hours_above_setpoint_h").c_str()) > 0) {
-            short_of.push_back(
-                fmt::format("{} supply above its setpoint for {} (up to {:.1f} K)", what,
-                            durationText(num((p + "_hours_above_setpoint_h").c_str())),
-                            num((p + "_max_excess_K").c_str())));
-        }
-    }
-    if (num("air_side_unmet_hours_h") > 0) {
-        short_of.push_back(fmt::format("air side short for {} (up to {:.0f} kW of room heat)",
-                                       durationText(num("air_side_unmet_hours_h")),
-                                       num("max_air_side_unmet_kW")));
-    }
-    if (num("gpu_throttle_hours_h") > 0) {
-        short_of.push_back(fmt::format("GPUs at their throttle temperature for {}",
-                                       durationText(num("gpu_throttle_hours_h"))));
-    }
+    const std::vector<std::string> short_of = facility::notHeld(r.report.summary);
     for (std::size_t i = 0; i < short_of.size(); ++i) {
         std::cout << (i == 0 ? "not held            " : "                    ") << short_of[i]
                   << "\n";

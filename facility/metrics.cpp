@@ -246,6 +246,35 @@ double metricValue(const std::vector<Metric>& metrics, std::string_view name) {
     throw std::out_of_range("no metric " + std::string(name));
 }
 
+std::string durationText(double hours) {
+    return hours >= 1.0 ? fmt::format("{:.1f} h", hours) : fmt::format("{:.0f} s", hours * 3600);
+}
+
+std::vector<std::string> notHeld(const std::vector<Metric>& metrics) {
+    const auto value = [&](const std::string& name) {
+        for (const auto& m : metrics) {
+            if (m.name == name) return m.value;
+        }
+        return std::numeric_limits<double>::quiet_NaN();
+    };
+    std::vector<std::string> out;
+    for (const auto& [loop, what] : {std::pair{"fws", "facility"}, std::pair{"tcs", "TCS"}}) {
+        const std::string p = loop;
+        if (const double h = value(p + "_hours_above_setpoint_h"); h > 0) {
+            out.push_back(fmt::format("{} supply above its setpoint for {} (up to {:.1f} K)", what,
+                                      durationText(h), value(p + "_max_excess_K")));
+        }
+    }
+    if (const double h = value("air_side_unmet_hours_h"); h > 0) {
+        out.push_back(fmt::format("air side short for {} (up to {:.0f} kW of room heat)",
+                                  durationText(h), value("max_air_side_unmet_kW")));
+    }
+    if (const double h = value("gpu_throttle_hours_h"); h > 0) {
+        out.push_back(fmt::format("GPUs at their throttle temperature for {}", durationText(h)));
+    }
+    return out;
+}
+
 /// Named halls: each hall's design figures, "hall_<name>_…".
 static std::vector<Metric> hallDesignMetrics(const SiteSizing& z, const DesignPoint& d) {
     std::vector<Metric> m;

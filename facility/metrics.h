@@ -78,4 +78,15 @@ Table jobComputeTable(const ScenarioSpec& spec, const StudyResults& r);
 /// The value of a metric by name (std::out_of_range if absent).
 double metricValue(const std::vector<Metric>& metrics, std::string_view name);
 
+/// A study length or a time above a limit, read at its scale: "20 s" under an hour, else
+/// "2.5 h".
+std::string durationText(double hours);
+
+/// What a run's plant did not hold, one sentence each, from its metrics: the facility and
+/// TCS supplies above their setpoints ("facility supply above its setpoint for 20 s (up to
+/// 10.2 K)"), the air side short, GPUs at their throttle temperature. Empty when everything
+/// held or the metrics are not a run's (a design point). The CLI prints these under "not
+/// held", the GUI above its results and the PDF on its first page.
+std::vector<std::string> notHeld(const std::vector<Metric>& metrics);
+
 }  // namespace dctwin::facility

@@ -34,6 +34,7 @@
 #include "core/data_dir.h"
 #include "core/errors.h"
 #include "core/io/report_writer.h"
+#include "facility/metrics.h"
 #include "facility/scenario.h"
 #include "gui/one_line_diagram.h"
 #include "gui/pdf_report.h"
@@ -109,10 +110,18 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
     results_source_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     results_source_->setStyleSheet(
         QStringLiteral("padding: 3px; background: palette(alternate-base);"));
+    // What the plant did not hold, where it cannot be missed (the CLI's "not held" lines).
+    not_held_ = new QLabel;
+    not_held_->setWordWrap(true);
+    not_held_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    not_held_->setStyleSheet(
+        QStringLiteral("padding: 3px; background: #ffe3a3; color: black; font-weight: bold;"));
+    not_held_->hide();
     auto* results_panel = new QWidget;
     auto* results_layout = new QVBoxLayout(results_panel);
     results_layout->setContentsMargins(0, 0, 0, 0);
     results_layout->addWidget(results_source_);
+    results_layout->addWidget(not_held_);
     results_layout->addWidget(results_, 1);
     auto* central = new QSplitter(Qt::Horizontal);
     central->addWidget(editor);
@@ -383,8 +392,13 @@ fs::path MainWindow::baseDir() const {
 
 QString MainWindow::resultsSource() const { return results_source_->text(); }
 
+QString MainWindow::notHeldText() const {
+    return not_held_->isHidden() ? QString() : not_held_->text();
+}
+
 void MainWindow::clearResults(const QString& why) {
     results_->clearReport();
+    not_held_->hide();
     report_file_.clear();
     results_stale_ = false;
     results_source_->setText(why);
@@ -769,6 +783,14 @@ void MainWindow::setDisplayUnits(UnitSystem system) {
 }
 
 void MainWindow::showReport(std::shared_ptr<const Report> report) {
+    QStringList lines;
+    if (report) {
+        for (const std::string& l : facility::notHeld(report->summary)) {
+            lines << QString::fromStdString(l);
+        }
+    }
+    not_held_->setText(tr("Not held: %1.").arg(lines.join(QStringLiteral("; "))));
+    not_held_->setVisible(!lines.isEmpty());
     results_->setReport(std::move(report));
     updateActions();
 }

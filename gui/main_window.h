@@ -118,6 +118,9 @@ public:
     const std::filesystem::path& scenarioFile() const { return file_; }
     /// What the results on screen came from (scenario, file, time), or why there are none.
     QString resultsSource() const;
+    /// The banner above the results when the run's plant did not hold something
+    /// (facility::notHeld), "" when it held everything or nothing is shown.
+    QString notHeldText() const;
     /// Where Save As proposes to save: beside the file, unless it is a shipped scenario (then
     /// the user's documents folder), under a name that is not taken by a shipped scenario.
     std::filesystem::path defaultSaveAsPath() const;
@@ -165,6 +168,7 @@ private:
     QPushButton* cancel_button_;
     QLabel* run_label_;
     QLabel* results_source_;
+    QLabel* not_held_ = nullptr;  // what the plant did not hold (hidden when all held)
     QLabel* sweep_note_;
     QScrollArea* form_scroll_;
     RunController* controller_;

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "facility/metrics.h"
 #include "gui/cooling_schematic.h"
 #include "gui/one_line_diagram.h"
 #include "gui/plot/chart_adapter.h"
@@ -342,6 +343,12 @@ int layOut(QPdfWriter& writer, ResultsView& results, const PdfReportInfo& info, 
     flow.paragraph(QObject::tr("File: %1").arg(info.file));
     flow.paragraph(QObject::tr("Study: %1").arg(info.study));
     flow.paragraph(QObject::tr("Results: %1").arg(info.run));
+    // What the plant did not hold, on the first page as above the app's results.
+    if (const auto report = results.report()) {
+        for (const std::string& l : facility::notHeld(report->summary)) {
+            flow.paragraph(QObject::tr("Not held: %1.").arg(QString::fromStdString(l)));
+        }
+    }
     flow.paragraph(QObject::tr("Report written %1 by dctwin-gui.")
                        .arg(QDateTime::currentDateTimeUtc().toString(
                            QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"))));

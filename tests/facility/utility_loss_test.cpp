@@ -19,6 +19,7 @@
 
 #include <cmath>
 
+#include "facility/metrics.h"
 #include "test_util.h"
 #include "thermal/coolant.h"
 
@@ -223,6 +224,24 @@ TEST(UtilityLoss, RidesThroughOnBatteryAndTheLoopsStoreTheHeatDuringTheGap) {
     EXPECT_NEAR(metric(r, "max_air_side_unmet_kW") * 1e3, air_hand, 0.05 * air_hand);
     EXPECT_EQ(at(r, "cooling", "air_side_unmet", kLoss - 0.5), 0.0);
     EXPECT_EQ(at(r, "cooling", "air_side_unmet", 110.0), 0.0);
+}
+
+TEST(UtilityLoss, WhatWasNotHeldReadsInSentences) {
+    // facility::notHeld: the lines the CLI prints under "not held", the GUI's banner and the
+    // PDF's first page, from the metrics alone.
+    const std::vector<Metric> m = {{"fws_hours_above_setpoint_h", 20.0 / 3600, "h"},
+                                   {"fws_max_excess_K", 10.24, "K"},
+                                   {"tcs_hours_above_setpoint_h", 0.0, "h"},
+                                   {"tcs_max_excess_K", 0.0, "K"},
+                                   {"air_side_unmet_hours_h", 2.5, "h"},
+                                   {"max_air_side_unmet_kW", 1704.2, "kW"},
+                                   {"gpu_throttle_hours_h", 0.0, "h"}};
+    const std::vector<std::string> lines = notHeld(m);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0], "facility supply above its setpoint for 20 s (up to 10.2 K)");
+    EXPECT_EQ(lines[1], "air side short for 2.5 h (up to 1704 kW of room heat)");
+    // A design point has none of these metrics: nothing to say.
+    EXPECT_TRUE(notHeld({{"design_pue", 1.15, "1"}}).empty());
 }
 
 TEST(UtilityLoss, RearDoorHeatStaysInTheRoomWhileTheFacilityWaterStands) {

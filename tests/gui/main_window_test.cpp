@@ -688,6 +688,23 @@ TEST(MainWindow, DesignTabShowsTheSizingChecks) {
     EXPECT_EQ(m->rowCount(), 0);
 }
 
+TEST(MainWindow, ABannerSaysWhatThePlantDidNotHold) {
+    MainWindow w;
+    w.showReport(syntheticReport());  // holds everything (no such metrics)
+    EXPECT_TRUE(w.notHeldText().isEmpty());
+    auto r = std::make_shared<Report>(*syntheticReport());
+    r->summary.push_back({"air_side_unmet_hours_h", 45.0 / 3600, "h"});
+    r->summary.push_back({"max_air_side_unmet_kW", 1704.2, "kW"});
+    r->summary.push_back({"gpu_throttle_hours_h", 22.0 / 3600, "h"});
+    w.showReport(r);
+    EXPECT_EQ(w.notHeldText(),
+              QStringLiteral("Not held: air side short for 45 s (up to 1704 kW of room heat); "
+                             "GPUs at their throttle temperature for 22 s."));
+    // Gone with the results.
+    w.setScenario(shortSite(), sourceDir() / "scenarios");
+    EXPECT_TRUE(w.notHeldText().isEmpty());
+}
+
 // A report opened on its own left the editor empty, although the file holds the scenario it
 // was run from. File ▸ Edit the report's scenario loads it, resolving its relative paths where
 // the run did, so the study can be changed and run again.
