@@ -183,6 +183,30 @@ TEST(PdfReport, AnnualExportAddsThePowerAndCoolingCharts) {
     }
 }
 
+TEST(PdfReport, TheFirstPageSaysWhatThePlantDidNotHold) {
+    // A report whose run did not hold its air side (as the utility-loss contingency's): the
+    // sentence the app's banner shows is on page 1, under the title block.
+    auto r = std::make_shared<Report>();
+    r->attributes = {{"scenario_name", "not held check"}};
+    r->summary = {{"pue", 1.16, "1", "power usage effectiveness"},
+                  {"air_side_unmet_hours_h", 45.0 / 3600, "h"},
+                  {"max_air_side_unmet_kW", 1704.2, "kW"}};
+    MainWindow w;
+    w.showReport(r);
+    QTemporaryDir dir;
+    const fs::path file = fs::path(dir.path().toStdString()) / "short.pdf";
+    ASSERT_TRUE(w.exportPdf(file)) << w.messagesText().toStdString();
+    QProcess p;
+    p.start(QStringLiteral("pdftotext"),
+            {QStringLiteral("-l"), QStringLiteral("1"), QString::fromStdString(file.string()),
+             QStringLiteral("-")});
+    ASSERT_TRUE(p.waitForFinished(30000)) << "pdftotext (poppler-utils) did not run";
+    const QString first = QString::fromUtf8(p.readAllStandardOutput());
+    EXPECT_TRUE(first.contains(
+        QStringLiteral("Not held: air side short for 45 s (up to 1704 kW of room heat).")))
+        << first.toStdString();
+}
+
 TEST(PdfReport, WriteErrorIsShownAndLeavesNoFile) {
     MainWindow w;
     Json s = readJsonFile(kScenario);
