@@ -24,6 +24,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,21 @@ Usage:
 
 Exit status: 0 success, 1 the simulation failed, 2 bad input or usage.
 )";
+
+/// The usage text of one command (its block of kUsage), or all of it for an unknown one.
+std::string commandUsage(const std::string& command) {
+    std::istringstream in(kUsage);
+    std::string line, block;
+    bool inside = false;
+    const std::string start = "  dctwin " + command + " ";
+    while (std::getline(in, line)) {
+        if (line.rfind("  dctwin ", 0) == 0) inside = line.rfind(start, 0) == 0;
+        if (inside) block += line + "\n";
+    }
+    if (block.empty()) return kUsage;
+    return "Usage:\n" + block +
+           "\nExit status: 0 success, 1 the simulation failed, 2 bad input or usage.\n";
+}
 
 [[noreturn]] void usageError(const std::string& message) {
     throw cli::UsageError(message + "\nRun 'dctwin --help' for usage.");
@@ -197,8 +213,16 @@ int main(int argc, char** argv) {
     if (argc >= 2) {
         std::string first = argv[1];
         if (first == "--help" || first == "-h" || first == "help") {
-            std::cout << kUsage;
+            // `dctwin help run` gives the usage of run, as `dctwin run --help` does.
+            std::cout << (argc >= 3 ? commandUsage(argv[2]) : std::string(kUsage));
             return 0;
+        }
+        for (int i = 2; i < argc; ++i) {
+            const std::string arg = argv[i];
+            if (arg == "--help" || arg == "-h") {
+                std::cout << commandUsage(first);
+                return 0;
+            }
         }
         if (first == "--version") {
             std::cout << fmt::format("dctwin {} (commit {})\n", kVersion, kGitCommit);

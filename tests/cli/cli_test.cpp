@@ -103,6 +103,16 @@ TEST_F(Cli, HelpPrintsUsageAndSucceeds) {
                           "dctwin validate", "Exit status"}) {
         EXPECT_NE(r.out.find(s), std::string::npos) << s;
     }
+    // After a command, --help gives that command's usage (it was "unknown option '--help'
+    // for 'trace'", exit 2); `dctwin help COMMAND` the same.
+    for (const auto& [args, want] : {std::pair{"trace inspect --help", "dctwin trace inspect FILE"},
+                                     std::pair{"run -h", "dctwin run SCENARIO.json"},
+                                     std::pair{"help size", "dctwin size SCENARIO.json"}}) {
+        const Result c = dctwin(args);
+        EXPECT_EQ(c.status, 0) << args << ": " << c.err;
+        EXPECT_NE(c.out.find(want), std::string::npos) << args << ": " << c.out;
+        EXPECT_EQ(c.out.find("dctwin validate"), std::string::npos) << args << ": " << c.out;
+    }
 }
 
 TEST_F(Cli, VersionPrintsTheBuildVersion) {
