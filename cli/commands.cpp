@@ -305,8 +305,12 @@ int sizeCommand(const std::string& scenario_file, bool as_json, const Options&) 
         return 0;
     }
     std::cout << fmt::format("design point of '{}' ({:.3f} s)\n", scenario.name, r.wall_seconds);
+    // Key, value and unit, then what the figure is (the report's description), so the block
+    // reads without the README; a unit of "1" (a ratio or a count) is left blank.
     for (const auto& m : r.report.summary) {
-        std::cout << fmt::format("  {:<34} {:>12.6g} {}\n", m.name, m.value, m.unit);
+        const std::string unit = m.unit == "1" ? std::string() : m.unit;
+        std::cout << fmt::format("  {:<34} {:>12.6g} {:<5} {}\n", m.name, m.value, unit,
+                                 m.description);
     }
     for (const auto& t : r.report.tables) printTable(t);
     return 0;

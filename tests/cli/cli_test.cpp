@@ -431,6 +431,10 @@ TEST_F(Cli, SizePrintsTheSizingTables) {
         EXPECT_NE(line.find("  -  "), std::string::npos) << line;
     }
     EXPECT_TRUE(rack_loop) << r.out;
+    // Each design figure says what it is (the report's description), and a ratio has no "1".
+    EXPECT_TRUE(std::regex_search(
+        r.out, std::regex(R"(\n  design_pue +1\.15[0-9]* +PUE at the design point\n)")))
+        << r.out;
     // --json: the same as machine-readable JSON on stdout.
     const Result js = dctwin("size " + quote(ref.string()) + " --json");
     ASSERT_EQ(js.status, 0) << js.err;
