@@ -169,10 +169,14 @@ Report loadReportFile(const std::filesystem::path& file) {
                                           : std::string()});
         }
     }
-    if (r.exists("/sizing")) {
-        for (const std::string& name : r.listChildren("/sizing")) {
-            Table t = r.readTable("/sizing/" + name);
-            t.path = "sizing/" + name;
+    // The sizing tables, and the tables a study adds: a contingency's event log and the GPU-hours
+    // per job (the report writer puts each table at its path; reading only /sizing lost these
+    // two when a report was opened from its file).
+    for (const char* group : {"sizing", "contingency", "study"}) {
+        if (!r.exists(std::string("/") + group)) continue;
+        for (const std::string& name : r.listChildren(std::string("/") + group)) {
+            Table t = r.readTable(std::string("/") + group + "/" + name);
+            t.path = std::string(group) + "/" + name;
             report.tables.push_back(std::move(t));
         }
     }

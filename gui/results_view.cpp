@@ -51,6 +51,12 @@ void arrangeColumns(QTableView* view) {
     }
     const auto* sizing = qobject_cast<const SizingTableModel*>(view->model());
     if (!sizing) return;
+    if (sizing->table().path == "contingency/event_log" && h->count() > 1) {
+        // The event's text takes the width; time and source are short.
+        h->setStretchLastSection(false);
+        h->setSectionResizeMode(1, QHeaderView::Stretch);
+        return;
+    }
     int after = -1;
     const auto& cols = sizing->table().columns;
     for (std::size_t c = 0; c < cols.size(); ++c) {
@@ -771,7 +777,17 @@ void ResultsView::showSummary(const Report& r) {
             monthly_pue_chart_->setCategoryTitle(pue.axis_title);
         }
     }
+    // A contingency's event log first: what happened when is what its reader looks for; the
+    // sizing tables have tabs of their own.
+    std::vector<const Table*> tables;
     for (const Table& t : r.tables) {
+        if (t.path == "contingency/event_log")
+            tables.insert(tables.begin(), &t);
+        else
+            tables.push_back(&t);
+    }
+    for (const Table* tp : tables) {
+        const Table& t = *tp;
         auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(t.path)));
         auto* model = new SizingTableModel(label);  // owned by the label, deleted with it
         model->setTable(t);

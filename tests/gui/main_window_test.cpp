@@ -688,6 +688,33 @@ TEST(MainWindow, DesignTabShowsTheSizingChecks) {
     EXPECT_EQ(m->rowCount(), 0);
 }
 
+TEST(MainWindow, AReportFileKeepsItsEventLogAndJobTables) {
+    // Opening a contingency's report from its file lost /contingency/event_log and
+    // /study/jobs (the loader read /sizing only); a run in the app showed them.
+    QTemporaryDir dir;
+    const fs::path file = fs::path(dir.path().toStdString()) / "c.h5";
+    Report r = *syntheticReport();
+    Table log;
+    log.path = "contingency/event_log";
+    log.addNumbers("t_s", "s", {60.0, 105.0});
+    log.addText("event", {"utility lost; UPS on battery", "air side running"});
+    log.addText("source", {"event", "plan"});
+    Table jobs;
+    jobs.path = "study/jobs";
+    jobs.addText("job", {"pretrain"});
+    jobs.addNumbers("gpus", "1", {4608});
+    r.tables.push_back(log);
+    r.tables.push_back(jobs);
+    makeHdf5Writer()->write(r, file);
+    const Report back = loadReportFile(file);
+    const Table* l = findTable(back.tables, "contingency/event_log");
+    ASSERT_NE(l, nullptr);
+    EXPECT_EQ(std::get<std::vector<std::string>>(l->columns[1].data)[1], "air side running");
+    EXPECT_EQ(std::get<std::vector<double>>(l->columns[0].data)[0], 60.0);
+    ASSERT_NE(findTable(back.tables, "study/jobs"), nullptr);
+    EXPECT_EQ(back.tables.size(), r.tables.size());
+}
+
 TEST(MainWindow, ABannerSaysWhatThePlantDidNotHold) {
     MainWindow w;
     w.showReport(syntheticReport());  // holds everything (no such metrics)
