@@ -441,8 +441,11 @@ struct ChartPanel::Impl {
                 hi_v = mid + 0.5 * min_span;
             }
             const double pad = hi_v > lo_v ? 0.05 * (hi_v - lo_v) : 0.5 + 0.05 * std::abs(hi_v);
-            // Power and water start at zero; temperatures float.
-            const double lo = lo_v >= 0.0 && lo_v < 0.5 * hi_v ? 0.0 : lo_v - pad;
+            // Power and water start at zero; temperatures float. A heat rejected of −1.7e-8 W
+            // while the plant stands (round-off) is zero: taken as negative it put the axis of
+            // a 12 MW chart at −5 MW.
+            const double tiny = 1e-6 * std::max(std::abs(lo_v), std::abs(hi_v));
+            const double lo = lo_v >= -tiny && lo_v < 0.5 * hi_v ? 0.0 : lo_v - pad;
             axis->setRange(lo, hi_v + pad);
             axis->applyNiceNumbers();
         };

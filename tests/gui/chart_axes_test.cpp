@@ -60,6 +60,23 @@ TEST(ChartAxes, ASeriesSteadyToPartsPerMillionGetsLabelsThatDiffer) {
     EXPECT_EQ(QStringList(labels).removeDuplicates(), 0) << labels.join(' ').toStdString();
 }
 
+TEST(ChartAxes, RoundOffBelowZeroDoesNotMoveAPowerAxisOffZero) {
+    // The utility loss's heat rejected: 7 MW, then −1.7e-8 W while the plant stands. The
+    // axis read −5 … 15 MW.
+    std::vector<double> t, q;
+    for (int i = 0; i <= 600; ++i) {
+        t.push_back(i / 60.0);
+        q.push_back(i > 60 && i < 75 ? -1.67e-8 : 12.0);
+    }
+    ChartPanel p;
+    showLine(p, {600, 400}, QStringLiteral("time [min]"), QStringLiteral("heat rejected"), t, q,
+             QStringLiteral("MW"));
+    QValueAxis* y = axis(p, Qt::Vertical);
+    ASSERT_NE(y, nullptr);
+    EXPECT_EQ(y->min(), 0.0);
+    EXPECT_GE(y->max(), 12.0);
+}
+
 TEST(ChartAxes, AShortLoadDurationAxisLabelsItsTicksInFewDigits) {
     // A 10-minute study's load-duration curve runs 0 … 1/6 h. The ticks split that range
     // (the curve ends at its last hour), and "%g" wrote them 0.0416667, 0.0833333, …, cut to
