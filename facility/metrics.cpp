@@ -258,9 +258,26 @@ std::vector<std::string> notHeld(const std::vector<Metric>& metrics) {
         return std::numeric_limits<double>::quiet_NaN();
     };
     std::vector<std::string> out;
+    // A campus of named halls says which hall fell short: each hall has its own facility loop
+    // and CDUs, and "the facility supply" of a two-hall campus is two supplies.
     for (const auto& [loop, what] : {std::pair{"fws", "facility"}, std::pair{"tcs", "TCS"}}) {
+        const std::string suffix = std::string("_") + loop + "_hours_above_setpoint_h";
+        bool by_hall = false;
+        for (const auto& m : metrics) {
+            const std::string_view n = m.name;
+            if (n.size() <= 5 + suffix.size() || !n.starts_with("hall_") || !n.ends_with(suffix)) {
+                continue;
+            }
+            by_hall = true;
+            const std::string hall(n.substr(5, n.size() - 5 - suffix.size()));
+            if (m.value > 0) {
+                out.push_back(fmt::format(
+                    "{} supply of hall {} above its setpoint for {} (up to {:.1f} K)", what, hall,
+                    durationText(m.value), value("hall_" + hall + "_" + loop + "_max_excess_K")));
+            }
+        }
         const std::string p = loop;
-        if (const double h = value(p + "_hours_above_setpoint_h"); h > 0) {
+        if (const double h = value(p + "_hours_above_setpoint_h"); h > 0 && !by_hall) {
             out.push_back(fmt::format("{} supply above its setpoint for {} (up to {:.1f} K)", what,
                                       durationText(h), value(p + "_max_excess_K")));
         }
@@ -895,6 +912,15 @@ static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyR
                      lead + "warmest facility supply sampled"});
         m.push_back({p + "fws_hours_above_setpoint_h", fws.seconds / 3600.0, "h",
                      lead + "facility supply more than 0.05 K above its setpoint"});
+        m.push_back({p + "fws_max_excess_K", fws.worst, "K",
+                     lead + "largest facility supply excess sampled"});
+        std::vector<double> tcs_excess = r.channels.at(g, "tcs_supply_temp_max").values;
+        for (double& v : tcs_excess) v -= hs.cooling.tcs_supply_setpoint;
+        const Excess tcs = timeAbove(r.channels.time, tcs_excess, kSetpointTolerance);
+        m.push_back({p + "tcs_hours_above_setpoint_h", tcs.seconds / 3600.0, "h",
+                     lead + "warmest CDU's TCS supply more than 0.05 K above its setpoint"});
+        m.push_back(
+            {p + "tcs_max_excess_K", tcs.worst, "K", lead + "largest TCS supply excess sampled"});
     }
     return m;
 }

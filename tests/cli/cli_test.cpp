@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -366,6 +367,49 @@ TEST_F(Cli, AContingencyPrintsItsEventsAndWhatWasNotHeld) {
     EXPECT_EQ(a.out.find("not held"), std::string::npos) << a.out;
     EXPECT_EQ(a.out.find("events"), std::string::npos) << a.out;
     EXPECT_NE(a.out.find("(24.0 h simulated)"), std::string::npos) << a.out;
+}
+
+TEST_F(Cli, ACampusPrintsEachHallsFigures) {
+    // A campus of halls printed only its totals: a hall on cooling towers and a hall on
+    // adiabatic dry coolers summed into one water figure. One July day of the shipped campus.
+    Json j = dctwin::readJsonFile(kSource / "scenarios/campus_two_halls.json");
+    j["study"] = {{"kind", "annual"}, {"start", "07-15"}, {"days", 1}, {"output_interval_s", 3600}};
+    const fs::path scen = scenarioFile("campus.json", j);
+    const fs::path summary = dir_ / "s.json";
+    const Result r =
+        dctwin("run " + quote(scen.string()) + " --summary-json " + quote(summary.string()));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json s = dctwin::readJsonFile(summary);
+    // Each hall's row: IT and cooling energy, pPUE, water, WUE, hottest junction, read back
+    // from the printed text and compared with the summary's figures at the printed precision.
+    // Hall B's towers evaporate where hall A's dry coolers mostly do not: its WUE is higher.
+    std::map<std::string, double> wue;
+    for (const std::string hall : {"A", "B"}) {
+        std::smatch m;
+        const std::regex row("\\n  " + hall +
+                             " +([0-9.]+) (k|M)Wh +([0-9.]+) (k|M)Wh +([0-9.]+) +([0-9.]+) (L|m3) +"
+                             "([0-9.]+) L/kWh +([0-9.]+) C\\n");
+        ASSERT_TRUE(std::regex_search(r.out, m, row)) << r.out;
+        const auto scale = [&](int i) { return m[i].str() == "k" ? 1e-3 : 1.0; };
+        const std::string p = "hall_" + hall + "_";
+        // One decimal of kWh or MWh, four of pPUE, three of WUE.
+        EXPECT_NEAR(std::stod(m[1]) * scale(2), s[p + "it_energy_MWh"].get<double>(),
+                    0.051 * scale(2));
+        EXPECT_NEAR(std::stod(m[3]) * scale(4), s[p + "cooling_energy_MWh"].get<double>(),
+                    0.051 * scale(4));
+        EXPECT_NEAR(std::stod(m[5]), s[p + "ppue_cooling"].get<double>(), 5.1e-5);
+        EXPECT_NEAR(std::stod(m[8]), s[p + "wue_L_per_kWh"].get<double>(), 5.1e-4);
+        EXPECT_NEAR(std::stod(m[6]) * (m[7].str() == "L" ? 1e-3 : 1.0),
+                    s[p + "water_m3"].get<double>(), 0.05);
+        EXPECT_NEAR(std::stod(m[9]), s[p + "max_gpu_junction_C"].get<double>(), 0.051);
+        wue[hall] = std::stod(m[8]);
+    }
+    EXPECT_GT(wue["B"], 2.0 * wue["A"]);
+    // The campus's own share: the fabric is IT outside the halls' racks.
+    EXPECT_TRUE(std::regex_search(
+        r.out, std::regex("\\n  campus +fabric [0-9.]+ [kM]Wh, air side [0-9.]+ [kM]Wh, "
+                          "electrical losses [0-9.]+ [kM]Wh\\n")))
+        << r.out;
 }
 
 TEST_F(Cli, ADesignPointRunPrintsItsFiguresNotNan) {

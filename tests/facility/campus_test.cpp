@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "core/units.h"
+#include "facility/metrics.h"
 #include "facility/sizing.h"
 #include "test_util.h"
 
@@ -136,7 +137,7 @@ TEST(Campus, HallMetricsSumToTheCampusTotals) {
             EXPECT_EQ(x.description.rfind("Hall " + h + ": ", 0), 0u) << x.name;
         }
     }
-    EXPECT_EQ(hall_rows, 2 * 24);  // 13 study and 11 design figures per hall
+    EXPECT_EQ(hall_rows, 2 * 27);  // 16 study and 11 design figures per hall
 }
 
 TEST(Campus, OneHallsPlantFailureHeatsOnlyThatHall) {
@@ -178,6 +179,27 @@ TEST(Campus, OneHallsPlantFailureHeatsOnlyThatHall) {
     EXPECT_NEAR(peak(f, "B", "max_gpu_junction_temp"), peak(n, "B", "max_gpu_junction_temp"), 1e-3);
     // The event report names its hall.
     EXPECT_EQ(f.summary["contingency"]["events"][0]["hall"], "A");
+    // What was not held names the hall. Hall A's plant leaves its water as it came from the
+    // moment the units are lost, so its leaving water is above the setpoint from 60 s to the
+    // end, 840 s (counted from the last sample before the jump: up to one 5 s interval more);
+    // its CDUs' TCS supply follows. Hall B holds both. The throttle line is the campus's.
+    const std::vector<std::string> short_of = notHeld(f.report.summary);
+    ASSERT_GE(short_of.size(), 2u);
+    EXPECT_EQ(short_of[0].rfind("facility supply of hall A above its setpoint for ", 0), 0u)
+        << short_of[0];
+    EXPECT_EQ(short_of[1].rfind("TCS supply of hall A above its setpoint for ", 0), 0u)
+        << short_of[1];
+    for (const auto& line : short_of) EXPECT_EQ(line.find("hall B"), std::string::npos) << line;
+    const double above_s = 3600.0 * metric(f.report.summary, "hall_A_fws_hours_above_setpoint_h");
+    EXPECT_GE(above_s, 840.0);
+    EXPECT_LE(above_s, 845.0 + 1e-6);
+    EXPECT_EQ(metric(f.report.summary, "hall_B_fws_hours_above_setpoint_h"), 0.0);
+    EXPECT_EQ(metric(f.report.summary, "hall_B_tcs_hours_above_setpoint_h"), 0.0);
+    // The campus's TCS figure counts a time when any hall is above: here hall A's.
+    EXPECT_EQ(metric(f.report.summary, "tcs_hours_above_setpoint_h"),
+              metric(f.report.summary, "hall_A_tcs_hours_above_setpoint_h"));
+    EXPECT_NEAR(metric(f.report.summary, "hall_A_fws_max_excess_K"), rise, 1.0);
+    EXPECT_TRUE(notHeld(n.report.summary).empty());
 }
 
 TEST(Campus, OneNamedHallReportsWhatTheSiteReports) {
