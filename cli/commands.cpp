@@ -9,7 +9,9 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <variant>
 
+#include "core/display.h"
 #include "core/errors.h"
 #include "core/io/report_writer.h"
 #include "core/json.h"
@@ -227,36 +229,89 @@ void printSummary(const facility::ScenarioSpec& scenario, const facility::RunOut
         r.state_count, r.linear_solver, r.stats.steps, r.wall_seconds);
 }
 
+// A report table as the app's Sizing tab reads it (core/display.h: kW and MW, L/min,
+// kPa, four figures), for a terminal: the texts longer than kLongText characters (count rules,
+// the case that governs; not the model, which names the row) follow the table row by row
+// instead of widening every line to ~450 characters, and columns beyond kLineWidth continue in
+// a second block that repeats the element column.
 void printTable(const Table& t) {
-    std::cout << "\n" << t.path << "\n";
-    std::vector<std::size_t> width;
-    std::vector<std::vector<std::string>> cells(t.columns.size());
+    constexpr std::size_t kLongText = 40, kLineWidth = 150;
+    // Display width in characters, not bytes: "°C" and "–" are one column each.
+    auto width = [](const std::string& s) {
+        std::size_t n = 0;
+        for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+        return n;
+    };
+    const display::TableDisplay d(t, display::UnitSystem::SI);
+    std::vector<std::size_t> label, shown, notes;
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
         const auto& col = t.columns[c];
-        std::string head = col.unit.empty() ? col.name : fmt::format("{} [{}]", col.name, col.unit);
-        cells[c].push_back(head);
-        if (const auto* nums = std::get_if<std::vector<double>>(&col.data)) {
-            // A cell with no figure (no failure case for a rack loop's flow) is NaN in the
-            // table, null in the JSON and empty in the GUI; here "-", as the text columns
-            // write it, not "nan".
-            for (double v : *nums) {
-                cells[c].push_back(std::isnan(v) ? std::string("-") : fmt::format("{:.6g}", v));
-            }
+        const auto* text = std::get_if<std::vector<std::string>>(&col.data);
+        std::size_t longest = 0;
+        if (text) {
+            for (const auto& v : *text) longest = std::max(longest, width(v));
+        }
+        if (col.name == "hall" || col.name == "element" || col.name == "item") {
+            label.push_back(c);
+        } else if (text && longest > kLongText && col.name != "model") {
+            notes.push_back(c);
         } else {
-            for (const auto& v : std::get<std::vector<std::string>>(col.data))
-                cells[c].push_back(v);
+            shown.push_back(c);
         }
-        std::size_t w = 0;
-        for (const auto& s : cells[c]) w = std::max(w, s.size());
-        width.push_back(w);
     }
-    for (std::size_t r = 0; r <= t.rows(); ++r) {
-        std::string line;
-        for (std::size_t c = 0; c < cells.size(); ++c) {
-            line += fmt::format("{:<{}}  ", cells[c][r], width[c]);
+    if (label.empty() && !shown.empty()) {
+        label.push_back(shown.front());
+        shown.erase(shown.begin());
+    }
+    // Every cell's text and each column's width.
+    std::vector<std::vector<std::string>> cells(t.columns.size());
+    std::vector<std::size_t> col_width(t.columns.size(), 0);
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        cells[c].push_back(d.header(t, c));
+        for (std::size_t r = 0; r < t.rows(); ++r) cells[c].push_back(d.cell(t, r, c));
+        for (const auto& s : cells[c]) col_width[c] = std::max(col_width[c], width(s));
+    }
+    auto pad = [&](const std::string& s, std::size_t w, bool right) {
+        const std::string fill(w > width(s) ? w - width(s) : 0, ' ');
+        return right ? fill + s : s + fill;
+    };
+    std::size_t label_width = 0;
+    for (std::size_t c : label) label_width += col_width[c] + 2;
+    std::cout << "\n" << t.path << "\n";
+    for (std::size_t first = 0; first < shown.size();) {
+        std::size_t last = first, line_width = label_width;
+        while (last < shown.size() &&
+               (last == first || line_width + col_width[shown[last]] + 2 <= kLineWidth)) {
+            line_width += col_width[shown[last]] + 2;
+            ++last;
         }
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        std::cout << line << "\n";
+        if (first > 0) std::cout << "\n";
+        for (std::size_t r = 0; r <= t.rows(); ++r) {
+            std::string line;
+            for (std::size_t c : label) line += pad(cells[c][r], col_width[c], false) + "  ";
+            for (std::size_t i = first; i < last; ++i) {
+                const std::size_t c = shown[i];
+                const bool number = std::holds_alternative<std::vector<double>>(t.columns[c].data);
+                line += pad(cells[c][r], col_width[c], number && r > 0) + "  ";
+            }
+            while (!line.empty() && line.back() == ' ') line.pop_back();
+            std::cout << line << "\n";
+        }
+        first = last;
+    }
+    if (notes.empty()) return;
+    std::cout << "\n";
+    for (std::size_t r = 1; r <= t.rows(); ++r) {
+        std::string row;
+        for (std::size_t c : label) row += (row.empty() ? "" : " ") + cells[c][r];
+        bool first_note = true;
+        for (std::size_t c : notes) {
+            const std::string& v = cells[c][r];
+            if (v.empty() || v == "-") continue;
+            std::cout << pad(first_note ? row : std::string(), label_width, false)
+                      << display::readableName(t.columns[c].name, "") << ": " << v << "\n";
+            first_note = false;
+        }
     }
 }
 

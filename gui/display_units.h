@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/display.h"
+
 namespace dctwin::gui {
 
 /// Which units values are shown in. SI: °C, kW/MW, L/min, m³, kPa. IP (US customary, as US
@@ -27,6 +29,9 @@ struct DisplayUnit {
     double fromSI(double v) const { return v * scale + offset; }
     std::vector<double> fromSI(std::span<const double> v) const;
 };
+
+/// The core's display unit (core/display.h) with a Qt label.
+DisplayUnit fromCore(const display::Unit& u);
 
 /// The display unit for values in `si_unit` whose largest magnitude is `max_abs` (in SI):
 /// K → °C; W → W, kW or MW; J → kWh or MWh; m3/s → L/min or m3/h; Pa → kPa or bar; "1" → "".
@@ -48,6 +53,9 @@ bool isHeatFlow(const std::string& name);
 /// temperature differences (Δ°F in IP) and heat flows are in tons in IP.
 DisplayUnit displayUnitForQuantity(const std::string& name, const std::string& si_unit,
                                    double max_abs);
+
+/// How a report table reads in the current unit system (core/display.h's TableDisplay).
+display::TableDisplay tableDisplay(const Table& table);
 
 /// Largest |value| over all of `series` (0 when empty), to choose one unit for a chart.
 double maxAbs(const std::vector<std::span<const double>>& series);

@@ -6,27 +6,7 @@
 namespace dctwin::gui {
 
 QString readableName(const std::string& name, const std::string& unit) {
-    std::string n = name;
-    // The unit is shown in brackets; a suffix repeating it ("_pct", "_kW", "_C", "_L_per_kWh"
-    // for L/kWh) goes, or the sweep table's header read "wue L per kWh [L/kWh]".
-    std::string per = unit;
-    for (std::size_t i = per.find('/'); i != std::string::npos; i = per.find('/', i + 5)) {
-        per.replace(i, 1, "_per_");
-    }
-    for (const std::string& suffix : {unit, per, std::string(unit == "%" ? "pct" : "")}) {
-        if (!suffix.empty() && n.size() > suffix.size() + 1 && n.ends_with("_" + suffix)) {
-            n.resize(n.size() - suffix.size() - 1);
-            break;
-        }
-    }
-    QStringList words = QString::fromStdString(n).split(QLatin1Char('_'), Qt::SkipEmptyParts);
-    // Abbreviations engineers write in capitals ("PUE", "IT energy", "GPU junction").
-    static const QStringList kAcronyms = {"pue", "wue", "it", "gpu",  "tcs",  "fws", "cdu",
-                                          "ups", "mv",  "lv", "bess", "crah", "hx"};
-    for (QString& w : words) {
-        if (kAcronyms.contains(w)) w = w.toUpper();
-    }
-    return words.join(QLatin1Char(' '));
+    return QString::fromStdString(display::readableName(name, unit));
 }
 
 QString loadingExplanation(double loading_pct) {
@@ -56,61 +36,10 @@ QColor loadingColour(double loading_pct) {
 
 SizingTableModel::SizingTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-namespace {
-// The display unit of one row's ratings: W → kW/MW and VA → kVA/MVA by the row's magnitude.
-// In the cooling table a power in W is a heat duty (CDU, heat-rejection, CRAH and chiller
-// capacities), which IP reads in tons of refrigeration; the electrical table's stay kW/MW.
-DisplayUnit rowUnit(const std::string& unit, double magnitude, bool cooling) {
-    if (cooling && unit == "W") return displayUnitForQuantity("heat_duty", unit, magnitude);
-    if (unit == "VA") {
-        if (magnitude >= 1e6) return {QStringLiteral("MVA"), 1e-6, 0.0};
-        if (magnitude >= 1e3) return {QStringLiteral("kVA"), 1e-3, 0.0};
-        return {QStringLiteral("VA"), 1.0, 0.0};
-    }
-    return displayUnitFor(unit, magnitude);
-}
-}  // namespace
-
 void SizingTableModel::setTable(Table table) {
     beginResetModel();
     table_ = std::move(table);
-    units_.clear();
-    row_units_.clear();
-    unit_column_ = -1;
-    loading_column_ = -1;
-    for (std::size_t c = 0; c < table_.columns.size(); ++c) {
-        const Table::Column& col = table_.columns[c];
-        if (col.name == "unit" && std::holds_alternative<std::vector<std::string>>(col.data)) {
-            unit_column_ = static_cast<int>(c);
-        }
-    }
-    if (unit_column_ >= 0) {
-        const auto& row_unit = std::get<std::vector<std::string>>(
-            table_.columns[static_cast<std::size_t>(unit_column_)].data);
-        for (std::size_t r = 0; r < row_unit.size(); ++r) {
-            // The rating sets the row's scale; other unit-less numbers of the row follow it.
-            double magnitude = 0.0;
-            for (const Table::Column& col : table_.columns) {
-                const auto* n = std::get_if<std::vector<double>>(&col.data);
-                if (n && col.unit.empty() && r < n->size() && std::isfinite((*n)[r])) {
-                    magnitude = std::max(magnitude, std::abs((*n)[r]));
-                    if (col.name == "rating") break;
-                }
-            }
-            row_units_.push_back(rowUnit(row_unit[r], magnitude, table_.path == "sizing/cooling"));
-        }
-    }
-    for (std::size_t c = 0; c < table_.columns.size(); ++c) {
-        const Table::Column& col = table_.columns[c];
-        const auto* numbers = std::get_if<std::vector<double>>(&col.data);
-        // Percentages and per-unit values stay as they are; physical units get scaled.
-        const bool keep = col.unit == "%" || col.unit == "pct" || col.name.ends_with("_pct");
-        units_.push_back(numbers && !keep ? displayUnitFor(col.unit, maxAbs({*numbers}))
-                                          : DisplayUnit{QString::fromStdString(col.unit)});
-        if (numbers && loading_column_ < 0 && col.name.find("loading") != std::string::npos) {
-            loading_column_ = static_cast<int>(c);
-        }
-    }
+    display_ = tableDisplay(table_);
     endResetModel();
 }
 
@@ -131,31 +60,23 @@ QVariant SizingTableModel::data(const QModelIndex& index, int role) const {
     if (!numbers && row >= std::get<std::vector<std::string>>(col.data).size()) return {};
     switch (role) {
         case Qt::DisplayRole:
-            if (numbers && col.unit.empty() && row < row_units_.size()) {
-                return formatNumber(row_units_[row].fromSI((*numbers)[row]));
-            }
-            if (numbers) {
-                return formatNumber(
-                    units_[static_cast<std::size_t>(index.column())].fromSI((*numbers)[row]));
-            }
-            if (index.column() == unit_column_ && row < row_units_.size()) {
-                return row_units_[row].label;
-            }
-            return QString::fromStdString(std::get<std::vector<std::string>>(col.data)[row]);
+            return QString::fromStdString(
+                display_.cell(table_, row, static_cast<std::size_t>(index.column())));
         case Qt::UserRole:  // the raw SI value, for sorting and tests
             if (numbers) return (*numbers)[row];
             return QString::fromStdString(std::get<std::vector<std::string>>(col.data)[row]);
         case Qt::TextAlignmentRole:
             return numbers ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
         case Qt::BackgroundRole:
-            if (index.column() == loading_column_) {
+            if (index.column() == display_.loadingColumn()) {
                 const QColor c = loadingColour((*numbers)[row]);
                 if (c.isValid()) return c;
             }
             return {};
         case Qt::ToolTipRole:
             // Every coloured cell says which limit it is measured against.
-            if (index.column() == loading_column_) return loadingExplanation((*numbers)[row]);
+            if (index.column() == display_.loadingColumn())
+                return loadingExplanation((*numbers)[row]);
             // Long texts (count rules) are cut to the column width; the tooltip has them whole.
             if (!numbers) {
                 return QString::fromStdString(std::get<std::vector<std::string>>(col.data)[row]);
@@ -163,7 +84,7 @@ QVariant SizingTableModel::data(const QModelIndex& index, int role) const {
             return {};
         case Qt::ForegroundRole:
             // The loading colours are light; keep the text dark under a dark desktop theme.
-            if (index.column() == loading_column_) return QColor(Qt::black);
+            if (index.column() == display_.loadingColumn()) return QColor(Qt::black);
             return {};
         default:
             return {};
@@ -174,10 +95,7 @@ QVariant SizingTableModel::headerData(int section, Qt::Orientation orientation, 
     if (role != Qt::DisplayRole) return {};
     if (orientation == Qt::Vertical) return section + 1;
     if (section < 0 || section >= static_cast<int>(table_.columns.size())) return {};
-    const auto s = static_cast<std::size_t>(section);
-    const QString name = readableName(table_.columns[s].name, table_.columns[s].unit);
-    const QString unit = units_[s].label;
-    return unit.isEmpty() ? name : QStringLiteral("%1 [%2]").arg(name, unit);
+    return QString::fromStdString(display_.header(table_, static_cast<std::size_t>(section)));
 }
 
 SummaryTableModel::SummaryTableModel(QObject* parent) : QAbstractTableModel(parent) {}

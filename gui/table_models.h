@@ -34,7 +34,7 @@ public:
     void setTable(Table table);
     const Table& table() const { return table_; }
     /// Index of the loading column, or -1 when the table has none.
-    int loadingColumn() const { return loading_column_; }
+    int loadingColumn() const { return display_.loadingColumn(); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -44,12 +44,7 @@ public:
 
 private:
     Table table_;
-    std::vector<DisplayUnit> units_;  // per column; unused for text columns
-    // Sizing tables state a row's unit in a "unit" column (A, W, VA per element); numbers in
-    // columns without a unit of their own are shown in that row's display unit.
-    std::vector<DisplayUnit> row_units_;
-    int unit_column_ = -1;
-    int loading_column_ = -1;
+    display::TableDisplay display_;  // display units per column and per row
 };
 
 /// Report::summary as three columns: metric, value, unit. Values are shown in display units

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <tuple>
 
 #include "core/errors.h"
@@ -362,7 +363,9 @@ Table SizingResult::checksTable() const {
         value.push_back(c.value);
         unit.push_back(c.unit);
         relation.push_back(c.relation);
-        limit.push_back(c.limit);
+        // A figure reported without a relation (the generator's derated rating, the fuel to
+        // store) has no limit: no value ("–", null in the JSON), not a limit of 0.
+        limit.push_back(c.relation.empty() ? std::numeric_limits<double>::quiet_NaN() : c.limit);
         basis.push_back(c.basis);
     }
     t.addText("item", item);

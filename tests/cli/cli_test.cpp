@@ -461,20 +461,49 @@ TEST_F(Cli, SizePrintsTheSizingTables) {
     const Result r = dctwin("size " + quote(ref.string()));
     ASSERT_EQ(r.status, 0) << r.err;
     for (const char* s : {"sizing/power", "sizing/cooling", "sizing/water", "design_it_power",
-                          "design_loading_pct", "ups", "transformer", "cdu", "heat_rejection"}) {
+                          "design loading [%]", "ups", "transformer", "cdu", "heat_rejection"}) {
         EXPECT_NE(r.out.find(s), std::string::npos) << s << " missing from:\n" << r.out;
     }
-    // A cell without a figure reads "-", not "nan" (the rack loop's flow has no failure
-    // loading: it printed "nan" until 2026-12-05).
+    // A cell without a figure reads "–", not "nan" (the rack loop's flow has no failure
+    // loading: it printed "nan" until 2026-12-05), and a check without a relation has no limit
+    // (the generator's derated rating printed a limit of 0).
     EXPECT_FALSE(std::regex_search(r.out, std::regex(R"((^|\s)-?nan(\s|$))"))) << r.out;
-    bool rack_loop = false;
+    bool rack_loop = false, rating = false;
     std::istringstream lines(r.out);
+    bool tables = false;
     for (std::string line; std::getline(lines, line);) {
-        if (!line.starts_with("rack_loop_flow ")) continue;
-        rack_loop = true;
-        EXPECT_NE(line.find("  -  "), std::string::npos) << line;
+        tables = tables || line == "sizing/power";
+        // The tables read in a terminal: the count rules and governing cases follow each table
+        // as "count rule: ..." lines instead of widening every row to ~450 characters.
+        if (tables && line.find(": ") == std::string::npos) {
+            std::size_t columns = 0;
+            for (unsigned char c : line) columns += (c & 0xC0) != 0x80;
+            EXPECT_LE(columns, 150u) << line;
+        }
+        const bool row = line.find(": ") == std::string::npos;  // not a count-rule line
+        if (row && line.starts_with("rack_loop_flow ")) {
+            rack_loop = rack_loop || line.ends_with("–");  // in whichever block the column is
+        }
+        if (row && line.starts_with("generator_unit_rating ")) {
+            rating = true;
+            EXPECT_TRUE(line.ends_with("–")) << line;
+        }
     }
-    EXPECT_TRUE(rack_loop) << r.out;
+    EXPECT_TRUE(rack_loop && rating) << r.out;
+    // Ratings in the units an engineer reads, per row: the 1,500,000 W UPS in MW, the 2.5 MVA
+    // transformer in MVA, a CDU pump's 0.0342 m³/s as 0.0342 × 60,000 = 2052 L/min.
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nups +static_1500kw +1\.50 +MW )")))
+        << r.out;
+    EXPECT_TRUE(
+        std::regex_search(r.out, std::regex(R"(\ntransformer +liquid_2500kva +2\.50 +MVA )")))
+        << r.out;
+    EXPECT_TRUE(
+        std::regex_search(r.out, std::regex(R"(\ncdu_pump +vertiv_xdu1350 pump +2052 +L/min )")))
+        << r.out;
+    // Each row's count rule, whole, after its table.
+    EXPECT_TRUE(std::regex_search(
+        r.out, std::regex(R"(\ncdu +count rule: N=ceil\(64 racks/8 per CDU\)=8, \+1 \(N\+1\);)")))
+        << r.out;
     // Each design figure says what it is (the report's description), and a ratio has no "1".
     EXPECT_TRUE(std::regex_search(
         r.out, std::regex(R"(\n  design_pue +1\.15[0-9]* +PUE at the design point\n)")))
