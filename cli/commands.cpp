@@ -149,6 +149,34 @@ void printSummary(const facility::ScenarioSpec& scenario, const facility::RunOut
                              waterText(num("water_m3")), num("wue_L_per_kWh"));
     std::cout << fmt::format("GPU junction peak   {:.1f} C   hottest cold plate {:.1f} C\n",
                              num("max_gpu_junction_C"), num("max_gpu_plate_C"));
+    const std::string kind = s.value("study", std::string());
+    if ((kind == "transient" || kind == "contingency") &&
+        std::isfinite(num("rack_demand_swing_kW"))) {
+        // A resolved study is run for its swings: what the racks ask, what the grid side of
+        // the PSUs draws after smoothing, what the utility sees after the losses and any
+        // battery; and what the smoothing cost.
+        std::cout << fmt::format(
+            "power swing         racks {:.0f} kW, IT at the grid {:.0f} kW, utility {:.0f} kW "
+            "(max - min)\n",
+            num("rack_demand_swing_kW"), num("it_grid_swing_kW"), num("utility_swing_kW"));
+        std::cout << fmt::format(
+            "ramp over 1 s       racks {:.2f} MW/s, IT at the grid {:.2f} MW/s, utility {:.2f} "
+            "MW/s\n",
+            num("rack_demand_max_ramp_1s_MW_per_s"), num("it_grid_max_ramp_1s_MW_per_s"),
+            num("utility_max_ramp_1s_MW_per_s"));
+        if (s.value("power_smoothing", false)) {
+            std::cout << fmt::format(
+                "smoothing           burnt {} ({:.1f} % of IT energy), deferred {} ({:.1f} %)\n",
+                energyText(num("smoothing_burn_energy_MWh")),
+                100.0 * num("smoothing_burn_energy_MWh") / num("it_energy_MWh"),
+                energyText(num("smoothing_deferred_energy_MWh")), num("smoothing_deferred_pct"));
+        }
+        if (std::isfinite(num("gpu_cycles_over_2K_per_day"))) {
+            std::cout << fmt::format(
+                "GPU thermal cycles  {:.0f} a day above 2 K, the largest {:.1f} K\n",
+                num("gpu_cycles_over_2K_per_day"), num("max_gpu_cycle_range_K"));
+        }
+    }
     if (scenario.namedHalls()) {
         // A campus: each hall's own figures, which the campus totals above sum and blur (a
         // hall on towers drinks where a hall on dry coolers does not); the fabric, air side

@@ -412,6 +412,42 @@ TEST_F(Cli, ACampusPrintsEachHallsFigures) {
         << r.out;
 }
 
+TEST_F(Cli, ATransientPrintsItsSwingsAndWhatSmoothingCost) {
+    // A resolved study is run for its power swings, and the summary printed none of them.
+    // Three minutes of the shipped synchronized-training hour.
+    Json j = dctwin::readJsonFile(kSource / "scenarios/transient_training_swings.json");
+    j["study"]["hours"] = 0.05;
+    const fs::path scen = scenarioFile("swings.json", j);
+    const Result r = dctwin("run " + quote(scen.string()));
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(
+        r.out, m,
+        std::regex("\\npower swing +racks ([0-9]+) kW, IT at the grid ([0-9]+) kW, utility "
+                   "([0-9]+) kW")))
+        << r.out;
+    // The grid side's max - min still holds the job's start ramp in three minutes; the racks
+    // swing between communication and compute at every edge: 50 % of the idle-to-cap range of
+    // 4,608 GPUs is well above 1 MW.
+    EXPECT_GT(std::stod(m[1]), 1000.0);
+    ASSERT_TRUE(std::regex_search(
+        r.out, m,
+        std::regex("\\nramp over 1 s +racks ([0-9.]+) MW/s, IT at the grid ([0-9.]+) MW/s")))
+        << r.out;
+    // The smoothing holds the grid side to its ramp limit: 100 W/s per GPU x 4,608 GPUs =
+    // 0.461 MW/s (the scenario's ramp_up/down_W_per_s), printed to 0.01 MW/s; the racks'
+    // compute/communication edges move ~3 MW within the second.
+    EXPECT_LE(std::stod(m[2]), 0.4608 + 0.005);
+    EXPECT_GT(std::stod(m[1]), 5.0 * 0.4608);
+    EXPECT_TRUE(std::regex_search(
+        r.out, std::regex("\\nsmoothing +burnt [0-9.]+ kWh \\([0-9.]+ % of IT energy\\)")))
+        << r.out;
+    // An annual study at hourly means has no swings to speak of: no such lines.
+    const Result a = dctwin("run " + quote(scenarioFile("day.json", oneDay()).string()));
+    ASSERT_EQ(a.status, 0) << a.err;
+    EXPECT_EQ(a.out.find("power swing"), std::string::npos) << a.out;
+}
+
 TEST_F(Cli, ADesignPointRunPrintsItsFiguresNotNan) {
     // `dctwin run` of a design-point study printed "nan" on every line (no time series).
     Json j = reference();
