@@ -222,6 +222,12 @@ std::string TableDisplay::cell(const Table& table, std::size_t row, std::size_t 
         if (col.unit.empty() && row < row_units_.size()) {
             return formatNumber(row_units_[row].fromSI(v));
         }
+        // A ratio near 1 (a partial PUE, 1.0048 beside 1.0093) says nothing at two decimals.
+        const double a = std::abs(v);
+        if (col.unit == "1" && std::isfinite(v) && a >= 0.1 && a < 100.0 &&
+            std::abs(v - std::round(v)) > 1e-9 * a) {
+            return fmt::format("{:.4f}", v);
+        }
         return formatNumber(units_.at(column).fromSI(v));
     }
     if (static_cast<int>(column) == unit_column_ && row < row_units_.size()) {

@@ -63,8 +63,9 @@ std::string readableName(std::string_view name, std::string_view unit);
 
 /// A report table as it reads: numeric columns in display units (W → kW/MW per column; per row
 /// where a "unit" column gives each row its unit, so a 1,500,000 W UPS reads 1.50 MW and a
-/// 0.0342 m3/s pump 2052 L/min); percentages as they are. In the cooling table a power in W is a
-/// heat duty (tons in IP); the electrical tables' stay kW/MW.
+/// 0.0342 m3/s pump 2052 L/min); percentages as they are; ratios (unit "1") that are not whole
+/// to four decimals, so that a partial PUE of 1.0048 does not read "1.00". In the cooling table a
+/// power in W is a heat duty (tons in IP); the electrical tables' stay kW/MW.
 class TableDisplay {
 public:
     TableDisplay() = default;

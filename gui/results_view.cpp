@@ -192,8 +192,12 @@ void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const C
     const std::vector<double> x = timeAxis(chart, rs, &caption);
     const auto name = [](const Channel* c) {
         QString n = channelLabel(c->name);
-        // Per-rack groups ("rack/r01") repeat channel names; the standard groups do not.
-        if (c->group.find('/') != std::string::npos) {
+        // Per-rack groups ("rack/r01") repeat channel names; the standard groups do not. A
+        // hall's series read "FWS supply · A": the legend of a half-width chart has no room
+        // for "(halls/A)".
+        if (c->group.starts_with("halls/")) {
+            n += QStringLiteral(" · %1").arg(QString::fromStdString(c->group.substr(6)));
+        } else if (c->group.find('/') != std::string::npos) {
             n += QStringLiteral(" (%1)").arg(QString::fromStdString(c->group));
         }
         return n;
@@ -268,6 +272,7 @@ QString channelLabel(const std::string& name) {
         {"cdu_pump_power", "CDU pumps"},
         {"heat_rejection_fan_power", "heat rejection fans"},
         {"chiller_power", "chillers"},
+        {"liquid_cooling_power", "cooling"},  // a hall's pumps, fans and chiller
         {"water_rate", "water use rate"},
         {"water_total", "water used"},
         {"dry_bulb", "outdoor dry bulb"},
@@ -426,6 +431,30 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
         page->setStretchFactor(2, 2);
         addTab(page, tr("Design"));
     }
+    // Halls: a campus of named halls, hall beside hall (the other tabs show the campus).
+    halls_temperature_chart_ = new ChartPanel;
+    halls_temperature_chart_->setTitle(tr("Temperatures by hall"));
+    halls_power_chart_ = new ChartPanel;
+    halls_power_chart_->setTitle(tr("IT and liquid-cooling power by hall"));
+    halls_water_chart_ = new ChartPanel;
+    halls_water_chart_->setTitle(tr("Water used by hall, since the start"));
+    halls_table_ = new SizingTableModel(this);
+    {
+        auto* page = new QSplitter(Qt::Vertical);
+        page->addWidget(halls_temperature_chart_);
+        auto* lower = new QSplitter(Qt::Horizontal);
+        lower->addWidget(halls_power_chart_);
+        lower->addWidget(halls_water_chart_);
+        page->addWidget(lower);
+        // Room for a campus's few halls without scrolling (three rows and the header).
+        QTableView* table = makeTableView(halls_table_);
+        table->setMinimumHeight(40 + 28 * 3);
+        page->addWidget(table);
+        page->setStretchFactor(0, 3);
+        page->setStretchFactor(1, 3);
+        page->setStretchFactor(2, 1);
+        addTab(page, tr("Halls"));
+    }
     comparison_ = new RunComparison;
     addTab(comparison_, tr("Compare"));
     setTabVisible(CompareTab, false);
@@ -446,6 +475,8 @@ QList<ChartPanel*> ResultsView::charts(Tab tab) const {
             return {energy_chart_, monthly_pue_chart_};
         case SweepTab:
             return {sweep_chart_};
+        case HallsTab:
+            return {halls_temperature_chart_, halls_power_chart_, halls_water_chart_};
         case DesignTab:
         case CompareTab:
             return {};  // a diagram and a table, no chart
@@ -465,7 +496,7 @@ QString ResultsView::waterCaption() const { return water_caption_->text(); }
 
 void ResultsView::clearReport() {
     report_.reset();
-    for (Tab t : {PowerTab, CoolingTab, WaterTab, SummaryTab, SweepTab}) {
+    for (Tab t : {PowerTab, CoolingTab, WaterTab, SummaryTab, SweepTab, HallsTab}) {
         for (ChartPanel* c : charts(t)) c->clear();
     }
     flow_chart_->hide();
@@ -479,6 +510,8 @@ void ResultsView::clearReport() {
     diagram_->setTables(nullptr, nullptr);
     schematic_->setReport(nullptr);
     setTabVisible(DesignTab, false);
+    halls_table_->setTable({});
+    setTabVisible(HallsTab, false);
     qDeleteAll(summary_table_widgets_);
     summary_table_widgets_.clear();
     const QString none = tr("No results yet: run the scenario or open a report.");
@@ -498,6 +531,7 @@ void ResultsView::setReport(std::shared_ptr<const Report> report) {
     showCooling(*report_);
     showWater(*report_);
     showSummary(*report_);
+    showHalls(*report_);
     const Table* power = findTable(report_->tables, "sizing/power");
     const Table* cooling = findTable(report_->tables, "sizing/cooling");
     diagram_->setTables(power, cooling);
@@ -727,6 +761,90 @@ void ResultsView::showWater(const Report& r) {
         }
     }
     if (const Table* t = findTable(r.tables, "sizing/water")) water_sizing_->setTable(*t);
+}
+
+void ResultsView::showHalls(const Report& r) {
+    // The halls: from the series ("halls/<name>/…"), or from the metrics of a report without
+    // series (a design point); none, and the tab stays hidden.
+    std::vector<std::string> halls;
+    const auto add = [&](std::string name) {
+        if (std::find(halls.begin(), halls.end(), name) == halls.end()) {
+            halls.push_back(std::move(name));
+        }
+    };
+    for (const Channel& c : r.timeseries.channels) {
+        if (c.group.starts_with("halls/")) add(c.group.substr(6));
+    }
+    constexpr std::string_view kIt = "_it_energy_MWh";
+    for (const Metric& m : r.summary) {
+        const std::string_view n = m.name;
+        if (n.starts_with("hall_") && n.ends_with(kIt) && n.size() > 5 + kIt.size()) {
+            add(std::string(n.substr(5, n.size() - 5 - kIt.size())));
+        }
+    }
+    if (halls.empty()) return;
+    setTabVisible(HallsTab, true);
+
+    // One row per hall, from its hall_<name>_… metrics (facility/metrics.cpp).
+    const std::pair<const char*, const char*> columns[] = {{"it_energy_MWh", "MWh"},
+                                                           {"cooling_energy_MWh", "MWh"},
+                                                           {"pPUE_cooling", "1"},
+                                                           {"water_m3", "m3"},
+                                                           {"wue_L_per_kWh", "L/kWh"},
+                                                           {"max_gpu_junction_C", "C"},
+                                                           {"fws_hours_above_setpoint_h", "h"},
+                                                           {"tcs_hours_above_setpoint_h", "h"}};
+    Table t;
+    t.path = "halls";
+    t.addText("hall", halls);
+    for (const auto& [key, unit] : columns) {
+        // The metric of the partial PUE is ppue_cooling; the column says pPUE.
+        const std::string metric = std::string(key) == "pPUE_cooling" ? "ppue_cooling" : key;
+        std::vector<double> v;
+        for (const std::string& h : halls) {
+            const Metric* m = findMetric(r.summary, "hall_" + h + "_" + metric);
+            v.push_back(m ? m->value : std::nan(""));
+        }
+        t.addNumbers(key, unit, std::move(v));
+    }
+    halls_table_->setTable(std::move(t));
+
+    // The series, hall beside hall: plotLines names each "(halls/<name>)".
+    const ResultSet& rs = r.timeseries;
+    std::vector<const Channel*> temps, water;
+    for (const std::string& h : halls) {
+        // These three by name: the group's other series in K include differences
+        // (setpoint_unmet), which would read as −273 °C on this axis.
+        for (const char* n : {"fws_supply_temp", "tcs_supply_temp_max", "max_gpu_junction_temp"}) {
+            if (const Channel* c = rs.find("halls/" + h, n)) temps.push_back(c);
+        }
+        if (const Channel* c = rs.find("halls/" + h, "water_total")) water.push_back(c);
+    }
+    plotLines(halls_temperature_chart_, rs, temps, tr("temperature"));
+    plotLines(halls_water_chart_, rs, water, tr("water"));
+    // A hall's liquid cooling is its CDU and facility pumps, heat-rejection fans and trim
+    // chiller (as hall_<name>_cooling_energy_MWh); summed here, the series are the report's.
+    std::vector<Channel> cooling;
+    cooling.reserve(halls.size());
+    for (const std::string& h : halls) {
+        Channel sum{"halls/" + h, "liquid_cooling_power", "W", {}, {}};
+        sum.values.assign(rs.time.size(), 0.0);
+        bool any = false;
+        for (const char* n :
+             {"cdu_pump_power", "fws_pump_power", "heat_rejection_fan_power", "chiller_power"}) {
+            const Channel* c = rs.find("halls/" + h, n);
+            if (!c || c->values.size() != sum.values.size()) continue;
+            any = true;
+            for (std::size_t i = 0; i < sum.values.size(); ++i) sum.values[i] += c->values[i];
+        }
+        if (any) cooling.push_back(std::move(sum));
+    }
+    std::vector<const Channel*> power;
+    for (const std::string& h : halls) {
+        if (const Channel* c = rs.find("halls/" + h, "it_power")) power.push_back(c);
+    }
+    for (const Channel& c : cooling) power.push_back(&c);
+    plotLines(halls_power_chart_, rs, power, tr("power"));
 }
 
 void ResultsView::showSummary(const Report& r) {

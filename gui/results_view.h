@@ -1,5 +1,6 @@
 #pragma once
-// The results tabs (DESIGN.md §5.4): Power, Cooling, Water, Summary. Every channel is optional:
+// The results tabs (DESIGN.md §5.4): Power, Cooling, Water, Summary; Sweep, Design, Halls (a
+// campus of named halls) and Compare when there is something to show. Every channel is optional:
 // a tab shows what the report has and says what it lacks, so a design-point report (no time
 // series) or an older report still opens. Values are converted for display only here, from
 // each channel's own unit.
@@ -33,7 +34,8 @@ public:
         SummaryTab = 3,
         SweepTab = 4,
         DesignTab = 5,
-        CompareTab = 6
+        HallsTab = 6,
+        CompareTab = 7
     };
 
     explicit ResultsView(QWidget* parent = nullptr);
@@ -69,6 +71,9 @@ public:
     /// The Design tab's sizing checks (sizing/power_checks: value, relation, limit, basis).
     SizingTableModel* powerChecksModel() const { return power_checks_; }
     SummaryTableModel* summaryModel() const { return summary_; }
+    /// The Halls tab's table: one row per hall of a campus (its IT and liquid-cooling energy,
+    /// pPUE, water, WUE, hottest junction, hours above the facility and TCS setpoints).
+    SizingTableModel* hallsModel() const { return halls_table_; }
     QString waterCaption() const;
 
 private:
@@ -76,6 +81,7 @@ private:
     void showCooling(const Report& r);
     void showWater(const Report& r);
     void showSummary(const Report& r);
+    void showHalls(const Report& r);
 
     std::shared_ptr<const Report> report_;
 
@@ -104,6 +110,10 @@ private:
     ChartPanel* monthly_pue_chart_;
     ChartPanel* monthly_wue_chart_;
     SummaryTableModel* summary_;
+    ChartPanel* halls_temperature_chart_;
+    ChartPanel* halls_power_chart_;
+    ChartPanel* halls_water_chart_;
+    SizingTableModel* halls_table_;
     QVBoxLayout* summary_tables_;
     QList<QWidget*> summary_table_widgets_;
 };

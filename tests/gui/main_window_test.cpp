@@ -113,8 +113,9 @@ TEST(MainWindow, ResultsTabsHaveChartsWithSeries) {
     MainWindow w;
     w.showReport(syntheticReport());
     ResultsView* rv = w.results();
-    ASSERT_EQ(rv->count(), 7);
+    ASSERT_EQ(rv->count(), 8);
     EXPECT_TRUE(rv->isTabVisible(ResultsView::DesignTab));  // the report has sizing tables
+    EXPECT_FALSE(rv->isTabVisible(ResultsView::HallsTab));  // one hall: nothing to set apart
     // A new report (a re-run) keeps the tab being read.
     rv->setCurrentIndex(ResultsView::DesignTab);
     w.showReport(syntheticReport());
@@ -713,6 +714,62 @@ TEST(MainWindow, AReportFileKeepsItsEventLogAndJobTables) {
     EXPECT_EQ(std::get<std::vector<double>>(l->columns[0].data)[0], 60.0);
     ASSERT_NE(findTable(back.tables, "study/jobs"), nullptr);
     EXPECT_EQ(back.tables.size(), r.tables.size());
+}
+
+TEST(MainWindow, ACampusReportSetsItsHallsSideBySide) {
+    // A campus of halls showed only campus totals and the campus's warmest plant; each hall's
+    // series and metrics were in the report only. Two halls on the synthetic report: A's
+    // liquid cooling 10 + 20 + 30 + 40 kW, B's 1 + 2 + 3 + 4 kW.
+    auto r = std::make_shared<Report>(*syntheticReport());
+    ResultSet& ts = r->timeseries;
+    const auto constant = [&](const std::string& hall, const char* n, const char* u, double v) {
+        ts.addChannel("halls/" + hall, n, u).values.assign(ts.time.size(), v);
+    };
+    const double k = 1e3;
+    for (const auto& [hall, scale] : {std::pair{std::string("A"), 10.0}, {std::string("B"), 1.0}}) {
+        constant(hall, "fws_supply_temp", "K", 304.15);
+        constant(hall, "tcs_supply_temp_max", "K", 308.15);
+        constant(hall, "max_gpu_junction_temp", "K", 349.15);
+        constant(hall, "setpoint_unmet", "K", 0.0);  // a difference: not on the °C axis
+        constant(hall, "it_power", "W", 4.3e6);
+        constant(hall, "cdu_pump_power", "W", 1 * scale * k);
+        constant(hall, "fws_pump_power", "W", 2 * scale * k);
+        constant(hall, "heat_rejection_fan_power", "W", 3 * scale * k);
+        constant(hall, "chiller_power", "W", 4 * scale * k);
+        constant(hall, "water_total", "m3", 100.0);
+    }
+    r->summary.push_back({"hall_A_it_energy_MWh", 36933.6, "MWh"});
+    r->summary.push_back({"hall_A_ppue_cooling", 1.0093, "1"});
+    r->summary.push_back({"hall_B_it_energy_MWh", 30755.3, "MWh"});
+    r->summary.push_back({"hall_B_ppue_cooling", 1.0048, "1"});
+    MainWindow w;
+    w.showReport(r);
+    ResultsView* rv = w.results();
+    ASSERT_TRUE(rv->isTabVisible(ResultsView::HallsTab));
+    EXPECT_EQ(rv->tabText(ResultsView::HallsTab), QStringLiteral("Halls"));
+    // One row a hall; the partial PUEs apart at four decimals (two read 1.01 and 1.00).
+    SizingTableModel* t = rv->hallsModel();
+    ASSERT_EQ(t->rowCount(), 2);
+    EXPECT_EQ(t->data(t->index(1, 0)).toString(), QStringLiteral("B"));
+    EXPECT_EQ(t->data(t->index(0, 1)).toString(), QStringLiteral("36,934"));
+    EXPECT_EQ(t->data(t->index(0, 3)).toString(), QStringLiteral("1.0093"));
+    EXPECT_EQ(t->data(t->index(1, 3)).toString(), QStringLiteral("1.0048"));
+    EXPECT_EQ(t->headerData(1, Qt::Horizontal).toString(), QStringLiteral("IT energy [MWh]"));
+    const QList<ChartPanel*> charts = rv->charts(ResultsView::HallsTab);
+    ASSERT_EQ(charts.size(), 3);
+    EXPECT_EQ(charts[0]->seriesNames(),
+              (QStringList{"FWS supply · A", "TCS supply (max) · A", "GPU junction (peak) · A",
+                           "FWS supply · B", "TCS supply (max) · B", "GPU junction (peak) · B"}));
+    // IT on the left in MW; the cooling sums by hand, on the right in kW (20x smaller).
+    EXPECT_EQ(charts[1]->seriesNames(),
+              (QStringList{"IT power · A", "IT power · B", "cooling · A", "cooling · B"}));
+    EXPECT_NEAR(charts[1]->drawnPoints(QStringLiteral("cooling · A")).front().y(), 100.0, 1e-9);
+    EXPECT_NEAR(charts[1]->drawnPoints(QStringLiteral("cooling · B")).front().y(), 10.0, 1e-9);
+    EXPECT_EQ(charts[2]->seriesCount(), 2);
+    // Another report without halls hides the tab again.
+    w.showReport(syntheticReport());
+    EXPECT_FALSE(rv->isTabVisible(ResultsView::HallsTab));
+    EXPECT_EQ(rv->hallsModel()->rowCount(), 0);
 }
 
 TEST(MainWindow, ABannerSaysWhatThePlantDidNotHold) {
