@@ -377,6 +377,17 @@ int layOut(QPdfWriter& writer, ResultsView& results, const PdfReportInfo& info, 
         drawCharts(flow, {cooling.value(0)});                    // temperatures, full width
         drawCharts(flow, {cooling.value(1), cooling.value(2)});  // heat and flows
     }
+    // 3b. A campus: its halls side by side, as the Halls tab shows them.
+    if (results.hallsModel()->rowCount() > 0) {
+        flow.newPage();
+        flow.heading(QObject::tr("Halls"));
+        drawTable(flow, &writer, *results.hallsModel());
+        if (series) {
+            const QList<ChartPanel*> halls = results.charts(ResultsView::HallsTab);
+            drawCharts(flow, {halls.value(0)});
+            drawCharts(flow, {halls.value(1), halls.value(2)});
+        }
+    }
     // 4. The one-line diagram as the Design tab draws it.
     if (OneLineDiagram* d = results.oneLineDiagram(); d && !d->blocks().empty()) {
         flow.newPage();

@@ -207,6 +207,37 @@ TEST(PdfReport, TheFirstPageSaysWhatThePlantDidNotHold) {
         << first.toStdString();
 }
 
+TEST(PdfReport, ACampusReportHasAPageOfItsHalls) {
+    // The Halls tab's table goes into the PDF on a page of its own, after the cooling.
+    auto r = std::make_shared<Report>();
+    r->attributes = {{"scenario_name", "campus check"}};
+    r->summary = {{"pue", 1.0762, "1", "power usage effectiveness"},
+                  {"hall_A_it_energy_MWh", 36933.6, "MWh"},
+                  {"hall_A_ppue_cooling", 1.0093, "1"},
+                  {"hall_A_water_m3", 237.3, "m3"},
+                  {"hall_B_it_energy_MWh", 30755.3, "MWh"},
+                  {"hall_B_ppue_cooling", 1.0048, "1"},
+                  {"hall_B_water_m3", 39407.9, "m3"}};
+    MainWindow w;
+    w.showReport(r);
+    QTemporaryDir dir;
+    const fs::path file = fs::path(dir.path().toStdString()) / "campus.pdf";
+    ASSERT_TRUE(w.exportPdf(file)) << w.messagesText().toStdString();
+    QProcess p;
+    p.start(
+        QStringLiteral("pdftotext"),
+        {QStringLiteral("-layout"), QString::fromStdString(file.string()), QStringLiteral("-")});
+    ASSERT_TRUE(p.waitForFinished(30000)) << "pdftotext (poppler-utils) did not run";
+    const QString text = QString::fromUtf8(p.readAllStandardOutput());
+    const qsizetype halls = text.indexOf(QStringLiteral("Halls\n"));
+    ASSERT_GE(halls, 0) << text.toStdString();
+    const QString page = text.mid(halls);
+    for (const char* want : {"1.0093", "1.0048", "39,408", "36,934"}) {
+        EXPECT_TRUE(page.contains(QString::fromUtf8(want)))
+            << want << " not in " << page.toStdString();
+    }
+}
+
 TEST(PdfReport, WriteErrorIsShownAndLeavesNoFile) {
     MainWindow w;
     Json s = readJsonFile(kScenario);
