@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -521,19 +522,31 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
         "it_energy_MWh",    "facility_energy_MWh", "pue",
         "water_m3",         "wue_L_per_kWh",       "peak_it_kW",
         "peak_facility_kW", "max_gpu_junction_C",  "energy_balance_rel_error"};
+    // The terminal's table: each metric under a short header with its unit and at the
+    // precision the single run prints it (PUE to four decimals, energies to 0.1 MWh), where
+    // the CSV beside it keeps the keys and every digit. With the keys as headers and %g
+    // figures the shipped sweep's table was ~230 characters wide.
+    struct Shown {
+        const char* header;
+        const char* format;
+    };
+    const std::vector<Shown> shown = {
+        {"IT [MWh]", "{:.1f}"},       {"facility [MWh]", "{:.1f}"}, {"PUE", "{:.4f}"},
+        {"water [m3]", "{:.1f}"},     {"WUE [L/kWh]", "{:.3f}"},    {"peak IT [kW]", "{:.0f}"},
+        {"peak fac. [kW]", "{:.0f}"}, {"junction [C]", "{:.1f}"},   {"balance", "{:.1e}"}};
     std::string csv = "case";
-    // Every header whole ("facility_energ" was cut at 14) and the case column as wide as its
-    // longest name, so the columns line up.
+    // Every header whole and the case column as wide as its longest name, so the columns line
+    // up.
     std::size_t case_width = 4;
     for (const Json& s : result.summaries) {
         case_width = std::max(case_width, s.value("case", std::string()).size());
     }
     std::vector<std::size_t> width;
-    for (const auto& k : keys) width.push_back(std::max<std::size_t>(14, k.size()));
+    for (const auto& k : shown) width.push_back(std::max<std::size_t>(9, std::strlen(k.header)));
     result.table_text = fmt::format("{:<{}}", "case", case_width);
     for (std::size_t k = 0; k < keys.size(); ++k) {
         csv += "," + keys[k];
-        result.table_text += fmt::format(" {:>{}}", keys[k], width[k]);
+        result.table_text += fmt::format("  {:>{}}", shown[k].header, width[k]);
     }
     csv += ",error\n";
     result.table_text += "\n";
@@ -553,8 +566,9 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
                 has ? s[keys[k]].get<double>() : std::numeric_limits<double>::quiet_NaN();
             columns[k].push_back(x);
             csv += "," + (has ? fmt::format("{}", x) : std::string());
-            result.table_text += has ? fmt::format(" {:>{}.6g}", x, width[k])
-                                     : fmt::format(" {:>{}}", "-", width[k]);
+            result.table_text += fmt::format(
+                "  {:>{}}", has ? fmt::format(fmt::runtime(shown[k].format), x) : std::string("-"),
+                width[k]);
         }
         std::string err = ok ? "" : s["error"].get<std::string>();
         errors.push_back(err);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "core/data_dir.h"
@@ -146,13 +147,16 @@ TEST(SweepRunner, TwoThreadsWriteTheSummaryTableAndOneFilePerCase) {
     EXPECT_EQ(lines[1].back(), ',') << "a successful case has an empty error column";
 
     // The printed table: every header whole (they were cut to 14 characters, so
-    // "facility_energ", "max_gpu_juncti"), each value right-aligned under its header's end.
+    // "facility_energ", "max_gpu_juncti"), each value right-aligned under its header's end,
+    // at the precision a single run prints (PUE to four decimals: 1.0774 and 1.0776 read
+    // apart; %g printed "1.07741"), and narrow enough for a terminal.
     std::istringstream text(r.table_text);
     std::string head, row;
     std::getline(text, head);
     std::getline(text, row);
-    for (const char* key :
-         {"facility_energy_MWh", "max_gpu_junction_C", "energy_balance_rel_error"}) {
+    EXPECT_LE(head.size(), 150u) << head;
+    EXPECT_TRUE(std::regex_search(row, std::regex(" 1\\.[0-9]{4}  "))) << head << "\n" << row;
+    for (const char* key : {"facility [MWh]", "junction [C]", "balance"}) {
         const std::size_t end = head.find(key);
         ASSERT_NE(end, std::string::npos) << key << " not whole in " << head;
         const std::size_t col = end + std::string(key).size() - 1;

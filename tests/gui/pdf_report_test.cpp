@@ -183,6 +183,20 @@ TEST(PdfReport, AnnualExportAddsThePowerAndCoolingCharts) {
     }
 }
 
+// The text pdftotext reads (with `options`) from the PDF the app exports of report `r`.
+QString exportedText(std::shared_ptr<Report> r, const QStringList& options) {
+    MainWindow w;
+    w.showReport(std::move(r));
+    QTemporaryDir dir;
+    const fs::path file = fs::path(dir.path().toStdString()) / "report.pdf";
+    EXPECT_TRUE(w.exportPdf(file)) << w.messagesText().toStdString();
+    QProcess p;
+    p.start(QStringLiteral("pdftotext"),
+            options + QStringList{QString::fromStdString(file.string()), QStringLiteral("-")});
+    EXPECT_TRUE(p.waitForFinished(30000)) << "pdftotext (poppler-utils) did not run";
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
 TEST(PdfReport, TheFirstPageSaysWhatThePlantDidNotHold) {
     // A report whose run did not hold its air side (as the utility-loss contingency's): the
     // sentence the app's banner shows is on page 1, under the title block.
@@ -191,17 +205,7 @@ TEST(PdfReport, TheFirstPageSaysWhatThePlantDidNotHold) {
     r->summary = {{"pue", 1.16, "1", "power usage effectiveness"},
                   {"air_side_unmet_hours_h", 45.0 / 3600, "h"},
                   {"max_air_side_unmet_kW", 1704.2, "kW"}};
-    MainWindow w;
-    w.showReport(r);
-    QTemporaryDir dir;
-    const fs::path file = fs::path(dir.path().toStdString()) / "short.pdf";
-    ASSERT_TRUE(w.exportPdf(file)) << w.messagesText().toStdString();
-    QProcess p;
-    p.start(QStringLiteral("pdftotext"),
-            {QStringLiteral("-l"), QStringLiteral("1"), QString::fromStdString(file.string()),
-             QStringLiteral("-")});
-    ASSERT_TRUE(p.waitForFinished(30000)) << "pdftotext (poppler-utils) did not run";
-    const QString first = QString::fromUtf8(p.readAllStandardOutput());
+    const QString first = exportedText(r, {QStringLiteral("-l"), QStringLiteral("1")});
     EXPECT_TRUE(first.contains(
         QStringLiteral("Not held: air side short for 45 s (up to 1704 kW of room heat).")))
         << first.toStdString();
@@ -218,17 +222,7 @@ TEST(PdfReport, ACampusReportHasAPageOfItsHalls) {
                   {"hall_B_it_energy_MWh", 30755.3, "MWh"},
                   {"hall_B_ppue_cooling", 1.0048, "1"},
                   {"hall_B_water_m3", 39407.9, "m3"}};
-    MainWindow w;
-    w.showReport(r);
-    QTemporaryDir dir;
-    const fs::path file = fs::path(dir.path().toStdString()) / "campus.pdf";
-    ASSERT_TRUE(w.exportPdf(file)) << w.messagesText().toStdString();
-    QProcess p;
-    p.start(
-        QStringLiteral("pdftotext"),
-        {QStringLiteral("-layout"), QString::fromStdString(file.string()), QStringLiteral("-")});
-    ASSERT_TRUE(p.waitForFinished(30000)) << "pdftotext (poppler-utils) did not run";
-    const QString text = QString::fromUtf8(p.readAllStandardOutput());
+    const QString text = exportedText(r, {QStringLiteral("-layout")});
     const qsizetype halls = text.indexOf(QStringLiteral("Halls\n"));
     ASSERT_GE(halls, 0) << text.toStdString();
     const QString page = text.mid(halls);
