@@ -250,6 +250,19 @@ std::string durationText(double hours) {
     return hours >= 1.0 ? fmt::format("{:.1f} h", hours) : fmt::format("{:.0f} s", hours * 3600);
 }
 
+std::vector<std::string> hallNames(const std::vector<Metric>& metrics) {
+    constexpr std::string_view kPrefix = "hall_", kSuffix = "_it_energy_MWh";
+    std::vector<std::string> out;
+    for (const Metric& m : metrics) {
+        const std::string_view n = m.name;
+        if (n.size() > kPrefix.size() + kSuffix.size() && n.starts_with(kPrefix) &&
+            n.ends_with(kSuffix)) {
+            out.emplace_back(n.substr(kPrefix.size(), n.size() - kPrefix.size() - kSuffix.size()));
+        }
+    }
+    return out;
+}
+
 std::vector<std::string> notHeld(const std::vector<Metric>& metrics) {
     const auto value = [&](const std::string& name) {
         for (const auto& m : metrics) {
@@ -260,26 +273,22 @@ std::vector<std::string> notHeld(const std::vector<Metric>& metrics) {
     std::vector<std::string> out;
     // A campus of named halls says which hall fell short: each hall has its own facility loop
     // and CDUs, and "the facility supply" of a two-hall campus is two supplies.
+    const std::vector<std::string> halls = hallNames(metrics);
     for (const auto& [loop, what] : {std::pair{"fws", "facility"}, std::pair{"tcs", "TCS"}}) {
-        const std::string suffix = std::string("_") + loop + "_hours_above_setpoint_h";
-        bool by_hall = false;
-        for (const auto& m : metrics) {
-            const std::string_view n = m.name;
-            if (n.size() <= 5 + suffix.size() || !n.starts_with("hall_") || !n.ends_with(suffix)) {
-                continue;
-            }
-            by_hall = true;
-            const std::string hall(n.substr(5, n.size() - 5 - suffix.size()));
-            if (m.value > 0) {
-                out.push_back(fmt::format(
-                    "{} supply of hall {} above its setpoint for {} (up to {:.1f} K)", what, hall,
-                    durationText(m.value), value("hall_" + hall + "_" + loop + "_max_excess_K")));
+        const std::string p = loop;
+        if (halls.empty()) {
+            if (const double h = value(p + "_hours_above_setpoint_h"); h > 0) {
+                out.push_back(fmt::format("{} supply above its setpoint for {} (up to {:.1f} K)",
+                                          what, durationText(h), value(p + "_max_excess_K")));
             }
         }
-        const std::string p = loop;
-        if (const double h = value(p + "_hours_above_setpoint_h"); h > 0 && !by_hall) {
-            out.push_back(fmt::format("{} supply above its setpoint for {} (up to {:.1f} K)", what,
-                                      durationText(h), value(p + "_max_excess_K")));
+        for (const std::string& hall : halls) {
+            const std::string hp = "hall_" + hall + "_" + p;
+            if (const double h = value(hp + "_hours_above_setpoint_h"); h > 0) {
+                out.push_back(
+                    fmt::format("{} supply of hall {} above its setpoint for {} (up to {:.1f} K)",
+                                what, hall, durationText(h), value(hp + "_max_excess_K")));
+            }
         }
     }
     if (const double h = value("air_side_unmet_hours_h"); h > 0) {

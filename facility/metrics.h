@@ -82,6 +82,10 @@ double metricValue(const std::vector<Metric>& metrics, std::string_view name);
 /// "2.5 h".
 std::string durationText(double hours);
 
+/// The named halls of a campus run, in report order, from their hall_<name>_it_energy_MWh
+/// metrics; empty for a site of one hall or a design point.
+std::vector<std::string> hallNames(const std::vector<Metric>& metrics);
+
 /// What a run's plant did not hold, one sentence each, from its metrics: the facility and
 /// TCS supplies above their setpoints ("facility supply above its setpoint for 20 s (up to
 /// 10.2 K)"; on a campus of named halls, hall by hall: "TCS supply of hall B above its

@@ -518,22 +518,26 @@ std::vector<MetricPercentiles> ensemblePercentiles(const std::vector<Json>& summ
 /// sweep_summary.csv/.json, the HDF5 index sweep_summary.h5 and, for an ensemble,
 /// sweep_percentiles.csv — all renamed into place together.
 void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResult& result) {
-    const std::vector<std::string> keys = {
-        "it_energy_MWh",    "facility_energy_MWh", "pue",
-        "water_m3",         "wue_L_per_kWh",       "peak_it_kW",
-        "peak_facility_kW", "max_gpu_junction_C",  "energy_balance_rel_error"};
-    // The terminal's table: each metric under a short header with its unit and at the
-    // precision the single run prints it (PUE to four decimals, energies to 0.1 MWh), where
-    // the CSV beside it keeps the keys and every digit. With the keys as headers and %g
-    // figures the shipped sweep's table was ~230 characters wide.
+    // The summary keys the tables carry, each with the terminal table's short header (its
+    // unit in it) and the precision the single run prints it at (PUE to four decimals,
+    // energies to 0.1 MWh); the CSV beside it keeps the keys and every digit. With the keys as
+    // headers and %g figures the shipped sweep's table was ~230 characters wide.
     struct Shown {
+        std::string key;
         const char* header;
         const char* format;
     };
-    const std::vector<Shown> shown = {
-        {"IT [MWh]", "{:.1f}"},       {"facility [MWh]", "{:.1f}"}, {"PUE", "{:.4f}"},
-        {"water [m3]", "{:.1f}"},     {"WUE [L/kWh]", "{:.3f}"},    {"peak IT [kW]", "{:.0f}"},
-        {"peak fac. [kW]", "{:.0f}"}, {"junction [C]", "{:.1f}"},   {"balance", "{:.1e}"}};
+    const std::vector<Shown> shown = {{"it_energy_MWh", "IT [MWh]", "{:.1f}"},
+                                      {"facility_energy_MWh", "facility [MWh]", "{:.1f}"},
+                                      {"pue", "PUE", "{:.4f}"},
+                                      {"water_m3", "water [m3]", "{:.1f}"},
+                                      {"wue_L_per_kWh", "WUE [L/kWh]", "{:.3f}"},
+                                      {"peak_it_kW", "peak IT [kW]", "{:.0f}"},
+                                      {"peak_facility_kW", "peak fac. [kW]", "{:.0f}"},
+                                      {"max_gpu_junction_C", "junction [C]", "{:.1f}"},
+                                      {"energy_balance_rel_error", "balance", "{:.1e}"}};
+    std::vector<std::string> keys;
+    for (const Shown& k : shown) keys.push_back(k.key);
     std::string csv = "case";
     // Every header whole and the case column as wide as its longest name, so the columns line
     // up.

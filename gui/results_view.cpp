@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "core/units.h"
+#include "facility/metrics.h"
 #include "gui/cooling_schematic.h"
 #include "gui/display_units.h"
 #include "gui/load_duration.h"
@@ -764,48 +765,35 @@ void ResultsView::showWater(const Report& r) {
 }
 
 void ResultsView::showHalls(const Report& r) {
-    // The halls: from the series ("halls/<name>/…"), or from the metrics of a report without
-    // series (a design point); none, and the tab stays hidden.
-    std::vector<std::string> halls;
-    const auto add = [&](std::string name) {
-        if (std::find(halls.begin(), halls.end(), name) == halls.end()) {
-            halls.push_back(std::move(name));
-        }
-    };
-    for (const Channel& c : r.timeseries.channels) {
-        if (c.group.starts_with("halls/")) add(c.group.substr(6));
-    }
-    constexpr std::string_view kIt = "_it_energy_MWh";
-    for (const Metric& m : r.summary) {
-        const std::string_view n = m.name;
-        if (n.starts_with("hall_") && n.ends_with(kIt) && n.size() > 5 + kIt.size()) {
-            add(std::string(n.substr(5, n.size() - 5 - kIt.size())));
-        }
-    }
+    // The halls of a campus run (their hall_<name>_… metrics); none, and the tab stays hidden.
+    const std::vector<std::string> halls = facility::hallNames(r.summary);
     if (halls.empty()) return;
     setTabVisible(HallsTab, true);
 
-    // One row per hall, from its hall_<name>_… metrics (facility/metrics.cpp).
-    const std::pair<const char*, const char*> columns[] = {{"it_energy_MWh", "MWh"},
-                                                           {"cooling_energy_MWh", "MWh"},
-                                                           {"pPUE_cooling", "1"},
-                                                           {"water_m3", "m3"},
-                                                           {"wue_L_per_kWh", "L/kWh"},
-                                                           {"max_gpu_junction_C", "C"},
-                                                           {"fws_hours_above_setpoint_h", "h"},
-                                                           {"tcs_hours_above_setpoint_h", "h"}};
+    // One row per hall: metric (after "hall_<name>_"), column, unit.
+    struct Column {
+        const char* metric;
+        const char* name;
+        const char* unit;
+    };
+    const Column columns[] = {{"it_energy_MWh", "it_energy_MWh", "MWh"},
+                              {"cooling_energy_MWh", "cooling_energy_MWh", "MWh"},
+                              {"ppue_cooling", "pPUE_cooling", "1"},
+                              {"water_m3", "water_m3", "m3"},
+                              {"wue_L_per_kWh", "wue_L_per_kWh", "L/kWh"},
+                              {"max_gpu_junction_C", "max_gpu_junction_C", "C"},
+                              {"fws_hours_above_setpoint_h", "fws_hours_above_setpoint_h", "h"},
+                              {"tcs_hours_above_setpoint_h", "tcs_hours_above_setpoint_h", "h"}};
     Table t;
     t.path = "halls";
     t.addText("hall", halls);
-    for (const auto& [key, unit] : columns) {
-        // The metric of the partial PUE is ppue_cooling; the column says pPUE.
-        const std::string metric = std::string(key) == "pPUE_cooling" ? "ppue_cooling" : key;
+    for (const Column& c : columns) {
         std::vector<double> v;
         for (const std::string& h : halls) {
-            const Metric* m = findMetric(r.summary, "hall_" + h + "_" + metric);
+            const Metric* m = findMetric(r.summary, "hall_" + h + "_" + c.metric);
             v.push_back(m ? m->value : std::nan(""));
         }
-        t.addNumbers(key, unit, std::move(v));
+        t.addNumbers(c.name, c.unit, std::move(v));
     }
     halls_table_->setTable(std::move(t));
 
