@@ -1,14 +1,41 @@
 // dctwin-gui: the desktop front end (DESIGN.md §5.4). All logic is in dctwin_gui_lib; this only
 // starts the application and opens the scenario or report named on the command line.
+//
+// `dctwin-gui REPORT.h5 --pdf OUT.pdf` writes the printable report without showing a window
+// (batch runs: `dctwin run` then this, on a machine with no display), exit status 0 when it is
+// written, 2 when the report cannot be read or the PDF cannot be written.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QRegularExpression>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "dctwin/version.h"
 #include "gui/main_window.h"
 
+namespace {
+// The last message the window wrote (each starts "[HH:mm:ss] " and may span lines), without
+// its time: the reason a batch export failed, or where it wrote the file.
+QString lastMessage(const dctwin::gui::MainWindow& w) {
+    static const QRegularExpression stamp(QStringLiteral("^\\[\\d\\d:\\d\\d:\\d\\d\\] "),
+                                          QRegularExpression::MultilineOption);
+    const QString text = w.messagesText();
+    QRegularExpressionMatch last;
+    for (auto it = stamp.globalMatch(text); it.hasNext();) last = it.next();
+    return last.hasMatch() ? text.mid(last.capturedEnd()).trimmed() : text.trimmed();
+}
+}  // namespace
+
 int main(int argc, char** argv) {
+    // A PDF export shows no window, so it needs no display: the offscreen platform unless the
+    // caller chose one (checked before QApplication, which connects to the display).
+    for (int i = 1; i < argc; ++i) {
+        if ((std::strcmp(argv[i], "--pdf") == 0 || std::strncmp(argv[i], "--pdf=", 6) == 0) &&
+            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        }
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("dctwin-gui"));
     // QSettings (recent files) under ~/.config/dctwin/dctwin-gui.conf.
@@ -31,6 +58,11 @@ int main(int argc, char** argv) {
                                    QStringLiteral("display units: SI (default) or IP"),
                                    QStringLiteral("system"));
     parser.addOption(units);
+    const QCommandLineOption pdf(
+        QStringLiteral("pdf"),
+        QStringLiteral("write the report's printable PDF to this file and exit (no window)"),
+        QStringLiteral("file"));
+    parser.addOption(pdf);
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("scenario (.json) or report (.h5) to open"));
     parser.process(app);
@@ -46,6 +78,29 @@ int main(int argc, char** argv) {
         }
         window.setDisplayUnits(u == QStringLiteral("IP") ? dctwin::gui::UnitSystem::IP
                                                          : dctwin::gui::UnitSystem::SI);
+    }
+    if (parser.isSet(pdf)) {
+        // Batch export: exactly one report, nothing else that needs a window.
+        const QStringList files = parser.positionalArguments();
+        const bool report = files.size() == 1 && (files[0].endsWith(QStringLiteral(".h5")) ||
+                                                  files[0].endsWith(QStringLiteral(".hdf5")));
+        if (!report || parser.isSet(run)) {
+            fprintf(stderr,
+                    "dctwin-gui: --pdf needs exactly one report (.h5) and no --run, got %s; "
+                    "run a scenario first with `dctwin run SCENARIO.json -o REPORT.h5`\n",
+                    files.isEmpty() ? "no file" : qPrintable(files.join(QStringLiteral(" "))));
+            return 2;
+        }
+        if (!window.openReport(files[0].toStdString())) {
+            fprintf(stderr, "dctwin-gui: %s\n", qPrintable(lastMessage(window)));
+            return 2;
+        }
+        if (!window.exportPdf(parser.value(pdf).toStdString())) {
+            fprintf(stderr, "dctwin-gui: %s\n", qPrintable(lastMessage(window)));
+            return 2;
+        }
+        printf("%s\n", qPrintable(lastMessage(window)));
+        return 0;
     }
     for (const QString& arg : parser.positionalArguments()) {
         const std::filesystem::path p(arg.toStdString());

@@ -30,6 +30,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <fstream>
+#include <optional>
 
 #include "core/data_dir.h"
 #include "core/errors.h"
@@ -851,13 +852,36 @@ bool MainWindow::exportCurrentChartsPng(const fs::path& file) {
 }
 
 bool MainWindow::exportPdf(const fs::path& file) {
+    // Name and study from the scenario the results on screen were run from (the report's
+    // /scenario/input, which a run in the app writes too), so a report opened from a file is
+    // titled by its own scenario (it read "unnamed scenario"); the editor's when there is none.
+    std::optional<Json> shown;
+    if (const auto report = results_->report()) {
+        if (const auto input = report->texts.find("scenario/input"); input != report->texts.end()) {
+            try {
+                shown = parseJson(input->second, "/scenario/input");
+            } catch (const Error&) {
+                // An unreadable copy: the editor's scenario below.
+            }
+        }
+    }
+    const auto value = [&](const std::string& pointer) -> std::optional<Json> {
+        if (!shown || !shown->is_object()) return model_->value(pointer);
+        const Json::json_pointer at(pointer);
+        if (!shown->contains(at)) return std::nullopt;
+        return shown->at(at);
+    };
     PdfReportInfo info;
-    const auto name = model_->value("/name");
+    const auto name = value("/name");
     info.scenario = name && name->is_string() ? QString::fromStdString(name->get<std::string>())
                                               : tr("unnamed scenario");
-    info.file = file_.empty() ? tr("not saved") : qpath(file_);
+    // Results opened from a report file came from the scenario that report holds, whatever
+    // the editor has open; results of a run, from the editor's file.
+    info.file = !report_file_.empty() ? tr("held in the report %1").arg(qpath(report_file_))
+                : !file_.empty()      ? qpath(file_)
+                                      : tr("not saved");
     info.run = results_source_->text();
-    const auto study = model_->value("/study");
+    const auto study = value("/study");
     if (study && study->is_object()) {
         QStringList parts;
         parts << QString::fromStdString(study->value("kind", std::string("?")));

@@ -10,12 +10,14 @@
 #include <QChartView>
 #include <QDateTimeAxis>
 #include <QFileDialog>
+#include <QGraphicsItem>
 #include <QLabel>
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPixmap>
+#include <QResizeEvent>
 #include <QRubberBand>
 #include <QScatterSeries>
 #include <QVBoxLayout>
@@ -933,18 +935,50 @@ bool ChartPanel::savePng(const QString& path, QString* error) {
     return true;
 }
 
+namespace {
+// Delivers the resize events a widget that was never shown keeps pending. QChartView lays its
+// chart out to the view on its viewport's resize (QAbstractScrollArea forwards it to
+// QChartView::resizeEvent), which QWidget::render does not deliver: a PDF drew such a chart
+// at the size it had before, a shrunken plot.
+void deliverPendingResize(QWidget* w) {
+    if (!w->testAttribute(Qt::WA_PendingResizeEvent)) return;
+    QResizeEvent resize(w->size(), QSize());
+    QCoreApplication::sendEvent(w, &resize);
+    w->setAttribute(Qt::WA_PendingResizeEvent, false);
+}
+}  // namespace
+
 void ChartPanel::renderTo(QPainter* painter, const QRectF& target) {
-    if (!d_->view->isVisible() && d_->view->width() < 400) d_->view->resize(1000, 560);
-    const QSize size = d_->view->size();
-    if (size.isEmpty() || target.isEmpty()) return;
+    if (target.width() < 1.0 || target.height() < 1.0) return;
+    // The chart is laid out afresh at the target's shape, its text at kPrintScale of its
+    // on-screen size: scaling the on-screen layout instead put a 1000×560 chart into a
+    // half-width slot with its labels at half size, and a wide slot's chart left room unused.
+    constexpr double kPrintScale = 0.75;
+    const QSize on_screen = d_->view->size();
+    const QSize size(static_cast<int>(std::lround(target.width() / kPrintScale)),
+                     static_cast<int>(std::lround(target.height() / kPrintScale)));
+    d_->view->resize(size);
+    deliverPendingResize(d_->view);
+    deliverPendingResize(d_->view->viewport());
+    // The chart's layout, then its legend's that it invalidates, run on posted LayoutRequests.
+    for (int pass = 0; pass < 3; ++pass) {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    }
     const double scale = std::min(target.width() / size.width(), target.height() / size.height());
     painter->save();
     painter->translate(target.left() + (target.width() - size.width() * scale) / 2.0,
                        target.top() + (target.height() - size.height() * scale) / 2.0);
     painter->scale(scale, scale);
-    // QWidget::render lays a never-shown view out first (pending resize events).
+    // The legend clips its entries to its shape; on a PDF painter that clip kept the first
+    // entry only (an on-screen or image painter draws them all). Laid out above, the entries
+    // lie inside the legend, so the clip is dropped while drawing.
+    QLegend* legend = d_->chart->legend();
+    const bool clips = legend->flags() & QGraphicsItem::ItemClipsChildrenToShape;
+    legend->setFlag(QGraphicsItem::ItemClipsChildrenToShape, false);
     static_cast<QWidget*>(d_->view)->render(painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    legend->setFlag(QGraphicsItem::ItemClipsChildrenToShape, clips);
     painter->restore();
+    if (!on_screen.isEmpty()) d_->view->resize(on_screen);
 }
 
 void ChartPanel::saveAsDialog() {

@@ -127,8 +127,9 @@ public:
     /// Renders the chart to a PNG file (at its on-screen size, or 1200×700 when not shown).
     /// Returns false with a message naming the file when it cannot be written.
     bool savePng(const QString& path, QString* error = nullptr);
-    /// Draws the chart into `target` on `painter` (vector output on a PDF painter), at its
-    /// on-screen size or 1000×560 when not shown, scaled to fit and centred.
+    /// Draws the chart into `target` on `painter` (vector output on a PDF painter), laid out
+    /// at the target's shape with its text at 3/4 of its on-screen size; the view gets its
+    /// on-screen size back afterwards.
     void renderTo(QPainter* painter, const QRectF& target);
 
 protected:

@@ -9,7 +9,12 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QMessageBox>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -18,6 +23,7 @@
 
 #include "core/json.h"
 #include "gui/main_window.h"
+#include "gui/plot/chart_adapter.h"
 #include "gui/results_view.h"
 #include "gui/run_controller.h"
 #include "gui/table_models.h"
@@ -181,6 +187,53 @@ TEST(PdfReport, AnnualExportAddsThePowerAndCoolingCharts) {
         EXPECT_TRUE(last.contains(QString::fromUtf8(want)))
             << want << " not in " << last.toStdString();
     }
+
+    // The same report from a batch run: `dctwin-gui REPORT.h5 --pdf OUT.pdf`, no window, no
+    // display. Titled by the scenario the report holds (a report opened from a file was
+    // "unnamed scenario"), the same nine pages.
+    const fs::path h5 = fs::path(dir.path().toStdString()) / "annual.h5";
+    ASSERT_TRUE(w.exportHdf5(h5)) << w.messagesText().toStdString();
+    const QString gui = QStringLiteral(DCTWIN_BINARY_DIR "/gui/dctwin-gui");
+    const fs::path batch = fs::path(dir.path().toStdString()) / "batch.pdf";
+    QProcess b;
+    b.start(gui, {QString::fromStdString(h5.string()), QStringLiteral("--pdf"),
+                  QString::fromStdString(batch.string())});
+    ASSERT_TRUE(b.waitForFinished(120000)) << "dctwin-gui did not finish";
+    const QString said = QString::fromUtf8(b.readAllStandardOutput());
+    EXPECT_EQ(b.exitCode(), 0) << b.readAllStandardError().toStdString();
+    EXPECT_EQ(said.trimmed(), QStringLiteral("Report written to %1 (9 pages)")
+                                  .arg(QString::fromStdString(batch.string())));
+    EXPECT_EQ(pageObjects(readAll(batch)), 9);
+    QProcess t;
+    t.start(QStringLiteral("pdftotext"),
+            {QStringLiteral("-l"), QStringLiteral("1"), QString::fromStdString(batch.string()),
+             QStringLiteral("-")});
+    ASSERT_TRUE(t.waitForFinished(30000));
+    const QString first = QString::fromUtf8(t.readAllStandardOutput());
+    EXPECT_TRUE(first.contains(QStringLiteral("dctwin report: %1").arg(kName)))
+        << first.toStdString();
+    EXPECT_TRUE(first.contains(
+        QStringLiteral("held in the report %1").arg(QString::fromStdString(h5.string()))))
+        << first.toStdString();
+    EXPECT_TRUE(first.contains(QStringLiteral("Study: annual, 1 days"))) << first.toStdString();
+
+    // Bad input, exit status 2 with the reason and no file: a report that is not there, a
+    // scenario instead of a report.
+    for (const QStringList& args :
+         {QStringList{dir.filePath(QStringLiteral("missing.h5")), QStringLiteral("--pdf"),
+                      dir.filePath(QStringLiteral("x.pdf"))},
+          QStringList{QString::fromStdString(kScenario.string()), QStringLiteral("--pdf"),
+                      dir.filePath(QStringLiteral("x.pdf"))}}) {
+        QProcess bad;
+        bad.start(gui, args);
+        ASSERT_TRUE(bad.waitForFinished(60000));
+        const QString err = QString::fromUtf8(bad.readAllStandardError());
+        EXPECT_EQ(bad.exitCode(), 2) << err.toStdString();
+        EXPECT_TRUE(err.contains(QStringLiteral("missing.h5': no such file")) ||
+                    err.contains(QStringLiteral("--pdf needs exactly one report (.h5)")))
+            << err.toStdString();
+        EXPECT_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("x.pdf"))));
+    }
 }
 
 // The text pdftotext reads (with `options`) from the PDF the app exports of report `r`.
@@ -229,6 +282,59 @@ TEST(PdfReport, ACampusReportHasAPageOfItsHalls) {
     for (const char* want : {"1.0093", "1.0048", "39,408", "36,934"}) {
         EXPECT_TRUE(page.contains(QString::fromUtf8(want)))
             << want << " not in " << page.toStdString();
+    }
+}
+
+// What a reader of the PDF sees, not what pdftotext reads: the legend's text objects were
+// in the file, but on paper a chart showed its first legend entry only (the legend's clip on
+// a PDF painter). A chart of four lines drawn into a PDF, rasterised by poppler's pdftoppm:
+// the legend row under the plot must hold a marker of each line's colour.
+TEST(PdfReport, AChartOnPaperShowsEveryLegendEntry) {
+    ChartPanel chart;
+    chart.setTitle(QStringLiteral("legend check"));
+    const std::vector<double> x{0.0, 10.0};
+    for (int i = 1; i <= 4; ++i) {  // ≤ 5 lines: the legend is the row under the plot
+        chart.setSeries(QStringLiteral("line %1").arg(i), x, {double(i), double(i)},
+                        QStringLiteral("K"));
+    }
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString pdf = dir.filePath(QStringLiteral("chart.pdf"));
+    const QRectF target(0, 0, 1000, 330);  // a full-width chart of the report, 96 dpi units
+    {
+        QPdfWriter writer(pdf);
+        writer.setResolution(96);
+        writer.setPageLayout(
+            QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(0, 0, 0, 0)));
+        QPainter painter(&writer);
+        chart.renderTo(&painter, target);
+    }
+    QProcess p;
+    p.start(QStringLiteral("pdftoppm"),
+            {QStringLiteral("-r"), QStringLiteral("96"), QStringLiteral("-png"),
+             QStringLiteral("-singlefile"), pdf, dir.filePath(QStringLiteral("page"))});
+    ASSERT_TRUE(p.waitForFinished(30000)) << "pdftoppm (poppler-utils) did not run";
+    ASSERT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+    const QImage page(dir.filePath(QStringLiteral("page.png")));
+    ASSERT_FALSE(page.isNull());
+    // The bottom eighth of the chart: below the axis labels, where only the legend is.
+    const int y0 = static_cast<int>(target.height() * 7 / 8),
+              y1 = static_cast<int>(target.height());
+    const QList<QColor> colours = chart.seriesColours();
+    ASSERT_EQ(colours.size(), 4);
+    for (int i = 0; i < colours.size(); ++i) {
+        const QColor want = colours[i];
+        bool found = false;
+        for (int y = y0; y < y1 && !found; ++y) {
+            for (int xp = 0; xp < static_cast<int>(target.width()) && !found; ++xp) {
+                const QColor c = page.pixelColor(xp, y);
+                found = std::abs(c.red() - want.red()) <= 12 &&
+                        std::abs(c.green() - want.green()) <= 12 &&
+                        std::abs(c.blue() - want.blue()) <= 12;
+            }
+        }
+        EXPECT_TRUE(found) << "no legend marker of line " << i + 1 << " ("
+                           << want.name().toStdString() << ") under the plot";
     }
 }
 
