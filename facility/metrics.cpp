@@ -46,26 +46,64 @@ double peakDay(const ResultSet& rs, double start_s) {
     return peak;
 }
 
-/// The time [s] during which the linear interpolant of `v` lies above `threshold`, and the
-/// largest sampled excess over it. Samples are output-interval apart, so a crossing within an
-/// interval is placed by interpolation.
+/// The time [s] during which `v` lies above `threshold`, and the largest sampled excess over
+/// it. Samples are output-interval apart: between two of them the value is taken as the line
+/// joining them (a crossing placed by interpolation), except across a time in `jumps`, where
+/// it is held: the sample before up to the jump, the one after from it on. The plant's miss
+/// signals (setpoint_unmet, air_side_unmet) jump when a scenario event takes capacity away and
+/// a sample at the event shows the value after it, so the line from the sample before counted
+/// nearly a whole output interval before the event as "above" (845 s for a plant lost 840 s
+/// before the end at 5 s output).
 struct Excess {
     double seconds = 0.0;
     double worst = 0.0;
 };
-Excess timeAbove(const std::vector<double>& time, const std::vector<double>& v, double threshold) {
+Excess timeAbove(const std::vector<double>& time, const std::vector<double>& v, double threshold,
+                 const std::vector<double>& jumps = {}) {
     Excess e;
+    auto jump = jumps.begin();  // sorted: the first jump not before the current interval
     for (std::size_t i = 0; i < v.size(); ++i) {
         e.worst = std::max(e.worst, v[i] - threshold);
         if (i == 0) continue;
         const double a = v[i - 1] - threshold, b = v[i] - threshold, dt = time[i] - time[i - 1];
-        if (a > 0.0 && b > 0.0) {
+        while (jump != jumps.end() && *jump <= time[i - 1]) ++jump;
+        if (jump != jumps.end() && *jump <= time[i]) {
+            e.seconds += (a > 0.0 ? *jump - time[i - 1] : 0.0) + (b > 0.0 ? time[i] - *jump : 0.0);
+        } else if (a > 0.0 && b > 0.0) {
             e.seconds += dt;
         } else if (a > 0.0 || b > 0.0) {
             e.seconds += dt * std::max(a, b) / std::abs(a - b);
         }
     }
     return e;
+}
+
+/// [s] The times the study model switches at, sorted: each scenario event's time, and the
+/// steps of a utility loss's generator plan (the event log's "plan" rows: fans, air side and
+/// pumps back). Times the log found from the samples ("simulated") are not switch times.
+/// `hall` ≥ 0: only the cooling events of that hall (a utility loss acts on every hall).
+std::vector<double> switchTimes(const ScenarioSpec& sc, const StudyResults& r, int hall = -1) {
+    std::vector<double> t;
+    for (const EventSpec& e : sc.events) {
+        if (hall < 0 || e.hall == hall || std::holds_alternative<UtilityLoss>(e.what)) {
+            t.push_back(e.at_s);
+        }
+    }
+    const Table& log = r.event_log;
+    const std::vector<double>* at = nullptr;
+    const std::vector<std::string>* source = nullptr;
+    for (const auto& c : log.columns) {
+        if (c.name == "t_s") at = std::get_if<std::vector<double>>(&c.data);
+        if (c.name == "source") source = std::get_if<std::vector<std::string>>(&c.data);
+    }
+    if (at && source) {
+        for (std::size_t i = 0; i < at->size() && i < source->size(); ++i) {
+            if ((*source)[i] == "plan" && std::isfinite((*at)[i])) t.push_back((*at)[i]);
+        }
+    }
+    std::sort(t.begin(), t.end());
+    t.erase(std::unique(t.begin(), t.end()), t.end());
+    return t;
 }
 
 /// Seconds from the first event until a GPU reaches its throttle temperature (−1: never).
@@ -884,6 +922,7 @@ static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyR
     for (std::size_t h = 0; h < sc.halls.size(); ++h) {
         const HallSpec& hs = sc.halls[h];
         auto meter = [&](std::string_view n) { return r.hallMeter(h, n); };
+        const std::vector<double> switches = switchTimes(sc, r, static_cast<int>(h));
         const std::string p = "hall_" + hs.name + "_";
         // The hall leads: a table cut to its first words still says which hall a row is.
         const std::string lead = "Hall " + hs.name + ": ";
@@ -894,7 +933,7 @@ static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyR
         double water = 0.0;
         for (const char* w : {"evaporation", "drift", "blowdown", "spray"}) water += meter(w);
         const Excess fws = timeAbove(r.channels.time, r.channels.at(g, "setpoint_unmet").values,
-                                     kSetpointTolerance);
+                                     kSetpointTolerance, switches);
         m.push_back({p + "it_energy_MWh", E_it / MWh, "MWh", lead + "racks (grid side)"});
         m.push_back({p + "cooling_energy_MWh", E_cool / MWh, "MWh",
                      lead + "CDU and facility pumps, heat-rejection fans, trim chiller"});
@@ -949,7 +988,9 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
     const std::size_t skip = rs.time.size() / 20;
     // The plant's own miss signal is already an excess over the setpoint; the TCS supply is
     // compared with its setpoint. Both against the 0.05 K tolerance that sizing uses.
-    const Excess fws = timeAbove(rs.time, ch("cooling", "setpoint_unmet"), kSetpointTolerance);
+    const std::vector<double> switches = switchTimes(sc, r);
+    const Excess fws =
+        timeAbove(rs.time, ch("cooling", "setpoint_unmet"), kSetpointTolerance, switches);
     // Each hall's warmest CDU against its hall's setpoint; the campus counts a time when any
     // hall is above.
     std::vector<double> tcs_excess;
@@ -968,7 +1009,7 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
     }
     const Excess tcs = timeAbove(rs.time, tcs_excess, kSetpointTolerance);
     const Excess air_unmet =
-        timeAbove(rs.time, ch("cooling", "air_side_unmet"), kAirUnmetTolerance);
+        timeAbove(rs.time, ch("cooling", "air_side_unmet"), kAirUnmetTolerance, switches);
     std::vector<Metric> m = {
         {"simulated_h", sc.study.duration_s / 3600.0, "h", "study length"},
         {"it_energy_MWh", E_it / MWh, "MWh", "IT energy (racks grid side + fabric)"},
