@@ -13,18 +13,22 @@
 namespace dctwin::gui {
 namespace {
 
-// The power sizing table in the order power/sizing.cpp writes it: loads first, feeder last.
+// The power sizing table in the order power/sizing.cpp writes it: loads first, the
+// transformer's primary and the UPS output bus after the switchgear, the feeder and the
+// standby sources last.
 Table powerTable() {
     Table t;
     t.path = "sizing/power";
     t.addText("element", {"psu_shelf", "rack_feed", "busway", "ups", "transformer", "lv_switchgear",
-                          "generator", "mv_feeder"});
-    t.addText("model", {"s", "f", "b", "static_1500kw", "liquid_2500kva", "lv", "diesel", "mv"});
-    t.addNumbers("rating", "", {33e3, 250, 2000, 1.5e6, 2.5e6, 5000, 2.5e6, 600});
-    t.addText("unit", {"W", "A", "A", "W", "VA", "A", "W", "A"});
-    t.addNumbers("count", "1", {512, 128, 16, 12, 8, 8, 7, 2});
-    t.addText("redundancy", {"2N", "2N", "2N", "4N/3", "4N/3", "N", "N+1", "2N"});
-    t.addNumbers("design_loading_pct", "%", {49.7, 37.8, 37.8, 55.3, 56.7, 39.4, 85.0, 39.7});
+                          "ups_bus", "transformer_primary", "generator", "mv_feeder", "bess"});
+    t.addText("model", {"s", "f", "b", "static_1500kw", "liquid_2500kva", "lv", "lv_6300a",
+                        "liquid_2500kva primary", "diesel", "mv", "liion"});
+    t.addNumbers("rating", "", {33e3, 250, 2000, 1.5e6, 2.5e6, 5000, 6300, 105, 2.5e6, 600, 4e6});
+    t.addText("unit", {"W", "A", "A", "W", "VA", "A", "A", "A", "W", "A", "W"});
+    t.addNumbers("count", "1", {512, 128, 16, 12, 8, 8, 4, 8, 7, 2, 1});
+    t.addText("redundancy", {"2N", "2N", "2N", "4N/3", "4N/3", "N", "4N/3", "N", "N+1", "2N", "N"});
+    t.addNumbers("design_loading_pct", "%",
+                 {49.7, 37.8, 37.8, 55.3, 56.7, 39.4, 55.5, 57.7, 85.0, 39.7, 74.5});
     return t;
 }
 
@@ -34,15 +38,17 @@ TEST(OneLineDiagram, ReadsFromTheUtilityDownWithStandbyBesideTheFeeder) {
     d.setTables(&t, nullptr);
     QStringList order;
     for (const auto& b : d.blocks()) order << b.element;
-    EXPECT_EQ(order,
-              (QStringList{"utility", "mv_feeder", "generator", "transformer", "lv_switchgear",
-                           "ups", "busway", "rack_feed", "psu_shelf", "racks"}));
-    const auto& ups = d.blocks()[5];
+    // The wiring from the MV feeder down: the transformer's MV side above the transformer, the
+    // UPS output bus under the UPS (in the table's order they came after the PSU shelves).
+    EXPECT_EQ(order, (QStringList{"utility", "mv_feeder", "generator", "bess",
+                                  "transformer_primary", "transformer", "lv_switchgear", "ups",
+                                  "ups_bus", "busway", "rack_feed", "psu_shelf", "racks"}));
+    const auto& ups = d.blocks()[7];
     EXPECT_EQ(ups.count, 12);
     EXPECT_TRUE(ups.text.contains(QStringLiteral("12 × 1.50 MW, 4N/3"))) << ups.text.toStdString();
     EXPECT_EQ(ups.colour, loadingColour(55.3));
     EXPECT_EQ(d.blocks()[2].colour, loadingColour(85.0));  // the generator, red
-    EXPECT_TRUE(d.blocks()[3].text.contains(QStringLiteral("8 × 2.50 MVA")));
+    EXPECT_TRUE(d.blocks()[5].text.contains(QStringLiteral("8 × 2.50 MVA")));
     // The key under the diagram explains the fills.
     EXPECT_TRUE(d.sceneTexts().join(' ').contains(QStringLiteral("80 % continuous-load")));
     d.setTables(nullptr, nullptr);
