@@ -61,6 +61,9 @@ Usage:
       dcgm_dmon, dcgm_prometheus, delimited, csv, cornell.
   dctwin --help | --version
 
+A report's printable PDF (summary, sizing tables, charts, one-line diagram), no display
+needed: dctwin-gui REPORT.h5 --pdf OUT.pdf (built with the app, GUI=ON).
+
 Exit status: 0 success, 1 the simulation failed, 2 bad input or usage.
 )";
 
