@@ -217,7 +217,11 @@ RunOutcome runScenario(const ScenarioSpec& sc, const RunControl& control) {
         r.summary["jobs"] = tableJson(jobs);
         r.report.tables.push_back(std::move(jobs));
     }
-    r.summary["power_smoothing"] = sc.power.smoothing;
+    // Whether the run modelled smoothing, not whether the scenario asks for it: smoothing acts
+    // within seconds and exists in the model only with the workload resolved (model.cpp), so
+    // a contingency at its default "mean" resolution printed "burnt 0.0 kWh, deferred nan".
+    r.summary["power_smoothing"] =
+        sc.power.smoothing && sc.study.workload_resolution == "resolved";
     r.summary["site_battery"] = sc.power.bess;
     r.stats = s.stats;
     r.linear_solver = s.linear_solver;

@@ -356,6 +356,10 @@ TEST_F(Cli, AContingencyPrintsItsEventsAndWhatWasNotHeld) {
     // What it cost: 30 s on the battery (60 s → 90 s walk-in end), and the 45 s without an air
     // side, at the whole room air load.
     EXPECT_NE(r.out.find("UPS ride-through    30.0 s"), std::string::npos) << r.out;
+    // Its workload is averaged (a contingency's default), so no smoothing is modelled and none
+    // is reported: the line read "burnt 0.0 kWh (0.0 % of IT energy), deferred nan kWh".
+    EXPECT_EQ(r.out.find("smoothing"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("nan"), std::string::npos) << r.out;
     EXPECT_TRUE(
         std::regex_search(r.out, std::regex("air side short for 45 s \\(up to 1[67][0-9]{2} kW")))
         << r.out;
