@@ -883,14 +883,19 @@ bool MainWindow::exportPdf(const fs::path& file) {
     info.run = results_source_->text();
     const auto study = value("/study");
     if (study && study->is_object()) {
-        QStringList parts;
-        parts << QString::fromStdString(study->value("kind", std::string("?")));
-        for (const char* k : {"days", "hours"}) {
-            if (study->contains(k) && (*study)[k].is_number()) {
-                parts << QStringLiteral("%1 %2").arg((*study)[k].get<double>()).arg(k);
+        // The length the results cover, as the CLI prints it ("600 s simulated"); a scenario
+        // gives it in days, hours or seconds (a contingency's read "Study: contingency").
+        QString length;
+        if (const auto report = results_->report()) {
+            for (const Metric& m : report->summary) {
+                if (m.name == "simulated_h" && m.value > 0.0) {
+                    length = tr("%1 simulated")
+                                 .arg(QString::fromStdString(facility::durationText(m.value)));
+                }
             }
         }
-        info.study = parts.join(QStringLiteral(", "));
+        const QString kind = QString::fromStdString(study->value("kind", std::string("?")));
+        info.study = length.isEmpty() ? kind : QStringLiteral("%1, %2").arg(kind, length);
     } else {
         info.study = tr("not given");
     }

@@ -68,13 +68,15 @@ public:
         f.setPointSize(point_size);
         f.setBold(true);
         const QFontMetricsF fm(f, &writer_);
-        ensure(fm.height() * 3);
+        // Wrapped: a long scenario name in the 18 pt title ran off the page.
+        const QRectF r = fm.boundingRect(QRectF(left(), 0, width(), 1e6), Qt::TextWordWrap, text);
+        ensure(r.height() + fm.height() * 2);
         p_.save();
         p_.setFont(f);
-        p_.drawText(QRectF(left(), y_, width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+        p_.drawText(QRectF(left(), y_, width(), r.height()), Qt::AlignLeft | Qt::TextWordWrap,
                     text);
         p_.restore();
-        y_ += fm.height() * 1.4;
+        y_ += r.height() + fm.height() * 0.4;
     }
 
     void paragraph(const QString& text) {
@@ -353,6 +355,18 @@ int layOut(QPdfWriter& writer, ResultsView& results, const PdfReportInfo& info, 
                        .arg(QDateTime::currentDateTimeUtc().toString(
                            QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"))));
     flow.advance(8.0);
+    // A contingency's event log before the metrics (which run over pages): what switched when
+    // (the event, the generator plan, what the simulation found), as the app lists it first
+    // among its tables and the CLI prints it under the summary.
+    if (const auto report = results.report()) {
+        for (const Table& t : report->tables) {
+            if (t.path != "contingency/event_log" || t.rows() == 0) continue;
+            SizingTableModel log;
+            log.setTable(t);
+            flow.heading(QObject::tr("Event log"));
+            drawTable(flow, &writer, log);
+        }
+    }
     flow.heading(QObject::tr("Summary metrics"));
     drawTable(flow, &writer, *results.summaryModel());
 

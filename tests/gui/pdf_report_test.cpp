@@ -215,7 +215,8 @@ TEST(PdfReport, AnnualExportAddsThePowerAndCoolingCharts) {
     EXPECT_TRUE(first.contains(
         QStringLiteral("held in the report %1").arg(QString::fromStdString(h5.string()))))
         << first.toStdString();
-    EXPECT_TRUE(first.contains(QStringLiteral("Study: annual, 1 days"))) << first.toStdString();
+    EXPECT_TRUE(first.contains(QStringLiteral("Study: annual, 24.0 h simulated")))
+        << first.toStdString();
 
     // Bad input, exit status 2 with the reason and no file: a report that is not there, a
     // scenario instead of a report.
@@ -262,6 +263,35 @@ TEST(PdfReport, TheFirstPageSaysWhatThePlantDidNotHold) {
     EXPECT_TRUE(first.contains(
         QStringLiteral("Not held: air side short for 45 s (up to 1704 kW of room heat).")))
         << first.toStdString();
+}
+
+TEST(PdfReport, AContingencyPrintsItsEventLog) {
+    // The event log was in the app and the CLI, not on paper: on page 1 before the summary
+    // metrics (which run over three pages for a contingency), in time order.
+    auto r = std::make_shared<Report>();
+    r->attributes = {{"scenario_name", "event log check"}};
+    r->summary = {{"pue", 1.16, "1", "power usage effectiveness"}};
+    Table log;
+    log.path = "contingency/event_log";
+    log.addNumbers("t_s", "s", {60.0, 70.0, 105.0});
+    log.addText("event", {"utility lost; UPS on battery", "7 of 7 generator sets online",
+                          "air side running"});
+    log.addText("source", {"event", "plan", "plan"});
+    r->tables.push_back(log);
+    const QString text = exportedText(r, {QStringLiteral("-layout")});
+    const qsizetype at = text.indexOf(QStringLiteral("Event log"));
+    ASSERT_GE(at, 0) << text.toStdString();
+    EXPECT_LT(at, text.indexOf(QStringLiteral("Summary metrics"))) << text.toStdString();
+    const QString after = text.mid(at);
+    const qsizetype lost = after.indexOf(QStringLiteral("utility lost; UPS on battery"));
+    const qsizetype online = after.indexOf(QStringLiteral("7 of 7 generator sets online"));
+    const qsizetype air = after.indexOf(QStringLiteral("air side running"));
+    EXPECT_GE(lost, 0) << after.toStdString();
+    EXPECT_GT(online, lost) << after.toStdString();
+    EXPECT_GT(air, online) << after.toStdString();
+    EXPECT_TRUE(
+        QRegularExpression(QStringLiteral("105\\s+air side running")).match(after).hasMatch())
+        << after.toStdString();
 }
 
 TEST(PdfReport, ACampusReportHasAPageOfItsHalls) {
