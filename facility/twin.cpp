@@ -220,8 +220,7 @@ RunOutcome runScenario(const ScenarioSpec& sc, const RunControl& control) {
     // Whether the run modelled smoothing, not whether the scenario asks for it: smoothing acts
     // within seconds and exists in the model only with the workload resolved (model.cpp), so
     // a contingency at its default "mean" resolution printed "burnt 0.0 kWh, deferred nan".
-    r.summary["power_smoothing"] =
-        sc.power.smoothing && sc.study.workload_resolution == "resolved";
+    r.summary["power_smoothing"] = sc.power.smoothing && sc.study.workload_resolution == "resolved";
     r.summary["site_battery"] = sc.power.bess;
     r.stats = s.stats;
     r.linear_solver = s.linear_solver;
