@@ -229,11 +229,9 @@ void OneLineDiagram::setTables(const Table* power, const Table* cooling) {
         std::vector<Row> chain, standby;
         for (const Row& r : rowsOf(*power)) (isStandby(r.element) ? standby : chain).push_back(r);
         // The table lists loads first and does not follow the wiring (lv_switchgear comes
-        // after transformer, the transformer's MV side and the UPS output bus after the
-        // feeder's loads); known elements take their place from the utility down, others
-        // follow in the table's reverse order. The transformer's primary (its MV current
-        // check) sits between the feeder and the transformer, the UPS output bus below the
-        // UPS: drawn in the table's order they hung under the PSU shelves.
+        // after transformer; the transformer's primary, its MV current check, and the UPS
+        // output bus come after the PSU shelves). Known elements take their place from the
+        // utility down; others follow in the table's reverse order.
         std::reverse(chain.begin(), chain.end());
         static const QStringList kOrder = {
             QStringLiteral("mv_feeder"),   QStringLiteral("transformer_primary"),
