@@ -32,9 +32,11 @@ double swing(const std::vector<double>& v, std::size_t from) {
     return *hi - *lo;
 }
 
-/// The largest water use within one calendar day of the study [m³].
-double peakDay(const ResultSet& rs, double start_s) {
-    const auto& wtot = rs.at("water", "water_total").values;
+}  // namespace
+
+double peakCalendarDay(const ResultSet& rs, std::string_view group, std::string_view total,
+                       double start_s) {
+    const auto& wtot = rs.at(group, total).values;
     double peak = 0.0;
     for (std::size_t i = 0, j0 = 0; i < rs.time.size(); ++i) {
         const double day_end = (std::floor((start_s + rs.time[j0]) / 86400.0) + 1) * 86400.0;
@@ -45,6 +47,8 @@ double peakDay(const ResultSet& rs, double start_s) {
     }
     return peak;
 }
+
+namespace {
 
 /// The time [s] during which `v` lies above `threshold`, and the largest sampled excess over
 /// it. Samples are output-interval apart: between two of them the value is taken as the line
@@ -1025,7 +1029,8 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
         {"water_drift_m3", r.meter("drift"), "m3", "drift"},
         {"water_blowdown_m3", r.meter("blowdown"), "m3", "blowdown"},
         {"water_spray_m3", r.meter("spray"), "m3", "adiabatic spray"},
-        {"water_peak_day_m3", peakDay(rs, sc.study.start_s), "m3", "largest calendar day"},
+        {"water_peak_day_m3", peakCalendarDay(rs, "water", "water_total", sc.study.start_s), "m3",
+         "largest calendar day"},
         {"peak_it_kW", maxOf(ch("power", "it_power")) / 1e3, "kW", "largest IT power sampled"},
         {"peak_facility_kW", maxOf(ch("power", "facility_power")) / 1e3, "kW",
          "largest facility power sampled"},

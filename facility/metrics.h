@@ -75,6 +75,14 @@ std::shared_ptr<const JobWindowSums> recordComputeChannels(const SiteModel& m,
 /// lost (report table "study/jobs"); no rows without a workload.
 Table jobComputeTable(const ScenarioSpec& spec, const StudyResults& r);
 
+/// The largest increase of a running total (a water meter recorded as group/total, e.g.
+/// "water"/"spray_total") within one calendar day of the study [the total's unit]: days are
+/// counted from midnight of the study's start (start_s [s] since local midnight of 1 January),
+/// a day's increase is the total at its last sample less the total at the day's first, the
+/// first and last days partial. ModelError if the channel was not recorded.
+double peakCalendarDay(const ResultSet& rs, std::string_view group, std::string_view total,
+                       double start_s);
+
 /// The value of a metric by name (std::out_of_range if absent).
 double metricValue(const std::vector<Metric>& metrics, std::string_view name);
 

@@ -801,6 +801,16 @@ void recordWaterAndWeather(const SiteModel& m, Recorder& rec) {
         sumOf({meterIdx("evaporation"), meterIdx("drift"), meterIdx("blowdown"), meterIdx("spray")},
               true),
         "water", "water_total", "m3", "water used since the study start");
+    // Each kind's own running total: a kind's largest calendar day (the sizing/water table's
+    // study_peak_day) falls on its own day, a hot one for the adiabatic spray, and is not the
+    // site's peak day shared out by annual totals.
+    for (const auto& [n, what] :
+         {std::pair{"evaporation", "evaporated"}, std::pair{"drift", "carried off as drift"},
+          std::pair{"blowdown", "blown down"},
+          std::pair{"spray", "sprayed on adiabatic coolers"}}) {
+        rec.addProbe(sumOf({meterIdx(n)}, true), "water", std::string(n) + "_total", "m3",
+                     std::string("water ") + what + " since the study start");
+    }
     out(m.plantTotal("evaporation_rate"), "water", "evaporation_rate", "");
     out(m.plantTotal("blowdown_rate"), "water", "blowdown_rate", "");
     out(m.plantTotal("spray_rate"), "water", "spray_rate", "");

@@ -140,6 +140,52 @@ TEST(Campus, HallMetricsSumToTheCampusTotals) {
     EXPECT_EQ(hall_rows, 2 * 27);  // 16 study and 11 design figures per hall
 }
 
+TEST(Campus, EachKindOfWaterHasItsOwnPeakDay) {
+    // Three July days, 10-min output: hall A's adiabatic pads spray on the hot afternoons only,
+    // hall B's towers evaporate and blow down every day. The sizing/water table's study peak
+    // day of each kind is checked against an independent integral: the trapezoids of the
+    // kind's recorded rate over each calendar day (the table reads the integrator's meters).
+    const RunOutcome r = run(campus(annualStudy("07-10", 3, 600)));
+    const ResultSet& rs = r.report.timeseries;
+    const Table* water = nullptr;
+    for (const auto& t : r.report.tables) {
+        if (t.path == "sizing/water") water = &t;
+    }
+    ASSERT_NE(water, nullptr);
+    auto column = [&](const char* name) {
+        const auto c = std::find_if(water->columns.begin(), water->columns.end(),
+                                    [&](const Table::Column& x) { return x.name == name; });
+        EXPECT_NE(c, water->columns.end()) << name;
+        return std::get<std::vector<double>>(c->data);
+    };
+    const std::vector<double> peak = column("study_peak_day"), total = column("study_total");
+    ASSERT_EQ(peak.size(), 5u);  // evaporation, drift, blowdown, adiabatic_spray, makeup
+    auto largestDay = [&](const char* rate) {
+        const auto& v = rs.at("water", rate).values;
+        std::vector<double> day(3, 0.0);
+        for (std::size_t i = 1; i < rs.time.size(); ++i) {
+            const auto d = static_cast<std::size_t>(rs.time[i - 1] / 86400.0);
+            day.at(d) += 0.5 * (v[i - 1] + v[i]) * (rs.time[i] - rs.time[i - 1]);
+        }
+        return *std::max_element(day.begin(), day.end());
+    };
+    const double spray_day = largestDay("spray_rate");
+    // The pads spray on fewer than all three days, so their peak day is well above a third
+    // of their total; the old figure (the site's peak day shared out by totals) was below it.
+    ASSERT_GT(total[3], 0.0);
+    EXPECT_GT(spray_day, 0.4 * total[3]);
+    // Trapezoids at 10-min output against the meters: within 1 % (the rates bend between
+    // samples at the pads' switch-on).
+    EXPECT_NEAR(peak[3], spray_day, 0.01 * spray_day);
+    EXPECT_NEAR(peak[0], largestDay("evaporation_rate"), 0.01 * peak[0]);
+    EXPECT_NEAR(peak[2], largestDay("blowdown_rate"), 0.01 * peak[2]);
+    EXPECT_NEAR(peak[4], largestDay("water_rate"), 0.01 * peak[4]);
+    // Each kind's own day holds at least what it used on the site's peak day, so the kinds'
+    // peaks sum to at least the make-up's; no kind's peak day exceeds its total.
+    EXPECT_GE(peak[0] + peak[1] + peak[2] + peak[3], peak[4] * (1 - 1e-9));
+    for (std::size_t k = 0; k < 4; ++k) EXPECT_LE(peak[k], total[k] * (1 + 1e-9)) << k;
+}
+
 TEST(Campus, OneHallsPlantFailureHeatsOnlyThatHall) {
     // Hall A loses every heat-rejection unit 60 s into a July afternoon at full load; hall B
     // runs on. Hall B's loop shares nothing thermal with hall A (the air side takes rack air
