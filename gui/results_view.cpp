@@ -208,7 +208,10 @@ void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const C
         chart->setSeries(name(c), x, du2.fromSI(c->values), du2.label, ChartPanel::Axis::Right);
     }
     chart->setAxisTitles(caption, quantity);
-    if (!right.empty()) chart->setRightAxisTitle(quantity + QObject::tr(" (dashed)"));
+    // Same quantity as the left axis (one unit per chart), so the right title says only which
+    // lines it scales: "power (dashed) [kW]" was cut to "power (dashe…" on the Halls tab's
+    // half-height charts at 1280×800.
+    if (!right.empty()) chart->setRightAxisTitle(QObject::tr("dashed"));
 }
 
 // Month by month: the ratio of two rates' integrals (facility over IT energy for PUE), from
