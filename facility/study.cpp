@@ -129,13 +129,23 @@ void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const
         }
         rows.add(hn, "rack_loop_flow", "rack loop", rack_flow_design, "m3/s", z.racks, "-", "-",
                  rack_flow_min, 100.0 * rack_flow_min / rack_flow_design);
-        rows.add(hn, "heat_rejection", hs.cooling.heat_rejection.modelName(), unit_capacity, "W",
+        // Rated and loaded at the design weather, as the air-cooled chillers are (rated x
+        // CAPFT): a dry cooler's or tower's catalog rating holds at its rating point, and the
+        // reference's 1 MW adiabatic coolers reject 701 kW each on Milwaukee's 0.4 % day. Loaded
+        // on their catalog rating they read 57 % (62 % with one lost) where they run at 82 %
+        // (88 %), and the units the count rule found needed looked a third idle.
+        const double unit_design = z.unit_capacity_at_design;
+        rows.add(hn, "heat_rejection", hs.cooling.heat_rejection.modelName(), unit_design, "W",
                  z.plant.units, fmt::format("N+{}", hs.cooling.heat_rejection.redundancy_units),
-                 z.heat_rejection_rule, heat_rejected,
-                 100.0 * heat_rejected / (unit_capacity * z.plant.units));
+                 fmt::format("{}; one unit {:.1f} kW at the design weather, fans{} at full "
+                             "duty ({:.0f} kW rated)",
+                             z.heat_rejection_rule, unit_design / 1e3,
+                             z.plant.kind == PrimaryKind::DryCooler ? " and pads" : "",
+                             unit_capacity / 1e3),
+                 heat_rejected, 100.0 * heat_rejected / (unit_design * z.plant.units));
         if (z.plant.units > 1) {
             rows.failure("one unit lost (the others reject the heat)",
-                         100.0 * heat_rejected / (unit_capacity * (z.plant.units - 1)));
+                         100.0 * heat_rejected / (unit_design * (z.plant.units - 1)));
         }
         rows.add(hn, "fws_pumps", "facility water pumps", fws_pump_flow, "m3/s",
                  fp.duty + fp.standby, fmt::format("{}+{}", fp.duty, fp.standby), z.fws_pump_rule,
