@@ -91,6 +91,7 @@ int main(int argc, char** argv) {
                     files.isEmpty() ? "no file" : qPrintable(files.join(QStringLiteral(" "))));
             return 2;
         }
+        window.setRemembersFiles(false);
         if (!window.openReport(files[0].toStdString())) {
             fprintf(stderr, "dctwin-gui: %s\n", qPrintable(lastMessage(window)));
             return 2;

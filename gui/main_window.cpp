@@ -512,6 +512,7 @@ QStringList MainWindow::recentFiles() const {
 }
 
 void MainWindow::addRecentFile(const fs::path& file) {
+    if (!remembers_files_) return;
     std::error_code ec;
     const fs::path abs = fs::absolute(file, ec);
     const QString f = qpath(ec ? file : abs.lexically_normal());

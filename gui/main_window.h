@@ -63,6 +63,9 @@ public:
     /// Scenarios and reports opened or saved, newest first (QSettings "recentFiles", at most
     /// kMaxRecent; files that no longer exist are dropped when the menu is shown).
     QStringList recentFiles() const;
+    /// Whether files opened or saved go to the recent files (default true). A batch export
+    /// (`--pdf`) turns it off: a command that writes a PDF leaves the app's settings alone.
+    void setRemembersFiles(bool on) { remembers_files_ = on; }
     static constexpr int kMaxRecent = 8;
     /// Loads a scenario (or a sweep file) from memory; `base_dir` resolves relative paths.
     /// Every form field is reset and the previous results are cleared.
@@ -193,6 +196,7 @@ private:
     std::string template_stem_;          // the template a new scenario came from, for Save As
     std::filesystem::path report_file_;  // the report file on screen ("" for a run's report)
     bool modified_ = false;
+    bool remembers_files_ = true;
     bool loading_ = false;
     bool sweep_mode_ = false;
     bool results_stale_ = false;

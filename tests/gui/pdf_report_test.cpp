@@ -195,10 +195,23 @@ TEST(PdfReport, AnnualExportAddsThePowerAndCoolingCharts) {
     ASSERT_TRUE(w.exportHdf5(h5)) << w.messagesText().toStdString();
     const QString gui = QStringLiteral(DCTWIN_BINARY_DIR "/gui/dctwin-gui");
     const fs::path batch = fs::path(dir.path().toStdString()) / "batch.pdf";
+    // Its settings in a folder of the test's own: a batch export writes none (it added the
+    // report to the app's recent files).
+    QTemporaryDir config;
+    ASSERT_TRUE(config.isValid());
     QProcess b;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
+    b.setProcessEnvironment(env);
     b.start(gui, {QString::fromStdString(h5.string()), QStringLiteral("--pdf"),
                   QString::fromStdString(batch.string())});
     ASSERT_TRUE(b.waitForFinished(120000)) << "dctwin-gui did not finish";
+    EXPECT_TRUE(QDir(config.path()).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden))
+        << "settings written under " << config.path().toStdString() << ": "
+        << QDir(config.path())
+               .entryList(QDir::AllEntries | QDir::NoDotAndDotDot)
+               .join(' ')
+               .toStdString();
     const QString said = QString::fromUtf8(b.readAllStandardOutput());
     EXPECT_EQ(b.exitCode(), 0) << b.readAllStandardError().toStdString();
     EXPECT_EQ(said.trimmed(), QStringLiteral("Report written to %1 (9 pages)")
