@@ -208,9 +208,11 @@ void OneLineDiagram::setTables(const Table* power, const Table* cooling) {
     const auto link = [&](double x1, double y1, double x2, double y2) {
         scene_->addLine(x1, y1, x2, y2, QPen(QColor(0x33, 0x33, 0x33), 2.0));
     };
-    const auto blockOf = [](const Row& r) {
+    // Each chain coloured on its table's scale: the power table's against the NEC's 80 %, the
+    // cooling table's against the units' capacity at the design conditions.
+    const auto blockOf = [](const Row& r, LoadingScale scale = LoadingScale::Electrical) {
         return Block{r.element, r.count, r.text,
-                     std::isfinite(r.loading) ? loadingColour(r.loading) : kNeutral};
+                     std::isfinite(r.loading) ? loadingColour(r.loading, scale) : kNeutral};
     };
 
     const auto title = [&](const QString& s, double x) {
@@ -275,7 +277,7 @@ void OneLineDiagram::setTables(const Table* power, const Table* cooling) {
         for (const Row& r : rowsOf(*cooling)) {
             link(x + kWidth / 2, y + kHeight, x + kWidth / 2, y + kHeight + kGap);
             y += kHeight + kGap;
-            draw(blockOf(r), x, y);
+            draw(blockOf(r, loadingScaleOf(cooling->path)), x, y);
         }
     }
     // Colour key: the same limits as the sizing tables' tooltips.

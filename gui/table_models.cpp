@@ -9,9 +9,29 @@ QString readableName(const std::string& name, const std::string& unit) {
     return QString::fromStdString(display::readableName(name, unit));
 }
 
-QString loadingExplanation(double loading_pct) {
+LoadingScale loadingScaleOf(const std::string& table_path) {
+    return table_path == "sizing/cooling" ? LoadingScale::Cooling : LoadingScale::Electrical;
+}
+
+QString loadingExplanation(double loading_pct, LoadingScale scale) {
     if (!std::isfinite(loading_pct)) return {};
     const QString v = QString::number(loading_pct, 'f', 1);
+    if (scale == LoadingScale::Cooling) {
+        if (loading_pct > 100.0) {
+            return QObject::tr(
+                       "%1 % of its capacity at the design conditions: red, above 100 %, it "
+                       "cannot carry the design load")
+                .arg(v);
+        }
+        if (loading_pct >= 90.0) {
+            return QObject::tr(
+                       "%1 % of its capacity at the design conditions: amber, 90–100 %, less "
+                       "than a tenth left")
+                .arg(v);
+        }
+        return QObject::tr("%1 % of its capacity at the design conditions: green, below 90 %")
+            .arg(v);
+    }
     if (loading_pct > 80.0) {
         return QObject::tr(
                    "%1 % of rating: red, above the 80 % continuous-load limit (NEC) for "
@@ -27,11 +47,12 @@ QString loadingExplanation(double loading_pct) {
     return QObject::tr("%1 % of rating: green, below 60 %").arg(v);
 }
 
-QColor loadingColour(double loading_pct) {
+QColor loadingColour(double loading_pct, LoadingScale scale) {
     if (!std::isfinite(loading_pct)) return QColor();
-    if (loading_pct > 80.0) return QColor(0xf4, 0x9a, 0x9a);   // red
-    if (loading_pct >= 60.0) return QColor(0xff, 0xd5, 0x80);  // amber
-    return QColor(0xa8, 0xdf, 0xa8);                           // green
+    const bool cooling = scale == LoadingScale::Cooling;
+    if (loading_pct > (cooling ? 100.0 : 80.0)) return QColor(0xf4, 0x9a, 0x9a);  // red
+    if (loading_pct >= (cooling ? 90.0 : 60.0)) return QColor(0xff, 0xd5, 0x80);  // amber
+    return QColor(0xa8, 0xdf, 0xa8);                                              // green
 }
 
 SizingTableModel::SizingTableModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -69,14 +90,14 @@ QVariant SizingTableModel::data(const QModelIndex& index, int role) const {
             return numbers ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
         case Qt::BackgroundRole:
             if (index.column() == display_.loadingColumn()) {
-                const QColor c = loadingColour((*numbers)[row]);
+                const QColor c = loadingColour((*numbers)[row], loadingScaleOf(table_.path));
                 if (c.isValid()) return c;
             }
             return {};
         case Qt::ToolTipRole:
             // Every coloured cell says which limit it is measured against.
             if (index.column() == display_.loadingColumn())
-                return loadingExplanation((*numbers)[row]);
+                return loadingExplanation((*numbers)[row], loadingScaleOf(table_.path));
             // Long texts (count rules) are cut to the column width; the tooltip has them whole.
             if (!numbers) {
                 return QString::fromStdString(std::get<std::vector<std::string>>(col.data)[row]);

@@ -11,16 +11,28 @@
 
 namespace dctwin::gui {
 
-/// Loading colour of a sizing row: green below 60 %, amber from 60 % to 80 %, red above 80 %
-/// (the NEC continuous-load limit for breakers and busway is 80 %).
-QColor loadingColour(double loading_pct);
+/// Which limit a loading is read against.
+///  - Electrical (the power table): green below 60 %, amber from 60 % to 80 %, red above 80 %,
+///    the NEC continuous-load limit for breakers and busway (domain-facts D: NEC 210.19/215.2).
+///  - Cooling (the cooling table): a unit's load against its capacity at the design conditions
+///    (CDUs at their approach, heat rejection and air-cooled chillers at the design weather):
+///    green below 90 %, amber from 90 % to 100 % (less than a tenth left), red above 100 %
+///    (it cannot carry the design load). No code puts a cooling unit's limit at 80 %; the
+///    project's N+1 and growth margin are in the counts already.
+enum class LoadingScale { Electrical, Cooling };
+
+/// The scale of a sizing table by its path: "sizing/cooling" Cooling, every other Electrical.
+LoadingScale loadingScaleOf(const std::string& table_path);
+
+/// Loading colour of a sizing row on its scale (above).
+QColor loadingColour(double loading_pct, LoadingScale scale = LoadingScale::Electrical);
 
 /// "design loading" for the column design_loading_pct in %: words, without a unit suffix the
 /// header shows in brackets anyway.
 QString readableName(const std::string& name, const std::string& unit);
 
 /// The tooltip of a coloured loading cell: the value and the limit its colour refers to.
-QString loadingExplanation(double loading_pct);
+QString loadingExplanation(double loading_pct, LoadingScale scale = LoadingScale::Electrical);
 
 /// A sizing table (Report::tables entry). Numeric columns are shown in display units (W →
 /// kW/MW per column; per row where a "unit" column gives each row its unit, so a 1,500,000 W

@@ -76,6 +76,9 @@ TEST(OneLineDiagram, CoolingBlocksOfACampusNameTheirHall) {
         << d.blocks()[1].text.toStdString();
     EXPECT_TRUE(d.blocks()[2].text.startsWith(QStringLiteral("B: cdu")));
     EXPECT_TRUE(d.blocks()[3].text.startsWith(QStringLiteral("campus: air_side_crah")));
+    // Coloured on the cooling scale (their capacity at the design conditions), not the NEC's
+    // 80 % for breakers: the CRAHs at 89.2 % are green, the CDUs too.
+    for (std::size_t i = 1; i < 4; ++i) EXPECT_EQ(d.blocks()[i].colour, loadingColour(10.0)) << i;
 }
 
 TEST(OneLineDiagram, ExportsTheWholeDiagramAsPng) {

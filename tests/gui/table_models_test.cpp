@@ -77,6 +77,40 @@ TEST(SizingTableModel, EveryColouredCellSaysWhichLimit) {
     EXPECT_FALSE(m.data(m.index(0, 1), Qt::ToolTipRole).isValid());
 }
 
+TEST(SizingTableModel, CoolingRowsAreReadAgainstTheirCapacityNotTheNec80) {
+    // The reference's cooling plant at design: CRAHs 89.4 %, heat rejection 81.8 % of what
+    // they carry on the design day, a CDU at 73.1 %. On the power table's scale all three were
+    // amber or red, with a tooltip citing the NEC's limit for breakers and busway.
+    Table t;
+    t.path = "sizing/cooling";
+    t.addText("element", {"cdu", "heat_rejection", "air_side_crah", "air_side_chiller"});
+    t.addNumbers("design_loading_pct", "%", {73.1, 81.8, 95.0, 104.0});
+    SizingTableModel m;
+    m.setTable(t);
+    ASSERT_EQ(m.loadingColumn(), 1);
+    const auto bg = [&](int row) {
+        return m.data(m.index(row, 1), Qt::BackgroundRole).value<QColor>();
+    };
+    const auto tip = [&](int row) { return m.data(m.index(row, 1), Qt::ToolTipRole).toString(); };
+    const QColor green = loadingColour(10.0), amber = loadingColour(70.0),
+                 red = loadingColour(95.0);
+    EXPECT_EQ(bg(0), green);
+    EXPECT_EQ(bg(1), green);
+    EXPECT_EQ(bg(2), amber);  // less than a tenth left
+    EXPECT_EQ(bg(3), red);    // cannot carry the design load
+    for (int row = 0; row < 4; ++row) {
+        EXPECT_FALSE(tip(row).contains(QStringLiteral("NEC"))) << tip(row).toStdString();
+        EXPECT_TRUE(tip(row).contains(QStringLiteral("capacity at the design conditions")));
+    }
+    EXPECT_TRUE(tip(3).contains(QStringLiteral("cannot carry")));
+    // The boundaries, and the power table's scale unchanged.
+    EXPECT_EQ(loadingColour(89.99, LoadingScale::Cooling), green);
+    EXPECT_EQ(loadingColour(90.0, LoadingScale::Cooling), amber);
+    EXPECT_EQ(loadingColour(100.0, LoadingScale::Cooling), amber);
+    EXPECT_EQ(loadingColour(100.01, LoadingScale::Cooling), red);
+    EXPECT_EQ(loadingScaleOf("sizing/power"), LoadingScale::Electrical);
+}
+
 TEST(SummaryTableModel, NamesMetricsInWordsAndGroupsLargeNumbers) {
     SummaryTableModel m;
     m.setMetrics({{"pue", 1.12, "1", "power usage effectiveness"},
