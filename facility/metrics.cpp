@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/display.h"
 #include "core/errors.h"
 #include "core/units.h"
 #include "power/rack.h"
@@ -339,6 +340,26 @@ std::vector<std::string> notHeld(const std::vector<Metric>& metrics) {
     }
     if (const double h = value("gpu_throttle_hours_h"); h > 0) {
         out.push_back(fmt::format("GPUs at their throttle temperature for {}", durationText(h)));
+    }
+    // A thermal trip is the worst a cooling failure does to the IT: the racks' GPUs shut down
+    // and stay down until reset (power/rack.h). The CDU pump trip's 8 racks tripped 33 s after
+    // the event, and only the throttle line said anything.
+    if (const double n = value("max_racks_tripped"); n >= 0.5) {
+        const double first = value("first_trip_after_s");
+        out.push_back(fmt::format(
+            "{:.0f} rack{} tripped on GPU temperature{} ({:.1f} rack-hours down)", n,
+            std::lround(n) == 1 ? "" : "s",
+            std::isfinite(first)
+                ? fmt::format(", the first {} after the event", durationText(first / 3600.0))
+                : std::string(),
+            value("rack_hours_tripped_h")));
+    }
+    if (const double pct = value("compute_lost_pct"); pct > 0) {
+        out.push_back(fmt::format(
+            "compute lost to heat: {} % of the scheduled GPU-hours ({} GPU-hours, {} of them on "
+            "tripped racks)",
+            display::formatMeasurement(pct), display::formatMeasurement(value("gpu_hours_lost_h")),
+            display::formatMeasurement(value("gpu_hours_lost_to_trips_h"))));
     }
     return out;
 }

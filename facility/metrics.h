@@ -97,8 +97,9 @@ std::vector<std::string> hallNames(const std::vector<Metric>& metrics);
 /// What a run's plant did not hold, one sentence each, from its metrics: the facility and
 /// TCS supplies above their setpoints ("facility supply above its setpoint for 20 s (up to
 /// 10.2 K)"; on a campus of named halls, hall by hall: "TCS supply of hall B above its
-/// setpoint for …"), the air side short, GPUs at their throttle temperature. Empty when everything
-/// held or the metrics are not a run's (a design point). The CLI prints these under "not
+/// setpoint for …"), the air side short, GPUs at their throttle temperature, racks tripped on
+/// GPU temperature and the compute lost to heat. Empty when everything held or the metrics are
+/// not a run's (a design point). The CLI prints these under "not
 /// held", the GUI above its results and the PDF on its first page.
 std::vector<std::string> notHeld(const std::vector<Metric>& metrics);
 

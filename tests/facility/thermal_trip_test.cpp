@@ -6,6 +6,7 @@
 // (facility/model.cpp: junction_temp back to the rack, the GPUs' liquid share per GPU into the
 // junction node) on a constant-property coolant, so the cooling after the trip has a closed
 // form.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,9 +16,11 @@
 #include <set>
 #include <vector>
 
+#include "core/display.h"
 #include "core/simulator.h"
 #include "core/system.h"
 #include "core/units.h"
+#include "facility/metrics.h"
 #include "facility/plant.h"
 #include "power/catalog.h"
 #include "power/rack.h"
@@ -297,6 +300,29 @@ TEST(ThermalTrip, PumpTripLostGpuHoursPerJobMatchTheTrippedRacksByHand) {
     EXPECT_NEAR(num(r.summary, "gpu_hours_lost_h"), lost, 1e-9);
     EXPECT_NEAR(num(r.summary, "compute_lost_pct"), 100.0 * lost / 256.0, 1e-9);
     EXPECT_NEAR(num(r.summary, "max_racks_tripped"), 8.0, 1e-3);
+    // What the CLI prints under "not held", the app's banner and the PDF's first page say so
+    // (before, only "GPUs at their throttle temperature for 22 s"): the 8 racks, when the first
+    // went (the event is at 60 s; the hand crossing at 4 racks, to a sample), and the share lost,
+    // 100 × lost/256 by hand.
+    const std::vector<std::string> said = notHeld(r.report.summary);
+    const auto line = [&](const std::string& start) {
+        for (const std::string& l : said) {
+            if (l.starts_with(start)) return l;
+        }
+        ADD_FAILURE() << "no line starting '" << start << "'";
+        return std::string();
+    };
+    const std::string trip = line("8 racks tripped on GPU temperature, the first ");
+    const double first = num(r.summary, "first_trip_after_s");
+    EXPECT_NEAR(first, t_trip - 60.0, 0.5);  // within one 0.5 s output interval
+    EXPECT_NE(trip.find(fmt::format("the first {:.0f} s after the event", first)),
+              std::string::npos)
+        << trip;
+    const std::string lost_line = line("compute lost to heat: ");
+    EXPECT_NE(lost_line.find(display::formatMeasurement(100.0 * lost / 256.0) +
+                             " % of the scheduled GPU-hours"),
+              std::string::npos)
+        << lost_line;
 }
 
 TEST(ThermalTrip, BadRestartPoliciesAreRejectedWithTheKeyAndTheChoices) {
