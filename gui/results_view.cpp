@@ -208,10 +208,11 @@ void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const C
         chart->setSeries(name(c), x, du2.fromSI(c->values), du2.label, ChartPanel::Axis::Right);
     }
     chart->setAxisTitles(caption, quantity);
-    // Same quantity as the left axis (one unit per chart), so the right title says only which
-    // lines it scales: "power (dashed) [kW]" was cut to "power (dashe…" on the Halls tab's
-    // half-height charts at 1280×800.
-    if (!right.empty()) chart->setRightAxisTitle(QObject::tr("dashed"));
+    // Same quantity as the left axis (one unit per chart), and its lines are dashed in the
+    // legend as on the plot, so the right title is the unit alone: "power (dashed) [kW]" was
+    // cut to "power (dashe…" on the Halls tab's half-height charts at 1280×800, and
+    // "dashed [L/min]" to "dashed [L/…" on the Cooling tab's flows.
+    if (!right.empty()) chart->setRightAxisTitle(QString());
 }
 
 // Month by month: the ratio of two rates' integrals (facility over IT energy for PUE), from

@@ -405,8 +405,10 @@ struct ChartPanel::Impl {
         if (x_axis) x_axis->setTitleText(calendar_start.isValid() ? QString() : x_title);
         if (y_axis) y_axis->setTitleText(yTitle());
         if (y2_axis) {
-            y2_axis->setTitleText(
-                unit2.isEmpty() ? y2_quantity : QStringLiteral("%1 [%2]").arg(y2_quantity, unit2));
+            y2_axis->setTitleText(unit2.isEmpty() ? y2_quantity
+                                  : y2_quantity.isEmpty()
+                                      ? QStringLiteral("[%1]").arg(unit2)
+                                      : QStringLiteral("%1 [%2]").arg(y2_quantity, unit2));
         }
         if (!have_range) return;
         if (auto* dates = qobject_cast<QDateTimeAxis*>(x_axis)) {
@@ -485,6 +487,9 @@ QString zoomHint() {
 ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent), d_(std::make_unique<Impl>()) {
     d_->chart = new QChart;
     d_->chart->legend()->setAlignment(Qt::AlignBottom);
+    // A line's legend marker is a short piece of the line, in its pen: a right-axis series
+    // reads dashed in the legend as on the plot, so the axis need not spell it out.
+    d_->chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     d_->chart->setMargins(QMargins(4, 4, 4, 4));
     d_->view = new ZoomView(d_->chart, this);
     d_->view->setRenderHint(QPainter::Antialiasing);

@@ -51,8 +51,8 @@ public:
     /// stack: a min/max envelope of it would hide the layers below).
     void setMeanSeries(const QString& name, const std::vector<double>& x,
                        const std::vector<double>& y, const QString& unit);
-    /// Caption of the right-hand axis, e.g. "dashed" (its unit, from the series put on it, is
-    /// appended in brackets).
+    /// Caption of the right-hand axis; its unit, from the series put on it, follows in brackets
+    /// (empty: the unit alone, "[kW]").
     void setRightAxisTitle(const QString& quantity);
     /// Draws x values (seconds since `start`) as calendar dates ("3 Feb") instead of numbers;
     /// set before adding series, cleared by clear().
