@@ -1076,6 +1076,9 @@ fs::path resolveDataPath(const fs::path& base_dir, const std::string& relative,
         tried.push_back(base_dir / p);
         tried.push_back(dataFile(p));  // shipped data: "data/weather/X.epw" or "weather/X.epw"
         tried.push_back(fs::current_path() / p);
+        // Run from the scenario's folder, the first and the last are one place: listed once.
+        const fs::path first = tried.front().lexically_normal();
+        if (tried.back().lexically_normal() == first) tried.pop_back();
     }
     // The non-throwing lookups: a path the system cannot even look up (longer than its limit)
     // is an input error at the scenario key like any missing file.

@@ -161,6 +161,19 @@ TEST(ScenarioErrors, AFileKeyNamingAFolderOrADeviceSaysSo) {
         {"/site/weather", "/dev/null is a device or another special file"});
 }
 
+TEST(ScenarioErrors, AMissingFileListsEachPlaceLookedInOnce) {
+    // Run from the scenario's own folder, the scenario's folder and the working folder are one
+    // place; it was listed twice.
+    Json j = reference({{"site", {{"weather", "no_such_weather.epw"}}}});
+    const std::string msg = inputErrorOf([&] { parseScenario(j, fs::current_path(), "test"); });
+    const std::string here = (fs::current_path() / "no_such_weather.epw").string();
+    std::size_t n = 0;
+    for (auto at = msg.find(here); at != std::string::npos; at = msg.find(here, at + 1)) ++n;
+    EXPECT_EQ(n, 1u) << msg;
+    EXPECT_NE(msg.find("/site/weather: file no_such_weather.epw not found"), std::string::npos)
+        << msg;
+}
+
 TEST(ScenarioErrors, CatalogOverrideErrorsNameTheUsersFileAndKeyFirst) {
     // Issue 8: an override merged into a catalog record keeps its origin. The message starts
     // with the user's file, then the user's JSON path, then names the record it overrides.
