@@ -12,6 +12,7 @@
 #include <QFileDialog>
 #include <QGraphicsItem>
 #include <QLabel>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QMouseEvent>
@@ -401,6 +402,14 @@ struct ChartPanel::Impl {
         QFont legend = QApplication::font();
         if (many) legend.setPointSizeF(legend.pointSizeF() * 0.75);
         chart->legend()->setFont(legend);
+        // A line's legend marker is a short piece of the line, in its pen: a right-axis series
+        // reads dashed in the legend as on the plot, so the axis need not spell it out. Areas
+        // and bars keep a filled square (from the series, an area's marker is its outline).
+        for (QLegendMarker* m : chart->legend()->markers()) {
+            m->setShape(m->type() == QLegendMarker::LegendMarkerTypeXY
+                            ? QLegend::MarkerShapeFromSeries
+                            : QLegend::MarkerShapeRectangle);
+        }
         fitDateTicks();
         if (x_axis) x_axis->setTitleText(calendar_start.isValid() ? QString() : x_title);
         if (y_axis) y_axis->setTitleText(yTitle());
@@ -487,9 +496,6 @@ QString zoomHint() {
 ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent), d_(std::make_unique<Impl>()) {
     d_->chart = new QChart;
     d_->chart->legend()->setAlignment(Qt::AlignBottom);
-    // A line's legend marker is a short piece of the line, in its pen: a right-axis series
-    // reads dashed in the legend as on the plot, so the axis need not spell it out.
-    d_->chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     d_->chart->setMargins(QMargins(4, 4, 4, 4));
     d_->view = new ZoomView(d_->chart, this);
     d_->view->setRenderHint(QPainter::Antialiasing);

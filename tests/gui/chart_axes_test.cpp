@@ -3,6 +3,9 @@
 
 #include <QApplication>
 #include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 #include <cmath>
 #include <vector>
@@ -127,6 +130,47 @@ TEST(ChartAxes, PueBarsStartAtOne) {
     ChartPanel energy;
     energy.addBarSet({"IT", "facility"}, QStringLiteral("energy"), {71459, 76988}, "MWh");
     EXPECT_DOUBLE_EQ(axis(energy, Qt::Vertical)->min(), 0.0);
+}
+
+TEST(ChartLegend, LinesShowTheirPenAreasAFilledSquare) {
+    // A right-axis line is dashed; its legend marker is a piece of the line in its pen, so
+    // the legend shows the dash and the right axis is titled by its unit alone. The stacked
+    // areas keep a filled square (drawn from the series, an area's marker was a hollow outline
+    // and the legend lost the layers' colours).
+    ChartPanel p;
+    const std::vector<double> t = {0.0, 1.0, 2.0, 3.0};
+    p.setStackedAreas({QStringLiteral("IT"), QStringLiteral("cooling")}, t,
+                      {{5.0, 5.0, 5.0, 5.0}, {1.0, 1.0, 1.0, 1.0}}, QStringLiteral("MW"));
+    p.setMeanSeries(QStringLiteral("facility"), t, {6.0, 6.0, 6.0, 6.0}, QStringLiteral("MW"));
+    p.setSeries(QStringLiteral("pumps"), t, {200.0, 210.0, 205.0, 200.0}, QStringLiteral("kW"),
+                ChartPanel::Axis::Right);
+    p.setRightAxisTitle(QString());
+    p.resize(640, 400);
+    p.show();
+    QApplication::processEvents();
+    auto* view = p.findChild<QChartView*>();
+    ASSERT_NE(view, nullptr);
+    int areas = 0, lines = 0;
+    for (QLegendMarker* m : view->chart()->legend()->markers()) {
+        if (m->type() == QLegendMarker::LegendMarkerTypeArea) {
+            ++areas;
+            EXPECT_EQ(m->shape(), QLegend::MarkerShapeRectangle) << m->label().toStdString();
+            EXPECT_NE(m->brush().style(), Qt::NoBrush) << m->label().toStdString();
+        } else if (m->type() == QLegendMarker::LegendMarkerTypeXY) {
+            ++lines;
+            EXPECT_EQ(m->shape(), QLegend::MarkerShapeFromSeries) << m->label().toStdString();
+            const auto* line = qobject_cast<QLineSeries*>(m->series());
+            ASSERT_NE(line, nullptr);
+            EXPECT_EQ(line->pen().style(),
+                      m->label() == QStringLiteral("pumps") ? Qt::DashLine : Qt::SolidLine)
+                << m->label().toStdString();
+        }
+    }
+    EXPECT_EQ(areas, 2);
+    EXPECT_EQ(lines, 2);
+    const auto right = view->chart()->axes(Qt::Vertical);
+    ASSERT_EQ(right.size(), 2);
+    EXPECT_EQ(right.back()->titleText(), QStringLiteral("[kW]"));
 }
 
 }  // namespace
