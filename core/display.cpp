@@ -19,6 +19,7 @@ Unit ipUnitFor(std::string_view si_unit) {
     if (si_unit == "C") return {"°F", 1.8, 32.0};
     if (si_unit == "m3/s") return {"gpm", 1.0 / units::gpm, 0.0};
     if (si_unit == "m3") return {"gal", 1.0 / units::US_gallon, 0.0};
+    if (si_unit == "m3/h") return {"gpm", units::m3_per_h / units::gpm, 0.0};
     if (si_unit == "Pa") return {"psi", 1.0 / units::psi, 0.0};
     return {};
 }
@@ -60,6 +61,8 @@ Unit unitFor(std::string_view si_unit, double max_abs, UnitSystem system) {
     // Report metrics already in °C (design_tcs_supply_temp_C) are labelled as such.
     if (si_unit == "C") return {"°C", 1.0, 0.0};
     if (si_unit == "m3") return {"m³", 1.0, 0.0};
+    // Metrics given per hour (design_water_m3_per_h) read as m³/h, not "m3/h" beside "m³".
+    if (si_unit == "m3/h") return {"m³/h", 1.0, 0.0};
     if (si_unit == "Pa") {
         if (max_abs >= units::bar) return {"bar", 1.0 / units::bar, 0.0};
         return {"kPa", 1.0 / units::kPa, 0.0};
@@ -202,6 +205,20 @@ TableDisplay::TableDisplay(const Table& table, UnitSystem system) {
         }
         units_.push_back(numbers && !keep ? unitFor(col.unit, max_abs, system)
                                           : Unit{col.unit, 1.0, 0.0});
+        int decimals = -1;
+        if (numbers && col.unit == "s" && max_abs < 1e4) {
+            const Unit& u = units_.back();
+            const auto shows = [&](int d) {
+                const double scale = std::pow(10.0, d);
+                return std::all_of(numbers->begin(), numbers->end(), [&](double v) {
+                    if (!std::isfinite(v)) return true;
+                    const double x = u.fromSI(v) * scale;
+                    return std::abs(x - std::round(x)) <= 1e-6 * std::max(1.0, std::abs(x));
+                });
+            };
+            decimals = shows(0) ? 0 : shows(1) ? 1 : 2;
+        }
+        decimals_.push_back(decimals);
         if (numbers && loading_column_ < 0 && col.name.find("loading") != std::string::npos) {
             loading_column_ = static_cast<int>(c);
         }
@@ -227,6 +244,9 @@ std::string TableDisplay::cell(const Table& table, std::size_t row, std::size_t 
         if (col.unit == "1" && std::isfinite(v) && a >= 0.1 && a < 100.0 &&
             std::abs(v - std::round(v)) > 1e-9 * a) {
             return fmt::format("{:.4f}", v);
+        }
+        if (const int d = decimals_.at(column); d >= 0 && std::isfinite(v)) {
+            return fmt::format("{:.{}f}", units_.at(column).fromSI(v), d);
         }
         return formatNumber(units_.at(column).fromSI(v));
     }

@@ -81,6 +81,10 @@ public:
 private:
     std::vector<Unit> units_;      // per column; unused for text columns
     std::vector<Unit> row_units_;  // per row, for numbers in columns without a unit of their own
+    /// Per column: decimals every cell of a column of times (unit s) is written with, the
+    /// fewest (0–2) that show each of its values; -1 elsewhere. An event log is read down its
+    /// time column, where "60" above "88.50" read as two precisions.
+    std::vector<int> decimals_;
     int unit_column_ = -1;
     int loading_column_ = -1;
 };

@@ -85,5 +85,38 @@ TEST(Display, ATableReadsInEachRowsUnit) {
     EXPECT_EQ(ip.cell(c, 0, 1), "389");
 }
 
+TEST(Display, AnHourlyWaterRateReadsInCubicMetresOrGallonsPerMinute) {
+    // design_water_m3_per_h: "7.93 m3/h" stood beside "190 m³" in the summary.
+    EXPECT_EQ(unitFor("m3/h", 7.93, UnitSystem::SI).label, "m³/h");
+    EXPECT_DOUBLE_EQ(unitFor("m3/h", 7.93, UnitSystem::SI).fromSI(7.93), 7.93);
+    // 1 m³/h = 264.172 US gal / 60 min = 4.4029 gpm: 7.93 m³/h = 34.91 gpm.
+    const Unit ip = unitFor("m3/h", 7.93, UnitSystem::IP);
+    EXPECT_EQ(ip.label, "gpm");
+    EXPECT_NEAR(ip.fromSI(7.93), 34.91, 0.01);
+}
+
+TEST(Display, AColumnOfTimesReadsWithOnePrecision) {
+    // The utility loss's event log: "60" above "88.50" read as two precisions. A time column
+    // takes the fewest decimals that show all its values (here one), every row alike.
+    Table t;
+    t.path = "contingency/event_log";
+    t.addNumbers("t_s", "s", {60.0, 70.0, 88.5, 195.0, std::nan("")});
+    t.addText("event", {"utility lost", "generators online", "UPS battery at its minimum",
+                        "trim chillers available", "no time"});
+    const TableDisplay d(t, UnitSystem::SI);
+    EXPECT_EQ(d.cell(t, 0, 0), "60.0");
+    EXPECT_EQ(d.cell(t, 2, 0), "88.5");
+    EXPECT_EQ(d.cell(t, 3, 0), "195.0");
+    EXPECT_EQ(d.cell(t, 4, 0), "–");
+    // Whole seconds stay whole; a finer time takes two decimals, no more.
+    Table w = t;
+    w.columns[0].data = std::vector<double>{60.0, 75.0};
+    w.columns[1].data = std::vector<std::string>{"a", "b"};
+    EXPECT_EQ(TableDisplay(w, UnitSystem::SI).cell(w, 1, 0), "75");
+    w.columns[0].data = std::vector<double>{60.0, 60.126};
+    EXPECT_EQ(TableDisplay(w, UnitSystem::SI).cell(w, 0, 0), "60.00");
+    EXPECT_EQ(TableDisplay(w, UnitSystem::SI).cell(w, 1, 0), "60.13");
+}
+
 }  // namespace
 }  // namespace dctwin::display
