@@ -13,46 +13,64 @@ LoadingScale loadingScaleOf(const std::string& table_path) {
     return table_path == "sizing/cooling" ? LoadingScale::Cooling : LoadingScale::Electrical;
 }
 
+namespace {
+
+// One scale: amber from `amber` %, red above `red` %, and what each band says.
+struct Scale {
+    double amber, red;
+    const char* of;  // what the percentage is of
+    const char* red_text;
+    const char* amber_text;
+    const char* green_text;
+};
+
+const Scale& scaleOf(LoadingScale s) {
+    static const Scale kElectrical{
+        60.0,
+        80.0,
+        QT_TR_NOOP("of rating"),
+        QT_TR_NOOP("red, above the 80 % continuous-load limit (NEC) for breakers and busway"),
+        QT_TR_NOOP("amber, 60–80 %, within the 80 % continuous-load limit but with little growth "
+                   "room"),
+        QT_TR_NOOP("green, below 60 %")};
+    static const Scale kCooling{90.0,
+                                100.0,
+                                QT_TR_NOOP("of its capacity at the design conditions"),
+                                QT_TR_NOOP("red, above 100 %, it cannot carry the design load"),
+                                QT_TR_NOOP("amber, 90–100 %, less than a tenth left"),
+                                QT_TR_NOOP("green, below 90 %")};
+    return s == LoadingScale::Cooling ? kCooling : kElectrical;
+}
+
+enum class Band { Green, Amber, Red };
+Band bandOf(double loading_pct, const Scale& s) {
+    return loading_pct > s.red ? Band::Red : loading_pct >= s.amber ? Band::Amber : Band::Green;
+}
+
+}  // namespace
+
 QString loadingExplanation(double loading_pct, LoadingScale scale) {
     if (!std::isfinite(loading_pct)) return {};
-    const QString v = QString::number(loading_pct, 'f', 1);
-    if (scale == LoadingScale::Cooling) {
-        if (loading_pct > 100.0) {
-            return QObject::tr(
-                       "%1 % of its capacity at the design conditions: red, above 100 %, it "
-                       "cannot carry the design load")
-                .arg(v);
-        }
-        if (loading_pct >= 90.0) {
-            return QObject::tr(
-                       "%1 % of its capacity at the design conditions: amber, 90–100 %, less "
-                       "than a tenth left")
-                .arg(v);
-        }
-        return QObject::tr("%1 % of its capacity at the design conditions: green, below 90 %")
-            .arg(v);
-    }
-    if (loading_pct > 80.0) {
-        return QObject::tr(
-                   "%1 % of rating: red, above the 80 % continuous-load limit (NEC) for "
-                   "breakers and busway")
-            .arg(v);
-    }
-    if (loading_pct >= 60.0) {
-        return QObject::tr(
-                   "%1 % of rating: amber, 60–80 %, within the 80 % continuous-load "
-                   "limit but with little growth room")
-            .arg(v);
-    }
-    return QObject::tr("%1 % of rating: green, below 60 %").arg(v);
+    const Scale& s = scaleOf(scale);
+    const Band b = bandOf(loading_pct, s);
+    const char* words = b == Band::Red     ? s.red_text
+                        : b == Band::Amber ? s.amber_text
+                                           : s.green_text;
+    return QStringLiteral("%1 % %2: %3")
+        .arg(QString::number(loading_pct, 'f', 1), QObject::tr(s.of), QObject::tr(words));
 }
 
 QColor loadingColour(double loading_pct, LoadingScale scale) {
     if (!std::isfinite(loading_pct)) return QColor();
-    const bool cooling = scale == LoadingScale::Cooling;
-    if (loading_pct > (cooling ? 100.0 : 80.0)) return QColor(0xf4, 0x9a, 0x9a);  // red
-    if (loading_pct >= (cooling ? 90.0 : 60.0)) return QColor(0xff, 0xd5, 0x80);  // amber
-    return QColor(0xa8, 0xdf, 0xa8);                                              // green
+    switch (bandOf(loading_pct, scaleOf(scale))) {
+        case Band::Red:
+            return QColor(0xf4, 0x9a, 0x9a);
+        case Band::Amber:
+            return QColor(0xff, 0xd5, 0x80);
+        case Band::Green:
+            break;
+    }
+    return QColor(0xa8, 0xdf, 0xa8);
 }
 
 SizingTableModel::SizingTableModel(QObject* parent) : QAbstractTableModel(parent) {}
