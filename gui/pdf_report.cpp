@@ -27,7 +27,8 @@ namespace {
 
 constexpr int kDpi = 96;                // one PDF unit per screen pixel: widgets render 1:1
 constexpr double kChartHeight = 330.0;  // two charts and their legends to a landscape page
-constexpr double kMaxColumn = 260.0;    // a long text column would push the loadings off
+constexpr double kChartMinHeight = 0.5 * kChartHeight;  // legible, legends whole
+constexpr double kMaxColumn = 260.0;  // a long text column would push the loadings off
 
 // Lays content out top to bottom, page after page, with a footer on each page.
 class PageFlow {
@@ -316,7 +317,10 @@ void drawCharts(PageFlow& flow, const QList<ChartPanel*>& charts) {
         if (c && c->seriesCount() > 0) drawn << c;
     }
     if (drawn.isEmpty()) return;
-    flow.ensure(kChartHeight);
+    // A row takes the rest of a page down to half its height rather than start a new page:
+    // the campus's Halls page left the two hall charts a page of their own, two-thirds empty,
+    // with a third of the page above them unused.
+    flow.ensure(kChartMinHeight);
     const double h = std::min(kChartHeight, flow.room());
     const double gap = 8.0;
     const double w = (flow.width() - gap * (drawn.size() - 1)) / drawn.size();

@@ -318,11 +318,29 @@ TEST(PdfReport, ACampusReportHasAPageOfItsHalls) {
                   {"hall_B_it_energy_MWh", 30755.3, "MWh"},
                   {"hall_B_ppue_cooling", 1.0048, "1"},
                   {"hall_B_water_m3", 39407.9, "m3"}};
+    // A day of each hall's series, hourly, so the Halls tab draws its three charts.
+    ResultSet& rs = r->timeseries;
+    for (int i = 0; i <= 24; ++i) rs.time.push_back(3600.0 * i);
+    const auto fill = [&](const std::string& g, const char* n, const char* u, double v) {
+        rs.addChannel(g, n, u).values.assign(rs.time.size(), v);
+    };
+    for (const std::string h : {"A", "B"}) {
+        const std::string g = "halls/" + h;
+        fill(g, "fws_supply_temp", "K", 304.15);
+        fill(g, "tcs_supply_temp_max", "K", 308.15);
+        fill(g, "max_gpu_junction_temp", "K", 349.0);
+        fill(g, "it_power", "W", 4.0e6);
+        fill(g, "cdu_pump_power", "W", 30e3);
+        rs.addChannel(g, "water_total", "m3").values = rs.time;
+    }
     const QString text = exportedText(r, {QStringLiteral("-layout")});
     const qsizetype halls = text.indexOf(QStringLiteral("Halls\n"));
     ASSERT_GE(halls, 0) << text.toStdString();
-    const QString page = text.mid(halls);
-    for (const char* want : {"1.0093", "1.0048", "39,408", "36,934"}) {
+    // The page, up to pdftotext's form feed: the table and all three charts. The two side by
+    // side had a page of their own, two-thirds empty, beside a third of this one unused.
+    const QString page = text.mid(halls, text.indexOf(QLatin1Char('\f'), halls) - halls);
+    for (const char* want : {"1.0093", "1.0048", "39,408", "36,934", "Temperatures by hall",
+                             "IT and liquid-cooling power by hall", "Water used by hall"}) {
         EXPECT_TRUE(page.contains(QString::fromUtf8(want)))
             << want << " not in " << page.toStdString();
     }
