@@ -282,9 +282,14 @@ void OneLineDiagram::setTables(const Table* power, const Table* cooling) {
     }
     // Colour key: the same limits as the sizing tables' tooltips.
     const QRectF used = scene_->itemsBoundingRect();
-    auto* key = scene_->addText(
-        tr("Fill: design loading below 60 % green, 60–80 % amber, above the 80 % continuous-load "
-           "limit red; grey blocks are the chain's ends."));
+    QStringList scales;
+    if (power) scales << tr("electrical, of rating: %1").arg(loadingKey(LoadingScale::Electrical));
+    if (cooling) {
+        scales << tr("cooling, of each unit's capacity at the design conditions: %1")
+                      .arg(loadingKey(loadingScaleOf(cooling->path)));
+    }
+    auto* key = scene_->addText(tr("Fill: design loading; %1; grey blocks are the chain's ends.")
+                                    .arg(scales.join(QStringLiteral("; "))));
     key->setDefaultTextColor(QColor(0x33, 0x33, 0x33));
     key->setTextWidth(std::max(300.0, used.width()));
     key->setPos(used.left(), used.bottom() + 12.0);

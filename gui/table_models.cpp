@@ -18,7 +18,8 @@ namespace {
 // One scale: amber from `amber` %, red above `red` %, and what each band says.
 struct Scale {
     double amber, red;
-    const char* of;  // what the percentage is of
+    const char* of;     // what the percentage is of
+    const char* limit;  // what the red threshold is
     const char* red_text;
     const char* amber_text;
     const char* green_text;
@@ -29,6 +30,7 @@ const Scale& scaleOf(LoadingScale s) {
         60.0,
         80.0,
         QT_TR_NOOP("of rating"),
+        QT_TR_NOOP("the 80 % continuous-load limit"),
         QT_TR_NOOP("red, above the 80 % continuous-load limit (NEC) for breakers and busway"),
         QT_TR_NOOP("amber, 60–80 %, within the 80 % continuous-load limit but with little growth "
                    "room"),
@@ -36,6 +38,7 @@ const Scale& scaleOf(LoadingScale s) {
     static const Scale kCooling{90.0,
                                 100.0,
                                 QT_TR_NOOP("of its capacity at the design conditions"),
+                                QT_TR_NOOP("100 % (cannot carry the design load)"),
                                 QT_TR_NOOP("red, above 100 %, it cannot carry the design load"),
                                 QT_TR_NOOP("amber, 90–100 %, less than a tenth left"),
                                 QT_TR_NOOP("green, below 90 %")};
@@ -48,6 +51,14 @@ Band bandOf(double loading_pct, const Scale& s) {
 }
 
 }  // namespace
+
+QString loadingKey(LoadingScale scale) {
+    const Scale& s = scaleOf(scale);
+    return QObject::tr("green below %1 %, amber %1–%2 %, red above %3")
+        .arg(s.amber)
+        .arg(s.red)
+        .arg(QObject::tr(s.limit));
+}
 
 QString loadingExplanation(double loading_pct, LoadingScale scale) {
     if (!std::isfinite(loading_pct)) return {};

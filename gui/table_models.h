@@ -24,6 +24,10 @@ enum class LoadingScale { Electrical, Cooling };
 /// The scale of a sizing table by its path: "sizing/cooling" Cooling, every other Electrical.
 LoadingScale loadingScaleOf(const std::string& table_path);
 
+/// The scale in words for a colour key: "green below 60 %, amber 60–80 %, red above the 80 %
+/// continuous-load limit" (from the same record the colours and tooltips read).
+QString loadingKey(LoadingScale scale);
+
 /// Loading colour of a sizing row on its scale (above).
 QColor loadingColour(double loading_pct, LoadingScale scale = LoadingScale::Electrical);
 

@@ -77,8 +77,13 @@ TEST(OneLineDiagram, CoolingBlocksOfACampusNameTheirHall) {
     EXPECT_TRUE(d.blocks()[2].text.startsWith(QStringLiteral("B: cdu")));
     EXPECT_TRUE(d.blocks()[3].text.startsWith(QStringLiteral("campus: air_side_crah")));
     // Coloured on the cooling scale (their capacity at the design conditions), not the NEC's
-    // 80 % for breakers: the CRAHs at 89.2 % are green, the CDUs too.
+    // 80 % for breakers: the CRAHs at 89.2 % are green, the CDUs too. The key under the
+    // diagram says so (it gave the electrical 60/80 % for every block).
     for (std::size_t i = 1; i < 4; ++i) EXPECT_EQ(d.blocks()[i].colour, loadingColour(10.0)) << i;
+    const QString key = d.sceneTexts().join(' ');
+    EXPECT_TRUE(key.contains(QStringLiteral("green below 90 %, amber 90–100 %, red above 100 %")))
+        << key.toStdString();
+    EXPECT_FALSE(key.contains(QStringLiteral("continuous-load"))) << key.toStdString();
 }
 
 TEST(OneLineDiagram, ExportsTheWholeDiagramAsPng) {
