@@ -144,7 +144,7 @@ void fillReportHeader(Report& r, const ScenarioSpec& sc, const SiteSizing& z) {
 
 /// The water table gains the study's totals and each kind's largest calendar day: its own
 /// day, not the site's peak day shared out by annual totals, which put the adiabatic spray's
-/// peak day of the reference campus at 1.07 m³ where its hottest day sprayed 53 m³.
+/// peak day on the two-hall campus's year at 1.07 m³ where its hottest day sprayed 53 m³.
 Table studyWaterTable(const Table& design, const std::vector<Metric>& m, const ResultSet& rs,
                       double start_s) {
     Table t = design;
