@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -64,6 +65,8 @@ Usage:
 A report's printable PDF (summary, sizing tables, charts, one-line diagram), no display
 needed: dctwin-gui REPORT.h5 --pdf OUT.pdf (built with the app, GUI=ON).
 
+An option's value may follow it or be attached: -j 2, -j2, --threads=2, -o DIR, --output=DIR.
+
 Exit status: 0 success, 1 the simulation failed, 2 bad input or usage.
 )";
 
@@ -97,7 +100,34 @@ struct Args {
 
 Args parseArgs(int argc, char** argv) {
     Args a;
-    std::vector<std::string> v(argv + 1, argv + argc);
+    std::vector<std::string> v;
+    // The attached spellings GNU tools and make/ninja accept, `--output=DIR`, `-j2`, `-oDIR`,
+    // are split into option and value here, so the rest of the parser (and the check of which
+    // command reads which option) sees one spelling. `-j2` was "unknown option '-j2'".
+    for (int k = 1; k < argc; ++k) {
+        const std::string s = argv[k];
+        const std::size_t eq = s.find('=');
+        if (s.rfind("--", 0) == 0 && eq != std::string::npos) {
+            const std::string name = s.substr(0, eq);
+            static const std::array<const char*, 5> kTakesValue = {
+                "--output", "--summary-json", "--csv", "--threads", "--format"};
+            static const std::array<const char*, 3> kFlags = {"--quiet", "--json", "--markdown"};
+            if (std::find(kFlags.begin(), kFlags.end(), name) != kFlags.end()) {
+                usageError(fmt::format("option '{}' takes no value, got '{}'", name, s));
+            }
+            if (std::find(kTakesValue.begin(), kTakesValue.end(), name) != kTakesValue.end()) {
+                v.push_back(name);
+                v.push_back(s.substr(eq + 1));
+            } else {
+                v.push_back(s);  // unknown: refused below, as typed
+            }
+        } else if (s.size() > 2 && (s.rfind("-j", 0) == 0 || s.rfind("-o", 0) == 0)) {
+            v.push_back(s.substr(0, 2));
+            v.push_back(s.substr(2));
+        } else {
+            v.push_back(s);
+        }
+    }
     if (v.empty()) usageError("no command given");
     a.command = v[0];
     auto need = [&](std::size_t& i, const std::string& flag) -> std::string {

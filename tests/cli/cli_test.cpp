@@ -156,6 +156,34 @@ TEST_F(Cli, AnOptionAnotherCommandReadsIsRefusedNotIgnored) {
     EXPECT_NE(r.err.find("no_such.json"), std::string::npos) << r.err;
 }
 
+TEST_F(Cli, AttachedOptionValuesReadAsSeparateOnes) {
+    // `dctwin sweep s.json -j2` (as make and ninja take it) was "unknown option '-j2'". The
+    // attached spellings -j2, -oDIR and --output=DIR now read as -j 2, -o DIR, --output DIR,
+    // and the same checks apply to them: the value, and which command reads the option.
+    expectInputError(dctwin("sweep x.json -j0"), {"-j expects a positive whole number", "'0'"});
+    expectInputError(dctwin("sweep x.json --threads=none"),
+                     {"--threads expects a positive whole number", "'none'"});
+    expectInputError(dctwin("size x.json -odesign.h5"), {"option '-o' does not apply"});
+    expectInputError(dctwin("size x.json --output=design.h5"),
+                     {"option '--output' does not apply"});
+    expectInputError(dctwin("run x.json --quiet=yes"), {"'--quiet' takes no value"});
+    expectInputError(dctwin("run x.json --fast=1"), {"unknown option '--fast=1'"});
+    // Accepted: the run goes on to the file, which is missing, and names it.
+    for (const std::string& cmd : {"sweep no_such.json -j2 -o" + quote((dir_ / "out").string()),
+                                   std::string("sweep no_such.json --threads=2")}) {
+        const Result r = dctwin(cmd);
+        EXPECT_EQ(r.status, 2) << cmd;
+        EXPECT_EQ(r.err.find("option"), std::string::npos) << cmd << ": " << r.err;
+        EXPECT_NE(r.err.find("no_such.json"), std::string::npos) << cmd << ": " << r.err;
+    }
+    const fs::path report = dir_ / "attached.h5";
+    const Result run =
+        dctwin("run " + quote((kSource / "scenarios/contingency_utility_loss.json").string()) +
+               " --quiet --output=" + quote(report.string()));
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_TRUE(fs::exists(report));
+}
+
 TEST_F(Cli, ASweepIsValidatedCaseByCaseAndRefusedWhereAScenarioBelongs) {
     // A newcomer's `dctwin validate` of a shipped sweep read "unknown key 'base'; did you mean
     // 'name'?". It now checks every case (sized and built, as for a scenario), and `run` or
