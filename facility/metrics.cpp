@@ -112,17 +112,25 @@ std::vector<double> switchTimes(const ScenarioSpec& sc, const StudyResults& r, i
 }
 
 /// Seconds from the first event until a GPU reaches its throttle temperature (−1: never).
-double firstThrottle(const ScenarioSpec& sc, const ResultSet& rs) {
+/// [s] The first event's time to the first sample at or past `level` (from below when
+/// `rising`, else from above), the crossing placed linearly between that sample and the one
+/// before, so the figure is not rounded up to the output interval; -1 if none.
+double firstCrossingAfterEvent(const ScenarioSpec& sc, const ResultSet& rs,
+                               const std::vector<double>& v, double level, bool rising) {
     double t_first = sc.events.front().at_s;
     for (const auto& e : sc.events) t_first = std::min(t_first, e.at_s);
-    const auto& margin = rs.at("cooling", "throttle_margin").values;
+    const double s = rising ? 1.0 : -1.0;  // crossing upwards in s·v
     for (std::size_t i = 1; i < rs.time.size(); ++i) {
-        if (rs.time[i] < t_first || margin[i] > 0.0) continue;
-        const double a = margin[i - 1], b = margin[i];
-        const double f = a > 0.0 && a != b ? a / (a - b) : 0.0;
+        if (rs.time[i] < t_first || s * (v[i] - level) < 0.0) continue;
+        const double a = s * (v[i - 1] - level), b = s * (v[i] - level);
+        const double f = a < 0.0 && a != b ? a / (a - b) : 0.0;
         return rs.time[i - 1] + f * (rs.time[i] - rs.time[i - 1]) - t_first;
     }
     return -1.0;
+}
+
+double firstThrottle(const ScenarioSpec& sc, const ResultSet& rs) {
+    return firstCrossingAfterEvent(sc, rs, rs.at("cooling", "throttle_margin").values, 0.0, false);
 }
 
 /// [s] the windows of the fixed ramp and swing figures, and their labels in metric names.
@@ -342,7 +350,7 @@ std::vector<std::string> notHeld(const std::vector<Metric>& metrics) {
         out.push_back(fmt::format("GPUs at their throttle temperature for {}", durationText(h)));
     }
     // A thermal trip is the worst a cooling failure does to the IT: the racks' GPUs shut down
-    // and stay down until reset (power/rack.h). The CDU pump trip's 8 racks tripped 33 s after
+    // and stay down until reset (power/rack.h). The CDU pump trip's 8 racks tripped 32.5 s after
     // the event, and only the throttle line said anything.
     if (const double n = value("max_racks_tripped"); n >= 0.5) {
         const double first = value("first_trip_after_s");
@@ -350,7 +358,11 @@ std::vector<std::string> notHeld(const std::vector<Metric>& metrics) {
             "{:.0f} rack{} tripped on GPU temperature{} ({:.1f} rack-hours down)", n,
             std::lround(n) == 1 ? "" : "s",
             std::isfinite(first)
-                ? fmt::format(", the first {} after the event", durationText(first / 3600.0))
+                // An instant, to a tenth of a second as the throttle's is: the output interval
+                // of a contingency is 0.5 s, and "33 s" read 32.5 s as 33.
+                ? fmt::format(", the first {} after the event", first < 3600.0
+                                                                    ? fmt::format("{:.1f} s", first)
+                                                                    : durationText(first / 3600.0))
                 : std::string(),
             value("rack_hours_tripped_h")));
     }
@@ -703,18 +715,11 @@ std::vector<Metric> computeMetrics(const ScenarioSpec& sc, const StudyResults& r
          "output samples saw running (NaN: none)"},
     };
     if (!sc.events.empty()) {
-        // First sample after the first event with at least half a rack tripped.
-        double first = NAN;
-        double t0 = std::numeric_limits<double>::infinity();
-        for (const auto& e : sc.events) t0 = std::min(t0, e.at_s);
-        const auto& racks = rs.at("compute", "racks_tripped").values;
-        for (std::size_t i = 0; i < rs.time.size(); ++i) {
-            if (rs.time[i] >= t0 && racks[i] >= 0.5) {
-                first = rs.time[i] - t0;
-                break;
-            }
-        }
-        m.push_back({"first_trip_after_s", first, "s",
+        // Half a rack tripped, placed between samples as the throttle's crossing is (it was
+        // the first sample past it: 33.0 s for the pump trip's 32.5 s).
+        const double t =
+            firstCrossingAfterEvent(sc, rs, rs.at("compute", "racks_tripped").values, 0.5, true);
+        m.push_back({"first_trip_after_s", t >= 0 ? t : NAN, "s",
                      "first event to the first rack thermally tripped (NaN: none)"});
     }
     return m;

@@ -242,14 +242,14 @@ TEST(UtilityLoss, WhatWasNotHeldReadsInSentences) {
     EXPECT_EQ(lines[1], "air side short for 2.5 h (up to 1704 kW of room heat)");
     // A trip: how many racks, when the first went, and what the heat cost in compute.
     const std::vector<std::string> trip = notHeld({{"max_racks_tripped", 8.0, "1"},
-                                                   {"first_trip_after_s", 33.0, "s"},
+                                                   {"first_trip_after_s", 32.5, "s"},
                                                    {"rack_hours_tripped_h", 1.127, "h"},
                                                    {"compute_lost_pct", 10.716, "%"},
                                                    {"gpu_hours_lost_h", 82.3, "GPU·h"},
                                                    {"gpu_hours_lost_to_trips_h", 81.16, "GPU·h"}});
     ASSERT_EQ(trip.size(), 2u);
     EXPECT_EQ(trip[0],
-              "8 racks tripped on GPU temperature, the first 33 s after the event (1.1 "
+              "8 racks tripped on GPU temperature, the first 32.5 s after the event (1.1 "
               "rack-hours down)");
     EXPECT_EQ(trip[1],
               "compute lost to heat: 10.7 % of the scheduled GPU-hours (82.3 GPU-hours, 81.2 "
