@@ -33,6 +33,7 @@ struct Row {
     QString text;
     int count = 0;
     double loading = std::nan("");
+    LoadingScale scale = LoadingScale::Electrical;  // what its loading is read against
 };
 
 const std::vector<double>* numbers(const Table& t, const std::string& name) {
@@ -66,6 +67,7 @@ std::vector<Row> rowsOf(const Table& t) {
     for (std::size_t i = 0; i < element->size(); ++i) {
         Row r;
         r.element = QString::fromStdString((*element)[i]);
+        r.scale = loadingScaleOf(t.path, (*element)[i]);
         r.count = count && i < count->size() ? static_cast<int>(std::lround((*count)[i])) : 0;
         QString size;
         if (rating && unit && i < rating->size() && i < unit->size()) {
@@ -83,13 +85,17 @@ std::vector<Row> rowsOf(const Table& t) {
         } else {
             size = QStringLiteral("%1 ×").arg(r.count);
         }
-        if (redundancy && i < redundancy->size()) {
+        // "-" is the table's "no redundancy stated" (operating points, the rack loop).
+        if (redundancy && i < redundancy->size() && !(*redundancy)[i].empty() &&
+            (*redundancy)[i] != "-") {
             size += QStringLiteral(", %1").arg(QString::fromStdString((*redundancy)[i]));
         }
         QString line3;
         if (loading && i < loading->size() && std::isfinite((*loading)[i])) {
             r.loading = (*loading)[i];
-            line3 = QObject::tr("design loading %1 %").arg(r.loading, 0, 'f', 0);
+            line3 = r.scale == LoadingScale::Delivered
+                        ? QObject::tr("%1 % of design flow").arg(r.loading, 0, 'f', 0)
+                        : QObject::tr("design loading %1 %").arg(r.loading, 0, 'f', 0);
         }
         const QString m =
             model && i < model->size() ? QString::fromStdString((*model)[i]) : QString();
@@ -210,9 +216,9 @@ void OneLineDiagram::setTables(const Table* power, const Table* cooling) {
     };
     // Each chain coloured on its table's scale: the power table's against the NEC's 80 %, the
     // cooling table's against the units' capacity at the design conditions.
-    const auto blockOf = [](const Row& r, LoadingScale scale = LoadingScale::Electrical) {
-        return Block{r.element, r.count, r.text,
-                     std::isfinite(r.loading) ? loadingColour(r.loading, scale) : kNeutral};
+    const auto blockOf = [](const Row& r) {
+        const QColor c = loadingColour(r.loading, r.scale);
+        return Block{r.element, r.count, r.text, c.isValid() ? c : kNeutral};
     };
 
     const auto title = [&](const QString& s, double x) {
@@ -277,7 +283,7 @@ void OneLineDiagram::setTables(const Table* power, const Table* cooling) {
         for (const Row& r : rowsOf(*cooling)) {
             link(x + kWidth / 2, y + kHeight, x + kWidth / 2, y + kHeight + kGap);
             y += kHeight + kGap;
-            draw(blockOf(r, loadingScaleOf(cooling->path)), x, y);
+            draw(blockOf(r), x, y);
         }
     }
     // Colour key: the same limits as the sizing tables' tooltips.
@@ -287,6 +293,11 @@ void OneLineDiagram::setTables(const Table* power, const Table* cooling) {
     if (cooling) {
         scales << tr("cooling, of each unit's capacity at the design conditions: %1")
                       .arg(loadingKey(loadingScaleOf(cooling->path)));
+        const std::vector<Row> rows = rowsOf(*cooling);
+        if (std::any_of(rows.begin(), rows.end(),
+                        [](const Row& r) { return r.scale == LoadingScale::Delivered; })) {
+            scales << tr("rack loop flow, %1").arg(loadingKey(LoadingScale::Delivered));
+        }
     }
     auto* key = scene_->addText(tr("Fill: design loading; %1; grey blocks are the chain's ends.")
                                     .arg(scales.join(QStringLiteral("; "))));

@@ -9,14 +9,17 @@ QString readableName(const std::string& name, const std::string& unit) {
     return QString::fromStdString(display::readableName(name, unit));
 }
 
-LoadingScale loadingScaleOf(const std::string& table_path) {
-    return table_path == "sizing/cooling" ? LoadingScale::Cooling : LoadingScale::Electrical;
+LoadingScale loadingScaleOf(const std::string& table_path, const std::string& element) {
+    if (table_path != "sizing/cooling") return LoadingScale::Electrical;
+    return element == "rack_loop_flow" ? LoadingScale::Delivered : LoadingScale::Cooling;
 }
 
 namespace {
 
-// One scale: amber from `amber` %, red above `red` %, and what each band says.
+// One scale: amber from `amber` %, red above `red` %, and what each band says; a scale that
+// is not `coloured` says its one text (green_text) for every value.
 struct Scale {
+    bool coloured;
     double amber, red;
     const char* of;     // what the percentage is of
     const char* limit;  // what the red threshold is
@@ -27,6 +30,7 @@ struct Scale {
 
 const Scale& scaleOf(LoadingScale s) {
     static const Scale kElectrical{
+        true,
         60.0,
         80.0,
         QT_TR_NOOP("of rating"),
@@ -35,18 +39,38 @@ const Scale& scaleOf(LoadingScale s) {
         QT_TR_NOOP("amber, 60–80 %, within the 80 % continuous-load limit but with little growth "
                    "room"),
         QT_TR_NOOP("green, below 60 %")};
-    static const Scale kCooling{90.0,
+    static const Scale kCooling{true,
+                                90.0,
                                 100.0,
                                 QT_TR_NOOP("of its capacity at the design conditions"),
                                 QT_TR_NOOP("100 % (cannot carry the design load)"),
                                 QT_TR_NOOP("red, above 100 %, it cannot carry the design load"),
                                 QT_TR_NOOP("amber, 90–100 %, less than a tenth left"),
                                 QT_TR_NOOP("green, below 90 %")};
-    return s == LoadingScale::Cooling ? kCooling : kElectrical;
+    static const Scale kDelivered{
+        false,
+        0.0,
+        0.0,
+        QT_TR_NOOP("of the design flow, to the least-supplied rack at the design point"),
+        "",
+        "",
+        "",
+        QT_TR_NOOP("a delivered share, not a load, so not coloured: below 100 % is the CDU's "
+                   "pressure reset at work; the GPU junction margin says whether it is enough")};
+    switch (s) {
+        case LoadingScale::Cooling:
+            return kCooling;
+        case LoadingScale::Delivered:
+            return kDelivered;
+        case LoadingScale::Electrical:
+            break;
+    }
+    return kElectrical;
 }
 
 enum class Band { Green, Amber, Red };
 Band bandOf(double loading_pct, const Scale& s) {
+    if (!s.coloured) return Band::Green;  // its one text is green_text
     return loading_pct > s.red ? Band::Red : loading_pct >= s.amber ? Band::Amber : Band::Green;
 }
 
@@ -54,6 +78,7 @@ Band bandOf(double loading_pct, const Scale& s) {
 
 QString loadingKey(LoadingScale scale) {
     const Scale& s = scaleOf(scale);
+    if (!s.coloured) return QObject::tr(s.green_text);
     return QObject::tr("green below %1 %, amber %1–%2 %, red above %3")
         .arg(s.amber)
         .arg(s.red)
@@ -72,7 +97,7 @@ QString loadingExplanation(double loading_pct, LoadingScale scale) {
 }
 
 QColor loadingColour(double loading_pct, LoadingScale scale) {
-    if (!std::isfinite(loading_pct)) return QColor();
+    if (!std::isfinite(loading_pct) || !scaleOf(scale).coloured) return QColor();
     switch (bandOf(loading_pct, scaleOf(scale))) {
         case Band::Red:
             return QColor(0xf4, 0x9a, 0x9a);
@@ -85,6 +110,16 @@ QColor loadingColour(double loading_pct, LoadingScale scale) {
 }
 
 SizingTableModel::SizingTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+LoadingScale SizingTableModel::scaleOfRow(std::size_t row) const {
+    for (const Table::Column& c : table_.columns) {
+        const auto* text = std::get_if<std::vector<std::string>>(&c.data);
+        if (c.name == "element" && text && row < text->size()) {
+            return loadingScaleOf(table_.path, (*text)[row]);
+        }
+    }
+    return loadingScaleOf(table_.path);
+}
 
 void SizingTableModel::setTable(Table table) {
     beginResetModel();
@@ -119,14 +154,14 @@ QVariant SizingTableModel::data(const QModelIndex& index, int role) const {
             return numbers ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
         case Qt::BackgroundRole:
             if (index.column() == display_.loadingColumn()) {
-                const QColor c = loadingColour((*numbers)[row], loadingScaleOf(table_.path));
+                const QColor c = loadingColour((*numbers)[row], scaleOfRow(row));
                 if (c.isValid()) return c;
             }
             return {};
         case Qt::ToolTipRole:
             // Every coloured cell says which limit it is measured against.
             if (index.column() == display_.loadingColumn())
-                return loadingExplanation((*numbers)[row], loadingScaleOf(table_.path));
+                return loadingExplanation((*numbers)[row], scaleOfRow(row));
             // Long texts (count rules) are cut to the column width; the tooltip has them whole.
             if (!numbers) {
                 return QString::fromStdString(std::get<std::vector<std::string>>(col.data)[row]);

@@ -19,23 +19,30 @@ namespace dctwin::gui {
 ///    green below 90 %, amber from 90 % to 100 % (less than a tenth left), red above 100 %
 ///    (it cannot carry the design load). No code puts a cooling unit's limit at 80 %; the
 ///    project's N+1 and growth margin are in the counts already.
-enum class LoadingScale { Electrical, Cooling };
+///  - Delivered (the cooling table's rack_loop_flow row): the least-supplied rack's flow
+///    against its design flow. More is better and under 100 % is the CDU's pressure reset at
+///    work, not a shortfall, so it is not coloured: read on the cooling scale, 93 % was amber
+///    ("less than a tenth left"). Whether the flow is enough is the junction margin's to say.
+enum class LoadingScale { Electrical, Cooling, Delivered };
 
-/// The scale of a sizing table by its path: "sizing/cooling" Cooling, every other Electrical.
-LoadingScale loadingScaleOf(const std::string& table_path);
+/// The scale of a sizing table's row by the table's path and the row's element:
+/// "sizing/cooling" Cooling (its "rack_loop_flow" row Delivered), every other Electrical.
+LoadingScale loadingScaleOf(const std::string& table_path, const std::string& element = {});
 
 /// The scale in words for a colour key: "green below 60 %, amber 60–80 %, red above the 80 %
 /// continuous-load limit" (from the same record the colours and tooltips read).
 QString loadingKey(LoadingScale scale);
 
-/// Loading colour of a sizing row on its scale (above).
+/// Loading colour of a sizing row on its scale (above); invalid (no fill) for a NaN and on
+/// the Delivered scale.
 QColor loadingColour(double loading_pct, LoadingScale scale = LoadingScale::Electrical);
 
 /// "design loading" for the column design_loading_pct in %: words, without a unit suffix the
 /// header shows in brackets anyway.
 QString readableName(const std::string& name, const std::string& unit);
 
-/// The tooltip of a coloured loading cell: the value and the limit its colour refers to.
+/// The tooltip of a loading cell: the value and the limit its colour refers to (on the
+/// Delivered scale, what the share is and why it has no colour).
 QString loadingExplanation(double loading_pct, LoadingScale scale = LoadingScale::Electrical);
 
 /// A sizing table (Report::tables entry). Numeric columns are shown in display units (W →
@@ -59,6 +66,7 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    LoadingScale scaleOfRow(std::size_t row) const;  // by the table and the row's element
     Table table_;
     display::TableDisplay display_;  // display units per column and per row
 };

@@ -86,6 +86,36 @@ TEST(OneLineDiagram, CoolingBlocksOfACampusNameTheirHall) {
     EXPECT_FALSE(key.contains(QStringLiteral("continuous-load"))) << key.toStdString();
 }
 
+TEST(OneLineDiagram, TheRackLoopFlowIsADeliveredShareNotALoad) {
+    // The reference's cooling table has the least-supplied rack's flow at 92.7 % of its
+    // 200 L/min design flow. On the cooling scale that block was amber, "less than a tenth
+    // left", where it means the CDU's pressure reset delivers a little less than design (more
+    // would be better, not worse). It is now neutral and says what the share is of.
+    Table t;
+    t.path = "sizing/cooling";
+    t.addText("element", {"cdu", "rack_loop_flow"});
+    t.addText("model", {"vertiv_xdu1350", "rack loop"});
+    t.addNumbers("rating", "", {1.368e6, 200.0 / 60000.0});
+    t.addText("unit", {"W", "m3/s"});
+    t.addNumbers("count", "1", {9, 64});
+    t.addText("redundancy", {"N+1", "-"});
+    t.addNumbers("design_loading_pct", "%", {92.0, 92.7});
+    OneLineDiagram d;
+    d.setTables(nullptr, &t);
+    ASSERT_EQ(d.blocks().size(), 3u);
+    EXPECT_EQ(d.blocks()[1].colour, loadingColour(92.0, LoadingScale::Cooling));  // amber
+    EXPECT_NE(d.blocks()[2].colour, d.blocks()[1].colour);
+    EXPECT_EQ(d.blocks()[2].colour, d.blocks()[0].colour);  // the racks' neutral grey
+    EXPECT_TRUE(d.blocks()[2].text.contains(QStringLiteral("93 % of design flow")))
+        << d.blocks()[2].text.toStdString();
+    EXPECT_FALSE(d.blocks()[2].text.contains(QStringLiteral("design loading")));
+    EXPECT_TRUE(d.blocks()[2].text.contains(QStringLiteral("64 × 200 L/min\n")))  // no ", -"
+        << d.blocks()[2].text.toStdString();
+    const QString key = d.sceneTexts().join(' ');
+    EXPECT_TRUE(key.contains(QStringLiteral("rack loop flow, a delivered share, not a load")))
+        << key.toStdString();
+}
+
 TEST(OneLineDiagram, ExportsTheWholeDiagramAsPng) {
     OneLineDiagram d;
     QTemporaryDir dir;

@@ -111,6 +111,29 @@ TEST(SizingTableModel, CoolingRowsAreReadAgainstTheirCapacityNotTheNec80) {
     EXPECT_EQ(loadingScaleOf("sizing/power"), LoadingScale::Electrical);
 }
 
+TEST(SizingTableModel, TheRackLoopFlowRowIsNotColouredAsALoad) {
+    // rack_loop_flow is the least-supplied rack's flow against its design flow (92.7 % on the
+    // reference): more is better. On the cooling scale it was amber, "less than a tenth left".
+    Table t;
+    t.path = "sizing/cooling";
+    t.addText("element", {"cdu", "rack_loop_flow", "cdu_pump_speed"});
+    t.addNumbers("design_loading_pct", "%", {92.7, 92.7, 92.7});
+    SizingTableModel m;
+    m.setTable(t);
+    const auto bg = [&](int row) { return m.data(m.index(row, 1), Qt::BackgroundRole); };
+    const auto tip = [&](int row) { return m.data(m.index(row, 1), Qt::ToolTipRole).toString(); };
+    EXPECT_EQ(bg(0).value<QColor>(), loadingColour(95.0, LoadingScale::Cooling));  // amber
+    EXPECT_FALSE(bg(1).isValid()) << bg(1).value<QColor>().name().toStdString();
+    // A drive near its full speed has little left: still on the cooling scale.
+    EXPECT_EQ(bg(2).value<QColor>(), bg(0).value<QColor>());
+    EXPECT_TRUE(tip(1).startsWith(QStringLiteral("92.7 % of the design flow")))
+        << tip(1).toStdString();
+    EXPECT_TRUE(tip(1).contains(QStringLiteral("not a load"))) << tip(1).toStdString();
+    EXPECT_FALSE(tip(1).contains(QStringLiteral("amber")));
+    // The same element in another table keeps that table's scale.
+    EXPECT_EQ(loadingScaleOf("sizing/power", "rack_loop_flow"), LoadingScale::Electrical);
+}
+
 TEST(SummaryTableModel, NamesMetricsInWordsAndGroupsLargeNumbers) {
     SummaryTableModel m;
     m.setMetrics({{"pue", 1.12, "1", "power usage effectiveness"},
