@@ -40,6 +40,32 @@ const char* typeName(KeyType t) {
 
 }  // namespace
 
+std::string boundEquivalent(double v, std::string_view unit) {
+    if (unit.empty() || !std::isfinite(v) || v == 0.0) return {};
+    // Whole numbers read well as they are (fmtNumber writes them in full).
+    if (std::trunc(v) == v) return {};
+    const std::string text = fmtNumber(v);
+    int significant = 0;
+    for (const char c : text) {
+        if (c >= '1' && c <= '9')
+            significant += 1;
+        else if (c == '0' && significant > 0)
+            significant += 1;
+    }
+    if (text.find('e') == std::string::npos && significant <= 4) return {};
+    try {
+        const double si = units::toSI(v, unit);
+        const double whole = std::round(si);
+        if (whole == 0.0 || std::abs(si - whole) > 1e-9 * std::abs(whole)) return {};
+        const std::string si_unit = units::siUnitOf(unit);
+        if (si_unit == unit) return {};
+        return fmt::format(" ({}{}{})", fmtNumber(whole), si_unit == "1" ? "" : " ",
+                           si_unit == "1" ? "" : si_unit);
+    } catch (const InputError&) {
+        return {};  // not a unit toSI knows: say the bound as it is
+    }
+}
+
 std::string describeKey(const KeySpec& k) {
     std::string s = k.description;
     if (!k.unit.empty()) s += fmt::format(" [{}]", k.unit);
@@ -502,13 +528,14 @@ void SpecReader::checkRange(const JsonView& where, std::string_view key, const K
                             double v) {
     if (v >= k.min && v <= k.max) return;  // NaN fails here as well
     const std::string u = k.unit.empty() ? "" : " " + k.unit;
+    const auto bound = [&](double b) { return fmtNumber(b) + u + boundEquivalent(b, k.unit); };
     std::string expected;
     if (std::isfinite(k.min) && std::isfinite(k.max)) {
-        expected = fmt::format("between {}{} and {}{}", fmtNumber(k.min), u, fmtNumber(k.max), u);
+        expected = fmt::format("between {} and {}", bound(k.min), bound(k.max));
     } else if (std::isfinite(k.min)) {
-        expected = fmt::format("at least {}{}", fmtNumber(k.min), u);
+        expected = fmt::format("at least {}", bound(k.min));
     } else {
-        expected = fmt::format("at most {}{}", fmtNumber(k.max), u);
+        expected = fmt::format("at most {}", bound(k.max));
     }
     where.fail(key,
                fmt::format("value {}{} is out of range; expected {}", fmtNumber(v), u, expected));

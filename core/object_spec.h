@@ -222,4 +222,9 @@ private:
 /// "description [unit]: range" text used by the schema and the GUI's tooltips.
 std::string describeKey(const KeySpec& k);
 
+/// " (1 s)" when a range bound `v` in `unit` reads poorly (an exponent, or more than four
+/// significant digits) and is a whole number in the unit's SI unit: the study length's least
+/// value is 1 s, which in days is 1.15741e-05. "" otherwise (also for an unknown unit).
+std::string boundEquivalent(double v, std::string_view unit);
+
 }  // namespace dctwin

@@ -57,9 +57,9 @@ const std::map<std::string, Linear, std::less<>>& table() {
         {"pct", {0.01, 0.0, "1"}},
         {"kg", {1.0, 0.0, "kg"}},
         {"kgs", {1.0, 0.0, "kg/s"}},
-        {"Ws", {1.0, 0.0, "W/s"}},
-        {"kWs", {kW, 0.0, "W/s"}},
-        {"MWs", {MW, 0.0, "W/s"}},
+        {"W/s", {1.0, 0.0, "W/s"}},
+        {"kW/s", {kW, 0.0, "W/s"}},
+        {"MW/s", {MW, 0.0, "W/s"}},
     };
     return t;
 }

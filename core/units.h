@@ -49,6 +49,7 @@ inline constexpr double year = 8760.0 * 3600.0;  // [s] a 365-day year, as EPW f
 /// Converts `value` given in `unit` to SI. `unit` is one of the suffixes scenario keys use:
 /// C, F, K (absolute temperatures); dC, dF, dK (differences); W, kW, MW, kVA, MVA, VA, V, kV,
 /// A; J, kJ, kWh, MWh; Lpm, m3h, m3s, gpm, L, m3, gal; Pa, kPa, bar, psi; s, min, h, days;
+/// W/s, kW/s, MW/s (ramp rates);
 /// pct (percent → fraction); "" (dimensionless). Throws InputError naming the valid choices.
 double toSI(double value, std::string_view unit);
 

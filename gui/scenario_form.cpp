@@ -147,11 +147,20 @@ NumberCheck checkNumber(const QString& text, const KeySpec& spec, const QString&
     const QString range = [&] {
         const bool lo = std::isfinite(spec.min), hi = std::isfinite(spec.max);
         const QString u = unit_label.isEmpty() ? QString() : QStringLiteral(" ") + unit_label;
+        // A bound that reads poorly in the key's unit gets its SI equivalent, and then its
+        // own unit: "1.15741e-05 days (1 s) to 3650 days".
+        const auto bound = [&](double b) {
+            const std::string eq = boundEquivalent(b, spec.unit);
+            return eq.empty() ? rangeText(b) : rangeText(b) + u + QString::fromStdString(eq);
+        };
+        const auto tail = [&](double b) {
+            return boundEquivalent(b, spec.unit).empty() ? u : QString();
+        };
         if (lo && hi) {
-            return QObject::tr("%1 to %2%3").arg(rangeText(spec.min), rangeText(spec.max), u);
+            return QObject::tr("%1 to %2%3").arg(bound(spec.min), bound(spec.max), tail(spec.max));
         }
-        if (lo) return QObject::tr("at least %1%2").arg(rangeText(spec.min), u);
-        if (hi) return QObject::tr("at most %1%2").arg(rangeText(spec.max), u);
+        if (lo) return QObject::tr("at least %1%2").arg(bound(spec.min), tail(spec.min));
+        if (hi) return QObject::tr("at most %1%2").arg(bound(spec.max), tail(spec.max));
         return QObject::tr("any number");
     }();
     if (!ok || !std::isfinite(v)) {

@@ -19,10 +19,10 @@ std::shared_ptr<const ObjectSpec> smoothingSpec() {
             .number("floor_pct", "pct", 0.0, 90.0, 0.0,  // domain-facts A5: 0-90 % of TGP
                     "power floor while a job runs, % of GPU TGP at full load, held relative to the "
                     "recent operating level (NVML percent TMP floor)")
-            .optionalNumber("ramp_up_W_per_s", "Ws", 1e-3, 1e15,
-                            "grid-side ramp-up limit per GPU, W/s (absent: no limit)")
-            .optionalNumber("ramp_down_W_per_s", "Ws", 1e-3, 1e15,
-                            "grid-side ramp-down limit per GPU, W/s (absent: no limit)")
+            .optionalNumber("ramp_up_W_per_s", "W/s", 1e-3, 1e15,
+                            "grid-side ramp-up limit per GPU (absent: no limit)")
+            .optionalNumber("ramp_down_W_per_s", "W/s", 1e-3, 1e15,
+                            "grid-side ramp-down limit per GPU (absent: no limit)")
             .number("hysteresis_s", "s", 0.0, 3600.0, d.hysteresis,
                     "time constant of the hold before a ramp-down")
             .number("tracking_time_s", "s", 1e-3, 60.0, d.tracking_time,

@@ -70,6 +70,29 @@ TEST(core_ObjectSpec, RangeErrorNamesPathValueAndRangeInTheKeysUnit) {
     expectHas(inputErrorOf([&] { rb.count("pumps"); }), {"/loop/pumps", "between 1 and 16"});
 }
 
+TEST(core_ObjectSpec, ABoundThatReadsPoorlyInItsUnitGivesItsSiEquivalent) {
+    // A study's least length is 1 s; in days that is 1.15741e-05, which the message gave
+    // alone ("expected between 1.15741e-05 days and 3650 days").
+    auto spec = std::make_shared<ObjectSpec>("a study");
+    spec->number("days", "days", 1.0 / 86400, 3650, std::nullopt, "length")
+        .number("hours", "h", 1.0 / 3600, 87600, std::nullopt, "length")
+        .number("share_pct", "pct", 0.125, 99.5, std::nullopt, "a share");
+    const Json j = parse(R"({"days": 0, "hours": 0, "share_pct": 100})");
+    const SpecReader r(JsonView(j, "/study"), *spec);
+    expectHas(inputErrorOf([&] { r.number("days"); }),
+              {"expected between 1.15741e-05 days (1 s) and 3650 days"});
+    expectHas(inputErrorOf([&] { r.number("hours"); }),
+              {"expected between 0.000277778 h (1 s) and 87600 h"});
+    // Bounds that read well stay as they are: whole numbers, and four significant digits or
+    // fewer (0.125 %); so does one whose SI value is not whole either.
+    expectHas(inputErrorOf([&] { r.number("share_pct"); }),
+              {"expected between 0.125 pct and 99.5 pct"});
+    EXPECT_EQ(boundEquivalent(3650, "days"), "");
+    EXPECT_EQ(boundEquivalent(1.0 / 7.0, "days"), "");  // 12342.857... s
+    EXPECT_EQ(boundEquivalent(1.0 / 60.0, "min"), " (1 s)");
+    EXPECT_EQ(boundEquivalent(1.0 / 86400, "no_such_unit"), "");
+}
+
 TEST(core_ObjectSpec, RequiredKeysChoicesAndAlternatives) {
     const auto spec = loopSpec();
     const Json none = parse(R"({})");

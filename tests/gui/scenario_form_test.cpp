@@ -127,6 +127,10 @@ TEST(ScenarioForm, OutOfRangeInputIsRefusedAndNothingChanges) {
     EXPECT_TRUE(f.fieldError(F::RacksPerCdu).contains(QStringLiteral("not a number")));
     type(f, F::Length, QStringLiteral("2.5e9"));
     EXPECT_TRUE(f.fieldError(F::Length).contains(QStringLiteral("out of range")));
+    // The least length, 1 s, said in seconds too: in the file's hours it read
+    // "0.000277778 to 87600 h" (in days, "1.15741e-05 to 3650 days").
+    EXPECT_TRUE(f.fieldError(F::Length).contains(QStringLiteral("0.000277778 h (1 s) to 87600 h")))
+        << f.fieldError(F::Length).toStdString();
     EXPECT_EQ(m.toJson(), scenario());
     EXPECT_EQ(f.invalidInputs().size(), 4);
     // Another edit refreshes the form; the refused text stays in view with its reason.
