@@ -519,7 +519,10 @@ void ResultsView::clearReport() {
     setTabVisible(HallsTab, false);
     qDeleteAll(summary_table_widgets_);
     summary_table_widgets_.clear();
-    const QString none = tr("No results yet: run the scenario or open a report.");
+    // A newcomer's first screen: an empty form with nothing to run. Say where to start.
+    const QString none =
+        tr("No results yet: run the scenario (F5), start from a shipped one (File ▸ New from "
+           "template), or open a report (File ▸ Open report).");
     power_note_->setText(none);
     cooling_note_->setText(none);
     water_caption_->setText(none);

@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -392,6 +393,21 @@ TEST(MainWindow, OpeningAnotherFileResetsTheFormAndClearsResults) {
     EXPECT_EQ(w.results()->report(), nullptr);
     EXPECT_EQ(w.results()->charts(ResultsView::PowerTab).front()->seriesCount(), 0);
     EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("No results")));
+}
+
+TEST(MainWindow, TheFirstScreenSaysWhereToStart) {
+    // Opened without a file, the app shows an empty form and empty charts; their note said
+    // "run the scenario or open a report" with no scenario to run. It names the templates.
+    MainWindow w;
+    bool said = false;
+    for (const QLabel* l : w.results()->findChildren<QLabel*>()) {
+        if (l->text().startsWith(QStringLiteral("No results yet"))) {
+            EXPECT_TRUE(l->text().contains(QStringLiteral("File ▸ New from template")))
+                << l->text().toStdString();
+            said = true;
+        }
+    }
+    EXPECT_TRUE(said);
 }
 
 TEST(MainWindow, InvalidFormInputBlocksRunAndSave) {
