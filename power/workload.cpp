@@ -498,13 +498,15 @@ std::shared_ptr<const ObjectSpec> inferenceSpec() {
         .number("peak_util_pct", "pct", 0.0, 100.0, 90.0,
                 "utilization at the weekly peak (% of idle-to-cap)")
         .number("peak_to_trough", "", 1.0, 100.0, 2.0,
-                "ratio of peak to trough utilization (domain-facts F2 placeholder)")
+                "ratio of peak to trough utilization; the default 2 is an assumption (no "
+                "published figure, domain-facts F2): state your service's own")
         .numberList("hourly_profile", "", 0.0, 1e9, 24, defaultHourly(),
                     "relative request rate at hours 0..23")
-        // Weekend traffic lower than weekdays: placeholder factors (no published figure).
+        // Weekend traffic lower than weekdays: assumed factors (no published figure).
         .numberList("weekday_factors", "", 0.0, 1.0, 7,
                     std::vector<double>{1, 1, 1, 1, 1, 0.85, 0.85},
-                    "request factor per weekday, Monday..Sunday");
+                    "request factor per weekday, Monday..Sunday; the default weekend 0.85 is "
+                    "an assumption (no published figure)");
     return s;
 }
 
