@@ -28,6 +28,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <utility>
 
 #include "gui/display_units.h"
 
@@ -420,6 +421,11 @@ struct ChartPanel::Impl {
                                       : QStringLiteral("%1 [%2]").arg(y2_quantity, unit2));
         }
         if (!have_range) return;
+        const auto fit = [](QValueAxis* axis, double lo_v, double hi_v) {
+            const auto [lo, hi] = paddedRange(lo_v, hi_v);
+            axis->setRange(lo, hi);
+            axis->applyNiceNumbers();
+        };
         if (auto* dates = qobject_cast<QDateTimeAxis*>(x_axis)) {
             dates->setRange(QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(x_min)),
                             QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(x_max)));
@@ -429,41 +435,63 @@ struct ChartPanel::Impl {
                              : span_days > 0.5 ? QStringLiteral("d MMM HH:mm")
                                                : QStringLiteral("HH:mm"));
         } else if (auto* values = qobject_cast<QValueAxis*>(x_axis)) {
-            // Points (a sweep's cases) would sit half outside a range that ends at them.
-            const double pad = scatter ? 0.05 * std::max(x_max - x_min, std::abs(x_max)) : 0.0;
-            values->setRange(x_min - pad, x_max > x_min ? x_max + pad : x_min + 1.0);
+            if (scatter) {
+                // Points (a sweep's cases) are placed by value, as the y axis's are: a rounded
+                // range from zero for a quantity that starts there. The padded data range gave
+                // a WUE axis of -0.02, 0.12, 0.25, 0.39, 0.53, and Qt's nice numbers take
+                // that one to 0–1, half of it empty: steps of 1, 2 or 5 × 10^k, about five.
+                const auto [lo, hi] = paddedRange(x_min, x_max);
+                const double raw = (hi - lo) / 5.0;
+                const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+                double step = 10.0 * mag;
+                for (const double m : {1.0, 2.0, 5.0}) {
+                    if (m * mag >= raw * (1.0 - 1e-9)) {
+                        step = m * mag;
+                        break;
+                    }
+                }
+                const double nlo = std::floor(lo / step + 1e-9) * step;
+                const double nhi = std::ceil(hi / step - 1e-9) * step;
+                values->setRange(nlo, nhi);
+                values->setTickCount(static_cast<int>(std::lround((nhi - nlo) / step)) + 1);
+            } else {
+                values->setRange(x_min, x_max > x_min ? x_max : x_min + 1.0);
+            }
             // The ticks split the data's own range (not rounded: the curve ends at its last
             // hour), so "%g" wrote a 10-minute load-duration axis as 0.0416667, 0.0833333, …
             // and the labels were cut to "0.0416…". As many decimals as the tick step needs.
             const double step =
                 (values->max() - values->min()) / std::max(1, values->tickCount() - 1);
+            // A scatter's rounded step (0.1, 0.05, 2) needs its own decimals and no more.
+            const int extra = scatter ? 0 : 1;
             const int decimals =
-                step > 0.0 ? std::clamp(1 - static_cast<int>(std::floor(std::log10(step))), 0, 9)
-                           : 0;
+                step > 0.0
+                    ? std::clamp(extra - static_cast<int>(std::floor(std::log10(step) + 1e-9)), 0,
+                                 9)
+                    : 0;
             values->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
         }
-        const auto fit = [](QValueAxis* axis, double lo_v, double hi_v) {
-            // A series steady to a few parts in a million (a facility flow over a pump trip
-            // that does not touch it) got an axis of that span, and every label read
-            // "611.742". Shown over at least 2 % of its magnitude it reads as the flat line
-            // it is.
-            const double min_span = 0.02 * std::max(std::abs(lo_v), std::abs(hi_v));
-            if (hi_v - lo_v < min_span) {
-                const double mid = 0.5 * (lo_v + hi_v);
-                lo_v = mid - 0.5 * min_span;
-                hi_v = mid + 0.5 * min_span;
-            }
-            const double pad = hi_v > lo_v ? 0.05 * (hi_v - lo_v) : 0.5 + 0.05 * std::abs(hi_v);
-            // Power and water start at zero; temperatures float. A heat rejected of −1.7e-8 W
-            // while the plant stands (round-off) is zero: taken as negative it put the axis of
-            // a 12 MW chart at −5 MW.
-            const double tiny = 1e-6 * std::max(std::abs(lo_v), std::abs(hi_v));
-            const double lo = lo_v >= -tiny && lo_v < 0.5 * hi_v ? 0.0 : lo_v - pad;
-            axis->setRange(lo, hi_v + pad);
-            axis->applyNiceNumbers();
-        };
         if (y_axis) fit(y_axis, y_min, y_max);
         if (y2_axis && have_y2) fit(y2_axis, y2_min, y2_max);
+    }
+    /// The range an axis shows for data from lo_v to hi_v, before rounding its ends.
+    static std::pair<double, double> paddedRange(double lo_v, double hi_v) {
+        // A series steady to a few parts in a million (a facility flow over a pump trip that
+        // does not touch it) got an axis of that span, and every label read "611.742". Shown
+        // over at least 2 % of its magnitude it reads as the flat line it is.
+        const double min_span = 0.02 * std::max(std::abs(lo_v), std::abs(hi_v));
+        if (hi_v - lo_v < min_span) {
+            const double mid = 0.5 * (lo_v + hi_v);
+            lo_v = mid - 0.5 * min_span;
+            hi_v = mid + 0.5 * min_span;
+        }
+        const double pad = hi_v > lo_v ? 0.05 * (hi_v - lo_v) : 0.5 + 0.05 * std::abs(hi_v);
+        // Power and water start at zero; temperatures float. A heat rejected of −1.7e-8 W
+        // while the plant stands (round-off) is zero: taken as negative it put the axis of a
+        // 12 MW chart at −5 MW.
+        const double tiny = 1e-6 * std::max(std::abs(lo_v), std::abs(hi_v));
+        const double lo = lo_v >= -tiny && lo_v < 0.5 * hi_v ? 0.0 : lo_v - pad;
+        return {lo, hi_v + pad};
     }
     void redraw() {
         for (Line& l : data) drawLine(l);

@@ -173,5 +173,36 @@ TEST(ChartLegend, LinesShowTheirPenAreasAFilledSquare) {
     EXPECT_EQ(right.back()->titleText(), QStringLiteral("[kW]"));
 }
 
+TEST(ChartAxes, AScatterOfCasesGetsRoundTicksFromZero) {
+    // The weather ensemble's five cases, WUE against PUE as the Sweep tab plots them. The x
+    // axis was the points' range padded by 5 %: ticks at -0.02, 0.12, 0.25, 0.39, 0.53, a
+    // negative water use among them.
+    ChartPanel p;
+    p.resize(800, 400);
+    p.setAxisTitles(QStringLiteral("WUE [L/kWh]"), QStringLiteral("PUE"));
+    const std::vector<double> wue = {0.500, 0.163, 0.0333, 0.0561, 0.00704};
+    const std::vector<double> pue = {1.1218, 1.1058, 1.0873, 1.0827, 1.0774};
+    for (std::size_t i = 0; i < wue.size(); ++i) {
+        p.addScatter(QStringLiteral("case %1").arg(i), {wue[i]}, {pue[i]}, QString());
+    }
+    p.show();
+    QApplication::processEvents();
+    QValueAxis* x = axis(p, Qt::Horizontal);
+    ASSERT_NE(x, nullptr);
+    EXPECT_DOUBLE_EQ(x->min(), 0.0);  // water use starts at zero
+    EXPECT_GT(x->max(), 0.5);         // every point inside
+    EXPECT_LE(x->max(), 0.6 + 1e-12);
+    // Round ticks, each written with the step's decimals: 0.0, 0.1, ... (or 0.2 steps).
+    const QStringList labels = tickLabels(*x);
+    ASSERT_GE(labels.size(), 3);
+    for (const QString& l : labels) {
+        bool ok = false;
+        const double v = l.toDouble(&ok);
+        ASSERT_TRUE(ok) << l.toStdString();
+        EXPECT_NEAR(v * 10.0, std::round(v * 10.0), 1e-9) << l.toStdString();
+        EXPECT_EQ(l.size(), 3) << l.toStdString();  // "0.1", not "0.10" or "0.125"
+    }
+}
+
 }  // namespace
 }  // namespace dctwin::gui
