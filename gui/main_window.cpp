@@ -79,6 +79,11 @@ MainWindow::MainWindow(QWidget* parent, RunController* controller)
                            QAbstractItemView::SelectedClicked);
     tree_->header()->setSectionResizeMode(ScenarioTreeModel::KeyColumn,
                                           QHeaderView::ResizeToContents);
+    // A sweep's keys are JSON pointers ("/cooling/heat_rejection/accept_setpoint_exceedance"):
+    // sized to them the key column took the whole tree and the values were off screen. Capped,
+    // a long key is cut in the middle (both ends say which key) and its tooltip has it whole.
+    tree_->header()->setMaximumSectionSize(200);
+    tree_->setTextElideMode(Qt::ElideMiddle);
     tree_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(tree_, &QTreeView::customContextMenuRequested, this, &MainWindow::treeContextMenu);
     form_scroll_ = new QScrollArea;

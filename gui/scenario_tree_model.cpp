@@ -402,8 +402,9 @@ QVariant ScenarioTreeModel::data(const QModelIndex& index, int role) const {
     if (n->isContainer()) {
         if (role == Qt::DisplayRole) {
             const auto size = static_cast<qulonglong>(n->children.size());
-            return n->isObject() ? QStringLiteral("{%1 keys}").arg(size)
-                                 : QStringLiteral("[%1 items]").arg(size);
+            const bool one = size == 1;  // "{1 key}", not "{1 keys}"
+            return n->isObject() ? QStringLiteral("{%1 %2}").arg(size).arg(one ? "key" : "keys")
+                                 : QStringLiteral("[%1 %2]").arg(size).arg(one ? "item" : "items");
         }
         if (role == Qt::ForegroundRole) return QPalette().brush(QPalette::PlaceholderText);
         return {};

@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -527,6 +528,23 @@ TEST(MainWindow, SweepFileRunsEveryCaseAndPlotsThem) {
     EXPECT_EQ(rv->charts(ResultsView::SweepTab).front()->seriesCount(), 2);
     EXPECT_TRUE(fs::exists(w.sweepOutputDir() / "sweep_summary.csv"));
     EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("sweep.json")));
+}
+
+TEST(MainWindow, ASweepsLongKeysLeaveItsValuesInView) {
+    // A sweep's tree holds JSON pointers as keys; the key column, sized to the longest
+    // ("/cooling/heat_rejection/accept_setpoint_exceedance"), took the whole tree at
+    // 1280×800 and the values (the base scenario's name, the varied weather) were off screen.
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    ASSERT_TRUE(w.openScenario(sourceDir() / "scenarios/sweep_heat_rejection_climate.json"));
+    w.tree()->expandAll();
+    QApplication::processEvents();
+    QHeaderView* h = w.tree()->header();
+    const int value_x = h->sectionViewportPosition(ScenarioTreeModel::ValueColumn);
+    EXPECT_LE(h->sectionSize(ScenarioTreeModel::KeyColumn), 200);
+    EXPECT_LT(value_x + 60, w.tree()->viewport()->width())
+        << "value column at " << value_x << " of " << w.tree()->viewport()->width();
 }
 
 TEST(MainWindow, SaveNeverTargetsAShippedScenario) {

@@ -50,6 +50,21 @@ TEST(ScenarioTreeModel, IndexAndPointerAgreeForNestedValues) {
     EXPECT_FALSE(m.indexForPointer("no-slash").isValid());
 }
 
+TEST(ScenarioTreeModel, ContainersSayHowManyInTheRightNumber) {
+    // A sweep's "set" with one key read "{1 keys}".
+    ScenarioTreeModel m;
+    m.setJson(Json::parse(R"({"one": {"a": 1}, "two": {"a": 1, "b": 2}, "list": [5],
+                              "lists": [5, 6], "none": {}})"));
+    const auto value = [&](const char* pointer) {
+        return m.data(m.indexForPointer(pointer, ScenarioTreeModel::ValueColumn)).toString();
+    };
+    EXPECT_EQ(value("/one"), QStringLiteral("{1 key}"));
+    EXPECT_EQ(value("/two"), QStringLiteral("{2 keys}"));
+    EXPECT_EQ(value("/none"), QStringLiteral("{0 keys}"));
+    EXPECT_EQ(value("/list"), QStringLiteral("[1 item]"));
+    EXPECT_EQ(value("/lists"), QStringLiteral("[2 items]"));
+}
+
 TEST(ScenarioTreeModel, EditOfNestedIntegerKeepsType) {
     ScenarioTreeModel m;
     m.setJson(sampleScenario());
