@@ -233,6 +233,34 @@ Draw parseDraw(const std::string& pointer, const JsonView& d) {
 
 }  // namespace
 
+Table percentilesTable(const std::vector<MetricPercentiles>& percentiles) {
+    Table t;
+    t.path = "sweep/percentiles";
+    std::vector<std::string> metric, unit;
+    std::vector<double> members, p10, p50, p90, mn, mean, mx;
+    for (const auto& p : percentiles) {
+        metric.push_back(p.metric);
+        unit.push_back(p.unit);
+        members.push_back(static_cast<double>(p.members));
+        p10.push_back(p.p10);
+        p50.push_back(p.p50);
+        p90.push_back(p.p90);
+        mn.push_back(p.min);
+        mean.push_back(p.mean);
+        mx.push_back(p.max);
+    }
+    t.addText("metric", metric);
+    t.addText("unit", unit);
+    t.addNumbers("members", "1", members);
+    t.addNumbers("p10", "", p10);
+    t.addNumbers("p50", "", p50);
+    t.addNumbers("p90", "", p90);
+    t.addNumbers("min", "", mn);
+    t.addNumbers("mean", "", mean);
+    t.addNumbers("max", "", mx);
+    return t;
+}
+
 double percentile(std::vector<double> values, double p) {
     if (values.empty()) throw Error("percentile of no values");
     std::sort(values.begin(), values.end());
@@ -602,34 +630,12 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
     std::string percentile_csv;
     if (plan.ensemble) {
         result.percentiles = ensemblePercentiles(result.summaries);
-        Table t;
-        t.path = "sweep/percentiles";
-        std::vector<std::string> metric, unit;
-        std::vector<double> members, p10, p50, p90, mn, mean, mx;
         percentile_csv = "metric,unit,members,p10,p50,p90,min,mean,max";
         for (const auto& p : result.percentiles) {
             percentile_csv += fmt::format("\n{},{},{},{},{},{},{},{},{}", p.metric, p.unit,
                                           p.members, p.p10, p.p50, p.p90, p.min, p.mean, p.max);
-            metric.push_back(p.metric);
-            unit.push_back(p.unit);
-            members.push_back(static_cast<double>(p.members));
-            p10.push_back(p.p10);
-            p50.push_back(p.p50);
-            p90.push_back(p.p90);
-            mn.push_back(p.min);
-            mean.push_back(p.mean);
-            mx.push_back(p.max);
         }
-        t.addText("metric", metric);
-        t.addText("unit", unit);
-        t.addNumbers("members", "1", members);
-        t.addNumbers("p10", "", p10);
-        t.addNumbers("p50", "", p50);
-        t.addNumbers("p90", "", p90);
-        t.addNumbers("min", "", mn);
-        t.addNumbers("mean", "", mean);
-        t.addNumbers("max", "", mx);
-        report.tables.push_back(std::move(t));
+        report.tables.push_back(percentilesTable(result.percentiles));
         result.table_text += fmt::format("\nensemble of {} members that succeeded (of {}):\n",
                                          result.succeeded, result.cases);
         result.table_text +=

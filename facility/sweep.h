@@ -55,6 +55,7 @@
 
 #include "core/json.h"
 #include "core/parallel/work_queue.h"
+#include "core/results.h"
 #include "facility/scenario.h"
 
 namespace dctwin::facility {
@@ -85,6 +86,11 @@ struct SweepResult {
     std::string table_text;       // one line per case, for the terminal
     std::vector<MetricPercentiles> percentiles;  // ensembles only, by metric name
 };
+
+/// An ensemble's percentiles as the table "sweep/percentiles" of the sweep's HDF5 index and
+/// of the app's Sweep tab: metric, unit (each row's own), members, p10, p50, p90, min, mean,
+/// max, one row per metric.
+Table percentilesTable(const std::vector<MetricPercentiles>& percentiles);
 
 /// Percentile p ∈ [0, 1] of `values` (not empty) by linear interpolation between order
 /// statistics (Hyndman & Fan definition 7): h = (n − 1)·p, x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]).

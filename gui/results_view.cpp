@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/display.h"
 #include "core/units.h"
 #include "facility/metrics.h"
 #include "gui/cooling_schematic.h"
@@ -404,12 +405,19 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
     sweep_chart_ = new ChartPanel;
     sweep_chart_->setTitle(tr("Cases: PUE against WUE"));
     sweep_table_ = new SizingTableModel(this);
+    percentiles_table_ = new SizingTableModel(this);
     {
         auto* page = new QSplitter(Qt::Vertical);
         page->addWidget(sweep_chart_);
         page->addWidget(makeTableView(sweep_table_));
+        // An ensemble's spread over its members, as the CLI prints it and
+        // sweep_percentiles.csv holds it (every metric, not only the cases table's).
+        percentiles_view_ = makeTableView(percentiles_table_);
+        percentiles_view_->hide();
+        page->addWidget(percentiles_view_);
         page->setStretchFactor(0, 3);
         page->setStretchFactor(1, 2);
+        page->setStretchFactor(2, 2);
         addTab(page, tr("Sweep"));
     }
     // Design: the sizing answer at a glance.
@@ -511,6 +519,8 @@ void ResultsView::clearReport() {
     power_checks_->setTable({});
     summary_->setMetrics({});
     sweep_table_->setTable({});
+    percentiles_table_->setTable({});
+    percentiles_view_->hide();
     setTabVisible(SweepTab, false);
     diagram_->setTables(nullptr, nullptr);
     schematic_->setReport(nullptr);
@@ -558,7 +568,10 @@ void ResultsView::keepRun(const QString& label, const Report& report) {
 
 void ResultsView::refreshUnits() {
     if (report_) setReport(report_);
-    if (hasSweep()) sweep_table_->setTable(Table(sweep_table_->table()));
+    if (hasSweep()) {
+        sweep_table_->setTable(Table(sweep_table_->table()));
+        percentiles_table_->setTable(Table(percentiles_table_->table()));
+    }
 }
 
 bool ResultsView::hasSweep() const { return sweep_table_->rowCount() > 0; }
@@ -603,6 +616,31 @@ void ResultsView::setSweep(const facility::SweepResult& sweep) {
                                  QString());
     }
     sweep_chart_->setAxisTitles(tr("WUE [L/kWh]"), tr("PUE"));
+    // The metrics by name in words, as the Summary tab has them; the raw name is the tooltip
+    // of the cell (text cells carry their full text), so it is the readable one here.
+    // The cases table's metrics first, in its order (PUE, WUE, energies, ...), then the rest
+    // by name: the 73 metrics by name put PUE under "power smoothing" and "pump energy".
+    std::vector<facility::MetricPercentiles> rows = sweep.percentiles;
+    const auto rank = [&](const facility::MetricPercentiles& m) {
+        const auto* k = std::find_if(std::begin(keys), std::end(keys),
+                                     [&](const auto& key) { return m.metric == key.first; });
+        return static_cast<std::size_t>(k - std::begin(keys));
+    };
+    std::stable_sort(rows.begin(), rows.end(),
+                     [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+    Table p = facility::percentilesTable(rows);
+    for (Table::Column& c : p.columns) {
+        if (c.name == "p10" || c.name == "p50" || c.name == "p90") {
+            c.name[0] = 'P';  // the header reads as the CLI's: P10, P50, P90
+        }
+        if (c.name != "metric") continue;
+        auto& names_of = std::get<std::vector<std::string>>(c.data);
+        for (std::size_t i = 0; i < names_of.size() && i < rows.size(); ++i) {
+            names_of[i] = display::readableName(names_of[i], rows[i].unit);
+        }
+    }
+    percentiles_table_->setTable(std::move(p));
+    percentiles_view_->setVisible(!sweep.percentiles.empty());
     setTabVisible(SweepTab, true);
 }
 

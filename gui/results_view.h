@@ -54,6 +54,11 @@ public:
     bool hasSweep() const;
     /// The sweep's table (case, metrics, error), for tests and export.
     SizingTableModel* sweepModel() const { return sweep_table_; }
+    /// An ensemble's P10/P50/P90 (and min, mean, max) of every metric; empty for a sweep that
+    /// is no ensemble, and then not shown.
+    SizingTableModel* percentilesModel() const { return percentiles_table_; }
+    /// The percentiles' view, shown only for an ensemble.
+    QWidget* percentilesView() const { return percentiles_view_; }
     /// The Design tab's one-line diagram (drawn from the report's sizing tables).
     OneLineDiagram* oneLineDiagram() const { return diagram_; }
     /// The Design tab's cooling schematic (temperatures and flows at peak heat).
@@ -106,6 +111,8 @@ private:
     RunComparison* comparison_;
     ChartPanel* sweep_chart_;
     SizingTableModel* sweep_table_;
+    SizingTableModel* percentiles_table_;
+    QWidget* percentiles_view_;
     ChartPanel* energy_chart_;
     ChartPanel* monthly_pue_chart_;
     ChartPanel* monthly_wue_chart_;

@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "core/data_dir.h"
+#include "core/display.h"
 #include "core/errors.h"
 #include "core/io/hdf5_reader.h"
 #include "core/io/report_writer.h"
@@ -528,6 +529,52 @@ TEST(MainWindow, SweepFileRunsEveryCaseAndPlotsThem) {
     EXPECT_EQ(rv->charts(ResultsView::SweepTab).front()->seriesCount(), 2);
     EXPECT_TRUE(fs::exists(w.sweepOutputDir() / "sweep_summary.csv"));
     EXPECT_TRUE(w.resultsSource().contains(QStringLiteral("sweep.json")));
+}
+
+TEST(ResultsView, AnEnsembleShowsItsPercentilesAndASweepDoesNot) {
+    // The CLI printed an ensemble's P10/P50/P90 and wrote sweep_percentiles.csv; the app's
+    // Sweep tab showed the cases only. Figures of the shipped weather ensemble (facility
+    // energy over five climates).
+    facility::SweepResult sweep;
+    sweep.cases = sweep.succeeded = 2;
+    sweep.summaries = {Json{{"case", "a"}, {"pue", 1.08}, {"wue_L_per_kWh", 0.01}},
+                       Json{{"case", "b"}, {"pue", 1.12}, {"wue_L_per_kWh", 0.5}}};
+    sweep.percentiles = {
+        {"air_side_energy_MWh", "MWh", 5, 978.3, 1430.9, 2731.9, 891.4, 1750.3, 3018.5},
+        {"facility_energy_MWh", "MWh", 5, 77140.4, 77699.7, 79705.5, 76989.7, 78011.3, 80165.7},
+        {"max_gpu_junction_C", "C", 5, 76.02, 76.02, 79.12, 76.0, 77.1, 80.8}};
+    ResultsView rv;
+    rv.resize(1280, 800);
+    rv.show();
+    rv.setSweep(sweep);
+    QApplication::processEvents();
+    SizingTableModel* p = rv.percentilesModel();
+    ASSERT_EQ(p->rowCount(), 3);
+    EXPECT_FALSE(rv.percentilesView()->isHidden());  // on the Sweep tab, if not the current
+    const auto column = [&](const char* name) {
+        for (int c = 0; c < p->columnCount(); ++c) {
+            if (p->table().columns[static_cast<std::size_t>(c)].name == name) return c;
+        }
+        ADD_FAILURE() << name;
+        return 0;
+    };
+    // In words, with each row's unit, the P50 as given (rounded for display only). The cases
+    // table's metrics come first in its order (facility energy before the junction), the
+    // rest after them (the air side, first by name).
+    EXPECT_EQ(p->data(p->index(0, column("metric"))).toString().toStdString(),
+              display::readableName("facility_energy_MWh", "MWh"));
+    EXPECT_DOUBLE_EQ(p->data(p->index(0, column("P50")), Qt::UserRole).toDouble(), 77699.7);
+    EXPECT_EQ(p->data(p->index(0, column("P50"))).toString(), QStringLiteral("77,700"));
+    EXPECT_EQ(p->data(p->index(1, column("P90"))).toString(), QStringLiteral("79.12"));
+    EXPECT_EQ(p->data(p->index(1, column("unit"))).toString(), QStringLiteral("°C"));
+    EXPECT_EQ(p->data(p->index(2, column("metric"))).toString().toStdString(),
+              display::readableName("air_side_energy_MWh", "MWh"));
+    EXPECT_EQ(p->headerData(column("P10"), Qt::Horizontal).toString(), QStringLiteral("P10"));
+    // A sweep that is no ensemble has none, and the view goes.
+    sweep.percentiles.clear();
+    rv.setSweep(sweep);
+    EXPECT_EQ(p->rowCount(), 0);
+    EXPECT_TRUE(rv.percentilesView()->isHidden());
 }
 
 TEST(MainWindow, ASweepsLongKeysLeaveItsValuesInView) {
