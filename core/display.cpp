@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <variant>
 
 #include "core/units.h"
@@ -187,6 +188,7 @@ TableDisplay::TableDisplay(const Table& table, UnitSystem system) {
             }
             // In the cooling table a power in W is a heat duty (CDU, heat-rejection, CRAH and
             // chiller capacities), which IP reads in tons of refrigeration.
+            row_ratio_.push_back(row_unit[r] == "1");
             row_units_.push_back(cooling && row_unit[r] == "W"
                                      ? unitForQuantity("heat_duty", "W", magnitude, system)
                                      : unitFor(row_unit[r], magnitude, system));
@@ -236,14 +238,24 @@ std::string TableDisplay::cell(const Table& table, std::size_t row, std::size_t 
     const Table::Column& col = table.columns.at(column);
     if (const auto* numbers = std::get_if<std::vector<double>>(&col.data)) {
         const double v = numbers->at(row);
+        // A ratio near 1 (a partial PUE, 1.0048 beside 1.0093) says nothing at two decimals.
+        const auto ratioText = [&]() -> std::optional<std::string> {
+            const double a = std::abs(v);
+            if (std::isfinite(v) && a >= 0.1 && a < 100.0 &&
+                std::abs(v - std::round(v)) > 1e-9 * a) {
+                return fmt::format("{:.4f}", v);
+            }
+            return std::nullopt;
+        };
         if (col.unit.empty() && row < row_units_.size()) {
+            // A row whose unit is "1" (an ensemble's PUE among its energies) is such a ratio.
+            if (row_ratio_[row]) {
+                if (auto t = ratioText()) return *t;
+            }
             return formatNumber(row_units_[row].fromSI(v));
         }
-        // A ratio near 1 (a partial PUE, 1.0048 beside 1.0093) says nothing at two decimals.
-        const double a = std::abs(v);
-        if (col.unit == "1" && std::isfinite(v) && a >= 0.1 && a < 100.0 &&
-            std::abs(v - std::round(v)) > 1e-9 * a) {
-            return fmt::format("{:.4f}", v);
+        if (col.unit == "1") {
+            if (auto t = ratioText()) return *t;
         }
         if (const int d = decimals_.at(column); d >= 0 && std::isfinite(v)) {
             return fmt::format("{:.{}f}", units_.at(column).fromSI(v), d);

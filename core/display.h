@@ -81,6 +81,7 @@ public:
 private:
     std::vector<Unit> units_;      // per column; unused for text columns
     std::vector<Unit> row_units_;  // per row, for numbers in columns without a unit of their own
+    std::vector<bool> row_ratio_;  // per row: its unit is "1" (a ratio such as a PUE)
     /// Per column: decimals every cell of a column of times (unit s) is written with, the
     /// fewest (0–2) that show each of its values; -1 elsewhere. An event log is read down its
     /// time column, where "60" above "88.50" read as two precisions.

@@ -85,6 +85,23 @@ TEST(Display, ATableReadsInEachRowsUnit) {
     EXPECT_EQ(ip.cell(c, 0, 1), "389");
 }
 
+TEST(Display, ARowOfRatiosReadsToFourDecimals) {
+    // An ensemble's percentiles (sweep/percentiles): each row its own unit. PUE (unit "1")
+    // read 1.08, 1.09, 1.12 where the cases table beside it gave 1.0795, 1.0873, 1.1154.
+    Table t;
+    t.path = "sweep/percentiles";
+    t.addText("metric", {"pue", "facility_energy_MWh", "energy_balance_rel_error"});
+    t.addText("unit", {"1", "MWh", "1"});
+    t.addNumbers("members", "1", {5, 5, 5});
+    t.addNumbers("P50", "", {1.0873, 77699.7, -1.98e-9});
+    const TableDisplay d(t, UnitSystem::SI);
+    EXPECT_EQ(d.cell(t, 0, 3), "1.0873");
+    EXPECT_EQ(d.cell(t, 1, 3), "77,700");
+    EXPECT_EQ(d.cell(t, 0, 2), "5");  // a count stays whole
+    // Far from 1 the rule does not apply (a relative error reads as the small number it is).
+    EXPECT_EQ(d.cell(t, 2, 3).find("0.0000"), std::string::npos) << d.cell(t, 2, 3);
+}
+
 TEST(Display, AnHourlyWaterRateReadsInCubicMetresOrGallonsPerMinute) {
     // design_water_m3_per_h: "7.93 m3/h" stood beside "190 m³" in the summary.
     EXPECT_EQ(unitFor("m3/h", 7.93, UnitSystem::SI).label, "m³/h");
