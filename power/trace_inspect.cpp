@@ -182,6 +182,15 @@ std::string inspectionText(const Json& j) {
         out += fmt::format("  {:<20} {:>9} {:>12} {:>12} {:>12}\n", "sum",
                            s["samples"].get<std::size_t>(), num(s["min"]), num(s["mean"]),
                            num(s["max"]));
+        // One Cornell GPU read 15277 samples and its "sum" 15341 with another mean: the sum is
+        // taken on a grid, across the gaps. Say so where the counts differ.
+        std::size_t most = 0;
+        for (const auto& d : devs) most = std::max(most, d["samples"].get<std::size_t>());
+        if (s["samples"].get<std::size_t>() != most) {
+            out += fmt::format(
+                "  (the sum is taken on a uniform {} grid over the span, gaps filled linearly)\n",
+                seconds(s["grid_step_s"].get<double>()));
+        }
         out += fmt::format("\nswing (sum, max − min)      {:.6g} {}\n", s["swing"].get<double>(),
                            unit);
         out += fmt::format("largest change over {:<7} {:.6g} {}\n",

@@ -108,6 +108,15 @@ TEST_F(TraceInspect, ShippedTraces) {
     EXPECT_DOUBLE_EQ(j["devices"][0]["span_s"].get<double>(), 15340 * 3600.0);
     EXPECT_DOUBLE_EQ(j["devices"][0]["largest_gap_s"].get<double>(), 14 * 3600.0);
     EXPECT_GT(j["sum"]["swing"].get<double>(), 0.0);
+    // The sum row counts the grid's 15341 points, not the GPU's 15277 samples; the text says
+    // why (it gave the two counts and two means without a word).
+    EXPECT_EQ(j["sum"]["samples"].get<std::size_t>(), 15341u);
+    const Result text =
+        dctwin(fmt::format("trace inspect '{}'", (dir / "cbsugpu08_usage_stats.txt").string()));
+    EXPECT_NE(text.out.find("(the sum is taken on a uniform 3600 s grid over the span, gaps "
+                            "filled linearly)"),
+              std::string::npos)
+        << text.out;
     for (const auto& e : fs::directory_iterator(dir)) {
         if (e.path().extension() == ".md") continue;
         const Result t = dctwin(fmt::format("trace inspect '{}'", e.path().string()));
