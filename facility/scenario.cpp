@@ -1076,9 +1076,16 @@ fs::path resolveDataPath(const fs::path& base_dir, const std::string& relative,
         tried.push_back(base_dir / p);
         tried.push_back(dataFile(p));  // shipped data: "data/weather/X.epw" or "weather/X.epw"
         tried.push_back(fs::current_path() / p);
-        // Run from the scenario's folder, the first and the last are one place: listed once.
-        const fs::path first = tried.front().lexically_normal();
-        if (tried.back().lexically_normal() == first) tried.pop_back();
+        // Run from the scenario's folder (or the data's), two of them are one place: each
+        // place listed once.
+        std::vector<fs::path> once;
+        for (const fs::path& t : tried) {
+            const auto same = [&](const fs::path& o) {
+                return o.lexically_normal() == t.lexically_normal();
+            };
+            if (std::none_of(once.begin(), once.end(), same)) once.push_back(t);
+        }
+        tried = std::move(once);
     }
     // The non-throwing lookups: a path the system cannot even look up (longer than its limit)
     // is an input error at the scenario key like any missing file.
@@ -1104,8 +1111,49 @@ fs::path resolveDataPath(const fs::path& base_dir, const std::string& relative,
     }
     std::string places;
     for (const auto& t : tried) places += "\n  " + t.string();
-    throw InputError(fmt::format("{}: file {} not found; looked in:{}", json_path,
-                                 quoteValue(relative), places));
+    // A folder it looked in that exists: its files of the same kind, and the one meant if the
+    // name is in one of them ("Milwaukee.epw" for the shipped
+    // "USA_WI_Milwaukee-Mitchell_Intl_AP_726400_TMY3.epw") or close to one.
+    std::string nearby;
+    for (const auto& t : tried) {
+        const fs::path dir = t.parent_path();
+        if (p.extension().empty() || !fs::is_directory(dir, ec)) continue;
+        std::vector<std::string> names;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            if (it->is_regular_file(ec) && it->path().extension() == p.extension()) {
+                names.push_back(it->path().filename().string());
+            }
+        }
+        if (names.empty()) continue;
+        std::sort(names.begin(), names.end());
+        const auto lower = [](std::string v) {
+            for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            return v;
+        };
+        const std::string stem = lower(p.stem().string());
+        std::string meant;
+        for (const std::string& n : names) {
+            if (!stem.empty() && lower(n).find(stem) != std::string::npos) {
+                meant = meant.empty() ? n : std::string();  // only if one file holds the name
+                if (meant.empty()) break;
+            }
+        }
+        if (meant.empty()) meant = nearestName(p.filename().string(), names);
+        if (!meant.empty()) {
+            nearby =
+                fmt::format("\ndid you mean {}?", quoteValue((p.parent_path() / meant).string()));
+        }
+        constexpr std::size_t kList = 12;
+        std::string list;
+        for (std::size_t i = 0; i < names.size() && i < kList; ++i) {
+            list += (i ? ", " : "") + names[i];
+        }
+        if (names.size() > kList) list += fmt::format(", and {} more", names.size() - kList);
+        nearby += fmt::format("\n{} files in {}: {}", p.extension().string(), dir.string(), list);
+        break;
+    }
+    throw InputError(fmt::format("{}: file {} not found; looked in:{}{}", json_path,
+                                 quoteValue(relative), places, nearby));
 }
 
 }  // namespace dctwin::facility

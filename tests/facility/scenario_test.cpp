@@ -6,6 +6,7 @@
 #include <fstream>
 #include <functional>
 
+#include "core/data_dir.h"
 #include "facility/sizing.h"
 #include "facility/sweep.h"
 #include "test_util.h"
@@ -172,6 +173,39 @@ TEST(ScenarioErrors, AMissingFileListsEachPlaceLookedInOnce) {
     EXPECT_EQ(n, 1u) << msg;
     EXPECT_NE(msg.find("/site/weather: file no_such_weather.epw not found"), std::string::npos)
         << msg;
+}
+
+TEST(ScenarioErrors, AMissingWeatherFileNamesTheShippedOneMeant) {
+    // "data/weather/Milwaukee.epw" from the data folder's parent: the shipped data and the
+    // working folder are one place (it was listed twice), and the error lists the shipped
+    // .epw files and the one whose name holds "Milwaukee".
+    const fs::path root = dataDir().parent_path();
+    const fs::path was = fs::current_path();
+    fs::current_path(root);
+    Json j = reference({{"site", {{"weather", "data/weather/Milwaukee.epw"}}}});
+    const std::string msg = inputErrorOf([&] { parseScenario(j, was, "test"); });
+    fs::current_path(was);
+    const std::string shipped = (root / "data/weather/Milwaukee.epw").lexically_normal().string();
+    std::size_t n = 0;
+    for (auto at = msg.find(shipped); at != std::string::npos; at = msg.find(shipped, at + 1)) ++n;
+    EXPECT_EQ(n, 1u) << msg;
+    EXPECT_NE(msg.find("did you mean data/weather/USA_WI_Milwaukee-Mitchell.Intl.AP.726400_TMY3"
+                       ".epw?"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("USA_AZ_Phoenix-Sky.Harbor.epw, USA_TX_Dallas-Fort.Worth.epw"),
+              std::string::npos)
+        << msg;
+    // A typo is matched by edit distance; a name in no file and near none gets the list only.
+    Json typo = reference({{"site", {{"weather", "data/weather/USA_TX_Dalas-Fort.Worth.epw"}}}});
+    EXPECT_NE(inputErrorOf([&] {
+                  parseScenario(typo, was, "test");
+              }).find("did you mean data/weather/USA_TX_Dallas-Fort.Worth.epw?"),
+              std::string::npos);
+    Json none = reference({{"site", {{"weather", "data/weather/Reykjavik.epw"}}}});
+    const std::string none_msg = inputErrorOf([&] { parseScenario(none, was, "test"); });
+    EXPECT_EQ(none_msg.find("did you mean"), std::string::npos) << none_msg;
+    EXPECT_NE(none_msg.find(".epw files in "), std::string::npos) << none_msg;
 }
 
 TEST(ScenarioErrors, CatalogOverrideErrorsNameTheUsersFileAndKeyFirst) {
