@@ -476,6 +476,8 @@ struct ChartPanel::Impl {
     }
     /// The range an axis shows for data from lo_v to hi_v, before rounding its ends.
     static std::pair<double, double> paddedRange(double lo_v, double hi_v) {
+        // All zero (a sweep of dry coolers: no water at all): 0 to 1, not −0.5 to 0.5.
+        if (lo_v == 0.0 && hi_v == 0.0) return {0.0, 1.0};
         // A series steady to a few parts in a million (a facility flow over a pump trip that
         // does not touch it) got an axis of that span, and every label read "611.742". Shown
         // over at least 2 % of its magnitude it reads as the flat line it is.

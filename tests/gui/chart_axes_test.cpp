@@ -202,6 +202,17 @@ TEST(ChartAxes, AScatterOfCasesGetsRoundTicksFromZero) {
         EXPECT_NEAR(v * 10.0, std::round(v * 10.0), 1e-9) << l.toStdString();
         EXPECT_EQ(l.size(), 3) << l.toStdString();  // "0.1", not "0.10" or "0.125"
     }
+    // Cases that use no water at all (dry coolers) sit on a 0–1 axis, not −0.5 to 0.5.
+    ChartPanel dry;
+    dry.resize(800, 400);
+    dry.addScatter(QStringLiteral("a"), {0.0}, {1.07}, QString());
+    dry.addScatter(QStringLiteral("b"), {0.0}, {1.13}, QString());
+    dry.show();
+    QApplication::processEvents();
+    QValueAxis* dx = axis(dry, Qt::Horizontal);
+    ASSERT_NE(dx, nullptr);
+    EXPECT_DOUBLE_EQ(dx->min(), 0.0);
+    EXPECT_GT(dx->max(), 0.0);
 }
 
 }  // namespace
