@@ -111,7 +111,6 @@ std::vector<double> switchTimes(const ScenarioSpec& sc, const StudyResults& r, i
     return t;
 }
 
-/// Seconds from the first event until a GPU reaches its throttle temperature (−1: never).
 /// [s] The first event's time to the first sample at or past `level` (from below when
 /// `rising`, else from above), the crossing placed linearly between that sample and the one
 /// before, so the figure is not rounded up to the output interval; -1 if none.
@@ -129,6 +128,7 @@ double firstCrossingAfterEvent(const ScenarioSpec& sc, const ResultSet& rs,
     return -1.0;
 }
 
+/// Seconds from the first event until a GPU reaches its throttle temperature (−1: never).
 double firstThrottle(const ScenarioSpec& sc, const ResultSet& rs) {
     return firstCrossingAfterEvent(sc, rs, rs.at("cooling", "throttle_margin").values, 0.0, false);
 }

@@ -1066,6 +1066,47 @@ ScenarioSpec loadScenario(const fs::path& file) {
     return s;
 }
 
+/// For a file not found: the files of its extension in `dir` (a folder looked in) and the
+/// one meant, if `dir` has any: the one file whose name holds the given name ("Milwaukee.epw"
+/// for the shipped "USA_WI_Milwaukee-Mitchell.Intl.AP.726400_TMY3.epw"), else the nearest
+/// by edit distance (a typo). "" when the folder is missing or has none.
+static std::string filesLikeIt(const fs::path& dir, const fs::path& wanted) {
+    std::error_code ec;
+    if (wanted.extension().empty() || !fs::is_directory(dir, ec)) return {};
+    std::vector<std::string> names;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->is_regular_file(ec) && it->path().extension() == wanted.extension()) {
+            names.push_back(it->path().filename().string());
+        }
+    }
+    if (names.empty()) return {};
+    std::sort(names.begin(), names.end());
+    const auto lower = [](std::string v) {
+        for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return v;
+    };
+    const std::string stem = lower(wanted.stem().string());
+    std::vector<std::string> holding;
+    for (const std::string& n : names) {
+        if (!stem.empty() && lower(n).find(stem) != std::string::npos) holding.push_back(n);
+    }
+    const std::string meant =
+        holding.size() == 1 ? holding.front() : nearestName(wanted.filename().string(), names);
+    std::string out;
+    if (!meant.empty()) {
+        out =
+            fmt::format("\ndid you mean {}?", quoteValue((wanted.parent_path() / meant).string()));
+    }
+    constexpr std::size_t kList = 12;
+    std::string list;
+    for (std::size_t i = 0; i < names.size() && i < kList; ++i) {
+        list += (i ? ", " : "") + names[i];
+    }
+    if (names.size() > kList) list += fmt::format(", and {} more", names.size() - kList);
+    return out +
+           fmt::format("\n{} files in {}: {}", wanted.extension().string(), dir.string(), list);
+}
+
 fs::path resolveDataPath(const fs::path& base_dir, const std::string& relative,
                          const std::string& json_path) {
     const fs::path p(relative);
@@ -1111,46 +1152,10 @@ fs::path resolveDataPath(const fs::path& base_dir, const std::string& relative,
     }
     std::string places;
     for (const auto& t : tried) places += "\n  " + t.string();
-    // A folder it looked in that exists: its files of the same kind, and the one meant if the
-    // name is in one of them ("Milwaukee.epw" for the shipped
-    // "USA_WI_Milwaukee-Mitchell_Intl_AP_726400_TMY3.epw") or close to one.
     std::string nearby;
     for (const auto& t : tried) {
-        const fs::path dir = t.parent_path();
-        if (p.extension().empty() || !fs::is_directory(dir, ec)) continue;
-        std::vector<std::string> names;
-        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-            if (it->is_regular_file(ec) && it->path().extension() == p.extension()) {
-                names.push_back(it->path().filename().string());
-            }
-        }
-        if (names.empty()) continue;
-        std::sort(names.begin(), names.end());
-        const auto lower = [](std::string v) {
-            for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            return v;
-        };
-        const std::string stem = lower(p.stem().string());
-        std::string meant;
-        for (const std::string& n : names) {
-            if (!stem.empty() && lower(n).find(stem) != std::string::npos) {
-                meant = meant.empty() ? n : std::string();  // only if one file holds the name
-                if (meant.empty()) break;
-            }
-        }
-        if (meant.empty()) meant = nearestName(p.filename().string(), names);
-        if (!meant.empty()) {
-            nearby =
-                fmt::format("\ndid you mean {}?", quoteValue((p.parent_path() / meant).string()));
-        }
-        constexpr std::size_t kList = 12;
-        std::string list;
-        for (std::size_t i = 0; i < names.size() && i < kList; ++i) {
-            list += (i ? ", " : "") + names[i];
-        }
-        if (names.size() > kList) list += fmt::format(", and {} more", names.size() - kList);
-        nearby += fmt::format("\n{} files in {}: {}", p.extension().string(), dir.string(), list);
-        break;
+        nearby = filesLikeIt(t.parent_path(), p);
+        if (!nearby.empty()) break;
     }
     throw InputError(fmt::format("{}: file {} not found; looked in:{}{}", json_path,
                                  quoteValue(relative), places, nearby));
