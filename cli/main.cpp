@@ -26,6 +26,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -95,76 +96,101 @@ struct Args {
     std::optional<std::string> output, summary_json, csv_dir, format;
     int threads = 0;
     bool quiet = false, json = false, markdown = false;
-    std::vector<std::string> given;  // the options as typed, in order (checked per command)
+    std::vector<std::string> given;  // the options as typed (value split off), in order
 };
+
+/// The commands, in the order --help gives them.
+const std::array<const char*, 6> kCommands = {"run",      "size",   "sweep",
+                                              "validate", "schema", "trace"};
+
+/// One option of the command line. The parser, the split of attached values (`-j2`,
+/// `--output=DIR`) and the check of which command reads which option all read this one table;
+/// they were three lists that had to be kept in step by hand.
+struct Option {
+    const char* name;        // long spelling
+    const char* short_name;  // single-dash spelling, or nullptr
+    bool takes_value;
+    std::vector<std::string> commands;  // the commands that read it
+    void (*store)(Args&, const std::string& spelled, const std::string& value);
+};
+
+int positiveThreads(const std::string& spelled, const std::string& n) {
+    try {
+        std::size_t pos = 0;
+        const int threads = std::stoi(n, &pos);
+        if (pos != n.size() || threads < 1) throw std::invalid_argument(n);
+        return threads;
+    } catch (const std::exception&) {
+        usageError(
+            fmt::format("{} expects a positive whole number of threads, got '{}'", spelled, n));
+    }
+}
+
+// In the order a command's own options are listed when another's is refused.
+const std::vector<Option>& options() {
+    using A = Args&;
+    using S = const std::string&;
+    // clang-format off
+    static const std::vector<Option> table = {
+        {"--threads",      "-j",    true,  {"sweep"},                  [](A a, S s, S v) { a.threads = positiveThreads(s, v); }},
+        {"--output",       "-o",    true,  {"run", "sweep", "schema"}, [](A a, S, S v) { a.output = v; }},
+        {"--summary-json", nullptr, true,  {"run"},                    [](A a, S, S v) { a.summary_json = v; }},
+        {"--csv",          nullptr, true,  {"run"},                    [](A a, S, S v) { a.csv_dir = v; }},
+        {"--quiet",        "-q",    false, {"run", "sweep"},           [](A a, S, S) { a.quiet = true; }},
+        {"--format",       nullptr, true,  {"trace"},                  [](A a, S, S v) { a.format = v; }},
+        {"--json",         nullptr, false, {"size", "trace"},          [](A a, S, S) { a.json = true; }},
+        {"--markdown",     nullptr, false, {"schema"},                 [](A a, S, S) { a.markdown = true; }},
+    };
+    // clang-format on
+    return table;
+}
+
+const Option* findOption(const std::string& spelled) {
+    for (const Option& o : options()) {
+        if (spelled == o.name || (o.short_name != nullptr && spelled == o.short_name)) return &o;
+    }
+    return nullptr;
+}
 
 Args parseArgs(int argc, char** argv) {
     Args a;
-    std::vector<std::string> v;
-    // The attached spellings GNU tools and make/ninja accept, `--output=DIR`, `-j2`, `-oDIR`,
-    // are split into option and value here, so the rest of the parser (and the check of which
-    // command reads which option) sees one spelling. `-j2` was "unknown option '-j2'".
-    for (int k = 1; k < argc; ++k) {
-        const std::string s = argv[k];
-        const std::size_t eq = s.find('=');
-        if (s.rfind("--", 0) == 0 && eq != std::string::npos) {
-            const std::string name = s.substr(0, eq);
-            static const std::array<const char*, 5> kTakesValue = {
-                "--output", "--summary-json", "--csv", "--threads", "--format"};
-            static const std::array<const char*, 3> kFlags = {"--quiet", "--json", "--markdown"};
-            if (std::find(kFlags.begin(), kFlags.end(), name) != kFlags.end()) {
-                usageError(fmt::format("option '{}' takes no value, got '{}'", name, s));
-            }
-            if (std::find(kTakesValue.begin(), kTakesValue.end(), name) != kTakesValue.end()) {
-                v.push_back(name);
-                v.push_back(s.substr(eq + 1));
-            } else {
-                v.push_back(s);  // unknown: refused below, as typed
-            }
-        } else if (s.size() > 2 && (s.rfind("-j", 0) == 0 || s.rfind("-o", 0) == 0)) {
-            v.push_back(s.substr(0, 2));
-            v.push_back(s.substr(2));
-        } else {
-            v.push_back(s);
-        }
+    if (argc < 2) usageError("no command given");
+    a.command = argv[1];
+    if (std::find(kCommands.begin(), kCommands.end(), a.command) == kCommands.end()) {
+        usageError(fmt::format("unknown command '{}'; valid commands: {}", a.command,
+                               fmt::join(kCommands, ", ")));
     }
-    if (v.empty()) usageError("no command given");
-    a.command = v[0];
-    auto need = [&](std::size_t& i, const std::string& flag) -> std::string {
-        if (i + 1 >= v.size()) usageError(fmt::format("option {} needs a value", flag));
-        return v[++i];
-    };
-    for (std::size_t i = 1; i < v.size(); ++i) {
-        const std::string& s = v[i];
-        if (!s.empty() && s[0] == '-') a.given.push_back(s);
-        if (s == "-o" || s == "--output") {
-            a.output = need(i, s);
-        } else if (s == "--summary-json") {
-            a.summary_json = need(i, s);
-        } else if (s == "--csv") {
-            a.csv_dir = need(i, s);
-        } else if (s == "-j" || s == "--threads") {
-            std::string n = need(i, s);
-            try {
-                std::size_t pos = 0;
-                a.threads = std::stoi(n, &pos);
-                if (pos != n.size() || a.threads < 1) throw std::invalid_argument(n);
-            } catch (const std::exception&) {
-                usageError(
-                    fmt::format("{} expects a positive whole number of threads, got '{}'", s, n));
-            }
-        } else if (s == "--quiet" || s == "-q") {
-            a.quiet = true;
-        } else if (s == "--json") {
-            a.json = true;
-        } else if (s == "--format") {
-            a.format = need(i, s);
-        } else if (s == "--markdown") {
-            a.markdown = true;
-        } else if (!s.empty() && s[0] == '-') {
-            usageError(fmt::format("unknown option '{}' for '{}'", s, a.command));
-        } else {
+    for (int k = 2; k < argc; ++k) {
+        const std::string s = argv[k];
+        if (s.empty() || s[0] != '-') {
             a.positional.push_back(s);
+            continue;
+        }
+        // The attached spellings GNU tools and make/ninja accept, `--output=DIR`, `-j2`,
+        // `-oDIR`, read as the option followed by its value.
+        std::string name = s;
+        std::optional<std::string> attached;
+        if (s.rfind("--", 0) == 0) {
+            const std::size_t eq = s.find('=');
+            if (eq != std::string::npos) {
+                name = s.substr(0, eq);
+                attached = s.substr(eq + 1);
+            }
+        } else if (s.size() > 2) {
+            name = s.substr(0, 2);
+            attached = s.substr(2);
+        }
+        const Option* o = findOption(name);
+        if (o == nullptr) usageError(fmt::format("unknown option '{}' for '{}'", s, a.command));
+        a.given.push_back(name);
+        if (!o->takes_value) {
+            if (attached) usageError(fmt::format("option '{}' takes no value, got '{}'", name, s));
+            o->store(a, name, "");
+        } else if (attached) {
+            o->store(a, name, *attached);
+        } else {
+            if (k + 1 >= argc) usageError(fmt::format("option {} needs a value", name));
+            o->store(a, name, argv[++k]);
         }
     }
     return a;
@@ -173,33 +199,23 @@ Args parseArgs(int argc, char** argv) {
 std::atomic<bool> g_cancel{false};
 extern "C" void onSignal(int) { g_cancel.store(true); }
 
-/// The options each command reads, in the spellings --help gives. An option another command
-/// reads is refused rather than ignored: `dctwin size x.json -o design.h5` used to exit 0
-/// without writing the file it was asked for.
+/// Refuses an option the command does not read rather than ignoring it: `dctwin size x.json -o
+/// design.h5` used to exit 0 without writing the file it was asked for. The command's own
+/// options are listed as --help spells them (the short form of an option with a value).
 void checkOptionsApply(const Args& a) {
-    struct Accepts {
-        const char* command;
-        std::vector<std::string> options;  // long and short spellings
-        const char* listed;                // as the message names them
+    auto reads = [&](const Option& o) {
+        return std::find(o.commands.begin(), o.commands.end(), a.command) != o.commands.end();
     };
-    static const std::vector<Accepts> table = {
-        {"run",
-         {"-o", "--output", "--summary-json", "--csv", "--quiet", "-q"},
-         "-o, --summary-json, --csv, --quiet"},
-        {"size", {"--json"}, "--json"},
-        {"sweep", {"-j", "--threads", "-o", "--output", "--quiet", "-q"}, "-j, -o, --quiet"},
-        {"validate", {}, "none"},
-        {"schema", {"--markdown", "-o", "--output"}, "--markdown, -o"},
-        {"trace", {"--format", "--json"}, "--format, --json"},
-    };
-    for (const Accepts& c : table) {
-        if (a.command != c.command) continue;
-        for (const std::string& s : a.given) {
-            if (std::find(c.options.begin(), c.options.end(), s) == c.options.end()) {
-                usageError(fmt::format("option '{}' does not apply to 'dctwin {}'; its options: {}",
-                                       s, a.command, c.listed));
-            }
+    for (const std::string& s : a.given) {
+        if (reads(*findOption(s))) continue;
+        std::string listed;
+        for (const Option& o : options()) {
+            if (!reads(o)) continue;
+            if (!listed.empty()) listed += ", ";
+            listed += (o.takes_value && o.short_name != nullptr) ? o.short_name : o.name;
         }
+        usageError(fmt::format("option '{}' does not apply to 'dctwin {}'; its options: {}", s,
+                               a.command, listed.empty() ? "none" : listed));
     }
 }
 
@@ -235,9 +251,7 @@ int dispatch(const Args& a) {
         }
         return cli::traceInspectCommand(a.positional[1], a.format.value_or("auto"), a.json);
     }
-    usageError(fmt::format(
-        "unknown command '{}'; valid commands: run, size, sweep, validate, schema, trace",
-        a.command));
+    throw std::logic_error("dctwin: command '" + a.command + "' is in kCommands but not here");
 }
 
 }  // namespace
