@@ -40,11 +40,14 @@ Conditions designConditions(const SiteSizing& z, const power::ChainDesign& chain
 struct CoolingRows {
     std::vector<std::string> hall, element, model, unit, redundancy, rule, failure_case;
     std::vector<double> rating, count, load, loading, failure_loading;
-    /// A row with its design loading in % (the caller knows on how many units the load sits);
-    /// its N-1 loading NaN until failure() sets it.
+    /// A row; `l` is the load on one of its units (the most loaded where they differ), in the
+    /// rating's unit, so that every row's design loading is l / r: the table read "design load
+    /// 4,013 kW" beside a 679 kW unit for heat rejection and the CRAHs (the plant's total) and
+    /// the load on one unit for the CDUs, pumps and chillers. Its N-1 loading is NaN until
+    /// failure() sets it.
     void add(const std::string& h, const std::string& e, const std::string& mdl, double r,
              const std::string& u, double n, const std::string& red, const std::string& why,
-             double l, double loaded_pct) {
+             double l) {
         hall.push_back(h);
         element.push_back(e);
         model.push_back(mdl);
@@ -54,7 +57,7 @@ struct CoolingRows {
         redundancy.push_back(red);
         rule.push_back(why);
         load.push_back(l);
-        loading.push_back(loaded_pct);
+        loading.push_back(100.0 * l / r);
         failure_case.push_back("");
         failure_loading.push_back(std::numeric_limits<double>::quiet_NaN());
     }
@@ -112,15 +115,14 @@ void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const
                  z.cdu_spares == 0   ? "N"
                  : z.cdu_spares == 1 ? "N+1"
                                      : "2N",
-                 z.cdu_rule, cdu_heat, 100.0 * cdu_heat / cdu.capacity);
+                 z.cdu_rule, cdu_heat);
         if (z.cdu_spares > 0) {
             rows.failure("one CDU lost (a standby CDU takes its racks)", rows.loading.back());
         }
         const int standby = cdu.pumps_installed - cdu.pumps_duty;
         rows.add(hn, "cdu_pump", cdu.name + " pump", pump_flow, "m3/s", cdu.pumps_installed * cdus,
                  fmt::format("{}+{}", cdu.pumps_duty, standby),
-                 fmt::format("{} per CDU x {} CDUs", cdu.pumps_installed, cdus), pump_flow_actual,
-                 100.0 * pump_flow_actual / pump_flow);
+                 fmt::format("{} per CDU x {} CDUs", cdu.pumps_installed, cdus), pump_flow_actual);
         if (standby > 0) {
             rows.failure("one pump per CDU lost (the standby runs)", rows.loading.back());
         } else if (cdu.pumps_duty > 1) {
@@ -128,7 +130,7 @@ void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const
                          rows.loading.back() * cdu.pumps_duty / (cdu.pumps_duty - 1));
         }
         rows.add(hn, "rack_loop_flow", "rack loop", rack_flow_design, "m3/s", z.racks, "-", "-",
-                 rack_flow_min, 100.0 * rack_flow_min / rack_flow_design);
+                 rack_flow_min);
         // Rated and loaded at the design weather, as the air-cooled chillers are (rated x
         // CAPFT): a dry cooler's or tower's catalog rating holds at its rating point, and the
         // reference's 1 MW adiabatic coolers reject 701 kW each on Milwaukee's 0.4 % day. Loaded
@@ -142,14 +144,14 @@ void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const
                              z.heat_rejection_rule, unit_design / 1e3,
                              z.plant.kind == PrimaryKind::DryCooler ? " and pads" : "",
                              unit_capacity / 1e3),
-                 heat_rejected, 100.0 * heat_rejected / (unit_design * z.plant.units));
+                 heat_rejected / z.plant.units);
         if (z.plant.units > 1) {
             rows.failure("one unit lost (the others reject the heat)",
                          100.0 * heat_rejected / (unit_design * (z.plant.units - 1)));
         }
         rows.add(hn, "fws_pumps", "facility water pumps", fws_pump_flow, "m3/s",
                  fp.duty + fp.standby, fmt::format("{}+{}", fp.duty, fp.standby), z.fws_pump_rule,
-                 fws_flow / fws_running, 100.0 * fws_flow / fws_running / fws_pump_flow);
+                 fws_flow / fws_running);
         if (fp.standby > 0) {
             rows.failure("one pump lost (the standby runs)", rows.loading.back());
         } else if (fws_running > 1.0) {
@@ -161,21 +163,20 @@ void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const
     // The secondary pumps under control (issue 9): the fastest CDU's speed against rated, the
     // highest header differential pressure against the setpoint it may reset up to.
     rows.add(hn, "cdu_pump_speed", cdu.name + " drive (" + cdu.control_variable + ")", 1.0, "1",
-             cdu.pumps_installed * cdus, "-", "-", speed_max, 100.0 * speed_max);
+             cdu.pumps_installed * cdus, "-", "-", speed_max);
     rows.add(hn, "cdu_header_dp", cdu.name + " rack headers", cdu.dp_setpoint, "Pa", cdus, "-", "-",
-             dp_max, 100.0 * dp_max / cdu.dp_setpoint);
+             dp_max);
     // The facility pumps at design: drive speed (staged pumps) and the head they make.
     const double fws_speed = at(m, y, plant.out("fws_pump_speed"));
     rows.add(hn, "fws_pump_speed", "facility pump drives (" + fp.control + ")", 1.0, "1",
-             fp.duty + fp.standby, "-", "-", fws_speed, 100.0 * fws_speed);
+             fp.duty + fp.standby, "-", "-", fws_speed);
     const double head = at(m, y, plant.out("fws_pump_head"));
     rows.add(hn, "fws_pump_head", "facility pumps", fp.design_head, "Pa", fp.duty + fp.standby, "-",
-             "-", head, 100.0 * head / fp.design_head);
+             "-", head);
     if (z.plant.chiller) {
         const double ch = at(m, y, plant.out("chiller_cooling"));
         rows.add(hn, "trim_chiller", z.plant.chiller->name, z.plant.chiller->capacity, "W",
-                 z.plant.chiller_units, "N", "trim_chiller/units", ch,
-                 100.0 * ch / (z.plant.chiller->capacity * z.plant.chiller_units));
+                 z.plant.chiller_units, "N", "trim_chiller/units", ch / z.plant.chiller_units);
     }
 }
 
@@ -193,14 +194,13 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
     const CoolingCount chillers = countAirChillers(sc, z, air_load, crahs.count);
     const int crah_units = crahs.count;
     rows.add("", "air_side_crah", crah.name, crah.capacity, "W", crah_units, "N+1", crahs.rule,
-             air_load, 100.0 * air_load / (crah.capacity * (crah_units - 1)));
+             air_load / (crah_units - 1));
     // The design loading is already on the N units of the N+1 plant.
     if (crah_units > 1) rows.failure("one CRAH lost", rows.loading.back());
     // The CRAH plant's air-cooled chillers: loading of today's coil load on the running units.
     const double chiller_load = chillers.load_today / (chillers.count - 1);
     rows.add("", "air_side_chiller", sc.cooling.air_side.chiller.name, chillers.unit_capacity, "W",
-             chillers.count, chillers.redundancy, chillers.rule, chiller_load,
-             100.0 * chiller_load / chillers.unit_capacity);
+             chillers.count, chillers.redundancy, chillers.rule, chiller_load);
     if (chillers.count > 1) rows.failure("one chiller lost", rows.loading.back());
     for (std::size_t h = 0; h < sc.halls.size(); ++h)
         hallCoolingRows(sc, m, y, h, HallRows::Drives, rows);
@@ -227,7 +227,7 @@ Table coolingTable(const ScenarioSpec& sc, const SiteSizing& z, const SiteModel&
     ct.addNumbers("count", "1", rows.count);
     ct.addText("redundancy", rows.redundancy);
     ct.addText("count_rule", rows.rule);
-    ct.addNumbers("design_load", "", rows.load);
+    ct.addNumbers("design_load_per_unit", "", rows.load);
     ct.addNumbers("design_loading_pct", "%", rows.loading);
     ct.addText("failure_case", rows.failure_case);
     ct.addNumbers("failure_loading_pct", "%", rows.failure_loading);

@@ -132,11 +132,12 @@ TEST(DesignPoint, ReferenceSiteCoolingTableFollowsTheHeatAndFlowBalances) {
     // glycol table, domain-facts B1): 124,688.9/(1,014.3 × 3,960 × 10) = 3.1043e-3 m³/s
     // (186.3 L/min). Band 1 %: the twin's PG25 table (ASHRAE Handbook) differs from Airedale's
     // by up to 0.3 % in c_p, and the properties vary by 0.4 % over the loop's 10 K.
-    const double rack_flow = rowValue(cooling, "rack_loop_flow", "design_load");
+    const double rack_flow = rowValue(cooling, "rack_loop_flow", "design_load_per_unit");
     const double rack_flow_hand = rack.liquid / (1014.3 * 3960.0 * 10.0);
     EXPECT_NEAR(rack_flow, rack_flow_hand, 0.01 * rack_flow_hand);
     // Continuity: one duty pump per CDU carries the 8 branches.
-    EXPECT_NEAR(rowValue(cooling, "cdu_pump", "design_load"), 8.0 * rack_flow, 1e-6 * rack_flow);
+    EXPECT_NEAR(rowValue(cooling, "cdu_pump", "design_load_per_unit"), 8.0 * rack_flow,
+                1e-6 * rack_flow);
 
     // First law at the CDU: heat moved = 8 racks' liquid heat + the pump's hydraulic work,
     // W = V·Δp_pump, with Δp_pump = the header differential pressure the table reports (the
@@ -145,19 +146,20 @@ TEST(DesignPoint, ReferenceSiteCoolingTableFollowsTheHeatAndFlowBalances) {
     // = 108,014 Pa, W = 2,670 W; 8 × 124,688.9 + 2,670 = 1,000,181 W of the 1,368 kW rating
     // (Vertiv XDU1350, 73.1 %). Band 0.05 %.
     const double V_cdu = 8.0 * rack_flow;
-    const double dp_header = rowValue(cooling, "cdu_header_dp", "design_load");
+    const double dp_header = rowValue(cooling, "cdu_header_dp", "design_load_per_unit");
     const double pump_work = V_cdu * (dp_header + 100e3 * std::pow(V_cdu / (2052.0 / 60000.0), 2));
     const double cdu_heat_hand = 8.0 * rack.liquid + pump_work;
     EXPECT_NEAR(pump_work, 2670.0, 0.01 * 2670.0);
-    EXPECT_NEAR(rowValue(cooling, "cdu", "design_load"), cdu_heat_hand, 5e-4 * cdu_heat_hand);
+    EXPECT_NEAR(rowValue(cooling, "cdu", "design_load_per_unit"), cdu_heat_hand,
+                5e-4 * cdu_heat_hand);
     EXPECT_NEAR(rowValue(cooling, "cdu", "design_loading_pct"), 100.0 * cdu_heat_hand / 1.368e6,
                 0.05);
 
     // First law at the plant: heat rejected = the 8 running CDUs + the facility pumps'
     // hydraulic work (two duty pumps, flow per pump and head from the table): 8 × 1,000,181 +
     // 2 × 0.0956036 × 133,556 = 8,026,987 W. Band 0.05 %.
-    const double fws_work = 2.0 * rowValue(cooling, "fws_pumps", "design_load") *
-                            rowValue(cooling, "fws_pump_head", "design_load");
+    const double fws_work = 2.0 * rowValue(cooling, "fws_pumps", "design_load_per_unit") *
+                            rowValue(cooling, "fws_pump_head", "design_load_per_unit");
     const double rejected_hand = 8.0 * cdu_heat_hand + fws_work;
     EXPECT_NEAR(designMetric(r, "design_heat_rejected_kW") * 1e3, rejected_hand,
                 5e-4 * rejected_hand);
@@ -174,6 +176,12 @@ TEST(DesignPoint, ReferenceSiteCoolingTableFollowsTheHeatAndFlowBalances) {
     const double heat_kW = rejected_hand / 1e3;
     EXPECT_GE(units, std::ceil(heat_kW / unit_kW) + 1.0);
     EXPECT_LE(units, std::ceil(1.10 * heat_kW / unit_kW) + 1.0);
+    // Like every other row's, the heat-rejection row's design load is one unit's: the hand
+    // heat shared by all the units (N+1 run together), below a unit's capacity at the
+    // weather. It read the plant's 8,027 kW beside a 679 kW unit.
+    EXPECT_NEAR(rowValue(cooling, "heat_rejection", "design_load_per_unit") * units, rejected_hand,
+                5e-4 * rejected_hand);
+    EXPECT_LT(rowValue(cooling, "heat_rejection", "design_load_per_unit"), unit_kW * 1e3);
     // The sized units meet the facility supply setpoint at the design weather (facility/site.cpp
     // sizes the count until the unmet temperature is below 0.05 K).
     EXPECT_LT(designMetric(r, "design_setpoint_unmet_K"), 0.05);
@@ -215,7 +223,8 @@ TEST(DesignPoint, CoolingTowerInPhoenixIsSizedToTheWetBulbAndEvaporatesItsHeat) 
     // Drift = 2e-5 of the circulating flow (cooling_towers.json drift_fraction; the two duty
     // facility pumps' flow from the cooling table): 2e-5 × 2 × 0.0956 m³/s × 3,600 = 0.01377
     // m³/h. Band 1 % (the tower's own water density).
-    const double circ = 2.0 * rowValue(r.summary["sizing"]["cooling"], "fws_pumps", "design_load");
+    const double circ =
+        2.0 * rowValue(r.summary["sizing"]["cooling"], "fws_pumps", "design_load_per_unit");
     EXPECT_NEAR(rowValue(water, "drift", "design_hour_m3"), 2e-5 * circ * 3600.0,
                 0.01 * 2e-5 * circ * 3600.0);
     // Make-up = E·COC/(COC − 1) at 4 cycles (domain-facts C4; drift is part of it): the same

@@ -57,8 +57,8 @@ TEST(SizingGrowth, CduDutyAtTheOperatingDieTemperatureWithPumpHeat) {
     // the sizing counted, less the pumps' slower speed under control (≤ 8.55 kW).
     EXPECT_NEAR(z.cdu_duty_worst / 1e3, 1005.8, 1.0);
     const Json& cdu = coolingRow(d, "cdu");
-    EXPECT_LE(cdu.value("design_load", 0.0), z.cdu_duty_worst * 1.002);
-    EXPECT_GE(cdu.value("design_load", 0.0), z.cdu_duty_worst - 9e3);
+    EXPECT_LE(cdu.value("design_load_per_unit", 0.0), z.cdu_duty_worst * 1.002);
+    EXPECT_GE(cdu.value("design_load_per_unit", 0.0), z.cdu_duty_worst - 9e3);
 
     // 11 racks a CDU: at the reference die temperature 11 × 121.0 = 1,331 kW passed the
     // XDU1350's 1,368 kW and the run then carried 101.6 %; now 11 × 124.7 + 8.55 = 1,380 kW
@@ -131,7 +131,9 @@ TEST(SizingGrowth, GrowthSizesTheCoolingPlant) {
     for (const auto& [r, g, n, air_kW] :
          {std::tuple{&g0, 0.0, 13.0, 1742.0}, std::tuple{&g50, 0.5, 19.0, 1770.0}}) {
         const Json& crah = coolingRow(*r, "air_side_crah");
-        const double air = crah.value("design_load", 0.0);
+        // The row's design load is one running unit's: the N of the N+1 carry the air load.
+        const double air =
+            crah.value("design_load_per_unit", 0.0) * (crah.value("count", 0.0) - 1.0);
         EXPECT_NEAR(air / 1e3, air_kW, 2.0) << g;
         EXPECT_EQ(crah.value("count", 0.0), std::ceil((1 + g) * air / 150e3) + 1) << g;
         EXPECT_EQ(crah.value("count", 0.0), n) << g;
@@ -178,7 +180,8 @@ TEST(SizingGrowth, CoolingTableLoadsEachElementWithItsSingleFailure) {
     const RunOutcome r = sizeScenario(sc);
     const Json& hr = coolingRow(r, "heat_rejection");
     ASSERT_EQ(hr.value("count", 0.0), 14.0);
-    const double today = hr.value("design_load", 0.0);
+    // One unit's load (all 14 share it): the row's design load times its count.
+    const double today = hr.value("design_load_per_unit", 0.0) * 14.0;
     const double grown = sizeSite(sc).halls[0].design_heat_rejection;
     ASSERT_GT(grown, 1.05 * today);
     const double at_n = hr.value("failure_loading_pct", 0.0) / 100.0 * grown / today;
