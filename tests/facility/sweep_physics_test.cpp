@@ -179,8 +179,17 @@ TEST(SweepRunner, ASecondSweepIntoTheFolderRemovesWhatTheFirstLeftAndNothingElse
                                    R"(}, "vary": {"/site/other_load_kW": [150]}})");
     TempDir out;
     std::ofstream(out / "notes.txt") << "mine";
-    runSweep(parseSweep(ensemble, scenariosDir(), "ensemble"), out.path(), 1);
+    const SweepResult drawn =
+        runSweep(parseSweep(ensemble, scenariosDir(), "ensemble"), out.path(), 1);
     ASSERT_TRUE(std::filesystem::exists(out / "m1.summary.json"));
+    // The printed percentiles name and round each metric as the case table above them does
+    // (they read "pue [1]  1.07952", six significant figures whatever the metric).
+    EXPECT_TRUE(std::regex_search(drawn.table_text, std::regex("\nPUE +1\\.[0-9]{4} +1\\.[0-9]{4} +"
+                                                               "1\\.[0-9]{4}\n")))
+        << drawn.table_text;
+    EXPECT_TRUE(
+        std::regex_search(drawn.table_text, std::regex("\njunction \\[C\\] +[0-9]+\\.[0-9] +")))
+        << drawn.table_text;
     ASSERT_TRUE(std::filesystem::exists(out / "sweep_percentiles.csv"));
     const SweepResult r = runSweep(parseSweep(plain, scenariosDir(), "plain"), out.path(), 1);
     EXPECT_EQ(r.succeeded, 1u);
