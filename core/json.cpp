@@ -45,22 +45,6 @@ std::string describe(const Json& v) {
     }
 }
 
-/// JSON-pointer escaping (RFC 6901) so keys containing '/' or '~' give unambiguous paths.
-std::string escapePointerToken(std::string_view key) {
-    std::string out;
-    out.reserve(key.size());
-    for (char c : key) {
-        if (c == '~') {
-            out += "~0";
-        } else if (c == '/') {
-            out += "~1";
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
 // Case-insensitive so "pg25" still suggests "PG25".
 std::size_t editDistance(std::string_view a, std::string_view b) {
     std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -316,7 +300,7 @@ JsonView JsonView::merged(const Json& value, JsonProvenance provenance) {
 }
 
 std::string JsonView::childPath(std::string_view key) const {
-    const std::string token = escapePointerToken(key);
+    const std::string token = escapeJsonPointerToken(key);
     if (!provenance_) return fmt::format("{}/{}", path_, token);
     // A quantity is checked under its base name ("capacity") while the scenario wrote it with
     // a unit ("capacity_kW"): both count as the scenario's key.
@@ -327,7 +311,7 @@ std::string JsonView::childPath(std::string_view key) const {
     });
     if (it != o.end()) {
         return fmt::format("{}/{} (overriding catalog record {})", provenance_->user_path,
-                           escapePointerToken(*it), provenance_->record);
+                           escapeJsonPointerToken(*it), provenance_->record);
     }
     return fmt::format("{}: catalog record {}/{}",
                        provenance_->user_path.empty() ? "/" : provenance_->user_path,
@@ -617,6 +601,44 @@ Json mergePatch(Json base, const Json& overrides) {
         }
     }
     return base;
+}
+
+std::string escapeJsonPointerToken(std::string_view key) {
+    std::string out;
+    out.reserve(key.size());
+    for (char c : key) {
+        if (c == '~') {
+            out += "~0";
+        } else if (c == '/') {
+            out += "~1";
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> splitJsonPointer(std::string_view pointer) {
+    std::vector<std::string> tokens;
+    if (pointer.empty()) return tokens;
+    if (pointer.front() != '/') {
+        throw InputError(
+            fmt::format("'{}' is not a JSON pointer; it must start with '/'", pointer));
+    }
+    std::string token;
+    for (std::size_t i = 1; i <= pointer.size(); ++i) {
+        if (i == pointer.size() || pointer[i] == '/') {
+            tokens.push_back(token);
+            token.clear();
+        } else if (pointer[i] == '~' && i + 1 < pointer.size() &&
+                   (pointer[i + 1] == '0' || pointer[i + 1] == '1')) {
+            token += pointer[i + 1] == '0' ? '~' : '/';
+            ++i;
+        } else {
+            token += pointer[i];
+        }
+    }
+    return tokens;
 }
 
 }  // namespace dctwin

@@ -41,6 +41,13 @@ std::string quoteValue(std::string_view value, std::size_t max = 80);
 /// The nearest candidate by edit distance, or "" if none is reasonably close.
 std::string nearestName(std::string_view name, const std::vector<std::string>& candidates);
 
+/// One key as a JSON-pointer token (RFC 6901: '~' → "~0", '/' → "~1"), so keys holding '/'
+/// or '~' give unambiguous paths.
+std::string escapeJsonPointerToken(std::string_view key);
+/// A JSON pointer's unescaped tokens ("" has none); throws InputError for a pointer that does
+/// not start with '/'.
+std::vector<std::string> splitJsonPointer(std::string_view pointer);
+
 /// Where the keys of a merged catalog record come from (DESIGN.md §2: every value keeps its
 /// origin through catalog merges). A key the scenario overrides is reported at the scenario's
 /// path first and the record second; a key from the record at the scenario object that named

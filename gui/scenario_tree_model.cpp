@@ -69,43 +69,6 @@ QString typeName(Json::value_t t) {
 
 }  // namespace
 
-std::vector<std::string> splitJsonPointer(const std::string& pointer) {
-    std::vector<std::string> tokens;
-    if (pointer.empty()) return tokens;
-    if (pointer.front() != '/') {
-        throw InputError(
-            fmt::format("'{}' is not a JSON pointer; it must start with '/'", pointer));
-    }
-    std::string token;
-    for (std::size_t i = 1; i <= pointer.size(); ++i) {
-        if (i == pointer.size() || pointer[i] == '/') {
-            tokens.push_back(token);
-            token.clear();
-        } else if (pointer[i] == '~' && i + 1 < pointer.size() &&
-                   (pointer[i + 1] == '0' || pointer[i + 1] == '1')) {
-            token += pointer[i + 1] == '0' ? '~' : '/';
-            ++i;
-        } else {
-            token += pointer[i];
-        }
-    }
-    return tokens;
-}
-
-std::string escapeJsonPointerToken(const std::string& token) {
-    std::string out;
-    for (char c : token) {
-        if (c == '~') {
-            out += "~0";
-        } else if (c == '/') {
-            out += "~1";
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
 ScenarioTreeModel::ScenarioTreeModel(QObject* parent)
     : QAbstractItemModel(parent), root_(build(Json::object(), nullptr, {})) {}
 

@@ -115,10 +115,4 @@ private:
     bool restoring_ = false;
 };
 
-/// Splits a JSON pointer into unescaped tokens; throws InputError for a pointer that does not
-/// start with '/' (other than "").
-std::vector<std::string> splitJsonPointer(const std::string& pointer);
-/// Escapes one token ('~' → "~0", '/' → "~1").
-std::string escapeJsonPointerToken(const std::string& token);
-
 }  // namespace dctwin::gui

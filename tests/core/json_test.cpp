@@ -243,3 +243,30 @@ TEST(JsonTest, MergePatchMergesObjectsAndReplacesOtherValues) {
 
 }  // namespace
 }  // namespace dctwin
+
+namespace dctwin {
+namespace {
+
+TEST(JsonTest, PointerTokensRoundTripThroughNlohmannsOwnPointer) {
+    // The app builds pointers to scenario keys with escapeJsonPointerToken and reads them back
+    // with splitJsonPointer; a sweep's pointers are read by nlohmann's json_pointer. Keys with
+    // '/' and '~' (RFC 6901 §4: "~01" is "~1", not "/") must address the same value in both.
+    const Json doc = {{"a/b", {{"~x", 1}, {"m~1n", {{"", 2}}}}}, {"plain", {{"k", 3}}}};
+    const std::vector<std::vector<std::string>> paths = {
+        {"a/b", "~x"}, {"a/b", "m~1n", ""}, {"plain", "k"}};
+    for (const auto& keys : paths) {
+        std::string pointer;
+        for (const std::string& k : keys) pointer += "/" + escapeJsonPointerToken(k);
+        EXPECT_EQ(splitJsonPointer(pointer), keys) << pointer;
+        const Json* v = &doc;
+        for (const std::string& k : keys) v = &v->at(k);
+        EXPECT_EQ(doc.at(Json::json_pointer(pointer)), *v) << pointer;
+    }
+    EXPECT_EQ(escapeJsonPointerToken("m~1n"), "m~01n");
+    EXPECT_TRUE(splitJsonPointer("").empty());
+    EXPECT_EQ(splitJsonPointer("/"), std::vector<std::string>{""});
+    EXPECT_THROW(splitJsonPointer("cooling/tcs"), InputError);
+}
+
+}  // namespace
+}  // namespace dctwin
