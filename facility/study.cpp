@@ -438,6 +438,14 @@ Recorder::Probe weightedMean(Terms terms) {
         return a / w;
     };
 }
+/// Σ w·y[i] over the terms.
+Recorder::Probe weightedSum(Terms terms) {
+    return [terms](double, std::span<const double>, std::span<const double> y) {
+        double a = 0;
+        for (const auto& [i, k] : terms) a += k * y[i];
+        return a;
+    };
+}
 /// The largest (or, `smallest`, the least) of outputs y[i] over the terms (weights unused).
 Recorder::Probe extremeOf(const Terms& terms, bool smallest) {
     std::vector<std::size_t> idx;
@@ -679,6 +687,31 @@ void recordHalls(const SiteModel& m, Recorder& rec) {
         }
         rec.addProbe(extremeOf(sup, false), g, "tcs_supply_temp_max", "K",
                      "TCS supply of the hall's warmest CDU");
+        // The hall's own rack loops, as the cooling group gives them for the campus, so the
+        // cooling chain of each hall reads its own temperatures, flows and heat (a campus's
+        // chain read hall A's equipment beside the campus's heat).
+        Terms tcs, ret, dp, flow, liquid;
+        for (std::size_t i = hs.first_cdu; i < hs.first_cdu + hs.cdu_count; ++i) {
+            const CduSlot& cs = m.cdus()[i];
+            tcs.emplace_back(m.index(cs.cdu.out("secondary_supply_temp")), cs.multiplicity);
+            ret.emplace_back(m.index(cs.mixer.out("temp")), cs.multiplicity);
+            dp.emplace_back(m.index(cs.cdu.out("header_dp")), cs.multiplicity);
+        }
+        for (const auto& rs : m.racks()) {
+            const CduSlot& cs = m.cdus()[rs.group];
+            if (cs.hall != h) continue;
+            flow.emplace_back(m.index(rs.flow), rs.weight);
+            liquid.emplace_back(m.index(rs.loop.out("heat_to_coolant_total")), cs.multiplicity);
+        }
+        rec.addProbe(weightedMean(tcs), g, "tcs_supply_temp", "K",
+                     "the hall's TCS supply (mean over its CDUs)");
+        rec.addProbe(weightedMean(ret), g, "tcs_return_temp", "K",
+                     "the hall's TCS return (mean over its CDUs)");
+        rec.addProbe(weightedMean(dp), g, "cdu_header_dp", "Pa",
+                     "differential pressure across the hall's rack branches (mean over its CDUs)");
+        rec.addProbe(weightedMean(flow), g, "rack_flow", "m3/s",
+                     "coolant flow of one of the hall's racks (mean over them)");
+        rec.addProbe(weightedSum(liquid), g, "heat_to_liquid", "W", "the hall's racks to coolant");
         std::vector<std::size_t> water;
         for (const char* p : {"evaporation_rate", "drift_rate", "blowdown_rate", "spray_rate"}) {
             water.push_back(m.index(hs.plant.out(p)));

@@ -27,24 +27,29 @@ std::optional<double> at(const ResultSet& rs, const char* group, const char* nam
     return c->values[i];
 }
 
-// "count × model" of a sizing/cooling row, or "" when the table lacks the row.
-QString countOf(const Table* t, const std::string& element) {
+// "count × model" of a sizing/cooling row of `hall` (any row when the table has no hall
+// column), or "" when the table lacks the row.
+QString countOf(const Table* t, const std::string& element, const std::string& hall) {
     if (!t) return {};
     const Table::Column* el = nullptr;
     const Table::Column* count = nullptr;
     const Table::Column* model = nullptr;
+    const Table::Column* hall_of = nullptr;
     for (const Table::Column& c : t->columns) {
         if (c.name == "element") el = &c;
         if (c.name == "count") count = &c;
         if (c.name == "model") model = &c;
+        if (c.name == "hall") hall_of = &c;
     }
     if (!el || !count) return {};
     const auto* names = std::get_if<std::vector<std::string>>(&el->data);
     const auto* counts = std::get_if<std::vector<double>>(&count->data);
     const auto* models = model ? std::get_if<std::vector<std::string>>(&model->data) : nullptr;
+    const auto* halls = hall_of ? std::get_if<std::vector<std::string>>(&hall_of->data) : nullptr;
     if (!names || !counts) return {};
     for (std::size_t r = 0; r < names->size() && r < counts->size(); ++r) {
         if ((*names)[r] != element) continue;
+        if (halls && r < halls->size() && (*halls)[r] != hall) continue;
         QString s = QStringLiteral("%1 ×").arg(formatNumber((*counts)[r]));
         if (models && r < models->size())
             s += QLatin1Char(' ') + QString::fromStdString((*models)[r]);
@@ -75,15 +80,30 @@ std::optional<CoolingState> coolingAtPeakHeat(const Report& report) {
         start.isValid()) {
         s.when = start.addMSecs(static_cast<qint64>(std::llround(s.time_s * 1e3)));
     }
-    s.tcs_supply = at(rs, "cooling", "tcs_supply_temp", "K", i);
-    s.tcs_return = at(rs, "cooling", "tcs_return_temp", "K", i);
-    s.fws_supply = at(rs, "cooling", "fws_supply_temp", "K", i);
-    s.fws_return = at(rs, "cooling", "fws_return_temp", "K", i);
-    s.rack_flow = at(rs, "cooling", "rack_flow", "m3/s", i);
-    s.fws_flow = at(rs, "cooling", "fws_flow", "m3/s", i);
-    s.heat_to_liquid = at(rs, "cooling", "heat_to_liquid", "W", i);
-    s.heat_rejected = at(rs, "cooling", "heat_rejected", "W", i);
-    s.cdu_dp = at(rs, "cooling", "cdu_header_dp", "Pa", i);
+    // The halls, in the order their channels were recorded; none: the site is one chain.
+    std::vector<std::string> halls;
+    for (const Channel& c : rs.channels) {
+        if (!c.group.starts_with("halls/")) continue;
+        const std::string name = c.group.substr(6);
+        if (std::find(halls.begin(), halls.end(), name) == halls.end()) halls.push_back(name);
+    }
+    if (halls.empty()) halls.emplace_back();
+    for (const std::string& h : halls) {
+        const std::string g = h.empty() ? std::string("cooling") : "halls/" + h;
+        const char* group = g.c_str();
+        CoolingChain c;
+        c.hall = h;
+        c.tcs_supply = at(rs, group, "tcs_supply_temp", "K", i);
+        c.tcs_return = at(rs, group, "tcs_return_temp", "K", i);
+        c.fws_supply = at(rs, group, "fws_supply_temp", "K", i);
+        c.fws_return = at(rs, group, "fws_return_temp", "K", i);
+        c.rack_flow = at(rs, group, "rack_flow", "m3/s", i);
+        c.fws_flow = at(rs, group, "fws_flow", "m3/s", i);
+        c.heat_to_liquid = at(rs, group, "heat_to_liquid", "W", i);
+        c.heat_rejected = at(rs, group, "heat_rejected", "W", i);
+        c.cdu_dp = at(rs, group, "cdu_header_dp", "Pa", i);
+        s.chains.push_back(std::move(c));
+    }
     s.dry_bulb = at(rs, "weather", "dry_bulb", "K", i);
     s.wet_bulb = at(rs, "weather", "wet_bulb", "K", i);
     return s;
@@ -114,14 +134,22 @@ void CoolingSchematic::setReport(const Report* report) {
     const CoolingState& s = *state_;
     const Table* sizing = findTable(report->tables, "sizing/cooling");
 
+    // One set of units for every hall, from the largest values among them, so the rows compare.
+    double heat_max = 0.0, rack_flow_max = 0.0, fws_flow_max = 0.0, dp_max = 0.0;
+    for (const CoolingChain& c : s.chains) {
+        heat_max =
+            std::max({heat_max, c.heat_to_liquid.value_or(0.0), c.heat_rejected.value_or(0.0)});
+        rack_flow_max = std::max(rack_flow_max, c.rack_flow.value_or(0.0));
+        fws_flow_max = std::max(fws_flow_max, c.fws_flow.value_or(0.0));
+        dp_max = std::max(dp_max, c.cdu_dp.value_or(0.0));
+    }
     const DisplayUnit temp = displayUnitFor("K", 300.0);
-    const DisplayUnit heat = displayUnitForQuantity(
-        "heat_to_liquid", "W",
-        std::max(s.heat_to_liquid.value_or(0.0), s.heat_rejected.value_or(0.0)));
-    const DisplayUnit rack_flow = displayUnitFor("m3/s", s.rack_flow.value_or(0.0));
-    const DisplayUnit plant_flow = displayUnitFor("m3/s", s.fws_flow.value_or(0.0));
-    const DisplayUnit dp = displayUnitFor("Pa", s.cdu_dp.value_or(0.0));
+    const DisplayUnit heat = displayUnitForQuantity("heat_to_liquid", "W", heat_max);
+    const DisplayUnit rack_flow = displayUnitFor("m3/s", rack_flow_max);
+    const DisplayUnit plant_flow = displayUnitFor("m3/s", fws_flow_max);
+    const DisplayUnit dp = displayUnitFor("Pa", dp_max);
 
+    double top = 0.0;  // of the chain being drawn
     const auto text = [&](const QString& t, double x, double y, const QColor& colour = Qt::black,
                           bool bold = false) {
         auto* item = scene_->addText(t);
@@ -131,12 +159,12 @@ void CoolingSchematic::setReport(const Report* report) {
             f.setBold(true);
             item->setFont(f);
         }
-        item->setPos(x, y);
+        item->setPos(x, top + y);
         return item;
     };
     const auto box = [&](int column, const QString& title, const QString& detail) {
         const double x = column * (kBoxW + kSpan);
-        scene_->addRect(x, 0, kBoxW, kBoxH, QPen(QColor(0x55, 0x55, 0x55)),
+        scene_->addRect(x, top, kBoxW, kBoxH, QPen(QColor(0x55, 0x55, 0x55)),
                         QBrush(QColor(0xee, 0xee, 0xee)));
         text(title, x + 4, 2, Qt::black, true)->setTextWidth(kBoxW - 8);
         text(detail, x + 4, 26)->setTextWidth(kBoxW - 8);
@@ -145,47 +173,64 @@ void CoolingSchematic::setReport(const Report* report) {
     const auto loop = [&](int left, const QString& name, const std::optional<double>& supply,
                           const std::optional<double>& ret, const QString& below) {
         const double x1 = left * (kBoxW + kSpan) + kBoxW, x2 = x1 + kSpan;
+        const double ys = top + kBoxH * 0.3, yr = top + kBoxH * 0.75;
         QPen sp(kSupply, 3.0), rp(kReturn, 3.0);
-        scene_->addLine(x1, kBoxH * 0.3, x2, kBoxH * 0.3, sp);
-        scene_->addLine(x1, kBoxH * 0.75, x2, kBoxH * 0.75, rp);
+        scene_->addLine(x1, ys, x2, ys, sp);
+        scene_->addLine(x1, yr, x2, yr, rp);
         // Arrow heads: supply flows to the load (left), return to the plant (right).
-        scene_->addLine(x1, kBoxH * 0.3, x1 + 8, kBoxH * 0.3 - 5, sp);
-        scene_->addLine(x1, kBoxH * 0.3, x1 + 8, kBoxH * 0.3 + 5, sp);
-        scene_->addLine(x2, kBoxH * 0.75, x2 - 8, kBoxH * 0.75 - 5, rp);
-        scene_->addLine(x2, kBoxH * 0.75, x2 - 8, kBoxH * 0.75 + 5, rp);
+        scene_->addLine(x1, ys, x1 + 8, ys - 5, sp);
+        scene_->addLine(x1, ys, x1 + 8, ys + 5, sp);
+        scene_->addLine(x2, yr, x2 - 8, yr - 5, rp);
+        scene_->addLine(x2, yr, x2 - 8, yr + 5, rp);
         text(name, x1 + 4, -26, Qt::black, true);
         text(tr("supply %1").arg(valueText(supply, temp)), x1 + 4, kBoxH * 0.3 - 24, kSupply);
         text(tr("return %1").arg(valueText(ret, temp)), x1 + 4, kBoxH * 0.75 + 2, kReturn);
         text(below, x1 + 4, kBoxH + 16)->setTextWidth(kSpan - 4);
     };
 
-    const QString racks = countOf(sizing, "rack_loop_flow");
-    box(0, tr("Racks"),
-        tr("%1 racks\nheat to liquid %2")
-            .arg(racks.isEmpty() ? QStringLiteral("–") : racks.section(QLatin1Char(' '), 0, 0),
-                 valueText(s.heat_to_liquid, heat)));
-    box(1, tr("CDUs"), countOf(sizing, "cdu"));
-    box(2, tr("Facility water"), countOf(sizing, "fws_pumps"));
-    box(3, tr("Heat rejection"),
-        tr("%1\nrejects %2")
-            .arg(countOf(sizing, "heat_rejection"), valueText(s.heat_rejected, heat)));
+    for (const CoolingChain& c : s.chains) {
+        if (!c.hall.empty()) {
+            // The hall's name above its chain, clear of the loops' names.
+            QGraphicsTextItem* title =
+                text(tr("Hall %1").arg(QString::fromStdString(c.hall)), 0, -56, Qt::black, true);
+            QFont f = title->font();
+            f.setPointSizeF(f.pointSizeF() * 1.2);
+            title->setFont(f);
+        }
+        const QString racks = countOf(sizing, "rack_loop_flow", c.hall);
+        box(0, tr("Racks"),
+            tr("%1 racks\nheat to liquid %2")
+                .arg(racks.isEmpty() ? QStringLiteral("–") : racks.section(QLatin1Char(' '), 0, 0),
+                     valueText(c.heat_to_liquid, heat)));
+        box(1, tr("CDUs"), countOf(sizing, "cdu", c.hall));
+        box(2, tr("Facility water"), countOf(sizing, "fws_pumps", c.hall));
+        box(3, tr("Heat rejection"),
+            tr("%1\nrejects %2")
+                .arg(countOf(sizing, "heat_rejection", c.hall), valueText(c.heat_rejected, heat)));
 
-    loop(0, tr("Rack loop (TCS)"), s.tcs_supply, s.tcs_return,
-         tr("%1 per rack\nΔp %2 across the racks")
-             .arg(valueText(s.rack_flow, rack_flow), valueText(s.cdu_dp, dp)));
-    loop(1, tr("Facility water (FWS)"), s.fws_supply, s.fws_return,
-         tr("%1 in all").arg(valueText(s.fws_flow, plant_flow)));
-    loop(2, tr("Facility water (FWS)"), s.fws_supply, s.fws_return, QString());
-    const double x_air = 4 * (kBoxW + kSpan) - kSpan + 12;
-    text(tr("outdoor\ndry bulb %1\nwet bulb %2")
-             .arg(valueText(s.dry_bulb, temp), valueText(s.wet_bulb, temp)),
-         x_air, 0);
+        loop(0, tr("Rack loop (TCS)"), c.tcs_supply, c.tcs_return,
+             tr("%1 per rack\nΔp %2 across the racks")
+                 .arg(valueText(c.rack_flow, rack_flow), valueText(c.cdu_dp, dp)));
+        loop(1, tr("Facility water (FWS)"), c.fws_supply, c.fws_return,
+             tr("%1 in all").arg(valueText(c.fws_flow, plant_flow)));
+        loop(2, tr("Facility water (FWS)"), c.fws_supply, c.fws_return, QString());
+        const double x_air = 4 * (kBoxW + kSpan) - kSpan + 12;
+        text(tr("outdoor\ndry bulb %1\nwet bulb %2")
+                 .arg(valueText(s.dry_bulb, temp), valueText(s.wet_bulb, temp)),
+             x_air, 0);
+        top += kBoxH + 160;
+    }
+    top -= kBoxH + 160;
 
     const QString when = s.when.isValid()
                              ? s.when.toString(QStringLiteral("d MMM yyyy HH:mm"))
                              : tr("%1 h into the study").arg(formatNumber(s.time_s / 3600.0));
-    text(tr("Cooling at peak heat to liquid (%1): one instant, so the temperatures, flows and "
-            "duties belong together. Blue: supply; orange: return.")
+    text((s.chains.size() > 1
+              ? tr("Cooling at the campus's peak heat to liquid (%1): one instant for every hall, "
+                   "so the temperatures, flows and duties belong together. Blue: supply; orange: "
+                   "return.")
+              : tr("Cooling at peak heat to liquid (%1): one instant, so the temperatures, flows "
+                   "and duties belong together. Blue: supply; orange: return."))
              .arg(when),
          0, kBoxH + 90, QColor(0x33, 0x33, 0x33))
         ->setTextWidth(4 * kBoxW + 3 * kSpan);

@@ -113,6 +113,26 @@ TEST(Campus, HallMetricsSumToTheCampusTotals) {
     }
     // Per-hall channels and the hall column of the sizing table.
     EXPECT_NO_THROW(r.report.timeseries.at("halls/B", "fws_supply_temp"));
+    // Each hall's heat to liquid, summed over its own racks, adds up to the campus's (the
+    // site's sum of every rack) at every sample; each hall's rack loop returns warmer than it
+    // is supplied, and the campus's mean TCS supply lies between the halls'.
+    const ResultSet& ts = r.report.timeseries;
+    const auto& q = ts.at("cooling", "heat_to_liquid").values;
+    const auto& qa = ts.at("halls/A", "heat_to_liquid").values;
+    const auto& qb = ts.at("halls/B", "heat_to_liquid").values;
+    ASSERT_EQ(qa.size(), q.size());
+    for (std::size_t i = 0; i < q.size(); i += 37) {
+        EXPECT_NEAR(qa[i] + qb[i], q[i], 1e-9 * q[i]) << i;
+        EXPECT_GT(qa[i], 0.25 * q[i]) << i;
+        for (const std::string g : {"halls/A", "halls/B"}) {
+            EXPECT_GT(ts.at(g, "tcs_return_temp").values[i], ts.at(g, "tcs_supply_temp").values[i]);
+        }
+        const double s = ts.at("cooling", "tcs_supply_temp").values[i];
+        const auto [lo, hi] = std::minmax(ts.at("halls/A", "tcs_supply_temp").values[i],
+                                          ts.at("halls/B", "tcs_supply_temp").values[i]);
+        EXPECT_GE(s, lo - 1e-9);
+        EXPECT_LE(s, hi + 1e-9);
+    }
     const Table* cooling = nullptr;
     for (const auto& t : r.report.tables) {
         if (t.path == "sizing/cooling") cooling = &t;

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
 #include "gui/display_units.h"
 
 namespace dctwin::gui {
@@ -42,9 +45,12 @@ TEST(CoolingSchematic, ShowsThePlantAtTheSampleOfPeakHeat) {
     const auto s = coolingAtPeakHeat(r);
     ASSERT_TRUE(s);
     EXPECT_EQ(s->time_s, 3600.0);
-    EXPECT_DOUBLE_EQ(*s->tcs_supply, 309.15);  // the same instant for every value
-    EXPECT_DOUBLE_EQ(*s->fws_return, 315.15);
-    EXPECT_DOUBLE_EQ(*s->fws_flow, 0.12);
+    ASSERT_EQ(s->chains.size(), 1u);  // no named halls: the site is one chain
+    const CoolingChain& c = s->chains.front();
+    EXPECT_EQ(c.hall, "");
+    EXPECT_DOUBLE_EQ(*c.tcs_supply, 309.15);  // the same instant for every value
+    EXPECT_DOUBLE_EQ(*c.fws_return, 315.15);
+    EXPECT_DOUBLE_EQ(*c.fws_flow, 0.12);
     EXPECT_FALSE(s->wet_bulb);  // not in this report: shown as "–"
 
     CoolingSchematic view;
@@ -59,6 +65,72 @@ TEST(CoolingSchematic, ShowsThePlantAtTheSampleOfPeakHeat) {
         EXPECT_TRUE(all.contains(QString::fromUtf8(want)))
             << want << " not in " << all.toStdString();
     }
+}
+
+// A two-hall campus: the cooling group holds campus sums and the warmest hall's temperatures;
+// each hall's own channels and its sizing rows (column "hall") describe its chain. The
+// schematic drew hall A's equipment (the first "cdu" row) beside the campus's heat: "32 racks,
+// heat to liquid 7.53 MW" with hall A's 8 coolers "rejects 7.56 MW", and no hall B at all.
+Report campus() {
+    Report r;
+    ResultSet& ts = r.timeseries;
+    ts.start_iso8601 = "2026-07-01T00:00:00";
+    ts.time = {0.0, 3600.0};
+    const auto add = [&](const std::string& g, const char* n, const char* u,
+                         std::vector<double> v) { ts.addChannel(g, n, u).values = std::move(v); };
+    add("cooling", "heat_to_liquid", "W", {7.0e6, 7.5e6});  // peaks at the second sample
+    add("cooling", "heat_rejected", "W", {7.2e6, 7.6e6});
+    add("cooling", "tcs_supply_temp", "K", {308.15, 308.15});
+    // Hall A: 3.8 MW to liquid at the peak, 35/45 °C, 31/42 °C; hall B: 3.7 MW, 34/44, 30/41.
+    for (const auto& [h, q, tcs, fws] :
+         {std::tuple{"A", 3.8e6, 308.15, 304.15}, std::tuple{"B", 3.7e6, 307.15, 303.15}}) {
+        const std::string g = std::string("halls/") + h;
+        add(g, "heat_to_liquid", "W", {3.0e6, q});
+        add(g, "heat_rejected", "W", {3.1e6, q + 0.05e6});
+        add(g, "tcs_supply_temp", "K", {tcs, tcs});
+        add(g, "tcs_return_temp", "K", {tcs + 10.0, tcs + 10.0});
+        add(g, "fws_supply_temp", "K", {fws, fws});
+        add(g, "fws_return_temp", "K", {fws + 11.0, fws + 11.0});
+        add(g, "rack_flow", "m3/s", {3.0e-3, 3.0e-3});
+        add(g, "fws_flow", "m3/s", {0.1, 0.1});
+    }
+    Table t;
+    t.path = "sizing/cooling";
+    t.addText("hall", {"A", "A", "A", "A", "B", "B", "B", "B", "campus"});
+    t.addText("element", {"cdu", "rack_loop_flow", "heat_rejection", "fws_pumps", "cdu",
+                          "rack_loop_flow", "heat_rejection", "fws_pumps", "air_side_crah"});
+    t.addText("model", {"xdu", "rack loop", "dry_1MW", "pumps", "xdu", "rack loop", "tower_3500kW",
+                        "pumps", "crah"});
+    t.addNumbers("count", "1", {5, 32, 8, 3, 4, 30, 3, 3, 14});
+    r.tables.push_back(t);
+    return r;
+}
+
+TEST(CoolingSchematic, ACampusDrawsEachHallsOwnChainAtOneInstant) {
+    const Report r = campus();
+    const auto s = coolingAtPeakHeat(r);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->time_s, 3600.0);
+    ASSERT_EQ(s->chains.size(), 2u);
+    EXPECT_EQ(s->chains[0].hall, "A");
+    EXPECT_EQ(s->chains[1].hall, "B");
+    EXPECT_DOUBLE_EQ(*s->chains[1].heat_to_liquid, 3.7e6);
+    EXPECT_DOUBLE_EQ(*s->chains[1].tcs_supply, 307.15);
+
+    CoolingSchematic view;
+    view.setReport(&r);
+    const QStringList texts = view.sceneTexts();
+    const QString all = texts.join(QLatin1Char('|'));
+    for (const char* want : {"Hall A", "Hall B", "32 racks\nheat to liquid 3.80 MW",
+                             "30 racks\nheat to liquid 3.70 MW", "5 × xdu", "4 × xdu",
+                             "8 × dry_1MW\nrejects 3.85 MW", "3 × tower_3500kW\nrejects 3.75 MW",
+                             "supply 34.0 °C", "return 41.0 °C", "campus's peak heat to liquid"}) {
+        EXPECT_TRUE(all.contains(QString::fromUtf8(want)))
+            << want << " not in " << all.toStdString();
+    }
+    // Nothing of the campus's sums is drawn as one hall's.
+    EXPECT_FALSE(all.contains(QStringLiteral("7.50 MW"))) << all.toStdString();
+    EXPECT_FALSE(all.contains(QStringLiteral("7.60 MW"))) << all.toStdString();
 }
 
 TEST(CoolingSchematic, FollowsTheUnitSwitchAndClearsWithoutCoolingData) {
