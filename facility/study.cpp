@@ -1035,6 +1035,9 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     d.utility_loads.fws_pumps = at(m, y, m.plantTotal("fws_pump_power"));
     d.utility_loads.fans = at(m, y, m.plantTotal("fan_power"));
     d.utility_loads.chillers = at(m, y, m.plantTotal("chiller_power"));
+    d.utility_loads.trim_chillers =
+        std::any_of(z.halls.begin(), z.halls.end(),
+                    [](const HallSizing& h) { return h.plant.chiller.has_value(); });
     d.utility_loads.cdu_pumps = at(m, y, m.sums().cdu_pump_power);
     d.utility_loads.air_side = at(m, y, sp.out("air_side_power"));
     for (const auto& r : d.electrical.rows) {

@@ -42,9 +42,10 @@ UtilityLossPlan planUtilityLoss(const UtilityLossOptions& o, const GeneratorFlee
     if (!o.cdu_pumps_on_ups) p.cdu_pumps_on = t_water + o.cdu_pumps_restart;
     p.fans_on = t_water + o.fans_restart;
     const double air = L.air_side + L.chillers;
-    const double t_air = block("air side and trim chillers", air, air);
+    const double t_air =
+        block(L.trim_chillers ? "air side and trim chillers" : "air side", air, air);
     p.air_side_on = t_air + o.air_side_restart;
-    p.chillers_on = t_air + o.chillers_restart;
+    if (L.trim_chillers) p.chillers_on = t_air + o.chillers_restart;
     // The walk-in is judged by what it adds within one second (a step for walk_in < 1 s).
     const double per_second = L.ups_input * std::min(1.0, o.walk_in > 0 ? 1.0 / o.walk_in : 1.0);
     const double t_ups =

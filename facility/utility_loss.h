@@ -67,6 +67,9 @@ struct UtilityLossOptions {
 /// Design loads the plan judges the blocks with [W].
 struct UtilityLossLoads {
     double ups_input = 0, fws_pumps = 0, cdu_pumps = 0, fans = 0, air_side = 0, chillers = 0;
+    /// Whether any hall has trim chillers: without, the second block is the air side alone
+    /// and no chiller restart is planned (the reference's log read "trim chillers available").
+    bool trim_chillers = false;
 };
 
 struct GeneratorBlock {

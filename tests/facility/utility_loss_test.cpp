@@ -117,6 +117,7 @@ TEST(UtilityLoss, PlanAppliesBlocksTheOnlineSetsCanTakeAndRefusesTheRest) {
     loads.fws_pumps = 0.2e6;
     loads.air_side = 0.5e6;
     loads.ups_input = 4e6;
+    loads.trim_chillers = true;
     const UtilityLossPlan all = planUtilityLoss(o, fleet, loads);
     ASSERT_EQ(all.blocks.size(), 3u);
     EXPECT_DOUBLE_EQ(all.generators_online, 110.0);
@@ -129,6 +130,15 @@ TEST(UtilityLoss, PlanAppliesBlocksTheOnlineSetsCanTakeAndRefusesTheRest) {
     EXPECT_DOUBLE_EQ(all.it_restart_at, 130.0 + 300.0);
     EXPECT_DOUBLE_EQ(all.blocks[2].step, 0.4e6);  // 4 MW over 10 s, judged per second
     EXPECT_DOUBLE_EQ(all.blocks[2].total, 5e6);
+    EXPECT_EQ(all.blocks[1].what, "air side and trim chillers");
+    // A plant without trim chillers (the reference's dry coolers) plans no chiller restart and
+    // names the block for what it carries; it read "trim chillers available" at 235 s.
+    UtilityLossLoads no_trim = loads;
+    no_trim.trim_chillers = false;
+    const UtilityLossPlan dry = planUtilityLoss(o, fleet, no_trim);
+    EXPECT_EQ(dry.blocks[1].what, "air side");
+    EXPECT_FALSE(std::isfinite(dry.chillers_on));
+    EXPECT_DOUBLE_EQ(dry.air_side_on, all.air_side_on);
     // Two sets fail: 4 MW online, the UPS (5 MW with the cooling) is refused; the battery
     // then has to carry it for good.
     o.generators_failing = 2;
