@@ -166,7 +166,8 @@ void printSummary(const facility::ScenarioSpec& scenario, const facility::RunOut
             num("utility_max_ramp_1s_MW_per_s"));
         if (s.value("power_smoothing", false)) {
             std::cout << fmt::format(
-                "smoothing           burnt {} ({:.1f} % of IT energy), deferred {} ({:.1f} %)\n",
+                "smoothing           burnt {} ({:.1f} % of IT energy), deferred {} ({:.1f} % of "
+                "demand)\n",
                 energyText(num("smoothing_burn_energy_MWh")),
                 100.0 * num("smoothing_burn_energy_MWh") / num("it_energy_MWh"),
                 energyText(num("smoothing_deferred_energy_MWh")), num("smoothing_deferred_pct"));

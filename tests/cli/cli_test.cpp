@@ -512,8 +512,11 @@ TEST_F(Cli, ATransientPrintsItsSwingsAndWhatSmoothingCost) {
     // compute/communication edges move ~3 MW within the second.
     EXPECT_LE(std::stod(m[2]), 0.4608 + 0.005);
     EXPECT_GT(std::stod(m[1]), 5.0 * 0.4608);
+    // Each share names its base: the deferral's is the racks' demand, not the IT energy the
+    // burn's is (it read "deferred 36.4 kWh (3.9 %)" beside "(15.7 % of IT energy)").
     EXPECT_TRUE(std::regex_search(
-        r.out, std::regex("\\nsmoothing +burnt [0-9.]+ kWh \\([0-9.]+ % of IT energy\\)")))
+        r.out, std::regex("\\nsmoothing +burnt [0-9.]+ kWh \\([0-9.]+ % of IT energy\\), "
+                          "deferred [0-9.]+ kWh \\([0-9.]+ % of demand\\)\\n")))
         << r.out;
     // An annual study at hourly means has no swings to speak of: no such lines.
     const Result a = dctwin("run " + quote(scenarioFile("day.json", oneDay()).string()));
