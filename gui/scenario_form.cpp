@@ -386,6 +386,11 @@ void ScenarioForm::buildFields() {
             bl->setContentsMargins(0, 0, 0, 0);
             bl->addWidget(workload_note_);
             bl->addWidget(scale_button_, 0, Qt::AlignLeft);
+            halls_note_ = new QLabel;
+            halls_note_->setWordWrap(true);
+            halls_note_->setStyleSheet(QStringLiteral("color: #8a5a00;"));
+            halls_note_->hide();
+            bl->addWidget(halls_note_);
             form->addRow(QString(), box);
             workload_note_->hide();
             scale_button_->hide();
@@ -817,6 +822,51 @@ int ScenarioForm::rackTotal() const {
 
 QString ScenarioForm::workloadNotice() const { return workload_note_->text(); }
 
+QString ScenarioForm::hallsNotice() const { return halls_note_->text(); }
+
+/// A campus's form edits the site-wide /cooling; a hall with a /cooling of its own keeps the
+/// keys it sets. The two-hall campus showed "Heat rejection: adiabatic_cooler" with nothing
+/// to say that hall B runs cooling towers on water.
+void ScenarioForm::updateHallsNotice() {
+    const auto halls = model_->value("/halls");
+    if (!halls || !halls->is_array() || halls->empty()) {
+        halls_note_->clear();
+        halls_note_->hide();
+        return;
+    }
+    QStringList list, own;
+    for (std::size_t h = 0; h < halls->size(); ++h) {
+        const Json& hall = (*halls)[h];
+        const QString name = hall.contains("name") && hall["name"].is_string()
+                                 ? QString::fromStdString(hall["name"].get<std::string>())
+                                 : QString::number(h);
+        list << (hall.contains("racks") && hall["racks"].is_number()
+                     ? tr("%1 (%2 racks)").arg(name).arg(hall["racks"].get<double>())
+                     : name);
+        QStringList sets;
+        for (int i = 0; i < FieldCount; ++i) {
+            const std::string pointer = kFieldPointers[i];
+            if (!pointer.starts_with("/cooling/")) continue;
+            const auto v = model_->value("/halls/" + std::to_string(h) + pointer);
+            if (!v) continue;
+            const std::string shown = v->is_string() ? v->get<std::string>() : v->dump();
+            sets << QStringLiteral("%1 (%2)").arg(fieldLabel(static_cast<Field>(i)),
+                                                  QString::fromStdString(shown));
+        }
+        if (!sets.isEmpty())
+            own << tr("hall %1 sets %2").arg(name, sets.join(QStringLiteral(", ")));
+    }
+    QString text = tr("Campus of %1 halls: %2. The cooling fields apply to every hall that does "
+                      "not set its own")
+                       .arg(halls->size())
+                       .arg(list.join(QStringLiteral(", ")));
+    text += own.isEmpty() ? QStringLiteral(".")
+                          : QStringLiteral(": %1.").arg(own.join(QStringLiteral("; ")));
+    text += tr(" Edit halls in the tree (/halls).");
+    halls_note_->setText(text);
+    halls_note_->show();
+}
+
 void ScenarioForm::updateWorkloadNotice() {
     const int total = rackTotal();
     QStringList lines;
@@ -925,6 +975,7 @@ void ScenarioForm::refresh() {
     showNumberField(Length);
     showNumberField(OutputInterval);
     updateWorkloadNotice();
+    updateHallsNotice();
     refreshing_ = false;
 }
 

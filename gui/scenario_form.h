@@ -108,6 +108,9 @@ public:
 
     /// The warning about racks, jobs and name not matching ("" when they match).
     QString workloadNotice() const;
+    /// On a campus (/halls): its halls, and which of the form's cooling fields a hall sets for
+    /// itself ("" without halls).
+    QString hallsNotice() const;
     /// Rack total the jobs and the name were made for (the total when the scenario was opened
     /// or last scaled); scaleWorkloadToRacks() scales from it.
     int referenceRackTotal() const { return reference_racks_; }
@@ -152,6 +155,8 @@ private:
     bool refreshing_ = false;
     std::vector<FieldState> fields_;
     QLabel* rack_groups_note_ = nullptr;
+    QLabel* halls_note_ = nullptr;
+    void updateHallsNotice();
     QLabel* workload_note_ = nullptr;
     QPushButton* scale_button_ = nullptr;
     QPushButton* browse_weather_ = nullptr;

@@ -415,5 +415,32 @@ TEST(ScenarioForm, EveryShippedScenarioOpensCleanAndUnchanged) {
     EXPECT_GE(opened, 5);
 }
 
+TEST(ScenarioForm, ACampusSaysWhichCoolingFieldsAHallSetsForItself) {
+    // The form edits /cooling, which every hall takes unless its own /cooling sets a key. The
+    // two-hall campus showed "Heat rejection: adiabatic_cooler" with nothing to say hall B runs
+    // cooling towers on water.
+    ScenarioTreeModel m;
+    Json j = scenario();
+    j["halls"] = Json::parse(R"([{"name": "A", "racks": 40},
+        {"name": "B", "racks": 24, "cooling": {"coolant": "water",
+                                               "heat_rejection": {"type": "cooling_tower"}}}])");
+    m.setJson(j);
+    ScenarioForm f(&m);
+    const std::string note = f.hallsNotice().toStdString();
+    EXPECT_NE(note.find("Campus of 2 halls: A (40 racks), B (24 racks)"), std::string::npos)
+        << note;
+    EXPECT_NE(note.find("hall B sets Coolant (water), Heat rejection (cooling_tower)"),
+              std::string::npos)
+        << note;
+    EXPECT_EQ(note.find("hall A sets"), std::string::npos) << note;
+    // A hall's own key edited in the tree shows at once; a scenario without halls has no note.
+    m.setValue("/halls/0/cooling", Json::parse(R"({"tcs_supply_temp_C": 40})"));
+    EXPECT_NE(f.hallsNotice().toStdString().find("hall A sets TCS supply temperature (40)"),
+              std::string::npos)
+        << f.hallsNotice().toStdString();
+    m.setJson(scenario());
+    EXPECT_TRUE(f.hallsNotice().isEmpty());
+}
+
 }  // namespace
 }  // namespace dctwin::gui
