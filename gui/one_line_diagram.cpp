@@ -30,6 +30,7 @@ const QColor kNeutral(0xe8, 0xec, 0xf2);
 
 struct Row {
     QString element;
+    std::string hall;  // the cooling table's hall column ("" without one)
     QString text;
     int count = 0;
     double loading = std::nan("");
@@ -101,6 +102,7 @@ std::vector<Row> rowsOf(const Table& t) {
             model && i < model->size() ? QString::fromStdString((*model)[i]) : QString();
         r.text = QStringLiteral("%1  %2\n%3").arg(r.element, m, size);
         if (hall && i < hall->size() && !(*hall)[i].empty()) {
+            r.hall = (*hall)[i];
             r.text = QString::fromStdString((*hall)[i]) + QStringLiteral(": ") + r.text;
         }
         if (!line3.isEmpty()) r.text += QLatin1Char('\n') + line3;
@@ -201,15 +203,21 @@ void OneLineDiagram::setTables(const Table* power, const Table* cooling) {
     blocks_.clear();
     if (!power && !cooling) return;
 
+    // A block as tall as its text needs (at least kHeight): an operating point's model,
+    // "vertiv_xdu1350 drive (differential_pressure)", wraps to a fourth line that ran out of
+    // the box. Returns the height drawn.
     const auto draw = [&](const Block& b, double x, double y) {
-        auto* rect = scene_->addRect(x, y, kWidth, kHeight, QPen(QColor(0x55, 0x55, 0x55)),
-                                     QBrush(b.colour));
-        rect->setToolTip(b.text);
         auto* text = scene_->addText(b.text);
         text->setDefaultTextColor(Qt::black);  // the fills are light under any theme
         text->setTextWidth(kWidth - 8.0);
         text->setPos(x + 4.0, y + 2.0);
+        const double h = std::max(kHeight, text->boundingRect().height() + 4.0);
+        auto* rect =
+            scene_->addRect(x, y, kWidth, h, QPen(QColor(0x55, 0x55, 0x55)), QBrush(b.colour));
+        rect->setToolTip(b.text);
+        rect->setZValue(-1.0);  // under its text
         blocks_.push_back(b);
+        return h;
     };
     const auto link = [&](double x1, double y1, double x2, double y2) {
         scene_->addLine(x1, y1, x2, y2, QPen(QColor(0x33, 0x33, 0x33), 2.0));
@@ -255,35 +263,62 @@ void OneLineDiagram::setTables(const Table* power, const Table* cooling) {
             return rank(a) < rank(b);
         });
         double y = 0.0;
-        draw({QStringLiteral("utility"), 0, tr("utility (MV)"), kNeutral}, 0.0, y);
+        double h = draw({QStringLiteral("utility"), 0, tr("utility (MV)"), kNeutral}, 0.0, y);
         for (std::size_t i = 0; i < chain.size(); ++i) {
-            link(kWidth / 2, y + kHeight, kWidth / 2, y + kHeight + kGap);
-            y += kHeight + kGap;
-            draw(blockOf(chain[i]), 0.0, y);
+            link(kWidth / 2, y + h, kWidth / 2, y + h + kGap);
+            y += h + kGap;
+            h = draw(blockOf(chain[i]), 0.0, y);
             // Standby sources feed the first switchboard below the utility feeder.
             if (i == 0) {
                 double sy = y;
                 for (const Row& s : standby) {
                     link(kWidth, sy + kHeight / 2, kWidth + kGap * 2, sy + kHeight / 2);
-                    draw(blockOf(s), kWidth + kGap * 2, sy);
-                    sy += kHeight + kGap;
+                    sy += draw(blockOf(s), kWidth + kGap * 2, sy) + kGap;
                 }
             }
         }
-        link(kWidth / 2, y + kHeight, kWidth / 2, y + kHeight + kGap);
-        y += kHeight + kGap;
+        link(kWidth / 2, y + h, kWidth / 2, y + h + kGap);
+        y += h + kGap;
         draw({QStringLiteral("racks"), 0, tr("racks (IT load)"), kNeutral}, 0.0, y);
     }
-    // Cooling: from the racks' heat to the plant, in the table's order.
+    // Cooling: from the racks' heat to the plant, in the table's order; a column per hall (a
+    // campus's halls are plants side by side, not one chain: hall B's CDUs hung under hall A's
+    // facility pumps), and the air side, which takes the room's heat and not the liquid's, in
+    // a column of its own.
     if (cooling) {
-        const double x = power ? 2 * kWidth + kGap * 4 : 0.0;
-        title(tr("Cooling chain"), x);
-        double y = 0.0;
-        draw({QStringLiteral("racks"), 0, tr("racks (heat to liquid)"), kNeutral}, x, y);
+        std::vector<std::pair<std::string, std::vector<Row>>> halls;
+        std::vector<Row> air;
         for (const Row& r : rowsOf(*cooling)) {
-            link(x + kWidth / 2, y + kHeight, x + kWidth / 2, y + kHeight + kGap);
-            y += kHeight + kGap;
-            draw(blockOf(r), x, y);
+            if (r.element.startsWith(QStringLiteral("air_side_"))) {
+                air.push_back(r);
+                continue;
+            }
+            auto it = std::find_if(halls.begin(), halls.end(),
+                                   [&](const auto& h) { return h.first == r.hall; });
+            if (it == halls.end()) it = halls.insert(halls.end(), {r.hall, {}});
+            it->second.push_back(r);
+        }
+        double x = power ? 2 * kWidth + kGap * 4 : 0.0;
+        const auto column = [&](const QString& heading, const Block& start,
+                                const std::vector<Row>& rows) {
+            title(heading, x);
+            double y = 0.0;
+            double h = draw(start, x, y);
+            for (const Row& r : rows) {
+                link(x + kWidth / 2, y + h, x + kWidth / 2, y + h + kGap);
+                y += h + kGap;
+                h = draw(blockOf(r), x, y);
+            }
+            x += kWidth + kGap * 2;
+        };
+        for (const auto& [hall, rows] : halls) {
+            column(hall.empty() ? tr("Cooling chain")
+                                : tr("Cooling chain, hall %1").arg(QString::fromStdString(hall)),
+                   {QStringLiteral("racks"), 0, tr("racks (heat to liquid)"), kNeutral}, rows);
+        }
+        if (!air.empty()) {
+            column(tr("Air side"), {QStringLiteral("room"), 0, tr("room (heat to air)"), kNeutral},
+                   air);
         }
     }
     // Colour key: the same limits as the sizing tables' tooltips.

@@ -31,7 +31,8 @@ public:
     /// Draws the diagram from the power and cooling sizing tables (either may be null);
     /// clears it when both are.
     void setTables(const Table* power, const Table* cooling);
-    /// The blocks drawn, electrical chain first (top to bottom), then cooling.
+    /// The blocks drawn, electrical chain first (top to bottom), then each cooling column
+    /// (a hall's liquid chain from its racks; the air side from the room).
     const std::vector<Block>& blocks() const { return blocks_; }
     /// Texts of every text item in the scene, as a person reads them.
     QStringList sceneTexts() const;

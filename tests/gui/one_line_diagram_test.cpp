@@ -4,6 +4,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QImage>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -71,15 +74,24 @@ TEST(OneLineDiagram, CoolingBlocksOfACampusNameTheirHall) {
     t.addNumbers("design_loading_pct", "%", {73.1, 72.6, 89.2});
     OneLineDiagram d;
     d.setTables(nullptr, &t);
-    ASSERT_EQ(d.blocks().size(), 4u);  // racks, then the three rows
+    // A column per hall, each from its racks, and the air side from the room: hall B's CDUs
+    // hung under hall A's in one chain, and the CRAHs under both.
+    ASSERT_EQ(d.blocks().size(), 6u);
+    QStringList order;
+    for (const auto& b : d.blocks()) order << b.element;
+    EXPECT_EQ(order, (QStringList{"racks", "cdu", "racks", "cdu", "room", "air_side_crah"}));
     EXPECT_TRUE(d.blocks()[1].text.startsWith(QStringLiteral("A: cdu")))
         << d.blocks()[1].text.toStdString();
-    EXPECT_TRUE(d.blocks()[2].text.startsWith(QStringLiteral("B: cdu")));
-    EXPECT_TRUE(d.blocks()[3].text.startsWith(QStringLiteral("campus: air_side_crah")));
+    EXPECT_TRUE(d.blocks()[3].text.startsWith(QStringLiteral("B: cdu")));
+    EXPECT_TRUE(d.blocks()[5].text.startsWith(QStringLiteral("campus: air_side_crah")));
+    const QString titles = d.sceneTexts().join('|');
+    for (const char* want : {"Cooling chain, hall A", "Cooling chain, hall B", "Air side"}) {
+        EXPECT_TRUE(titles.contains(QString::fromUtf8(want))) << want;
+    }
     // Coloured on the cooling scale (their capacity at the design conditions), not the NEC's
     // 80 % for breakers: the CRAHs at 89.2 % are green, the CDUs too. The key under the
     // diagram says so (it gave the electrical 60/80 % for every block).
-    for (std::size_t i = 1; i < 4; ++i) EXPECT_EQ(d.blocks()[i].colour, loadingColour(10.0)) << i;
+    for (std::size_t i : {1, 3, 5}) EXPECT_EQ(d.blocks()[i].colour, loadingColour(10.0)) << i;
     const QString key = d.sceneTexts().join(' ');
     EXPECT_TRUE(key.contains(QStringLiteral("green below 90 %, amber 90–100 %, red above 100 %")))
         << key.toStdString();
@@ -114,6 +126,40 @@ TEST(OneLineDiagram, TheRackLoopFlowIsADeliveredShareNotALoad) {
     const QString key = d.sceneTexts().join(' ');
     EXPECT_TRUE(key.contains(QStringLiteral("rack loop flow, a delivered share, not a load")))
         << key.toStdString();
+}
+
+TEST(OneLineDiagram, EveryBlockHoldsItsText) {
+    // An operating point's model wraps: "cdu_pump_speed  vertiv_xdu1350 drive
+    // (differential_pressure)" took four lines, and its "design loading 67 %" ran out of the
+    // 62-px box onto the line to the next block. A block is as tall as its text.
+    Table t;
+    t.path = "sizing/cooling";
+    t.addText("element", {"cdu", "cdu_pump_speed"});
+    t.addText("model", {"vertiv_xdu1350", "vertiv_xdu1350 drive (differential_pressure)"});
+    t.addNumbers("rating", "", {1.368e6, 1.0});
+    t.addText("unit", {"W", "1"});
+    t.addNumbers("count", "1", {9, 18});
+    t.addText("redundancy", {"N+1", "-"});
+    t.addNumbers("design_loading_pct", "%", {73.1, 67.1});
+    OneLineDiagram d;
+    d.setTables(nullptr, &t);
+    int checked = 0;
+    for (const QGraphicsItem* item : d.scene()->items()) {
+        const auto* text = dynamic_cast<const QGraphicsTextItem*>(item);
+        if (!text || !text->toPlainText().contains(QRegularExpression("design loading [0-9]"))) {
+            continue;  // the titles and the colour key
+        }
+        const QRectF r = text->sceneBoundingRect();
+        const QGraphicsRectItem* box = nullptr;
+        for (const QGraphicsItem* other : d.scene()->items(r.topLeft())) {
+            if (const auto* b = dynamic_cast<const QGraphicsRectItem*>(other)) box = b;
+        }
+        ASSERT_NE(box, nullptr) << text->toPlainText().toStdString();
+        EXPECT_LE(r.bottom(), box->sceneBoundingRect().bottom() + 0.5)
+            << text->toPlainText().toStdString();
+        ++checked;
+    }
+    EXPECT_EQ(checked, 2);
 }
 
 TEST(OneLineDiagram, ExportsTheWholeDiagramAsPng) {
