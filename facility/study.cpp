@@ -40,11 +40,11 @@ Conditions designConditions(const SiteSizing& z, const power::ChainDesign& chain
 struct CoolingRows {
     std::vector<std::string> hall, element, model, unit, redundancy, rule, failure_case;
     std::vector<double> rating, count, load, loading, failure_loading;
-    /// A row; `l` is the load on one of its units (the most loaded where they differ), in the
-    /// rating's unit, so that every row's design loading is l / r: the table read "design load
-    /// 4,013 kW" beside a 679 kW unit for heat rejection and the CRAHs (the plant's total) and
-    /// the load on one unit for the CDUs, pumps and chillers. Its N-1 loading is NaN until
-    /// failure() sets it.
+    /// A row; `l` is the load on one of its units (the most loaded where they differ; for the
+    /// rack loops, whose share is a delivered flow, the least fed), in the rating's unit, so
+    /// that every row's design loading is l / r. The table read "design load 4,013 kW" beside
+    /// a 679 kW unit for heat rejection and the CRAHs (the plant's total) and the load on one
+    /// unit for the CDUs, pumps and chillers. Its N-1 loading is NaN until failure() sets it.
     void add(const std::string& h, const std::string& e, const std::string& mdl, double r,
              const std::string& u, double n, const std::string& red, const std::string& why,
              double l) {
