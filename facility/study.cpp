@@ -681,15 +681,10 @@ void recordHalls(const SiteModel& m, Recorder& rec) {
         out(hs.pipe_supply.out("outlet_temp"), "fws_supply_temp", "the hall's facility supply");
         out(hs.pipe_return.out("outlet_temp"), "fws_return_temp", "the hall's facility return");
         out(hs.fws_flow, "fws_flow", "the hall's facility water flow");
-        Terms sup;
-        for (std::size_t i = hs.first_cdu; i < hs.first_cdu + hs.cdu_count; ++i) {
-            sup.emplace_back(m.index(m.cdus()[i].cdu.out("secondary_supply_temp")), 1.0);
-        }
-        rec.addProbe(extremeOf(sup, false), g, "tcs_supply_temp_max", "K",
-                     "TCS supply of the hall's warmest CDU");
         // The hall's own rack loops, as the cooling group gives them for the campus, so the
         // cooling chain of each hall reads its own temperatures, flows and heat (a campus's
-        // chain read hall A's equipment beside the campus's heat).
+        // chain read hall A's equipment beside the campus's heat). Weighted by the CDUs each
+        // group stands for (the warmest-CDU extreme ignores the weights).
         Terms tcs, ret, dp, flow, liquid;
         for (std::size_t i = hs.first_cdu; i < hs.first_cdu + hs.cdu_count; ++i) {
             const CduSlot& cs = m.cdus()[i];
@@ -697,6 +692,8 @@ void recordHalls(const SiteModel& m, Recorder& rec) {
             ret.emplace_back(m.index(cs.mixer.out("temp")), cs.multiplicity);
             dp.emplace_back(m.index(cs.cdu.out("header_dp")), cs.multiplicity);
         }
+        rec.addProbe(extremeOf(tcs, false), g, "tcs_supply_temp_max", "K",
+                     "TCS supply of the hall's warmest CDU");
         for (const auto& rs : m.racks()) {
             const CduSlot& cs = m.cdus()[rs.group];
             if (cs.hall != h) continue;
