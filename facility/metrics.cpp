@@ -376,6 +376,16 @@ std::vector<std::string> notHeld(const std::vector<Metric>& metrics) {
     return out;
 }
 
+std::vector<std::string> notHeldInSummary(const Json& summary) {
+    std::vector<Metric> metrics;
+    if (summary.is_object()) {
+        for (const auto& [key, value] : summary.items()) {
+            if (value.is_number()) metrics.push_back({key, value.get<double>(), "", ""});
+        }
+    }
+    return notHeld(metrics);
+}
+
 /// Named halls: each hall's design figures, "hall_<name>_…".
 static std::vector<Metric> hallDesignMetrics(const SiteSizing& z, const DesignPoint& d) {
     std::vector<Metric> m;

@@ -102,5 +102,8 @@ std::vector<std::string> hallNames(const std::vector<Metric>& metrics);
 /// not a run's (a design point). The CLI prints these under "not
 /// held", the GUI above its results and the PDF on its first page.
 std::vector<std::string> notHeld(const std::vector<Metric>& metrics);
+/// The same from a summary JSON's numeric keys (a sweep member's, facility/sweep.h): the
+/// sweep's terminal table and the app's Sweep tab name each case that fell short.
+std::vector<std::string> notHeldInSummary(const Json& summary);
 
 }  // namespace dctwin::facility

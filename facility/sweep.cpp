@@ -18,6 +18,7 @@
 
 #include "core/errors.h"
 #include "core/io/report_writer.h"
+#include "facility/metrics.h"
 #include "facility/twin.h"
 
 namespace dctwin::facility {
@@ -609,6 +610,19 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
         csv += "," + err + "\n";
         result.table_text += ok ? "\n" : "  FAILED: " + err + "\n";
     }
+    // What each case's plant did not hold, in the single run's words (facility::notHeld): the
+    // table's PUE and water read alike for a plant that held its setpoints and one that ran
+    // hot, and the shipped climate sweep's dry coolers in Phoenix (PUE 1.1392) were 2,866 h
+    // above the facility setpoint with GPUs throttling 79 h, which no column showed.
+    std::string short_of;
+    for (const Json& s : result.summaries) {
+        if (s.contains("error")) continue;
+        const std::vector<std::string> lines = notHeldInSummary(s);
+        if (lines.empty()) continue;
+        short_of += fmt::format("  {}\n", s.value("case", std::string()));
+        for (const std::string& l : lines) short_of += fmt::format("      {}\n", l);
+    }
+    if (!short_of.empty()) result.table_text += "\nnot held\n" + short_of;
     index.addText("case", names);
     for (std::size_t k = 0; k < keys.size(); ++k) {
         const Json* unit_of = nullptr;

@@ -53,6 +53,21 @@ void arrangeColumns(QTableView* view) {
     }
     const auto* sizing = qobject_cast<const SizingTableModel*>(view->model());
     if (!sizing) return;
+    if (sizing->table().path == "sweep") {
+        // A case's first shortfall whole, figures included ("facility supply above its
+        // setpoint for 2866.2 h (up to 15.3 K)"): at 220 px every row read "facility supply
+        // above its setpoint …". The rest is the cell's tooltip.
+        const auto& cols = sizing->table().columns;
+        for (std::size_t c = 0; c < cols.size(); ++c) {
+            if (cols[c].name != "not held") continue;
+            const int i = static_cast<int>(c);
+            view->resizeColumnToContents(i);
+            const int first = view->fontMetrics().horizontalAdvance(
+                QStringLiteral("facility supply above its setpoint for 2866.2 h (up to 15.3 K)"));
+            h->resizeSection(i, std::min(h->sectionSize(i), first + 24));
+        }
+        return;
+    }
     if (sizing->table().path == "contingency/event_log" && h->count() > 1) {
         // The event's text takes the width; time and source are short.
         h->setStretchLastSection(false);
@@ -597,6 +612,17 @@ void ResultsView::setSweep(const facility::SweepResult& sweep) {
                              : std::string());
     }
     t.addText("case", names);
+    // What each case's plant did not hold, in the run's words (the CLI lists them under its
+    // table), beside the case's name: a PUE that reads well may be a plant that ran hot.
+    std::vector<std::string> short_of;
+    for (const Json& s : sweep.summaries) {
+        std::string text;
+        for (const std::string& l : facility::notHeldInSummary(s)) {
+            text += (text.empty() ? "" : "; ") + l;
+        }
+        short_of.push_back(text);
+    }
+    t.addText("not held", short_of);
     std::vector<std::vector<double>> columns;
     for (const auto& [key, unit] : keys) {
         std::vector<double> v;

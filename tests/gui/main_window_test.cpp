@@ -520,8 +520,13 @@ TEST(MainWindow, SweepFileRunsEveryCaseAndPlotsThem) {
     EXPECT_TRUE(rv->isTabVisible(ResultsView::SweepTab));
     SizingTableModel* t = rv->sweepModel();
     ASSERT_EQ(t->rowCount(), 2);
+    int pue_column = -1;
+    for (int c = 0; c < t->columnCount(); ++c) {
+        if (t->table().columns[static_cast<std::size_t>(c)].name == "pue") pue_column = c;
+    }
+    ASSERT_GE(pue_column, 0);
     for (int r = 0; r < 2; ++r) {
-        const double pue = t->data(t->index(r, 1), Qt::UserRole).toDouble();
+        const double pue = t->data(t->index(r, pue_column), Qt::UserRole).toDouble();
         EXPECT_GT(pue, 1.0) << r;
         EXPECT_LT(pue, 2.0) << r;
         EXPECT_TRUE(t->data(t->index(r, t->columnCount() - 1)).toString().isEmpty());
@@ -575,6 +580,36 @@ TEST(ResultsView, AnEnsembleShowsItsPercentilesAndASweepDoesNot) {
     rv.setSweep(sweep);
     EXPECT_EQ(p->rowCount(), 0);
     EXPECT_TRUE(rv.percentilesView()->isHidden());
+}
+
+TEST(ResultsView, TheSweepTableSaysWhatACaseDidNotHold) {
+    // A case's PUE read alike whether its plant held its setpoints or ran hot (the climate
+    // sweep's Phoenix dry coolers: PUE 1.1392, 2,866 h above the facility setpoint). Each row
+    // now says what it did not hold, in the single run's words; a case that held says nothing.
+    facility::SweepResult sweep;
+    sweep.cases = sweep.succeeded = 2;
+    sweep.summaries = {Json{{"case", "dry"},
+                            {"pue", 1.1392},
+                            {"wue_L_per_kWh", 0.0},
+                            {"fws_hours_above_setpoint_h", 2866.24},
+                            {"fws_max_excess_K", 15.27},
+                            {"gpu_throttle_hours_h", 79.33}},
+                       Json{{"case", "tower"},
+                            {"pue", 1.1059},
+                            {"wue_L_per_kWh", 1.381},
+                            {"fws_hours_above_setpoint_h", 0.0}}};
+    ResultsView rv;
+    rv.setSweep(sweep);
+    SizingTableModel* t = rv.sweepModel();
+    int col = -1;
+    for (int c = 0; c < t->columnCount(); ++c) {
+        if (t->table().columns[static_cast<std::size_t>(c)].name == "not held") col = c;
+    }
+    ASSERT_GE(col, 0);
+    EXPECT_EQ(t->data(t->index(0, col)).toString().toStdString(),
+              "facility supply above its setpoint for 2866.2 h (up to 15.3 K); GPUs at their "
+              "throttle temperature for 79.3 h");
+    EXPECT_TRUE(t->data(t->index(1, col)).toString().isEmpty());
 }
 
 TEST(MainWindow, ASweepsLongKeysLeaveItsValuesInView) {
