@@ -1204,7 +1204,11 @@ void checkOutputDirectory(const fs::path& dir, std::string_view what) {
         checkDestinationDirectory(dir, dir, what);
         removeStaleTemporaries(dir);
     } else {
-        checkDestinationDirectory(parentOrCurrent(dir), dir, what);
+        // "out/" names the folder "out": its parent is the folder "out" sits in, not "out"
+        // itself (path::parent_path of "out/" is "out", and `-o out/` said "directory 'out'
+        // does not exist" for the folder it was asked to create).
+        const fs::path folder = dir.has_filename() ? dir : dir.parent_path();
+        checkDestinationDirectory(parentOrCurrent(folder), dir, what);
     }
 }
 

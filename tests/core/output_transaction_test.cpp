@@ -137,6 +137,11 @@ TEST_F(OutputTransactionTest, DestinationsAreCheckedBeforeARun) {
     EXPECT_THROW(checkOutputDirectory(dir_ / "afile", "CSV report"), InputError);
     EXPECT_THROW(checkOutputDirectory(dir_ / "missing" / "csv", "CSV report"), InputError);
     EXPECT_NO_THROW(checkOutputDirectory(dir_ / "csv", "CSV report"));
+    // A folder named with a trailing separator, as the README's `-o out/` names it: its
+    // parent is the folder it sits in (the check looked for "csv" itself and refused).
+    EXPECT_NO_THROW(checkOutputDirectory((dir_ / "csv").string() + "/", "CSV report"));
+    EXPECT_THROW(checkOutputDirectory((dir_ / "missing" / "csv").string() + "/", "CSV report"),
+                 InputError);
     EXPECT_FALSE(fs::exists(dir_ / "csv"));  // checking creates nothing
     // ... and leaves nothing: the write check's file is gone.
     EXPECT_EQ(entries(dir_), (std::vector<std::string>{"adir", "afile"}));
