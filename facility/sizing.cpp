@@ -182,7 +182,7 @@ void sizeCdus(const ScenarioSpec& sc, const HallSpec& hs, const SiteSizing& site
     z.cdu_spares = c.cdu_redundancy == "N" ? 0 : c.cdu_redundancy == "N+1" ? 1 : z.cdus;
     z.cdu_rule = fmt::format(
         "N=ceil({} racks/{} per CDU)={}, {}; worst CDU {:.0f} kW = {:.2f} x {:.0f} kW racks "
-        "(die {:.1f} °C) + {:.1f} kW pump heat <= {:.0f} kW",
+        "(die {:.1f} °C) + {:.1f} kW pump heat at rated speed <= {:.0f} kW",
         z.racks, n, z.cdus,
         c.cdu_redundancy == "N" ? std::string("no spare")
                                 : fmt::format("+{} ({})", z.cdu_spares, c.cdu_redundancy),
