@@ -217,6 +217,10 @@ void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const C
         } else if (c->group.find('/') != std::string::npos) {
             n += QStringLiteral(" (%1)").arg(QString::fromStdString(c->group));
         }
+        // A campus records one facility supply and return, the warmest hall's (its channel
+        // says so, facility/study.cpp); the Cooling tab's legend read "FWS supply" beside
+        // campus sums, as if the campus had one loop.
+        if (c->description.ends_with("of the warmest hall")) n += QStringLiteral(" (warmest hall)");
         return n;
     };
     for (const Channel* c : left) chart->setSeries(name(c), x, du.fromSI(c->values), du.label);

@@ -854,6 +854,12 @@ TEST(MainWindow, ACampusReportSetsItsHallsSideBySide) {
         constant(hall, "chiller_power", "W", 4 * scale * k);
         constant(hall, "water_total", "m3", 100.0);
     }
+    // The campus's own facility supply is the warmest hall's (facility/study.cpp names it so).
+    for (Channel& c : ts.channels) {
+        if (c.group == "cooling" && c.name == "fws_supply_temp") {
+            c.description = "facility supply of the warmest hall";
+        }
+    }
     r->summary.push_back({"hall_A_it_energy_MWh", 36933.6, "MWh"});
     r->summary.push_back({"hall_A_ppue_cooling", 1.0093, "1"});
     r->summary.push_back({"hall_B_it_energy_MWh", 30755.3, "MWh"});
@@ -882,6 +888,10 @@ TEST(MainWindow, ACampusReportSetsItsHallsSideBySide) {
     EXPECT_NEAR(charts[1]->drawnPoints(QStringLiteral("cooling · A")).front().y(), 100.0, 1e-9);
     EXPECT_NEAR(charts[1]->drawnPoints(QStringLiteral("cooling · B")).front().y(), 10.0, 1e-9);
     EXPECT_EQ(charts[2]->seriesCount(), 2);
+    const QStringList cooling = rv->charts(ResultsView::CoolingTab).front()->seriesNames();
+    EXPECT_TRUE(cooling.contains(QStringLiteral("FWS supply (warmest hall)")))
+        << cooling.join(", ").toStdString();
+    EXPECT_FALSE(cooling.contains(QStringLiteral("FWS supply")));
     // Another report without halls hides the tab again.
     w.showReport(syntheticReport());
     EXPECT_FALSE(rv->isTabVisible(ResultsView::HallsTab));
