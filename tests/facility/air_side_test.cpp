@@ -107,8 +107,15 @@ TEST(AirSide, ReferenceYearMatchesAHandCalculationFromTheEpwAndTheChillerCurve) 
         twin_MWh, hand_MWh, fan_J / 3.6e9, chiller_J / 3.6e9,
         100.0 * (twin_MWh - hand_MWh) / hand_MWh, cop_min, cop_max,
         num(s, "air_economizer_hours_h"), econ_h, n_crah);
-    // Issue 10: within 15 % of the hand calculation.
-    EXPECT_NEAR(twin_MWh / hand_MWh, 1.0, 0.15);
+    // Issue 10 asked for 15 %; measured +0.2 % (891.4 against 889.3 MWh). This is a
+    // re-derivation, not an independent figure: the loads per hour are the twin's own rack
+    // air heat, IT and CDU power series, and the fan law, chiller curve and economizer rule
+    // are the ones the twin implements, written out again here; only the weather and the
+    // 3.3 % indoor losses are taken independently. What it catches is a change in the air-side
+    // plant's arithmetic. Band 1 %: the indoor losses, ~16 % of the air load, are an estimate
+    // good to a few percent of themselves (~0.5 % of the energy); a 1 % change of the air
+    // load moves the energy by 1.5-3 % (fans ∝ load³, chillers ∝ load).
+    EXPECT_NEAR(twin_MWh / hand_MWh, 1.0, 0.01);
 
     // ---- Economizer hours: a bound from the EPW ------------------------------------------
     // Every hour at or below the 18 °C supply air is a full economizer hour; no hour at or
@@ -130,16 +137,20 @@ TEST(AirSide, ReferenceYearMatchesAHandCalculationFromTheEpwAndTheChillerCurve) 
 
 TEST(AirSide, RearDoorsMoveTheRacksAirHeatIntoTheFacilityWater) {
     // At the design point the rear doors add the racks' heat to air to the heat rejection's
-    // load and take it off the CRAH plant. Hand figure: 64 racks at ~136 kW grid side
-    // (9.13 MW design IT less the 410 kW fabric) with ~10 % to air (racks.json: GPUs 97 %,
-    // CPUs 95 % to liquid, the rest on air) ≈ 0.87 MW.
+    // load and take it off the CRAH plant. Hand figure (handRack in design_point_test.cpp,
+    // from racks.json and psu_curves.json at the 76.46 °C design junction): a rack draws
+    // 138,484.8 W at its shelves' input and gives 124,688.9 W to liquid (GPUs 97 %, CPUs and
+    // NVLink 95 %); the rest, 13,795.9 W, is on air, PSU loss included. 64 racks: 882.9 kW.
     const RunOutcome crah = sizeScenario(scenario(reference()));
     const RunOutcome doors =
         sizeScenario(scenario(reference({{"cooling", {{"air_side", {{"kind", "rear_door"}}}}}})));
     const double dQ = num(doors.summary, "design_heat_rejected_kW") -
                       num(crah.summary, "design_heat_rejected_kW");
     std::printf("rear doors: heat rejection +%.0f kW at design\n", dQ);
-    EXPECT_NEAR(dQ, 870.0, 0.15 * 870.0);
+    // Band 0.5 % (4.4 kW): a 1 K shift of the design junction moves the air heat by only
+    // ~1.4 kW (64 × 72 GPUs × ~3.9 W/K of leakage × the ~5.6 % of GPU power not on liquid),
+    // while a 1 % change of the rack's power or its liquid share moves it by 9 to 90 kW.
+    EXPECT_NEAR(dQ, 64.0 * (138484.8 - 124688.9) / 1e3, 0.005 * 882.9);
     const Json* c = findRow(crah.summary["sizing"]["cooling"], "air_side_crah");
     const Json* d = findRow(doors.summary["sizing"]["cooling"], "air_side_crah");
     ASSERT_TRUE(c && d);

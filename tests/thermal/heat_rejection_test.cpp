@@ -280,6 +280,20 @@ TEST(DryCooler, RatingPointFanLawsAndStaging) {
     EXPECT_NEAR(full.fan_power, 2 * 20e3, 1e-9);
     // Energy: water loses what the air gains, 1e-9 relative.
     EXPECT_NEAR(full.heat_to_air, full.heat_rejected, 1e-9 * full.heat_rejected);
+    // Off design, 40 °C water at the same flows, full fans and 27 °C air: UA depends on the
+    // flows alone (water^0.8, air^0.6), the air's density and c_p are the rating's and the
+    // water's mass flow is the rating's, so ε and C_min are unchanged and the heat scales
+    // with the entering difference (ITD), as dry-cooler catalogues scale capacity:
+    // 1 MW × (40 − 27)/(45 − 27) = 722.2 kW per unit. Water's c_p at 40 against 45 °C
+    // (4,178.5 against 4,180.2 J/(kg·K)) moves C_r by 0.04 % and ε by less; measured
+    // −0.005 %. Band 0.1 %: a UA that varied with the water temperature, or a heat not
+    // linear in the ITD, would trip it.
+    DryCooler::Inputs off = in;
+    off.inlet_temp = celsiusToKelvin(40.0);
+    off.setpoint = celsiusToKelvin(20.0);  // out of reach: fans stay at full speed
+    const DryCooler::Outputs o40 = dc.evaluate(off);
+    EXPECT_NEAR(o40.air_fraction, 1.0, 1e-12);
+    EXPECT_NEAR(o40.heat_rejected, 2e6 * 13.0 / 18.0, 0.001 * 2e6 * 13.0 / 18.0);
     // Fan power ∝ speed³ above the minimum speed; staging below it.
     EXPECT_NEAR(dc.evaluateAt(in, 0.5, 0.0).fan_power, full.fan_power / 8.0, 1e-9);
     const DryCooler::Outputs staged = dc.evaluateAt(in, 0.1, 0.0);

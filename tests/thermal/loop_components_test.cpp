@@ -49,6 +49,23 @@ TEST(AirSide, RearDoorRatingEnergyAndWaterRequirement) {
     EXPECT_GT(
         door.evaluate(13.5e3, celsiusToKelvin(26), s.water_flow, celsiusToKelvin(25)).heat_to_room,
         0.0);
+    // Off design by hand (air_side.json passive_rear_door_20kW: 20 kW, 1.12 m³/s, 60 L/min,
+    // 25 °C room, 18 °C water). Air at 25 °C, ρ = 101,325/(287.04 × 298.15) = 1.1840 kg/m³:
+    // ṁ·c_p = 1.12 × 1.1840 × 1,006 = 1,334.0 W/K, below the water's ~4,180 W/K, so the air
+    // is C_min. Rating: air enters at 25 + 20,000/1,334.0 = 39.99 °C, 21.99 K above the
+    // water: ε·C_min = 20,000/21.99 = 909.4 W/K, fixed at these flows (UA depends on the
+    // flows only; water's c_p at 18 against 22 °C moves C_r by 0.07 %). The rack's 13.5 kW
+    // into a 25 °C room: air in at 25 + 13,500/1,334.0 = 35.12 °C; room-neutral water
+    // 35.12 − 13,500/909.4 = 20.28 °C; at 22 °C water, 909.4 × (35.12 − 22) = 11.93 kW to
+    // water and 1.57 kW left in the room. Bands 0.2 % of the heat (27 W) and 0.03 K: the
+    // hand figures carry 4 digits; a 1 % change of the door's air flow, density or rating
+    // moves the heat by ≥ 50 W.
+    const AirCoil::Outputs h22 =
+        door.evaluate(13.5e3, celsiusToKelvin(22), s.water_flow, celsiusToKelvin(25));
+    EXPECT_NEAR(h22.air_inlet_temp, celsiusToKelvin(35.12), 0.01);
+    EXPECT_NEAR(h22.required_water_temp, celsiusToKelvin(20.28), 0.03);
+    EXPECT_NEAR(h22.heat_to_water, 11.93e3, 0.002 * 13.5e3);
+    EXPECT_NEAR(h22.heat_to_room, 1.57e3, 0.002 * 13.5e3);
 }
 
 TEST(AirSide, CrahFanLawAndErrors) {
