@@ -1,4 +1,5 @@
-// dctwin-bench: measures the four performance cases of DESIGN.md §6 against their budgets.
+// dctwin-bench: measures the performance cases of DESIGN.md §6 against their budgets (eight:
+// the seven budgets and the base of the 2x band).
 //
 //   dctwin-bench [--case N] [--quick] [--json FILE] [--help]
 //

@@ -35,13 +35,13 @@ double swing(const std::vector<double>& v, std::size_t from) {
 
 }  // namespace
 
-double peakCalendarDay(const ResultSet& rs, std::string_view group, std::string_view total,
-                       double start_s) {
+double peakCalendarPeriod(const ResultSet& rs, std::string_view group, std::string_view total,
+                          double start_s, double period_s) {
     const auto& wtot = rs.at(group, total).values;
     double peak = 0.0;
     for (std::size_t i = 0, j0 = 0; i < rs.time.size(); ++i) {
-        const double day_end = (std::floor((start_s + rs.time[j0]) / 86400.0) + 1) * 86400.0;
-        if (start_s + rs.time[i] >= day_end - 1e-6 || i + 1 == rs.time.size()) {
+        const double end = (std::floor((start_s + rs.time[j0]) / period_s) + 1) * period_s;
+        if (start_s + rs.time[i] >= end - 1e-6 || i + 1 == rs.time.size()) {
             peak = std::max(peak, wtot[i] - wtot[j0]);
             j0 = i;
         }

@@ -76,12 +76,17 @@ std::shared_ptr<const JobWindowSums> recordComputeChannels(const SiteModel& m,
 Table jobComputeTable(const ScenarioSpec& spec, const StudyResults& r);
 
 /// The largest increase of a running total (a water meter recorded as group/total, e.g.
-/// "water"/"spray_total") within one calendar day of the study [the total's unit]: days are
-/// counted from midnight of the study's start (start_s [s] since local midnight of 1 January),
-/// a day's increase is the total at its last sample less the total at the day's first, the
-/// first and last days partial. ModelError if the channel was not recorded.
-double peakCalendarDay(const ResultSet& rs, std::string_view group, std::string_view total,
-                       double start_s);
+/// "water"/"spray_total") within one calendar period of `period_s` [s] (86,400 for a day,
+/// 3,600 for a clock hour) [the total's unit]: periods are counted from midnight of the
+/// study's start (start_s [s] since local midnight of 1 January), a period's increase is the
+/// total at its last sample less the total at its first, the first and last periods partial.
+/// ModelError if the channel was not recorded.
+double peakCalendarPeriod(const ResultSet& rs, std::string_view group, std::string_view total,
+                          double start_s, double period_s);
+inline double peakCalendarDay(const ResultSet& rs, std::string_view group, std::string_view total,
+                              double start_s) {
+    return peakCalendarPeriod(rs, group, total, start_s, 86400.0);
+}
 
 /// The value of a metric by name (std::out_of_range if absent).
 double metricValue(const std::vector<Metric>& metrics, std::string_view name);

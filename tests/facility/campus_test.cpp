@@ -160,7 +160,7 @@ TEST(Campus, HallMetricsSumToTheCampusTotals) {
     EXPECT_EQ(hall_rows, 2 * 27);  // 16 study and 11 design figures per hall
 }
 
-TEST(Campus, EachKindOfWaterHasItsOwnPeakDay) {
+TEST(Campus, EachKindOfWaterHasItsOwnPeakDayAndHour) {
     // Three July days, 10-min output: hall A's adiabatic pads spray on the hot afternoons only,
     // hall B's towers evaporate and blow down every day. The sizing/water table's study peak
     // day of each kind is checked against an independent integral: the trapezoids of the
@@ -186,15 +186,16 @@ TEST(Campus, EachKindOfWaterHasItsOwnPeakDay) {
     const std::vector<double> peak = column("study_peak_day"), total = column("study_total");
     ASSERT_EQ(peak.size(), 5u);  // evaporation, drift, blowdown, adiabatic_spray, makeup
     ASSERT_EQ(total.size(), 5u);
-    auto largestDay = [&](const char* rate) {
+    auto largestPeriod = [&](const char* rate, double period) {
         const auto& v = rs.at("water", rate).values;
-        std::vector<double> day(3, 0.0);
+        std::vector<double> sum(static_cast<std::size_t>(3 * 86400.0 / period), 0.0);
         for (std::size_t i = 1; i < rs.time.size(); ++i) {
-            const auto d = static_cast<std::size_t>(rs.time[i - 1] / 86400.0);
-            day.at(d) += 0.5 * (v[i - 1] + v[i]) * (rs.time[i] - rs.time[i - 1]);
+            const auto d = static_cast<std::size_t>(rs.time[i - 1] / period);
+            sum.at(d) += 0.5 * (v[i - 1] + v[i]) * (rs.time[i] - rs.time[i - 1]);
         }
-        return *std::max_element(day.begin(), day.end());
+        return *std::max_element(sum.begin(), sum.end());
     };
+    auto largestDay = [&](const char* rate) { return largestPeriod(rate, 86400.0); };
     const double spray_day = largestDay("spray_rate");
     // The pads spray on fewer than all three days, so their peak day is well above a third
     // of their total; the old figure (the site's peak day shared out by totals) was below it.
@@ -210,6 +211,21 @@ TEST(Campus, EachKindOfWaterHasItsOwnPeakDay) {
     // peaks sum to at least the make-up's; no kind's peak day exceeds its total.
     EXPECT_GE(peak[0] + peak[1] + peak[2] + peak[3], peak[4] * (1 - 1e-9));
     for (std::size_t k = 0; k < 4; ++k) EXPECT_LE(peak[k], total[k] * (1 + 1e-9)) << k;
+    // Each kind's largest clock hour (the make-up connection's duty) against the trapezoids of
+    // its rate over each hour: six samples an hour, so within 2 %; no hour holds more than its
+    // day, nor less than the day's mean hour.
+    const std::vector<double> hour = column("study_peak_hour");
+    ASSERT_EQ(hour.size(), 5u);
+    for (const auto& [k, rate] : {std::pair{std::size_t{0}, "evaporation_rate"},
+                                  {std::size_t{2}, "blowdown_rate"},
+                                  {std::size_t{3}, "spray_rate"},
+                                  {std::size_t{4}, "water_rate"}}) {
+        const double by_hand = largestPeriod(rate, 3600.0);
+        std::printf("%s: peak hour %.4f m3, trapezoids %.4f m3\n", rate, hour[k], by_hand);
+        EXPECT_NEAR(hour[k], by_hand, 0.02 * by_hand) << rate;
+        EXPECT_LE(hour[k], peak[k] * (1 + 1e-9)) << rate;
+        EXPECT_GE(hour[k], peak[k] / 24.0) << rate;
+    }
 }
 
 TEST(Campus, OneHallsPlantFailureHeatsOnlyThatHall) {
