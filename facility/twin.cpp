@@ -146,9 +146,9 @@ void fillReportHeader(Report& r, const ScenarioSpec& sc, const SiteSizing& z) {
 /// day, not the site's peak day shared out by annual totals, which put the adiabatic spray's
 /// peak day on the two-hall campus's year at 1.07 m³ where its hottest day sprayed 53 m³.
 /// And each kind's largest clock hour, beside the design hour: the make-up connection must
-/// pass it, and the reference year's spray peaks at 14.2 m³ in an hour against the 7.93 m³
-/// of the design hour (the 0.4 % design dry bulb is exceeded ~35 h a year, and the pads run
-/// hardest then).
+/// pass it, and the reference year sprays 13.65 m³ in its largest clock hour (14.2 m³/h at
+/// its peak sample) against the 7.93 m³ of the design hour (the 0.4 % design dry bulb is exceeded
+/// ~35 h a year, and the pads run hardest then).
 Table studyWaterTable(const Table& design, const std::vector<Metric>& m, const ResultSet& rs,
                       double start_s) {
     Table t = design;
