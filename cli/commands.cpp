@@ -381,6 +381,14 @@ int runCommand(const std::string& scenario_file, const std::optional<std::string
             throw InputError(
                 fmt::format("the report and the summary are both '{}'; give two files", *report));
         }
+        // `run s.json -o s.json` wrote the report over the scenario it was run from.
+        for (const auto& [p, what] : {std::pair{&report, "report"}, {&summary_json, "summary"}}) {
+            if (*p && fs::equivalent(**p, scenario_file, ec)) {
+                throw InputError(fmt::format(
+                    "the {} '{}' would overwrite the scenario it is run from; give another file",
+                    what, **p));
+            }
+        }
     }
     ProgressPrinter progress(options, scenario.name);
     facility::RunControl control;

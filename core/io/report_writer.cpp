@@ -1186,6 +1186,23 @@ void checkOutputFile(const fs::path& path, std::string_view what) {
         throw InputError(
             fmt::format("cannot write {} '{}': a directory has that name", what, path.string()));
     }
+    // Outputs are written beside the destination and renamed over it, which replaces what is
+    // there: `-o /dev/null` left a 324 kB regular file where the device was (as root), and a
+    // symbolic link became a file while its target stayed as it was. Such destinations are
+    // refused rather than replaced.
+    const auto link = fs::symlink_status(path, ec);
+    if (fs::is_symlink(link)) {
+        throw InputError(fmt::format(
+            "cannot write {} '{}': it is a symbolic link (to '{}'), which the write would "
+            "replace; give the file's own path",
+            what, path.string(), fs::read_symlink(path, ec).string()));
+    }
+    if (fs::exists(st) && !fs::is_regular_file(st)) {
+        throw InputError(fmt::format(
+            "cannot write {} '{}': it is not a regular file (a device, pipe or socket), which "
+            "the write would replace; give a file name",
+            what, path.string()));
+    }
     removeStaleTemporaries(dir);
 }
 

@@ -2,6 +2,7 @@
 // message that says where (bad input), or exit 1 with earlier outputs intact (a failing disk),
 // never a signal.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -216,6 +217,45 @@ TEST_F(Reliability, OutputThatIsADirectoryFailsBeforeTheRun) {
         EXPECT_EQ(r.err.find('%'), std::string::npos) << "the run started: " << r.err;
         EXPECT_EQ(r.out, "");
     }
+}
+
+TEST_F(Reliability, OutputsNeverReplaceTheScenarioADeviceOrALink) {
+    // Outputs are written beside the destination and renamed over it. `run s.json -o s.json`
+    // wrote the report over the scenario; `-o /dev/null` (as root) left a regular file where
+    // the device was (a named pipe here); a symbolic link became a file and its target was never
+    // written. Each is refused before the run, and the scenario, the device and the link stay as
+    // they were.
+    const fs::path scen = scenarioFile("s.json", oneHour());
+    const std::string before = slurp(scen);
+    std::ofstream(dir_ / "target.json") << "mine";
+    fs::create_symlink(dir_ / "target.json", dir_ / "link.json");
+    // A named pipe stands for /dev/null: the same kind of destination, and a regression here
+    // replaces a file of the test's own folder, not the machine's device.
+    const fs::path fifo = dir_ / "pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string s = quote(scen.string());
+    const std::string same = quote((dir_ / "." / "s.json").string());
+    for (const auto& [args, fragments] :
+         std::vector<std::pair<std::string, std::vector<std::string>>>{
+             {"-o " + s, {"report", "would overwrite the scenario"}},
+             {"--summary-json " + same, {"summary", "would overwrite the scenario"}},
+             {"-o " + quote(fifo.string()), {"pipe", "not a regular file"}},
+             {"--summary-json " + quote((dir_ / "link.json").string()),
+              {"link.json", "symbolic link", "target.json"}}}) {
+        const Result r = dctwin("run " + s + " " + args);
+        EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+        for (const std::string& f : fragments) {
+            EXPECT_NE(r.err.find(f), std::string::npos) << args << ": " << r.err;
+        }
+        EXPECT_EQ(r.err.find('%'), std::string::npos) << "the run started: " << r.err;
+    }
+    EXPECT_EQ(slurp(scen), before);
+    EXPECT_TRUE(fs::is_fifo(fifo));
+    EXPECT_TRUE(fs::is_symlink(dir_ / "link.json"));
+    EXPECT_EQ(slurp(dir_ / "target.json"), "mine");
+    const Result schema = dctwin("schema -o " + quote(fifo.string()));
+    EXPECT_EQ(schema.status, 2) << schema.err;
+    EXPECT_TRUE(fs::is_fifo(fifo));
 }
 
 TEST_F(Reliability, ReadOnlyOutputFolderFailsBeforeTheRun) {
