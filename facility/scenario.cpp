@@ -957,9 +957,26 @@ ScenarioSpec readScenario(const Json& input, const fs::path& base_dir) {
     readSite(sc, v.object("site"));
     readIt(sc, v.object("it"));
     const Json empty = Json::object();
-    const JsonView w = root.has("workload") ? root.at("workload") : JsonView(empty, "/workload");
-    // Trace files resolve as shipped data (data/traces/), as power/workload.h documents.
-    // A job list resolves like the weather file: beside the scenario, shipped data, cwd.
+    const JsonView given =
+        root.has("workload") ? root.at("workload") : JsonView(empty, "/workload");
+    // A trace file and a job list resolve like the weather file: beside the scenario, then
+    // shipped data, then the working folder, and a missing one lists the places tried. Trace
+    // files were looked up as shipped data only, so a log beside the scenario was "not found"
+    // in data/. Relative trace paths are resolved here, in a copy the workload reads.
+    Json workload_json = given.json();
+    if (workload_json.contains("jobs") && workload_json["jobs"].is_array()) {
+        Json& jobs = workload_json["jobs"];
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            Json& job = jobs[i];
+            if (!job.is_object() || !job.contains("file") || !job["file"].is_string()) continue;
+            const std::string file = job["file"].get<std::string>();
+            if (file.empty() || fs::path(file).is_absolute()) continue;
+            job["file"] =
+                resolveDataPath(sc.base_dir, file, fmt::format("{}/jobs/{}/file", given.where(), i))
+                    .string();
+        }
+    }
+    const JsonView w(workload_json, given.where());
     fs::path job_list;
     if (w.has("jobs_file") && w.at("jobs_file").json().is_string()) {
         job_list = resolveDataPath(sc.base_dir, w.string("jobs_file"), w.where() + "/jobs_file");

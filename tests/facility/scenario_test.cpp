@@ -162,6 +162,35 @@ TEST(ScenarioErrors, AFileKeyNamingAFolderOrADeviceSaysSo) {
         {"/site/weather", "/dev/null is a device or another special file"});
 }
 
+TEST(Scenario, ATraceFileResolvesBesideTheScenarioAsTheWeatherDoes) {
+    // A trace job's "file" was looked up as shipped data only: a log beside the scenario was
+    // "not found" in data/, with one place named. It now resolves as the weather file and the
+    // job list do (the scenario's folder, shipped data, the working folder).
+    TempDir dir;
+    fs::copy_file(dataFile("traces/nvidia_smi_training_8gpu.csv"), dir / "my_log.csv");
+    Json j = reference();
+    j["workload"] = {{"jobs",
+                      {{{"name", "replay"},
+                        {"type", "trace"},
+                        {"racks", 64},
+                        {"file", "my_log.csv"},
+                        {"format", "nvidia_smi"},
+                        {"column", "power.draw"},
+                        {"quantity", "power_W"},
+                        {"gpu_model", "h100_sxm"}}}}};
+    const ScenarioSpec sc = parseScenario(j, dir.path(), "test");
+    EXPECT_EQ(sc.workload->jobs().size(), 1u);
+    // The shipped spelling still names the shipped log; a missing one lists where it looked.
+    j["workload"]["jobs"][0]["file"] = "data/traces/nvidia_smi_training_8gpu.csv";
+    EXPECT_NO_THROW(parseScenario(j, dir.path(), "test"));
+    j["workload"]["jobs"][0]["file"] = "no_log.csv";
+    const std::string msg = inputErrorOf([&] { parseScenario(j, dir.path(), "test"); });
+    EXPECT_NE(msg.find("/workload/jobs/0/file: file no_log.csv not found; looked in"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find((dir / "no_log.csv").string()), std::string::npos) << msg;
+}
+
 TEST(ScenarioErrors, AMissingFileListsEachPlaceLookedInOnce) {
     // Run from the scenario's own folder, the scenario's folder and the working folder are one
     // place; it was listed twice.
