@@ -501,7 +501,8 @@ std::shared_ptr<const ObjectSpec> inferenceSpec() {
                 "ratio of peak to trough utilization; the default 2 is an assumption (no "
                 "published figure, domain-facts F2): state your service's own")
         .numberList("hourly_profile", "", 0.0, 1e9, 24, defaultHourly(),
-                    "relative request rate at hours 0..23")
+                    "relative request rate at hours 0..23: its shape, scaled between the "
+                    "trough and the peak (a flat profile runs at the peak)")
         // Weekend traffic lower than weekdays: assumed factors (no published figure).
         .numberList("weekday_factors", "", 0.0, 1.0, 7,
                     std::vector<double>{1, 1, 1, 1, 1, 0.85, 0.85},
@@ -763,6 +764,15 @@ std::unique_ptr<Job> parseJob(const SpecReader& r, double week_offset,
             r.fail("end_ramp_s", "\"ramp_down\" needs end_ramp_s > 0");
         job = std::move(j);
     } else if (type == "inference") {
+        // The profile is a shape, scaled between the trough and the peak: an all-zero one read
+        // as flat and ran the service at its peak all day (as all ones do), not idle.
+        const std::vector<double> hourly = r.numbers("hourly_profile");
+        if (std::all_of(hourly.begin(), hourly.end(), [](double x) { return x == 0.0; })) {
+            r.fail("hourly_profile",
+                   "every hour is 0; the profile is the shape of the request rate (scaled "
+                   "between the trough and the peak), so give at least one positive value "
+                   "(a service that is off has no job, or a duration_h)");
+        }
         job = std::make_unique<InferenceService>(
             pct(r, "peak_util_pct"), r.number("peak_to_trough"), r.numbers("hourly_profile"),
             r.numbers("weekday_factors"), week_offset);

@@ -411,6 +411,14 @@ TEST(power_WorkloadJson, ErrorsNameTheJsonPath) {
     expectInputError(
         [] { load(R"({"racks": 4, "jobs": [{"name": "t", "type": "fine-tune", "racks": 1}]})"); },
         {"/workload/jobs/0/type", "training", "inference", "trace"});
+    // The hourly profile is a shape scaled between trough and peak: all zeros read as flat
+    // and ran the service at its peak all day, like all ones.
+    expectInputError(
+        [] {
+            load(R"({"racks": 4, "jobs": [{"name": "chat", "type": "inference", "racks": 1,
+            "hourly_profile": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]}]})");
+        },
+        {"/workload/jobs/0/hourly_profile", "every hour is 0", "at least one positive value"});
     expectInputError(
         [] {
             load(R"({"racks": 4, "tenants": {"a": 0.5}, "jobs": [{"name": "t",
