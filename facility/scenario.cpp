@@ -593,7 +593,13 @@ std::vector<EventSpec> readEvents(const JsonView& list, const StudySpec& study) 
 void readSite(ScenarioSpec& sc, const SpecReader& v) {
     sc.site.weather_file =
         resolveDataPath(sc.base_dir, v.string("weather"), v.view().where() + "/weather");
-    sc.site.weather = weather::readEpwShared(sc.site.weather_file);
+    // The file's own errors (rows missing, a bad field) name the file and line; the key that
+    // named the file goes in front, as a trace's errors have theirs.
+    try {
+        sc.site.weather = weather::readEpwShared(sc.site.weather_file);
+    } catch (const InputError& e) {
+        throw InputError(fmt::format("{}/weather: {}", v.view().where(), e.what()));
+    }
     sc.site.other_power = v.quantity("other_load");
     sc.site.fws_ambient = v.si("fws_ambient_temp_C");
 }
