@@ -132,6 +132,11 @@ TEST_F(TraceInspect, ShippedTraces) {
     const Json nj = Json::parse(n.out);
     EXPECT_EQ(nj["devices"].size(), 8u);
     EXPECT_NEAR(nj["devices"][0]["step_s"].get<double>(), 0.1, 1e-9);
+    // SOURCES.md: 1.6 s iterations, 1.0 s at 660 ± 8 W and 0.6 s at 240 ± 8 W per GPU. The
+    // 8 GPUs' sum swings by 8 × 420 = 3,360 W, ± 8 × 16 = 128 W of noise at the extremes
+    // (measured 3,420.6 W); its dominant period is the iteration's (measured 1.584 s).
+    EXPECT_NEAR(nj["sum"]["swing"].get<double>(), 3360.0, 130.0);
+    EXPECT_NEAR(nj["sum"]["dominant_period_s"].get<double>(), 1.6, 0.05);
 }
 
 TEST_F(TraceInspect, BadInputExitsWithTwo) {
