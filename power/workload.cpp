@@ -773,9 +773,9 @@ std::unique_ptr<Job> parseJob(const SpecReader& r, double week_offset,
                    "between the trough and the peak), so give at least one positive value "
                    "(a service that is off has no job, or a duration_h)");
         }
-        job = std::make_unique<InferenceService>(
-            pct(r, "peak_util_pct"), r.number("peak_to_trough"), r.numbers("hourly_profile"),
-            r.numbers("weekday_factors"), week_offset);
+        job =
+            std::make_unique<InferenceService>(pct(r, "peak_util_pct"), r.number("peak_to_trough"),
+                                               hourly, r.numbers("weekday_factors"), week_offset);
     } else {
         job = parseTraceJob(r, trace_dir);
     }
