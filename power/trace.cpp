@@ -451,6 +451,7 @@ TraceSeries aggregateTrace(const TraceData& data, const AggregateOptions& o) {
     out.file = data.file;
     out.column = data.columns[o.column].name;
     out.start_epoch = data.start_epoch;
+    out.warnings = data.warnings;
     // Gaps are judged per device against its own nominal step; the longest device sets the
     // grid.
     std::size_t longest = 0;

@@ -43,8 +43,9 @@
 // temperature C, energy J (mJ, J, kJ, kWh). An unknown unit is an error listing the known.
 //
 // Errors: any malformed row (wrong field count, a non-numeric field, an unknown unit, a bad
-// datetime, time running the wrong way) is an InputError naming file, line and field. The
-// last line alone may be cut short by a logger that was killed: it is dropped with a warning.
+// datetime, time running the wrong way, a power reading below 0 W) is an InputError naming
+// file, line and field. The last line alone may be cut short by a logger that was killed: it
+// is dropped with a warning.
 //
 // Sampling and gaps (per device): the nominal step Δ is the most common spacing (to the ms),
 // the jitter the RMS deviation of the spacings from Δ outside gaps; a spacing above 1.5·Δ is
@@ -79,6 +80,9 @@ struct TraceSeries {
     std::vector<TraceGap> gaps;
     double nominal_step = 0;  // [s] most common sample spacing
     double start_epoch = 0;   // [s] Unix time of the first sample (datetimes), 0 otherwise
+    /// What the reader warned about (TraceData::warnings: a cut-off last line dropped, say),
+    /// kept so a run that replays the series tells the user as `trace inspect` does.
+    std::vector<std::string> warnings;
 
     std::size_t size() const { return time.size(); }
     double span() const { return time.empty() ? 0.0 : time.back() - time.front(); }  // [s]

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 
 #include "core/errors.h"
 #include "core/json.h"
@@ -318,6 +319,39 @@ void TraceBuilder::add(const std::string& device, double time, std::vector<doubl
 }
 
 void TraceBuilder::finish() {
+    // A power reading is at least 0 W: a negative one is a logger's or a conversion's fault,
+    // not a measurement, and replayed it would read as a GPU below idle (it was accepted
+    // silently). The first in file order is named, with its column and value as converted.
+    struct Negative {
+        std::size_t line = 0;
+        std::size_t column = 0;
+        double value = 0;
+        const TraceDevice* device = nullptr;
+    };
+    std::optional<Negative> negative;
+    for (std::size_t c = 0; c < data_.columns.size(); ++c) {
+        if (data_.columns[c].unit != "W") continue;
+        for (const TraceDevice& d : data_.devices) {
+            for (std::size_t i = 0; i < d.values[c].size(); ++i) {
+                const double v = d.values[c][i];
+                if (v < 0.0 && (!negative || d.lines[i] < negative->line)) {
+                    negative = Negative{d.lines[i], c, v, &d};
+                }
+            }
+        }
+    }
+    if (negative) {
+        const TraceColumn& col = data_.columns[negative->column];
+        const std::string as_written = col.source_unit.empty() || col.source_unit == "W"
+                                           ? std::string()
+                                           : fmt::format(" (converted from {})", col.source_unit);
+        const std::string device = data_.devices.size() > 1
+                                       ? fmt::format(" (device '{}')", negative->device->id)
+                                       : std::string();
+        fail(data_.file, negative->line,
+             fmt::format("field '{}'{} is {:g} W{}; a power reading must be >= 0 W", col.name,
+                         device, negative->value, as_written));
+    }
     double t0 = INFINITY;
     for (const auto& d : data_.devices) {
         if (!d.time.empty()) t0 = std::min(t0, d.time.front());

@@ -61,7 +61,8 @@ public:
     void add(const std::string& device, double time, std::vector<double> values, std::size_t line,
              const std::string& time_text);
     /// Shifts times so the earliest sample is 0 (start_epoch keeps the offset when the times
-    /// are absolute) and checks there are samples.
+    /// are absolute) and checks there are samples and no power reading (a column in W) below
+    /// 0 W (an InputError naming the first by line, column and value).
     void finish();
 
 private:

@@ -436,5 +436,55 @@ TEST_F(TraceFormats, CornellThroughTheGenericReader) {
     EXPECT_DOUBLE_EQ(d.devices[0].values[d.columnIndex("powerave")].back(), 50.12375);
 }
 
+TEST_F(TraceFormats, NegativePowerIsAnInputErrorInEveryFormat) {
+    // A power reading below 0 W is no measurement (a logger's sign or offset fault); it was
+    // read silently and replayed as a GPU below idle. Every reader refuses it, naming file,
+    // line, column and value, in the file's line order (also on the last line, which is no
+    // cut-off: a cut line does not turn a reading negative).
+    std::string smi = std::string(kSmi).substr(0, std::string(kSmi).rfind('\n') + 1);
+    smi.replace(smi.find("640.50 W"), 8, "-640.50 W");
+    test::expectInputError([&] { readTrace(write("neg_smi.csv", smi)); },
+                           {"neg_smi.csv:5:", "field 'power.draw'", "(device '1')", "-640.5 W",
+                            "a power reading must be >= 0 W"});
+    std::string smi_last = std::string(kSmi).substr(0, std::string(kSmi).rfind('\n') + 1) +
+                           "2025/01/31 12:00:00.400, 0, -3.5 W, 10 %, 46\n";
+    test::expectInputError([&] { readTrace(write("neg_last.csv", smi_last)); },
+                           {"neg_last.csv:8:", "-3.5 W", ">= 0 W"});
+    TraceReadOptions o;
+    o.interval = 0.1;
+    std::string dmon = kDmon;
+    dmon.replace(dmon.find("120.000"), 7, "-12.000");
+    test::expectInputError([&] { readTrace(write("neg.dmon", dmon), o); },
+                           {"neg.dmon:9:", "field 'POWER'", "-12 W", ">= 0 W"});
+    std::string prom = kProm;
+    prom.replace(prom.find("640.75"), 6, "-0.75");
+    test::expectInputError([&] { readTrace(write("neg.prom", prom)); },
+                           {"neg.prom:12:", "'DCGM_FI_DEV_POWER_USAGE'", "-0.75 W", ">= 0 W"});
+    // Delimited, in kW: the value as converted, and the unit it came from.
+    test::expectInputError(
+        [&] {
+            readTrace(write("neg_kw.csv",
+                            "time, power [kW], util [%]\n0, 1.5, 50\n1, -0.25, 60\n2, 1.0, 70\n"));
+        },
+        {"neg_kw.csv:3:", "field 'power'", "-250 W (converted from kW)", ">= 0 W"});
+    // Other quantities may be negative (a temperature below 0 C): not refused.
+    const TraceData cold = readTrace(
+        write("cold.csv", "time, power [W], inlet [C]\n0, 100, -5\n1, 110, -4\n2, 120, -3\n"));
+    EXPECT_DOUBLE_EQ(cold.devices[0].values[1][0], -5.0);
+    // -0 is 0 W.
+    EXPECT_NO_THROW(readTrace(write("zero.csv", "time, power [W]\n0, -0\n1, 0\n2, 5\n")));
+}
+
+TEST_F(TraceFormats, AggregatedSeriesKeepsTheReadersWarnings) {
+    // A run replays the aggregated series, not TraceData: the warning about a cut-off last line
+    // travels with it so that `dctwin run` can say what `trace inspect` says.
+    const TraceData d = readTrace(write("smi_cut.csv", kSmi));
+    ASSERT_EQ(d.warnings.size(), 1u);
+    AggregateOptions a;
+    const TraceSeries s = aggregateTrace(d, a);
+    ASSERT_EQ(s.warnings.size(), 1u);
+    EXPECT_EQ(s.warnings[0], d.warnings[0]);
+}
+
 }  // namespace
 }  // namespace dctwin::power
