@@ -145,6 +145,22 @@ void Recorder::addObserver(Observer observer) {
     observers_.push_back(std::move(observer));
 }
 
+void Recorder::addStepProbe(std::vector<std::size_t> states, StepProbe probe) {
+    if (!probe) throw ModelError("recorder: step probe without a function");
+    for (std::size_t i : states) {
+        if (i >= system_.stateCount()) {
+            throw ModelError(fmt::format("recorder: step probe watches state {} of {}", i,
+                                         system_.stateCount()));
+        }
+    }
+    step_probes_.push_back({std::move(probe), step_states_.size(), states.size()});
+    step_states_.insert(step_states_.end(), states.begin(), states.end());
+}
+
+void Recorder::step(double t, std::span<const double> values) const {
+    for (const StepSource& s : step_probes_) s.probe(t, values.subspan(s.first, s.count));
+}
+
 void Recorder::flush() const {
     if (pending_samples_ == 0) return;
     const std::size_t n = sources_.size();
@@ -297,6 +313,11 @@ void Simulator::run(Recorder& recorder, const ProgressCallback& progress,
     recorder.reserve(grid.size());
     SegmentProblem problem(system_);
     std::unique_ptr<OdeSolver> solver = makeCvodeSolver(problem, options_.solver);
+    if (recorder.hasStepProbes()) {
+        solver->watchSteps(
+            {recorder.stepStates(),
+             [&recorder](double t, std::span<const double> v) { recorder.step(t, v); }});
+    }
     linear_solver_ = solver->linearSolverName();
     stats_ = SolverStats{};
     System::Workspace ws = system_.makeWorkspace();

@@ -50,6 +50,20 @@ public:
                                         std::span<const double> y)>;
     void addObserver(Observer observer);
 
+    /// Called at the end of every internal step of the integrator with the states `states`
+    /// there (in that order), for figures that must not depend on the output grid: the
+    /// hottest junction or the time at a limit between two samples of an annual run. Step
+    /// ends arrive in time order, each before the sample that follows it (one at a sample's
+    /// time comes first, with the left limit at a discontinuity); the integration is the same
+    /// with or without them. Must not throw.
+    using StepProbe = std::function<void(double t, std::span<const double> values)>;
+    void addStepProbe(std::vector<std::size_t> states, StepProbe probe);
+    /// The states the step probes watch (theirs concatenated) and their callback, for the
+    /// simulator.
+    bool hasStepProbes() const { return !step_probes_.empty(); }
+    const std::vector<std::size_t>& stepStates() const { return step_states_; }
+    void step(double t, std::span<const double> values) const;
+
     /// Called by the simulator; appends one sample to every channel.
     void sample(double t, std::span<const double> x, std::span<const double> y) {
         sample(t, x, y, t);
@@ -86,6 +100,12 @@ private:
     std::vector<Set> sets_;
     std::vector<double> set_values_;
     std::vector<Observer> observers_;
+    struct StepSource {
+        StepProbe probe;
+        std::size_t first = 0, count = 0;  // its states in step_states_
+    };
+    std::vector<StepSource> step_probes_;
+    std::vector<std::size_t> step_states_;
     /// Writes the samples held in pending_ to their channels.
     void flush() const;
     // Channel values are held for up to kBlock samples, sample by sample, and written to the

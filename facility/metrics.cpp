@@ -111,26 +111,17 @@ std::vector<double> switchTimes(const ScenarioSpec& sc, const StudyResults& r, i
     return t;
 }
 
-/// [s] The first event's time to the first sample at or past `level` (from below when
-/// `rising`, else from above), the crossing placed linearly between that sample and the one
-/// before, so the figure is not rounded up to the output interval; -1 if none.
-double firstCrossingAfterEvent(const ScenarioSpec& sc, const ResultSet& rs,
-                               const std::vector<double>& v, double level, bool rising) {
+/// [s] The first event to the first crossing the run saw at its step ends (StepCrossings,
+/// an absolute time; NaN: none), not rounded to the output grid.
+double afterFirstEvent(const ScenarioSpec& sc, double t) {
     double t_first = sc.events.front().at_s;
     for (const auto& e : sc.events) t_first = std::min(t_first, e.at_s);
-    const double s = rising ? 1.0 : -1.0;  // crossing upwards in s·v
-    for (std::size_t i = 1; i < rs.time.size(); ++i) {
-        if (rs.time[i] < t_first || s * (v[i] - level) < 0.0) continue;
-        const double a = s * (v[i - 1] - level), b = s * (v[i] - level);
-        const double f = a < 0.0 && a != b ? a / (a - b) : 0.0;
-        return rs.time[i - 1] + f * (rs.time[i] - rs.time[i - 1]) - t_first;
-    }
-    return -1.0;
+    return t - t_first;
 }
 
-/// Seconds from the first event until a GPU reaches its throttle temperature (−1: never).
-double firstThrottle(const ScenarioSpec& sc, const ResultSet& rs) {
-    return firstCrossingAfterEvent(sc, rs, rs.at("cooling", "throttle_margin").values, 0.0, false);
+/// Seconds from the first event until a GPU reaches its throttle temperature (NaN: never).
+double firstThrottle(const ScenarioSpec& sc, const StudyResults& r) {
+    return r.crossings ? afterFirstEvent(sc, r.crossings->first_throttle) : NAN;
 }
 
 /// [s] the windows of the fixed ramp and swing figures, and their labels in metric names.
@@ -515,13 +506,14 @@ const std::vector<CycleBin>& cycleBins() {
 /// Junction changes below this do not make a cycle [K]: solver and sampling wiggles.
 constexpr double kCycleHysteresis = 0.5;
 
-/// Hours in which the hottest GPU junction peak is at or above its throttle temperature
-/// (sample-and-hold over the output grid).
+/// Hours in which the hottest GPU junction peak is at or above its throttle temperature: each
+/// interval's share at the throttle (study.cpp: from the integrator's step ends, crossings
+/// interpolated) times its length, so the figure does not depend on the output grid.
 double throttleHours(const ResultSet& rs) {
-    const auto& margin = rs.at("cooling", "throttle_margin").values;
+    const auto& share = rs.at("cooling", "throttle_fraction").values;
     double h = 0.0;
     for (std::size_t i = 1; i < rs.time.size(); ++i) {
-        if (margin[i] <= 0.0) h += (rs.time[i] - rs.time[i - 1]) / 3600.0;
+        h += share[i] * (rs.time[i] - rs.time[i - 1]) / 3600.0;
     }
     return h;
 }
@@ -725,11 +717,10 @@ std::vector<Metric> computeMetrics(const ScenarioSpec& sc, const StudyResults& r
          "output samples saw running (NaN: none)"},
     };
     if (!sc.events.empty()) {
-        // Half a rack tripped, placed between samples as the throttle's crossing is (it was
-        // the first sample past it: 33.0 s for the pump trip's 32.5 s).
-        const double t =
-            firstCrossingAfterEvent(sc, rs, rs.at("compute", "racks_tripped").values, 0.5, true);
-        m.push_back({"first_trip_after_s", t >= 0 ? t : NAN, "s",
+        // Half a rack tripped, from the step ends (StepCrossings): read between 60-s samples
+        // it was 3.8 s for the pump trip's 32.5 s.
+        const double t = r.crossings ? afterFirstEvent(sc, r.crossings->first_trip) : NAN;
+        m.push_back({"first_trip_after_s", t, "s",
                      "first event to the first rack thermally tripped (NaN: none)"});
     }
     return m;
@@ -1121,8 +1112,7 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
     for (auto& g : computeMetrics(sc, r)) m.push_back(std::move(g));
     for (auto& g : hallStudyMetrics(sc, r)) m.push_back(std::move(g));
     if (!sc.events.empty()) {
-        const double t = firstThrottle(sc, rs);
-        m.push_back({"first_throttle_after_s", t >= 0 ? t : NAN, "s",
+        m.push_back({"first_throttle_after_s", firstThrottle(sc, r), "s",
                      "first event to the first GPU at its throttle temperature (NaN: none)"});
     }
     return m;
@@ -1132,12 +1122,12 @@ Json contingencyReport(const ScenarioSpec& sc, const StudyResults& r) {
     if (sc.events.empty()) return nullptr;
     const ResultSet& rs = r.channels;
     const auto& margin = rs.at("cooling", "throttle_margin").values;
-    const double t = firstThrottle(sc, rs);
+    const double t = firstThrottle(sc, r);
     bool overload = maxOf(rs.at("power", "ups_loading").values) > 1.0 ||
                     maxOf(rs.at("power", "transformer_loading").values) > 1.0;
     for (const auto& e : r.events) overload = overload || e.value("overload", false);
     return {{"events", r.events},
-            {"first_throttle_after_s", t >= 0 ? Json(t) : Json(nullptr)},
+            {"first_throttle_after_s", std::isnan(t) ? Json(nullptr) : Json(t)},
             {"min_throttle_margin_K", *std::min_element(margin.begin(), margin.end())},
             {"overload", overload}};
 }

@@ -7,8 +7,10 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <tuple>
+#include <utility>
 
 #include "core/errors.h"
 #include "core/simulator.h"
@@ -535,8 +537,77 @@ struct JunctionSlot {
     const thermal::RackLoop* loop = nullptr;                // plate resistance at the present flow
     std::size_t flow = 0;                                   // output index: coolant flow per rack
     double rack_range = 0;                                  // [W] rack liquid heat per unit of Δu
-    double C_plate = 0;    // [J/K] plates + the junctions riding on them
-    std::size_t hall = 0;  // index into SiteModel::halls()
+    double C_plate = 0;       // [J/K] plates + the junctions riding on them
+    std::size_t hall = 0;     // index into SiteModel::halls()
+    double racks = 0;         // [1] racks the slot represents
+    std::size_t tripped = 0;  // output index: the representative rack's trip latch L
+};
+
+/// Extremes of the junction channels over one output interval, shared by the step probe (the
+/// integrator's step ends) and the sample's probe set (recordJunctions).
+struct JunctionExtremes {
+    JunctionExtremes(std::size_t slots, std::size_t halls, double t_watch)
+        : excess(slots, 0.0),
+          flow(slots, 0.0),
+          windows(slots, {-std::numeric_limits<double>::infinity(),
+                          std::numeric_limits<double>::infinity()}),
+          hall_max(halls, 0.0),
+          t_watch(t_watch) {}
+    std::vector<double> excess;  // [K] per slot: expected-peak excess at the last sample
+    std::vector<double> flow;    // [m³/s] per slot: rack flow at the last sample
+    std::vector<std::pair<double, double>> windows;  // per slot: where `excess` has its windows
+    std::vector<double> hall_max;                    // [K] per named hall, this interval
+    double site_max = 0.0, plate_max = 0.0;          // [K] this interval
+    double min_margin = std::numeric_limits<double>::infinity();  // [K] this interval
+    double throttled = 0.0;                  // [s] this interval with the site margin ≤ 0
+    double t_sample = NAN;                   // [s] the last sample (NaN before the first)
+    double t_node = NAN, margin_node = 0.0;  // the last step end or sample
+    double t_watch;                          // [s] the first event (+inf: none)
+    StepCrossings crossings;
+    double trip_node = 0.0;  // racks tripped at the last step end or sample
+    /// A step end or sample at t with site margin `margin` [K] and `racks_tripped` (Σ n·L):
+    /// the time at the throttle since the last one, linear in the margin between them (a
+    /// crossing placed where it is 0), and the first crossings after the first event.
+    void node(double t, double margin, double racks_tripped) {
+        min_margin = std::min(min_margin, margin);
+        if (!std::isnan(t_node) && t > t_node) {
+            const double dt = t - t_node, a = margin_node, b = margin;
+            if (a <= 0.0 && b <= 0.0) {
+                throttled += dt;
+            } else if (a <= 0.0 || b <= 0.0) {
+                throttled += dt * (a <= 0.0 ? a : b) / (a <= 0.0 ? a - b : b - a);
+            }
+        }
+        // The first crossing at or after the first event: placed linearly between this node
+        // and the last; at the last node itself if that was past the level already.
+        const bool first = std::isnan(t_node) || !(t > t_node);
+        if (std::isnan(crossings.first_throttle) && margin <= 0.0 && t >= t_watch) {
+            crossings.first_throttle =
+                std::max(t_watch, first ? t
+                                  : margin_node > 0.0
+                                      ? t_node + (t - t_node) * margin_node / (margin_node - margin)
+                                      : t_node);
+        }
+        if (std::isnan(crossings.first_trip) && racks_tripped >= 0.5 && t >= t_watch) {
+            crossings.first_trip =
+                std::max(t_watch, first             ? t
+                                  : trip_node < 0.5 ? t_node + (t - t_node) * (0.5 - trip_node) /
+                                                                   (racks_tripped - trip_node)
+                                                    : t_node);
+        }
+        t_node = t;
+        margin_node = margin;
+        trip_node = racks_tripped;
+    }
+    /// The interval that ends at a sample at t [s] (0 for the first sample).
+    double sampleLength(double t) const { return std::isnan(t_sample) ? 0.0 : t - t_sample; }
+    void startInterval(double t) {
+        t_sample = t;
+        site_max = plate_max = 0.0;
+        std::fill(hall_max.begin(), hall_max.end(), 0.0);
+        min_margin = std::numeric_limits<double>::infinity();
+        throttled = 0.0;
+    }
 };
 
 /// The expected junction peak above its averaged-power value at time t [K]: the first-order
@@ -544,8 +615,8 @@ struct JunctionSlot {
 /// plate to the square wave the averaged workload hides; both peak at the end of the high
 /// phase, so they add. The leakage's feedback dP/dT at the junction temperature T_j raises the
 /// junction's effective resistance to R/(1 − λ·R·dP/dT); the plate sees the rack's liquid-heat
-/// swing through R(V̇) at the present flow V̇ (y[flow]).
-double expectedExcess(const JunctionSlot& s, double t, double T_j, std::span<const double> y) {
+/// swing through R(V̇) at the flow V̇ [m³/s] (y[flow] at a sample).
+double expectedExcess(const JunctionSlot& s, double t, double T_j, double flow) {
     double excess = 0.0;
     for (const SwingWindow& w : s.swings) {
         if (t < w.start || t >= w.end) continue;
@@ -555,7 +626,7 @@ double expectedExcess(const JunctionSlot& s, double t, double T_j, std::span<con
         const double R = s.R_jp / std::max(0.2, 1.0 - s.liquid * s.R_jp * G);
         const double junction = thermal::junctionSquareWaveExcess(
             R, s.tau_j, s.liquid * s.gpu_range * du, w.period, w.duty);
-        const double R_p = s.loop->resistance(y[s.flow]);
+        const double R_p = s.loop->resistance(flow);
         const double plate = thermal::junctionSquareWaveExcess(R_p, s.C_plate * R_p,
                                                                s.rack_range * du, w.period, w.duty);
         excess = std::max(excess, junction + plate);
@@ -563,10 +634,24 @@ double expectedExcess(const JunctionSlot& s, double t, double T_j, std::span<con
     return excess;
 }
 
+/// The interval [lo, hi) around t [s] in which the same swing windows of s are running.
+std::pair<double, double> sameWindows(const JunctionSlot& s, double t) {
+    double lo = -std::numeric_limits<double>::infinity();
+    double hi = std::numeric_limits<double>::infinity();
+    for (const SwingWindow& w : s.swings) {
+        for (double e : {w.start, w.end}) {
+            if (e <= t) lo = std::max(lo, e);
+            if (e > t) hi = std::min(hi, e);
+        }
+    }
+    return {lo, hi};
+}
+
 /// Channels of the GPU junctions and cold plates. Resolved workloads: the junction states
 /// themselves. Averaged workloads: the junction at the averaged power plus the swing the
 /// averaging hides (expectedExcess), so throttling is judged on the expected peak.
-void recordJunctions(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
+std::shared_ptr<const StepCrossings> recordJunctions(const SiteModel& m, const ScenarioSpec& sc,
+                                                     Recorder& rec) {
     const bool averaged = m.conditions().resolution == power::Resolution::Averaged;
     std::vector<JunctionSlot> slots;
     for (const auto& rs : m.racks()) {
@@ -593,6 +678,8 @@ void recordJunctions(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) 
                            (1.0 - rack.switch_tray_idle_fraction);
         s.C_plate = loop.params().C_metal + loop.params().gpus * loop.params().C_junction;
         s.hall = m.cdus()[rs.group].hall;
+        s.racks = rs.weight;
+        s.tripped = m.index(rs.power.out("tripped"));
         if (averaged) s.swings = swingWindows(*sc.workload, kind.representative);
         slots.push_back(std::move(s));
     }
@@ -601,12 +688,22 @@ void recordJunctions(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) 
     // and serves the site maximum, each hall's maximum and the throttle margin alike; as
     // separate probes it was computed twice, three times with named halls (the reference
     // year: 1.8 % of its instructions, callgrind).
-    // The channels keep the order and the values they had as separate probes.
+    //
+    // The maxima, the margin and the time at the throttle are over the interval that ends at
+    // the sample, not at the sample alone: a step probe reads every slot's junction and plate
+    // states at each of the integrator's step ends. A CDU pump trip on a 10-minute grid took
+    // its racks past 95 °C and back to the coolant within one interval; read at the samples
+    // alone, the run said "8 racks tripped" beside "GPU throttle none; least margin 6.0 K".
+    // At step ends the averaged workload's excess is the last sample's while the same swing
+    // windows run, and is evaluated again (with the sample's flow and the step's junction) once
+    // a window has started or ended since: a job that ends between two hourly samples does not
+    // carry its swing to the step ends after it.
     std::vector<Recorder::ProbeChannel> channels;
     channels.push_back({"cooling", "max_gpu_junction_temp", "K",
                         averaged ? "hottest GPU junction, expected peak: averaged power + the "
-                                   "iteration swing"
-                                 : "hottest GPU junction (all rack groups)"});
+                                   "iteration swing; over the interval ending at the sample"
+                                 : "hottest GPU junction (all rack groups), over the interval "
+                                   "ending at the sample"});
     const std::size_t hall_channels = sc.namedHalls() ? m.halls().size() : 0;
     for (std::size_t h = 0; h < hall_channels; ++h) {
         channels.push_back({"halls/" + m.halls()[h].name, "max_gpu_junction_temp", "K",
@@ -616,30 +713,79 @@ void recordJunctions(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) 
                         averaged ? "GPU junction at the averaged power, mean over all GPUs"
                                  : "GPU junction, mean over all GPUs"});
     channels.push_back({"cooling", "max_gpu_plate_temp", "K",
-                        "hottest cold plate (plate average, all rack groups)"});
+                        "hottest cold plate (plate average, all rack groups), over the interval "
+                        "ending at the sample"});
     channels.push_back({"cooling", "throttle_margin", "K",
                         "throttle temperature minus GPU junction peak (smallest over rack "
-                        "groups)"});
+                        "groups and over the interval ending at the sample)"});
+    channels.push_back({"cooling", "throttle_fraction", "1",
+                        "share of the interval ending at the sample with the hottest GPU junction "
+                        "peak at or above its throttle temperature (from the integrator's step "
+                        "ends, crossings interpolated)"});
+    double t_watch = std::numeric_limits<double>::infinity();
+    for (const auto& e : sc.events) t_watch = std::min(t_watch, e.at_s);
+    auto ext = std::make_shared<JunctionExtremes>(slots.size(), hall_channels, t_watch);
+    // Watched at step ends: every slot's junction, then its plate, then its trip latch.
+    std::vector<std::size_t> watched;
+    auto state = [&](const ComponentHandle& c, const char* name) {
+        return m.system().stateIndex(c.index(), c.component().stateIndex(name));
+    };
+    for (const auto& rs : m.racks()) watched.push_back(state(rs.loop, "junction_temp"));
+    for (const auto& rs : m.racks()) watched.push_back(state(rs.loop, "plate_temp"));
+    for (const auto& rs : m.racks()) watched.push_back(state(rs.power, "trip"));
+    rec.addStepProbe(std::move(watched), [slots, ext](double t, std::span<const double> x) {
+        const std::size_t n = slots.size();
+        double margin = std::numeric_limits<double>::infinity(), tripped = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const JunctionSlot& s = slots[i];
+            const auto [lo, hi] = ext->windows[i];
+            if (t < lo || t >= hi) {
+                ext->excess[i] = expectedExcess(s, t, x[i], ext->flow[i]);
+                ext->windows[i] = sameWindows(s, t);
+            }
+            const double peak = x[i] + ext->excess[i];
+            ext->site_max = std::max(ext->site_max, peak);
+            if (!ext->hall_max.empty())
+                ext->hall_max[s.hall] = std::max(ext->hall_max[s.hall], peak);
+            ext->plate_max = std::max(ext->plate_max, x[n + i]);
+            margin = std::min(margin, s.throttle - peak);
+            tripped += s.racks * x[2 * n + i];
+        }
+        ext->node(t, margin, tripped);
+    });
     rec.addProbeSet(
-        [slots, hall_channels](double t, std::span<const double>, std::span<const double> y,
-                               std::span<double> v) {
-            double site_max = 0, plate_max = 0, a = 0, w = 0;
+        [slots, hall_channels, ext](double t, std::span<const double>, std::span<const double> y,
+                                    std::span<double> v) {
+            double a = 0, w = 0, tripped = 0;
             double margin = std::numeric_limits<double>::infinity();
-            std::fill_n(v.begin() + 1, hall_channels, 0.0);
-            for (const JunctionSlot& s : slots) {
+            for (std::size_t i = 0; i < slots.size(); ++i) {
+                const JunctionSlot& s = slots[i];
                 const double T = y[s.junction];
-                const double peak = s.swings.empty() ? T : T + expectedExcess(s, t, T, y);
-                site_max = std::max(site_max, peak);
-                if (hall_channels > 0) v[1 + s.hall] = std::max(v[1 + s.hall], peak);
+                if (!s.swings.empty()) {
+                    ext->flow[i] = y[s.flow];
+                    ext->excess[i] = expectedExcess(s, t, T, ext->flow[i]);
+                    ext->windows[i] = sameWindows(s, t);
+                }
+                const double peak = T + ext->excess[i];
+                ext->site_max = std::max(ext->site_max, peak);
+                if (hall_channels > 0)
+                    ext->hall_max[s.hall] = std::max(ext->hall_max[s.hall], peak);
                 a += s.gpus * T;
                 w += s.gpus;
-                plate_max = std::max(plate_max, y[s.plate]);
+                ext->plate_max = std::max(ext->plate_max, y[s.plate]);
                 margin = std::min(margin, s.throttle - peak);
+                tripped += s.racks * y[s.tripped];
             }
-            v[0] = site_max;
+            const double length = ext->sampleLength(t);
+            ext->node(t, margin, tripped);
+            v[0] = ext->site_max;
+            std::copy(ext->hall_max.begin(), ext->hall_max.end(), v.begin() + 1);
             v[1 + hall_channels] = a / w;
-            v[2 + hall_channels] = plate_max;
-            v[3 + hall_channels] = margin;
+            v[2 + hall_channels] = ext->plate_max;
+            v[3 + hall_channels] = ext->min_margin;
+            v[4 + hall_channels] =
+                length > 0.0 ? std::min(ext->throttled / length, 1.0) : (margin <= 0.0 ? 1.0 : 0.0);
+            ext->startInterval(t);
         },
         std::move(channels));
     // Resolved: each GPU class's junction history, for the thermal-cycle count (rainflow).
@@ -652,6 +798,7 @@ void recordJunctions(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) 
                             rs.weight * sc.it.racks[m.sizing().kinds[rs.kind].entry].rack.gpus));
         }
     }
+    return {ext, &ext->crossings};
 }
 
 /// Output indices of one plant output in every hall.
@@ -725,7 +872,8 @@ void recordHalls(const SiteModel& m, Recorder& rec) {
     }
 }
 
-void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
+std::shared_ptr<const StepCrossings> recordCooling(const SiteModel& m, const ScenarioSpec& sc,
+                                                   Recorder& rec) {
     auto out = [&](OutputPort p, const char* g, const char* n, const char* w) {
         record(m, rec, p, g, n, w);
     };
@@ -777,7 +925,7 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
         rec.addProbe(extremeOf(ret_pipe, false), "cooling", "fws_return_temp", "K",
                      "facility return of the warmest hall");
     }
-    recordJunctions(m, sc, rec);
+    auto crossings = recordJunctions(m, sc, rec);
     out(m.sums().heat_to_liquid, "cooling", "heat_to_liquid", "racks to coolant");
     out(m.sums().rack_heat_air, "cooling", "heat_to_air", "rack heat to air");
     out(m.sums().cdu_pump_power, "cooling", "cdu_pump_power", "CDU pumps");
@@ -800,7 +948,7 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
         out(plant.out("fws_pump_head"), "cooling", "fws_pump_head", "facility pump pressure rise");
         out(plant.out("fws_remote_dp"), "cooling", "fws_remote_dp",
             "differential-pressure setpoint at the remote CDU");
-        return;
+        return crossings;
     }
     auto indices = [](const Terms& t) {
         std::vector<std::size_t> v;
@@ -820,6 +968,7 @@ void recordCooling(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     rec.addProbe(extremeOf(hallPlantTerms(m, "fws_remote_dp"), false), "cooling", "fws_remote_dp",
                  "Pa", "remote-CDU differential-pressure setpoint, highest hall");
     recordHalls(m, rec);
+    return crossings;
 }
 
 void recordWaterAndWeather(const SiteModel& m, Recorder& rec) {
@@ -923,17 +1072,22 @@ void recordUtility(const SiteModel& m, Recorder& rec) {
            "UPS battery to the UPS DC bus");
 }
 
-std::shared_ptr<const JobWindowSums> recordChannels(const SiteModel& m, const ScenarioSpec& sc,
-                                                    Recorder& rec) {
+/// What the channels' probes leave besides the channels, complete once the run has ended.
+struct RecordedSums {
+    std::shared_ptr<const JobWindowSums> job_sums;
+    std::shared_ptr<const StepCrossings> crossings;
+};
+
+RecordedSums recordChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder& rec) {
     recordPower(m, rec);
     recordUtility(m, rec);
-    recordCooling(m, sc, rec);
+    auto crossings = recordCooling(m, sc, rec);
     recordWaterAndWeather(m, rec);
     if (sc.study.per_rack_channels) recordRackArray(m, sc, rec);
     // facility/metrics.h (issue 10: compute lost to heat)
     auto job_sums = recordComputeChannels(m, sc, rec);
     rec.results().start_iso8601 = studyStartIso(sc.study);
-    return job_sums;
+    return {std::move(job_sums), std::move(crossings)};
 }
 
 SimulationOptions simulationOptions(const StudySpec& st, const Conditions& c) {
@@ -1291,7 +1445,9 @@ StudyResults runStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignP
     r.stored_start = m.storedEnergy(p.x0);
 
     Recorder rec(m.system());
-    r.job_sums = recordChannels(m, sc, rec);
+    RecordedSums sums = recordChannels(m, sc, rec);
+    r.job_sums = std::move(sums.job_sums);
+    r.crossings = std::move(sums.crossings);
     Simulator sim(m.system(), p.options);
     ProgressCallback progress;
     if (ctl.progress) progress = [&](double f, double t) { ctl.progress(f, t); };

@@ -80,6 +80,14 @@ struct JobWindowSums {
     std::vector<char> sampled;
 };
 
+/// Times read from the integrator's step ends, not from the output grid [s, study time]; NaN
+/// where it did not happen: the first GPU junction peak at its throttle temperature and the
+/// first rack tripped (half a rack's latch: Σ n·L ≥ 0.5, as the racks_tripped channel) at or
+/// after the first event, each placed linearly between the step ends around it.
+struct StepCrossings {
+    double first_throttle = NAN, first_trip = NAN;
+};
+
 /// What a study run leaves for the metrics: the recorded channels, meter totals, the change of
 /// stored heat, the events as analysed, and the integrator's work.
 struct StudyResults {
@@ -87,6 +95,8 @@ struct StudyResults {
     /// Each job's GPU-hours over its window (the study/jobs table and the compute-lost
     /// metrics), complete once the run has ended.
     std::shared_ptr<const JobWindowSums> job_sums;
+    /// Complete once the run has ended.
+    std::shared_ptr<const StepCrossings> crossings;
     std::vector<std::pair<std::string, double>> meters;  ///< name → total [J or m³]
     /// Named halls: per hall, SiteModel::hallMeterNames() → total [J or m³].
     std::vector<std::vector<std::pair<std::string, double>>> hall_meters;

@@ -306,6 +306,7 @@ public:
         if (!std::isfinite(t0)) throw SolverError(fmt::format("reset: start time {} s", t0));
         t_ = t0;
         x_.assign(x0.begin(), x0.end());
+        watch_pending_ = false;  // computed with the behaviour before the jump
         if (n_ == 0) {
             if (initialized_) ++reinits_;
             initialized_ = true;
@@ -386,6 +387,10 @@ public:
         nonfinite_.reset();
         pending_ = nullptr;
 
+        if (watch_pending_ && watch_pending_t_ <= tout) {
+            watch_pending_ = false;
+            watch_.observe(watch_pending_t_, watch_values_);
+        }
         double tcur = t_;
         if (called_since_init_)
             check(CVodeGetCurrentTime(cvode_.get(), &tcur), "CVodeGetCurrentTime");
@@ -402,11 +407,15 @@ public:
             check(CVodeSetStopTime(cvode_.get(),
                                    stop_exactly ? tout : std::numeric_limits<double>::infinity()),
                   "CVodeSetStopTime");
-            called_since_init_ = true;
-            flag = CVode(cvode_.get(), tout, y_.get(), &tret, CV_NORMAL);
-            if (flag >= 0 && q_) {
-                double tq = tret;
-                flag = CVodeGetQuad(cvode_.get(), &tq, q_.get());
+            if (watch_.observe) {
+                flag = advanceWatched(tout, tret);
+            } else {
+                called_since_init_ = true;
+                flag = CVode(cvode_.get(), tout, y_.get(), &tret, CV_NORMAL);
+                if (flag >= 0 && q_) {
+                    double tq = tret;
+                    flag = CVodeGetQuad(cvode_.get(), &tq, q_.get());
+                }
             }
         }
         // A recoverable model error that CVODE stepped around is forgotten; one that ended
@@ -427,6 +436,27 @@ public:
         std::copy(full_x_.begin(), full_x_.end(), x.begin());
         x_ = full_x_;
         t_ = tout;
+    }
+
+    void watchSteps(StepWatch watch) override {
+        watch_pos_.clear();
+        for (std::size_t i : watch.states) {
+            if (i >= n_) {
+                throw SolverError(
+                    fmt::format("watchSteps: state {} of a problem with {} states", i, n_));
+            }
+            // Position in the Newton vector, or ~position in the quadratures'.
+            const auto c = std::lower_bound(core_.begin(), core_.end(), i);
+            if (c != core_.end() && *c == i) {
+                watch_pos_.push_back(static_cast<std::ptrdiff_t>(c - core_.begin()));
+            } else {
+                const auto q = std::lower_bound(quad_.begin(), quad_.end(), i);
+                watch_pos_.push_back(~static_cast<std::ptrdiff_t>(q - quad_.begin()));
+            }
+        }
+        watch_values_.assign(watch.states.size(), 0.0);
+        watch_pending_ = false;
+        watch_ = std::move(watch);
     }
 
     SolverStats stats() const override {
@@ -452,6 +482,63 @@ private:
         N_Vector v = N_VNew_Serial(length, ctx_.get());
         if (v) useCompiledSerialOps(v);
         return v;
+    }
+
+    /// advance() with a step watch: CVODE one step at a time, each step's end reported, then
+    /// x(tout) as CV_NORMAL gives it (the stop time's value, or the interpolant at tout once
+    /// a step has passed it). CV_NORMAL runs the same steps; it only returns less often.
+    int advanceWatched(double tout, double& tret) {
+        double tn = t_;
+        if (called_since_init_)
+            check(CVodeGetCurrentTime(cvode_.get(), &tn), "CVodeGetCurrentTime");
+        int flag = CV_SUCCESS;
+        long steps = 0;
+        while (tn < tout) {
+            // CV_NORMAL's limit on the steps of one call.
+            if (steps == options_.max_steps) return CV_TOO_MUCH_WORK;
+            called_since_init_ = true;
+            flag = CVode(cvode_.get(), tout, y_.get(), &tret, CV_ONE_STEP);
+            if (flag < 0) return flag;
+            ++steps;
+            tn = tret;
+            gatherWatched();
+            if (tn <= tout) {
+                watch_.observe(tn, watch_values_);
+            } else {
+                watch_pending_ = true;  // the next advance() reports it once it reaches tn
+                watch_pending_t_ = tn;
+            }
+            if (flag == CV_TSTOP_RETURN) {
+                if (q_) {
+                    double tq = tret;
+                    flag = CVodeGetQuad(cvode_.get(), &tq, q_.get());
+                }
+                return flag;
+            }
+        }
+        flag = CVodeGetDky(cvode_.get(), tout, 0, y_.get());
+        if (flag >= 0 && q_) flag = CVodeGetQuadDky(cvode_.get(), tout, 0, q_.get());
+        tret = tout;
+        return flag;
+    }
+
+    /// The watched states at the step just taken (y_ holds its end).
+    void gatherWatched() {
+        const double* y = N_VGetArrayPointer(y_.get());
+        bool quads_read = false;
+        for (std::size_t k = 0; k < watch_pos_.size(); ++k) {
+            const std::ptrdiff_t p = watch_pos_[k];
+            if (p >= 0) {
+                watch_values_[k] = y[p];
+                continue;
+            }
+            if (!quads_read) {
+                double tq = 0.0;
+                check(CVodeGetQuad(cvode_.get(), &tq, q_.get()), "CVodeGetQuad");
+                quads_read = true;
+            }
+            watch_values_[k] = N_VGetArrayPointer(q_.get())[~p];
+        }
     }
 
     /// See SolverOptions::newton_convergence_coef.
@@ -905,6 +992,11 @@ private:
     std::optional<NonFinite> nonfinite_;
     std::exception_ptr pending_;
     bool pending_recoverable_ = false;
+    StepWatch watch_;
+    std::vector<std::ptrdiff_t> watch_pos_;  // watched state → y_ position, or ~q_ position
+    std::vector<double> watch_values_;
+    bool watch_pending_ = false;  // a step end past the last tout, in watch_values_
+    double watch_pending_t_ = 0.0;
     std::optional<double> model_error_t_;  // [s] time of the last recoverable model error
     int model_error_repeats_ = 0;
 };

@@ -4,6 +4,7 @@
 // SUNDIALS type appears in this header.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -127,6 +128,21 @@ public:
     /// discontinuities); otherwise it may step past and interpolate. x receives x(tout).
     /// Throws SolverError naming the time and the states with the largest error.
     virtual void advance(double tout, std::span<double> x, bool stop_exactly) = 0;
+    /// What the integrator computed at the end of each of its internal steps, for figures
+    /// that must not depend on the output grid: a junction that passes its throttle and trip
+    /// temperatures within a minute between two 10-minute samples.
+    struct StepWatch {
+        std::vector<std::size_t> states;  ///< state indices reported, in this order
+        /// Called with a step's end time [s] and the watched states there.
+        std::function<void(double t, std::span<const double> values)> observe;
+    };
+    /// From the next advance() on, `observe` is called after every internal step, in time
+    /// order and never past the tout of the advance() in progress: a step that passes tout is
+    /// reported by the advance() that reaches it, and dropped by reset() (past a
+    /// discontinuity it was computed with the behaviour before the jump). A step that ends on
+    /// a stop time is reported there (the left limit). The steps and x(tout) are the ones
+    /// advance() gives without a watch, bit for bit. An empty `observe` removes the watch.
+    virtual void watchSteps(StepWatch watch) = 0;
     virtual SolverStats stats() const = 0;
     /// "dense" or "sparse (KLU)".
     virtual std::string linearSolverName() const = 0;

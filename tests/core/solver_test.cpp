@@ -256,6 +256,85 @@ TEST_P(BothSolvers, TwoNodeThermalNetworkMatchesEigenSolution) {
     }
 }
 
+TEST_P(BothSolvers, StepWatchSeesEveryStepAndChangesNothing) {
+    // The two-node network integrated twice through the same advances (output times with and
+    // without a stop, a restart), once with a step watch: the states at every tout are the
+    // same bit for bit; the watch sees each step's end in time order, never past the tout of
+    // the advance in progress, with the states of the closed form there; a step past the last
+    // tout before a restart is dropped, every other step is seen.
+    const double C1 = 1000.0, C2 = 2000.0, R12 = 0.01, R1 = 0.05, R2 = 0.1, T_amb = 300.0;
+    System sys;
+    sys.add(std::make_shared<const ThermalNode>("n1", C1, R12, R1, T_amb, 350.0));
+    sys.add(std::make_shared<const ThermalNode>("n2", C2, R12, R2, T_amb, 320.0));
+    sys.connect("n2.T", "n1.T_neighbour");
+    sys.connect("n1.T", "n2.T_neighbour");
+    sys.finalize();
+    const std::size_t i1 = sys.stateIndex("n1.T"), i2 = sys.stateIndex("n2.T");
+    struct Seen {
+        double t, tout, T2, T1;
+    };
+    std::vector<Seen> seen;
+    double tout = 0.0;
+    auto integrate = [&](bool watched, std::vector<std::vector<double>>& at_tout, long& steps_a) {
+        SystemProblem problem(sys);
+        auto solver = makeCvodeSolver(problem, tightOptions(GetParam()));
+        if (watched) {
+            solver->watchSteps({{i2, i1}, [&](double t, std::span<const double> v) {
+                                    seen.push_back({t, tout, v[0], v[1]});
+                                }});
+        }
+        std::vector<double> x(2);
+        sys.initialState(x);
+        solver->reset(0.0, x);
+        for (double t : {3.0, 7.0, 10.0}) {  // no stops: the last step passes 10 s
+            tout = t;
+            solver->advance(t, x, false);
+            at_tout.push_back(x);
+        }
+        steps_a = solver->stats().steps;
+        solver->reset(10.0, x);  // what a discontinuity at an output time does
+        for (auto [t, stop] : {std::pair{25.0, false}, {40.0, true}, {55.0, false}, {60.0, true}}) {
+            tout = t;
+            solver->advance(t, x, stop);
+            at_tout.push_back(x);
+        }
+        return solver->stats().steps;
+    };
+    std::vector<std::vector<double>> plain, with;
+    long steps_a_plain = 0, steps_a = 0;
+    const long steps_plain = integrate(false, plain, steps_a_plain);
+    const long steps = integrate(true, with, steps_a);
+    ASSERT_EQ(steps, steps_plain);
+    ASSERT_EQ(with.size(), plain.size());
+    for (std::size_t k = 0; k < plain.size(); ++k) {
+        EXPECT_EQ(with[k][0], plain[k][0]) << "output " << k;
+        EXPECT_EQ(with[k][1], plain[k][1]) << "output " << k;
+    }
+    const TwoNodeExact exact(C1, C2, R12, R1, R2, 50.0, 20.0);
+    std::size_t before_restart = 0;
+    for (std::size_t k = 0; k < seen.size(); ++k) {
+        const Seen& s = seen[k];
+        if (k > 0) {
+            EXPECT_GT(s.t, seen[k - 1].t) << "step " << k;
+        }
+        EXPECT_LE(s.t, s.tout) << "step " << k;
+        EXPECT_NEAR(s.T1, T_amb + exact.theta1(s.t), 1e-5) << "t = " << s.t;
+        EXPECT_NEAR(s.T2, T_amb + exact.theta2(s.t), 1e-5) << "t = " << s.t;
+        if (s.t <= 10.0) ++before_restart;
+    }
+    // Before the restart: every step but the one that passed 10 s (CVODE steps past an
+    // output time it need not stop at, unless it lands on it).
+    EXPECT_GE(before_restart + 1, static_cast<std::size_t>(steps_a));
+    EXPECT_LE(before_restart, static_cast<std::size_t>(steps_a));
+    EXPECT_LT(seen[before_restart - 1].t, 10.0 + 1e-12);
+    // After it: every step, the one past 25 s seen by the advance to 40 s; the stops are seen.
+    EXPECT_EQ(seen.size() - before_restart, static_cast<std::size_t>(steps - steps_a));
+    EXPECT_EQ(seen.back().t, 60.0);
+    EXPECT_TRUE(std::any_of(seen.begin(), seen.end(), [](const Seen& s) { return s.t == 40.0; }));
+    EXPECT_TRUE(std::any_of(seen.begin(), seen.end(),
+                            [](const Seen& s) { return s.t > 25.0 && s.tout == 40.0; }));
+}
+
 INSTANTIATE_TEST_SUITE_P(Cvode, BothSolvers,
                          ::testing::Values(LinearSolverKind::Dense, LinearSolverKind::Sparse),
                          [](const ::testing::TestParamInfo<LinearSolverKind>& p) {

@@ -78,7 +78,17 @@ TEST(TelemetryReplay, LockStepSwingMatchesTheLogAndTheRackModel) {
     // Rack demand follows the log's utilization: 64 racks × the rack model at u and at the
     // simulated die temperature (leakage falls with the die in the communication phases, by
     // up to ~2 % of the rack power against the reference temperature).
-    const auto& die = rs.at("cooling", "max_gpu_junction_temp").values;  // one rack kind
+    // The one rack kind's junction at the sample (cooling/max_gpu_junction_temp is the
+    // hottest over the interval ending at the sample, a step-end maximum).
+    const Channel* die_channel = nullptr;
+    for (const Channel& c : rs.channels) {
+        if (c.group == "gpu_junction") {
+            ASSERT_EQ(die_channel, nullptr) << "more than one rack kind";
+            die_channel = &c;
+        }
+    }
+    ASSERT_NE(die_channel, nullptr);
+    const auto& die = die_channel->values;
     const std::size_t skip = rs.time.size() / 20;  // the metric's start-up skip
     double umax = 0, umin = 1;
     for (std::size_t k = skip; k < rs.time.size() && k < u.size(); ++k) {

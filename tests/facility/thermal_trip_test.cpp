@@ -328,6 +328,42 @@ TEST(ThermalTrip, PumpTripLostGpuHoursPerJobMatchTheTrippedRacksByHand) {
         << lost_line;
 }
 
+TEST(ThermalTrip, PeaksAndCrossingsDoNotDependOnTheOutputGrid) {
+    // The pump trip of scenarios/contingency_cdu_pump_trip.json cut to 200 s, recorded every
+    // 0.5 s and every 100 s. CDU 0's racks pass the throttle (87 C) ~11 s after the event at
+    // 60 s and the shutdown (95 C, racks.json) ~33 s after it, then cool to the standing
+    // coolant: all inside the 100-s grid's second interval. Read at the samples alone, the
+    // 100-s run said "8 racks tripped" beside a junction peak of 80.3 C and no throttle
+    // (least margin 6.7 K); the peaks, the margin, the time at the throttle and the first
+    // crossings now come from the integrator's step ends, so both grids give the same
+    // figures. By hand: a rack that tripped had its junction at the shutdown temperature; the
+    // GPUs were at or above the throttle at least from the first throttle to the first trip.
+    Json j = scenarioJson("contingency_cdu_pump_trip.json");
+    j["study"]["duration_s"] = 200.0;
+    const RunOutcome fine = run(j);
+    j["study"]["output_interval_s"] = 100.0;
+    const RunOutcome coarse = run(j);
+    ASSERT_EQ(coarse.report.timeseries.time.size(), 3u);
+    const Json& f = fine.summary;
+    const Json& c = coarse.summary;
+    ASSERT_NEAR(num(c, "max_racks_tripped"), 8.0, 1e-3);
+    EXPECT_GE(num(c, "max_gpu_junction_C"), 95.0);
+    EXPECT_NEAR(num(c, "max_gpu_junction_C"), num(f, "max_gpu_junction_C"), 0.2);
+    EXPECT_NEAR(num(c, "max_gpu_plate_C"), num(f, "max_gpu_plate_C"), 0.2);
+    const double throttled_s = 3600.0 * num(c, "gpu_throttle_hours_h");
+    EXPECT_NEAR(throttled_s, 3600.0 * num(f, "gpu_throttle_hours_h"), 1.0);
+    const double first_throttle = num(c, "first_throttle_after_s");
+    const double first_trip = num(c, "first_trip_after_s");
+    EXPECT_NEAR(first_throttle, num(f, "first_throttle_after_s"), 0.1);
+    EXPECT_NEAR(first_trip, num(f, "first_trip_after_s"), 0.1);
+    EXPECT_GT(first_trip, first_throttle);
+    EXPECT_GE(throttled_s, first_trip - first_throttle);
+    EXPECT_LT(throttled_s, first_trip - first_throttle + 5.0);  // + the cooling through 87 C
+    // The least margin: the hottest junction against the 87 C throttle, as the peak says.
+    EXPECT_NEAR(c["contingency"]["min_throttle_margin_K"].get<double>(),
+                87.0 - num(c, "max_gpu_junction_C"), 1e-9);
+}
+
 TEST(ThermalTrip, BadRestartPoliciesAreRejectedWithTheKeyAndTheChoices) {
     auto with = [](const Json& trip) {
         Json j = scenarioJson("contingency_cdu_pump_trip.json");
