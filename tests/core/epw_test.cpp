@@ -171,11 +171,14 @@ TEST(Epw, FirstHourMatchesLine9) {
     // Humidity from dry bulb and dew point agrees with the file's RH on this row.
     EXPECT_NEAR(p.relative_humidity, 0.33, 0.01);
     EXPECT_NEAR(m.relative_humidity, 0.76, 0.03);  // TMY3 RH is over water below 0 °C
-    // Wet bulb and humidity ratio are those of the psychrometric functions at station pressure.
-    EXPECT_NEAR(p.wet_bulb, psychro::wetBulbFromDewPoint(p.dry_bulb, p.dew_point, p.pressure),
-                1e-9);
-    EXPECT_NEAR(p.humidity_ratio, psychro::humidityRatioFromDewPoint(p.dew_point, p.pressure),
-                1e-12);
+    // Wet bulb and humidity ratio at station pressure, by hand from ASHRAE Handbook —
+    // Fundamentals 2017, ch. 1 (worked apart from psychrometrics.cpp): p_w = p_ws over ice at
+    // the −6.1 °C dew point (eq. 5) = 365.57 Pa; W = 0.621945·p_w/(p − p_w) (eq. 20) =
+    // 0.0023514 kg/kg; the wet bulb solves eq. 33 for that W at 8.3 °C: 2.468 °C; the RH
+    // p_w/p_ws(8.3 °C) (eq. 6) = 0.3339, the file's 33 %.
+    EXPECT_NEAR(p.humidity_ratio, 0.0023514, 1e-6);
+    EXPECT_NEAR(p.wet_bulb, celsiusToKelvin(2.468), 0.01);
+    EXPECT_NEAR(p.relative_humidity, 0.3339, 0.0005);
 }
 
 TEST(Epw, LocationFromLocationLine) {
