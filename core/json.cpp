@@ -269,7 +269,11 @@ std::string quoteValue(std::string_view value, std::size_t max) {
     return fmt::format("{}… ({} characters)", value.substr(0, cut), value.size());
 }
 
-std::string nearestName(std::string_view name, const std::vector<std::string>& candidates) {
+namespace {
+
+/// The candidate nearest by case-insensitive edit distance, within a third of the name's
+/// length (at least 2); "" when none is that near.
+std::string nearestByEdits(std::string_view name, const std::vector<std::string>& candidates) {
     if (name.empty()) return {};
     const std::size_t limit = std::max<std::size_t>(2, name.size() / 3);
     std::string best;
@@ -287,6 +291,38 @@ std::string nearestName(std::string_view name, const std::vector<std::string>& c
         }
     }
     return best_distance <= limit ? best : std::string{};
+}
+
+}  // namespace
+
+std::string nearestName(std::string_view name, const std::vector<std::string>& candidates) {
+    if (name.empty()) return {};
+    auto lower = [](std::string_view s) {
+        std::string out(s);
+        for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    const std::string key = lower(name);
+    // 1. The same name in another case ("H100" for "h100", "pg25" for "PG25").
+    for (const auto& c : candidates) {
+        if (c.size() == key.size() && lower(c) == key) return c;
+    }
+    // 2. A name the input begins, the shortest ("train" is "training", not the nearer
+    //    "trace"; "H100" is "h100_sxm" before "h100_pcie").
+    const std::string* prefixed = nullptr;
+    for (const auto& c : candidates) {
+        if (c.size() > key.size() && lower(c).starts_with(key) &&
+            (prefixed == nullptr || c.size() < prefixed->size())) {
+            prefixed = &c;
+        }
+    }
+    if (prefixed != nullptr) return *prefixed;
+    // 3. The nearest by edit distance.
+    return nearestByEdits(name, candidates);
+}
+
+bool isNearMiss(std::string_view name, const std::vector<std::string>& candidates) {
+    return !nearestByEdits(name, candidates).empty();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -38,8 +38,15 @@ inline constexpr std::size_t kMaxJsonDepth = 256;
 /// UTF-8 character) + "… (N characters)", so a pasted blob cannot drown the message.
 std::string quoteValue(std::string_view value, std::size_t max = 80);
 
-/// The nearest candidate by edit distance, or "" if none is reasonably close.
+/// The candidate a "did you mean" suggests, by one rule for every message: the same name in
+/// another case first ("H100" → "h100"), then the shortest candidate the name begins ("train"
+/// → "training"), then the nearest by case-insensitive edit distance within a third of the
+/// name's length (at least 2); "" if none is reasonably close.
 std::string nearestName(std::string_view name, const std::vector<std::string>& candidates);
+/// True when `name` is within nearestName's edit distance of a candidate (a typo of it), as
+/// opposed to merely beginning one: an open object tells a typo of its own key ("ups_mdoe")
+/// from a key it hands on ("ups", which begins "ups_mode") by this.
+bool isNearMiss(std::string_view name, const std::vector<std::string>& candidates);
 
 /// One key as a JSON-pointer token (RFC 6901: '~' → "~0", '/' → "~1"), so keys holding '/'
 /// or '~' give unambiguous paths.

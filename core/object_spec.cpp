@@ -486,11 +486,9 @@ SpecReader::SpecReader(const JsonView& v, const ObjectSpec& union_or_spec)
         // An open object hands unknown keys on, but a near miss of one of its own keys
         // ("racks_per_cud") is a typo, reported here with the suggestion.
         for (const auto& key : view_.keys()) {
-            if (spec.find(key)) continue;
-            const std::string near = nearestName(key, own);
-            if (!near.empty()) {
-                view_.fail(fmt::format("unknown key '{}'; did you mean '{}'?", key, near));
-            }
+            if (spec.find(key) || !isNearMiss(key, own)) continue;
+            view_.fail(
+                fmt::format("unknown key '{}'; did you mean '{}'?", key, nearestName(key, own)));
         }
     }
     for (const auto& k : spec.keys()) {

@@ -229,6 +229,24 @@ TEST(JsonTest, NearestName) {
     EXPECT_EQ(nearestName("supply_tmp_CC", {"supply_temp_C"}), "supply_temp_C");
 }
 
+TEST(JsonTest, NearestNameRanksCaseThenPrefixThenEditDistance) {
+    // One rule for every "did you mean": the same name in another case, then the shortest
+    // candidate the input begins, then edit distance. By edit distance alone 'train' was
+    // 'trace' (1 edit, against 3 for 'training') and 'H100' was 'h200' (1 edit), which is
+    // another GPU.
+    EXPECT_EQ(nearestName("train", {"training", "inference", "trace"}), "training");
+    const std::vector<std::string> gpus = {"a100_pcie", "a100_sxm", "h100_pcie", "h100_sxm",
+                                           "h200",      "b200",     "gb200",     "gb300"};
+    EXPECT_EQ(nearestName("H100", gpus), "h100_sxm");
+    EXPECT_EQ(nearestName("H200", gpus), "h200");  // the name in another case first
+    EXPECT_EQ(nearestName("H100", {"h200", "H100x", "h100"}), "h100");
+    EXPECT_EQ(nearestName("GB300_NVL72", {"gb200_nvl72", "gb300_nvl72"}), "gb300_nvl72");
+    EXPECT_EQ(nearestName("tra", {"training", "transient", "trace"}), "trace");  // shortest
+    // Edit distance still finds typos that are no prefix.
+    EXPECT_EQ(nearestName("trainnig", {"training", "trace"}), "training");
+    EXPECT_EQ(nearestName("anual", {"annual", "transient"}), "annual");
+}
+
 TEST(JsonTest, MergePatchMergesObjectsAndReplacesOtherValues) {
     const Json base = Json::parse(R"({"a": 1, "cdu": {"flow_Lpm": 100, "pumps": 2},
                                      "list": [1, 2, 3]})");

@@ -51,6 +51,20 @@ TEST(core_ObjectSpec, ReadsValuesDefaultsAndUnits) {
     EXPECT_TRUE(r.boolean("enabled"));
 }
 
+TEST(core_ObjectSpec, AnOpenObjectPassesOnAKeyThatOnlyBeginsOneOfItsOwn) {
+    // An open object hands keys it does not know on (catalog overrides, a lower layer's keys)
+    // and refuses only a typo of its own. A key that merely begins one of its own ("supply" of
+    // "supply_temp_C") is no typo, although nearestName would suggest the key it begins (the
+    // reference scenario's /power/ups was refused as a typo of "ups_mode" that way).
+    auto spec = std::make_shared<ObjectSpec>(*loopSpec());
+    spec->open([] { return Json::object(); });
+    const Json j = parse(R"({"name": "tcs", "supply": 2, "dur": "x"})");
+    EXPECT_NO_THROW(SpecReader(JsonView(j, "/loop"), *spec));
+    const Json typo = parse(R"({"name": "tcs", "pumsp": 2})");
+    expectHas(inputErrorOf([&] { SpecReader(JsonView(typo, "/loop"), *spec); }),
+              {"/loop", "unknown key 'pumsp'; did you mean 'pumps'?"});
+}
+
 TEST(core_ObjectSpec, UnknownKeyIsNamedWithTheNearestValidKey) {
     const auto spec = loopSpec();
     const Json j = parse(R"({"name": "tcs", "supply_tmp_C": 35})");

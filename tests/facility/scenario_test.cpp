@@ -273,6 +273,28 @@ TEST(ScenarioErrors, TyposAreNotOfferedDocumentationKeys) {
     EXPECT_EQ(msg.find("_source"), std::string::npos) << msg;
 }
 
+TEST(ScenarioErrors, SuggestionsPreferTheNameInAnotherCaseThenAPrefix) {
+    // core/json.h nearestName, one rule for every message: a job type 'train' suggested
+    // 'trace' and a GPU 'H100' suggested 'h200'.
+    Json j = reference();
+    j["workload"]["jobs"][0]["type"] = "train";
+    std::string msg = inputErrorOf([&] { scenario(j); });
+    EXPECT_NE(msg.find("did you mean 'training'"), std::string::npos) << msg;
+    j = reference();
+    j["workload"]["jobs"] = Json::array({Json{{"name", "replay"},
+                                              {"type", "trace"},
+                                              {"racks", 64},
+                                              {"file", "data/traces/nvidia_smi_training_8gpu.csv"},
+                                              {"quantity", "power_W"},
+                                              {"gpu_model", "H100"}}});
+    msg = inputErrorOf([&] { scenario(j); });
+    EXPECT_NE(msg.find("did you mean 'h100_sxm'"), std::string::npos) << msg;
+    j = reference();
+    j["it"]["racks"][0]["model"] = "GB300_NVL72";
+    msg = inputErrorOf([&] { validateModel(scenario(j)); });
+    EXPECT_NE(msg.find("did you mean 'gb300_nvl72'"), std::string::npos) << msg;
+}
+
 TEST(ScenarioErrors, IntegersAreRangeCheckedNotWrapped) {
     // 4294967304 = 2^32 + 8 once ran as 8 racks per CDU (issue 14); it is out of range.
     expectInputError(
