@@ -67,6 +67,7 @@ A report's printable PDF (summary, sizing tables, charts, one-line diagram), no 
 needed: dctwin-gui REPORT.h5 --pdf OUT.pdf (built with the app, GUI=ON).
 
 An option's value may follow it or be attached: -j 2, -j2, --threads=2, -o DIR, --output=DIR.
+An option with a value is given once; a value spelled as an option (-o --quiet) is refused.
 
 Exit status: 0 success, 1 the simulation failed, 2 bad input or usage.
 )";
@@ -110,6 +111,7 @@ struct Option {
     const char* name;        // long spelling
     const char* short_name;  // single-dash spelling, or nullptr
     bool takes_value;
+    const char* value_name;  // what the value is, for "-o expects a file name" ("" for flags)
     std::vector<std::string> commands;  // the commands that read it
     void (*store)(Args&, const std::string& spelled, const std::string& value);
 };
@@ -132,14 +134,14 @@ const std::vector<Option>& options() {
     using S = const std::string&;
     // clang-format off
     static const std::vector<Option> table = {
-        {"--threads",      "-j",    true,  {"sweep"},                  [](A a, S s, S v) { a.threads = positiveThreads(s, v); }},
-        {"--output",       "-o",    true,  {"run", "sweep", "schema"}, [](A a, S, S v) { a.output = v; }},
-        {"--summary-json", nullptr, true,  {"run"},                    [](A a, S, S v) { a.summary_json = v; }},
-        {"--csv",          nullptr, true,  {"run"},                    [](A a, S, S v) { a.csv_dir = v; }},
-        {"--quiet",        "-q",    false, {"run", "sweep"},           [](A a, S, S) { a.quiet = true; }},
-        {"--format",       nullptr, true,  {"trace"},                  [](A a, S, S v) { a.format = v; }},
-        {"--json",         nullptr, false, {"size", "trace"},          [](A a, S, S) { a.json = true; }},
-        {"--markdown",     nullptr, false, {"schema"},                 [](A a, S, S) { a.markdown = true; }},
+        {"--threads",      "-j",    true,  "a number of threads", {"sweep"},                  [](A a, S s, S v) { a.threads = positiveThreads(s, v); }},
+        {"--output",       "-o",    true,  "a file name",         {"run", "sweep", "schema"}, [](A a, S, S v) { a.output = v; }},
+        {"--summary-json", nullptr, true,  "a file name",         {"run"},                    [](A a, S, S v) { a.summary_json = v; }},
+        {"--csv",          nullptr, true,  "a folder name",       {"run"},                    [](A a, S, S v) { a.csv_dir = v; }},
+        {"--quiet",        "-q",    false, "",                    {"run", "sweep"},           [](A a, S, S) { a.quiet = true; }},
+        {"--format",       nullptr, true,  "a trace format",      {"trace"},                  [](A a, S, S v) { a.format = v; }},
+        {"--json",         nullptr, false, "",                    {"size", "trace"},          [](A a, S, S) { a.json = true; }},
+        {"--markdown",     nullptr, false, "",                    {"schema"},                 [](A a, S, S) { a.markdown = true; }},
     };
     // clang-format on
     return table;
@@ -152,12 +154,31 @@ const Option* findOption(const std::string& spelled) {
     return nullptr;
 }
 
+/// An argument as the option it spells, value split off (`--output=DIR` → `--output`,
+/// `-j2` → `-j`); the argument itself when it is no option's attached spelling.
+std::string optionName(const std::string& s, std::optional<std::string>* attached = nullptr) {
+    if (s.rfind("--", 0) == 0) {
+        const std::size_t eq = s.find('=');
+        if (eq == std::string::npos) return s;
+        if (attached) *attached = s.substr(eq + 1);
+        return s.substr(0, eq);
+    }
+    if (s.size() > 2 && s[0] == '-') {
+        if (attached) *attached = s.substr(2);
+        return s.substr(0, 2);
+    }
+    return s;
+}
+
 Args parseArgs(int argc, char** argv) {
     Args a;
     if (argc < 2) usageError("no command given");
     a.command = argv[1];
     if (std::find(kCommands.begin(), kCommands.end(), a.command) == kCommands.end()) {
-        usageError(fmt::format("unknown command '{}'; valid commands: {}", a.command,
+        const std::string near =
+            nearestName(a.command, std::vector<std::string>(kCommands.begin(), kCommands.end()));
+        usageError(fmt::format("unknown command '{}';{} valid commands: {}", a.command,
+                               near.empty() ? "" : fmt::format(" did you mean '{}'?", near),
                                fmt::join(kCommands, ", ")));
     }
     for (int k = 2; k < argc; ++k) {
@@ -168,20 +189,36 @@ Args parseArgs(int argc, char** argv) {
         }
         // The attached spellings GNU tools and make/ninja accept, `--output=DIR`, `-j2`,
         // `-oDIR`, read as the option followed by its value.
-        std::string name = s;
         std::optional<std::string> attached;
-        if (s.rfind("--", 0) == 0) {
-            const std::size_t eq = s.find('=');
-            if (eq != std::string::npos) {
-                name = s.substr(0, eq);
-                attached = s.substr(eq + 1);
-            }
-        } else if (s.size() > 2) {
-            name = s.substr(0, 2);
-            attached = s.substr(2);
-        }
+        const std::string name = optionName(s, &attached);
         const Option* o = findOption(name);
-        if (o == nullptr) usageError(fmt::format("unknown option '{}' for '{}'", s, a.command));
+        if (o == nullptr) {
+            // The nearest of the command's own options, by the one rule every "did you mean"
+            // follows (core/json.h nearestName).
+            std::vector<std::string> own;
+            for (const Option& opt : options()) {
+                if (std::find(opt.commands.begin(), opt.commands.end(), a.command) ==
+                    opt.commands.end()) {
+                    continue;
+                }
+                own.push_back(opt.name);
+                if (opt.short_name != nullptr) own.push_back(opt.short_name);
+            }
+            const std::string near = nearestName(name, own);
+            usageError(fmt::format("unknown option '{}' for '{}'{}", s, a.command,
+                                   near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
+        }
+        // An option with a value given twice kept the last one without a word (`run s.json -o
+        // a.h5 -o b.h5` wrote b.h5 only): which one was meant is the user's to say.
+        if (o->takes_value) {
+            for (const std::string& earlier : a.given) {
+                if (findOption(earlier) != o) continue;
+                usageError(
+                    fmt::format("option {} is given twice ({} and {}); it takes one value, "
+                                "give it once",
+                                name, earlier, name));
+            }
+        }
         a.given.push_back(name);
         if (!o->takes_value) {
             if (attached) usageError(fmt::format("option '{}' takes no value, got '{}'", name, s));
@@ -190,7 +227,15 @@ Args parseArgs(int argc, char** argv) {
             o->store(a, name, *attached);
         } else {
             if (k + 1 >= argc) usageError(fmt::format("option {} needs a value", name));
-            o->store(a, name, argv[++k]);
+            const std::string value = argv[++k];
+            // `-o --quiet` wrote a report named "--quiet": a value spelled as one of the
+            // options is the value left out, not a file name (`-o ./--quiet` still writes one).
+            if (value.size() > 1 && value[0] == '-' && findOption(optionName(value)) != nullptr) {
+                const bool folder = std::string(o->name) == "--output" && a.command == "sweep";
+                usageError(fmt::format("{} expects {}, got the option {}", name,
+                                       folder ? "a folder name" : o->value_name, value));
+            }
+            o->store(a, name, value);
         }
     }
     return a;

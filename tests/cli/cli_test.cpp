@@ -185,6 +185,48 @@ TEST_F(Cli, AttachedOptionValuesReadAsSeparateOnes) {
     EXPECT_TRUE(fs::exists(report));
 }
 
+TEST_F(Cli, AnOptionGivenTwiceOrWithAnOptionForItsValueIsRefused) {
+    // `run s.json -o a.h5 -o b.h5` wrote b.h5 only, without a word; `-o --quiet` wrote a report
+    // named "--quiet". Both are usage errors naming the option, for every command alike.
+    expectInputError(dctwin("run x.json -o a.h5 -o b.h5"),
+                     {"option -o is given twice (-o and -o); it takes one value"});
+    expectInputError(dctwin("run x.json --output=a.h5 -ob.h5"),
+                     {"option -o is given twice (--output and -o)"});
+    expectInputError(dctwin("sweep x.json -j 2 --threads 3"),
+                     {"option --threads is given twice (-j and --threads)"});
+    expectInputError(dctwin("trace inspect f.csv --format csv --format=auto"),
+                     {"option --format is given twice"});
+    expectInputError(dctwin("run x.json -o --quiet"),
+                     {"-o expects a file name, got the option --quiet"});
+    expectInputError(dctwin("run x.json --summary-json -q"),
+                     {"--summary-json expects a file name, got the option -q"});
+    expectInputError(dctwin("run x.json --csv --output=r.h5"),
+                     {"--csv expects a folder name, got the option --output=r.h5"});
+    expectInputError(dctwin("sweep x.json -o -j2"),
+                     {"-o expects a folder name, got the option -j2"});
+    expectInputError(dctwin("sweep x.json -j --quiet"),
+                     {"-j expects a number of threads, got the option --quiet"});
+    EXPECT_FALSE(fs::exists(kSource / "--quiet"));
+    // A flag given twice means the same thing twice: accepted (the run then finds no file).
+    const Result q = dctwin("run no_such.json -q --quiet");
+    EXPECT_EQ(q.status, 2);
+    EXPECT_EQ(q.err.find("option"), std::string::npos) << q.err;
+    // A value that only starts with '-' is no option's name and stays a value.
+    const Result dash = dctwin("run no_such.json -o -report.h5");
+    EXPECT_EQ(dash.status, 2);
+    EXPECT_EQ(dash.err.find("expects"), std::string::npos) << dash.err;
+    EXPECT_NE(dash.err.find("no_such.json"), std::string::npos) << dash.err;
+}
+
+TEST_F(Cli, UnknownCommandsAndOptionsSuggestTheNearestByTheOneRule) {
+    // core/json.h nearestName, as scenario keys and names: case, then prefix, then edits.
+    expectInputError(dctwin("valid x.json"), {"unknown command 'valid'; did you mean 'validate'?"});
+    expectInputError(dctwin("RUN x.json"), {"did you mean 'run'?"});
+    expectInputError(dctwin("run x.json --qiet"),
+                     {"unknown option '--qiet' for 'run'; did you mean '--quiet'?"});
+    expectInputError(dctwin("run x.json --summary"), {"did you mean '--summary-json'?"});
+}
+
 TEST_F(Cli, EachCommandReadsTheOptionsItsUsageLineGives) {
     // The parser, the split of attached values and the per-command check read one table of
     // options; --help is written by hand. A command refusing an option lists the ones it reads:
