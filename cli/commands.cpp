@@ -88,9 +88,19 @@ void checkInputFile(const std::string& file, std::string_view what) {
     }
 }
 
+/// Warnings on stderr, as `dctwin trace inspect` gives them ("warning: ..."), whatever
+/// --quiet says: they are about the input, not progress.
+void printWarnings(const std::vector<std::string>& warnings) {
+    for (const std::string& w : warnings) std::cerr << "dctwin: warning: " << w << "\n";
+}
+
+/// Reads a scenario file and prints what reading it warned about (a trace's cut-off last line
+/// dropped: `run` dropped it without a word while `trace inspect` warned).
 facility::ScenarioSpec loadScenarioFile(const std::string& file) {
     checkInputFile(file, "scenario");
-    return facility::loadScenario(file);
+    facility::ScenarioSpec s = facility::loadScenario(file);
+    printWarnings(facility::scenarioWarnings(s));
+    return s;
 }
 
 namespace {
@@ -434,6 +444,7 @@ int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int 
                  const Options& options) {
     checkInputFile(sweep_file, "sweep");
     facility::SweepPlan plan = facility::loadSweep(sweep_file);
+    printWarnings(plan.warnings);
     // Checked before the first case runs: a read-only or misplaced folder is an input error
     // (exit 2), not something found after hours of runs.
     checkOutputDirectory(out_dir, "sweep output folder");
@@ -466,6 +477,8 @@ int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int 
             plan, out_dir, session, [&](double f) { progress(f, 0.0); }, options.cancel);
         if (!root) return 0;
         if (!options.quiet) std::cout << result.table_text;
+        if (!result.earlier_note.empty())
+            std::cerr << "dctwin: note: " << result.earlier_note << "\n";
         std::cout << fmt::format("{} of {} cases succeeded on {} MPI ranks; results in {}\n",
                                  result.succeeded, result.cases, session.size(), out_dir);
         return result.succeeded == result.cases ? 0 : 1;
@@ -474,6 +487,7 @@ int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int 
     facility::SweepResult result = facility::runSweep(
         plan, out_dir, threads, [&](double f) { progress(f, 0.0); }, options.cancel);
     if (!options.quiet) std::cout << result.table_text;
+    if (!result.earlier_note.empty()) std::cerr << "dctwin: note: " << result.earlier_note << "\n";
     std::cout << fmt::format("{} of {} cases succeeded; results in {}\n", result.succeeded,
                              result.cases, out_dir);
     return result.succeeded == result.cases ? 0 : 1;
@@ -485,6 +499,7 @@ int validateCommand(const std::string& scenario_file, const Options&) {
         // A sweep: every case read (loadSweep does) and sized and built, before a cluster
         // spends hours on it.
         const facility::SweepPlan plan = facility::loadSweep(scenario_file);
+        printWarnings(plan.warnings);
         for (const facility::SweepCase& c : plan.cases) {
             const std::string origin = fmt::format("{}: case '{}'", scenario_file, c.name);
             const facility::ScenarioSpec s =

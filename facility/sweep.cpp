@@ -20,14 +20,29 @@
 #include "core/io/report_writer.h"
 #include "facility/metrics.h"
 #include "facility/twin.h"
+#include "power/workload.h"
 
 namespace dctwin::facility {
 namespace {
 
 namespace fs = std::filesystem;
 
-void setPointer(Json& doc, const std::string& pointer, const Json& value,
-                const std::string& where) {
+/// What a JSON value is, for messages ("a number", "an array").
+std::string kindOf(const Json& v) {
+    return v.is_object()    ? "an object"
+           : v.is_array()   ? "an array"
+           : v.is_string()  ? "a string"
+           : v.is_boolean() ? "a boolean"
+           : v.is_null()    ? "null"
+                            : "a number";
+}
+
+/// Sets `pointer` in `doc` (the base scenario, with what the sweep set before). The parent
+/// must exist, so a typo in a pointer is an error, not a new key the scenario reader refuses
+/// far from its cause; the message says which part is missing, the nearest key that exists, and
+/// the two ways to add it.
+void setPointer(Json& doc, const std::string& pointer, const Json& value, const std::string& where,
+                const std::string& base_name) {
     Json::json_pointer ptr;
     try {
         ptr = Json::json_pointer(pointer);
@@ -39,11 +54,42 @@ void setPointer(Json& doc, const std::string& pointer, const Json& value,
     }
     if (ptr.empty()) throw InputError(fmt::format("{}: cannot replace the whole scenario", where));
     const Json::json_pointer parent = ptr.parent_pointer();
-    if (!doc.contains(parent) || !doc.at(parent).is_object()) {
-        throw InputError(fmt::format("{}: '{}' has no parent object '{}' in the base scenario",
-                                     where, pointer, parent.to_string()));
+    if (doc.contains(parent) && doc.at(parent).is_object()) {
+        doc[ptr] = value;
+        return;
     }
-    doc[ptr] = value;
+    // The deepest part of the parent that exists, and what is missing below it.
+    Json::json_pointer found = parent;
+    std::string missing;
+    while (!found.empty() && !doc.contains(found)) {
+        missing = found.back();
+        found = found.parent_pointer();
+    }
+    const Json& at = doc.at(found);
+    const std::string base = base_name.empty() ? std::string("the base scenario")
+                                               : fmt::format("the base scenario '{}'", base_name);
+    if (doc.contains(parent)) {
+        throw InputError(fmt::format(
+            "{}: '{}' sets a key in '{}', which in {} is {}, not an object; set '{}' as a whole "
+            "instead",
+            where, pointer, parent.to_string(), base, kindOf(doc.at(parent)), parent.to_string()));
+    }
+    std::string why;
+    if (!at.is_object()) {
+        why = fmt::format("'{}' is {}, not an object", found.to_string(), kindOf(at));
+    } else {
+        std::vector<std::string> keys;
+        for (const auto& [k, v] : at.items()) keys.push_back(k);
+        const std::string near = nearestName(missing, keys);
+        why = fmt::format("'{}' has no key '{}'{}", found.empty() ? "/" : found.to_string(),
+                          missing, near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near));
+    }
+    const std::string p = parent.to_string();
+    throw InputError(fmt::format(
+        "{}: '{}' has no parent object '{}' in {}: {}. Either add the object '{}' to the base "
+        "scenario, or set it whole (\"{}\": {{...}} in place of '{}'), or put \"{}\": {{}} in "
+        "the sweep's \"set\" and keep '{}' here",
+        where, pointer, p, base, why, p, p, pointer, p, pointer));
 }
 
 std::string label(const Json& v) {
@@ -68,20 +114,45 @@ bool overlaps(const std::string& a, const std::string& b) {
 struct PointerUse {
     std::string pointer;
     std::string where;
+    int stage = 0;  // order of application: 0 "set", 1 a case's "set", 2 "vary", 3 "draw"
+    std::vector<Json> values;  // the values it may set (a vary: each of its list)
 };
+
+/// True when `later` (applied after `earlier`) only fills in a key inside the object(s)
+/// `earlier` sets, which none of them holds: "set": {"/cooling/economizer": {}} with "vary":
+/// {"/cooling/economizer/enabled": [...]} adds the key, it replaces nothing.
+bool fillsIn(const PointerUse& earlier, const PointerUse& later) {
+    if (later.pointer.size() <= earlier.pointer.size() || earlier.values.empty()) return false;
+    Json::json_pointer inside;
+    try {
+        inside = Json::json_pointer(later.pointer.substr(earlier.pointer.size()));
+    } catch (const Json::exception&) {
+        return false;  // not a pointer: refused with its own message where it is set
+    }
+    return std::all_of(earlier.values.begin(), earlier.values.end(),
+                       [&](const Json& v) { return v.is_object() && !v.contains(inside); });
+}
 
 /// A pointer that "vary" or an ensemble's "draw" sets may not also be set elsewhere: the later
 /// value would replace the earlier in every case without a word (a draw replaced every varied
 /// value; a vary every value of "set"). "set" under an explicit case's "set" stays allowed:
-/// a common value a case overrides, as documented.
+/// a common value a case overrides, as documented; and so does a pointer inside an object set
+/// earlier that does not hold it (the later only adds a key).
 void checkNoOverlap(const std::vector<PointerUse>& owned, const std::vector<PointerUse>& others) {
     for (std::size_t i = 0; i < owned.size(); ++i) {
         auto clash = [&](const PointerUse& o) {
             if (!overlaps(owned[i].pointer, o.pointer)) return;
+            // Applied first: the earlier stage, or in one object the shorter pointer (keys are
+            // applied in sorted order, a parent before what is inside it).
+            const bool owned_first = owned[i].stage != o.stage
+                                         ? owned[i].stage < o.stage
+                                         : owned[i].pointer.size() < o.pointer.size();
+            if (owned_first ? fillsIn(owned[i], o) : fillsIn(o, owned[i])) return;
             throw InputError(fmt::format(
                 "{}: '{}' is also set by {} ('{}'): the later value would replace the other in "
                 "every case; set each pointer in one place (\"set\", a case's \"set\", "
-                "\"vary\" or an ensemble's \"draw\")",
+                "\"vary\" or an ensemble's \"draw\"), or set an object in one and a key it "
+                "lacks in another",
                 owned[i].where, owned[i].pointer, o.where, o.pointer));
         };
         for (std::size_t k = i + 1; k < owned.size(); ++k) clash(owned[k]);
@@ -234,6 +305,23 @@ Draw parseDraw(const std::string& pointer, const JsonView& d) {
 
 }  // namespace
 
+std::vector<std::string> scenarioWarnings(const ScenarioSpec& scenario) {
+    std::vector<std::string> out;
+    std::set<std::pair<std::string, std::string>> seen;
+    if (!scenario.workload) return out;
+    for (const auto& job : scenario.workload->jobs()) {
+        const auto* t = dynamic_cast<const power::TraceJob*>(job.get());
+        if (t == nullptr || !t->trace) continue;
+        for (const std::string& w : t->trace->warnings) {
+            // Once per file and warning, however many jobs replay the file.
+            if (seen.insert({t->trace->file, w}).second) {
+                out.push_back(fmt::format("trace {} (job '{}'): {}", t->trace->file, t->name, w));
+            }
+        }
+    }
+    return out;
+}
+
 Table percentilesTable(const std::vector<MetricPercentiles>& percentiles) {
     Table t;
     t.path = "sweep/percentiles";
@@ -279,6 +367,12 @@ SweepPlan loadSweep(const fs::path& file) {
 
 namespace {
 
+/// An error of the base scenario itself: named by the base file, not the sweep's.
+class BaseScenarioError : public InputError {
+public:
+    using InputError::InputError;
+};
+
 SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::string& origin) {
     JsonView v(sweep);
     if (!v.isObject()) v.fail("a sweep file is a JSON object");
@@ -291,24 +385,40 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
     v.checkKeys({"name", "description", "base", "set", "vary", "cases", "ensemble"});
     // Every pointer the sweep sets, by where: "vary" and "draw" may share none with the rest.
     std::vector<PointerUse> set_uses, vary_uses, draw_uses;
-    auto uses = [](const JsonView& obj) {
+    // Each pointer with the values it may set: a vary's list, a choice draw's values (other
+    // draws are numbers).
+    auto uses = [](const JsonView& obj, int stage) {
         std::vector<PointerUse> u;
-        if (obj.isObject()) {
-            for (const auto& key : obj.keys()) u.push_back({key, obj.where()});
+        if (!obj.isObject()) return u;
+        for (const auto& key : obj.keys()) {
+            const Json& value = obj.json()[key];
+            std::vector<Json> values;
+            if (stage == 2 && value.is_array()) {
+                values.assign(value.begin(), value.end());
+            } else if (stage == 3) {
+                if (value.is_object() && value.contains("values") && value["values"].is_array()) {
+                    values.assign(value["values"].begin(), value["values"].end());
+                } else {
+                    values.push_back(0.0);
+                }
+            } else {
+                values.push_back(value);
+            }
+            u.push_back({key, obj.where(), stage, std::move(values)});
         }
         return u;
     };
-    if (auto set = v.find("set")) set_uses = uses(*set);
+    if (auto set = v.find("set")) set_uses = uses(*set, 0);
     if (auto list = v.find("cases"); list && list->isArray()) {
         for (const auto& c : list->elements()) {
             if (auto set = c.find("set")) {
-                for (PointerUse& u : uses(*set)) set_uses.push_back(std::move(u));
+                for (PointerUse& u : uses(*set, 1)) set_uses.push_back(std::move(u));
             }
         }
     }
-    if (auto vary = v.find("vary")) vary_uses = uses(*vary);
+    if (auto vary = v.find("vary")) vary_uses = uses(*vary, 2);
     if (auto ens = v.find("ensemble"); ens && ens->isObject()) {
-        if (auto draw = ens->find("draw")) draw_uses = uses(*draw);
+        if (auto draw = ens->find("draw")) draw_uses = uses(*draw, 3);
     }
     {
         std::vector<PointerUse> rest = set_uses;
@@ -325,12 +435,13 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
     }
     const Json base_json = readJsonFile(base);
     plan.base_dir = base.has_parent_path() ? base.parent_path() : fs::path(".");
+    const std::string base_name = base.string();
 
     Json common = base_json;
     if (auto set = v.find("set")) {
         if (!set->isObject()) set->fail("expected an object of JSON pointer → value");
         for (const auto& key : set->keys()) {
-            setPointer(common, key, set->json()[key], set->where());
+            setPointer(common, key, set->json()[key], set->where(), base_name);
         }
     }
 
@@ -343,7 +454,7 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
             checkCaseName(sc.name, fmt::format("{}: {}/name", origin, c.where()));
             if (auto set = c.find("set")) {
                 for (const auto& key : set->keys()) {
-                    setPointer(sc.scenario, key, set->json()[key], set->where());
+                    setPointer(sc.scenario, key, set->json()[key], set->where(), base_name);
                 }
             }
             cases.push_back(std::move(sc));
@@ -361,7 +472,7 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
             for (const auto& c : cases) {
                 for (std::size_t i = 0; i < values.size(); ++i) {
                     SweepCase sc = c;
-                    setPointer(sc.scenario, key, values.json()[i], vary->where());
+                    setPointer(sc.scenario, key, values.json()[i], vary->where(), base_name);
                     sc.name += (sc.name.empty() ? "" : "__") + label(values.json()[i]);
                     next.push_back(std::move(sc));
                 }
@@ -400,7 +511,7 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
                     std::vector<std::string> values;
                     for (std::size_t k = 0; k < draws.size(); ++k) {
                         const Json value = draws[k].value(static_cast<std::uint64_t>(seed), m);
-                        setPointer(sc.scenario, draws[k].pointer, value, draws[k].where);
+                        setPointer(sc.scenario, draws[k].pointer, value, draws[k].where, base_name);
                         values.push_back(fmt::format("{} = {} ({})", draws[k].pointer, value.dump(),
                                                      draws[k].kind));
                     }
@@ -431,18 +542,38 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
         }
         // Validate now, so a typo fails the sweep before hours of runs; the message names the
         // member ("case 'x': /study/kind: ...").
-        // parseScenario puts the origin before each of its messages.
         try {
-            parseScenario(cases[i].scenario, plan.base_dir,
-                          fmt::format("{}: case '{}'", origin, quoteValue(cases[i].name)));
+            const ScenarioSpec spec = parseScenario(cases[i].scenario, plan.base_dir, "");
+            for (std::string& w : scenarioWarnings(spec)) {
+                if (std::find(plan.warnings.begin(), plan.warnings.end(), w) ==
+                    plan.warnings.end()) {
+                    plan.warnings.push_back(std::move(w));
+                }
+            }
         } catch (const InputError& e) {
-            if (drawn.size() != cases.size()) throw;
+            // The base scenario's own error, which every case inherits, names the base file
+            // (it named the first case, and the user looked for the fault in the sweep): the
+            // base read alone fails with the same message.
+            std::string base_error;
+            try {
+                parseScenario(base_json, plan.base_dir, "");
+            } catch (const InputError& b) {
+                base_error = b.what();
+            }
+            if (base_error == e.what()) {
+                throw BaseScenarioError(fmt::format(
+                    "{}: {}\n  (in the base scenario of {}, so in every case; the first is '{}')",
+                    base_name, e.what(), origin, quoteValue(cases[i].name)));
+            }
+            const std::string in_case =
+                fmt::format("{}: case '{}': {}", origin, quoteValue(cases[i].name), e.what());
+            if (drawn.size() != cases.size()) throw InputError(in_case);
             // A drawn member: say what it drew, and how to keep the draws in range.
             throw InputError(fmt::format(
                 "{}\n  (this member drew {}; every member is checked before any runs: give a "
                 "normal draw \"min\"/\"max\" to keep it inside the valid range, or narrow "
                 "the distribution)",
-                e.what(), drawn[i]));
+                in_case, drawn[i]));
         }
     }
     plan.cases = std::move(cases);
@@ -454,6 +585,8 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
 SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string origin) {
     try {
         return parseSweepIn(sweep, sweep_dir, origin);
+    } catch (const BaseScenarioError&) {
+        throw;  // names the base file and the sweep already
     } catch (const InputError& e) {
         // Messages from the sweep file itself name only their place in it; the file goes first
         // (the cases' own messages already start with it).
@@ -543,10 +676,25 @@ std::vector<MetricPercentiles> ensemblePercentiles(const std::vector<Json>& summ
     return out;
 }
 
+/// How many of the plan's member files (<case>.summary.json or .error.txt) an earlier sweep
+/// left in out_dir: counted before the run replaces them.
+std::size_t existingMemberFiles(const SweepPlan& plan, const fs::path& out_dir) {
+    std::size_t n = 0;
+    std::error_code ec;
+    for (const SweepCase& c : plan.cases) {
+        for (const char* suffix : {".summary.json", ".error.txt"}) {
+            if (fs::is_regular_file(out_dir / (c.name + suffix), ec)) ++n;
+        }
+    }
+    return n;
+}
+
 /// The sweep's tables from the members' summaries (in case order): the terminal table,
 /// sweep_summary.csv/.json, the HDF5 index sweep_summary.h5 and, for an ensemble,
-/// sweep_percentiles.csv — all renamed into place together.
-void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResult& result) {
+/// sweep_percentiles.csv — all renamed into place together. `replaced`: the member files of
+/// an earlier sweep this one wrote over (for SweepResult::earlier_note).
+void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResult& result,
+                      std::size_t replaced) {
     // The summary keys the tables carry, each with the terminal table's short header (its
     // unit in it) and the precision the single run prints it at (PUE to four decimals,
     // energies to 0.1 MWh); the CSV beside it keeps the keys and every digit. With the keys as
@@ -699,8 +847,10 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
     // sweep that is no ensemble, and the member files of its cases this sweep does not have.
     // Only those: the folder may hold the user's own files.
     std::error_code ec;
-    if (!plan.ensemble) fs::remove(out_dir / "sweep_percentiles.csv", ec);
+    const bool percentiles_removed =
+        !plan.ensemble && fs::remove(out_dir / "sweep_percentiles.csv", ec);
     const std::set<std::string> current(names.begin(), names.end());
+    std::size_t removed = 0;
     for (const std::string& name : earlier) {
         if (current.count(name)) continue;
         try {
@@ -708,8 +858,24 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
         } catch (const InputError&) {
             continue;
         }
-        fs::remove(out_dir / (name + ".summary.json"), ec);
-        fs::remove(out_dir / (name + ".error.txt"), ec);
+        removed += fs::remove(out_dir / (name + ".summary.json"), ec) ? 1 : 0;
+        removed += fs::remove(out_dir / (name + ".error.txt"), ec) ? 1 : 0;
+    }
+    // Replaced without asking, as `dctwin run` replaces a report; but said, so that results
+    // that vanished from the folder are not a mystery.
+    if (replaced > 0 || removed > 0 || percentiles_removed) {
+        std::vector<std::string> what;
+        if (replaced > 0) {
+            what.push_back(fmt::format("{} case file{} replaced by this sweep's", replaced,
+                                       replaced == 1 ? "" : "s"));
+        }
+        if (removed > 0) {
+            what.push_back(fmt::format("{} case file{} of cases this sweep does not have removed",
+                                       removed, removed == 1 ? "" : "s"));
+        }
+        if (percentiles_removed) what.push_back("its sweep_percentiles.csv removed");
+        result.earlier_note = fmt::format("'{}' held an earlier sweep's results: {}",
+                                          out_dir.string(), fmt::join(what, "; "));
     }
 }
 
@@ -720,6 +886,7 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
     SweepResult result;
     result.cases = plan.cases.size();
     result.summaries.assign(plan.cases.size(), Json());
+    const std::size_t replaced = existingMemberFiles(plan, out_dir);
     std::mutex mutex;
     std::size_t next = 0, done = 0;
 
@@ -742,7 +909,7 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
     std::vector<std::thread> pool;
     for (int t = 0; t < n; ++t) pool.emplace_back(worker);
     for (auto& t : pool) t.join();
-    writeSweepTables(plan, out_dir, result);
+    writeSweepTables(plan, out_dir, result, replaced);
     return result;
 }
 
@@ -752,6 +919,8 @@ SweepResult runSweepDistributed(const SweepPlan& plan, const fs::path& out_dir,
                                 const std::atomic<bool>* cancel) {
     SweepResult result;
     result.cases = plan.cases.size();
+    // Rank 0's count is used: it is taken before rank 0, the coordinator, hands out a case.
+    const std::size_t replaced = existingMemberFiles(plan, out_dir);
     std::size_t done = 0;
     const std::vector<std::string> texts = parallel::distribute(
         session, plan.cases.size(),
@@ -761,7 +930,7 @@ SweepResult runSweepDistributed(const SweepPlan& plan, const fs::path& out_dir,
         });
     if (session.rank() != 0) return result;
     for (const auto& t : texts) result.summaries.push_back(Json::parse(t));
-    writeSweepTables(plan, out_dir, result);
+    writeSweepTables(plan, out_dir, result, replaced);
     return result;
 }
 

@@ -15,10 +15,13 @@
 //   }
 // "vary" and "cases" may be combined (each case is crossed with the product). Values are set
 // with JSON pointers; setting a pointer whose parent does not exist in the base is an error
-// (catches typos). A case's "set" may override the common "set"; a pointer "vary" or an
-// ensemble's "draw" sets (or one inside it) may be set nowhere else, since one value would
-// silently replace the other in every case. Each case's scenario is validated like a scenario
-// file.
+// (catches typos; the message says to add the parent to the base, or to set it whole). A
+// case's "set" may override the common "set"; a pointer "vary" or an ensemble's "draw" sets
+// (or one inside it) may be set nowhere else, since one value would silently replace the other
+// in every case, except a key inside an object set earlier that the object lacks ("set":
+// {"/power/transformers": {}} with "vary": {"/power/transformers/topology": [...]}): that adds
+// the key and replaces nothing. Each case's scenario is validated like a scenario file; an
+// error the base scenario alone gives names the base file.
 //
 // Ensembles: a sweep with an "ensemble" object reports the P10/P50/P90 of every numeric summary
 // metric over its members. Without "draw" the members are the cases themselves (a weather-year
@@ -41,7 +44,9 @@
 // mean, max). A sweep into a folder an earlier sweep wrote removes, once its tables are in
 // place, what would read as its own: the earlier member files of cases it does not have (named
 // by the earlier sweep_summary.json) and, if it is no ensemble, sweep_percentiles.csv. Other
-// files in the folder are left alone.
+// files in the folder are left alone. As `dctwin run` replaces an existing report, nothing
+// asks first; SweepResult::earlier_note says how many earlier case files were replaced and
+// removed.
 //
 // Across machines (issue 12): runSweepDistributed spreads the cases over the ranks of an MPI job
 // (core/parallel/work_queue.h, dynamic load balancing); each rank writes its members' files into
@@ -70,7 +75,14 @@ struct SweepPlan {
     std::filesystem::path base_dir;  // folder of the base scenario
     std::vector<SweepCase> cases;
     bool ensemble = false;  // report percentiles over the cases
+    /// What reading the cases' inputs warned about (scenarioWarnings), each once.
+    std::vector<std::string> warnings;
 };
+
+/// What reading a scenario's inputs warned about without refusing them: a workload trace's
+/// cut-off last line that was dropped, say (TraceSeries::warnings), as "trace FILE (job
+/// 'NAME'): WARNING", each once. The CLI prints them for run, size, validate and sweep.
+std::vector<std::string> scenarioWarnings(const ScenarioSpec& scenario);
 
 /// The spread of one summary metric over an ensemble's members that succeeded.
 struct MetricPercentiles {
@@ -85,6 +97,9 @@ struct SweepResult {
     std::vector<Json> summaries;  // per case, in case order ("error" key for failures)
     std::string table_text;       // one line per case, for the terminal
     std::vector<MetricPercentiles> percentiles;  // ensembles only, by metric name
+    /// What the sweep replaced or removed of an earlier sweep into the same folder, for the
+    /// user ("" when the folder held none).
+    std::string earlier_note;
 };
 
 /// An ensemble's percentiles as the table "sweep/percentiles" of the sweep's HDF5 index and

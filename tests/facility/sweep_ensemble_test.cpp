@@ -302,6 +302,84 @@ TEST(SweepEnsemble, APointerSetTwiceIsRefusedNotSilentlyReplaced) {
     EXPECT_EQ(p.cases[0].scenario["study"]["days"], 2);
 }
 
+TEST(SweepEnsemble, AKeyInsideAnObjectSetEarlierIsNoConflict) {
+    // The reference lacks /power/transformers: varying its topology needs the object. Setting
+    // it to {} in "set" and varying the key inside was refused as the pointer set twice,
+    // although the vary only adds a key the object lacks and replaces nothing.
+    const Json sweep = {{"base", "azure_gb300_64.json"},
+                        {"set", {{"/study/days", 1}, {"/power/transformers", Json::object()}}},
+                        {"vary", {{"/power/transformers/topology", {"N+1", "2N"}}}}};
+    const SweepPlan p = parseSweep(sweep, facility::test::scenariosDir(), "s.json");
+    ASSERT_EQ(p.cases.size(), 2u);
+    EXPECT_EQ(p.cases[1].scenario["power"]["transformers"], (Json{{"topology", "2N"}}));
+    // An object that holds the key is still replaced, and still refused; so is a vary of the
+    // whole object over a key set before it.
+    Json holds = sweep;
+    holds["set"]["/power/transformers"] = {{"topology", "N"}};
+    dctwin::test::expectInputError(
+        [&] { parseSweep(holds, facility::test::scenariosDir(), "s.json"); },
+        {"/vary: '/power/transformers/topology' is also set by /set ('/power/transformers')"});
+    // Within "vary" the object goes first (keys are applied in order), so the same holds.
+    const Json both = {{"base", "azure_gb300_64.json"},
+                       {"set", {{"/study/days", 1}}},
+                       {"vary",
+                        {{"/power/transformers", {Json::object()}},
+                         {"/power/transformers/topology", {"N+1", "2N"}}}}};
+    EXPECT_EQ(parseSweep(both, facility::test::scenariosDir(), "s.json").cases.size(), 2u);
+}
+
+TEST(SweepEnsemble, AMissingParentSaysWhatIsMissingAndHowToAddIt) {
+    // "'…' has no parent object '…' in the base scenario" gave no way out.
+    const Json sweep = {{"base", "azure_gb300_64.json"},
+                        {"vary", {{"/power/transformers/topology", {"N+1", "2N"}}}}};
+    dctwin::test::expectInputError(
+        [&] { parseSweep(sweep, facility::test::scenariosDir(), "s.json"); },
+        {"s.json: /vary: '/power/transformers/topology' has no parent object '/power/transformers'",
+         "azure_gb300_64.json", "'/power' has no key 'transformers'",
+         "add the object '/power/transformers' to the base scenario",
+         "\"/power/transformers\": {} in the sweep's \"set\""});
+    // A typo in the parent: the key meant.
+    const Json typo = {{"base", "azure_gb300_64.json"},
+                       {"vary", {{"/cooling/heat_rejektion/type", {"dry_cooler"}}}}};
+    dctwin::test::expectInputError(
+        [&] { parseSweep(typo, facility::test::scenariosDir(), "s.json"); },
+        {"'/cooling' has no key 'heat_rejektion' (did you mean 'heat_rejection'?)"});
+    // A parent that is no object.
+    const Json scalar = {{"base", "azure_gb300_64.json"},
+                         {"set", {{"/site/other_load_kW/value", 1}}}};
+    dctwin::test::expectInputError(
+        [&] { parseSweep(scalar, facility::test::scenariosDir(), "s.json"); },
+        {"/set: '/site/other_load_kW/value' sets a key in '/site/other_load_kW'",
+         "is a number, not an object; set '/site/other_load_kW' as a whole instead"});
+}
+
+TEST(SweepEnsemble, AnErrorOfTheBaseScenarioNamesTheBaseFile) {
+    // A fault in the base scenario, which every case inherits, was reported as the first
+    // case's ("s.json: case 'x': /study/kind ..."): the user looked for it in the sweep.
+    facility::test::TempDir dir;
+    Json base = facility::test::reference();
+    base["study"]["kind"] = "anual";
+    base["site"]["weather"] =
+        (facility::test::scenariosDir().parent_path() / facility::test::weather("milwaukee"))
+            .string();
+    dir.write("base.json", base.dump(2));
+    const Json sweep = {{"base", "base.json"}, {"vary", {{"/site/other_load_kW", {100, 200}}}}};
+    const std::string msg =
+        dctwin::test::inputErrorOf([&] { parseSweep(sweep, dir.path(), "s.json"); });
+    EXPECT_EQ(msg.rfind((dir / "base.json").string() + ": /study/kind", 0), 0u) << msg;
+    EXPECT_NE(msg.find("in the base scenario of s.json, so in every case; the first is '100'"),
+              std::string::npos)
+        << msg;
+    // A fault the sweep brings in is still the case's.
+    Json good = facility::test::reference();
+    good["site"]["weather"] = base["site"]["weather"];
+    dir.write("good.json", good.dump(2));
+    const Json bad_value = {{"base", "good.json"}, {"vary", {{"/site/other_load_kW", {100, -5}}}}};
+    const std::string c =
+        dctwin::test::inputErrorOf([&] { parseSweep(bad_value, dir.path(), "s.json"); });
+    EXPECT_EQ(c.rfind("s.json: case '-5': /site/other_load_kW", 0), 0u) << c;
+}
+
 TEST(SweepEnsemble, SweepFileErrorsNameTheFileOnce) {
     // The file's own errors named only a place in it ("/: unknown key 'bogus'"); the cases'
     // named the file twice ("w.json: case 'x': w.json case 'x': ..."); a bad pointer leaked the

@@ -227,8 +227,14 @@ TEST(SweepRunner, ASecondSweepIntoTheFolderRemovesWhatTheFirstLeftAndNothingElse
         std::regex_search(drawn.table_text, std::regex("\njunction \\[C\\] +[0-9]+\\.[0-9] +")))
         << drawn.table_text;
     ASSERT_TRUE(std::filesystem::exists(out / "sweep_percentiles.csv"));
+    EXPECT_EQ(drawn.earlier_note, "");  // the folder held no sweep
     const SweepResult r = runSweep(parseSweep(plain, scenariosDir(), "plain"), out.path(), 1);
     EXPECT_EQ(r.succeeded, 1u);
+    // Removed without asking (as `run` replaces a report), but said: which and how many.
+    EXPECT_EQ(r.earlier_note,
+              fmt::format("'{}' held an earlier sweep's results: 2 case files of cases this sweep "
+                          "does not have removed; its sweep_percentiles.csv removed",
+                          out.path().string()));
     std::vector<std::string> files;
     for (const auto& e : std::filesystem::directory_iterator(out.path())) {
         files.push_back(e.path().filename().string());
@@ -236,6 +242,12 @@ TEST(SweepRunner, ASecondSweepIntoTheFolderRemovesWhatTheFirstLeftAndNothingElse
     std::sort(files.begin(), files.end());
     EXPECT_EQ(files, (std::vector<std::string>{"150.summary.json", "notes.txt", "sweep_summary.csv",
                                                "sweep_summary.h5", "sweep_summary.json"}));
+    // The same sweep again: its own earlier case file is replaced, and the note says so.
+    const SweepResult again = runSweep(parseSweep(plain, scenariosDir(), "plain"), out.path(), 1);
+    EXPECT_EQ(again.earlier_note,
+              fmt::format("'{}' held an earlier sweep's results: 1 case file replaced by this "
+                          "sweep's",
+                          out.path().string()));
 }
 
 TEST(SweepRunner, PointerWithoutParentInTheBaseIsAnError) {
