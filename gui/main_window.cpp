@@ -37,6 +37,7 @@
 #include "core/io/report_writer.h"
 #include "facility/metrics.h"
 #include "facility/scenario.h"
+#include "gui/export_check.h"
 #include "gui/one_line_diagram.h"
 #include "gui/pdf_report.h"
 #include "gui/plot/chart_adapter.h"
@@ -581,6 +582,11 @@ bool MainWindow::saveScenario(const fs::path& file) {
         return false;
     }
     if (refuseInvalidForm(tr("Save"))) return false;
+    // The rename below would replace a symbolic link or a device: refused, as the CLI does.
+    if (QString why; !checkExportFile(qpath(file), "scenario", &why)) {
+        error(tr("Save"), why);
+        return false;
+    }
     // Written beside the target and renamed, so a full disk never truncates the only copy.
     const fs::path tmp = file.string() + ".tmp";
     {

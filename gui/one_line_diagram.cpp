@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "gui/display_units.h"
+#include "gui/export_check.h"
 #include "gui/table_models.h"
 
 namespace dctwin::gui {
@@ -132,6 +133,7 @@ bool OneLineDiagram::savePng(const QString& path, QString* error, double scale) 
         if (error) *error = tr("no design to export: the report has no sizing tables");
         return false;
     }
+    if (!checkExportFile(path, "design page", error)) return false;
     QImage image((source.size() * scale).toSize(), QImage::Format_ARGB32);
     image.fill(Qt::white);
     {
@@ -157,6 +159,7 @@ bool OneLineDiagram::saveSvg(const QString& path, QString* error) const {
         if (error) *error = tr("no design to export: the report has no sizing tables");
         return false;
     }
+    if (!checkExportFile(path, "design page", error)) return false;
     // QSvgGenerator reports no write error: check the folder first, write to a temporary file
     // beside the target and rename it, so a failure leaves no partial drawing.
     const QFileInfo target(path);

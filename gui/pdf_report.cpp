@@ -17,6 +17,7 @@
 
 #include "facility/metrics.h"
 #include "gui/cooling_schematic.h"
+#include "gui/export_check.h"
 #include "gui/one_line_diagram.h"
 #include "gui/plot/chart_adapter.h"
 #include "gui/results_view.h"
@@ -452,6 +453,9 @@ int writePdfReport(const QString& path, ResultsView& results, const PdfReportInf
         *error = QObject::tr("nothing to export: run the scenario or open a report first");
         return 0;
     }
+    // QSaveFile renames over the target, which replaces a symbolic link or a device: refused
+    // before any work, as the CLI refuses them.
+    if (!checkExportFile(path, "PDF report", error)) return 0;
     // First pass in memory, for "page n of N".
     int total = 0;
     {

@@ -912,12 +912,9 @@ public:
                 fmt::format("cannot write report '{}': not a file name", path.string()));
         }
         validateReport(report, path);
-        checkDestinationDirectory(parentOrCurrent(path), path, "report");
-        std::error_code ec;
-        if (fs::is_directory(path, ec)) {
-            throw InputError(
-                fmt::format("cannot write report '{}': a directory has that name", path.string()));
-        }
+        // The CLI checks before a run; every other caller (the app's export, the sweep's
+        // index) gets the same refusal of a directory, symbolic link or device here.
+        checkOutputFile(path, "report");
 
         const fs::path tmp = temporaryPathFor(path);
         try {

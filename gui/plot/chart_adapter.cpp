@@ -31,6 +31,7 @@
 #include <utility>
 
 #include "gui/display_units.h"
+#include "gui/export_check.h"
 
 namespace dctwin::gui {
 
@@ -962,6 +963,7 @@ int ChartPanel::pointCount(const QString& name) const {
 }
 
 bool ChartPanel::savePng(const QString& path, QString* error) {
+    if (!checkExportFile(path, "chart", error)) return false;
     // A chart on a hidden tab has never been laid out; give it a printable size first.
     if (!d_->view->isVisible() && d_->view->width() < 400) d_->view->resize(1200, 700);
     const QPixmap pixmap = d_->view->grab();

@@ -1,6 +1,9 @@
 #include "gui/main_window.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <QApplication>
 #include <QFileInfo>
@@ -201,6 +204,70 @@ TEST(MainWindow, FacilityMetricNamesAreUsed) {
         << w.results()->waterCaption().toStdString();
     ChartPanel* energy = w.results()->charts(ResultsView::SummaryTab).front();
     EXPECT_EQ(energy->pointCount(QStringLiteral("energy")), 1);  // IT from the metric
+}
+
+TEST(MainWindow, ExportsRefuseSymbolicLinksAndPipesAsTheCliDoes) {
+    // The CLI refuses to write an output over a symbolic link or a device (core/io
+    // checkOutputFile): the rename replaced a link with a file and left its target stale, and
+    // replaced a device or pipe with a file. The app's exports wrote through them unchecked.
+    // A named pipe made here (mkfifo) stands for a device; its read end is held open without
+    // blocking so a write that should not happen cannot hang the test.
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const fs::path out(dir.path().toStdString());
+    const fs::path pipe = out / "pipe.h5";
+    ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
+    const int reader = ::open(pipe.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(reader, 0);
+    const fs::path target = out / "target.png";
+    std::ofstream(target) << "keep";
+    fs::create_symlink(target, out / "link_1.png");
+    fs::create_symlink(target, out / "link.h5");
+    fs::create_symlink(target, out / "link.json");
+    const fs::path pdf_pipe = out / "pipe.pdf";
+    ASSERT_EQ(::mkfifo(pdf_pipe.c_str(), 0600), 0);
+    const int pdf_reader = ::open(pdf_pipe.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(pdf_reader, 0);
+
+    MainWindow w;
+    w.showReport(syntheticReport());
+    EXPECT_FALSE(w.exportHdf5(pipe));
+    EXPECT_TRUE(w.messagesText().contains(
+        QStringLiteral("Export HDF5: cannot write report '%1': it is not a regular file")
+            .arg(QString::fromStdString(pipe.string()))))
+        << w.messagesText().toStdString();
+    EXPECT_FALSE(w.exportHdf5(out / "link.h5"));
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("it is a symbolic link")));
+    w.results()->setCurrentIndex(ResultsView::PowerTab);
+    ASSERT_EQ(w.results()->currentCharts().size(), 2);
+    EXPECT_FALSE(w.exportCurrentChartsPng(out / "link.png"));  // link_1.png first
+    EXPECT_TRUE(w.messagesText().contains(
+        QStringLiteral("Export PNG: cannot write chart '%1': it is a symbolic link")
+            .arg(QString::fromStdString((out / "link_1.png").string()))))
+        << w.messagesText().toStdString();
+    EXPECT_FALSE(w.exportPdf(pdf_pipe));
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("cannot write PDF report")))
+        << w.messagesText().toStdString();
+    EXPECT_FALSE(w.saveScenario(out / "link.json"));
+    EXPECT_TRUE(w.messagesText().contains(QStringLiteral("Save: cannot write scenario")))
+        << w.messagesText().toStdString();
+    // Nothing was replaced or written through.
+    EXPECT_TRUE(fs::is_fifo(pipe));
+    EXPECT_TRUE(fs::is_fifo(pdf_pipe));
+    char byte = 0;
+    EXPECT_LE(::read(reader, &byte, 1), 0);
+    EXPECT_LE(::read(pdf_reader, &byte, 1), 0);
+    ::close(reader);
+    ::close(pdf_reader);
+    for (const char* link : {"link_1.png", "link.h5", "link.json"}) {
+        EXPECT_TRUE(fs::is_symlink(out / link)) << link;
+    }
+    std::ifstream in(target);
+    std::string kept;
+    in >> kept;
+    EXPECT_EQ(kept, "keep");
+    // An ordinary file beside them is still written.
+    EXPECT_TRUE(w.exportHdf5(out / "report.h5"));
 }
 
 TEST(MainWindow, ExportsPngHdf5AndCsv) {
