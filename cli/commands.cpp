@@ -507,6 +507,11 @@ int validateCommand(const std::string& scenario_file, const Options&) {
             try {
                 facility::validateModel(s);
             } catch (const InputError& e) {
+                // A fault of the base scenario (a catalog name, say) is named by the base file.
+                const std::string base = facility::baseScenarioError(
+                    plan, e.what(), scenario_file, c.name,
+                    [](const facility::ScenarioSpec& b) { facility::validateModel(b); });
+                if (!base.empty()) throw InputError(base);
                 throw InputError(fmt::format("{}: {}", origin, e.what()));
             }
         }

@@ -365,6 +365,22 @@ SweepPlan loadSweep(const fs::path& file) {
                       file.string());
 }
 
+std::string baseScenarioError(const SweepPlan& plan, const std::string& error,
+                              const std::string& sweep, const std::string& case_name,
+                              const std::function<void(const ScenarioSpec&)>& check) {
+    std::string base_error;
+    try {
+        const ScenarioSpec base = parseScenario(plan.base, plan.base_dir, "");
+        if (check) check(base);
+    } catch (const InputError& b) {
+        base_error = b.what();
+    }
+    if (base_error != error) return {};
+    return fmt::format(
+        "{}: {}\n  (in the base scenario of {}, so in every case; the first is '{}')",
+        plan.base_file.string(), error, sweep, quoteValue(case_name));
+}
+
 namespace {
 
 /// An error of the base scenario itself: named by the base file, not the sweep's.
@@ -435,6 +451,8 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
     }
     const Json base_json = readJsonFile(base);
     plan.base_dir = base.has_parent_path() ? base.parent_path() : fs::path(".");
+    plan.base_file = base;
+    plan.base = base_json;
     const std::string base_name = base.string();
 
     Json common = base_json;
@@ -552,19 +570,10 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
             }
         } catch (const InputError& e) {
             // The base scenario's own error, which every case inherits, names the base file
-            // (it named the first case, and the user looked for the fault in the sweep): the
-            // base read alone fails with the same message.
-            std::string base_error;
-            try {
-                parseScenario(base_json, plan.base_dir, "");
-            } catch (const InputError& b) {
-                base_error = b.what();
-            }
-            if (base_error == e.what()) {
-                throw BaseScenarioError(fmt::format(
-                    "{}: {}\n  (in the base scenario of {}, so in every case; the first is '{}')",
-                    base_name, e.what(), origin, quoteValue(cases[i].name)));
-            }
+            // (it named the first case, and the user looked for the fault in the sweep).
+            const std::string base_error =
+                baseScenarioError(plan, e.what(), origin, cases[i].name, nullptr);
+            if (!base_error.empty()) throw BaseScenarioError(base_error);
             const std::string in_case =
                 fmt::format("{}: case '{}': {}", origin, quoteValue(cases[i].name), e.what());
             if (drawn.size() != cases.size()) throw InputError(in_case);

@@ -72,12 +72,22 @@ struct SweepCase {
 
 struct SweepPlan {
     std::string name;
-    std::filesystem::path base_dir;  // folder of the base scenario
+    std::filesystem::path base_file;  // the base scenario as the sweep names it
+    Json base;                        // and as read
+    std::filesystem::path base_dir;   // folder of the base scenario
     std::vector<SweepCase> cases;
     bool ensemble = false;  // report percentiles over the cases
     /// What reading the cases' inputs warned about (scenarioWarnings), each once.
     std::vector<std::string> warnings;
 };
+
+/// The message for a case's error `error` (without its origin) when it is the base scenario's
+/// own, which every case inherits: the base alone, read and given to `check` (validateModel,
+/// say; may be empty), fails with the same message. It names the base file first, then the
+/// sweep (`sweep`) and the case; "" when the error is the case's.
+std::string baseScenarioError(const SweepPlan& plan, const std::string& error,
+                              const std::string& sweep, const std::string& case_name,
+                              const std::function<void(const ScenarioSpec&)>& check);
 
 /// What reading a scenario's inputs warned about without refusing them: a workload trace's
 /// cut-off last line that was dropped, say (TraceSeries::warnings), as "trace FILE (job

@@ -339,6 +339,29 @@ TEST_F(Cli, UnknownCatalogNameListsTheChoices) {
     expectInputError(r, {"/it/racks/0", "'gb999'", "valid choices", "gb300_nvl72"});
 }
 
+TEST_F(Cli, AFaultOfASweepsBaseScenarioNamesTheBaseFile) {
+    // Validating a sweep whose base names no catalog rack reported it as the first case's
+    // fault ("sweep.json: case '100': /it/racks/0 ..."); the fault is the base file's.
+    Json base = reference();
+    base["it"]["racks"][0]["model"] = "gb999";
+    const fs::path base_file = scenarioFile("base.json", base);
+    const fs::path sweep = scenarioFile(
+        "sweep.json", Json{{"base", "base.json"}, {"vary", {{"/site/other_load_kW", {100, 200}}}}});
+    const Result r = dctwin("validate " + quote(sweep.string()));
+    expectInputError(r, {"dctwin: error: " + base_file.string() + ": /it/racks/0", "'gb999'",
+                         "(in the base scenario of " + sweep.string() +
+                             ", so in every case; the first is '100')"});
+    // A fault a case brings in stays the case's.
+    const fs::path good = scenarioFile("good.json", reference());
+    (void)good;
+    const fs::path bad_case = scenarioFile(
+        "bad_case.json",
+        Json{{"base", "good.json"}, {"vary", {{"/it/racks/0/model", {"gb300_nvl72", "gb999"}}}}});
+    const Result c = dctwin("validate " + quote(bad_case.string()));
+    expectInputError(c, {bad_case.string() + ": case 'gb999': ", "'gb999'"});
+    EXPECT_EQ(c.err.find("base scenario"), std::string::npos) << c.err;
+}
+
 TEST_F(Cli, UnknownKeySuggestsTheNearestOne) {
     Json j = reference();
     j["cooling"]["cdu"].erase("racks_per_cdu");
