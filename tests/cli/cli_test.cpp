@@ -340,17 +340,27 @@ TEST_F(Cli, UnknownCatalogNameListsTheChoices) {
 }
 
 TEST_F(Cli, AFaultOfASweepsBaseScenarioNamesTheBaseFile) {
-    // Validating a sweep whose base names no catalog rack reported it as the first case's
-    // fault ("sweep.json: case '100': /it/racks/0 ..."); the fault is the base file's.
+    // Validating a sweep whose base has a fault that sizing finds (more facility pumps lost
+    // than installed) reported it as the first case's ("sweep.json: case '100': /events/1
+    // ..."); the fault is the base file's. (Faults that reading finds, an unknown rack, are
+    // named by the base file by parseSweep, which reads each case.)
     Json base = reference();
-    base["it"]["racks"][0]["model"] = "gb999";
+    base["events"] = Json::array({{{"type", "fws_pump_trip"}, {"at_s", 60}, {"pumps", 2}},
+                                  {{"type", "fws_pump_trip"}, {"at_s", 120}, {"pumps", 2}}});
     const fs::path base_file = scenarioFile("base.json", base);
     const fs::path sweep = scenarioFile(
         "sweep.json", Json{{"base", "base.json"}, {"vary", {{"/site/other_load_kW", {100, 200}}}}});
     const Result r = dctwin("validate " + quote(sweep.string()));
-    expectInputError(r, {"dctwin: error: " + base_file.string() + ": /it/racks/0", "'gb999'",
-                         "(in the base scenario of " + sweep.string() +
-                             ", so in every case; the first is '100')"});
+    expectInputError(
+        r,
+        {"dctwin: error: " + base_file.string() + ": /events/1/pumps", "4 facility pumps lost",
+         "(in the base scenario of " + sweep.string() + ", so in every case; the first is '100')"});
+    Json unknown_rack = reference();
+    unknown_rack["it"]["racks"][0]["model"] = "gb999";
+    scenarioFile("base.json", unknown_rack);
+    expectInputError(dctwin("validate " + quote(sweep.string())),
+                     {"dctwin: error: " + base_file.string() + ": /it/racks/0", "'gb999'",
+                      "in the base scenario of"});
     // A fault a case brings in stays the case's.
     const fs::path good = scenarioFile("good.json", reference());
     (void)good;
