@@ -135,9 +135,14 @@ class ReportOpensInXarray(unittest.TestCase):
             pretrain = ds.junction_temp.where(ds.job == "pretrain", drop=True)
             self.assertEqual(pretrain.sizes["rack_group"], jobs.count("pretrain"))
         with xr.open_dataset(self.report, engine="h5netcdf", group="timeseries/cooling") as site:
-            # The site's hottest cold plate is the hottest group's, sample by sample.
-            np.testing.assert_allclose(plate_max.values, site.max_gpu_plate_temp.values,
-                                       rtol=0, atol=1e-12)
+            # The site's hottest cold plate is the hottest over the interval that ends at each
+            # sample (the integrator's step ends too): at least the hottest group's at the
+            # sample, the same at the first sample (no interval before it), and within the
+            # plates' drift over one output interval of it.
+            over = site.max_gpu_plate_temp.values - plate_max.values
+            self.assertGreaterEqual(over.min(), -1e-12)
+            self.assertAlmostEqual(over[0], 0.0, delta=1e-12)
+            self.assertLess(over.max(), 0.5)
         with h5py.File(self.report, "r") as f:
             self.assertNotIn("rack", f["timeseries"])  # one representation: the array
             self.assertEqual(f["timeseries/racks/junction_temp"].shape,
