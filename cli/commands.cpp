@@ -169,11 +169,18 @@ void printSummary(const facility::ScenarioSpec& scenario, const facility::RunOut
             "power swing         racks {:.0f} kW, IT at the grid {:.0f} kW, utility {:.0f} kW "
             "(max - min)\n",
             num("rack_demand_swing_kW"), num("it_grid_swing_kW"), num("utility_swing_kW"));
-        std::cout << fmt::format(
-            "ramp over 1 s       racks {:.2f} MW/s, IT at the grid {:.2f} MW/s, utility {:.2f} "
-            "MW/s\n",
-            num("rack_demand_max_ramp_1s_MW_per_s"), num("it_grid_max_ramp_1s_MW_per_s"),
-            num("utility_max_ramp_1s_MW_per_s"));
+        // A ramp over 1 s needs samples at most 1 s apart; on a coarser grid the metrics are
+        // NaN, and "racks nan MW/s" read as a failed run.
+        if (std::isfinite(num("rack_demand_max_ramp_1s_MW_per_s"))) {
+            std::cout << fmt::format(
+                "ramp over 1 s       racks {:.2f} MW/s, IT at the grid {:.2f} MW/s, utility "
+                "{:.2f} MW/s\n",
+                num("rack_demand_max_ramp_1s_MW_per_s"), num("it_grid_max_ramp_1s_MW_per_s"),
+                num("utility_max_ramp_1s_MW_per_s"));
+        } else {
+            std::cout << "ramp over 1 s       not resolved: the output interval is longer than "
+                         "1 s (set study/output_interval_s to 1 s or less)\n";
+        }
         if (s.value("power_smoothing", false)) {
             std::cout << fmt::format(
                 "smoothing           burnt {} ({:.1f} % of IT energy), deferred {} ({:.1f} % of "

@@ -602,6 +602,25 @@ TEST_F(Cli, ATransientPrintsItsSwingsAndWhatSmoothingCost) {
     EXPECT_EQ(a.out.find("power swing"), std::string::npos) << a.out;
 }
 
+TEST_F(Cli, AContingencyOnACoarseGridSaysItsRampsAreNotResolvedInsteadOfNan) {
+    // A ramp over 1 s needs samples at most 1 s apart; the pump trip recorded every 60 s
+    // printed "ramp over 1 s racks nan MW/s, IT at the grid nan MW/s, utility nan MW/s".
+    Json j = dctwin::readJsonFile(kSource / "scenarios/contingency_cdu_pump_trip.json");
+    j["study"]["duration_s"] = 180.0;
+    j["study"]["output_interval_s"] = 60.0;
+    const fs::path scen = scenarioFile("trip60.json", j);
+    const Result r =
+        dctwin("run " + quote(scen.string()) + " -o " + quote((dir_ / "t.h5").string()));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find("nan"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("ramp over 1 s       not resolved: the output interval is longer than "
+                         "1 s"),
+              std::string::npos)
+        << r.out;
+    // The swing is max - min of the samples and is printed (the trip's racks go to standby).
+    EXPECT_NE(r.out.find("power swing         racks "), std::string::npos) << r.out;
+}
+
 TEST_F(Cli, ADesignPointRunPrintsItsFiguresNotNan) {
     // `dctwin run` of a design-point study printed "nan" on every line (no time series).
     Json j = reference();
