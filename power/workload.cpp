@@ -517,7 +517,10 @@ std::shared_ptr<const ObjectSpec> traceSpec() {
         "model or utilization, per GPU or node, mapped onto the racks' GPUs");
     std::vector<std::string> formats = traceFormats();
     s->optionalNumber("duration_h", "h", 1e-6, 1e6, "run time (absent: to the end of the study)")
-        .string("file", std::nullopt, "trace file, relative to the source tree unless absolute")
+        .string("file", std::nullopt,
+                "trace file: a relative path is looked for beside the scenario, in the data "
+                "folder and in the working folder (in a jobs_file row: beside the job list, then "
+                "in the data folder)")
         .choice("format", formats, "auto",
                 "file format (power/trace.h); auto detects it from the first lines")
         .string("column", "",
@@ -876,6 +879,20 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
         const std::filesystem::path file =
             job_list.empty() ? std::filesystem::path(in.string("jobs_file")) : job_list;
         for (JobRow& row : readJobList(file, v.where() + "/jobs_file")) {
+            // A trace job's relative file is looked for beside the job list first (where a
+            // scheduler's export keeps its logs), then as shipped data: the scenario's own
+            // trace jobs are looked for beside the scenario (facility/scenario.cpp), and a
+            // list's rows were looked for in data/ only.
+            Json& job = row.job;
+            if (job.value("type", Json()) == "trace" && job.contains("file") &&
+                job["file"].is_string()) {
+                const std::filesystem::path f = job["file"].get<std::string>();
+                const std::filesystem::path beside = file.parent_path() / f;
+                std::error_code ec;
+                if (!f.empty() && f.is_relative() && std::filesystem::is_regular_file(beside, ec)) {
+                    job["file"] = beside.string();
+                }
+            }
             rows.push_back(std::move(row.job));
             job_readers.emplace_back(JsonView(rows.back(), row.where), *jobSpec());
         }

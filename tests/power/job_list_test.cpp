@@ -105,6 +105,36 @@ TEST(JobList, RowGivesTheSameLoadAsTheJobWrittenInTheScenario) {
     }
 }
 
+TEST(JobList, ATraceRowsFileIsFoundBesideTheList) {
+    // A scheduler's export keeps its logs beside its job list: a relative "file" in a row is
+    // looked for there first, then in the shipped data (it was looked for in data/ only:
+    // "cannot open trace file …/data/gpu_log.csv" for a log next to the list).
+    const fs::path dir = fs::temp_directory_path() / "dctwin_job_list_traces";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::copy_file(fs::path(DCTWIN_SOURCE_DIR) / "data/traces/nvidia_smi_training_8gpu.csv",
+                  dir / "gpu_log.csv");
+    const std::string header = "name,type,tenant,racks,file,format,column,quantity,gpu_model\n";
+    const fs::path list = dir / "jobs.csv";
+    std::ofstream(list) << header
+                        << "replay,trace,research,8,gpu_log.csv,nvidia_smi,power.draw,power_W,"
+                           "h100_sxm\n";
+    const Workload w = loadWith(list);
+    ASSERT_EQ(w.jobs().size(), 1u);
+    EXPECT_EQ(w.jobs()[0]->name, "replay");
+    // Shipped data is still found by its data-relative name.
+    std::ofstream(list) << header
+                        << "replay,trace,research,8,traces/nvidia_smi_training_8gpu.csv,"
+                           "nvidia_smi,power.draw,power_W,h100_sxm\n";
+    EXPECT_EQ(loadWith(list).jobs().size(), 1u);
+    // Neither beside the list nor in the data: an input error naming the file.
+    std::ofstream(list) << header
+                        << "replay,trace,research,8,missing_log.csv,nvidia_smi,power.draw,"
+                           "power_W,h100_sxm\n";
+    expectInputError([&] { loadWith(list); }, {"missing_log.csv"});
+    fs::remove_all(dir);
+}
+
 TEST(JobList, BadRowsNameFileLineAndColumn) {
     const std::string head = "name,type,tenant,racks,start_h,duration_h,iteration_period_s\n";
     auto load = [&](const char* tag, const std::string& body) {
