@@ -561,10 +561,10 @@ struct JunctionExtremes {
     double min_margin = std::numeric_limits<double>::infinity();  // [K] this interval
     double throttled = 0.0;                  // [s] this interval with the site margin ≤ 0
     double t_sample = NAN;                   // [s] the last sample (NaN before the first)
-    double t_node = NAN, margin_node = 0.0;  // the last step end or sample
+    double t_node = NAN, margin_node = 0.0;  // the last step end or sample: time, margin
+    double trip_node = 0.0;                  // and racks tripped (Σ n·L) there
     double t_watch;                          // [s] the first event (+inf: none)
     StepCrossings crossings;
-    double trip_node = 0.0;  // racks tripped at the last step end or sample
     /// A step end or sample at t with site margin `margin` [K] and `racks_tripped` (Σ n·L):
     /// the time at the throttle since the last one, linear in the margin between them (a
     /// crossing placed where it is 0), and the first crossings after the first event.
@@ -578,26 +578,22 @@ struct JunctionExtremes {
                 throttled += dt * (a <= 0.0 ? a : b) / (a <= 0.0 ? a - b : b - a);
             }
         }
-        // The first crossing at or after the first event: placed linearly between this node
-        // and the last; at the last node itself if that was past the level already.
-        const bool first = std::isnan(t_node) || !(t > t_node);
-        if (std::isnan(crossings.first_throttle) && margin <= 0.0 && t >= t_watch) {
-            crossings.first_throttle =
-                std::max(t_watch, first ? t
-                                  : margin_node > 0.0
-                                      ? t_node + (t - t_node) * margin_node / (margin_node - margin)
-                                      : t_node);
-        }
-        if (std::isnan(crossings.first_trip) && racks_tripped >= 0.5 && t >= t_watch) {
-            crossings.first_trip =
-                std::max(t_watch, first             ? t
-                                  : trip_node < 0.5 ? t_node + (t - t_node) * (0.5 - trip_node) /
-                                                                   (racks_tripped - trip_node)
-                                                    : t_node);
-        }
+        firstReach(crossings.first_throttle, t, -margin, -margin_node, 0.0);
+        firstReach(crossings.first_trip, t, racks_tripped, trip_node, 0.5);
         t_node = t;
         margin_node = margin;
         trip_node = racks_tripped;
+    }
+    /// The first time, at or after the first event, that a quantity reached `level` from
+    /// below: v at this node (t), v_last at the last; placed linearly between them, at the last
+    /// node if it was past the level already. `first` is set once.
+    void firstReach(double& first, double t, double v, double v_last, double level) const {
+        if (!std::isnan(first) || v < level || t < t_watch) return;
+        const bool no_last = std::isnan(t_node) || !(t > t_node);
+        first = std::max(t_watch, no_last ? t
+                                  : v_last < level
+                                      ? t_node + (t - t_node) * (level - v_last) / (v - v_last)
+                                      : t_node);
     }
     /// The interval that ends at a sample at t [s] (0 for the first sample).
     double sampleLength(double t) const { return std::isnan(t_sample) ? 0.0 : t - t_sample; }
