@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <tuple>
 
@@ -595,15 +597,6 @@ std::vector<Metric> junctionMetrics(const ScenarioSpec& sc, const StudyResults& 
 // Compute lost to heat: throttling and thermal trips (issue 10). Reads the channels
 // recordComputeChannels records.
 
-/// Trapezoid ∫ v dt over the output grid [unit·s].
-double integral(const std::vector<double>& time, const std::vector<double>& v) {
-    double a = 0.0;
-    for (std::size_t i = 1; i < time.size(); ++i) {
-        a += 0.5 * (v[i] + v[i - 1]) * (time[i] - time[i - 1]);
-    }
-    return a;
-}
-
 std::vector<const power::Job*> jobsOf(const ScenarioSpec& sc) {
     std::vector<const power::Job*> v;
     if (sc.workload) {
@@ -629,28 +622,91 @@ std::string jobLabel(const std::string& name) {
     return l;
 }
 
-/// Adds one output sample's values v (at time t) to each job's window integral, given the
-/// previous sample's (t_prev, v_prev): an interval with both ends inside the window
-/// [start, end) is a trapezoid; where the window starts or ends inside an interval, the sample
-/// inside holds to that edge, so a constant value gives itself × the window's time in the
-/// study exactly (the plain trapezoid spread each edge over a whole interval and missed a
-/// short job altogether). A job no sample falls inside stays unsampled: a job shorter than
-/// the output interval, between two samples, did what the samples do not show.
-struct WindowSum {
-    double start, end;
-    bool inside(double t) const { return t >= start && t < end; }
-    double add(double t_prev, double v_prev, double t, double v) const {
-        const bool in0 = inside(t_prev), in1 = inside(t);
-        if (in0 && in1) return 0.5 * (v + v_prev) * (t - t_prev);
-        if (in0) return v_prev * (std::min(end, t) - t_prev);
-        if (in1) return v * (t - std::max(start, t_prev));
-        return 0.0;
+/// Share of [t_a, t_b] in which a temperature linear between T_a and T_b lies above T_thr.
+double shareAbove(double T_a, double T_b, double T_thr) {
+    const bool a = T_a > T_thr, b = T_b > T_thr;
+    if (a == b) return a ? 1.0 : 0.0;
+    return (a ? T_a - T_thr : T_b - T_thr) / std::abs(T_b - T_a);
+}
+
+/// The compute lost to heat integrated over the nodes of a run (the integrator's step ends
+/// and the output samples, in time order), from each rack group's junction temperature T and
+/// trip latch L (its `tripped` reading). Between two nodes, per group of N GPUs and n racks:
+///   tripped    N·(L_a + L_b)/2·Δt,   racks tripped  n·(L_a + L_b)/2·Δt
+///   throttled  N·(1 − (L_a + L_b)/2)·s·Δt, s the share of Δt with T above the throttle
+///              temperature (T linear between the nodes: a crossing placed where it is)
+///   lost       N·((1 − f_a(1 − L_a)) + (1 − f_b(1 − L_b)))/2·Δt, f the clock factor
+/// A job takes its groups' shares over the part of Δt inside its window [start, end) (job
+/// starts and ends are integration stops, so an interval is inside or outside).
+struct ComputeNodes {
+    struct Slot {
+        const power::RackPower* power;
+        double gpus, racks;  // [1] GPUs and racks the group stands for
+        double throttle;     // [K] throttle temperature (clock factor 1 at or below it)
+    };
+    std::vector<Slot> slots;
+    std::vector<std::vector<std::size_t>> slots_of_job;
+    std::vector<std::pair<double, double>> windows;  // per job: [start, end)
+    ComputeSums out;
+    std::vector<double> T, L;                 // scratch for a sample's states
+    std::vector<std::array<double, 3>> part;  // per slot, this interval: tripped, throttled, lost
+    std::vector<double> T_last, L_last;       // per slot, at the last node
+    double t_last = NAN;
+    /// A node at t with each group's junction T [K] and raw latch state [1].
+    void node(double t, std::span<const double> T_now, std::span<const double> L_raw) {
+        const std::size_t n = slots.size();
+        if (T_last.empty()) {
+            T_last.assign(n, 0.0);
+            L_last.assign(n, 0.0);
+        }
+        const bool interval = !std::isnan(t_last) && t > t_last;
+        const double dt = interval ? t - t_last : 0.0;
+        bool any = false;
+        double racks_now = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const Slot& s = slots[i];
+            const double Tb = T_now[i], Lb = power::RackPower::trippedReading(L_raw[i]);
+            racks_now += s.racks * Lb;
+            if (interval) {
+                const double Ta = T_last[i], La = L_last[i];
+                std::array<double, 3>& p = part[i];
+                if (La == 0.0 && Lb == 0.0 && Ta <= s.throttle && Tb <= s.throttle) {
+                    p = {0.0, 0.0, 0.0};
+                } else {
+                    const double L_mean = 0.5 * (La + Lb);
+                    const double f_a = s.power->model().clockFactor(Ta);
+                    const double f_b = s.power->model().clockFactor(Tb);
+                    p = {s.gpus * L_mean * dt,
+                         s.gpus * (1.0 - L_mean) * shareAbove(Ta, Tb, s.throttle) * dt,
+                         s.gpus * 0.5 * ((1.0 - f_a * (1.0 - La)) + (1.0 - f_b * (1.0 - Lb))) * dt};
+                    out.gpu_tripped += p[0];
+                    out.gpu_throttled += p[1];
+                    out.rack_tripped += s.racks * L_mean * dt;
+                    any = true;
+                }
+            }
+            T_last[i] = Tb;
+            L_last[i] = Lb;
+        }
+        out.max_racks_tripped = std::max(out.max_racks_tripped, racks_now);
+        for (std::size_t j = 0; any && j < windows.size(); ++j) {
+            const double inside =
+                std::min(windows[j].second, t) - std::max(windows[j].first, t_last);
+            if (inside <= 0.0) continue;
+            const double w = inside / dt;
+            for (std::size_t i : slots_of_job[j]) {
+                out.tripped[j] += w * part[i][0];
+                out.throttled[j] += w * part[i][1];
+                out.lost[j] += w * part[i][2];
+            }
+        }
+        t_last = t;
     }
 };
 
 /// Every job's GPU-hours in the study: scheduled from the schedule itself (the job's GPUs ×
-/// its time in the study, exact), tripped, throttled and lost from the run's window sums
-/// (NaN for a job no output sample saw running).
+/// its time in the study, exact), tripped, throttled and lost from the run's sums over the
+/// job's window (NaN for a job with no time in the study).
 struct JobHours {
     std::vector<double> gpus, scheduled, tripped, throttled, lost;
 };
@@ -659,22 +715,22 @@ JobHours jobHours(const ScenarioSpec& sc, const StudyResults& r) {
     JobHours h;
     const ResultSet& rs = r.channels;
     const std::vector<const power::Job*> jobs = jobsOf(sc);
-    if (!r.job_sums || r.job_sums->lost.size() != jobs.size()) {
+    if (!r.compute || r.compute->lost.size() != jobs.size()) {
         throw ModelError("internal: the study's per-job sums are missing or of another site");
     }
-    const JobWindowSums& s = *r.job_sums;
+    const ComputeSums& s = *r.compute;
     // One row per job whatever the samples (the table's columns must match its names).
     const double t0 = rs.time.empty() ? 0.0 : rs.time.front();
     const double t1 = rs.time.empty() ? 0.0 : rs.time.back();
     constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         const double start = jobs[j]->start, end = jobs[j]->end();
+        const double inside = std::max(0.0, std::min(end, t1) - std::max(start, t0));
         auto hours = [&](const std::vector<double>& sum) {
-            return s.sampled[j] ? sum[j] / 3600.0 : kNaN;
+            return inside > 0.0 ? sum[j] / 3600.0 : kNaN;
         };
         h.gpus.push_back(jobGpus(sc, j));
-        h.scheduled.push_back(h.gpus.back() *
-                              std::max(0.0, std::min(end, t1) - std::max(start, t0)) / 3600.0);
+        h.scheduled.push_back(h.gpus.back() * inside / 3600.0);
         h.tripped.push_back(hours(s.tripped));
         h.throttled.push_back(hours(s.throttled));
         h.lost.push_back(hours(s.lost));
@@ -683,12 +739,8 @@ JobHours jobHours(const ScenarioSpec& sc, const StudyResults& r) {
 }
 
 std::vector<Metric> computeMetrics(const ScenarioSpec& sc, const StudyResults& r) {
-    const ResultSet& rs = r.channels;
-    auto hours = [&](const char* n) {
-        return integral(rs.time, rs.at("compute", n).values) / 3600;
-    };
     // The jobs' totals are the sums of their own (jobHours): exact scheduled hours; the lost
-    // share over the jobs the samples saw running.
+    // share over the jobs with time in the study.
     const JobHours jh = jobHours(sc, r);
     double scheduled = 0.0, scheduled_seen = 0.0, lost = 0.0, lost_to_trips = 0.0;
     for (std::size_t j = 0; j < jh.scheduled.size(); ++j) {
@@ -699,22 +751,20 @@ std::vector<Metric> computeMetrics(const ScenarioSpec& sc, const StudyResults& r
         lost_to_trips += jh.tripped[j];
     }
     std::vector<Metric> m = {
-        {"gpu_hours_tripped_h", hours("gpus_tripped"), "GPU·h",
+        {"gpu_hours_tripped_h", r.compute->gpu_tripped / 3600.0, "GPU·h",
          "GPU-hours with the GPU's rack thermally tripped (all GPUs, busy or not)"},
-        {"gpu_hours_throttled_h", hours("gpus_throttled"), "GPU·h",
+        {"gpu_hours_throttled_h", r.compute->gpu_throttled / 3600.0, "GPU·h",
          "GPU-hours running below full clocks because of the junction temperature"},
-        {"rack_hours_tripped_h", hours("racks_tripped"), "h", "rack-hours thermally tripped"},
-        {"max_racks_tripped", maxOf(rs.at("compute", "racks_tripped").values), "1",
-         "most racks tripped at once"},
+        {"rack_hours_tripped_h", r.compute->rack_tripped / 3600.0, "h",
+         "rack-hours thermally tripped"},
+        {"max_racks_tripped", r.compute->max_racks_tripped, "1", "most racks tripped at once"},
         {"gpu_hours_scheduled_h", scheduled, "GPU·h", "jobs' GPUs × their time in the study"},
         {"gpu_hours_lost_h", lost, "GPU·h",
-         "jobs' compute not delivered because of heat (throttle + trip), GPU-hours; jobs no "
-         "output sample saw running are not in it (study/jobs: null)"},
-        {"gpu_hours_lost_to_trips_h", lost_to_trips, "GPU·h",
-         "jobs' GPU-hours on tripped racks (as gpu_hours_lost_h, jobs the samples saw)"},
+         "jobs' compute not delivered because of heat (throttle + trip), GPU-hours"},
+        {"gpu_hours_lost_to_trips_h", lost_to_trips, "GPU·h", "jobs' GPU-hours on tripped racks"},
         {"compute_lost_pct", scheduled_seen > 0 ? 100.0 * lost / scheduled_seen : NAN, "%",
-         "share of the scheduled compute lost to throttling and trips, over the jobs the "
-         "output samples saw running (NaN: none)"},
+         "share of the scheduled compute lost to throttling and trips (NaN: no job ran in the "
+         "study)"},
     };
     if (!sc.events.empty()) {
         // Half a rack tripped, from the step ends (StepCrossings): read between 60-s samples
@@ -751,8 +801,8 @@ std::vector<Metric> utilityLossMetrics(const StudyResults& r) {
     return m;
 }
 
-std::shared_ptr<const JobWindowSums> recordComputeChannels(const SiteModel& m,
-                                                           const ScenarioSpec& sc, Recorder& rec) {
+std::shared_ptr<const ComputeSums> recordComputeChannels(const SiteModel& m, const ScenarioSpec& sc,
+                                                         Recorder& rec) {
     struct Slot {
         std::size_t tripped, clock;
         double gpus, racks;
@@ -832,66 +882,45 @@ std::shared_ptr<const JobWindowSums> recordComputeChannels(const SiteModel& m,
                  "running jobs' GPU-equivalents of compute lost to heat (throttle + trip)");
     rec.addProbe(over_jobs(tripped), "compute", "gpus_lost_to_trips", "1",
                  "running jobs' GPUs on tripped racks");
-    // Per job: each job's slots as one contiguous list, for one pass over every job per sample
-    // (a probe per channel was a std::function call and a scattered heap block each: 22,000
-    // channels at 5,560 single-rack jobs).
-    struct JobSlots {
-        std::vector<Slot> slots;       // every job's slots, job by job
-        std::vector<std::size_t> end;  // job j's slots end at end[j] (start: end[j - 1])
-        std::vector<std::pair<double, double>> windows;
+    // The GPU-hours (site and per job) integrated over the integrator's step ends and the
+    // samples, each read from the racks' junction and latch states: on a 10-minute grid a
+    // pump trip's racks throttled for 22 s between two samples and tripped 34 s after the
+    // event, which trapezoids of the samples read as no throttled hours and up to half an
+    // interval too many (or too few) tripped. Per job a sum is kept as the nodes arrive (a
+    // time series per job is not needed for them: at 5,560 jobs a year of four series each is
+    // 1.56 GB).
+    auto nodes = std::make_shared<ComputeNodes>();
+    auto state = [&](const ComponentHandle& c, const char* name) {
+        return m.system().stateIndex(c.index(), c.component().stateIndex(name));
     };
-    // f(j, the job's slots, its window, whether it runs at t) for every job in order.
-    auto each_job = [](const JobSlots& js, double t, auto&& f) {
-        std::size_t begin = 0;
-        for (std::size_t j = 0; j < js.end.size(); ++j) {
-            const std::span<const Slot> own(js.slots.data() + begin, js.end[j] - begin);
-            begin = js.end[j];
-            const auto [start, stop] = js.windows[j];
-            f(j, own, WindowSum{start, stop}, t >= start && t < stop);
-        }
-    };
-    auto js = std::make_shared<JobSlots>();
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-        js->slots.insert(js->slots.end(), job_slots[j].begin(), job_slots[j].end());
-        js->end.push_back(js->slots.size());
-        js->windows.push_back(windows[j]);
+    std::vector<std::size_t> watched;
+    for (const auto& rs : m.racks()) watched.push_back(state(rs.loop, "junction_temp"));
+    for (const auto& rs : m.racks()) watched.push_back(state(rs.power, "trip"));
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+        const auto& rs = m.racks()[k];
+        const auto* power = &static_cast<const power::RackPower&>(rs.power.component());
+        nodes->slots.push_back(
+            {power, slots[k].gpus, slots[k].racks, power->model().spec().throttle_temp});
     }
-    // The job table's GPU-hours, summed as the samples are kept: a time series per job is not
-    // needed for them (and at 5,560 jobs a year of four series each is 1.56 GB).
-    struct Sums {
-        JobWindowSums out;
-        std::vector<double> prev;  // [job][tripped, throttled, lost] at the previous sample
-        double t_prev = 0.0;
-        bool first = true;
-    };
-    auto sums = std::make_shared<Sums>();
-    sums->out.tripped.assign(jobs.size(), 0.0);
-    sums->out.throttled.assign(jobs.size(), 0.0);
-    sums->out.lost.assign(jobs.size(), 0.0);
-    sums->out.sampled.assign(jobs.size(), 0);
-    sums->prev.assign(3 * jobs.size(), 0.0);
-    rec.addObserver([js, sums, each_job, tripped, throttled, lost](double t, double t_eval, Y,
-                                                                   Y y) {
-        Sums& s = *sums;
-        // The values as the job's channels hold them (evaluated at t_eval, zero outside the
-        // job's window), integrated over the recorded times t.
-        each_job(*js, t_eval,
-                 [&](std::size_t j, std::span<const Slot> own, const WindowSum& w, bool on) {
-                     const double v[3] = {on ? tripped(own, y) : 0.0, on ? throttled(own, y) : 0.0,
-                                          on ? lost(own, y) : 0.0};
-                     double* prev = s.prev.data() + 3 * j;
-                     if (!s.first) {
-                         s.out.tripped[j] += w.add(s.t_prev, prev[0], t, v[0]);
-                         s.out.throttled[j] += w.add(s.t_prev, prev[1], t, v[1]);
-                         s.out.lost[j] += w.add(s.t_prev, prev[2], t, v[2]);
-                     }
-                     if (w.inside(t)) s.out.sampled[j] = 1;
-                     std::copy(v, v + 3, prev);
-                 });
-        s.t_prev = t;
-        s.first = false;
+    nodes->slots_of_job = slots_of_job;
+    nodes->windows = windows;
+    nodes->out.tripped.assign(jobs.size(), 0.0);
+    nodes->out.throttled.assign(jobs.size(), 0.0);
+    nodes->out.lost.assign(jobs.size(), 0.0);
+    nodes->T.assign(slots.size(), 0.0);
+    nodes->L.assign(slots.size(), 0.0);
+    nodes->part.assign(slots.size(), {});
+    const std::size_t n = slots.size();
+    rec.addStepProbe(
+        watched, [nodes, n](double t, Y x) { nodes->node(t, x.subspan(0, n), x.subspan(n, n)); });
+    rec.addObserver([nodes, watched, n](double t, double, Y x, Y) {
+        for (std::size_t i = 0; i < n; ++i) {
+            nodes->T[i] = x[watched[i]];
+            nodes->L[i] = x[watched[n + i]];
+        }
+        nodes->node(t, nodes->T, nodes->L);
     });
-    std::shared_ptr<const JobWindowSums> out(sums, &sums->out);
+    std::shared_ptr<const ComputeSums> out(nodes, &nodes->out);
     // Per job: plain channels jobs/<name>/… (1-D, with units, as every /timeseries dataset)
     // where the study asks for them; by default for sites of up to 64 jobs.
     const bool per_job = sc.study.per_job_channels.value_or(jobs.size() <= kPerJobChannelsUpTo);
@@ -905,15 +934,38 @@ std::shared_ptr<const JobWindowSums> recordComputeChannels(const SiteModel& m,
             {g, "gpus_lost", "1", "the job's GPU-equivalents of compute lost to heat"});
     }
     if (channels.empty()) return out;
+    // Per job: each job's slots as one contiguous list, for one pass over every job per sample
+    // (a probe per channel was a std::function call and a scattered heap block each: 22,000
+    // channels at 5,560 single-rack jobs).
+    struct JobSlots {
+        std::vector<Slot> slots;       // every job's slots, job by job
+        std::vector<std::size_t> end;  // job j's slots end at end[j] (start: end[j - 1])
+        std::vector<std::pair<double, double>> windows;
+    };
+    // f(j, the job's slots, whether it runs at t) for every job in order.
+    auto each_job = [](const JobSlots& js, double t, auto&& f) {
+        std::size_t begin = 0;
+        for (std::size_t j = 0; j < js.end.size(); ++j) {
+            const std::span<const Slot> own(js.slots.data() + begin, js.end[j] - begin);
+            begin = js.end[j];
+            const auto [start, stop] = js.windows[j];
+            f(j, own, t >= start && t < stop);
+        }
+    };
+    auto js = std::make_shared<JobSlots>();
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        js->slots.insert(js->slots.end(), job_slots[j].begin(), job_slots[j].end());
+        js->end.push_back(js->slots.size());
+        js->windows.push_back(windows[j]);
+    }
     rec.addProbeSet(
         [js, each_job, scheduled, tripped, throttled, lost](double t, Y, Y y, std::span<double> v) {
-            each_job(*js, t,
-                     [&](std::size_t j, std::span<const Slot> s, const WindowSum&, bool on) {
-                         v[4 * j + 0] = on ? scheduled(s, y) : 0.0;
-                         v[4 * j + 1] = on ? tripped(s, y) : 0.0;
-                         v[4 * j + 2] = on ? throttled(s, y) : 0.0;
-                         v[4 * j + 3] = on ? lost(s, y) : 0.0;
-                     });
+            each_job(*js, t, [&](std::size_t j, std::span<const Slot> s, bool on) {
+                v[4 * j + 0] = on ? scheduled(s, y) : 0.0;
+                v[4 * j + 1] = on ? tripped(s, y) : 0.0;
+                v[4 * j + 2] = on ? throttled(s, y) : 0.0;
+                v[4 * j + 3] = on ? lost(s, y) : 0.0;
+            });
         },
         std::move(channels));
     return out;

@@ -26,13 +26,14 @@
 ///     GPUs tripped = Σ N·L,  GPUs throttled = Σ N·(1 − L)·[f < 1],  racks tripped = Σ n·L,
 ///     GPUs lost = Σ N·(1 − (1 − L)·f)  (GPU-equivalents of compute not delivered),
 ///   per job over the groups running it while it runs (start ≤ t < end); a job's GPU-hours
-///   scheduled = its GPUs × its time in the study (from the schedule, exact); tripped,
-///   throttled and lost = the channels' integral over the job's window / 3600 (trapezoids
-///   between samples inside it, the sample inside held to the window's edge in an interval
-///   the job starts or ends in; undefined for a job no sample saw running, shorter than the
-///   output interval); compute lost = GPU-hours lost / GPU-hours scheduled, the site's over
-///   the jobs the samples saw. Throttling counts as clock time lost: a GPU at half clock for
-///   an hour loses half a GPU-hour whatever its utilization.
+///   scheduled = its GPUs × its time in the study (from the schedule, exact); GPU-hours
+///   tripped, throttled and lost (site and per job over its window) = those quantities
+///   integrated over the integrator's step ends and the samples (trapezoids between them, the
+///   throttle's crossing of T_thr placed linearly; ComputeNodes in metrics.cpp), so they do not
+///   depend on the output grid (undefined for a job with no time in the study); compute lost
+///   = GPU-hours lost / GPU-hours scheduled, the site's over the jobs in the study. Throttling
+///   counts as clock time lost: a GPU at half clock for an hour loses half a GPU-hour whatever
+///   its utilization.
 ///   hours above a setpoint = time the linear interpolant of the sampled excess (facility
 ///   supply: the plant's setpoint_unmet; TCS: the warmest CDU's supply − setpoint) exceeds
 ///   0.05 K, the tolerance sizing uses; the worst excess is the largest sample.
@@ -65,11 +66,11 @@ inline constexpr std::size_t kPerJobChannelsUpTo = 64;
 
 /// Channels of the compute lost to heat (group "compute": site totals; "jobs/<job name>": per
 /// job, '/' in a name read as '_', where the study records them): records them on `rec`, and
-/// returns each job's GPU-hours over its window, summed as the samples are kept (complete
-/// once the run has ended; StudyResults::job_sums). Called by the study with its other
-/// channels.
-std::shared_ptr<const JobWindowSums> recordComputeChannels(const SiteModel& m,
-                                                           const ScenarioSpec& spec, Recorder& rec);
+/// returns the site's and each job's GPU-hours integrated over the integrator's step ends and
+/// the samples (complete once the run has ended; StudyResults::compute). Called by the study
+/// with its other channels.
+std::shared_ptr<const ComputeSums> recordComputeChannels(const SiteModel& m,
+                                                         const ScenarioSpec& spec, Recorder& rec);
 
 /// Per job: GPUs, GPU-hours scheduled, tripped, throttled and lost, and the share of compute
 /// lost (report table "study/jobs"); no rows without a workload.

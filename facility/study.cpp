@@ -1070,7 +1070,7 @@ void recordUtility(const SiteModel& m, Recorder& rec) {
 
 /// What the channels' probes leave besides the channels, complete once the run has ended.
 struct RecordedSums {
-    std::shared_ptr<const JobWindowSums> job_sums;
+    std::shared_ptr<const ComputeSums> compute;
     std::shared_ptr<const StepCrossings> crossings;
 };
 
@@ -1081,9 +1081,9 @@ RecordedSums recordChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder
     recordWaterAndWeather(m, rec);
     if (sc.study.per_rack_channels) recordRackArray(m, sc, rec);
     // facility/metrics.h (issue 10: compute lost to heat)
-    auto job_sums = recordComputeChannels(m, sc, rec);
+    auto compute = recordComputeChannels(m, sc, rec);
     rec.results().start_iso8601 = studyStartIso(sc.study);
-    return {std::move(job_sums), std::move(crossings)};
+    return {std::move(compute), std::move(crossings)};
 }
 
 SimulationOptions simulationOptions(const StudySpec& st, const Conditions& c) {
@@ -1442,7 +1442,7 @@ StudyResults runStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignP
 
     Recorder rec(m.system());
     RecordedSums sums = recordChannels(m, sc, rec);
-    r.job_sums = std::move(sums.job_sums);
+    r.compute = std::move(sums.compute);
     r.crossings = std::move(sums.crossings);
     Simulator sim(m.system(), p.options);
     ProgressCallback progress;

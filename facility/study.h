@@ -70,14 +70,16 @@ struct RunControl {
     const std::atomic<bool>* cancel = nullptr;
 };
 
-/// Per job, the time integral over the job's own window [start, end) of its GPUs tripped,
-/// throttled and lost [GPU·s], summed sample by sample while the run records (the trapezoids of
-/// the output grid; where the window starts or ends between two samples, the sample inside
-/// holds to that edge). `sampled`: some output sample fell inside the window (else the sums
-/// say nothing about the job). Built by recordComputeChannels (facility/metrics.h).
-struct JobWindowSums {
+/// The compute lost to heat over the run, integrated over the integrator's step ends and the
+/// output samples (so a trip or a throttle between two samples counts in full), from each rack
+/// group's junction temperature and trip latch: the site's GPUs tripped and throttled
+/// [GPU·s] and racks tripped [rack·s], the most racks tripped at any node [1], and per job
+/// the integral over its own window [start, end) of its GPUs tripped, throttled and lost
+/// [GPU·s]. Built by recordComputeChannels (facility/metrics.h); the formulas there.
+struct ComputeSums {
+    double gpu_tripped = 0.0, gpu_throttled = 0.0, rack_tripped = 0.0;
+    double max_racks_tripped = 0.0;
     std::vector<double> tripped, throttled, lost;
-    std::vector<char> sampled;
 };
 
 /// Times read from the integrator's step ends, not from the output grid [s, study time]; NaN
@@ -92,9 +94,9 @@ struct StepCrossings {
 /// stored heat, the events as analysed, and the integrator's work.
 struct StudyResults {
     ResultSet channels;
-    /// Each job's GPU-hours over its window (the study/jobs table and the compute-lost
+    /// The compute lost to heat, site and per job (the study/jobs table and the compute-lost
     /// metrics), complete once the run has ended.
-    std::shared_ptr<const JobWindowSums> job_sums;
+    std::shared_ptr<const ComputeSums> compute;
     /// Complete once the run has ended.
     std::shared_ptr<const StepCrossings> crossings;
     std::vector<std::pair<std::string, double>> meters;  ///< name → total [J or m³]

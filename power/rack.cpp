@@ -20,6 +20,12 @@ RackPowerModel::RackPowerModel(std::shared_ptr<const RackSpec> spec) : spec_(std
     }
 }
 
+double RackPowerModel::clockFactor(double T_die) const {
+    const RackSpec& s = *spec_;
+    const double theta = smooth::step01((T_die - s.throttle_temp) / s.throttle_width);
+    return 1.0 - theta * (1.0 - s.throttle_min_clock_fraction);
+}
+
 RackPowerResult RackPowerModel::evaluate(double u, double T_die, double trip, TripStandby standby,
                                          double supply) const {
     const RackSpec& s = *spec_;
@@ -32,8 +38,7 @@ RackPowerResult RackPowerModel::evaluate(double u, double T_die, double trip, Tr
     u = std::clamp(u, 0.0, 1.0);
     const double L = std::clamp(trip, 0.0, 1.0);
     RackPowerResult r;
-    const double theta = smooth::step01((T_die - s.throttle_temp) / s.throttle_width);
-    const double clock = 1.0 - theta * (1.0 - s.throttle_min_clock_fraction);
+    const double clock = clockFactor(T_die);
     // Tripped (L = 1): "off" powers the compute and NVLink switch trays down (the rack cannot
     // compute without either; NICs, DPUs, BMC and fans stay on, on air); "idle" keeps them
     // powered with no work. Either way a tripped rack computes nothing. Without supply
@@ -164,8 +169,7 @@ void RackPower::computeOutputs(double, std::span<const double> x, std::span<cons
     // nominal 1) is no state the run resolves, but the residue of Newton corrections on a
     // latch decaying to 0: reported as such it made "most racks tripped at once" 1.1e-21 in
     // a run where none tripped. Only the metrics read this output; the rack's power keeps L.
-    const double L = x[kTrip];
-    y[kTripped] = L < kTrippedResolution ? 0.0 : std::min(L, 1.0);
+    y[kTripped] = trippedReading(x[kTrip]);
     y[kClock] = r.clock_factor;
 }
 

@@ -77,6 +77,7 @@
 //   | output | clock       | 1    | f, the clock factor the throttle leaves        |
 // Every power output depends on every input and on L; throughput on junction_temp, supply
 // (and L); clock only on junction_temp; tripped only on L.
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <string>
@@ -133,6 +134,9 @@ public:
                              double supply = 1.0) const;
     /// At the reference die temperature (where TGP is specified).
     RackPowerResult evaluate(double u) const { return evaluate(u, spec_->die_ref_temp); }
+    /// Clock factor f the throttle leaves at die temperature T_die [K] (1 at or below the
+    /// throttle temperature).
+    double clockFactor(double T_die) const;
 
     /// Utilization at which one GPU draws `fraction` of its TGP (at T_ref); may be < 0 when
     /// the fraction is below idle.
@@ -182,6 +186,10 @@ public:
     static constexpr double kLatchTime = 0.1;
     /// [1] the output `tripped` reads 0 below this (rack.cpp, computeOutputs).
     static constexpr double kTrippedResolution = 1e-6;
+    /// The output `tripped` [1] for the latch state L [1].
+    static double trippedReading(double L) {
+        return L < kTrippedResolution ? 0.0 : std::min(L, 1.0);
+    }
 
 private:
     double shutdownDrive(double T) const;  ///< s_T [1]
