@@ -704,7 +704,7 @@ std::size_t existingMemberFiles(const SweepPlan& plan, const fs::path& out_dir) 
 /// an earlier sweep this one wrote over (for SweepResult::earlier_note).
 void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResult& result,
                       std::size_t replaced) {
-    // The summary keys the tables carry, each with the terminal table's short header (its
+    // The summary keys the terminal table shows, each with a short header (its
     // unit in it) and the precision the single run prints it at (PUE to four decimals,
     // energies to 0.1 MWh); the CSV beside it keeps the keys and every digit. With the keys as
     // headers and %g figures the shipped sweep's table was ~230 characters wide.
@@ -722,8 +722,20 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
                                       {"peak_facility_kW", "peak fac. [kW]", "{:.0f}"},
                                       {"max_gpu_junction_C", "junction [C]", "{:.1f}"},
                                       {"energy_balance_rel_error", "balance", "{:.1e}"}};
+    // The CSV and the HDF5 index carry the table's keys first, then every other metric any
+    // case reported (a summary's top-level numbers, in their JSON order): with the table's
+    // nine alone, a sweep over pump redundancy could not be read for its GPU-hours lost, nor a
+    // climate sweep for its hours above the setpoint, without opening each case's summary.
     std::vector<std::string> keys;
     for (const Shown& k : shown) keys.push_back(k.key);
+    for (const Json& s : result.summaries) {
+        if (!s.is_object() || s.contains("error")) continue;
+        for (const auto& [key, value] : s.items()) {
+            if (value.is_number() && std::find(keys.begin(), keys.end(), key) == keys.end()) {
+                keys.push_back(key);
+            }
+        }
+    }
     std::string csv = "case";
     // Every header whole and the case column as wide as its longest name, so the columns line
     // up.
@@ -736,7 +748,8 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
     result.table_text = fmt::format("{:<{}}", "case", case_width);
     for (std::size_t k = 0; k < keys.size(); ++k) {
         csv += "," + keys[k];
-        result.table_text += fmt::format("  {:>{}}", shown[k].header, width[k]);
+        if (k < shown.size())
+            result.table_text += fmt::format("  {:>{}}", shown[k].header, width[k]);
     }
     csv += ",error\n";
     result.table_text += "\n";
@@ -756,6 +769,7 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
                 has ? s[keys[k]].get<double>() : std::numeric_limits<double>::quiet_NaN();
             columns[k].push_back(x);
             csv += "," + (has ? fmt::format("{}", x) : std::string());
+            if (k >= shown.size()) continue;
             result.table_text += fmt::format(
                 "  {:>{}}", has ? fmt::format(fmt::runtime(shown[k].format), x) : std::string("-"),
                 width[k]);

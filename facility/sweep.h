@@ -38,8 +38,9 @@
 // that succeeded.
 //
 // Output directory: <case>.summary.json per case, sweep_summary.json and sweep_summary.csv
-// with one row per case (the DESIGN §5.2 summary keys), sweep_summary.h5 (the same table, and
-// the percentiles, as an HDF5 index), <case>.error.txt for a case that failed (the others still
+// with one row per case (the terminal table's nine metrics, then every other metric any case's
+// summary holds, a column each; the DESIGN §5.2 summary keys), sweep_summary.h5 (the same table,
+// and the percentiles, as an HDF5 index), <case>.error.txt for a case that failed (the others still
 // run), and for an ensemble sweep_percentiles.csv (metric, unit, members, P10, P50, P90, min,
 // mean, max). A sweep into a folder an earlier sweep wrote removes, once its tables are in
 // place, what would read as its own: the earlier member files of cases it does not have (named

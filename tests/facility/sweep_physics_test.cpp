@@ -146,6 +146,22 @@ TEST(SweepRunner, TwoThreadsWriteTheSummaryTableAndOneFilePerCase) {
     EXPECT_EQ(lines[1].rfind("dry_cooler,", 0), 0u);
     EXPECT_EQ(lines[2].rfind("cooling_tower,", 0), 0u);
     EXPECT_EQ(lines[1].back(), ',') << "a successful case has an empty error column";
+    // Every metric of the summaries has its column, not only the table's nine: the hours above
+    // the facility setpoint and the GPU-hours lost, with the summary's own figure in it.
+    auto cells = [](const std::string& line) {
+        std::vector<std::string> c;
+        std::stringstream in(line);
+        for (std::string cell; std::getline(in, cell, ',');) c.push_back(cell);
+        return c;
+    };
+    const std::vector<std::string> head_cells = cells(lines[0]), row_cells = cells(lines[2]);
+    for (const char* key : {"fws_hours_above_setpoint_h", "gpu_hours_lost_h", "water_drift_m3"}) {
+        const auto at = std::find(head_cells.begin(), head_cells.end(), key);
+        ASSERT_NE(at, head_cells.end()) << key << " in " << lines[0];
+        const auto col = static_cast<std::size_t>(at - head_cells.begin());
+        ASSERT_LT(col, row_cells.size());
+        EXPECT_EQ(std::stod(row_cells[col]), num(r.summaries[1], key)) << key;
+    }
 
     // The printed table: every header whole (they were cut to 14 characters, so
     // "facility_energ", "max_gpu_juncti"), each value right-aligned under its header's end,
