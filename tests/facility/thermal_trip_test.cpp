@@ -14,6 +14,7 @@
 #include <fstream>
 #include <memory>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "core/display.h"
@@ -328,6 +329,22 @@ TEST(ThermalTrip, PumpTripLostGpuHoursPerJobMatchTheTrippedRacksByHand) {
         << lost_line;
 }
 
+/// The pump trip of scenarios/contingency_cdu_pump_trip.json cut to 200 s, recorded every
+/// 0.5 s (`fine`) and every 100 s (`coarse`); run once for the tests that compare the two.
+struct TwoGrids {
+    RunOutcome fine, coarse;
+};
+const TwoGrids& pumpTripOnTwoGrids() {
+    static const TwoGrids runs = [] {
+        Json j = scenarioJson("contingency_cdu_pump_trip.json");
+        j["study"]["duration_s"] = 200.0;
+        RunOutcome fine = run(j);
+        j["study"]["output_interval_s"] = 100.0;
+        return TwoGrids{std::move(fine), run(j)};
+    }();
+    return runs;
+}
+
 TEST(ThermalTrip, PeaksAndCrossingsDoNotDependOnTheOutputGrid) {
     // The pump trip of scenarios/contingency_cdu_pump_trip.json cut to 200 s, recorded every
     // 0.5 s and every 100 s. CDU 0's racks pass the throttle (87 C) ~11 s after the event at
@@ -338,11 +355,7 @@ TEST(ThermalTrip, PeaksAndCrossingsDoNotDependOnTheOutputGrid) {
     // crossings now come from the integrator's step ends, so both grids give the same
     // figures. By hand: a rack that tripped had its junction at the shutdown temperature; the
     // GPUs were at or above the throttle at least from the first throttle to the first trip.
-    Json j = scenarioJson("contingency_cdu_pump_trip.json");
-    j["study"]["duration_s"] = 200.0;
-    const RunOutcome fine = run(j);
-    j["study"]["output_interval_s"] = 100.0;
-    const RunOutcome coarse = run(j);
+    const auto& [fine, coarse] = pumpTripOnTwoGrids();
     ASSERT_EQ(coarse.report.timeseries.time.size(), 3u);
     const Json& f = fine.summary;
     const Json& c = coarse.summary;
@@ -370,11 +383,7 @@ TEST(ThermalTrip, LostComputeDoesNotDependOnTheOutputGrid) {
     // GPU-hours come from the integrator's step ends; before, they were trapezoids of the
     // samples: at 100 s the racks_tripped samples 0, 8, 8 gave 8 × 150 s = 0.333 rack-h (40 %
     // high) and the throttle, 22 s between two samples, none.
-    Json j = scenarioJson("contingency_cdu_pump_trip.json");
-    j["study"]["duration_s"] = 200.0;
-    const RunOutcome fine = run(j);
-    j["study"]["output_interval_s"] = 100.0;
-    const RunOutcome coarse = run(j);
+    const auto& [fine, coarse] = pumpTripOnTwoGrids();
     const Json& f = fine.summary;
     const Json& c = coarse.summary;
     // By hand: 8 racks down from the first trip to the end (the latch closes within ~0.1 s,
