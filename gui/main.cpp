@@ -3,11 +3,14 @@
 //
 // `dctwin-gui REPORT.h5 --pdf OUT.pdf` writes the printable report without showing a window
 // (batch runs: `dctwin run` then this, on a machine with no display), exit status 0 when it is
-// written, 2 when the report cannot be read or the PDF cannot be written.
+// written, 2 when the report cannot be read or the PDF cannot be written. `--help` and
+// `--version` need no display either; without one, the window cannot open and the app says so
+// (exit status 2) instead of aborting in Qt's platform start.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QRegularExpression>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -25,18 +28,51 @@ QString lastMessage(const dctwin::gui::MainWindow& w) {
     for (auto it = stamp.globalMatch(text); it.hasNext();) last = it.next();
     return last.hasMatch() ? text.mid(last.capturedEnd()).trimmed() : text.trimmed();
 }
+
+// Qt's handler, restored once the application has started.
+QtMessageHandler qt_handler = nullptr;
+
+// While QApplication starts: a fatal message is the platform failing to start (no display, no
+// platform plugin), on which Qt aborts (SIGABRT, status 134). Said in the app's words with what
+// to do instead, exit status 2 as for any other unusable input. Other messages go to Qt's.
+void startupMessage(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (type != QtFatalMsg) {
+        if (qt_handler) qt_handler(type, context, message);
+        return;
+    }
+    std::fprintf(stderr,
+                 "dctwin-gui: cannot open a window: %s\n"
+                 "Run it on a desktop (DISPLAY or WAYLAND_DISPLAY set) or under xvfb-run; "
+                 "without a display a report's PDF needs no window: dctwin-gui REPORT.h5 --pdf "
+                 "OUT.pdf\n",
+                 qPrintable(message.simplified()));
+    std::fflush(stderr);
+    std::_Exit(2);
+}
+
+// Whether argument `a` is `name` or `name=...`.
+bool isOption(const char* a, const char* name) {
+    const std::size_t n = std::strlen(name);
+    return std::strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
+}
 }  // namespace
 
 int main(int argc, char** argv) {
-    // A PDF export shows no window, so it needs no display: the offscreen platform unless the
-    // caller chose one (checked before QApplication, which connects to the display).
+    // A PDF export shows no window, nor do --help and --version, so they need no display: the
+    // offscreen platform unless the caller chose one (checked before QApplication, which
+    // connects to the display).
     for (int i = 1; i < argc; ++i) {
-        if ((std::strcmp(argv[i], "--pdf") == 0 || std::strncmp(argv[i], "--pdf=", 6) == 0) &&
-            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        const char* a = argv[i];
+        const bool windowless = isOption(a, "--pdf") || std::strcmp(a, "--help") == 0 ||
+                                std::strcmp(a, "-h") == 0 || std::strcmp(a, "--help-all") == 0 ||
+                                std::strcmp(a, "--version") == 0 || std::strcmp(a, "-v") == 0;
+        if (windowless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
             qputenv("QT_QPA_PLATFORM", "offscreen");
         }
     }
+    qt_handler = qInstallMessageHandler(startupMessage);
     QApplication app(argc, argv);
+    qInstallMessageHandler(qt_handler);
     QApplication::setApplicationName(QStringLiteral("dctwin-gui"));
     // QSettings (recent files) under ~/.config/dctwin/dctwin-gui.conf.
     QApplication::setOrganizationName(QStringLiteral("dctwin"));
