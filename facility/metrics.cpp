@@ -594,8 +594,8 @@ std::vector<Metric> junctionMetrics(const ScenarioSpec& sc, const StudyResults& 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Compute lost to heat: throttling and thermal trips (issue 10). Reads the channels
-// recordComputeChannels records.
+// Compute lost to heat: throttling and thermal trips (issue 10). Reads the sums (ComputeSums)
+// and channels recordComputeChannels records.
 
 std::vector<const power::Job*> jobsOf(const ScenarioSpec& sc) {
     std::vector<const power::Job*> v;
