@@ -1164,7 +1164,15 @@ fs::path resolveDataPath(const fs::path& base_dir, const std::string& relative,
     std::error_code ec;
     bool too_long = false;
     for (const auto& t : tried) {
-        if (fs::is_regular_file(t, ec)) return t;
+        if (fs::is_regular_file(t, ec)) {
+            // Absolute: the path is handed on (a trace to the workload, a job list whose rows
+            // name traces beside it) to readers that resolve what is still relative against
+            // the shipped data, so "nv.csv" beside "scen.json", run as `dctwin run scen.json`
+            // from its folder, became <data>/nv.csv ("cannot open trace file").
+            std::error_code abs_ec;
+            const fs::path a = fs::absolute(t, abs_ec);
+            return abs_ec ? t : a.lexically_normal();
+        }
         too_long = too_long || ec == std::errc::filename_too_long;
     }
     if (too_long) {

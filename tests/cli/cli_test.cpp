@@ -56,10 +56,12 @@ protected:
         fs::remove_all(dir_, ec);
     }
 
-    /// Runs `dctwin ARGS` (args already shell-quoted) with stdout and stderr captured.
-    Result dctwin(const std::string& args) const {
+    /// Runs `dctwin ARGS` (args already shell-quoted) with stdout and stderr captured; from
+    /// the folder `cwd` when one is given.
+    Result dctwin(const std::string& args, const fs::path& cwd = {}) const {
         const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-        const std::string cmd = quote(DCTWIN_EXE) + " " + args + " >" + quote(out.string()) +
+        const std::string cmd = (cwd.empty() ? "" : "cd " + quote(cwd.string()) + " && ") +
+                                quote(DCTWIN_EXE) + " " + args + " >" + quote(out.string()) +
                                 " 2>" + quote(err.string()) + " </dev/null";
         const int rc = std::system(cmd.c_str());
         Result r;
@@ -646,6 +648,31 @@ TEST_F(Cli, RunIntoMissingDirectoryFailsBeforeRunningAndWritesNothing) {
     expectInputError(r, {"no_such_dir", "does not exist"});
     EXPECT_FALSE(fs::exists(report));
     EXPECT_EQ(r.out, "");
+}
+
+TEST_F(Cli, TracesBesideAScenarioRunFromItsFolderAreFound) {
+    // A newcomer's layout: scen.json and its trace nv.csv (and a job list naming a trace) in one
+    // folder, run as `dctwin validate scen.json` from there. The trace resolved to "nv.csv",
+    // still relative, which the workload then looked up in the shipped data:
+    // "<data>/./nv.csv: cannot open trace file" (exit 2) for a file next to the scenario.
+    fs::copy_file(kSource / "data/traces/nvidia_smi_training_8gpu.csv", dir_ / "nv.csv");
+    Json j = dctwin::readJsonFile(kSource / "scenarios/telemetry_replay.json");
+    j["workload"]["jobs"][0]["file"] = "nv.csv";
+    j["study"]["duration_s"] = 2.0;
+    scenarioFile("scen.json", j);
+    fs::create_directories(dir_ / "j");
+    fs::copy_file(kSource / "data/traces/nvidia_smi_training_8gpu.csv", dir_ / "j/nv.csv");
+    std::ofstream(dir_ / "j/jobs.csv")
+        << "name,type,racks,file,format,column,quantity,gpu_model\n"
+           "replay,trace,64,nv.csv,nvidia_smi,power.draw,power_W,h100_sxm\n";
+    Json listed = j;
+    listed["workload"].erase("jobs");
+    listed["workload"]["jobs_file"] = "j/jobs.csv";
+    scenarioFile("listed.json", listed);
+    for (const char* name : {"scen.json", "listed.json"}) {
+        const Result r = dctwin(std::string("validate ") + name, dir_);
+        EXPECT_EQ(r.status, 0) << name << ": " << r.err;
+    }
 }
 
 TEST_F(Cli, FailedRunLeavesNoReportBehind) {
