@@ -230,24 +230,12 @@ void printSummary(const facility::ScenarioSpec& scenario, const facility::RunOut
     if (s.contains("contingency") && s["contingency"].is_object()) {
         const Json& c = s["contingency"];
         bool first = true;
-        for (const Json& e : c.value("events", Json::array())) {
-            if (!e.contains("log") && e.contains("at_s") && e["at_s"].is_number()) {
-                // An event without a log of its own: its type and parameters as given.
-                std::string what = e.value("type", std::string("event"));
-                for (const auto& [k, v] : e.items()) {
-                    if (k != "type" && k != "at_s") what += fmt::format(", {} {}", k, v.dump());
-                }
-                std::cout << (first ? "events              " : "                    ")
-                          << fmt::format("{:>8.1f} s  {}\n", e["at_s"].get<double>(), what);
-                first = false;
-            }
-            for (const Json& l : e.value("log", Json::array())) {
-                if (!l.contains("t_s") || !l["t_s"].is_number()) continue;
-                std::cout << (first ? "events              " : "                    ")
-                          << fmt::format("{:>8.1f} s  {}\n", l["t_s"].get<double>(),
-                                         l.value("event", std::string()));
-                first = false;
-            }
+        for (const Json& l : c.value("log", Json::array())) {
+            if (!l.contains("t_s") || !l["t_s"].is_number()) continue;
+            std::cout << (first ? "events              " : "                    ")
+                      << fmt::format("{:>8.1f} s  {}\n", l["t_s"].get<double>(),
+                                     l.value("event", std::string()));
+            first = false;
         }
         if (std::isfinite(num("ups_ride_through_s"))) {
             std::cout << fmt::format("UPS ride-through    {:.1f} s, battery down to {:.1f} %\n",

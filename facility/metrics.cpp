@@ -1179,6 +1179,7 @@ Json contingencyReport(const ScenarioSpec& sc, const StudyResults& r) {
                     maxOf(rs.at("power", "transformer_loading").values) > 1.0;
     for (const auto& e : r.events) overload = overload || e.value("overload", false);
     return {{"events", r.events},
+            {"log", r.log},
             {"first_throttle_after_s", std::isnan(t) ? Json(nullptr) : Json(t)},
             {"min_throttle_margin_K", *std::min_element(margin.begin(), margin.end())},
             {"overload", overload}};

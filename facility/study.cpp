@@ -537,24 +537,43 @@ struct JunctionSlot {
     const thermal::RackLoop* loop = nullptr;                // plate resistance at the present flow
     std::size_t flow = 0;                                   // output index: coolant flow per rack
     double rack_range = 0;                                  // [W] rack liquid heat per unit of Δu
-    double C_plate = 0;       // [J/K] plates + the junctions riding on them
-    std::size_t hall = 0;     // index into SiteModel::halls()
-    double racks = 0;         // [1] racks the slot represents
-    std::size_t tripped = 0;  // output index: the representative rack's trip latch L
+    double gpu_share = 0;  // [1] the GPUs' part of rack_range (the part the clock scales)
+    const power::RackPowerModel* power = nullptr;  // clock factor at a step end's junction
+    std::size_t throughput = 0, clock = 0;  // output indices: (1 − L)·f·s and f of the rack
+    double C_plate = 0;                     // [J/K] plates + the junctions riding on them
+    std::size_t hall = 0;                   // index into SiteModel::halls()
+    double racks = 0;                       // [1] racks the slot represents
+    std::size_t tripped = 0;                // output index: the representative rack's trip latch L
+};
+
+/// The expected-peak excess of one rack group with its racks running at full clocks [K]: the
+/// junction's own part and its plate's (expectedExcess).
+struct SwingExcess {
+    double junction = 0.0, plate = 0.0;
+    /// What is left of it with the racks running at share `running` = (1 − L)·s [1] (trip
+    /// latch L, supply s at the rack feeds) and clock factor f [1]: a tripped or unpowered
+    /// rack draws no iteration swing, and a throttled GPU's swing is its dynamic power's,
+    /// f·Δu·(P_tdp − P_idle) (power/rack.h), whatever the standby; of the plate's swing only
+    /// the GPUs' part (`gpu_share`) is clocked, the CPUs' and switch trays' is not.
+    double at(double running, double f, double gpu_share) const {
+        return running * (f * junction + plate * (gpu_share * f + 1.0 - gpu_share));
+    }
 };
 
 /// Extremes of the junction channels over one output interval, shared by the step probe (the
 /// integrator's step ends) and the sample's probe set (recordJunctions).
 struct JunctionExtremes {
     JunctionExtremes(std::size_t slots, std::size_t halls, double t_watch)
-        : excess(slots, 0.0),
+        : excess(slots),
           flow(slots, 0.0),
+          supply(slots, 1.0),
           windows(slots, {-std::numeric_limits<double>::infinity(),
                           std::numeric_limits<double>::infinity()}),
           hall_max(halls, 0.0),
           t_watch(t_watch) {}
-    std::vector<double> excess;  // [K] per slot: expected-peak excess at the last sample
-    std::vector<double> flow;    // [m³/s] per slot: rack flow at the last sample
+    std::vector<SwingExcess> excess;  // [K] per slot: excess of the racks at full clocks
+    std::vector<double> flow;         // [m³/s] per slot: rack flow at the last sample
+    std::vector<double> supply;       // [1] per slot: supply at the rack feeds, last sample
     std::vector<std::pair<double, double>> windows;  // per slot: where `excess` has its windows
     std::vector<double> hall_max;                    // [K] per named hall, this interval
     double site_max = 0.0, plate_max = 0.0;          // [K] this interval
@@ -611,9 +630,11 @@ struct JunctionExtremes {
 /// plate to the square wave the averaged workload hides; both peak at the end of the high
 /// phase, so they add. The leakage's feedback dP/dT at the junction temperature T_j raises the
 /// junction's effective resistance to R/(1 − λ·R·dP/dT); the plate sees the rack's liquid-heat
-/// swing through R(V̇) at the flow V̇ [m³/s] (y[flow] at a sample).
-double expectedExcess(const JunctionSlot& s, double t, double T_j, double flow) {
-    double excess = 0.0;
+/// swing through R(V̇) at the flow V̇ [m³/s] (y[flow] at a sample). With the racks running at
+/// full clocks; SwingExcess::at scales it to what they run at. Of several windows at once, the
+/// one with the largest sum.
+SwingExcess expectedExcess(const JunctionSlot& s, double t, double T_j, double flow) {
+    SwingExcess excess;
     for (const SwingWindow& w : s.swings) {
         if (t < w.start || t >= w.end) continue;
         const double du = w.u_high - w.u_low;
@@ -625,7 +646,7 @@ double expectedExcess(const JunctionSlot& s, double t, double T_j, double flow) 
         const double R_p = s.loop->resistance(flow);
         const double plate = thermal::junctionSquareWaveExcess(R_p, s.C_plate * R_p,
                                                                s.rack_range * du, w.period, w.duty);
-        excess = std::max(excess, junction + plate);
+        if (junction + plate > excess.junction + excess.plate) excess = {junction, plate};
     }
     return excess;
 }
@@ -672,6 +693,11 @@ std::shared_ptr<const StepCrossings> recordJunctions(const SiteModel& m, const S
                        rack.cpus * rack.cpu_liquid_fraction * (rack.cpu_max - rack.cpu_idle) +
                        rack.switch_trays * rack.switch_liquid_fraction * rack.switch_tray_max *
                            (1.0 - rack.switch_tray_idle_fraction);
+        s.gpu_share = rack.gpus * rack.gpu_liquid_fraction * s.gpu_range /
+                      std::max(s.rack_range, std::numeric_limits<double>::min());
+        s.power = &static_cast<const power::RackPower&>(rs.power.component()).model();
+        s.throughput = m.index(rs.power.out("throughput"));
+        s.clock = m.index(rs.power.out("clock"));
         s.C_plate = loop.params().C_metal + loop.params().gpus * loop.params().C_junction;
         s.hall = m.cdus()[rs.group].hall;
         s.racks = rs.weight;
@@ -693,7 +719,10 @@ std::shared_ptr<const StepCrossings> recordJunctions(const SiteModel& m, const S
     // At step ends the averaged workload's excess is the last sample's while the same swing
     // windows run, and is evaluated again (with the sample's flow and the step's junction) once
     // a window has started or ended since: a job that ends between two hourly samples does not
-    // carry its swing to the step ends after it.
+    // carry its swing to the step ends after it. It is scaled at every node by what the racks
+    // run at (SwingExcess::at): at a step end from its trip latch and the clock factor at its
+    // junction, with the last sample's supply. Unscaled, a tripped rack's dies (drawing
+    // nothing, at their plate's temperature) read 2 K above it for the rest of a pump trip.
     std::vector<Recorder::ProbeChannel> channels;
     channels.push_back({"cooling", "max_gpu_junction_temp", "K",
                         averaged ? "hottest GPU junction, expected peak: averaged power + the "
@@ -739,7 +768,9 @@ std::shared_ptr<const StepCrossings> recordJunctions(const SiteModel& m, const S
                 ext->excess[i] = expectedExcess(s, t, x[i], ext->flow[i]);
                 ext->windows[i] = sameWindows(s, t);
             }
-            const double peak = x[i] + ext->excess[i];
+            const double running = ext->supply[i] * (1.0 - std::clamp(x[2 * n + i], 0.0, 1.0));
+            const double peak =
+                x[i] + ext->excess[i].at(running, s.power->clockFactor(x[i]), s.gpu_share);
             ext->site_max = std::max(ext->site_max, peak);
             if (!ext->hall_max.empty())
                 ext->hall_max[s.hall] = std::max(ext->hall_max[s.hall], peak);
@@ -757,12 +788,18 @@ std::shared_ptr<const StepCrossings> recordJunctions(const SiteModel& m, const S
             for (std::size_t i = 0; i < slots.size(); ++i) {
                 const JunctionSlot& s = slots[i];
                 const double T = y[s.junction];
+                double peak = T;
                 if (!s.swings.empty()) {
                     ext->flow[i] = y[s.flow];
                     ext->excess[i] = expectedExcess(s, t, T, ext->flow[i]);
                     ext->windows[i] = sameWindows(s, t);
+                    // throughput = (1 − L)·f·s: the running share is throughput/f (f ≥ f_min
+                    // > 0), the supply that share over 1 − L while the latch leaves any.
+                    const double f = y[s.clock], running = y[s.throughput] / f;
+                    const double on = 1.0 - std::clamp(y[s.tripped], 0.0, 1.0);
+                    if (on > 1e-9) ext->supply[i] = std::clamp(running / on, 0.0, 1.0);
+                    peak += ext->excess[i].at(running, f, s.gpu_share);
                 }
-                const double peak = T + ext->excess[i];
                 ext->site_max = std::max(ext->site_max, peak);
                 if (hall_channels > 0)
                     ext->hall_max[s.hall] = std::max(ext->hall_max[s.hall], peak);
@@ -1313,16 +1350,20 @@ double crossing(const ResultSet& rs, const std::vector<double>& v, double t0, do
     return NAN;
 }
 
-/// The utility loss's log from the run: the switches the simulation decided (battery empty,
-/// IT dropped and back, the battery's minimum) beside the plan's events (generator blocks,
-/// loads back), and the figures the summary reports (seconds after the loss).
-void utilityLossLog(const ScenarioSpec& sc, const UtilityLossPlan& plan, StudyResults& r) {
+/// A contingency's log: time [s], what happened, and where it is from ("event", "plan" or
+/// "simulated").
+using EventLog = std::vector<std::tuple<double, std::string, std::string>>;
+
+/// The utility loss's part of the log: the switches the simulation decided (battery empty, IT
+/// dropped and back, the battery's minimum) beside the plan's events (generator blocks, loads
+/// back); and the figures the summary reports (seconds after the loss) on its event.
+void utilityLossLog(const ScenarioSpec& sc, const UtilityLossPlan& plan, StudyResults& r,
+                    EventLog& log) {
     const ResultSet& rs = r.channels;
     const double t0 = plan.options.at;
     const auto& supply = rs.at("power", "ups_supply").values;
     const auto& soe = rs.at("power", "ups_battery_soe").values;
     const auto& it = rs.at("power", "it_power").values;
-    std::vector<std::tuple<double, std::string, std::string>> log;  // time, what, source
     log.emplace_back(t0, "utility lost; UPS on battery, generator-fed loads off", "event");
     const double dropped = crossing(rs, supply, t0, 0.5, true);
     if (std::isfinite(dropped)) {
@@ -1353,27 +1394,23 @@ void utilityLossLog(const ScenarioSpec& sc, const UtilityLossPlan& plan, StudyRe
     back(plan.fans_on, "heat-rejection fans running");
     back(plan.air_side_on, "air side running");
     back(plan.chillers_on, "trim chillers available");
-    // Battery minimum and when.
+    // Battery minimum and when. A battery that emptied is at 0 from the drop on: its charge
+    // then trails off below 1e-5 within the integrator's tolerance, and the lowest of those
+    // round-off values came ~350 s after it had emptied ("at its minimum, -0.0 %" at 1,047 s for
+    // a battery empty at 697 s); the drop's entry says it. Otherwise the first time at the
+    // lowest charge.
     std::size_t imin = 0;
     for (std::size_t i = 0; i < soe.size(); ++i) {
         if (soe[i] < soe[imin]) imin = i;
     }
-    log.emplace_back(rs.time[imin],
-                     fmt::format("UPS battery at its minimum, {:.1f} %", 100 * soe[imin]),
-                     "simulated");
-    std::stable_sort(log.begin(), log.end(),
-                     [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
-    std::vector<double> t;
-    std::vector<std::string> what, source;
-    for (const auto& [tt, w, src] : log) {
-        t.push_back(tt);
-        what.push_back(w);
-        source.push_back(src);
+    double soe_min = soe[imin], t_min = rs.time[imin];
+    if (std::isfinite(dropped)) {
+        soe_min = 0.0;
+        t_min = dropped;
+    } else {
+        log.emplace_back(t_min, fmt::format("UPS battery at its minimum, {:.1f} %", 100 * soe_min),
+                         "simulated");
     }
-    r.event_log.path = "contingency/event_log";
-    r.event_log.addNumbers("t_s", "s", t);
-    r.event_log.addText("event", what);
-    r.event_log.addText("source", source);
 
     // IT power just before the loss: what the dropped racks would have drawn.
     double p_it = 0.0;
@@ -1385,21 +1422,65 @@ void utilityLossLog(const ScenarioSpec& sc, const UtilityLossPlan& plan, StudyRe
     const double ride = std::isfinite(dropped)            ? dropped - t0
                         : std::isfinite(plan.walk_in_end) ? plan.walk_in_end - t0
                                                           : NAN;
-    Json log_json = Json::array();
-    for (std::size_t i = 0; i < t.size(); ++i) {
-        log_json.push_back({{"t_s", t[i]}, {"event", what[i]}, {"source", source[i]}});
-    }
     for (auto& e : r.events) {
         if (e.value("type", "") != "utility_loss") continue;
         auto num = [](double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); };
         e["simulated"] = {{"ups_ride_through_s", num(ride)},
                           {"it_dropped_after_s", num(dropped - t0)},
                           {"it_load_lost_MWh", lost / 3.6e9},
-                          {"ups_battery_soe_min", soe[imin]},
-                          {"ups_battery_soe_min_after_s", rs.time[imin] - t0},
+                          {"ups_battery_soe_min", soe_min},
+                          {"ups_battery_soe_min_after_s", t_min - t0},
                           {"fans_back_after_s", num(plan.fans_on - t0)}};
-        e["log"] = log_json;
     }
+}
+
+/// An event as given, one line of the log: its type and what it acted on, as its report entry
+/// holds them (applyEvents): "cdu_pump_trip, cdu 0, pumps 2".
+std::string eventText(const Json& e) {
+    std::string what = e.value("type", std::string("event"));
+    for (const auto& [k, v] : e.items()) {
+        if (k == "type" || k == "at_s") continue;
+        what += fmt::format(", {} {}", k, v.is_string() ? v.get<std::string>() : v.dump());
+    }
+    return what;
+}
+
+/// The contingency's log in time order, the report's table contingency/event_log and the
+/// summary's contingency.log: every event as given; what the integrator's step ends found (the
+/// first GPU at its throttle temperature, the first rack tripped on GPU temperature: not
+/// rounded to the output grid); a utility loss's simulated and planned switches. Before, only a
+/// utility loss had a log, and a CDU pump trip's report did not say when its racks went.
+void contingencyLog(const ScenarioSpec& sc, const Conditions& c, StudyResults& r) {
+    if (sc.events.empty()) return;
+    EventLog log;
+    for (const Json& e : r.events) {
+        if (e.value("type", "") != "utility_loss") {
+            log.emplace_back(e.value("at_s", 0.0), eventText(e), "event");
+        }
+    }
+    if (r.crossings && std::isfinite(r.crossings->first_throttle)) {
+        log.emplace_back(r.crossings->first_throttle, "first GPU at its throttle temperature",
+                         "simulated");
+    }
+    if (r.crossings && std::isfinite(r.crossings->first_trip)) {
+        log.emplace_back(r.crossings->first_trip, "first rack tripped on GPU temperature",
+                         "simulated");
+    }
+    if (c.utility) utilityLossLog(sc, *c.utility, r, log);
+    std::stable_sort(log.begin(), log.end(),
+                     [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+    std::vector<double> t;
+    std::vector<std::string> what, source;
+    for (const auto& [tt, w, src] : log) {
+        t.push_back(tt);
+        what.push_back(w);
+        source.push_back(src);
+        r.log.push_back({{"t_s", tt}, {"event", w}, {"source", src}});
+    }
+    r.event_log.path = "contingency/event_log";
+    r.event_log.addNumbers("t_s", "s", t);
+    r.event_log.addText("event", what);
+    r.event_log.addText("source", source);
 }
 
 }  // namespace
@@ -1468,7 +1549,7 @@ StudyResults runStudy(const ScenarioSpec& sc, const SiteSizing& z, const DesignP
     r.linear_solver = sim.linearSolverName();
     r.state_count = m.system().stateCount();
     r.channels = std::move(rec.results());
-    if (p.conditions.utility) utilityLossLog(sc, *p.conditions.utility, r);
+    contingencyLog(sc, p.conditions, r);
     return r;
 }
 

@@ -103,10 +103,14 @@ struct StudyResults {
     /// Named halls: per hall, SiteModel::hallMeterNames() → total [J or m³].
     std::vector<std::vector<std::pair<std::string, double>>> hall_meters;
     double stored_start = 0, stored_end = 0;  ///< [J]
-    Json events = Json::array();  ///< per event: its settings and, after the run, its log
-    /// The switches of the run in time order (utility lost, battery empty, generator blocks,
-    /// loads back), each from the simulation or the plan (table "contingency/event_log").
+    /// Per event: its settings and, for a utility loss after the run, what it simulated.
+    Json events = Json::array();
+    /// A contingency's log in time order: the events as given, the first GPU at its throttle
+    /// and the first rack tripped, a utility loss's switches (battery empty, generator blocks,
+    /// loads back), each from the event, the plan or the simulation (table
+    /// "contingency/event_log"; `log` the same as JSON, the summary's contingency.log).
     Table event_log;
+    Json log = Json::array();
     SolverStats stats;
     std::string linear_solver;
     std::size_t state_count = 0;

@@ -417,6 +417,60 @@ TEST(ThermalTrip, LostComputeDoesNotDependOnTheOutputGrid) {
     EXPECT_NEAR(num(c, "gpu_hours_lost_h"), lost, 1e-3 * lost);
 }
 
+TEST(ThermalTrip, TheExpectedPeakHoldsOnlyTheSwingTheRacksStillDraw) {
+    // The same 200-s pump trip; its workload is averaged, so the junction channels add to the
+    // junction state the peak of the iteration swing the averaging hides: at full clocks
+    // junction 1.76 K + plate 0.25 K (transient_contingency_test.cpp, by hand). That swing is
+    // the GPUs' dynamic power, u·(P_tdp − P_idle)·f (power/rack.h), so
+    //  - a tripped rack draws none: 140 s after the trip its dies, drawing nothing, sit at
+    //    their plate (τ_j = C_j·R_jp = 48 ms), and the hottest junction is the hottest plate.
+    //    Before, the tripped dies read 2.0 K above their plate to the end of the run.
+    //  - at the peak the dies are throttled to the deepest clock f = 0.5 (racks.json: from
+    //    87 to 90 °C; the peak is at the 95 °C shutdown): junction 0.5 × 1.76 = 0.88 K, and of
+    //    the plate's 0.25 K the GPUs' share of the rack's liquid swing (72 × 0.97 × 1,200 =
+    //    83.8 kW of 83.8 + CPUs 36 × 0.95 × 196 = 6.7 + switch trays 9 × 0.95 × 1,600 × 0.3 =
+    //    4.1 kW: 0.886) at half: 0.25 × (0.886 × 0.5 + 0.114) = 0.14 K, 1.02 K in all above a
+    //    junction at the shutdown, which the latch stops within a few tenths of a kelvin into
+    //    its 1 K band. Before, the full 2.0 K: a peak of 97.2 °C.
+    const auto& [fine, coarse] = pumpTripOnTwoGrids();
+    for (const RunOutcome* r : {&fine, &coarse}) {
+        const auto& ts = r->report.timeseries;
+        const double junction = ts.at("cooling", "max_gpu_junction_temp").values.back();
+        const double plate = ts.at("cooling", "max_gpu_plate_temp").values.back();
+        EXPECT_NEAR(junction, plate, 0.01);
+        EXPECT_GE(num(r->summary, "max_gpu_junction_C"), 95.0 + 1.02 - 0.05);
+        EXPECT_LE(num(r->summary, "max_gpu_junction_C"), 95.0 + 1.02 + 0.3);
+    }
+}
+
+TEST(ThermalTrip, PumpTripLogSaysWhenTheRacksWent) {
+    // The contingency's log (summary contingency.log, report contingency/event_log), which
+    // only a utility loss had: the trip as given at 60 s, then what the step ends found, the
+    // first GPU at 87 C ~11.6 s after it (by hand, transient_contingency_test.cpp) and the
+    // first rack tripped later, on either output grid, in time order.
+    const auto& [fine, coarse] = pumpTripOnTwoGrids();
+    for (const RunOutcome* r : {&fine, &coarse}) {
+        const Json& log = r->summary["contingency"]["log"];
+        ASSERT_EQ(log.size(), 3u) << log.dump();
+        EXPECT_DOUBLE_EQ(log[0]["t_s"].get<double>(), 60.0);
+        EXPECT_EQ(log[0]["event"], "cdu_pump_trip, cdu 0, pumps 2");
+        EXPECT_EQ(log[0]["source"], "event");
+        EXPECT_EQ(log[1]["event"], "first GPU at its throttle temperature");
+        EXPECT_NEAR(log[1]["t_s"].get<double>(), 60.0 + 11.6, 0.1 * 11.6);
+        EXPECT_DOUBLE_EQ(log[1]["t_s"].get<double>() - 60.0,
+                         num(r->summary, "first_throttle_after_s"));
+        EXPECT_EQ(log[2]["event"], "first rack tripped on GPU temperature");
+        EXPECT_EQ(log[2]["source"], "simulated");
+        EXPECT_DOUBLE_EQ(log[2]["t_s"].get<double>() - 60.0, num(r->summary, "first_trip_after_s"));
+        EXPECT_GT(log[2]["t_s"].get<double>(), log[1]["t_s"].get<double>());
+        std::size_t rows = 0;
+        for (const auto& t : r->report.tables) {
+            if (t.path == "contingency/event_log") rows = t.rows();
+        }
+        EXPECT_EQ(rows, 3u);
+    }
+}
+
 TEST(ThermalTrip, BadRestartPoliciesAreRejectedWithTheKeyAndTheChoices) {
     auto with = [](const Json& trip) {
         Json j = scenarioJson("contingency_cdu_pump_trip.json");
