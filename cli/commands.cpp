@@ -386,12 +386,21 @@ int runCommand(const std::string& scenario_file, const std::optional<std::string
             throw InputError(
                 fmt::format("the report and the summary are both '{}'; give two files", *report));
         }
-        // `run s.json -o s.json` wrote the report over the scenario it was run from.
+        // `run s.json -o s.json` wrote the report over the scenario it was run from, and
+        // `-o w.epw` over the weather file it read (likewise a trace or the job list).
         for (const auto& [p, what] : {std::pair{&report, "report"}, {&summary_json, "summary"}}) {
-            if (*p && fs::equivalent(**p, scenario_file, ec)) {
+            if (!*p) continue;
+            if (fs::equivalent(**p, scenario_file, ec)) {
                 throw InputError(fmt::format(
                     "the {} '{}' would overwrite the scenario it is run from; give another file",
                     what, **p));
+            }
+            for (const auto& [input, kind] : scenario.inputFiles()) {
+                if (fs::equivalent(**p, input, ec)) {
+                    throw InputError(fmt::format(
+                        "the {} '{}' would overwrite {} the scenario reads ({}); give another file",
+                        what, **p, kind, input.string()));
+                }
             }
         }
     }

@@ -1013,6 +1013,21 @@ ScenarioSpec readScenario(const Json& input, const fs::path& base_dir) {
 
 std::string EventSpec::type() const { return kEventTypes[what.index()]; }
 
+std::vector<std::pair<fs::path, std::string>> ScenarioSpec::inputFiles() const {
+    std::vector<std::pair<fs::path, std::string>> files;
+    if (!file.empty()) files.emplace_back(file, "the scenario");
+    if (!site.weather_file.empty()) files.emplace_back(site.weather_file, "the weather file");
+    if (workload) {
+        if (!workload->jobList().empty()) files.emplace_back(workload->jobList(), "the job list");
+        for (const auto& job : workload->jobs()) {
+            if (const auto* t = dynamic_cast<const power::TraceJob*>(job.get())) {
+                files.emplace_back(t->file, fmt::format("the trace of job '{}'", t->name));
+            }
+        }
+    }
+    return files;
+}
+
 int ItSpec::totalRacks() const {
     int n = 0;
     for (const auto& r : racks) n += r.count;

@@ -243,6 +243,9 @@ struct ScenarioSpec {
     std::vector<EventSpec> events;
     /// The scenario names its halls (/halls): per-hall channels and metrics are reported.
     bool namedHalls() const { return !halls.empty() && !halls.front().name.empty(); }
+    /// The files the scenario was read from, each with what it is ("the scenario", "the
+    /// weather file", "the job list", "the trace of job 'x'"): no output may replace them.
+    std::vector<std::pair<std::filesystem::path, std::string>> inputFiles() const;
 };
 
 }  // namespace dctwin::facility

@@ -607,6 +607,7 @@ std::unique_ptr<Job> parseTraceJob(const SpecReader& r, const std::filesystem::p
     auto j = std::make_unique<TraceJob>();
     std::filesystem::path file = r.string("file");
     if (file.is_relative()) file = trace_dir.empty() ? dataFile(file) : trace_dir / file;
+    j->file = file;
     const std::string format = r.string("format");
     TraceReadOptions ro;
     ro.format = format;
@@ -878,6 +879,7 @@ Workload Workload::fromJson(const JsonView& v, int racks, const std::filesystem:
     if (in.has("jobs_file")) {
         const std::filesystem::path file =
             job_list.empty() ? std::filesystem::path(in.string("jobs_file")) : job_list;
+        w.job_list_ = file;
         for (JobRow& row : readJobList(file, v.where() + "/jobs_file")) {
             // A trace job's relative file is looked for beside the job list first (where a
             // scheduler's export keeps its logs), then as shipped data: the scenario's own

@@ -237,6 +237,8 @@ public:
     /// The trace as it is replayed: utilization after mapping (quantity Utilization), or the
     /// raw value when a caller builds a job by hand with another quantity.
     std::shared_ptr<const TraceSeries> trace;
+    std::filesystem::path file;  ///< the log it was read from, as resolved (the CLI keeps
+                                 ///< reports off it)
     enum class Quantity { UtilizationPct, Utilization, Power } quantity = Quantity::UtilizationPct;
     double idle_power = 0, max_power = 1;  // [W] for power traces
     double offset = 0;                     // [s] trace time at the job start
@@ -298,6 +300,8 @@ public:
 
     int racks() const { return racks_; }
     const std::vector<std::unique_ptr<Job>>& jobs() const { return jobs_; }
+    /// The job list ("jobs_file") it read, as resolved; empty without one.
+    const std::filesystem::path& jobList() const { return job_list_; }
     const std::vector<int>& racksOf(std::size_t job) const { return placement_[job]; }
     /// Indices into jobs() of the jobs `rack` runs, in start order (ModelError for a rack
     /// outside 0..racks()-1). Asking each rack's jobs this way is linear in the site; searching
@@ -356,6 +360,7 @@ private:
     void readAhead(int rack, double t) const;
     int racks_ = 0;
     std::vector<std::unique_ptr<Job>> jobs_;
+    std::filesystem::path job_list_;
     std::vector<std::vector<int>> placement_;  // job → racks
     /// One job of a rack, in start order: the job, its index in jobs_ and the rack's shift
     /// in it [s]. Every rack's entries lie in one array, rack after rack (rack r's from

@@ -258,6 +258,38 @@ TEST_F(Reliability, OutputsNeverReplaceTheScenarioADeviceOrALink) {
     EXPECT_TRUE(fs::is_fifo(fifo));
 }
 
+TEST_F(Reliability, OutputsNeverReplaceAFileTheScenarioReads) {
+    // `run s.json -o w.epw` (w.epw the scenario's weather file) replaced the weather file with
+    // the report, exit 0; `-o nv.csv` a trace it replays, `--summary-json jobs.csv` its job
+    // list. Each is refused before the run and the file stays as it was.
+    fs::copy_file(kSource / "data/weather/USA_WI_Milwaukee-Mitchell.Intl.AP.726400_TMY3.epw",
+                  dir_ / "w.epw");
+    fs::copy_file(kSource / "data/traces/nvidia_smi_training_8gpu.csv", dir_ / "nv.csv");
+    std::ofstream(dir_ / "jobs.csv") << "name,type,racks,file,format,column,quantity,gpu_model\n"
+                                        "replay,trace,64,nv.csv,nvidia_smi,power.draw,power_W,"
+                                        "h100_sxm\n";
+    Json j = oneHour();
+    j["site"]["weather"] = (dir_ / "w.epw").string();
+    j["workload"] = {{"jobs_file", (dir_ / "jobs.csv").string()}};
+    const std::string s = quote(scenarioFile("s.json", j).string());
+    struct Case {
+        std::string option;
+        fs::path file;
+        std::string kind;
+    };
+    for (const Case& c : {Case{"-o", dir_ / "w.epw", "the weather file"},
+                          Case{"-o", dir_ / "." / "nv.csv", "the trace of job 'replay'"},
+                          Case{"--summary-json", dir_ / "jobs.csv", "the job list"}}) {
+        const std::string before = slurp(c.file);
+        ASSERT_FALSE(before.empty()) << c.file;
+        const Result r = dctwin("run " + s + " " + c.option + " " + quote(c.file.string()));
+        EXPECT_EQ(r.status, 2) << c.file << ": " << r.err;
+        EXPECT_NE(r.err.find("would overwrite " + c.kind), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find('%'), std::string::npos) << "the run started: " << r.err;
+        EXPECT_EQ(slurp(c.file), before) << c.file;
+    }
+}
+
 TEST_F(Reliability, ReadOnlyOutputFolderFailsBeforeTheRun) {
     const fs::path ro = mountTmpfs("ro", 256, ",ro");
     if (ro.empty()) GTEST_SKIP() << "cannot mount a tmpfs here (needs root)";
