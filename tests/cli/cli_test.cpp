@@ -292,6 +292,21 @@ TEST_F(Cli, ASweepIsValidatedCaseByCaseAndRefusedWhereAScenarioBelongs) {
                      {"racks_per_cdu", "900", "case '"});
 }
 
+TEST_F(Cli, ValidateRefusesWhatTheRunRefuses) {
+    // The events are checked against the sized site where the run applies them; validate
+    // sized and built the models but did not look: it said "valid" to 1,000 generator sets
+    // failing of the 7 installed, and to two utility losses in one study.
+    Json j = dctwin::readJsonFile(kSource / "scenarios/contingency_utility_loss.json");
+    j["events"][0]["generators_failing"] = 1000;
+    expectInputError(dctwin("validate " + quote(scenarioFile("gens.json", j).string())),
+                     {"gens.json", "/events/0/generators_failing", "the site has 7"});
+    Json two = dctwin::readJsonFile(kSource / "scenarios/contingency_utility_loss.json");
+    two["events"].push_back(two["events"][0]);
+    two["events"][1]["at_s"] = 90;
+    expectInputError(dctwin("validate " + quote(scenarioFile("two.json", two).string())),
+                     {"two.json", "/events/1", "one utility_loss event"});
+}
+
 TEST_F(Cli, MissingScenarioFileIsNamed) {
     const std::string missing = (dir_ / "no_such_scenario.json").string();
     const Result r = dctwin("validate " + quote(missing));
