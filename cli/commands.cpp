@@ -447,7 +447,7 @@ int sizeCommand(const std::string& scenario_file, bool as_json, const Options&) 
 int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int threads,
                  const Options& options) {
     checkInputFile(sweep_file, "sweep");
-    facility::SweepPlan plan = facility::loadSweep(sweep_file);
+    facility::SweepPlan plan = facility::loadSweep(sweep_file, options.cancel);
     printWarnings(plan.warnings);
     // Checked before the first case runs: a read-only or misplaced folder is an input error
     // (exit 2), not something found after hours of runs.
@@ -497,14 +497,17 @@ int sweepCommand(const std::string& sweep_file, const std::string& out_dir, int 
     return result.succeeded == result.cases ? 0 : 1;
 }
 
-int validateCommand(const std::string& scenario_file, const Options&) {
+int validateCommand(const std::string& scenario_file, const Options& options) {
     checkInputFile(scenario_file, "scenario");
     if (facility::looksLikeSweep(readJsonFile(scenario_file))) {
         // A sweep: every case read (loadSweep does) and sized and built, before a cluster
         // spends hours on it.
-        const facility::SweepPlan plan = facility::loadSweep(scenario_file);
+        const facility::SweepPlan plan = facility::loadSweep(scenario_file, options.cancel);
         printWarnings(plan.warnings);
         for (const facility::SweepCase& c : plan.cases) {
+            if (options.cancel && options.cancel->load()) {
+                throw CancelledError("validation cancelled");
+            }
             const std::string origin = fmt::format("{}: case '{}'", scenario_file, c.name);
             const facility::ScenarioSpec s =
                 facility::parseScenario(c.scenario, plan.base_dir, origin);

@@ -27,6 +27,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// Cases a sweep may hold, vary products and ensemble members alike: each is a scenario copy
+/// checked before the first runs (a 64-rack case ~25 ms), so 100,000 already take ~40 min to
+/// check.
+constexpr int kMaxSweepCases = 100000;
+
 /// What a JSON value is, for messages ("a number", "an array").
 std::string kindOf(const Json& v) {
     return v.is_object()    ? "an object"
@@ -359,10 +364,10 @@ double percentile(std::vector<double> values, double p) {
     return values[lo] + (h - static_cast<double>(lo)) * (values[hi] - values[lo]);
 }
 
-SweepPlan loadSweep(const fs::path& file) {
+SweepPlan loadSweep(const fs::path& file, const std::atomic<bool>* cancel) {
     Json j = readJsonFile(file);
-    return parseSweep(j, file.has_parent_path() ? file.parent_path() : fs::path("."),
-                      file.string());
+    return parseSweep(j, file.has_parent_path() ? file.parent_path() : fs::path("."), file.string(),
+                      cancel);
 }
 
 std::string baseScenarioError(const SweepPlan& plan, const std::string& error,
@@ -389,7 +394,8 @@ public:
     using InputError::InputError;
 };
 
-SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::string& origin) {
+SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::string& origin,
+                       const std::atomic<bool>* cancel) {
     JsonView v(sweep);
     if (!v.isObject()) v.fail("a sweep file is a JSON object");
     if (!v.find("base") && (v.find("it") || v.find("cooling") || v.find("study"))) {
@@ -481,11 +487,26 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
         cases.push_back({"", common});
     }
     if (auto vary = v.find("vary")) {
+        // The product is counted before it is built: 1,000 × 30 × 100 values made 3 million
+        // scenario copies and ended in std::bad_alloc (exit 1) or the kernel's OOM killer.
+        double product = static_cast<double>(cases.size());
+        std::string factors = cases.size() > 1 ? fmt::format("{} cases", cases.size()) : "";
         for (const auto& key : vary->keys()) {
-            JsonView values = vary->at(key);
+            const JsonView values = vary->at(key);
             if (!values.isArray() || values.size() == 0) {
                 values.fail("expected a non-empty list of values");
             }
+            product *= static_cast<double>(values.size());
+            factors += fmt::format("{}{}", factors.empty() ? "" : " × ", values.size());
+        }
+        if (product > kMaxSweepCases) {
+            vary->fail(
+                fmt::format("{} makes {:.0f} cases; a sweep takes at most {} (split it into "
+                            "several sweeps, or draw an ensemble)",
+                            factors, product, kMaxSweepCases));
+        }
+        for (const auto& key : vary->keys()) {
+            JsonView values = vary->at(key);
             std::vector<SweepCase> next;
             for (const auto& c : cases) {
                 for (std::size_t i = 0; i < values.size(); ++i) {
@@ -513,8 +534,15 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
                 draws.push_back(parseDraw(key, draw_spec->at(key)));
             if (!ens->find("members")) ens->fail("\"draw\" needs \"members\" (how many draws)");
             const double members = ens->number("members");
-            if (!(members >= 2 && members <= 100000) || members != std::floor(members)) {
-                ens->at("members").fail("expected a whole number of members from 2 to 100000");
+            if (!(members >= 2 && members <= kMaxSweepCases) || members != std::floor(members)) {
+                ens->at("members").fail(
+                    fmt::format("expected a whole number of members from 2 to {}", kMaxSweepCases));
+            }
+            if (members * static_cast<double>(cases.size()) > kMaxSweepCases) {
+                ens->at("members").fail(fmt::format(
+                    "{} members for each of {} cases make {:.0f}; a sweep takes at most {}",
+                    members, cases.size(), members * static_cast<double>(cases.size()),
+                    kMaxSweepCases));
             }
             const double seed = ens->find("seed") ? ens->number("seed") : 1.0;
             if (!(seed >= 0 && seed <= 9007199254740992.0) || seed != std::floor(seed)) {
@@ -549,6 +577,8 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
     }
     std::set<std::string> names;
     for (std::size_t i = 0; i < cases.size(); ++i) {
+        // Checking 10,000 cases took 4 minutes, deaf to Ctrl-C.
+        if (cancel && cancel->load()) throw CancelledError("sweep check cancelled");
         checkCaseName(cases[i].name, fmt::format("{}: case {}", origin, i));
         if (!names.insert(cases[i].name).second) {
             throw InputError(fmt::format("{}: two sweep cases are named '{}'", origin,
@@ -591,9 +621,10 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
 
 }  // namespace
 
-SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string origin) {
+SweepPlan parseSweep(const Json& sweep, const fs::path& sweep_dir, std::string origin,
+                     const std::atomic<bool>* cancel) {
     try {
-        return parseSweepIn(sweep, sweep_dir, origin);
+        return parseSweepIn(sweep, sweep_dir, origin, cancel);
     } catch (const BaseScenarioError&) {
         throw;  // names the base file and the sweep already
     } catch (const InputError& e) {

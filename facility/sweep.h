@@ -122,8 +122,11 @@ Table percentilesTable(const std::vector<MetricPercentiles>& percentiles);
 /// statistics (Hyndman & Fan definition 7): h = (n − 1)·p, x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]).
 double percentile(std::vector<double> values, double p);
 
-SweepPlan loadSweep(const std::filesystem::path& file);
-SweepPlan parseSweep(const Json& sweep, const std::filesystem::path& sweep_dir, std::string origin);
+/// Reads a sweep and checks every case; `cancel` (set by Ctrl-C in the CLI) stops the check of
+/// a large sweep with CancelledError, as it stops a run.
+SweepPlan loadSweep(const std::filesystem::path& file, const std::atomic<bool>* cancel = nullptr);
+SweepPlan parseSweep(const Json& sweep, const std::filesystem::path& sweep_dir, std::string origin,
+                     const std::atomic<bool>* cancel = nullptr);
 
 /// Runs every case on `threads` threads, writes the output files into out_dir.
 SweepResult runSweep(const SweepPlan& plan, const std::filesystem::path& out_dir, int threads,

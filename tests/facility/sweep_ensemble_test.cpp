@@ -3,6 +3,7 @@
 // tests/mpi/mpi_sweep_test.sh.)
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <string>
@@ -404,4 +405,42 @@ TEST(SweepEnsemble, SweepFileErrorsNameTheFileOnce) {
     dctwin::test::expectInputError(
         [&] { parseSweep(scenario, facility::test::scenariosDir(), "azure_gb300_64.json"); },
         {"azure_gb300_64.json: /: this is a scenario, not a sweep file"});
+}
+
+TEST(SweepEnsemble, ASweepOfTooManyCasesIsRefusedBeforeItIsBuilt) {
+    // 1,000 × 30 × 100 values built 3 million scenario copies and ended in std::bad_alloc
+    // (exit 1) or the kernel's OOM killer; the product is counted first and refused above
+    // 100,000 cases, with its factors. Refused here within milliseconds: the cases are never
+    // built (the test would take minutes and gigabytes otherwise).
+    Json vary = sweepWith(Json::object());
+    vary.erase("ensemble");
+    Json a = Json::array(), b = Json::array();
+    for (int i = 0; i < 400; ++i) a.push_back(100 + i);
+    for (int i = 0; i < 300; ++i) b.push_back(30 + i);
+    vary["vary"] = {{"/site/other_load_kW", a}, {"/site/elevation_m", b}};
+    dctwin::test::expectInputError(
+        [&] { parseSweep(vary, facility::test::scenariosDir(), "s.json"); },
+        {"s.json: /vary: 300 × 400 makes 120000 cases; a sweep takes at most 100000"});
+    // An ensemble over cases: members × cases.
+    Json ens = sweepWith(
+        {{"members", 60000},
+         {"draw",
+          {{"/site/other_load_kW", {{"distribution", "normal"}, {"mean", 150}, {"sd", 5}}}}}});
+    ens["vary"] = {{"/site/elevation_m", {100, 200}}};
+    dctwin::test::expectInputError(
+        [&] { parseSweep(ens, facility::test::scenariosDir(), "s.json"); },
+        {"/ensemble/members: 60000 members for each of 2 cases make 120000"});
+}
+
+TEST(SweepEnsemble, CheckingTheCasesStopsWhenCancelled) {
+    // The CLI's Ctrl-C sets the flag; checking 10,000 cases took 4 minutes and did not look at
+    // it. Set before the check, not one case is parsed.
+    const std::atomic<bool> cancel{true};
+    Json vary = sweepWith(Json::object());
+    vary.erase("ensemble");
+    vary["vary"] = {{"/site/other_load_kW", {100, 200, 300}}};
+    EXPECT_THROW(parseSweep(vary, facility::test::scenariosDir(), "s.json", &cancel),
+                 CancelledError);
+    const std::atomic<bool> go{false};
+    EXPECT_EQ(parseSweep(vary, facility::test::scenariosDir(), "s.json", &go).cases.size(), 3u);
 }
