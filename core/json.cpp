@@ -626,9 +626,42 @@ void JsonView::checkKeys(const std::vector<std::string>& allowed,
     }
 }
 
+namespace {
+/// The record's keys that give the quantity of `key` in another unit: for "capacity_MW",
+/// "capacity_kW" (units of one SI dimension, core/units.h); none when `key` has no unit suffix.
+std::vector<std::string> sameQuantityKeys(const Json& base, std::string_view key) {
+    std::vector<std::string> same;
+    for (const std::string& u : units::knownUnits()) {
+        if (u.empty() || key.size() <= u.size() + 1 || !key.ends_with(u) ||
+            key[key.size() - u.size() - 1] != '_') {
+            continue;
+        }
+        const std::string_view stem = key.substr(0, key.size() - u.size());  // "capacity_"
+        const std::string si = units::siUnitOf(u);
+        for (const auto& item : base.items()) {
+            const std::string& k = item.key();
+            if (k == key || !k.starts_with(stem)) continue;
+            const std::string_view v = std::string_view(k).substr(stem.size());
+            const auto& known = units::knownUnits();
+            if (!v.empty() && std::find(known.begin(), known.end(), v) != known.end() &&
+                units::siUnitOf(v) == si) {
+                same.push_back(k);
+            }
+        }
+    }
+    return same;
+}
+}  // namespace
+
 Json mergePatch(Json base, const Json& overrides) {
     if (!base.is_object() || !overrides.is_object()) return overrides;
     for (const auto& item : overrides.items()) {
+        // An override in another unit than the record's replaces it: "capacity_MW": 1.5 on a
+        // record with "capacity_kW" read as the quantity given twice ("keep only one"), though
+        // the user gave it once, in a unit the reference offers.
+        if (!item.value().is_object()) {
+            for (const std::string& k : sameQuantityKeys(base, item.key())) base.erase(k);
+        }
         auto it = base.find(item.key());
         if (it != base.end() && it->is_object() && item.value().is_object()) {
             *it = mergePatch(std::move(*it), item.value());

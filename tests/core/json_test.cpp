@@ -259,6 +259,21 @@ TEST(JsonTest, MergePatchMergesObjectsAndReplacesOtherValues) {
     EXPECT_EQ(mergePatch(base, Json::object()), base);
 }
 
+TEST(JsonTest, MergePatchInAnotherUnitReplacesTheRecordsKey) {
+    // A scenario may give a catalog value in any unit the reference offers: "capacity_MW" over
+    // a record's "capacity_kW" read as the quantity given twice ("keep only one"). The record's
+    // key of the same quantity goes; keys that only share a stem (a note, another quantity, a
+    // unit of another dimension) stay.
+    const Json record = Json::parse(R"({"capacity_kW": 1350, "capacity_note": "rated",
+        "flow_Lpm": 1200, "flow_kPa": 30, "supply_temp_C": 35, "pump_efficiency": 0.6})");
+    const Json merged = mergePatch(record, Json::parse(R"({"capacity_MW": 1.5, "flow_gpm": 300,
+                                            "supply_temp_F": 95})"));
+    EXPECT_EQ(merged, Json::parse(R"({"capacity_MW": 1.5, "capacity_note": "rated",
+        "flow_gpm": 300, "flow_kPa": 30, "supply_temp_F": 95, "pump_efficiency": 0.6})"));
+    // The same unit replaces the value, as before.
+    EXPECT_EQ(mergePatch(record, Json::parse(R"({"capacity_kW": 1500})"))["capacity_kW"], 1500);
+}
+
 }  // namespace
 }  // namespace dctwin
 

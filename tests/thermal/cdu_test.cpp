@@ -298,6 +298,18 @@ std::map<std::string, double> settleCdu(const CduModel& m, double T_ret, double 
     return out;
 }
 
+TEST(Cdu, OverridesInAnotherUnitThanTheCatalogsReplaceIt) {
+    // cdus.json gives the XDU1350 as capacity_kW 1368 and secondary_flow_Lpm 2052; a scenario
+    // that overrides them in MW and gpm (units the scenario reference offers) was refused with
+    // "'capacity' is given more than once (capacity_kW, capacity_MW)". Now the override is the
+    // value: 1.5 MW, and 600 gpm × 3.785411784 L/gal / 60 s = 0.037854 m³/s.
+    const CduSpec s = CduSpec::fromCatalog("vertiv_xdu1350",
+                                           Json{{"capacity_MW", 1.5}, {"secondary_flow_gpm", 600}});
+    EXPECT_DOUBLE_EQ(s.capacity, 1.5e6);
+    EXPECT_NEAR(s.secondary_flow, 600 * 3.785411784e-3 / 60.0, 1e-12);
+    EXPECT_NEAR(CduSpec::fromCatalog("vertiv_xdu1350").capacity, 1368e3, 1e-9);
+}
+
 TEST(Cdu, DifferentialPressureControlHoldsTheHeaderSetpoint) {
     const CduModel m(CduSpec::fromCatalog("vertiv_xdu1350",
                                           Json{{"dp_reset", "none"}, {"dp_setpoint_kPa", 60}}));
