@@ -324,6 +324,28 @@ std::vector<std::string> scenarioWarnings(const ScenarioSpec& scenario) {
             }
         }
     }
+    // Jobs with no time in the study run nowhere: every job starting at 5,000 h in a 48-h
+    // study left the site idle (peak IT 2.3 MW of the 8.5 MW design) with exit 0 and no word.
+    const double d = scenario.study.duration_s;
+    std::vector<std::string> outside;
+    std::size_t n_outside = 0;
+    for (const auto& job : scenario.workload->jobs()) {
+        if (job->start < d && job->end() > 0.0) continue;
+        ++n_outside;
+        if (outside.size() < 3) {
+            outside.push_back(fmt::format("'{}' ({} at {:g} h)", job->name,
+                                          job->start >= d ? "starts" : "ends",
+                                          (job->start >= d ? job->start : job->end()) / 3600.0));
+        }
+    }
+    if (n_outside > 0) {
+        const std::size_t n = scenario.workload->jobs().size();
+        out.push_back(fmt::format(
+            "{} of the workload's {} jobs have no time in the study (0 to {:g} h) and do not "
+            "run{}: {}{}",
+            n_outside, n, d / 3600.0, n_outside == n ? ", so the racks are idle throughout" : "",
+            fmt::join(outside, ", "), n_outside > outside.size() ? ", ..." : ""));
+    }
     return out;
 }
 
