@@ -352,6 +352,9 @@ void printTable(const Table& t) {
 /// Runs f; an input error found after reading (a contingency's CDU checked against the sized
 /// hall, say) names a place in the scenario ("/events/0/cdu: ...") but not the file, which
 /// the reader's own errors do: it is put in front.
+/// A model error (a state or a design figure out of the model's range, mostly from sizes a
+/// scenario overrides) gets the file in front too: "coolant water: enthalpy requested at
+/// 91.00 °C" alone did not say which of several scenarios it came from.
 template <class F>
 auto inScenarioFile(const std::string& scenario_file, F&& f) {
     try {
@@ -360,6 +363,10 @@ auto inScenarioFile(const std::string& scenario_file, F&& f) {
         const std::string what = e.what();
         if (!what.starts_with("/")) throw;
         throw InputError(fmt::format("{}: {}", scenario_file, what));
+    } catch (const ModelError& e) {
+        const std::string what = e.what();
+        if (what.starts_with(scenario_file + ":")) throw;
+        throw ModelError(fmt::format("{}: {}", scenario_file, what));
     }
 }
 

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "core/errors.h"
 #include "core/units.h"
 #include "dctwin/version.h"
 #include "facility/metrics.h"
@@ -191,10 +192,28 @@ Json summaryJson(const ScenarioSpec& sc, const std::vector<Metric>& metrics,
     return j;
 }
 
+namespace {
+/// Sizing and the design point, their model errors told as such: the message alone ("coolant
+/// water: enthalpy requested at 91.00 °C") did not say that the site could not be sized or
+/// solved at full load in its design weather, which is where sizes a scenario overrides (one
+/// heat-rejection unit, a CDU flow of 1 L/min) first show.
+template <class F>
+auto atDesign(F&& f) {
+    try {
+        return f();
+    } catch (const ModelError& e) {
+        throw ModelError(fmt::format(
+            "the site cannot be sized and solved at its design point (full IT load in the "
+            "design weather; check the sizes the scenario overrides in /cooling): {}",
+            e.what()));
+    }
+}
+}  // namespace
+
 RunOutcome sizeScenario(const ScenarioSpec& sc) {
     const auto t0 = Clock::now();
-    const SiteSizing z = sizeSite(sc);
-    const DesignPoint d = designPoint(sc, z);
+    const SiteSizing z = atDesign([&] { return sizeSite(sc); });
+    const DesignPoint d = atDesign([&] { return designPoint(sc, z); });
     RunOutcome r;
     fillReportHeader(r.report, sc, z);
     r.report.summary = designMetrics(z, d);
@@ -208,8 +227,8 @@ RunOutcome sizeScenario(const ScenarioSpec& sc) {
 RunOutcome runScenario(const ScenarioSpec& sc, const RunControl& control) {
     if (sc.study.kind == "design_point") return sizeScenario(sc);
     const auto t0 = Clock::now();
-    const SiteSizing z = sizeSite(sc);
-    const DesignPoint d = designPoint(sc, z);
+    const SiteSizing z = atDesign([&] { return sizeSite(sc); });
+    const DesignPoint d = atDesign([&] { return designPoint(sc, z); });
     StudyResults s = runStudy(sc, z, d, control);
 
     RunOutcome r;
@@ -255,6 +274,11 @@ RunOutcome runScenario(const ScenarioSpec& sc, const RunControl& control) {
     return r;
 }
 
-void validateModel(const ScenarioSpec& sc) { buildModels(sc, sizeSite(sc)); }
+void validateModel(const ScenarioSpec& sc) {
+    atDesign([&] {
+        buildModels(sc, sizeSite(sc));
+        return 0;
+    });
+}
 
 }  // namespace dctwin::facility

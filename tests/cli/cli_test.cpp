@@ -307,6 +307,29 @@ TEST_F(Cli, ValidateRefusesWhatTheRunRefuses) {
                      {"two.json", "/events/1", "one utility_loss event"});
 }
 
+TEST_F(Cli, AModelErrorNamesTheFileAndWhereTheModelGaveOut) {
+    // One dry cooler for the whole hall (accepting a missed setpoint): at the design point the
+    // loop's water would leave the 0-90 °C table. The message was the coolant's alone
+    // ("dctwin: model error: coolant water: enthalpy requested at 91.00 °C ..."), without the
+    // file or the step that gave out; now both, exit 2 as before.
+    Json j = oneDay();
+    j["cooling"]["coolant"] = "water";
+    j["cooling"]["heat_rejection"] = {{"type", "dry_cooler"},
+                                      {"units", 1},
+                                      {"redundancy_units", 0},
+                                      {"accept_setpoint_exceedance", true}};
+    const fs::path f = scenarioFile("one_unit.json", j);
+    for (const std::string cmd : {"validate ", "size "}) {
+        const Result r = dctwin(cmd + quote(f.string()));
+        EXPECT_EQ(r.status, 2) << cmd << r.err;
+        EXPECT_NE(r.err.find("model error: " + f.string() +
+                             ": the site cannot be sized and solved at its design point"),
+                  std::string::npos)
+            << cmd << r.err;
+        EXPECT_NE(r.err.find("outside its table"), std::string::npos) << cmd << r.err;
+    }
+}
+
 TEST_F(Cli, MissingScenarioFileIsNamed) {
     const std::string missing = (dir_ / "no_such_scenario.json").string();
     const Result r = dctwin("validate " + quote(missing));
