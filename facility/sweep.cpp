@@ -955,6 +955,20 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
     }
 }
 
+/// A sweep stopped by Ctrl-C (or the app's Cancel) writes no summary tables: they wrote the
+/// cases that had finished over an earlier complete sweep_summary.csv, with no word that the
+/// sweep had been cancelled. The finished cases' own files stay.
+void throwIfCancelled(const SweepResult& result, const fs::path& out_dir,
+                      const std::atomic<bool>* cancel) {
+    if (!cancel || !cancel->load()) return;
+    std::size_t finished = 0;
+    for (const Json& s : result.summaries) finished += s.is_object() && !s.contains("error");
+    throw CancelledError(fmt::format(
+        "sweep cancelled with {} of {} cases finished (their files are in '{}'); the sweep's "
+        "summary tables were not written, so those of an earlier sweep there stay",
+        finished, result.cases, out_dir.string()));
+}
+
 }  // namespace
 
 SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads,
@@ -985,6 +999,7 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
     std::vector<std::thread> pool;
     for (int t = 0; t < n; ++t) pool.emplace_back(worker);
     for (auto& t : pool) t.join();
+    throwIfCancelled(result, out_dir, cancel);
     writeSweepTables(plan, out_dir, result, replaced);
     return result;
 }
@@ -1006,6 +1021,7 @@ SweepResult runSweepDistributed(const SweepPlan& plan, const fs::path& out_dir,
         });
     if (session.rank() != 0) return result;
     for (const auto& t : texts) result.summaries.push_back(Json::parse(t));
+    throwIfCancelled(result, out_dir, cancel);
     writeSweepTables(plan, out_dir, result, replaced);
     return result;
 }

@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
 #include "core/data_dir.h"
+#include "core/errors.h"
 #include "facility/sweep.h"
 #include "test_util.h"
 
@@ -277,4 +279,34 @@ TEST(SweepRunner, PointerWithoutParentInTheBaseIsAnError) {
 }
 
 }  // namespace
+TEST(Sweep, ACancelledSweepWritesNoTablesOverAnEarlierSweeps) {
+    // Ctrl-C (or the app's Cancel) during a sweep wrote sweep_summary.* and the percentiles
+    // over the cases that had finished, replacing an earlier complete summary, with exit 1
+    // and only the failed rows saying "sweep cancelled". Cancelled before the first case:
+    // CancelledError naming what finished, and the earlier table untouched.
+    const Json sweep = Json::parse(R"({
+        "name": "tiny", "base": "azure_gb300_64.json",
+        "set": { "/study": { "kind": "annual", "start": "07-15", "days": 1,
+                             "output_interval_s": 3600 } },
+        "vary": { "/site/other_load_kW": [100, 200] }
+    })");
+    const SweepPlan plan = parseSweep(sweep, scenariosDir(), "tiny sweep");
+    TempDir out;
+    std::ofstream(out / "sweep_summary.csv") << "an earlier sweep\n";
+    const std::atomic<bool> cancel{true};
+    try {
+        runSweep(plan, out.path(), 1, {}, &cancel);
+        ADD_FAILURE() << "no CancelledError";
+    } catch (const CancelledError& e) {
+        EXPECT_NE(std::string(e.what()).find("sweep cancelled with 0 of 2 cases finished"),
+                  std::string::npos)
+            << e.what();
+    }
+    std::ifstream in(out / "sweep_summary.csv");
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "an earlier sweep");
+    EXPECT_FALSE(std::filesystem::exists(out / "sweep_summary.json"));
+}
+
 }  // namespace dctwin::facility::test
