@@ -6,6 +6,7 @@
 #include <QLocale>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStyleOptionHeader>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -89,8 +90,58 @@ void arrangeColumns(QTableView* view) {
     }
 }
 
-QTableView* makeTableView(QAbstractItemModel* model) {
+// A header whose captions of several words take two lines, broken at the space nearest their
+// middle. On one line the Halls table's captions ("TCS hours above setpoint [h]", each far
+// wider than its figures) took 1,100 pixels and the last was cut off ("TCS hours above se…")
+// in a table with room for a second header line; on two they fit a 1280-pixel screen.
+class TwoLineHeader : public QHeaderView {
+public:
+    explicit TwoLineHeader(QWidget* parent) : QHeaderView(Qt::Horizontal, parent) {
+        // Not cut to one line: the style draws the caption's line break.
+        setTextElideMode(Qt::ElideNone);
+    }
+
+    /// The caption on two lines, broken at the space nearest its middle (as it is, when it is
+    /// one word).
+    static QString twoLines(const QString& text) {
+        int best = -1;
+        for (int i = text.indexOf(QLatin1Char(' ')); i >= 0;
+             i = text.indexOf(QLatin1Char(' '), i + 1)) {
+            if (best < 0 || std::abs(2 * i - text.size()) < std::abs(2 * best - text.size())) {
+                best = i;
+            }
+        }
+        if (best < 0) return text;
+        return text.left(best) + QLatin1Char('\n') + text.mid(best + 1);
+    }
+
+protected:
+    // The line break is made here rather than by word wrap in the section's width: word wrap
+    // also breaks after a slash ("WUE [L/" over "kWh]").
+    void initStyleOptionForIndex(QStyleOptionHeader* option, int logical) const override {
+        QHeaderView::initStyleOptionForIndex(option, logical);
+        option->text = twoLines(option->text);
+    }
+    QSize sectionSizeFromContents(int logical) const override {
+        QSize size = QHeaderView::sectionSizeFromContents(logical);
+        if (!model()) return size;
+        const QString text = model()->headerData(logical, orientation()).toString();
+        const QFontMetrics fm = fontMetrics();
+        int wide = 0;
+        for (const QString& l : twoLines(text).split(QLatin1Char('\n'))) {
+            wide = std::max(wide, fm.horizontalAdvance(l));
+        }
+        // The one-line caption's width gives way to its wider line's; every section is two
+        // lines high, so that the header's height does not depend on which are shown.
+        size.setWidth(size.width() - fm.horizontalAdvance(text) + wide);
+        size.setHeight(size.height() + fm.lineSpacing());
+        return size;
+    }
+};
+
+QTableView* makeTableView(QAbstractItemModel* model, bool two_line_header = false) {
     auto* view = new QTableView;
+    if (two_line_header) view->setHorizontalHeader(new TwoLineHeader(view));
     view->setModel(model);
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     view->horizontalHeader()->setStretchLastSection(true);
@@ -175,8 +226,10 @@ std::vector<double> timeAxis(ChartPanel* chart, const ResultSet& rs, QString* ca
     return scaled(rs.time, ta.divisor);
 }
 
-// A series this much smaller than the chart's largest goes on the right-hand axis in its own
-// unit: pumps in kW would be a flat line at zero beside MW of heat.
+// A quantity this much smaller than the chart's largest goes on the right-hand axis in its own
+// unit: pumps in kW would be a flat line at zero beside MW of heat. Two axes only ever read in
+// two units (MW and kW, tons and kW): two axes of one unit at two scales read as two numbers
+// for the same height.
 constexpr double kSecondAxisRatio = 20.0;
 
 // Lines on one chart; all channels share an SI unit (the caller groups them by unit).
@@ -187,10 +240,20 @@ void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const C
     std::vector<std::span<const double>> all;
     for (const Channel* c : chans) all.emplace_back(c->values);
     const double top = maxAbs(all);
+    // Small or not by quantity (the channel's name), at its largest series: one quantity of
+    // several halls stays on one axis. Per series, a campus's small hall went on the right,
+    // its water in m³ beside the large hall's water in m³ on the left at another scale.
+    const auto quantityTop = [&](const Channel* c) {
+        std::vector<std::span<const double>> same;
+        for (const Channel* o : chans) {
+            if (o->name == c->name) same.emplace_back(o->values);
+        }
+        return maxAbs(same);
+    };
     std::vector<const Channel*> left, right;
     for (const Channel* c : chans) {
         const bool small =
-            chans.front()->unit != "K" && top > 0.0 && maxAbs({c->values}) * kSecondAxisRatio < top;
+            chans.front()->unit != "K" && top > 0.0 && quantityTop(c) * kSecondAxisRatio < top;
         (small ? right : left).push_back(c);
     }
     std::vector<std::span<const double>> small_values;
@@ -203,8 +266,14 @@ void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const C
         return heat ? displayUnitForQuantity(side.front()->name, side.front()->unit, magnitude)
                     : displayUnitFor(chans.front()->unit, magnitude);
     };
-    const DisplayUnit du = unitOf(left, top);
+    DisplayUnit du = unitOf(left, top);
     const DisplayUnit du2 = unitOf(right, maxAbs(small_values));
+    if (!right.empty() && du2.label == du.label) {
+        // One unit, one axis (m³ has no smaller unit to put the small quantity in).
+        left = chans;
+        right.clear();
+        du = unitOf(left, top);
+    }
     QString caption;
     const std::vector<double> x = timeAxis(chart, rs, &caption);
     const auto name = [](const Channel* c) {
@@ -261,6 +330,18 @@ MonthlyRatio monthlyRatio(const ResultSet& rs, const Channel* num, double num_sc
     return out;
 }
 
+// The site's other load (lighting, offices, security: site.other_load) in W. The facility
+// draws it beside IT, cooling and the electrical losses, but no channel records it: it is a
+// constant, and the summary has its energy (other_energy_MWh) over the study (simulated_h).
+// Without it the parts of the facility did not add up (150 kW short on the reference site).
+// NaN when the report does not say (an older report).
+double otherPower(const std::vector<Metric>& summary) {
+    const Metric* e = findMetric(summary, "other_energy_MWh");
+    const Metric* h = findMetric(summary, "simulated_h");
+    if (!e || !h || e->unit != "MWh" || h->unit != "h" || !(h->value > 0.0)) return std::nan("");
+    return e->value * units::MWh / (h->value * units::hour);
+}
+
 QString missingText(const ResultSet& rs, const std::string& group,
                     const std::vector<std::string>& names) {
     QStringList missing;
@@ -297,7 +378,8 @@ QString channelLabel(const std::string& name) {
         {"cdu_pump_power", "CDU pumps"},
         {"heat_rejection_fan_power", "heat rejection fans"},
         {"chiller_power", "chillers"},
-        {"liquid_cooling_power", "cooling"},  // a hall's pumps, fans and chiller
+        {"liquid_cooling_power", "cooling"},           // a hall's pumps, fans and chiller
+        {"other_power", "other (lighting, offices)"},  // the site's other load (otherPower)
         {"water_rate", "water use rate"},
         {"water_total", "water used"},
         {"dry_bulb", "outdoor dry bulb"},
@@ -478,9 +560,10 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
         lower->addWidget(halls_power_chart_);
         lower->addWidget(halls_water_chart_);
         page->addWidget(lower);
-        // Room for a campus's few halls without scrolling (three rows and the header).
-        QTableView* table = makeTableView(halls_table_);
-        table->setMinimumHeight(40 + 28 * 3);
+        // Room for a campus's few halls without scrolling (three rows and the header of two
+        // lines).
+        QTableView* table = makeTableView(halls_table_, true);
+        table->setMinimumHeight(60 + 28 * 3);
         page->addWidget(table);
         page->setStretchFactor(0, 3);
         page->setStretchFactor(1, 3);
@@ -692,6 +775,15 @@ void ResultsView::showPower(const Report& r) {
             tr("This report has no time series (a design-point study); see the sizing "
                "table below.");
     } else if (!layers.empty()) {
+        // The site's other load on top (a constant, from the summary): with it the stack
+        // reaches the facility line; without it the stack sat ~150 kW under it on the reference
+        // site, as if IT, cooling and losses were all the facility drew.
+        Channel other{"power", "other_power", "W", {}, {}};
+        if (const double p = otherPower(r.summary); p > 0.0) {
+            other.values.assign(rs.time.size(), p);
+            layers.push_back(&other);
+            names << channelLabel(other.name);
+        }
         std::vector<double> total(rs.time.size(), 0.0);
         for (const Channel* c : layers) {
             for (std::size_t i = 0; i < total.size() && i < c->values.size(); ++i) {
@@ -708,7 +800,7 @@ void ResultsView::showPower(const Report& r) {
         std::vector<std::vector<double>> ys;
         for (const Channel* c : layers) ys.push_back(du.fromSI(c->values));
         power_chart_->setStackedAreas(names, x, ys, du.label);
-        // Facility power above the stack shows what the stack leaves out (lighting, other).
+        // Facility power over the stack: where the two part, the stack misses a use.
         if (facility && facility->unit == "W") {
             power_chart_->setMeanSeries(channelLabel(facility->name), x,
                                         du.fromSI(facility->values), du.label);
@@ -923,11 +1015,25 @@ void ResultsView::showSummary(const Report& r) {
                                                     {"cooling_power", tr("cooling")},
                                                     {"electrical_losses", tr("losses")},
                                                     {"facility_power", tr("facility")}};
+    // The site's other load (lighting, offices, security) has no channel: its bar is the
+    // summary's other_energy_MWh, between the losses and the facility, so that the parts add up
+    // to the facility bar (1,314 MWh short on the reference site without it).
+    const Metric* other = findMetric(r.summary, "other_energy_MWh");
+    if (other && (other->unit != "MWh" || !(other->value > 0.0))) other = nullptr;
     for (const auto& [n, label] : uses) {
         const Channel* c = rs.find("power", n);
         if (!c || c->unit != "W" || rs.time.size() < 2) continue;
+        if (other && std::string_view(n) == "facility_power") {
+            categories << tr("other");
+            mwh.push_back(other->value);
+            other = nullptr;  // once
+        }
         categories << label;
         mwh.push_back(integrate(rs.time, c->values) / units::MWh);
+    }
+    if (other && !categories.isEmpty()) {  // no facility channel: the parts still
+        categories << tr("other");
+        mwh.push_back(other->value);
     }
     if (categories.isEmpty()) {
         // The facility's metric names (facility/metrics.h), one set for CLI, report and GUI.
@@ -935,10 +1041,12 @@ void ResultsView::showSummary(const Report& r) {
             {"it_energy_MWh", tr("IT")},
             {"cooling_energy_MWh", tr("cooling")},
             {"electrical_loss_energy_MWh", tr("losses")},
+            {"other_energy_MWh", tr("other")},
             {"facility_energy_MWh", tr("facility")}};
         for (const auto& [name, label] : metrics) {
             const Metric* m = findMetric(r.summary, name);
             if (!m || m->unit != "MWh") continue;
+            if (std::string_view(name) == "other_energy_MWh" && !(m->value > 0.0)) continue;
             categories << label;
             mwh.push_back(m->value);
         }

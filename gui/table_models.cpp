@@ -68,6 +68,30 @@ const Scale& scaleOf(LoadingScale s) {
     return kElectrical;
 }
 
+// The power sizing works out a fault level (fault_current_kA) only at the buses whose
+// switchgear it picks against one, and a breaking capacity (interrupting_kA) only for that
+// switchgear (power/sizing.cpp: the transformer's LV side, the LV switchgear and the UPS
+// critical bus). Every other row (PSU shelves, feeds, busway, UPS, the MV side, generator,
+// BESS) stores 0, not NaN: power/sizing.h documents 0 as "not computed" / "n/a", and a report
+// holds no other mark for it. Shown as "0 kA" such a cell read as a bus that cannot fault.
+// A 0 is blanked only on the rows whose kind has no such figure, so that a 0 where the sizing
+// does compute one (which no real bus has) still shows.
+bool notWorkedOut(const Table& table, const Table::Column& col, std::size_t row) {
+    if (table.path != "sizing/power") return false;
+    const bool fault = col.name == "fault_current_kA";
+    if (!fault && col.name != "interrupting_kA") return false;
+    const auto* numbers = std::get_if<std::vector<double>>(&col.data);
+    if (!numbers || row >= numbers->size() || (*numbers)[row] != 0.0) return false;
+    for (const Table::Column& c : table.columns) {
+        const auto* text = std::get_if<std::vector<std::string>>(&c.data);
+        if (c.name != "element" || !text || row >= text->size()) continue;
+        const std::string& e = (*text)[row];
+        const bool has = e == "lv_switchgear" || e == "ups_bus" || (fault && e == "transformer");
+        return !has;
+    }
+    return false;
+}
+
 enum class Band { Green, Amber, Red };
 Band bandOf(double loading_pct, const Scale& s) {
     if (!s.coloured) return Band::Green;  // its one text is green_text
@@ -145,6 +169,7 @@ QVariant SizingTableModel::data(const QModelIndex& index, int role) const {
     if (!numbers && row >= std::get<std::vector<std::string>>(col.data).size()) return {};
     switch (role) {
         case Qt::DisplayRole:
+            if (notWorkedOut(table_, col, row)) return formatNumber(std::nan(""));  // "–"
             return QString::fromStdString(
                 display_.cell(table_, row, static_cast<std::size_t>(index.column())));
         case Qt::UserRole:  // the raw SI value, for sorting and tests
@@ -162,6 +187,11 @@ QVariant SizingTableModel::data(const QModelIndex& index, int role) const {
             // Every coloured cell says which limit it is measured against.
             if (index.column() == display_.loadingColumn())
                 return loadingExplanation((*numbers)[row], scaleOfRow(row));
+            if (notWorkedOut(table_, col, row)) {
+                return tr(
+                    "Not worked out for this element: the sizing computes fault levels "
+                    "at the transformer's LV side, the LV switchgear and the UPS bus.");
+            }
             // Long texts (count rules) are cut to the column width; the tooltip has them whole.
             if (!numbers) {
                 return QString::fromStdString(std::get<std::vector<std::string>>(col.data)[row]);
@@ -213,6 +243,16 @@ QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
                 return d;
             }
             case 1:
+                if (m.unit == "1") {
+                    // A ratio (PUE, a partial PUE) as the tables and the CLI write it, to four
+                    // decimals unless whole (a count): at two, the reference's 1.0774 and the
+                    // campus's 1.0762 both read "1.08", and hall A's pPUE read 1.01 here and
+                    // 1.0093 on the Halls tab. The rule is core/display.h's TableDisplay's, so
+                    // that the two never drift apart.
+                    Table one;
+                    one.addNumbers(m.name, m.unit, {m.value});
+                    return QString::fromStdString(tableDisplay(one).cell(one, 0, 0));
+                }
                 return formatNumber(du.fromSI(m.value));
             default:
                 return du.label;

@@ -1,0 +1,254 @@
+// The results tabs on reports of real runs (the shipped reference site and two-hall campus,
+// a year each): what the tabs show checked against the report's own summary and
+// tables, which the facility computes without the GUI.
+#include "gui/results_view.h"
+
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTableView>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "core/json.h"
+#include "facility/scenario.h"
+#include "facility/twin.h"
+#include "gui/plot/chart_adapter.h"
+#include "gui/table_models.h"
+
+namespace dctwin::gui {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kScenarios = fs::path(DCTWIN_SOURCE_DIR) / "scenarios";
+
+// A shipped scenario's year at 10-min output, run by the facility (no GUI involved; about a
+// second of solver time).
+std::shared_ptr<const Report> runYear(const char* file) {
+    Json s = readJsonFile(kScenarios / file);
+    s.erase("$schema");
+    const facility::ScenarioSpec spec =
+        facility::parseScenario(s, kScenarios, (kScenarios / file).string());
+    return std::make_shared<const Report>(facility::runScenario(spec).report);
+}
+
+const std::shared_ptr<const Report>& referenceRun() {
+    static const std::shared_ptr<const Report> r = runYear("azure_gb300_64.json");
+    return r;
+}
+
+const std::shared_ptr<const Report>& campusRun() {
+    static const std::shared_ptr<const Report> r = runYear("campus_two_halls.json");
+    return r;
+}
+
+double metric(const Report& r, const char* name) {
+    const Metric* m = findMetric(r.summary, name);
+    EXPECT_NE(m, nullptr) << name;
+    return m ? m->value : std::nan("");
+}
+
+QTableView* viewOf(ResultsView& rv, const QAbstractItemModel* model) {
+    for (QTableView* v : rv.findChildren<QTableView*>()) {
+        if (v->model() == model) return v;
+    }
+    return nullptr;
+}
+
+// The facility bar was IT + cooling + losses + the site's other load (lighting, offices,
+// security), which had no bar: the bars fell 1,314 MWh short of the facility's over the
+// reference year, and the power stack ~150 kW short of the facility line.
+TEST(ResultsView, TheEnergyAndPowerPartsAddUpToTheFacility) {
+    const Report& r = *referenceRun();
+    const double other = metric(r, "other_energy_MWh");
+    const double facility = metric(r, "facility_energy_MWh");
+    ASSERT_GT(other, 0.001 * facility) << "the reference site has an other load";
+    ResultsView rv;
+    rv.setReport(referenceRun());
+
+    ChartPanel* energy = rv.charts(ResultsView::SummaryTab).front();
+    const QStringList cats = energy->categories();
+    const std::vector<double> mwh = energy->barValues(QStringLiteral("energy"));
+    ASSERT_EQ(static_cast<std::size_t>(cats.size()), mwh.size());
+    std::map<QString, double> bar;
+    for (qsizetype i = 0; i < cats.size(); ++i) bar[cats[i]] = mwh[static_cast<std::size_t>(i)];
+    ASSERT_EQ(cats.last(), QStringLiteral("facility"));
+    double parts = 0.0;
+    for (const auto& [name, value] : bar) {
+        if (name != QStringLiteral("facility")) parts += value;
+    }
+    // The parts against the report's facility energy and against the facility bar.
+    EXPECT_NEAR(parts, facility, 1e-3 * facility) << cats.join(", ").toStdString();
+    EXPECT_NEAR(parts, bar[QStringLiteral("facility")], 1e-3 * facility);
+    EXPECT_TRUE(bar.contains(QStringLiteral("other"))) << cats.join(", ").toStdString();
+    EXPECT_NEAR(bar[QStringLiteral("other")], other, 1e-9 * other);
+
+    // The stack's top edge (its last layer's) on the facility line, point by point.
+    ChartPanel* power = rv.charts(ResultsView::PowerTab).front();
+    const QStringList names = power->seriesNames();
+    ASSERT_TRUE(names.contains(QStringLiteral("facility power"))) << names.join(", ").toStdString();
+    QString top;
+    for (const QString& n : names) {
+        if (n != QStringLiteral("facility power")) top = n;  // the layers come in stack order
+    }
+    const std::vector<QPointF> stack = power->drawnPoints(top);
+    const std::vector<QPointF> line = power->drawnPoints(QStringLiteral("facility power"));
+    ASSERT_EQ(stack.size(), line.size());
+    ASSERT_GT(stack.size(), 100u);
+    for (std::size_t i = 0; i < stack.size(); ++i) {
+        ASSERT_NEAR(stack[i].y(), line[i].y(), 1e-3 * line[i].y())
+            << "point " << i << ", top layer " << top.toStdString();
+    }
+}
+
+// The power sizing table stores 0 kA where the sizing works out no fault level (every row but
+// the transformer's LV side, the LV switchgear and the UPS bus; power/sizing.h: "0: not
+// computed") and showed "0" there, as if such a bus could not fault.
+TEST(ResultsView, FaultLevelsNotWorkedOutAreADashNotZero) {
+    ResultsView rv;
+    rv.setReport(referenceRun());
+    SizingTableModel* m = rv.powerSizingModel();
+    const Table& t = m->table();
+    int element = -1, fault = -1, breaking = -1;
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        if (t.columns[c].name == "element") element = static_cast<int>(c);
+        if (t.columns[c].name == "fault_current_kA") fault = static_cast<int>(c);
+        if (t.columns[c].name == "interrupting_kA") breaking = static_cast<int>(c);
+    }
+    ASSERT_GE(element, 0);
+    ASSERT_GE(fault, 0);
+    ASSERT_GE(breaking, 0);
+    int dashes = 0, figures = 0;
+    for (int row = 0; row < m->rowCount(); ++row) {
+        const std::string e = m->index(row, element).data(Qt::UserRole).toString().toStdString();
+        for (const int col : {fault, breaking}) {
+            const double stored = m->index(row, col).data(Qt::UserRole).toDouble();
+            const QString shown = m->index(row, col).data().toString();
+            const bool computed =
+                e == "lv_switchgear" || e == "ups_bus" || (col == fault && e == "transformer");
+            if (computed) {
+                // A figure the sizing worked out: shown, and not zero.
+                EXPECT_GT(stored, 1.0) << e;
+                EXPECT_NE(shown.toStdString(), "–") << e;
+                EXPECT_NEAR(shown.toDouble(), stored, 0.01 * stored) << e;
+                ++figures;
+            } else {
+                EXPECT_EQ(stored, 0.0) << e << ": the report's mark for not worked out";
+                EXPECT_EQ(shown.toStdString(), "–") << e;
+                EXPECT_FALSE(m->index(row, col).data(Qt::ToolTipRole).toString().isEmpty());
+                ++dashes;
+            }
+        }
+    }
+    EXPECT_EQ(figures, 5);  // transformer, LV switchgear, UPS bus; LV switchgear, UPS bus
+    EXPECT_GE(dashes, 10);
+
+    // A 0 on a row whose kind does have a fault level is not hidden: it would be a wrong
+    // figure, not a missing one.
+    Table odd = t;
+    std::get<std::vector<double>>(odd.columns[static_cast<std::size_t>(fault)].data)
+        .assign(odd.rows(), 0.0);
+    SizingTableModel zero;
+    zero.setTable(odd);
+    for (int row = 0; row < zero.rowCount(); ++row) {
+        const QString e = zero.index(row, element).data(Qt::UserRole).toString();
+        if (e == QStringLiteral("transformer")) {
+            EXPECT_EQ(zero.index(row, fault).data().toString().toStdString(), "0");
+        }
+    }
+}
+
+// PUE and the partial PUEs read as the CLI prints them ("PUE 1.0774"), four decimals: at two,
+// the reference's 1.0774 and the campus's 1.0762 both read 1.08, and hall A's cooling pPUE read
+// 1.01 on the Summary tab and 1.0093 on the Halls tab. Whole ratios (counts) stay whole.
+TEST(ResultsView, SummaryRatiosReadToFourDecimalsAsTheCliPrintsThem) {
+    for (const auto& run : {referenceRun(), campusRun()}) {
+        ResultsView rv;
+        rv.setReport(run);
+        SummaryTableModel* m = rv.summaryModel();
+        int ratios = 0, counts = 0;
+        for (int row = 0; row < m->rowCount(); ++row) {
+            const Metric& x = m->metrics()[static_cast<std::size_t>(row)];
+            if (x.unit != "1" || !std::isfinite(x.value) || std::abs(x.value) < 0.1) continue;
+            const QString shown = m->index(row, 1).data().toString();
+            if (x.value == std::round(x.value)) {
+                EXPECT_EQ(shown.toStdString(), QString::number(x.value, 'f', 0).toStdString())
+                    << x.name;
+                ++counts;
+            } else {
+                EXPECT_EQ(shown.toStdString(), QString::number(x.value, 'f', 4).toStdString())
+                    << x.name;
+                ++ratios;
+            }
+        }
+        EXPECT_GE(ratios, 4);  // pue, ppue_cooling, ppue_power, design_pue (and the halls')
+        EXPECT_GE(counts, 1);  // fabric_switches
+        // And the PUE the CLI prints ({:.4f}) from the same summary.
+        for (int row = 0; row < m->rowCount(); ++row) {
+            if (m->metrics()[static_cast<std::size_t>(row)].name != "pue") continue;
+            EXPECT_EQ(m->index(row, 1).data().toString().toStdString(),
+                      QString::number(metric(*run, "pue"), 'f', 4).toStdString());
+        }
+    }
+}
+
+// The campus's water by hall: hall A's (spray only) is a fraction of hall B's (wet towers),
+// and went on a right-hand m³ axis at its own scale beside B's on the left, so equal heights
+// read as different volumes. One unit, one axis; IT in MW beside cooling in kW keeps two.
+TEST(ResultsView, OneUnitOnOneAxisOnTheHallsCharts) {
+    const Report& r = *campusRun();
+    const Channel* a = r.timeseries.find("halls/A", "water_total");
+    const Channel* b = r.timeseries.find("halls/B", "water_total");
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    ASSERT_GT(b->values.back(), 20.0 * a->values.back()) << "far apart, as over the year";
+    ResultsView rv;
+    rv.setReport(campusRun());
+    ASSERT_TRUE(rv.isTabVisible(ResultsView::HallsTab));
+    const QList<ChartPanel*> charts = rv.charts(ResultsView::HallsTab);
+    ASSERT_EQ(charts.size(), 3);
+    EXPECT_EQ(charts[2]->seriesCount(), 2);
+    EXPECT_FALSE(charts[2]->hasRightAxis()) << "water in m³ on two axes";
+    EXPECT_TRUE(charts[1]->hasRightAxis());
+    EXPECT_EQ(charts[1]->rightUnit().toStdString(), "kW");
+}
+
+// The Halls table's captions ("TCS hours above setpoint [h]") were cut off at 1280 pixels,
+// the last one to "TCS hours above se…": each column is as wide as its caption needs (on two
+// lines) and the table fits without scrolling sideways.
+TEST(ResultsView, TheHallsTableShowsEveryCaptionWholeAt1280) {
+    ResultsView rv;
+    rv.resize(1280 - 340, 640);  // the results pane of a 1280×800 window beside the editor
+    rv.show();
+    rv.setReport(campusRun());
+    rv.setCurrentIndex(ResultsView::HallsTab);
+    QApplication::processEvents();
+    QApplication::processEvents();
+    QTableView* view = viewOf(rv, rv.hallsModel());
+    ASSERT_NE(view, nullptr);
+    QHeaderView* h = view->horizontalHeader();
+    const QFontMetrics fm = h->fontMetrics();
+    ASSERT_GE(h->count(), 9);
+    for (int c = 0; c < h->count(); ++c) {
+        const QString caption = rv.hallsModel()->headerData(c, Qt::Horizontal).toString();
+        // The caption's longest line once broken in two at a space.
+        int need = fm.horizontalAdvance(caption);
+        for (qsizetype i = caption.indexOf(u' '); i >= 0; i = caption.indexOf(u' ', i + 1)) {
+            need = std::min(need, std::max(fm.horizontalAdvance(caption.left(i)),
+                                           fm.horizontalAdvance(caption.mid(i + 1))));
+        }
+        EXPECT_GE(h->sectionSize(c), need) << caption.toStdString();
+        const QRect cell = view->visualRect(view->model()->index(0, c));
+        EXPECT_LE(cell.right(), view->viewport()->width()) << caption.toStdString();
+    }
+    EXPECT_GE(h->height(), 2 * fm.lineSpacing()) << "a header of two lines";
+    EXPECT_EQ(view->horizontalScrollBar()->maximum(), 0) << "the Halls table scrolls sideways";
+}
+
+}  // namespace
+}  // namespace dctwin::gui
