@@ -132,37 +132,53 @@ public:
     std::string error_message;     // nlohmann's message without its "[json.exception...]" tag
     int error_id = 0;              // nlohmann's exception id (101 syntax, 406 number overflow)
     std::string duplicate;
+    std::string duplicate_path;  // JSON pointer of the key given twice
 
-    bool null() { return dom_.null(); }
-    bool boolean(bool v) { return dom_.boolean(v); }
-    bool number_integer(Json::number_integer_t v) { return dom_.number_integer(v); }
-    bool number_unsigned(Json::number_unsigned_t v) { return dom_.number_unsigned(v); }
+    bool null() { return next() && dom_.null(); }
+    bool boolean(bool v) { return next() && dom_.boolean(v); }
+    bool number_integer(Json::number_integer_t v) { return next() && dom_.number_integer(v); }
+    bool number_unsigned(Json::number_unsigned_t v) { return next() && dom_.number_unsigned(v); }
     bool number_float(Json::number_float_t v, const Json::string_t& s) {
-        return dom_.number_float(v, s);
+        return next() && dom_.number_float(v, s);
     }
-    bool string(Json::string_t& v) { return dom_.string(v); }
-    bool binary(Json::binary_t& v) { return dom_.binary(v); }
+    bool string(Json::string_t& v) { return next() && dom_.string(v); }
+    bool binary(Json::binary_t& v) { return next() && dom_.binary(v); }
     bool start_object(std::size_t n) {
-        if (!enter()) return false;
+        if (!next() || !enter()) return false;
         keys_.emplace_back();
+        path_.push_back({false, {}, 0});
         return dom_.start_object(n);
     }
     bool key(Json::string_t& k) {
         if (!keys_.empty() && !keys_.back().insert(k).second) {
             problem = Problem::duplicate_key;
             duplicate = k;
+            // Where, as a JSON pointer: "key 'x' appears more than once" alone left a user to
+            // search a long scenario for which of its objects holds the second one.
+            if (!path_.empty()) path_.back().key = k;
+            for (const Frame& f : path_) {
+                duplicate_path +=
+                    "/" + (f.array ? std::to_string(f.index - 1) : escapeJsonPointerToken(f.key));
+            }
             return false;
         }
+        if (!path_.empty()) path_.back().key = k;
         return dom_.key(k);
     }
     bool end_object() {
         --depth_;
         if (!keys_.empty()) keys_.pop_back();
+        if (!path_.empty()) path_.pop_back();
         return dom_.end_object();
     }
-    bool start_array(std::size_t n) { return enter() && dom_.start_array(n); }
+    bool start_array(std::size_t n) {
+        if (!next() || !enter()) return false;
+        path_.push_back({true, {}, 0});
+        return dom_.start_array(n);
+    }
     bool end_array() {
         --depth_;
+        if (!path_.empty()) path_.pop_back();
         return dom_.end_array();
     }
     bool parse_error(std::size_t offset, const std::string& /*last_token*/,
@@ -191,9 +207,22 @@ private:
         }
         return true;
     }
+    /// A value starts: in an array it is the next element.
+    bool next() {
+        if (!path_.empty() && path_.back().array) ++path_.back().index;
+        return true;
+    }
+    /// Where the parser is: per open object its current key, per open array the count of its
+    /// elements so far.
+    struct Frame {
+        bool array = false;
+        std::string key;
+        std::size_t index = 0;
+    };
     nlohmann::detail::json_sax_dom_parser<Json> dom_;
     std::size_t depth_ = 0;
     std::vector<std::set<std::string>> keys_;
+    std::vector<Frame> path_;
 };
 
 }  // namespace
@@ -232,8 +261,9 @@ Json parseJson(std::string_view text, std::string_view origin) {
                             position(text, origin, at), kMaxJsonDepth));
         }
         case CheckedSax::Problem::duplicate_key:
-            throw InputError(fmt::format("{}: key '{}' appears more than once in one object",
-                                         origin, quoteValue(printable(sax.duplicate))));
+            throw InputError(fmt::format("{}: {}: key '{}' appears more than once in one object",
+                                         origin, printable(sax.duplicate_path),
+                                         quoteValue(printable(sax.duplicate))));
         default:
             break;
     }

@@ -193,7 +193,16 @@ TEST(JsonTest, TruncatedFileReportsItsLastLine) {
 
 TEST(JsonTest, DuplicateKeyIsRejected) {
     EXPECT_EQ(inputErrorOf([] { parseJson(R"({"a": {"x": 1, "x": 2}})", "dup.json"); }),
-              "dup.json: key 'x' appears more than once in one object");
+              "dup.json: /a/x: key 'x' appears more than once in one object");
+    // Where, through arrays and nested objects (the second rack's "count"; a key with '/').
+    EXPECT_EQ(inputErrorOf([] {
+                  parseJson(R"({"it": {"racks": [{"count": 1}, {"model": "m", "count": 2,
+                                "count": 3}]}, "z": 0})",
+                            "s.json");
+              }),
+              "s.json: /it/racks/1/count: key 'count' appears more than once in one object");
+    EXPECT_EQ(inputErrorOf([] { parseJson(R"({"a/b": [[0], {"k": 1, "k": 1}]})", "s.json"); }),
+              "s.json: /a~1b/1/k: key 'k' appears more than once in one object");
     EXPECT_NO_THROW(parseJson(R"({"a": {"x": 1}, "b": {"x": 2}})", "ok.json"));
 }
 
