@@ -529,8 +529,9 @@ int validateCommand(const std::string& scenario_file, const Options& options) {
                 throw InputError(fmt::format("{}: {}", origin, e.what()));
             }
         }
-        std::cout << fmt::format("{}: valid sweep ('{}', {} cases{}, each sized and built)\n",
+        std::cout << fmt::format("{}: valid sweep ('{}', {} case{}{}, each sized and built)\n",
                                  scenario_file, plan.name, plan.cases.size(),
+                                 plan.cases.size() == 1 ? "" : "s",
                                  plan.ensemble ? ", ensemble" : "");
         return 0;
     }

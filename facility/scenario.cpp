@@ -1082,9 +1082,10 @@ Json scenarioSchema() {
 }
 
 bool looksLikeSweep(const Json& j) {
-    return j.is_object() && j.contains("base") && !j.contains("it") &&
-           (j.contains("vary") || j.contains("cases") || j.contains("ensemble") ||
-            j.contains("set"));
+    // "base" and no "it": a sweep, whatever else it holds. Asking for one of vary, cases,
+    // ensemble or set as well sent a sweep with "varry" to the scenario reader: "/: unknown key
+    // 'base'; did you mean 'name'?", where the sweep reader says "did you mean 'vary'?".
+    return j.is_object() && j.contains("base") && !j.contains("it");
 }
 
 ScenarioSpec parseScenario(const Json& input, const fs::path& base_dir, std::string origin) {

@@ -32,7 +32,7 @@ ScenarioSpec loadScenario(const std::filesystem::path& file);
 ScenarioSpec parseScenario(const Json& input, const std::filesystem::path& base_dir,
                            std::string origin);
 
-/// A sweep file (facility/sweep.h: "base" and "set", "vary", "cases" or "ensemble", no "it")
+/// A sweep file (facility/sweep.h: "base" and no "it")
 /// rather than a scenario: the scenario reader refuses it saying so, and `dctwin validate`
 /// checks every case of it.
 bool looksLikeSweep(const Json& j);

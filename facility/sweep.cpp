@@ -478,6 +478,13 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
         v.fail("base", fmt::format("base scenario '{}' does not exist", base.string()));
     }
     const Json base_json = readJsonFile(base);
+    // A sweep as the base (or the sweep itself) was read as a scenario, and the first pointer
+    // set failed: "'/cooling/...' has no parent object '/cooling' in the base scenario".
+    if (looksLikeSweep(base_json)) {
+        v.fail("base", fmt::format("'{}' is a sweep file, not a scenario; a sweep's base is the "
+                                   "scenario its cases change",
+                                   base.string()));
+    }
     plan.base_dir = base.has_parent_path() ? base.parent_path() : fs::path(".");
     plan.base_file = base;
     plan.base = base_json;

@@ -290,6 +290,18 @@ TEST_F(Cli, ASweepIsValidatedCaseByCaseAndRefusedWhereAScenarioBelongs) {
     std::ofstream(file) << bad.dump(2);
     expectInputError(dctwin("validate " + quote(file.string())),
                      {"racks_per_cdu", "900", "case '"});
+    // A typo in "vary" is the sweep reader's to name; it went to the scenario reader ("unknown
+    // key 'base'; did you mean 'name'?").
+    Json typo = dctwin::readJsonFile(sweep);
+    typo["varry"] = typo["vary"];
+    typo.erase("vary");
+    typo.erase("set");
+    typo.erase("cases");
+    typo.erase("ensemble");
+    const fs::path typo_file = dir_ / "typo_sweep.json";
+    std::ofstream(typo_file) << typo.dump(2);
+    expectInputError(dctwin("validate " + quote(typo_file.string())),
+                     {"unknown key 'varry'; did you mean 'vary'?"});
 }
 
 TEST_F(Cli, ValidateRefusesWhatTheRunRefuses) {

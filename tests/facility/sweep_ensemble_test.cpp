@@ -472,3 +472,15 @@ TEST(SweepEnsemble, JobsOutsideTheStudyAreWarnedOf) {
                                                facility::test::scenariosDir(), "s.json"))
                     .empty());
 }
+
+TEST(SweepEnsemble, ASweepAsTheBaseIsNamedAsSuch) {
+    // A sweep whose base is a sweep (here the shipped climate sweep) was read as a scenario and
+    // failed on the first pointer it set: "has no parent object '/cooling' in the base
+    // scenario".
+    Json j = sweepWith(Json::object());
+    j.erase("ensemble");
+    j["base"] = "sweep_heat_rejection_climate.json";
+    dctwin::test::expectInputError(
+        [&] { parseSweep(j, facility::test::scenariosDir(), "s.json"); },
+        {"s.json: /base: ", "sweep_heat_rejection_climate.json' is a sweep file, not a scenario"});
+}
