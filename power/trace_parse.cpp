@@ -385,8 +385,45 @@ bool isLastDataLine(const Lines& lines, std::size_t index) {
     return true;
 }
 
+namespace {
+/// Length of the valid UTF-8 sequence at s[i], 0 if there is none.
+std::size_t utf8Length(std::string_view s, std::size_t i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = c < 0x80           ? 1
+                          : (c >> 5) == 0x6  ? 2
+                          : (c >> 4) == 0xE  ? 3
+                          : (c >> 3) == 0x1E ? 4
+                                             : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k) {
+        if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return 0;
+    }
+    return n;
+}
+}  // namespace
+
+std::string readableText(std::string_view s, std::size_t max_bytes) {
+    std::string out;
+    std::size_t i = 0;
+    while (i < s.size() && out.size() < max_bytes) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const std::size_t n = utf8Length(s, i);
+        if (n == 0 || c < 0x20 || c == 0x7f) {
+            out += fmt::format("\\x{:02X}", c);
+            ++i;
+        } else {
+            out.append(s.substr(i, n));
+            i += n;
+        }
+    }
+    if (i < s.size()) out += fmt::format("… ({} bytes in all)", s.size());
+    return out;
+}
+
 void fail(const std::string& file, std::size_t line, const std::string& message) {
-    throw InputError(fmt::format("{}:{}: {}", file, line, message));
+    // The message may quote the file's own text (a header line, a field): from a binary file
+    // that was 20 kB of raw bytes and control characters on the terminal. Escaped and cut.
+    throw InputError(fmt::format("{}:{}: {}", file, line, readableText(message, 400)));
 }
 
 }  // namespace dctwin::power::trace_detail

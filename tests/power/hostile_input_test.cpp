@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
+#include "core/errors.h"
 #include "core/json.h"
 #include "power/sizing.h"
 #include "power/trace.h"
@@ -75,6 +78,38 @@ TEST(power_Hostile, TracePathThatIsADirectoryOrTooLong) {
     const fs::path deeper = std::string(5000, 'y') + ".csv";  // beyond PATH_MAX
     expectInputError([&] { readCsvTrace(deeper); }, {"cannot open trace file"});
     fs::remove_all(dir);
+}
+
+TEST(power_Hostile, BinaryTraceGivesAShortReadableMessage) {
+    // 20 kB of random bytes as an nvidia-smi log: the header line went into the message whole,
+    // raw bytes and control characters and all (a 20,188-byte message for the terminal, the
+    // summary JSON and the app). Now escaped (\xNN) and cut after ~400 bytes.
+    const fs::path file =
+        fs::temp_directory_path() / ("dctwin_binary_" + std::to_string(::getpid()) + ".csv");
+    {
+        std::ofstream out(file, std::ios::binary);
+        out << "name, ";  // read as a header, as the audit's random file was
+        std::uint32_t x = 12345;
+        for (int i = 0; i < 20000; ++i) {
+            x = x * 1664525u + 1013904223u;  // a fixed LCG: the same bytes on every run
+            const auto b = static_cast<char>(x >> 24);
+            // One 20-kB header field, as the audit's file had at its start.
+            out.put(b == '\n' ? '\v' : b == ',' ? ';' : b);
+        }
+    }
+    TraceReadOptions o;
+    o.format = "nvidia_smi";
+    std::string msg;
+    try {
+        readTrace(file, o);
+    } catch (const InputError& e) {
+        msg = e.what();
+    }
+    fs::remove(file);
+    ASSERT_FALSE(msg.empty()) << "no InputError";
+    EXPECT_LT(msg.size(), 400 + file.string().size() + 64) << msg.size();
+    EXPECT_NE(msg.find("bytes in all)"), std::string::npos) << msg;
+    for (unsigned char c : msg) EXPECT_GE(c, 0x20) << "control character in the message";
 }
 
 }  // namespace
