@@ -135,7 +135,7 @@ std::shared_ptr<const ObjectSpec> fabricSpec() {
         .string("nic", d.nic_model, "NIC model")
         .string("nic_optic", d.nic_optic_model, "optic module at the NIC")
         .string("switch_optic", d.switch_optic_model, "optic module at the switch")
-        .integer("tiers", 0, 3, 0, "fat-tree tiers (0: the fewest that fit)")
+        .integer("tiers", 0, 3, 0, "fat-tree tiers: 2 or 3, or 0 for the fewest that fit")
         .boolean("ra_rounding", true, "balanced spines as in NVIDIA's reference architecture");
     return s;
 }
@@ -672,6 +672,9 @@ void readIt(ScenarioSpec& sc, const SpecReader& v) {
     fo.nic_optic_model = f.string("nic_optic");
     fo.switch_optic_model = f.string("switch_optic");
     fo.tiers = f.count("tiers");
+    // 1 is inside the declared range (0 to 3) but no fat tree: said here, with the key.
+    if (fo.tiers == 1)
+        f.fail("tiers", "expected 2 or 3 tiers, or 0 for the fewest that fit; got 1");
     fo.ra_rounding = f.boolean("ra_rounding");
 }
 
@@ -1157,6 +1160,8 @@ static std::string filesLikeIt(const fs::path& dir, const fs::path& wanted) {
 fs::path resolveDataPath(const fs::path& base_dir, const std::string& relative,
                          const std::string& json_path) {
     const fs::path p(relative);
+    // "" named the scenario's folder ("c/ is a folder, not a file").
+    if (relative.empty()) throw InputError(fmt::format("{}: the file name is empty", json_path));
     std::vector<fs::path> tried;
     if (p.is_absolute()) {
         tried.push_back(p);

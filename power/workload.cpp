@@ -661,8 +661,11 @@ std::unique_ptr<Job> parseTraceJob(const SpecReader& r, const std::filesystem::p
     const int per_row = r.count("gpus_per_row");
     std::optional<GpuModel> gpu;
     if (r.has("gpu_model")) {
+        // Read outside the try: the reader's own error (an unknown choice) names the key
+        // already, and wrapped it named it twice.
+        const std::string model = r.string("gpu_model");
         try {
-            gpu = gpuModel(r.string("gpu_model"));
+            gpu = gpuModel(model);
         } catch (const InputError& e) {
             r.fail("gpu_model", e.what());
         }
@@ -758,6 +761,12 @@ std::unique_ptr<Job> parseJob(const SpecReader& r, double week_offset,
         j->checkpoint_interval = hours(r, "checkpoint_interval_h");
         j->checkpoint_duration = r.number("checkpoint_duration_s");
         // The upper bound depends on another key, so it is checked here.
+        if (j->checkpoint_duration > 0 && !(j->checkpoint_interval > 0)) {
+            // Said as such: "expected between 0 s and 0 s" was the range check's reading.
+            r.fail("checkpoint_duration_s",
+                   "a checkpoint duration needs \"checkpoint_interval_h\" (how often the job "
+                   "checkpoints); without it the job takes no checkpoints");
+        }
         r.view().requireRange("checkpoint_duration_s", j->checkpoint_duration, 0,
                               j->checkpoint_interval > 0 ? j->checkpoint_interval : 0, "s");
         j->u_checkpoint = pct(r, "checkpoint_util_pct");

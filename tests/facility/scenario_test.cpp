@@ -95,6 +95,40 @@ TEST(ScenarioErrors, FacilityPumpKeysAndEventsAreCheckedAgainstEachOther) {
                      {"/events/0/type", "needs a standby pump", "pumps_installed"});
 }
 
+TEST(ScenarioErrors, WhatAHostileInputAuditFoundMisleading) {
+    // Each message before in the comment; each now says what is wrong at the key.
+    // "c/ is a folder, not a file": an empty name resolved to the scenario's folder.
+    expectInputError(
+        [] {
+            scenario(reference({{"site", {{"weather", ""}}}}));
+        },
+        {"/site/weather: the file name is empty"});
+    // "fabric: tiers must be 2 or 3, got 1", without the key, for a value the reference's
+    // range (0 to 3) allowed.
+    expectInputError(
+        [] {
+            scenario(reference({{"it", {{"fabric", {{"tiers", 1}}}}}}));
+        },
+        {"/it/fabric/tiers: expected 2 or 3 tiers, or 0 for the fewest that fit"});
+    // "value 90 s is out of range; expected between 0 s and 0 s".
+    Json j = reference();
+    j["workload"]["jobs"][0].erase("checkpoint_interval_h");
+    expectInputError([&] { scenario(j); }, {"/workload/jobs/0/checkpoint_duration_s: a checkpoint "
+                                            "duration needs \"checkpoint_interval_h\""});
+    // "/workload/jobs/0/gpu_model: /workload/jobs/0/gpu_model: unknown choice 'h100'".
+    Json t = scenarioJson("telemetry_replay.json");
+    t["workload"]["jobs"][0]["gpu_model"] = "h100";
+    std::string msg;
+    try {
+        scenario(t);
+    } catch (const InputError& e) {
+        msg = e.what();
+    }
+    const std::string key = "/workload/jobs/0/gpu_model: ";
+    ASSERT_NE(msg.find(key + "unknown choice 'h100'"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find(key, msg.find(key) + 1), std::string::npos) << msg;
+}
+
 TEST(ScenarioErrors, StudyErrorsNameThePathAndTheExpectation) {
     // DESIGN.md §5.1: every error names the JSON path, the value and what was expected.
     expectInputError(
