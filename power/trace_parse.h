@@ -106,7 +106,7 @@ bool parseUnlessCutShort(TraceData& data, const Lines& lines, std::size_t index,
 
 /// "file:line: message" as an InputError.
 [[noreturn]] void fail(const std::string& file, std::size_t line, const std::string& message);
-/// `s` with control characters and bytes that are not UTF-8 written as \xNN, cut after about
+/// `s` with control characters and bytes that are not UTF-8 written as `\\xNN`, cut after about
 /// `max_bytes` with "… (N bytes in all)": raw file text made fit for a message.
 std::string readableText(std::string_view s, std::size_t max_bytes);
 
