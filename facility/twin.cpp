@@ -240,7 +240,7 @@ RunOutcome runScenario(const ScenarioSpec& sc, const RunControl& control) {
     r.report.summary = metrics;
     r.summary = summaryJson(sc, metrics, r.report.tables);
     // The contingency's event log goes to the report (HDF5 /contingency/event_log); the
-    // summary JSON has it under contingency/events.
+    // summary JSON has it as contingency/log.
     if (s.event_log.rows() > 0) r.report.tables.push_back(s.event_log);
     if (Json c = contingencyReport(sc, s); !c.is_null()) r.summary["contingency"] = c;
     // Per job: compute lost to heat (issue 10), a report table and a summary object.
