@@ -170,17 +170,23 @@ std::string optionName(const std::string& s, std::optional<std::string>* attache
     return s;
 }
 
+bool isCommand(const std::string& name) {
+    return std::find(kCommands.begin(), kCommands.end(), name) != kCommands.end();
+}
+
+std::string unknownCommand(const std::string& name) {
+    const std::string near =
+        nearestName(name, std::vector<std::string>(kCommands.begin(), kCommands.end()));
+    return fmt::format("unknown command '{}';{} valid commands: {}", name,
+                       near.empty() ? "" : fmt::format(" did you mean '{}'?", near),
+                       fmt::join(kCommands, ", "));
+}
+
 Args parseArgs(int argc, char** argv) {
     Args a;
     if (argc < 2) usageError("no command given");
     a.command = argv[1];
-    if (std::find(kCommands.begin(), kCommands.end(), a.command) == kCommands.end()) {
-        const std::string near =
-            nearestName(a.command, std::vector<std::string>(kCommands.begin(), kCommands.end()));
-        usageError(fmt::format("unknown command '{}';{} valid commands: {}", a.command,
-                               near.empty() ? "" : fmt::format(" did you mean '{}'?", near),
-                               fmt::join(kCommands, ", ")));
-    }
+    if (!isCommand(a.command)) usageError(unknownCommand(a.command));
     for (int k = 2; k < argc; ++k) {
         const std::string s = argv[k];
         if (s.empty() || s[0] != '-') {
@@ -292,7 +298,11 @@ int dispatch(const Args& a) {
     }
     if (a.command == "trace") {
         if (a.positional.size() != 2 || a.positional[0] != "inspect") {
-            usageError("expected 'dctwin trace inspect FILE [--format F] [--json]'");
+            usageError(
+                fmt::format("expected 'dctwin trace inspect FILE [--format F] [--json]'{}",
+                            !a.positional.empty() && a.positional[0] != "inspect"
+                                ? fmt::format(", got '{}' where 'inspect' goes", a.positional[0])
+                                : std::string()));
         }
         return cli::traceInspectCommand(a.positional[1], a.format.value_or("auto"), a.json);
     }
@@ -304,17 +314,24 @@ int dispatch(const Args& a) {
 int main(int argc, char** argv) {
     if (argc >= 2) {
         std::string first = argv[1];
-        if (first == "--help" || first == "-h" || first == "help") {
-            // `dctwin help run` gives the usage of run, as `dctwin run --help` does.
-            std::cout << (argc >= 3 ? commandUsage(argv[2]) : std::string(kUsage));
-            return 0;
-        }
-        for (int i = 2; i < argc; ++i) {
+        // `dctwin help run` gives the usage of run, as `dctwin run --help` does; for a command
+        // that does not exist both printed the general usage and exit 0.
+        const bool help = first == "--help" || first == "-h" || first == "help";
+        std::string asked = help ? (argc >= 3 ? argv[2] : "") : first;
+        if (!asked.empty() && asked[0] == '-') asked.clear();  // an option: the general usage
+        bool wants_help = help;
+        for (int i = 2; i < argc && !help; ++i) {
             const std::string arg = argv[i];
-            if (arg == "--help" || arg == "-h") {
-                std::cout << commandUsage(first);
-                return 0;
+            wants_help = wants_help || arg == "--help" || arg == "-h";
+        }
+        if (wants_help) {
+            if (!asked.empty() && !isCommand(asked)) {
+                std::cerr << "dctwin: " << unknownCommand(asked)
+                          << "\nRun 'dctwin --help' for usage.\n";
+                return 2;
             }
+            std::cout << (asked.empty() ? std::string(kUsage) : commandUsage(asked));
+            return 0;
         }
         if (first == "--version") {
             std::cout << fmt::format("dctwin {} (commit {})\n", kVersion, kGitCommit);

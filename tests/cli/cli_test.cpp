@@ -99,6 +99,17 @@ protected:
     fs::path dir_;
 };
 
+TEST_F(Cli, HelpOfACommandThatDoesNotExistIsAnError) {
+    // `dctwin help bogus` and `dctwin bogus --help` printed the general usage with exit 0, as
+    // if the command existed; `trace inspekt` did not say which word was wrong.
+    for (const char* args : {"help bogus", "bogus --help"}) {
+        expectInputError(dctwin(args), {"unknown command 'bogus'", "valid commands: run"});
+    }
+    expectInputError(dctwin("help rn"), {"did you mean 'run'?"});
+    expectInputError(dctwin("trace inspekt f.csv"), {"got 'inspekt' where 'inspect' goes"});
+    EXPECT_EQ(dctwin("help --json").status, 0);
+}
+
 TEST_F(Cli, HelpPrintsUsageAndSucceeds) {
     // DESIGN.md §5.2: --help lists the commands; exit status 0.
     const Result r = dctwin("--help");
