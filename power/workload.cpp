@@ -687,10 +687,21 @@ std::unique_ptr<Job> parseTraceJob(const SpecReader& r, const std::filesystem::p
     }
     j->idle_power = idle;
     j->max_power = tdp;
-    auto toUtil = [q, idle, tdp](double x) {
-        if (q == "power_W") return std::clamp((x - idle) / (tdp - idle), 0.0, 1.0);
-        if (q == "utilization_pct") return std::clamp(x / 100.0, 0.0, 1.0);
-        return std::clamp(x, 0.0, 1.0);
+    // Readings above full scale are taken as full utilization, and counted: a log at 2.5× an
+    // H100's TDP (a wrong gpu_model, or a node's power read as a GPU's) replayed as 100 %
+    // without a word.
+    std::size_t readings = 0, above = 0;
+    double highest = -std::numeric_limits<double>::infinity();
+    auto toUtil = [q, idle, tdp, &readings, &above, &highest](double x) {
+        const double u = q == "power_W"           ? (x - idle) / (tdp - idle)
+                         : q == "utilization_pct" ? x / 100.0
+                                                  : x;
+        ++readings;
+        if (u > 1.0 + 1e-9) {
+            ++above;
+            highest = std::max(highest, x);
+        }
+        return std::clamp(u, 0.0, 1.0);
     };
     AggregateOptions a;
     a.column = col;
@@ -715,6 +726,18 @@ std::unique_ptr<Job> parseTraceJob(const SpecReader& r, const std::filesystem::p
         }
     } catch (const InputError& e) {
         r.fail("file", e.what());
+    }
+    if (above > 0) {
+        const std::string full = q == "power_W" ? fmt::format("the GPU's full power, {:g} W", tdp)
+                                 : q == "utilization_pct" ? std::string("100 %")
+                                                          : std::string("1");
+        series.warnings.push_back(fmt::format(
+            "{} of {} readings ({:.3g} %) are above {} (the highest {:g}) and are replayed as "
+            "full utilization{}",
+            above, readings, 100.0 * static_cast<double>(above) / static_cast<double>(readings),
+            full, highest,
+            q == "power_W" ? "; check \"gpu_model\" (or give \"max_W\") and \"gpus_per_row\""
+                           : ""));
     }
     series.column = c.name;
     j->trace = std::make_shared<TraceSeries>(std::move(series));

@@ -75,6 +75,24 @@ TEST_F(TraceReplay, PowerOfAMeasuredGpuBecomesUtilizationOfItsOwnModel) {
     EXPECT_NEAR(wi.utilization(0, 0.0), 0.5 * (u(700) + u(70)), 1e-9);
 }
 
+TEST_F(TraceReplay, ReadingsAboveFullPowerAreClampedAndSaidSo) {
+    // The H100 log read as an A100 SXM (400 W): its 700 W readings are replayed as full
+    // utilization, which was silent (a log at 2.5× the TDP replayed as 100 % without a word).
+    const auto warnings = [](const Workload& w) {
+        const auto* t = dynamic_cast<const TraceJob*>(w.jobs().front().get());
+        return t ? t->trace->warnings : std::vector<std::string>{"not a trace job"};
+    };
+    const std::vector<std::string> a100 =
+        warnings(load(R"("quantity": "power_W", "gpu_model": "a100_sxm")"));
+    ASSERT_EQ(a100.size(), 1u);
+    EXPECT_NE(a100[0].find("are above the GPU's full power, 400 W (the highest 700) and are "
+                           "replayed as full utilization; check \"gpu_model\""),
+              std::string::npos)
+        << a100[0];
+    // On its own model (700 W) nothing is above full power.
+    EXPECT_TRUE(warnings(load(R"("quantity": "power_W", "gpu_model": "h100_sxm")")).empty());
+}
+
 TEST_F(TraceReplay, SumRuleTreatsTheDevicesAsOneMeasurement) {
     // Per-node power (8 GPUs a row), long format: node a 8·700 W then 8·70 W, node b 8·385 W.
     std::ofstream(dir_ / "nodes.csv") << "time,node,power_kW\n"
