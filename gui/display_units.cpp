@@ -42,6 +42,25 @@ DisplayUnit displayUnitForQuantity(const std::string& name, const std::string& s
     return fromCore(display::unitForQuantity(name, si_unit, max_abs, coreSystem()));
 }
 
+DisplayUnit metricDisplayUnit(const std::string& name, const std::string& unit, double value,
+                              const std::string& description) {
+    const double a = std::abs(value);
+    // A zero or no value keeps the stored unit: "0 h" of economizer use reads as it is.
+    const bool small = std::isfinite(a) && a > 0.0 && a < 1.0;
+    if (small && unit == "MWh") return {QStringLiteral("kWh"), 1e3, 0.0};
+    if (small && unit == "h" && description.find("-hours") == std::string::npos) {
+        if (a * 60.0 >= 1.0) return {QStringLiteral("min"), 60.0, 0.0};
+        return {QStringLiteral("s"), 3600.0, 0.0};
+    }
+    return displayUnitForQuantity(name, unit, a);
+}
+
+DurationAxis durationAxisFor(double span_s) {
+    if (span_s > 3.0 * units::hour) return {QStringLiteral("hours at or above [h]"), 1.0};
+    if (span_s > 5.0 * units::minute) return {QStringLiteral("minutes at or above [min]"), 60.0};
+    return {QStringLiteral("seconds at or above [s]"), 3600.0};
+}
+
 display::TableDisplay tableDisplay(const Table& table) {
     return display::TableDisplay(table, coreSystem());
 }

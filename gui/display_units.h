@@ -54,6 +54,24 @@ bool isHeatFlow(const std::string& name);
 DisplayUnit displayUnitForQuantity(const std::string& name, const std::string& si_unit,
                                    double max_abs);
 
+/// The display unit of a summary metric (Report::summary) stored in `unit` with value
+/// `value`: as displayUnitForQuantity, except that a short study's small figures are shown in
+/// the unit the CLI prints them in rather than as thousandths: an energy in MWh below 1 MWh in
+/// kWh ("1.27 kWh", not "0.00127 MWh"), a time in h below an hour in min, below a minute in s
+/// ("22 s", not "0.00603 h"). Counts of rack- or GPU-hours (their description says "-hours")
+/// keep their unit, as do zeros.
+DisplayUnit metricDisplayUnit(const std::string& name, const std::string& unit, double value,
+                              const std::string& description = {});
+
+/// The axis of a load-duration curve over a study of `span_s`: hours from 3 h up (a year's
+/// 8,760), else minutes or seconds ("minutes at or above [min]" for a 10-minute study, whose
+/// curve read 0.000–0.167 h).
+struct DurationAxis {
+    QString label;          // "hours at or above [h]"
+    double per_hour = 1.0;  // display units per hour
+};
+DurationAxis durationAxisFor(double span_s);
+
 /// How a report table reads in the current unit system (core/display.h's TableDisplay).
 display::TableDisplay tableDisplay(const Table& table);
 

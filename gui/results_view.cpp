@@ -1,17 +1,20 @@
 #include "gui/results_view.h"
 
 #include <QDateTime>
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
-#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStyleOptionHeader>
+#include <QTabBar>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "core/display.h"
 #include "core/units.h"
@@ -88,6 +91,28 @@ void arrangeColumns(QTableView* view) {
         h->moveSection(from, to);
         after = to;
     }
+}
+
+// Calls `f` once, after the first resize that gives `w` a height (a splitter's first layout,
+// to give it its opening split), when the widget has laid itself out at that size.
+void onFirstResize(QWidget* w, std::function<void()> f) {
+    struct Filter : QObject {
+        std::function<void()> f;
+        bool eventFilter(QObject* o, QEvent* e) override {
+            auto* target = static_cast<QWidget*>(o);
+            if (e->type() == QEvent::Resize && target->height() > 0 && f) {
+                QTimer::singleShot(0, target, std::move(f));
+                f = nullptr;
+                target->removeEventFilter(this);
+                deleteLater();
+            }
+            return false;
+        }
+    };
+    auto* filter = new Filter;
+    filter->setParent(w);
+    filter->f = std::move(f);
+    w->installEventFilter(filter);
 }
 
 // A header whose captions of several words take two lines, broken at the space nearest their
@@ -209,6 +234,63 @@ bool useCalendar(const ResultSet& rs) {
     return !rs.time.empty() && !rs.start_iso8601.empty() &&
            rs.time.back() - rs.time.front() > 3.0 * units::day &&
            QDateTime::fromString(QString::fromStdString(rs.start_iso8601), Qt::ISODate).isValid();
+}
+
+// Seconds per unit of a chart's time axis as timeAxis() makes it (1 on a calendar axis, whose
+// x is seconds).
+double timeDivisor(const ResultSet& rs) {
+    if (rs.time.empty() || useCalendar(rs)) return 1.0;
+    return timeAxisFor(rs.time.back() - rs.time.front()).divisor;
+}
+
+// Study length from the time series (0 without one).
+double studySpan(const ResultSet& rs) {
+    return rs.time.size() < 2 ? 0.0 : rs.time.back() - rs.time.front();
+}
+
+// Below two days a chart by month is one bar ("7"), a month's figure that is the study's
+// own: such charts show a note instead.
+constexpr double kMonthlyMinSpan = 2.0 * units::day;
+
+// "10 min", "36 h": a study's length in words for the notes.
+QString spanText(double s) {
+    const auto num = [](double v) { return QString::number(v, 'g', 3); };
+    if (s < 2.0 * units::minute) return QStringLiteral("%1 s").arg(num(s));
+    if (s < 2.0 * units::hour) return QStringLiteral("%1 min").arg(num(s / units::minute));
+    if (s < 2.0 * units::day) return QStringLiteral("%1 h").arg(num(s / units::hour));
+    return QStringLiteral("%1 days").arg(num(s / units::day));
+}
+
+// The note a chart by month shows for a study shorter than kMonthlyMinSpan; `where` says
+// where the study's figure is instead.
+QString tooShortForMonths(const ResultSet& rs, const QString& where) {
+    return QObject::tr("Not by month for a study of %1 (months need two days or more): %2")
+        .arg(spanText(studySpan(rs)), where);
+}
+
+// A contingency's events on a chart over the study's time: the rows of contingency/event_log
+// whose source is "event" (the trip or loss the scenario sets; the plan's and the simulation's
+// rows follow from it and stay in the table). Its t_s is on the time series' clock.
+void markEvents(ChartPanel* chart, const Report& r) {
+    const ResultSet& rs = r.timeseries;
+    const Table* log = findTable(r.tables, "contingency/event_log");
+    if (!log || rs.time.empty() || chart->seriesCount() == 0) return;
+    const std::vector<double>* t = nullptr;
+    const std::vector<std::string>* what = nullptr;
+    const std::vector<std::string>* source = nullptr;
+    for (const Table::Column& c : log->columns) {
+        if (c.name == "t_s") t = std::get_if<std::vector<double>>(&c.data);
+        if (c.name == "event") what = std::get_if<std::vector<std::string>>(&c.data);
+        if (c.name == "source") source = std::get_if<std::vector<std::string>>(&c.data);
+    }
+    if (!t || !what) return;
+    const double divisor = timeDivisor(rs);
+    std::vector<ChartPanel::EventMarker> markers;
+    for (std::size_t i = 0; i < t->size() && i < what->size(); ++i) {
+        if (source && i < source->size() && (*source)[i] != "event") continue;
+        markers.push_back({(*t)[i] / divisor, QString::fromStdString((*what)[i])});
+    }
+    chart->setEventMarkers(markers);
 }
 
 // The x values and caption of a chart's time axis (seconds on a calendar axis).
@@ -491,15 +573,23 @@ ResultsView::ResultsView(QWidget* parent) : QTabWidget(parent) {
         top->setStretchFactor(0, 1);
         top->setStretchFactor(1, 1);
         page->addWidget(top);
-        auto* tables = new QWidget;
-        summary_tables_ = new QVBoxLayout(tables);
-        summary_tables_->addStretch(1);
-        auto* scroll = new QScrollArea;
-        scroll->setWidgetResizable(true);
-        scroll->setWidget(tables);
-        page->addWidget(scroll);
-        page->setStretchFactor(0, 1);
-        page->setStretchFactor(1, 1);
+        // The report's tables one per tab (the event log first), each with the pane's whole
+        // height: stacked in a scroll area under the metrics, the pane opened at one row of
+        // the first table, on a 2200×1500 screen too, and a contingency's event log was below
+        // it out of sight.
+        summary_tables_ = new QTabWidget;
+        summary_tables_->setDocumentMode(true);
+        page->addWidget(summary_tables_);
+        page->setChildrenCollapsible(false);
+        page->setStretchFactor(0, 3);
+        page->setStretchFactor(1, 2);
+        // QSplitter opens at its children's size hints, which gave the metrics nearly all of
+        // it: the tables get two fifths of the page the first time it has a height (later the
+        // user's own split stays), at least the minimum showSummary sets.
+        onFirstResize(page, [page] {
+            const int tables = std::max(page->widget(1)->minimumHeight(), page->height() * 2 / 5);
+            page->setSizes({page->height() - tables, tables});
+        });
         addTab(page, tr("Summary"));
     }
     // Sweep: only while a sweep's results are shown.
@@ -806,19 +896,23 @@ void ResultsView::showPower(const Report& r) {
                                         du.fromSI(facility->values), du.label);
         }
         power_chart_->setAxisTitles(caption, tr("power"));
+        markEvents(power_chart_, r);
         // IT and facility power sorted high to low over the study's hours, in the time
         // chart's unit so the two read against each other.
         load_duration_chart_->clear();
+        // In hours for a year; a 10-minute contingency's axis read 0.000-0.167 h.
+        const DurationAxis da = durationAxisFor(studySpan(rs));
         for (const Channel* c : {rs.find("power", "it_power"), facility}) {
             if (!c || c->unit != "W") continue;
             const LoadDurationCurve ldc = loadDurationCurve(rs.time, c->values);
-            load_duration_chart_->setSeries(channelLabel(c->name), ldc.hours, du.fromSI(ldc.value),
-                                            du.label);
+            load_duration_chart_->setSeries(channelLabel(c->name),
+                                            scaled(ldc.hours, 1.0 / da.per_hour),
+                                            du.fromSI(ldc.value), du.label);
             load_duration_chart_->setSeriesColour(
                 channelLabel(c->name),
                 c == facility ? ChartPanel::totalLineColour() : ChartPanel::stackColour(0));
         }
-        load_duration_chart_->setAxisTitles(tr("hours at or above [h]"), tr("power"));
+        load_duration_chart_->setAxisTitles(da.label, tr("power"));
         if (const double b = power_chart_->meanBucketSeconds(); b > 0.0) {
             note =
                 tr("Each point is the mean over %1 h (%2 samples drawn as 2,000); peaks are in "
@@ -829,6 +923,7 @@ void ResultsView::showPower(const Report& r) {
         }
     } else {
         plotLines(power_chart_, rs, pick(rs, "power", {}, {"W"}), tr("power"));
+        markEvents(power_chart_, r);
         if (power_chart_->seriesCount() == 0) note = tr("This report has no power channels.");
     }
     power_note_->setText(note);
@@ -859,6 +954,7 @@ void ResultsView::showCooling(const Report& r) {
     const auto flows = pick(rs, "cooling", {}, {"m3/s"});
     plotLines(flow_chart_, rs, flows, tr("flow"));
     flow_chart_->setVisible(!flows.empty());
+    for (ChartPanel* c : {temperature_chart_, heat_chart_, flow_chart_}) markEvents(c, r);
     cooling_note_->setText(
         rs.time.empty() ? tr("This report has no time series (a design-point study).")
                         : missingText(rs, "cooling",
@@ -884,11 +980,18 @@ void ResultsView::showWater(const Report& r) {
             }
             // m³, or US gallons in IP.
             const DisplayUnit wu = displayUnitFor("m3", total_m3);
-            water_chart_->addBarSet(categories, tr("water use"), wu.fromSI(values), wu.label);
-            water_chart_->setCategoryTitle(monthAxisTitle(w.months, w.has_year));
-            lines << tr("Monthly totals from %1; %2 %3 over the study.")
-                         .arg(w.source, formatNumber(wu.fromSI(total_m3)), wu.label);
-            if (!w.has_year) {
+            if (studySpan(rs) < kMonthlyMinSpan) {
+                water_chart_->setMessage(
+                    tooShortForMonths(rs, tr("the study's water is under the charts.")));
+                lines << tr("From %1: %2 %3 over the study.")
+                             .arg(w.source, formatNumber(wu.fromSI(total_m3)), wu.label);
+            } else {
+                water_chart_->addBarSet(categories, tr("water use"), wu.fromSI(values), wu.label);
+                water_chart_->setCategoryTitle(monthAxisTitle(w.months, w.has_year));
+                lines << tr("Monthly totals from %1; %2 %3 over the study.")
+                             .arg(w.source, formatNumber(wu.fromSI(total_m3)), wu.label);
+            }
+            if (!w.has_year && studySpan(rs) >= kMonthlyMinSpan) {
                 lines << tr(
                     "The report has no start date; months assume a study starting "
                     "1 January.");
@@ -918,7 +1021,10 @@ void ResultsView::showWater(const Report& r) {
     // WUE by month: litres of site water per kWh of IT energy, from the water rate.
     const Channel* rate = rs.find("water", "water_rate");
     const Channel* it = rs.find("power", "it_power");
-    if (rate && it && rate->unit == "m3/s" && it->unit == "W") {
+    if (rate && it && rate->unit == "m3/s" && it->unit == "W" && studySpan(rs) < kMonthlyMinSpan) {
+        monthly_wue_chart_->setMessage(
+            tooShortForMonths(rs, tr("the study's WUE is under the charts.")));
+    } else if (rate && it && rate->unit == "m3/s" && it->unit == "W") {
         const MonthlyRatio by_month =
             monthlyRatio(rs, rate, 1.0 / units::litre, it, 1.0 / units::kWh);
         if (!by_month.values.empty()) {
@@ -1052,11 +1158,22 @@ void ResultsView::showSummary(const Report& r) {
         }
     }
     if (!categories.isEmpty()) {
-        energy_chart_->addBarSet(categories, tr("energy"), mwh, QStringLiteral("MWh"));
+        // kWh below 1 MWh, as the metrics beside it (metricDisplayUnit): a short study's bars
+        // read 0.004 on an MWh axis.
+        double top = 0.0;
+        for (double v : mwh) top = std::max(top, std::isfinite(v) ? std::abs(v) : 0.0);
+        const DisplayUnit eu = metricDisplayUnit("energy", "MWh", top);
+        std::vector<double> shown(mwh.size());
+        for (std::size_t i = 0; i < mwh.size(); ++i) shown[i] = eu.fromSI(mwh[i]);
+        energy_chart_->addBarSet(categories, tr("energy"), shown, eu.label);
     }
     const Channel* it = rs.find("power", "it_power");
     const Channel* facility = rs.find("power", "facility_power");
-    if (it && facility && it->unit == "W" && facility->unit == "W") {
+    if (it && facility && it->unit == "W" && facility->unit == "W" &&
+        studySpan(rs) < kMonthlyMinSpan) {
+        monthly_pue_chart_->setMessage(
+            tooShortForMonths(rs, tr("the study's PUE is in the table.")));
+    } else if (it && facility && it->unit == "W" && facility->unit == "W") {
         const MonthlyRatio pue = monthlyRatio(rs, facility, 1.0, it, 1.0);
         if (!pue.values.empty()) {
             // From 1, PUE's floor: from 0 the twelve bars of 1.07-1.10 looked alike.
@@ -1075,20 +1192,31 @@ void ResultsView::showSummary(const Report& r) {
         else
             tables.push_back(&t);
     }
+    int least = 0;
     for (const Table* tp : tables) {
         const Table& t = *tp;
-        auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(t.path)));
-        auto* model = new SizingTableModel(label);  // owned by the label, deleted with it
+        auto* model = new SizingTableModel;
         model->setTable(t);
         auto* view = makeTableView(model);
-        arrangeColumns(view);  // the model was filled before the view connected to it
+        model->setParent(view);  // deleted with its view
+        arrangeColumns(view);    // the model was filled before the view connected to it
         QTimer::singleShot(0, view, [view] { arrangeColumns(view); });
-        view->setMinimumHeight(std::min(400, 40 + 28 * static_cast<int>(t.rows())));
-        const int at = summary_tables_->count() - 1;  // before the stretch
-        summary_tables_->insertWidget(at, label);
-        summary_tables_->insertWidget(at + 1, view);
-        summary_table_widgets_ << view << label;  // view first: it uses the label's model
+        summary_tables_->addTab(view, QString::fromStdString(t.path));
+        summary_tables_->setTabToolTip(
+            summary_tables_->count() - 1,
+            tr("%1: %2 rows").arg(QString::fromStdString(t.path)).arg(t.rows()));
+        summary_table_widgets_ << view;
+        // The header and five rows (or all of a shorter table) in view without scrolling,
+        // under the sideways scroll bar of a wide table (the sizing tables at 1400 pixels).
+        const int rows = std::min(5, static_cast<int>(t.rows()));
+        least = std::max(least, view->horizontalHeader()->sizeHint().height() +
+                                    rows * view->verticalHeader()->defaultSectionSize() +
+                                    view->horizontalScrollBar()->sizeHint().height() +
+                                    2 * view->frameWidth());
     }
+    summary_tables_->setCurrentIndex(0);
+    summary_tables_->setMinimumHeight(
+        least > 0 ? least + summary_tables_->tabBar()->sizeHint().height() + 4 : 0);
 }
 
 }  // namespace dctwin::gui

@@ -80,6 +80,9 @@ public:
     /// pPUE, water, WUE, hottest junction, hours above the facility and TCS setpoints).
     SizingTableModel* hallsModel() const { return halls_table_; }
     QString waterCaption() const;
+    /// The Summary tab's report tables, one per tab (contingency/event_log first, then the
+    /// sizing tables and the rest in the report's order).
+    QTabWidget* summaryTables() const { return summary_tables_; }
 
 private:
     void showPower(const Report& r);
@@ -121,7 +124,7 @@ private:
     ChartPanel* halls_power_chart_;
     ChartPanel* halls_water_chart_;
     SizingTableModel* halls_table_;
-    QVBoxLayout* summary_tables_;
+    QTabWidget* summary_tables_;  // one tab per report table, the event log first
     QList<QWidget*> summary_table_widgets_;
 };
 

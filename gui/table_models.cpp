@@ -233,7 +233,8 @@ QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const Metric& m = metrics_[static_cast<std::size_t>(index.row())];
     if (role == Qt::DisplayRole) {
-        const DisplayUnit du = displayUnitForQuantity(m.name, m.unit, std::abs(m.value));
+        // By the value's size: a 10-minute study's CDU pumps read 4.21 kWh, not 0.00421 MWh.
+        const DisplayUnit du = metricDisplayUnit(m.name, m.unit, m.value, m.description);
         switch (index.column()) {
             case 0: {
                 // The metric's own description reads as words; its key is in the tooltip.

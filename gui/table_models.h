@@ -72,7 +72,8 @@ private:
 };
 
 /// Report::summary as three columns: metric, value, unit. Values are shown in display units
-/// (K → °C for temperatures, J → kWh/MWh, W → kW/MW); Qt::UserRole gives the stored value.
+/// (K → °C for temperatures, J → kWh/MWh, W → kW/MW; a short study's MWh below 1 in kWh and h
+/// below 1 in min or s, metricDisplayUnit); Qt::UserRole gives the stored value.
 class SummaryTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:

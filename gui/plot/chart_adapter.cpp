@@ -10,7 +10,11 @@
 #include <QChartView>
 #include <QDateTimeAxis>
 #include <QFileDialog>
+#include <QFontMetricsF>
 #include <QGraphicsItem>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -230,6 +234,65 @@ struct ChartPanel::Impl {
     std::vector<QAreaSeries*> stack_areas;
     bool zoomed = false;
     double view_lo = 0, view_hi = 0;  // chart units
+
+    // Event markers (setEventMarkers): x in chart units and the items that draw one, children
+    // of the chart so that they are in its coordinates and go with it to a PNG or a PDF.
+    struct Marker {
+        double cx = 0.0;
+        QString label;
+        QGraphicsLineItem* line = nullptr;
+        QGraphicsRectItem* hit = nullptr;  // a few pixels either side: the tooltip's target
+        QGraphicsSimpleTextItem* text = nullptr;
+    };
+    std::vector<Marker> markers;
+    QLabel* message = nullptr;  // setMessage's note over an empty chart
+
+    // The x axis's span in chart units; false when there is none.
+    bool xRange(double& lo, double& hi) const {
+        if (const auto* v = qobject_cast<QValueAxis*>(x_axis)) {
+            lo = v->min();
+            hi = v->max();
+        } else if (const auto* d = qobject_cast<QDateTimeAxis*>(x_axis)) {
+            lo = static_cast<double>(d->min().toMSecsSinceEpoch());
+            hi = static_cast<double>(d->max().toMSecsSinceEpoch());
+        } else {
+            return false;
+        }
+        return hi > lo;
+    }
+    void removeMarkers() {
+        for (Marker& m : markers) {
+            delete m.line;
+            delete m.hit;
+            delete m.text;
+        }
+        markers.clear();
+    }
+    // Each marker's line from the plot's top to its bottom at its x (hidden outside the span
+    // shown); its label at the top, right of the line or left of it near the right edge, and
+    // a line lower for each marker drawn before it, so that close events do not overprint.
+    void placeMarkers() {
+        if (markers.empty()) return;
+        const QRectF plot = chart->plotArea();
+        double lo = 0.0, hi = 0.0;
+        const bool ok = plot.width() > 0.0 && plot.height() > 0.0 && xRange(lo, hi);
+        int shown = 0;
+        for (Marker& m : markers) {
+            const bool in = ok && m.cx >= lo && m.cx <= hi;
+            m.line->setVisible(in);
+            m.hit->setVisible(in);
+            m.text->setVisible(in);
+            if (!in) continue;
+            const double px = plot.left() + (m.cx - lo) / (hi - lo) * plot.width();
+            m.line->setLine(px, plot.top(), px, plot.bottom());
+            m.hit->setRect(px - 3.0, plot.top(), 6.0, plot.height());
+            const QRectF box = m.text->boundingRect();
+            const double tx =
+                px + 4.0 + box.width() <= plot.right() ? px + 4.0 : px - 4.0 - box.width();
+            m.text->setPos(tx, plot.top() + 2.0 + shown * box.height());
+            ++shown;
+        }
+    }
 
     QString yTitle() const {
         return unit.isEmpty() ? y_quantity : QStringLiteral("%1 [%2]").arg(y_quantity, unit);
@@ -474,6 +537,7 @@ struct ChartPanel::Impl {
         }
         if (y_axis) fit(y_axis, y_min, y_max);
         if (y2_axis && have_y2) fit(y2_axis, y2_min, y2_max);
+        placeMarkers();
     }
     /// The range an axis shows for data from lo_v to hi_v, before rounding its ends.
     static std::pair<double, double> paddedRange(double lo_v, double hi_v) {
@@ -539,6 +603,13 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent), d_(std::make_unique<I
     d_->readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     d_->readout->setMinimumWidth(0);
     d_->readout->hide();
+    // setMessage's note: over the chart view (which keeps drawing the title), not in the
+    // layout, so that a chart with a note takes the room a plotted one does.
+    d_->message = new QLabel(this);
+    d_->message->setWordWrap(true);
+    d_->message->setAlignment(Qt::AlignCenter);
+    d_->message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    d_->message->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
@@ -570,6 +641,9 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent), d_(std::make_unique<I
         zoomX(lo + shift, hi + shift);
     };
     d_->view->onReset = [this] { resetZoom(); };
+    // The markers follow the plot when the chart is laid out anew (a resize, a legend that
+    // moved); applyRanges() places them when the axes change.
+    connect(d_->chart, &QChart::plotAreaChanged, this, [this] { d_->placeMarkers(); });
     d_->view->onHover = [this](const QPoint& pos) {
         const QString text = pos.x() < 0 ? QString() : readoutAt(xAtViewPos(pos));
         d_->readout->setText(text.isEmpty() ? zoomHint() : text);
@@ -587,6 +661,9 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent), d_(std::make_unique<I
 ChartPanel::~ChartPanel() = default;
 
 void ChartPanel::clear() {
+    d_->removeMarkers();
+    d_->message->hide();
+    d_->message->clear();
     d_->chart->removeAllSeries();
     for (QAbstractAxis* a : d_->chart->axes()) {
         d_->chart->removeAxis(a);
@@ -800,7 +877,76 @@ bool ChartPanel::setSeriesColour(const QString& name, const QColor& colour) {
 void ChartPanel::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     d_->fitDateTicks();
+    // The note under the title, across the plot's room.
+    d_->message->setGeometry(d_->view->geometry().adjusted(24, 48, -24, -24));
 }
+
+void ChartPanel::setEventMarkers(const std::vector<EventMarker>& markers) {
+    d_->removeMarkers();
+    // Dark red and dashed: apart from the palette's lines, and read as a moment, not data.
+    const QColor colour(0xb0, 0x1c, 0x1c);
+    QPen pen(colour);
+    pen.setWidthF(1.2);
+    pen.setStyle(Qt::DashLine);
+    QFont font = QApplication::font();
+    font.setPointSizeF(font.pointSizeF() * 0.8);
+    const QFontMetricsF fm(font);
+    for (const EventMarker& e : markers) {
+        if (!std::isfinite(e.x)) continue;
+        Impl::Marker m;
+        m.cx = d_->toChart(e.x);
+        m.label = e.label;
+        m.line = new QGraphicsLineItem(d_->chart);
+        m.line->setPen(pen);
+        m.hit = new QGraphicsRectItem(d_->chart);
+        m.hit->setPen(Qt::NoPen);
+        m.hit->setBrush(Qt::NoBrush);
+        // A long label ("utility lost; UPS on battery, generator-fed loads off") would cover
+        // the plot: cut short beside the line, whole in the tooltip.
+        m.text =
+            new QGraphicsSimpleTextItem(fm.elidedText(e.label, Qt::ElideRight, 200.0), d_->chart);
+        m.text->setFont(font);
+        m.text->setBrush(colour);
+        for (QGraphicsItem* item :
+             {static_cast<QGraphicsItem*>(m.line), static_cast<QGraphicsItem*>(m.hit),
+              static_cast<QGraphicsItem*>(m.text)}) {
+            item->setZValue(100.0);  // over the series
+            item->setToolTip(e.label);
+            item->hide();  // until placed on the axis
+        }
+        d_->markers.push_back(std::move(m));
+    }
+    d_->placeMarkers();
+}
+
+std::vector<ChartPanel::EventMarker> ChartPanel::eventMarkers() const {
+    std::vector<EventMarker> out;
+    for (const Impl::Marker& m : d_->markers) out.push_back({d_->fromChart(m.cx), m.label});
+    return out;
+}
+
+int ChartPanel::visibleEventMarkers() const {
+    return static_cast<int>(
+        std::count_if(d_->markers.begin(), d_->markers.end(),
+                      [](const Impl::Marker& m) { return m.line->isVisible(); }));
+}
+
+double ChartPanel::eventMarkerViewX(int i) const {
+    if (i < 0 || i >= static_cast<int>(d_->markers.size())) return std::nan("");
+    const QGraphicsLineItem* line = d_->markers[static_cast<std::size_t>(i)].line;
+    if (!line->isVisible()) return std::nan("");
+    const QPointF scene = d_->chart->mapToScene(line->line().p1());
+    return d_->view->mapFromScene(scene).x();
+}
+
+void ChartPanel::setMessage(const QString& text) {
+    clear();
+    d_->message->setText(text);
+    d_->message->setGeometry(d_->view->geometry().adjusted(24, 48, -24, -24));
+    d_->message->setVisible(!text.isEmpty());
+}
+
+QString ChartPanel::message() const { return d_->message->text(); }
 
 bool ChartPanel::isZoomable() const { return d_->zoomable(); }
 bool ChartPanel::isZoomed() const { return d_->zoomed; }

@@ -121,6 +121,29 @@ public:
     /// x (series units) under a point of the chart view, for the read-out and the zoom.
     double xAtViewPos(const QPoint& pos) const;
 
+    /// A moment on a chart over time: a contingency's event (the pump trip, the utility loss)
+    /// at x, in the units the series were given in (seconds on a calendar axis).
+    struct EventMarker {
+        double x = 0.0;
+        QString label;  ///< shown beside the marker (cut short) and whole in its tooltip
+    };
+    /// Draws a thin vertical line over the plot at each marker's x, its label at the top
+    /// beside it; replaces earlier markers. Set after the series (clear() removes them).
+    void setEventMarkers(const std::vector<EventMarker>& markers);
+    std::vector<EventMarker> eventMarkers() const;
+    /// How many markers are drawn now (those inside the x span shown, zoomed or not).
+    int visibleEventMarkers() const;
+    /// The x position in view pixels of the marker line drawn for marker `i` (NaN when it is
+    /// not drawn), to check it sits where the data's time is.
+    double eventMarkerViewX(int i) const;
+
+    /// Instead of a plot, the title and a short note in the chart's middle (a chart that would
+    /// mislead for this report: one bar for "PUE by month" of a 10-minute study). Removes
+    /// every series; clear() removes the note.
+    void setMessage(const QString& text);
+    /// The note shown instead of a plot ("" when the chart plots).
+    QString message() const;
+
     /// The points drawn now for a line or an area's top edge, x in the units the series were
     /// given in (seconds on a calendar axis); empty for no such series.
     std::vector<QPointF> drawnPoints(const QString& name) const;

@@ -47,6 +47,40 @@ const std::shared_ptr<const Report>& campusRun() {
     return r;
 }
 
+// A shipped contingency (600 s around one event, 0.1 s of solver time).
+const std::shared_ptr<const Report>& pumpTripRun() {
+    static const std::shared_ptr<const Report> r = runYear("contingency_cdu_pump_trip.json");
+    return r;
+}
+
+const std::shared_ptr<const Report>& utilityLossRun() {
+    static const std::shared_ptr<const Report> r = runYear("contingency_utility_loss.json");
+    return r;
+}
+
+// The study's span from its time series [s].
+double spanOf(const Report& r) { return r.timeseries.time.back() - r.timeseries.time.front(); }
+
+// The rows of contingency/event_log whose source is "event" (the scenario's trip or loss):
+// their t_s and text.
+std::vector<std::pair<double, std::string>> scenarioEvents(const Report& r) {
+    std::vector<std::pair<double, std::string>> out;
+    const Table* log = findTable(r.tables, "contingency/event_log");
+    if (!log) return out;
+    const std::vector<double>* t = nullptr;
+    const std::vector<std::string>*what = nullptr, *source = nullptr;
+    for (const Table::Column& c : log->columns) {
+        if (c.name == "t_s") t = std::get_if<std::vector<double>>(&c.data);
+        if (c.name == "event") what = std::get_if<std::vector<std::string>>(&c.data);
+        if (c.name == "source") source = std::get_if<std::vector<std::string>>(&c.data);
+    }
+    if (!t || !what || !source) return out;
+    for (std::size_t i = 0; i < t->size(); ++i) {
+        if ((*source)[i] == "event") out.emplace_back((*t)[i], (*what)[i]);
+    }
+    return out;
+}
+
 double metric(const Report& r, const char* name) {
     const Metric* m = findMetric(r.summary, name);
     EXPECT_NE(m, nullptr) << name;
@@ -248,6 +282,187 @@ TEST(ResultsView, TheHallsTableShowsEveryCaptionWholeAt1280) {
     }
     EXPECT_GE(h->height(), 2 * fm.lineSpacing()) << "a header of two lines";
     EXPECT_EQ(view->horizontalScrollBar()->maximum(), 0) << "the Halls table scrolls sideways";
+}
+
+// A 10-minute contingency read as a year does: the CDU pumps' energy as 0.00421 MWh, the
+// time at the throttle temperature as 0.00603 h (the CLI prints 22 s), the load-duration axis
+// as 0.000-0.167 h, and "PUE by month" and the Water charts as one bar labelled "7". Small
+// figures go to the unit of their size and charts by month give way to a note.
+TEST(ResultsView, AShortStudyReadsInTheUnitsOfItsSize) {
+    const Report& r = *pumpTripRun();
+    const double span = spanOf(r);
+    ASSERT_LT(span, 3600.0) << "a contingency of minutes";
+    ResultsView rv;
+    rv.setReport(pumpTripRun());
+
+    SummaryTableModel* m = rv.summaryModel();
+    int energies = 0, times = 0;
+    for (int row = 0; row < m->rowCount(); ++row) {
+        const Metric& x = m->metrics()[static_cast<std::size_t>(row)];
+        const double shown = m->index(row, 1).data().toString().remove(u',').toDouble();
+        const std::string unit = m->index(row, 2).data().toString().toStdString();
+        if (!(x.value > 0.0 && x.value < 1.0)) continue;
+        if (x.unit == "MWh") {
+            EXPECT_EQ(unit, "kWh") << x.name;
+            EXPECT_NEAR(shown, 1e3 * x.value, 0.01 * 1e3 * x.value) << x.name;
+            ++energies;
+        } else if (x.unit == "h" && x.description.find("-hours") == std::string::npos) {
+            const bool minutes = x.value * 60.0 >= 1.0;
+            EXPECT_EQ(unit, minutes ? "min" : "s") << x.name;
+            const double expected = x.value * (minutes ? 60.0 : 3600.0);
+            EXPECT_NEAR(shown, expected, 0.01 * expected) << x.name;
+            ++times;
+        }
+    }
+    EXPECT_GE(energies, 4);  // cooling, losses, CDU and facility pumps, fans, ...
+    EXPECT_GE(times, 2);     // the study's length and the time at the throttle temperature
+    for (int row = 0; row < m->rowCount(); ++row) {
+        const Metric& x = m->metrics()[static_cast<std::size_t>(row)];
+        if (x.name == "simulated_h") {
+            EXPECT_EQ(m->index(row, 1).data().toString().toStdString(),
+                      QString::number(span / 60.0).toStdString());
+            EXPECT_EQ(m->index(row, 2).data().toString().toStdString(), "min");
+        }
+        if (x.name == "gpu_throttle_hours_h") {
+            EXPECT_EQ(m->index(row, 2).data().toString().toStdString(), "s");
+        }
+    }
+
+    // The load-duration curve ends at the study's length, in minutes.
+    ChartPanel* ldc = rv.charts(ResultsView::PowerTab)[1];
+    const std::vector<QPointF> curve = ldc->drawnPoints(QStringLiteral("IT power"));
+    ASSERT_FALSE(curve.empty());
+    EXPECT_NEAR(curve.back().x(), span / 60.0, 1e-6 * span);
+
+    // No charts by month: each says why instead, naming the study's length.
+    for (ChartPanel* c :
+         {rv.charts(ResultsView::SummaryTab)[1], rv.charts(ResultsView::WaterTab)[0],
+          rv.charts(ResultsView::WaterTab)[1]}) {
+        EXPECT_EQ(c->seriesCount(), 0) << c->title().toStdString();
+        EXPECT_TRUE(c->message().contains(QStringLiteral("10 min"))) << c->message().toStdString();
+    }
+    EXPECT_TRUE(rv.waterCaption().contains(QStringLiteral("over the study")));
+
+    // A year keeps its months and its load-duration curve in hours.
+    ResultsView year;
+    year.setReport(referenceRun());
+    const double year_span = spanOf(*referenceRun());
+    for (ChartPanel* c :
+         {year.charts(ResultsView::SummaryTab)[1], year.charts(ResultsView::WaterTab)[0],
+          year.charts(ResultsView::WaterTab)[1]}) {
+        EXPECT_EQ(c->categories().size(), 12) << c->title().toStdString();
+        EXPECT_TRUE(c->message().isEmpty());
+    }
+    const std::vector<QPointF> hours =
+        year.charts(ResultsView::PowerTab)[1]->drawnPoints(QStringLiteral("IT power"));
+    ASSERT_FALSE(hours.empty());
+    EXPECT_NEAR(hours.back().x(), year_span / 3600.0, 1e-6 * year_span);
+}
+
+// Nothing on the charts said when a contingency's event happened: each time chart of the
+// Power and Cooling tabs has a marker at the t_s of every "event" row of the report's event
+// log (not at the plan's or the simulation's rows), labelled with its text, drawn where the
+// chart's own axis puts that time.
+TEST(ResultsView, ContingencyEventsAreMarkedOnTheTimeCharts) {
+    for (const auto& run : {pumpTripRun(), utilityLossRun()}) {
+        const Report& r = *run;
+        const auto events = scenarioEvents(r);
+        ASSERT_EQ(events.size(), 1u) << "one scenario event in each shipped contingency";
+        const Table* log = findTable(r.tables, "contingency/event_log");
+        ASSERT_NE(log, nullptr);
+        ResultsView rv;
+        rv.resize(1060, 660);
+        rv.show();
+        rv.setReport(run);
+        QList<ChartPanel*> charts = rv.charts(ResultsView::CoolingTab);
+        charts.prepend(rv.charts(ResultsView::PowerTab).front());
+        for (ChartPanel* c : charts) {
+            if (c->seriesCount() == 0) continue;
+            rv.setCurrentIndex(c == charts.front() ? ResultsView::PowerTab
+                                                   : ResultsView::CoolingTab);
+            QApplication::processEvents();
+            QApplication::processEvents();
+            const auto markers = c->eventMarkers();
+            ASSERT_EQ(markers.size(), events.size()) << c->title().toStdString();
+            // The series' x at the study's last sample says the axis's unit.
+            const std::vector<QPointF> pts = c->drawnPoints(c->seriesNames().front());
+            ASSERT_FALSE(pts.empty());
+            const double per_second = pts.back().x() / r.timeseries.time.back();
+            for (std::size_t i = 0; i < markers.size(); ++i) {
+                EXPECT_NEAR(markers[i].x, events[i].first * per_second, 1e-9 * pts.back().x())
+                    << c->title().toStdString();
+                EXPECT_EQ(markers[i].label.toStdString(), events[i].second);
+                const double px = c->eventMarkerViewX(static_cast<int>(i));
+                ASSERT_TRUE(std::isfinite(px)) << c->title().toStdString() << ": not drawn";
+                EXPECT_NEAR(c->xAtViewPos(QPoint(static_cast<int>(std::lround(px)), 50)),
+                            markers[i].x, 0.01 * pts.back().x())
+                    << c->title().toStdString();
+            }
+            EXPECT_EQ(c->visibleEventMarkers(), static_cast<int>(events.size()));
+        }
+        // The load-duration curve is not over time: no marker.
+        EXPECT_TRUE(rv.charts(ResultsView::PowerTab)[1]->eventMarkers().empty());
+        EXPECT_GT(log->rows(), events.size() - 1);
+    }
+}
+
+// The Summary tab's tables pane showed one row of the first table (sizing/power) under its
+// header, on a 2200x1500 screen too, and the event log could not be seen. At the results pane
+// of a 1400x900 window every table of the report can be brought into view with several rows,
+// and a contingency's event log shows, whole, without the user doing anything.
+TEST(ResultsView, TheSummaryTablesShowSeveralRowsEach) {
+    for (const auto& run : {pumpTripRun(), utilityLossRun()}) {
+        const Report& r = *run;
+        ResultsView rv;
+        rv.resize(1060, 660);
+        rv.show();
+        rv.setReport(run);
+        rv.setCurrentIndex(ResultsView::SummaryTab);
+        for (int i = 0; i < 4; ++i) QApplication::processEvents();
+        // A table's rows whose whole cell is on the screen (inside its viewport and whatever
+        // clips the view).
+        const auto rowsInView = [](QTableView* v) {
+            const QRect seen = v->viewport()->visibleRegion().boundingRect();
+            int n = 0;
+            for (int row = 0; row < v->model()->rowCount(); ++row) {
+                if (seen.contains(v->visualRect(v->model()->index(row, 0)))) ++n;
+            }
+            return n;
+        };
+        const auto viewOfTable = [&](const std::string& path) -> QTableView* {
+            QWidget* summary = rv.widget(ResultsView::SummaryTab);
+            for (QTableView* v : summary->findChildren<QTableView*>()) {
+                const auto* m = qobject_cast<const SizingTableModel*>(v->model());
+                if (m && m->table().path == path) return v;
+            }
+            return nullptr;
+        };
+        // The event log first: the pump trip's three rows whole, the utility loss's first
+        // five (of ten).
+        const Table* log = findTable(r.tables, "contingency/event_log");
+        ASSERT_NE(log, nullptr);
+        QTableView* log_view = viewOfTable(log->path);
+        ASSERT_NE(log_view, nullptr);
+        EXPECT_TRUE(log_view->isVisible());
+        EXPECT_GE(rowsInView(log_view), std::min(5, static_cast<int>(log->rows())));
+        // Every table, picked, with five rows or all of a shorter one.
+        for (const Table& t : r.tables) {
+            QTableView* v = viewOfTable(t.path);
+            ASSERT_NE(v, nullptr) << t.path;
+            for (QWidget* w = v; w; w = w->parentWidget()) {
+                if (auto* tabs = qobject_cast<QTabWidget*>(w->parentWidget()->parentWidget())) {
+                    if (tabs != &rv && tabs->indexOf(w) >= 0) {
+                        tabs->setCurrentWidget(w);
+                        break;
+                    }
+                }
+                if (w->parentWidget() == &rv) break;
+            }
+            for (int i = 0; i < 2; ++i) QApplication::processEvents();
+            EXPECT_TRUE(v->isVisible()) << t.path;
+            EXPECT_GE(rowsInView(v), std::min(5, static_cast<int>(t.rows()))) << t.path;
+        }
+    }
 }
 
 }  // namespace
