@@ -258,8 +258,6 @@ Table waterTable(const SiteModel& m, std::span<const double> y, double& makeup_r
     return wt;
 }
 
-/// Event schedules for the study model; a utility loss's generator plan (facility/
-/// utility_loss.h) decides when generator-fed loads return, the run what follows from it.
 /// What the events ask of the sized site: one utility loss a study, and no more generator
 /// sets failing than the sizing installs. Checked where the events are applied and by
 /// validateModel (buildModels), which `dctwin validate` runs: it said "valid" to 1,000 sets
@@ -283,6 +281,8 @@ void checkEventsAgainstSizing(const ScenarioSpec& sc, const power::SizingResult&
     }
 }
 
+/// Event schedules for the study model; a utility loss's generator plan (facility/
+/// utility_loss.h) decides when generator-fed loads return, the run what follows from it.
 Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d, Conditions& c) {
     checkEventsAgainstSizing(sc, d.electrical);
     Json report = Json::array();
@@ -783,9 +783,13 @@ std::shared_ptr<const StepCrossings> recordJunctions(const SiteModel& m, const S
                 ext->excess[i] = expectedExcess(s, t, x[i], ext->flow[i]);
                 ext->windows[i] = sameWindows(s, t);
             }
-            const double running = ext->supply[i] * (1.0 - std::clamp(x[2 * n + i], 0.0, 1.0));
-            const double peak =
-                x[i] + ext->excess[i].at(running, s.power->clockFactor(x[i]), s.gpu_share);
+            double peak = x[i];
+            if (const SwingExcess& e = ext->excess[i]; e.junction != 0.0 || e.plate != 0.0) {
+                // Only where a swing is hidden (training racks of an averaged study): the
+                // clock factor reads the rack's spec, once per group and step end.
+                const double running = ext->supply[i] * (1.0 - std::clamp(x[2 * n + i], 0.0, 1.0));
+                peak += e.at(running, s.power->clockFactor(x[i]), s.gpu_share);
+            }
             ext->site_max = std::max(ext->site_max, peak);
             if (!ext->hall_max.empty())
                 ext->hall_max[s.hall] = std::max(ext->hall_max[s.hall], peak);
