@@ -61,6 +61,7 @@ void ComparisonModel::setRuns(const KeptRun* a, const KeptRun* b) {
                     r.name[0] = r.name[0].toUpper();
                 }
                 r.unit = unitLabel(m.unit);
+                r.ratio = m.unit == "1";
                 rows_.push_back(r);
                 it = rows_.end() - 1;
             }
@@ -122,19 +123,24 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         return QColor(Qt::black);
     }
     if (role != Qt::DisplayRole) return {};
+    // A ratio to four decimals unless whole (a count), as the Summary and the CLI write PUE:
+    // at two, two runs of PUE 1.0774 and 1.0762 read "1.08" both and their difference "+0.00".
+    const auto cell = [&r](double v) {
+        return r.ratio && v != std::round(v) ? QString::number(v, 'f', 4) : formatNumber(v);
+    };
     switch (index.column()) {
         case 0:
             return r.name;
         case 1:
             return r.unit;
         case 2:
-            return r.has_a ? formatNumber(r.a) : QString();
+            return r.has_a ? cell(r.a) : QString();
         case 3:
-            return r.has_b ? formatNumber(r.b) : QString();
+            return r.has_b ? cell(r.b) : QString();
         case 4:
             if (!both) return QString();
             return diff == 0.0 ? QStringLiteral("=")
-                               : (diff > 0 ? QStringLiteral("+") : QString()) + formatNumber(diff);
+                               : (diff > 0 ? QStringLiteral("+") : QString()) + cell(diff);
         case 5:
             if (!both || diff == 0.0 || r.a == 0.0) return QString();
             return QStringLiteral("%1%2 %")

@@ -45,6 +45,7 @@ public:
 private:
     struct Row {
         QString key, name, unit;
+        bool ratio = false;  // unit "1": PUE and the like, shown to four decimals
         double a = 0, b = 0;
         bool has_a = false, has_b = false;
     };

@@ -35,8 +35,9 @@ TEST(RunComparison, ShowsTwoRunsSideBySideWithTheirDifferences) {
     const int pue = m->rowOf(QStringLiteral("pue"));
     ASSERT_GE(pue, 0);
     EXPECT_EQ(m->data(m->index(pue, 0)).toString(), QStringLiteral("Power usage effectiveness"));
-    EXPECT_EQ(m->data(m->index(pue, 2)).toString(), QStringLiteral("1.12"));
-    EXPECT_EQ(m->data(m->index(pue, 3)).toString(), QStringLiteral("1.09"));
+    EXPECT_EQ(m->data(m->index(pue, 2)).toString(), QStringLiteral("1.1200"));
+    EXPECT_EQ(m->data(m->index(pue, 3)).toString(), QStringLiteral("1.0900"));
+    EXPECT_EQ(m->data(m->index(pue, 4)).toString(), QStringLiteral("-0.0300"));
     EXPECT_NEAR(m->data(m->index(pue, 4), Qt::UserRole).toDouble(), -0.03, 1e-12);
     EXPECT_EQ(m->data(m->index(pue, 5)).toString(), QStringLiteral("-2.7 %"));
     EXPECT_TRUE(m->data(m->index(pue, 4), Qt::BackgroundRole).isValid());  // differs
@@ -105,8 +106,12 @@ TEST(RunComparison, TheWindowKeepsEveryFinishedRun) {
     RunComparison* c = w.results()->comparison();
     EXPECT_EQ(c->runCount(), 2);
     ComparisonModel* m = c->model();
+    // PUE to four decimals, as the Summary and the CLI (it read "1.10"), and the difference
+    // of the two runs (1.12 then 1.10) too.
     EXPECT_EQ(m->data(m->index(m->rowOf(QStringLiteral("pue")), 3)).toString(),
-              QStringLiteral("1.10"));
+              QStringLiteral("1.1000"));
+    EXPECT_EQ(m->data(m->index(m->rowOf(QStringLiteral("pue")), 4)).toString(),
+              QStringLiteral("-0.0200"));
     // Opening another file clears the results but keeps the runs to compare.
     w.setScenario(s, std::filesystem::path(DCTWIN_SOURCE_DIR) / "scenarios");
     EXPECT_EQ(c->runCount(), 2);
