@@ -13,7 +13,6 @@
 
 class QLabel;
 class QTableView;
-class QVBoxLayout;
 
 namespace dctwin::gui {
 
