@@ -27,9 +27,10 @@ namespace fs = std::filesystem;
 
 const fs::path kScenarios = fs::path(DCTWIN_SOURCE_DIR) / "scenarios";
 
-// A shipped scenario's year at 10-min output, run by the facility (no GUI involved; about a
-// second of solver time).
-std::shared_ptr<const Report> runYear(const char* file) {
+// A shipped scenario run as shipped by the facility (no GUI involved): the reference and the
+// campus a year at 10-min output (about a second of solver time each), the contingencies
+// their 600 s.
+std::shared_ptr<const Report> runShipped(const char* file) {
     Json s = readJsonFile(kScenarios / file);
     s.erase("$schema");
     const facility::ScenarioSpec spec =
@@ -38,23 +39,23 @@ std::shared_ptr<const Report> runYear(const char* file) {
 }
 
 const std::shared_ptr<const Report>& referenceRun() {
-    static const std::shared_ptr<const Report> r = runYear("azure_gb300_64.json");
+    static const std::shared_ptr<const Report> r = runShipped("azure_gb300_64.json");
     return r;
 }
 
 const std::shared_ptr<const Report>& campusRun() {
-    static const std::shared_ptr<const Report> r = runYear("campus_two_halls.json");
+    static const std::shared_ptr<const Report> r = runShipped("campus_two_halls.json");
     return r;
 }
 
 // A shipped contingency (600 s around one event, 0.1 s of solver time).
 const std::shared_ptr<const Report>& pumpTripRun() {
-    static const std::shared_ptr<const Report> r = runYear("contingency_cdu_pump_trip.json");
+    static const std::shared_ptr<const Report> r = runShipped("contingency_cdu_pump_trip.json");
     return r;
 }
 
 const std::shared_ptr<const Report>& utilityLossRun() {
-    static const std::shared_ptr<const Report> r = runYear("contingency_utility_loss.json");
+    static const std::shared_ptr<const Report> r = runShipped("contingency_utility_loss.json");
     return r;
 }
 
