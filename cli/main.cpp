@@ -187,9 +187,15 @@ Args parseArgs(int argc, char** argv) {
     if (argc < 2) usageError("no command given");
     a.command = argv[1];
     if (!isCommand(a.command)) usageError(unknownCommand(a.command));
+    bool options_ended = false;
     for (int k = 2; k < argc; ++k) {
         const std::string s = argv[k];
-        if (s.empty() || s[0] != '-') {
+        // `--` ends the options, as for every POSIX tool: a file named "-x.json" can be given.
+        if (!options_ended && s == "--") {
+            options_ended = true;
+            continue;
+        }
+        if (options_ended || s.empty() || s[0] != '-') {
             a.positional.push_back(s);
             continue;
         }

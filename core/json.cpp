@@ -464,6 +464,10 @@ std::int64_t JsonView::asInteger() const {
         // 8.0 is accepted (some tools write integers that way); 3.5 is not.
         const double d = v.get<double>();
         if (std::trunc(d) == d && std::abs(d) < 9.2e18) return static_cast<std::int64_t>(d);
+        // 1e20 is whole, so "expected an integer, got 1e+20" read as a contradiction.
+        if (std::trunc(d) == d) {
+            fail(fmt::format("expected an integer, got {} (too large)", describe(v)));
+        }
     }
     fail(fmt::format("expected an integer, got {}", describe(v)));
 }

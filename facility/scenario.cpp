@@ -956,6 +956,8 @@ ScenarioSpec readScenario(const Json& input, const fs::path& base_dir) {
     sc.name = v.string("name");
     if (sc.name.empty()) v.fail("name", "must not be empty");
     sc.description = v.string("description");
+    // Read for its type only: editors follow it, the twin does not (`"$schema": 123` passed).
+    (void)v.string("$schema");
     // The study first: event times are checked against its length.
     sc.study = readStudy(v.object("study"));
     if (v.has("events")) sc.events = readEvents(root.at("events"), sc.study);

@@ -550,6 +550,11 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
     }
     if (cases.size() == 1 && cases[0].name.empty()) cases[0].name = "base";
     std::vector<std::string> drawn;  // per case of an ensemble with draws: what it drew
+    // Choice values no member drew are checked too, after the members (below): a bad value
+    // passed a sweep of few members and failed when more members were asked for.
+    std::vector<Draw> draws;
+    Json undrawn_base;
+    std::uint64_t draw_seed = 1;
     if (auto ens = v.find("ensemble")) {
         if (!ens->isObject()) ens->fail("expected an object (members, seed, draw)");
         ens->checkKeys({"members", "seed", "draw"});
@@ -558,7 +563,6 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
             if (!draw_spec->isObject() || draw_spec->keys().empty()) {
                 draw_spec->fail("expected an object of JSON pointer → distribution");
             }
-            std::vector<Draw> draws;
             for (const auto& key : draw_spec->keys())
                 draws.push_back(parseDraw(key, draw_spec->at(key)));
             if (!ens->find("members")) ens->fail("\"draw\" needs \"members\" (how many draws)");
@@ -577,6 +581,8 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
             if (!(seed >= 0 && seed <= 9007199254740992.0) || seed != std::floor(seed)) {
                 ens->at("seed").fail("expected a whole number ≥ 0");
             }
+            undrawn_base = cases.front().scenario;
+            draw_seed = static_cast<std::uint64_t>(seed);
             std::vector<SweepCase> next;
             const auto n = static_cast<std::size_t>(members);
             const int width = static_cast<int>(std::to_string(n).size());
@@ -642,6 +648,27 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
                 "normal draw \"min\"/\"max\" to keep it inside the valid range, or narrow "
                 "the distribution)",
                 in_case, drawn[i]));
+        }
+    }
+    for (const Draw& d : draws) {
+        if (d.kind != "choice") continue;
+        for (std::size_t k = 0; k < d.values.size(); ++k) {
+            if (cancel && cancel->load()) throw CancelledError("sweep check cancelled");
+            // The first case with the other draws at member 1's values and this choice's value
+            // k: every value a larger ensemble could draw is known good before any runs.
+            Json scenario = undrawn_base;
+            for (const Draw& other : draws) {
+                const Json value = &other == &d ? d.values[k] : other.value(draw_seed, 0);
+                setPointer(scenario, other.pointer, value, other.where, base_name);
+            }
+            try {
+                (void)parseScenario(scenario, plan.base_dir, "");
+            } catch (const InputError& e) {
+                throw InputError(fmt::format(
+                    "{}: {}/values/{} ({}): {}\n  (every value a choice lists is checked "
+                    "before any runs, drawn or not)",
+                    origin, d.where, k, d.values[k].dump(), e.what()));
+            }
         }
     }
     plan.cases = std::move(cases);

@@ -372,6 +372,23 @@ TEST_F(Cli, WrongTypeNamesTheJsonPath) {
     j["it"]["racks"][0]["count"] = "64";
     const Result r = dctwin("validate " + quote(scenarioFile("wrong_type.json", j).string()));
     expectInputError(r, {"/it/racks/0/count", "expected an integer"});
+    // "$schema" is for editors, and its type is still checked (123 passed).
+    Json s = reference();
+    s["$schema"] = 123;
+    expectInputError(dctwin("validate " + quote(scenarioFile("schema123.json", s).string())),
+                     {"/$schema", "expected a string"});
+}
+
+TEST_F(Cli, DoubleDashEndsTheOptions) {
+    // `--` ends the options as for every POSIX tool ("unknown option '--'" before), so a file
+    // whose name starts with '-' can be named.
+    const fs::path f = scenarioFile("-dash.json", reference());
+    const Result r = dctwin("validate -- " + quote(f.filename().string()), dir_);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("valid"), std::string::npos) << r.out;
+    // Without it the name reads as an option.
+    expectInputError(dctwin("validate " + quote(f.filename().string()), dir_),
+                     {"unknown option '-dash.json'"});
 }
 
 TEST_F(Cli, ErrorsFoundAfterReadingNameTheScenarioFile) {

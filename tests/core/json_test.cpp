@@ -30,7 +30,7 @@ const Json kScenario = Json::parse(R"({
     "it_power_kW": 132,
     "text_temp_C": "35",
     "cdu": { "model": "x", "racks_per_cdu": -3, "racks_per_cud": 8, "half": 3.5, "flag": true,
-             "name": "8", "whole": 8.0 }
+             "name": "8", "whole": 8.0, "huge": 1e20 }
   },
   "it": { "racks": [ { "model": "gb300_nvl72", "count": 64 }, { "model": 7 } ] },
   "a/b": { "c~d": 1 }
@@ -83,6 +83,9 @@ TEST(JsonTest, IntegerRejectsNonIntegralNumbersAndBooleans) {
               "/cooling/cdu/flag: expected an integer, got true");
     EXPECT_EQ(cdu.integer("whole"), 8);
     EXPECT_EQ(cdu.integer("absent", 4), 4);
+    // Whole but beyond int64: the message says why (it read "expected an integer, got 1e+20").
+    EXPECT_EQ(inputErrorOf([&] { cdu.integer("huge"); }),
+              "/cooling/cdu/huge: expected an integer, got 1e+20 (too large)");
 }
 
 TEST(JsonTest, UnknownKeySuggestsNearestAndListsValidKeys) {

@@ -226,6 +226,35 @@ TEST(SweepEnsemble, ChoiceDrawsEveryValueAndCasesCrossMembers) {
     EXPECT_GE(counts["cooling_tower"], 15);
 }
 
+// A choice value no member happens to draw is still checked: with two members and a seed that
+// draws only valid values, -500 °C passed `validate`, and a later sweep with more members failed.
+TEST(SweepEnsemble, AChoiceValueNoMemberDrawsIsCheckedToo) {
+    const Json draw = {{"/cooling/tcs_supply_temp_C",
+                        {{"distribution", "choice"}, {"values", {30, 31, 32, 31.5, -500}}}}};
+    // Seed 1 with two members draws neither member from the last value (seen in the plan
+    // below: the test would not show the check otherwise).
+    Json drawn_valid_only = sweepWith({{"members", 2}, {"seed", 1}, {"draw", draw}});
+    std::string message = "(no error)";
+    try {
+        parseSweep(drawn_valid_only, facility::test::scenariosDir(), "test sweep");
+    } catch (const InputError& e) {
+        message = e.what();
+    }
+    EXPECT_NE(message.find("/ensemble/draw/~1cooling~1tcs_supply_temp_C/values/4 (-500)"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("out of range"), std::string::npos) << message;
+    EXPECT_EQ(message.find("this member drew"), std::string::npos)
+        << "the bad value was drawn after all; pick a seed that does not draw it: " << message;
+    // The same choice without the bad value passes.
+    Json good = sweepWith({{"members", 2},
+                           {"seed", 1},
+                           {"draw",
+                            {{"/cooling/tcs_supply_temp_C",
+                              {{"distribution", "choice"}, {"values", {30, 31, 32, 31.5}}}}}}});
+    EXPECT_NO_THROW(parseSweep(good, facility::test::scenariosDir(), "test sweep"));
+}
+
 TEST(SweepEnsemble, BadEnsemblesAreRefusedWithTheirPath) {
     auto message = [](const Json& ensemble) {
         try {
