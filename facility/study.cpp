@@ -1142,7 +1142,27 @@ RecordedSums recordChannels(const SiteModel& m, const ScenarioSpec& sc, Recorder
     return {std::move(compute), std::move(crossings)};
 }
 
-SimulationOptions simulationOptions(const StudySpec& st, const Conditions& c) {
+/// [s] The shortest sample step of the logs a resolved study replays (infinity: none). A
+/// replayed log is linear between its samples and tells the integrator of no corner, so a log
+/// that starts flat (one GPU, a GPU at its power cap, rounded readings) let CVODE grow its step
+/// past every later sample: 13 steps for a 60-s replay of a 2-s square wave, IT energy 28 %
+/// high, the junction held at its peak (issue 12 audit). Capping the step at the log's own
+/// step lets it see every sample; a log's sampling is coarser than the steps the racks take
+/// anyway (2,768 steps in the same replay with noisy readings).
+double shortestReplayedStep(const ScenarioSpec& sc) {
+    double step = std::numeric_limits<double>::infinity();
+    if (!sc.workload) return step;
+    for (const auto& job : sc.workload->jobs()) {
+        const auto* t = dynamic_cast<const power::TraceJob*>(job.get());
+        if (t == nullptr || !t->trace || !(t->trace->nominal_step > 0.0)) continue;
+        if (t->start >= sc.study.duration_s || t->start + t->duration <= 0.0) continue;
+        step = std::min(step, t->trace->nominal_step);
+    }
+    return step;
+}
+
+SimulationOptions simulationOptions(const ScenarioSpec& sc, const Conditions& c) {
+    const StudySpec& st = sc.study;
     SimulationOptions so;
     so.t_end = st.duration_s;
     so.output_interval = st.output_interval_s;
@@ -1160,6 +1180,15 @@ SimulationOptions simulationOptions(const StudySpec& st, const Conditions& c) {
             st.linear_solver == "dense" ? LinearSolverKind::Dense : LinearSolverKind::Sparse;
     }
     if (c.resolution == power::Resolution::Averaged) so.solver.max_step = 1800.0;
+    // Averaged studies replay a log through its moving average (Conditions::workload_window),
+    // which is smooth at the 1,800-s cap; resolved ones replay it sample by sample.
+    if (c.resolution == power::Resolution::Resolved) {
+        const double step = shortestReplayedStep(sc);
+        if (std::isfinite(step)) {
+            so.solver.max_step =
+                so.solver.max_step > 0.0 ? std::min(so.solver.max_step, step) : step;
+        }
+    }
     return so;
 }
 
@@ -1511,7 +1540,7 @@ PreparedStudy prepareStudy(const ScenarioSpec& sc, const SiteSizing& z, const De
     PreparedStudy p;
     p.conditions = studyConditions(init, sc.study);
     p.events = applyEvents(sc, z, d, p.conditions);
-    p.options = simulationOptions(sc.study, p.conditions);
+    p.options = simulationOptions(sc, p.conditions);
     // The steady and the study model build the same states in the same order (model.h).
     m0.resetMeters(x0.x);
     p.x0 = std::move(x0.x);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -158,6 +159,56 @@ TEST(TelemetryReplay, RandomOffsetsOverOneIterationReduceTheSwing) {
 
 namespace dctwin::facility {
 namespace {
+
+/// A one-GPU nvidia-smi log polled every 0.1 s for `seconds`: `flat_s` seconds at 600 W (a GPU
+/// at its cap, or a logger that rounds, writes equal readings), then a 2-s square wave, 600 W
+/// for 1.2 s and 200 W for 0.8 s.
+std::string squareWaveLog(int seconds, int flat_s = 0) {
+    std::string text = "timestamp, index, power.draw [W], utilization.gpu [%]\n";
+    for (int k = 0; k <= seconds * 10; ++k) {
+        const int phase = (k - flat_s * 10) % 20;  // 0.1-s samples within the 2-s iteration
+        const bool high = k < flat_s * 10 || phase < 12;
+        char line[96];
+        std::snprintf(line, sizeof line, "2024/05/01 12:%02d:%02d.%d00, 0, %s W, 100 %%\n", k / 600,
+                      (k / 10) % 60, k % 10, high ? "600.00" : "200.00");
+        text += line;
+    }
+    return text;
+}
+
+Json replayOf(const std::filesystem::path& log, double seconds) {
+    Json j = test::scenarioJson("telemetry_replay.json");
+    j["power"]["smoothing"]["enabled"] = false;
+    j["study"]["duration_s"] = seconds;
+    j["workload"]["jobs"][0]["file"] = log.string();
+    j["workload"]["jobs"][0].erase("format");
+    return j;
+}
+
+// Issue 12 audit: a replayed log is linear between its samples and tells the integrator of no
+// corner, so a log that starts flat let CVODE grow its step past every later sample (13 steps
+// for a minute: IT energy 28 % high, the junction held at its peak, while the output series,
+// evaluated at the samples, still showed the square wave). The step is now capped at the log's
+// own step. The energy meter (integrated with the states) is checked against the trapezoid
+// of the recorded IT power at the log's 0.1-s samples, which the rack power follows linearly
+// between samples (to leakage's curvature).
+TEST(TelemetryReplay, AFlatStartingLogIsFollowedSampleBySample) {
+    test::TempDir dir;
+    const RunOutcome r = test::run(replayOf(dir.write("flat.csv", squareWaveLog(60, 20)), 60));
+    const auto& it = r.report.timeseries.at("power", "it_power").values;
+    const auto& t = r.report.timeseries.time;
+    double trapezoid = 0.0;  // [J]
+    for (std::size_t k = 1; k < t.size(); ++k) {
+        trapezoid += 0.5 * (it[k] + it[k - 1]) * (t[k] - t[k - 1]);
+    }
+    const double meter = num(r.summary, "it_energy_MWh") * 3.6e9;  // [J]
+    std::cout << "flat-starting log: IT energy meter " << meter / 3.6e6 << " kWh, trapezoid of "
+              << "the series " << trapezoid / 3.6e6 << " kWh\n";
+    EXPECT_NEAR(meter, trapezoid, 2e-3 * trapezoid);
+    // The junction swings with the log after the flat start: its mean below its peak (they
+    // were equal).
+    EXPECT_LT(num(r.summary, "mean_gpu_junction_C"), num(r.summary, "max_gpu_junction_C") - 1.0);
+}
 
 TEST(TelemetryReplay, GridLimitsAreCheckedAndBadOnesNamed) {
     // As shipped (smoothing on): the utility draw ramps faster than 10 MW/min, so the check
