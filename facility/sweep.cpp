@@ -501,6 +501,11 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
     // Explicit cases (or one unnamed case), crossed with the product of "vary".
     std::vector<SweepCase> cases;
     if (auto list = v.find("cases")) {
+        // An empty list ran nothing, exited 0 and replaced an earlier sweep's tables with
+        // empty ones.
+        if (!list->isArray() || list->size() == 0) {
+            list->fail("expected a non-empty list of cases ({\"name\": ..., \"set\": {...}})");
+        }
         for (const auto& c : list->elements()) {
             c.checkKeys({"name", "set"});
             SweepCase sc{c.string("name"), common};
@@ -593,6 +598,7 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
                     for (std::size_t k = 0; k < draws.size(); ++k) {
                         const Json value = draws[k].value(static_cast<std::uint64_t>(seed), m);
                         setPointer(sc.scenario, draws[k].pointer, value, draws[k].where, base_name);
+                        sc.drawn[draws[k].pointer] = value;
                         values.push_back(fmt::format("{} = {} ({})", draws[k].pointer, value.dump(),
                                                      draws[k].kind));
                     }
@@ -723,7 +729,14 @@ Json runMember(const SweepPlan& plan, std::size_t i, const fs::path& out_dir,
         control.cancel = cancel;
         RunOutcome r = runScenario(s, control);
         summary = r.summary;
+        if (c.drawn.is_object()) summary["drawn"] = c.drawn;
         writeMemberFile(out_dir, c.name, ".summary.json", summary.dump(2), ".error.txt");
+    } catch (const CancelledError& e) {
+        // A case cancelled (mid-run or before it started) is no failure and writes nothing: it
+        // wrote "<case>.error.txt" and so removed an earlier sweep's summary of the same case,
+        // while that sweep's tables, kept by the cancel, still listed it as succeeded.
+        summary =
+            Json{{"error", fmt::format("case '{}': {}", c.name, e.what())}, {"cancelled", true}};
     } catch (const std::exception& e) {
         std::string what = fmt::format("case '{}': {}", c.name, e.what());
         try {
@@ -735,6 +748,7 @@ Json runMember(const SweepPlan& plan, std::size_t i, const fs::path& out_dir,
         summary = Json{{"error", what}};
     }
     summary["case"] = c.name;
+    if (c.drawn.is_object()) summary["drawn"] = c.drawn;
     return summary;
 }
 
@@ -838,6 +852,13 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
         if (k < shown.size())
             result.table_text += fmt::format("  {:>{}}", shown[k].header, width[k]);
     }
+    // An ensemble's draws, one column per pointer, after the metrics: what each member drew
+    // was in no output, so a result could not be tied to its inputs.
+    std::vector<std::string> drawn_keys;
+    if (!plan.cases.empty() && plan.cases.front().drawn.is_object()) {
+        for (const auto& item : plan.cases.front().drawn.items()) drawn_keys.push_back(item.key());
+    }
+    for (const std::string& d : drawn_keys) csv += ",drawn:" + d;
     csv += ",error\n";
     result.table_text += "\n";
     Table index;
@@ -860,6 +881,13 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
             result.table_text += fmt::format(
                 "  {:>{}}", has ? fmt::format(fmt::runtime(shown[k].format), x) : std::string("-"),
                 width[k]);
+        }
+        const std::size_t row = names.size() - 1;
+        for (const std::string& d : drawn_keys) {
+            const Json& v = plan.cases[row].drawn.value(d, Json());
+            std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+            std::replace(text.begin(), text.end(), ',', ';');
+            csv += "," + text;
         }
         std::string err = ok ? "" : s["error"].get<std::string>();
         errors.push_back(err);
@@ -890,6 +918,23 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
         index.addNumbers(keys[k],
                          unit_of && unit_of->is_string() ? unit_of->get<std::string>() : "",
                          std::move(columns[k]));
+    }
+    for (const std::string& d : drawn_keys) {
+        std::vector<double> numbers;
+        std::vector<std::string> texts;
+        bool all_numbers = true;
+        for (const SweepCase& c : plan.cases) {
+            const Json& v = c.drawn.value(d, Json());
+            all_numbers = all_numbers && v.is_number();
+            numbers.push_back(v.is_number() ? v.get<double>()
+                                            : std::numeric_limits<double>::quiet_NaN());
+            texts.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+        }
+        if (all_numbers) {
+            index.addNumbers("drawn:" + d, "", std::move(numbers));
+        } else {
+            index.addText("drawn:" + d, texts);
+        }
     }
     index.addText("error", errors);
 
@@ -1003,10 +1048,35 @@ void throwIfCancelled(const SweepResult& result, const fs::path& out_dir,
         finished, result.cases, out_dir.string()));
 }
 
+/// The sweep's tables and its members' files must be files where they exist: a folder named
+/// sweep_summary.h5 in the output folder was found only after every case had run.
+void checkOutputPaths(const SweepPlan& plan, const fs::path& out_dir) {
+    std::vector<fs::path> paths;
+    for (const char* table :
+         {"sweep_summary.csv", "sweep_summary.json", "sweep_summary.h5", "sweep_percentiles.csv"}) {
+        paths.push_back(out_dir / table);
+    }
+    for (const SweepCase& c : plan.cases) {
+        for (const char* suffix : {".summary.json", ".error.txt"}) {
+            paths.push_back(out_dir / (c.name + suffix));
+        }
+    }
+    std::error_code ec;
+    for (const fs::path& p : paths) {
+        if (fs::exists(fs::symlink_status(p, ec)) && !fs::is_regular_file(p, ec)) {
+            throw InputError(fmt::format(
+                "'{}' is in the way of the sweep's output: it exists and is not a file (a folder "
+                "or a device); move it, or give another output folder with -o",
+                p.string()));
+        }
+    }
+}
+
 }  // namespace
 
 SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads,
                      const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+    checkOutputPaths(plan, out_dir);
     SweepResult result;
     result.cases = plan.cases.size();
     result.summaries.assign(plan.cases.size(), Json());
@@ -1024,7 +1094,10 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
             }
             Json summary = runMember(plan, i, out_dir, cancel);
             std::lock_guard lock(mutex);
+            // A cancelled case is not done: the bar read "100 %" after a Ctrl-C.
+            const bool counted = !summary.contains("cancelled");
             result.summaries[i] = std::move(summary);
+            if (!counted) continue;
             ++done;
             if (progress) progress(static_cast<double>(done) / plan.cases.size());
         }
@@ -1042,6 +1115,7 @@ SweepResult runSweepDistributed(const SweepPlan& plan, const fs::path& out_dir,
                                 const parallel::MpiSession& session,
                                 const std::function<void(double)>& progress,
                                 const std::atomic<bool>* cancel) {
+    checkOutputPaths(plan, out_dir);
     SweepResult result;
     result.cases = plan.cases.size();
     // Rank 0's count is used: it is taken before rank 0, the coordinator, hands out a case.
@@ -1050,7 +1124,8 @@ SweepResult runSweepDistributed(const SweepPlan& plan, const fs::path& out_dir,
     const std::vector<std::string> texts = parallel::distribute(
         session, plan.cases.size(),
         [&](std::size_t i) { return runMember(plan, i, out_dir, cancel).dump(); },
-        [&](std::size_t, const std::string&) {
+        [&](std::size_t, const std::string& text) {
+            if (text.find("\"cancelled\":true") != std::string::npos) return;
             if (progress) progress(static_cast<double>(++done) / plan.cases.size());
         });
     if (session.rank() != 0) return result;

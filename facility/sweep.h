@@ -69,6 +69,10 @@ namespace dctwin::facility {
 struct SweepCase {
     std::string name;
     Json scenario;  // the base with this case's values applied
+    /// An ensemble member's draws, JSON pointer → value (null for a case with no draws): kept
+    /// in its summary ("drawn") and as the sweep tables' "drawn:<pointer>" columns, so each
+    /// member's result can be tied to what it drew.
+    Json drawn;
 };
 
 struct SweepPlan {

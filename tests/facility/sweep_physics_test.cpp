@@ -307,6 +307,71 @@ TEST(Sweep, ACancelledSweepWritesNoTablesOverAnEarlierSweeps) {
     std::getline(in, line);
     EXPECT_EQ(line, "an earlier sweep");
     EXPECT_FALSE(std::filesystem::exists(out / "sweep_summary.json"));
+    // The cancelled cases' files of the earlier sweep stay, and no error file says they
+    // failed: each got "<case>.error.txt" ("sweep cancelled"), which removed its earlier
+    // summary while the kept tables still listed it as succeeded (issue 12 audit).
+    std::ofstream(out / "100.summary.json") << "{}";
+    try {
+        runSweep(plan, out.path(), 1, {}, &cancel);
+    } catch (const CancelledError&) {
+    }
+    EXPECT_TRUE(std::filesystem::exists(out / "100.summary.json"));
+    EXPECT_FALSE(std::filesystem::exists(out / "100.error.txt"));
+    EXPECT_FALSE(std::filesystem::exists(out / "200.error.txt"));
+}
+
+TEST(Sweep, WhatIsInTheWayOfTheOutputIsFoundBeforeAnyCaseRuns) {
+    // A folder named like one of the tables was found only after every case had run.
+    const Json sweep = Json::parse(R"({
+        "name": "tiny", "base": "azure_gb300_64.json",
+        "vary": { "/site/other_load_kW": [100, 200] }
+    })");
+    const SweepPlan plan = parseSweep(sweep, scenariosDir(), "tiny sweep");
+    TempDir out;
+    std::filesystem::create_directory(out / "sweep_summary.h5");
+    const std::atomic<bool> never{false};
+    expectInputError([&] { runSweep(plan, out.path(), 1, {}, &never); },
+                     {"sweep_summary.h5", "is in the way", "not a file"});
+    EXPECT_FALSE(std::filesystem::exists(out / "100.summary.json"));
+    // An empty list of cases ran nothing and exited 0, replacing an earlier sweep's tables.
+    Json empty = sweep;
+    empty.erase("vary");
+    empty["cases"] = Json::array();
+    expectInputError([&] { parseSweep(empty, scenariosDir(), "empty sweep"); },
+                     {"/cases", "non-empty list"});
+}
+
+TEST(Sweep, AnEnsembleRecordsWhatEachMemberDrew) {
+    // Each member's draws are in its summary ("drawn") and in the tables' "drawn:" columns;
+    // they were in no output, so a member's result could not be tied to its inputs.
+    const Json sweep = Json::parse(R"({
+        "name": "drawn", "base": "azure_gb300_64.json",
+        "set": { "/study": { "kind": "annual", "start": "07-15", "days": 1,
+                             "output_interval_s": 3600 } },
+        "ensemble": { "members": 2, "seed": 5, "draw": {
+            "/site/other_load_kW": { "distribution": "uniform", "min": 100, "max": 200 },
+            "/cooling/heat_rejection/type": { "distribution": "choice",
+                                              "values": ["adiabatic_cooler"] } } }
+    })");
+    const SweepPlan plan = parseSweep(sweep, scenariosDir(), "drawn sweep");
+    TempDir out;
+    const SweepResult r = runSweep(plan, out.path(), 2, {});
+    ASSERT_EQ(r.summaries.size(), 2u);
+    std::ifstream csv(out / "sweep_summary.csv");
+    std::string header, row;
+    std::getline(csv, header);
+    // One column per pointer, in the pointers' alphabetical order (as the summaries' "drawn").
+    EXPECT_NE(header.find(",drawn:/cooling/heat_rejection/type,drawn:/site/other_load_kW,error"),
+              std::string::npos)
+        << header;
+    for (std::size_t m = 0; m < 2; ++m) {
+        const double drawn = plan.cases[m].scenario["site"]["other_load_kW"].get<double>();
+        EXPECT_EQ(r.summaries[m]["drawn"]["/site/other_load_kW"].get<double>(), drawn);
+        const Json file = readJsonFile(out / (plan.cases[m].name + ".summary.json"));
+        EXPECT_EQ(file["drawn"]["/site/other_load_kW"].get<double>(), drawn);
+        std::getline(csv, row);
+        EXPECT_NE(row.find(fmt::format(",adiabatic_cooler,{},", drawn)), std::string::npos) << row;
+    }
 }
 
 }  // namespace dctwin::facility::test
