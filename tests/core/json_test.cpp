@@ -90,11 +90,12 @@ TEST(JsonTest, IntegerRejectsNonIntegralNumbersAndBooleans) {
 
 TEST(JsonTest, UnknownKeySuggestsNearestAndListsValidKeys) {
     const JsonView cdu = JsonView(kScenario).at("cooling").at("cdu");
-    EXPECT_EQ(inputErrorOf([&] {
-                  cdu.checkKeys({"model", "racks_per_cdu", "half", "flag", "name", "whole"});
-              }),
-              "/cooling/cdu: unknown key 'racks_per_cud'; did you mean 'racks_per_cdu'? valid "
-              "keys: model, racks_per_cdu, half, flag, name, whole");
+    EXPECT_EQ(
+        inputErrorOf([&] {
+            cdu.checkKeys({"model", "racks_per_cdu", "half", "flag", "name", "whole", "huge"});
+        }),
+        "/cooling/cdu: unknown key 'racks_per_cud'; did you mean 'racks_per_cdu'? valid "
+        "keys: model, racks_per_cdu, half, flag, name, whole, huge");
     // Far from every valid key: no suggestion, still the list.
     const Json j = Json::parse(R"({"zzzzzzzz": 1})");
     EXPECT_EQ(inputErrorOf([&] {
