@@ -44,7 +44,7 @@ void finish(TraceSeries& ts, const std::vector<std::size_t>& lines, double max_g
     for (std::size_t i = 1; i < ts.time.size(); ++i) {
         const double dt = ts.time[i] - ts.time[i - 1];
         if (dt <= ts.nominal_step * 1.5) continue;
-        ts.gaps.push_back({lines[i], ts.time[i - 1], ts.time[i]});
+        ts.gaps.push_back({lines[i], ts.time[i - 1], ts.time[i], lines[i - 1], 0});
         if (dt > max_gap) {
             throw InputError(fmt::format(
                 "{}:{}: gap of {:.4g} h between lines {} and {} is longer than the maximum "
@@ -300,8 +300,15 @@ std::size_t TraceData::columnIndex(const std::string& name) const {
 }
 
 std::size_t TraceData::columnWithUnit(const std::string& unit) const {
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-        if (columns[c].unit == unit) return c;
+    // A limit is in W too (power.limit, enforced.power.limit): logged before power.draw it was
+    // the "first power column", a flat 700 W. Limits come after every other column.
+    const auto limit = [](const TraceColumn& c) {
+        return lower(c.name).find("limit") != std::string::npos;
+    };
+    for (const bool limits : {false, true}) {
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            if (columns[c].unit == unit && limit(columns[c]) == limits) return c;
+        }
     }
     return static_cast<std::size_t>(-1);
 }
@@ -346,9 +353,55 @@ std::string detectTraceFormat(const std::vector<std::string>& lines) {
     return "";
 }
 
+namespace {
+
+/// The line (1-based) of an `nvidia-smi dmon` (or pmon) header among the first lines, 0 if
+/// none: "# gpu   pwr  gtemp ...", "# Idx     W      C ..." (with -o DT "#Date  Time  gpu ...").
+std::size_t nvidiaSmiDmonHeader(const std::vector<std::string>& lines) {
+    static const char* kColumns[] = {"pwr", "gtemp", "mtemp", "sm",    "mem",  "enc",
+                                     "dec", "mclk",  "pclk",  "pviol", "fb",   "bar1",
+                                     "pid", "rxpci", "txpci", "tviol", "sbecc"};
+    std::size_t seen = 0;
+    for (std::size_t i = 0; i < lines.size() && seen < 20; ++i) {
+        const std::string l = trim(lines[i]);
+        if (l.empty()) continue;
+        ++seen;
+        if (l[0] != '#') continue;
+        std::istringstream in(l.substr(1));
+        std::vector<std::string> tokens;
+        for (std::string t; in >> t;) tokens.push_back(t);
+        // -o DT / -o T put the date and time first.
+        std::size_t k = 0;
+        while (k < tokens.size() && (tokens[k] == "Date" || tokens[k] == "Time" ||
+                                     tokens[k] == "YYYYMMDD" || tokens[k] == "HH:MM:SS")) {
+            ++k;
+        }
+        if (k + 1 >= tokens.size()) continue;
+        if (tokens[k] == "Idx") return i + 1;
+        if (tokens[k] == "gpu" && std::any_of(std::begin(kColumns), std::end(kColumns),
+                                              [&](const char* c) { return tokens[k + 1] == c; })) {
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
 TraceData readTrace(const std::filesystem::path& file, const TraceReadOptions& options) {
     const std::string fname = file.string();
     const Lines lines = readLines(file);
+    // nvidia-smi dmon text looked like a delimited file with a broken header, or an nvidia-smi
+    // CSV without a timestamp: say what it is and how to log instead.
+    if (const std::size_t ln = nvidiaSmiDmonHeader(lines.text); ln > 0) {
+        fail(fname, ln,
+             fmt::format("'{}' is the header of `nvidia-smi dmon` (or pmon) output, which is not "
+                         "a supported trace format; log the GPUs with `nvidia-smi "
+                         "--query-gpu=timestamp,index,power.draw --format=csv -lms 100 > "
+                         "log.csv` (format nvidia_smi), or with `dcgmi dmon -e 155 -d 100` "
+                         "(format dcgm_dmon, \"interval_s\": 0.1)",
+                         trim(lines.text[ln - 1])));
+    }
     std::string format = options.format.empty() ? "auto" : options.format;
     const auto& valid = traceFormats();
     if (std::find(valid.begin(), valid.end(), format) == valid.end()) {
@@ -375,7 +428,12 @@ TraceData readTrace(const std::filesystem::path& file, const TraceReadOptions& o
     return d;
 }
 
-TraceSampling traceSampling(const TraceDevice& device) {
+namespace {
+
+/// Sampling of the samples `keep` picks out of a device's rows; the nominal step is that of
+/// all its rows.
+template <class Keep>
+TraceSampling sampling(const TraceDevice& device, Keep&& keep) {
     TraceSampling s;
     const auto& t = device.time;
     if (t.size() < 2) return s;
@@ -389,18 +447,37 @@ TraceSampling traceSampling(const TraceDevice& device) {
     s.mean_step = (t.back() - t.front()) / static_cast<double>(t.size() - 1);
     double sq = 0;
     std::size_t n = 0;
-    for (std::size_t i = 1; i < t.size(); ++i) {
-        // To the microsecond: stamps are differences of Unix times near 1.7e9 s.
-        const double dt = std::round((t[i] - t[i - 1]) * 1e6) / 1e6;
-        if (dt > 1.5 * s.nominal_step) {
-            s.gaps.push_back({device.lines[i], t[i - 1], t[i]});
+    std::size_t prev = t.size();  // the last kept sample
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        if (!keep(i)) continue;
+        if (prev == t.size()) {
+            prev = i;
             continue;
         }
-        sq += (dt - s.nominal_step) * (dt - s.nominal_step);
-        ++n;
+        // To the microsecond: stamps are differences of Unix times near 1.7e9 s.
+        const double dt = std::round((t[i] - t[prev]) * 1e6) / 1e6;
+        if (dt > 1.5 * s.nominal_step) {
+            s.gaps.push_back({device.lines[i], t[prev], t[i], device.lines[prev], i - prev - 1});
+        } else {
+            sq += (dt - s.nominal_step) * (dt - s.nominal_step);
+            ++n;
+        }
+        prev = i;
     }
     s.jitter = n ? std::sqrt(sq / static_cast<double>(n)) : 0.0;
     return s;
+}
+
+}  // namespace
+
+TraceSampling traceSampling(const TraceDevice& device) {
+    return sampling(device, [](std::size_t) { return true; });
+}
+
+TraceSampling traceSampling(const TraceDevice& device, std::size_t column) {
+    if (column >= device.values.size()) return traceSampling(device);
+    const auto& v = device.values[column];
+    return sampling(device, [&v](std::size_t i) { return i < v.size() && !std::isnan(v[i]); });
 }
 
 namespace {
@@ -441,6 +518,104 @@ private:
     std::vector<double> t_, v_;
 };
 
+/// A gap longer than this many nominal steps, and longer than kLongGap, is warned of: with
+/// the default max_gap_h of 48 h a clock stepped forward by an hour (or DST spring-forward)
+/// was bridged by the gap fill without a word.
+constexpr double kLongGapSteps = 10.0;
+constexpr double kLongGap = 1.0;  // [s]
+
+std::string duration(double s) {
+    if (s >= 2 * 86400) return fmt::format("{:.4g} d", s / 86400);
+    if (s >= 2 * 3600) return fmt::format("{:.4g} h", s / 3600);
+    return fmt::format("{:.4g} s", s);
+}
+
+/// "'0', '3' and '7'"; the first five and a count beyond.
+std::string describeIds(const std::vector<std::string>& ids) {
+    std::string out;
+    const std::size_t shown = std::min<std::size_t>(ids.size(), 5);
+    for (std::size_t i = 0; i < shown; ++i) {
+        if (i > 0) out += i + 1 == ids.size() ? " and " : ", ";
+        out += "'" + ids[i] + "'";
+    }
+    if (shown < ids.size()) out += fmt::format(" and {} more", ids.size() - shown);
+    return out;
+}
+
+const char* fillName(GapFill f) {
+    return f == GapFill::Hold ? "hold" : f == GapFill::Idle ? "idle" : "interpolate";
+}
+
+struct LongGap {
+    TraceGap gap;
+    std::size_t device = 0;
+    double step = 0;  // [s] the device's nominal step
+};
+
+/// One warning per long gap (gaps of several devices at the same time are one), the first
+/// few by time: where it is (lines, device, trace time and, for datetimes, UTC) and how long.
+void warnLongGaps(const TraceData& data, const AggregateOptions& o, std::vector<LongGap> gaps,
+                  std::vector<std::string>& warnings) {
+    if (gaps.empty()) return;
+    std::stable_sort(gaps.begin(), gaps.end(),
+                     [](const LongGap& a, const LongGap& b) { return a.gap.from < b.gap.from; });
+    struct Group {
+        TraceGap gap;
+        std::size_t device;
+        double step;
+        std::size_t devices = 1;
+    };
+    std::vector<Group> groups;
+    for (const LongGap& lg : gaps) {
+        const TraceGap& g = lg.gap;
+        const double step = lg.step;
+        bool merged = false;
+        // Groups are in time order: only the last few can start near this gap.
+        for (auto it = groups.rbegin(); it != groups.rend(); ++it) {
+            const double tol = 2 * std::max(step, it->step);
+            if (g.from - it->gap.from > tol) break;
+            if (std::abs(it->gap.to - g.to) <= tol) {
+                ++it->devices;
+                merged = true;
+                break;
+            }
+        }
+        if (!merged) groups.push_back({g, lg.device, step, 1});
+    }
+    constexpr std::size_t kShown = 5;
+    for (std::size_t i = 0; i < groups.size() && i < kShown; ++i) {
+        const Group& grp = groups[i];
+        const TraceGap& g = grp.gap;
+        const double len = g.to - g.from;
+        std::string who;
+        if (data.devices.size() > 1) {
+            who = fmt::format(" (device '{}'", data.devices[grp.device].id);
+            if (grp.devices > 1)
+                who += fmt::format(" and {} more at the same time", grp.devices - 1);
+            who += ")";
+        }
+        const auto at = [](double t) {
+            return t < 1e5 ? fmt::format("{:.6g} s", t) : fmt::format("{:.0f} s", t);
+        };
+        std::string when = fmt::format("trace time {} to {}", at(g.from), at(g.to));
+        if (data.absolute_time) {
+            when += fmt::format(", {} to {}", trace_detail::isoUtc(data.start_epoch + g.from),
+                                trace_detail::isoUtc(data.start_epoch + g.to));
+        }
+        warnings.push_back(fmt::format(
+            "{}:{}: gap of {} between lines {} and {}{}{}, {:.0f}× the {:.4g} s step ({}); it "
+            "is bridged by the gap fill ('{}'): a clock that jumped, or a logger that stopped? "
+            "Check the log, or set max_gap_h below {:.4g} h to refuse it",
+            data.file, g.line, duration(len), g.line_before, g.line, who,
+            g.unread > 0 ? fmt::format(", where {} rows read N/A", g.unread) : std::string(),
+            len / grp.step, grp.step, when, fillName(o.fill), len / 3600.0));
+    }
+    if (groups.size() > kShown) {
+        warnings.push_back(fmt::format("{}: {} more gaps longer than {:g}× the step", data.file,
+                                       groups.size() - kShown, kLongGapSteps));
+    }
+}
+
 }  // namespace
 
 TraceSeries aggregateTrace(const TraceData& data, const AggregateOptions& o) {
@@ -452,39 +627,61 @@ TraceSeries aggregateTrace(const TraceData& data, const AggregateOptions& o) {
     out.column = data.columns[o.column].name;
     out.start_epoch = data.start_epoch;
     out.warnings = data.warnings;
-    // Gaps are judged per device against its own nominal step; the longest device sets the
-    // grid.
+    // Gaps are judged per device against its own nominal step (the polling of its rows), on
+    // the samples that have a reading in the column: a run of N/A readings is a gap like rows
+    // that are missing (a GPU that read N/A for two days was bridged without a word). The
+    // longest device sets the grid.
     std::size_t longest = 0;
+    std::vector<LongGap> long_gaps;
     for (std::size_t k = 0; k < data.devices.size(); ++k) {
         const auto& d = data.devices[k];
         if (d.time.size() > data.devices[longest].time.size()) longest = k;
-        const TraceSampling s = traceSampling(d);
+        const TraceSampling s = traceSampling(d, o.column);
         for (const auto& g : s.gaps) {
             if (g.to - g.from > o.max_gap) {
-                const auto i = static_cast<std::size_t>(
-                    std::find(d.lines.begin(), d.lines.end(), g.line) - d.lines.begin());
                 throw InputError(fmt::format(
-                    "{}:{}: gap of {:.4g} h between lines {} and {} (device '{}') is longer "
+                    "{}:{}: gap of {:.4g} h between lines {} and {} (device '{}'{}) is longer "
                     "than the maximum interpolated gap of {:.4g} h (raise max_gap_h to accept "
                     "it)",
-                    data.file, g.line, (g.to - g.from) / 3600.0, d.lines[i - 1], g.line, d.id,
+                    data.file, g.line, (g.to - g.from) / 3600.0, g.line_before, g.line, d.id,
+                    g.unread > 0 ? fmt::format("; the {} rows between read N/A", g.unread)
+                                 : std::string(),
                     o.max_gap / 3600.0));
+            }
+            if (g.to - g.from > kLongGapSteps * s.nominal_step && g.to - g.from > kLongGap) {
+                long_gaps.push_back({g, k, s.nominal_step});
             }
             out.gaps.push_back(g);
         }
     }
     std::sort(out.gaps.begin(), out.gaps.end(),
               [](const TraceGap& a, const TraceGap& b) { return a.from < b.from; });
+    warnLongGaps(data, o, long_gaps, out.warnings);
     const TraceSampling ref = traceSampling(data.devices[longest]);
     std::vector<DeviceSignal> signals;
+    std::vector<std::string> unread;  // devices without a single reading in the column
     for (const auto& d : data.devices) {
         const double limit = 1.5 * traceSampling(d).nominal_step;
         signals.emplace_back(d, o.column, o, limit > 0 ? limit : INFINITY);
-        if (signals.back().empty()) signals.pop_back();
+        if (signals.back().empty()) {
+            signals.pop_back();
+            unread.push_back(d.id);
+        }
     }
     if (signals.empty()) {
         throw InputError(
             fmt::format("{}: column '{}' has no values (all N/A)", data.file, out.column));
+    }
+    out.devices = signals.size();
+    if (!unread.empty()) {
+        // Left out of the sum and the mean alike: counted as 0 W a dead GPU read as a GPU
+        // below idle (a sum over 7 of 8 GPUs divided by 8).
+        out.warnings.push_back(fmt::format(
+            "{} {} {} no reading in column '{}' (every value N/A) and {} left out: the series "
+            "covers the other {} of {} devices",
+            unread.size() == 1 ? "device" : "devices", describeIds(unread),
+            unread.size() == 1 ? "has" : "have", out.column, unread.size() == 1 ? "is" : "are",
+            signals.size(), data.devices.size()));
     }
     const bool own_times =
         data.devices.size() == 1 && o.fill == GapFill::Interpolate && o.grid_step <= 0.0;

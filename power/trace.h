@@ -16,14 +16,27 @@
 //    Devices by `index`, `pci.bus_id` or `uuid`; without any of them each polling cycle's rows
 //    are the GPUs in order — the GPU count is `gpus` or inferred from the row times (rows
 //    milliseconds apart inside a cycle, a polling period between cycles). `noheader` logs
-//    need `fields` (the --query-gpu list).
+//    need `fields` (the --query-gpu list). Fields logged without a unit (`nounits`, or a
+//    `fields` list without units) take the unit nvidia-smi gives them: power.* W, utilization.*
+//    and fan.speed %, memory.* MiB, clocks.* MHz, temperature.* C; other fields take their first
+//    value's unit suffix. A value whose unit contradicts its field's ("100 %" in power.draw)
+//    is an error. `nvidia-smi dmon` / `pmon` text ("# gpu pwr ...", "# Idx W ...") is not read:
+//    an error says how to log with --query-gpu instead.
 //  * dcgm_dmon: `dcgmi dmon -e ...` text: `#Entity  POWER ...` header, an `ID  W ...` units
 //    line, then one `GPU i  v1 v2 ...` row per entity and cycle; no timestamps, so cycles are
-//    `interval` apart (dcgmi's -d, default 1000 ms). Repeated headers are skipped.
+//    `interval` apart (dcgmi's -d, default 1000 ms). Repeated headers are skipped. A cycle
+//    ends where an entity repeats or one comes that stands earlier in the print order (that
+//    of the first cycle listing every entity), so a cycle that misses its first entity is not
+//    merged with the next; cycles that lack entities are warned of (the last one is not
+//    judged). Without a cycle listing every entity, cycles split at repeats only. Limitation:
+//    dmon has no timestamps, so if the first cycle misses its first entity the order is read
+//    rotated and that entity's samples are placed one interval early throughout.
 //  * dcgm_prometheus: dcgm-exporter's text exposition, `DCGM_FI_DEV_POWER_USAGE{gpu="0",...}
 //    312.5 [timestamp_ms]`, several scrapes concatenated. Devices by the `gpu` label (prefixed
 //    by `Hostname` when several hosts appear); a scrape's time is its samples' timestamp, or
-//    without timestamps the scrape count × `interval`.
+//    without timestamps the scrape count × `interval`. A series sampled twice at one
+//    timestamp is an error naming both lines if the values differ; an identical copy is
+//    dropped with a warning.
 //  * delimited (alias csv): generic text with a header; the delimiter (tab, semicolon, comma,
 //    `, `) is detected; the time column is chosen by name (default: a column called time,
 //    timestamp, date…, else the first) and holds seconds (× `time_unit`) or ISO 8601 /
@@ -49,7 +62,10 @@
 //
 // Sampling and gaps (per device): the nominal step Δ is the most common spacing (to the ms),
 // the jitter the RMS deviation of the spacings from Δ outside gaps; a spacing above 1.5·Δ is
-// a gap. A gap longer than `max_gap` is an error naming the lines around it. Inside gaps the
+// a gap. For a column, the spacing is between the samples that have a reading: a run of N/A
+// readings is a gap like missing rows. A gap longer than `max_gap` is an error naming the
+// lines around it; one longer than 10·Δ and 1 s (a clock that jumped, a logger that stopped)
+// is warned of (TraceSeries::warnings) with its lines, times and length. Inside gaps the
 // aggregated series is filled by the stated policy:
 //   hold         the last value before the gap, until the first one after it;
 //   interpolate  linear between the samples around the gap;
@@ -57,7 +73,9 @@
 // Aggregation (several devices → one series): the grid is uniform, from the first to the last
 // sample time of all devices, at the nominal step of the device with the most samples (or a
 // given step); every device is interpolated linearly at the grid times (filled in its gaps),
-// then the devices are summed or averaged: sum S(t) = Σ_i x_i(t), mean S(t)/n.
+// then the devices are summed or averaged: sum S(t) = Σ_i x_i(t), mean S(t)/n. A device
+// without a single reading in the column is left out of both (n counts the devices that
+// report, TraceSeries::devices), with a warning naming it.
 #include <cstddef>
 #include <filesystem>
 #include <functional>
@@ -67,9 +85,11 @@
 namespace dctwin::power {
 
 struct TraceGap {
-    std::size_t line = 0;  // file line of the sample after the gap (in file order)
-    double from = 0;       // [s] trace time of the last sample before the gap
-    double to = 0;         // [s] trace time of the first sample after it
+    std::size_t line = 0;         // file line of the sample after the gap (in file order)
+    double from = 0;              // [s] trace time of the last sample before the gap
+    double to = 0;                // [s] trace time of the first sample after it
+    std::size_t line_before = 0;  // file line of the sample before the gap (0: not known)
+    std::size_t unread = 0;       // rows inside the gap whose reading was N/A
 };
 
 struct TraceSeries {
@@ -80,6 +100,10 @@ struct TraceSeries {
     std::vector<TraceGap> gaps;
     double nominal_step = 0;  // [s] most common sample spacing
     double start_epoch = 0;   // [s] Unix time of the first sample (datetimes), 0 otherwise
+    /// Devices whose values make up the series (aggregateTrace): devices without a single
+    /// reading in the column are left out, so a sum divided by this is the mean per device
+    /// that reports.
+    std::size_t devices = 0;
     /// What the reader warned about (TraceData::warnings: a cut-off last line dropped, say),
     /// kept so a run that replays the series tells the user as `trace inspect` does.
     std::vector<std::string> warnings;
@@ -137,7 +161,8 @@ struct TraceData {
     /// Index of a value column by name (case-insensitive; units ignored); InputError listing
     /// the columns when there is none.
     std::size_t columnIndex(const std::string& name) const;
-    /// The first column whose unit is `unit` (npos when none).
+    /// The first column whose unit is `unit`, a limit (a name with "limit":
+    /// enforced.power.limit) only when no other column has the unit (npos when none).
     std::size_t columnWithUnit(const std::string& unit) const;
     std::size_t samples() const;  ///< all devices together
 };
@@ -169,6 +194,10 @@ struct TraceSampling {
     std::vector<TraceGap> gaps;
 };
 TraceSampling traceSampling(const TraceDevice& device);
+/// The same for one column: the nominal step is still that of the device's rows (the logger's
+/// polling), but a run of N/A readings in the column is a gap like rows that are missing
+/// (TraceGap::unread counts them), as it is for max_gap and the gap fill.
+TraceSampling traceSampling(const TraceDevice& device, std::size_t column);
 
 enum class GapFill { Hold, Interpolate, Idle };
 enum class TraceAggregate { Mean, Sum };

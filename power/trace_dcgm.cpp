@@ -73,6 +73,82 @@ std::vector<std::pair<std::size_t, std::string>> tokens(const std::string& s) {
     return out;
 }
 
+/// The polling cycle of each dcgmi dmon row (entity ids in file order; see readDcgmDmon).
+/// The print order is that of the first cycle which lists every entity (cycles split at
+/// repeats); without one, or when the rows contradict it, cycles are split at repeats only.
+/// Warns when cycles miss entities (they are gaps of those entities).
+template <class Row>
+std::vector<std::size_t> dmonCycles(const std::vector<Row>& rows,
+                                    std::vector<std::string>& warnings) {
+    std::map<std::string, std::size_t> rank;  // entity → position in the print order
+    std::set<std::string> all;
+    for (const auto& r : rows) all.insert(r.device);
+    {
+        std::vector<std::string> segment;
+        std::set<std::string> in_segment;
+        for (std::size_t k = 0; k <= rows.size() && rank.empty(); ++k) {
+            if (k == rows.size() || in_segment.count(rows[k].device)) {
+                if (in_segment.size() == all.size()) {
+                    for (std::size_t i = 0; i < segment.size(); ++i) rank[segment[i]] = i;
+                }
+                segment.clear();
+                in_segment.clear();
+            }
+            if (k < rows.size()) {
+                segment.push_back(rows[k].device);
+                in_segment.insert(rows[k].device);
+            }
+        }
+    }
+    struct Split {
+        std::vector<std::size_t> cycle;
+        std::size_t cycles = 0, incomplete = 0, first_incomplete_line = 0;
+    };
+    const auto split = [&](bool by_rank) {
+        Split out;
+        out.cycle.assign(rows.size(), 0);
+        std::set<std::string> current;
+        std::size_t start_line = 0;
+        const auto close = [&] {
+            if (current.size() < all.size() && out.incomplete++ == 0) {
+                out.first_incomplete_line = start_line;
+            }
+            current.clear();
+            ++out.cycles;
+        };
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            const std::string& e = rows[k].device;
+            const bool repeat = current.count(e) > 0;
+            const bool earlier =
+                by_rank && !current.empty() && rank.at(e) < rank.at(rows[k - 1].device);
+            if (repeat || earlier) close();
+            if (current.empty()) start_line = rows[k].line;
+            current.insert(e);
+            out.cycle[k] = out.cycles;
+        }
+        // The last cycle is not judged: a log stopped mid-cycle lacks no sample inside it.
+        if (!current.empty()) ++out.cycles;
+        return out;
+    };
+    Split s = split(!rank.empty());
+    // Rows that contradict the order (more than half the cycles incomplete): not one print
+    // order after all; split at repeats only.
+    const bool contradicted = !rank.empty() && 2 * s.incomplete > s.cycles;
+    if (contradicted) s = split(false);
+    if (s.incomplete > 0) {
+        warnings.push_back(fmt::format(
+            "{} of {} polling cycles lack some of the {} entities (the first from line {}); "
+            "their missing samples are gaps{}",
+            s.incomplete, s.cycles, all.size(), s.first_incomplete_line,
+            rank.empty() || contradicted
+                ? "; the entities come in no fixed order, so cycles are split where an entity "
+                  "repeats, and a cycle that misses its first entity merges with the next"
+                : ""));
+    }
+    const std::vector<std::size_t> cycle = std::move(s.cycle);
+    return cycle;
+}
+
 }  // namespace
 
 TraceData readDcgmDmon(const std::string& file, const Lines& lines, const TraceReadOptions& o) {
@@ -176,14 +252,15 @@ TraceData readDcgmDmon(const std::string& file, const Lines& lines, const TraceR
         if (keep) rows.push_back(std::move(r));
     }
     if (names.empty()) throw InputError(fmt::format("{}: no '#Entity ...' header", file));
-    // A cycle ends when an entity comes round again.
-    std::map<std::string, std::size_t> seen;
-    std::size_t cycle = 0;
+    // Cycles: dcgmi prints the entities in the same order every cycle. A cycle ends when an
+    // entity comes round again, or when one comes that stands earlier in that order than the
+    // row before it: counting repeats alone merged the cycle after one that missed the first
+    // entity into it, and every later sample of that entity was one interval early.
+    const std::vector<std::size_t> cycles = dmonCycles(rows, data.warnings);
     TraceBuilder b(data);
-    for (auto& r : rows) {
-        if (seen.count(r.device) && seen[r.device] == cycle) ++cycle;
-        seen[r.device] = cycle;
-        b.add(r.device, static_cast<double>(cycle) * interval, std::move(r.values), r.line, "");
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        auto& r = rows[k];
+        b.add(r.device, static_cast<double>(cycles[k]) * interval, std::move(r.values), r.line, "");
     }
     b.finish();
     return data;
@@ -305,8 +382,10 @@ TraceData readDcgmPrometheus(const std::string& file, const Lines& lines,
     struct Row {
         std::vector<double> values;
         std::size_t line;
+        std::vector<std::size_t> lines;  // per column: the line its value came from
     };
     std::map<std::string, std::map<double, Row>> rows;
+    std::size_t repeated = 0, first_repeat = 0, first_repeated = 0;  // identical duplicates
     std::set<std::string> in_scrape;
     std::size_t scrape = 0;
     for (const auto& [p, ln] : samples) {
@@ -335,6 +414,7 @@ TraceData readDcgmPrometheus(const std::string& file, const Lines& lines,
         auto& row = rows[dev][t];
         if (row.values.empty()) {
             row.values.assign(data.columns.size(), NAN);
+            row.lines.assign(data.columns.size(), 0);
             row.line = ln;
         }
         // Not a lambda: clang 14 (Debian 12's, the fuzz build) cannot capture a structured
@@ -342,7 +422,33 @@ TraceData readDcgmPrometheus(const std::string& file, const Lines& lines,
         const std::size_t col = column_of[p.metric];
         Unit u;
         lookupUnit(data.columns[col].source_unit, u);
-        row.values[col] = p.value * u.factor;
+        const double value = p.value * u.factor;
+        if (row.lines[col] != 0) {
+            // The same series twice at one timestamp (two scrapes concatenated, an exporter
+            // restarted): the last one won quietly, where nvidia-smi's reader refuses such
+            // rows. Identical copies are dropped; different values are an error.
+            if (row.values[col] != value) {
+                fail(file, ln,
+                     fmt::format("metric '{}' of gpu '{}' at timestamp {:.0f} ms is {:g} here but "
+                                 "{:g} on line {}; one sample per series and time (remove the "
+                                 "repeated scrape)",
+                                 p.metric, dev, t * 1e3, p.value, row.values[col] / u.factor,
+                                 row.lines[col]));
+            }
+            if (repeated++ == 0) {
+                first_repeat = ln;
+                first_repeated = row.lines[col];
+            }
+            continue;
+        }
+        row.values[col] = value;
+        row.lines[col] = ln;
+    }
+    if (repeated > 0) {
+        data.warnings.push_back(
+            fmt::format("{} samples repeat a series at a timestamp it already has, with the same "
+                        "value, and are dropped (the first: line {} repeats line {})",
+                        repeated, first_repeat, first_repeated));
     }
     TraceBuilder b(data);
     for (auto& [dev, by_time] : rows) {

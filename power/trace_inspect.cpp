@@ -7,27 +7,12 @@
 #include <cmath>
 
 #include "power/grid_metrics.h"
+#include "power/trace_parse.h"
 
 namespace dctwin::power {
 namespace {
 
-/// Unix seconds → "YYYY-MM-DDTHH:MM:SS.fffZ" (H. Hinnant's civil_from_days).
-std::string isoUtc(double epoch) {
-    const double day_s = std::floor(epoch / 86400.0);
-    long z = static_cast<long>(day_s) + 719468;
-    const long era = (z >= 0 ? z : z - 146096) / 146097;
-    const auto doe = static_cast<unsigned>(z - era * 146097);
-    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const unsigned mp = (5 * doy + 2) / 153;
-    const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-    const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-    const long y = static_cast<long>(yoe) + era * 400 + (m <= 2);
-    const double sec_of_day = epoch - day_s * 86400.0;
-    const auto ms = static_cast<long long>(std::llround(sec_of_day * 1000.0));
-    return fmt::format("{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}.{:03d}Z", y, m, d, ms / 3600000,
-                       ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
-}
+using trace_detail::isoUtc;
 
 std::string seconds(double s) {
     if (s >= 2 * 86400) return fmt::format("{:.4g} d", s / 86400);
@@ -55,11 +40,15 @@ Json inspectTrace(const TraceData& data) {
     j["statistic_column"] = {{"name", data.columns[sc].name}, {"unit", unit}};
     Json devs = Json::array();
     for (const auto& d : data.devices) {
-        const TraceSampling s = traceSampling(d);
+        // Gaps of the statistic column: a run of N/A readings is a gap, as in a run.
+        const TraceSampling s = traceSampling(d, sc);
         double mn = INFINITY, mx = -INFINITY, sum = 0;
-        std::size_t n = 0;
+        std::size_t n = 0, unread = 0;
         for (double v : d.values[sc]) {
-            if (std::isnan(v)) continue;
+            if (std::isnan(v)) {
+                ++unread;
+                continue;
+            }
             mn = std::min(mn, v);
             mx = std::max(mx, v);
             sum += v;
@@ -79,6 +68,7 @@ Json inspectTrace(const TraceData& data) {
                         {"gaps", s.gaps.size()},
                         {"missing_samples", missing},
                         {"largest_gap_s", largest},
+                        {"unread_samples", unread},
                         {"min", n ? Json(mn) : Json(nullptr)},
                         {"mean", n ? Json(sum / static_cast<double>(n)) : Json(nullptr)},
                         {"max", n ? Json(mx) : Json(nullptr)}});
@@ -95,6 +85,7 @@ Json inspectTrace(const TraceData& data) {
     }
     a.grid_step = traceSampling(data.devices[longest]).nominal_step;
     Json sum_j;
+    std::vector<std::string> warnings = data.warnings;
     if (a.grid_step > 0) {
         const TraceSeries s = aggregateTrace(data, a);
         GridMetricsOptions o;
@@ -104,7 +95,14 @@ Json inspectTrace(const TraceData& data) {
         o.spectrum = s.value.size() <= (1u << 22);
         const GridMetrics m = gridMetrics(s.value, s.nominal_step, o);
         const auto [lo, hi] = std::minmax_element(s.value.begin(), s.value.end());
+        // What the aggregation warns of (devices without readings, long gaps), as a run does.
+        for (const auto& w : s.warnings) {
+            if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) {
+                warnings.push_back(w);
+            }
+        }
         sum_j = {
+            {"devices", s.devices},
             {"grid_step_s", s.nominal_step},
             {"samples", s.size()},
             {"span_s", s.span()},
@@ -117,7 +115,7 @@ Json inspectTrace(const TraceData& data) {
             {"dominant_period_s", m.dominant_period > 0 ? Json(m.dominant_period) : Json(nullptr)}};
     }
     j["sum"] = sum_j;
-    j["warnings"] = data.warnings;
+    j["warnings"] = warnings;
     return j;
 }
 
@@ -163,6 +161,18 @@ std::string inspectionText(const Json& j) {
     line("gaps", gaps == 0 ? std::string("none")
                            : fmt::format("{} (≈{:.0f} samples missing, largest {})", gaps, missing,
                                          seconds(largest)));
+    std::size_t unread = 0;
+    std::vector<std::string> unread_ids;
+    for (const auto& d : devs) {
+        const auto u = d.value("unread_samples", std::size_t{0});
+        unread += u;
+        if (u > 0) unread_ids.push_back(d["id"].get<std::string>());
+    }
+    if (unread > 0) {
+        line("n/a", fmt::format("{} readings of {} are N/A (device{} {})", unread,
+                                j["statistic_column"]["name"].get<std::string>(),
+                                unread_ids.size() == 1 ? "" : "s", fmt::join(unread_ids, ", ")));
+    }
     const std::string name = j["statistic_column"]["name"].get<std::string>();
     const std::string unit = j["statistic_column"]["unit"].get<std::string>();
     out += unit.empty() ? fmt::format("\n{} (no unit)\n", name)
@@ -179,9 +189,11 @@ std::string inspectionText(const Json& j) {
     }
     const Json& s = j["sum"];
     if (!s.is_null()) {
-        out += fmt::format("  {:<20} {:>9} {:>12} {:>12} {:>12}\n", "sum",
-                           s["samples"].get<std::size_t>(), num(s["min"]), num(s["mean"]),
-                           num(s["max"]));
+        const std::size_t summed = s.value("devices", devs.size());
+        out += fmt::format(
+            "  {:<20} {:>9} {:>12} {:>12} {:>12}\n",
+            summed == devs.size() ? std::string("sum") : fmt::format("sum of {} devices", summed),
+            s["samples"].get<std::size_t>(), num(s["min"]), num(s["mean"]), num(s["max"]));
         // One Cornell GPU read 15277 samples and its "sum" 15341 with another mean: the sum is
         // taken on a grid, across the gaps. Say so where the counts differ.
         std::size_t most = 0;

@@ -15,19 +15,28 @@ namespace {
 
 /// Text fields nvidia-smi can log that are not measurements.
 bool isTextField(const std::string& name) {
-    static const char* kText[] = {"name",         "gpu_name",        "uuid",          "gpu_uuid",
-                                  "serial",       "driver_version",  "vbios_version", "pstate",
-                                  "compute_mode", "pci.bus_id",      "gpu_bus_id",    "pci.bus",
-                                  "display_mode", "persistence_mode"};
+    static const char* kText[] = {
+        "name",           "gpu_name",      "uuid",         "gpu_uuid",         "serial",
+        "driver_version", "vbios_version", "pstate",       "compute_mode",     "pci.bus_id",
+        "gpu_bus_id",     "pci.bus",       "display_mode", "persistence_mode", "power.management"};
     const std::string n = lower(name);
     return std::any_of(std::begin(kText), std::end(kText), [&](const char* t) { return n == t; });
 }
 
-/// Canonical unit of a field that nvidia-smi logs without one.
+/// Canonical unit of a field that nvidia-smi logs without one (`nounits`, or a `fields` list
+/// without units): nvidia-smi --help-query-gpu gives power.* in W, utilization.* and fan.speed
+/// in %, memory.* in MiB, clocks.* in MHz, temperature.* in C. Without this a noheader log
+/// listing utilization.gpu before power.draw had no column in W, and its utilization was
+/// replayed as watts.
 std::string impliedUnit(const std::string& name) {
     const std::string n = lower(name);
-    if (n.rfind("temperature.", 0) == 0) return "C";
-    if (n.rfind("fan.speed", 0) == 0) return "%";
+    auto starts = [&n](const char* p) { return n.rfind(p, 0) == 0; };
+    if (starts("temperature.")) return "C";
+    if (starts("fan.speed")) return "%";
+    if (starts("power.") || starts("enforced.power.") || starts("module.power.")) return "W";
+    if (starts("utilization.")) return "%";
+    if (starts("memory.")) return "MiB";
+    if (starts("clocks.")) return "MHz";
     return "";
 }
 
@@ -120,6 +129,10 @@ TraceData readNvidiaSmi(const std::string& file, const Lines& lines, const Trace
         std::size_t field;
         Unit unit;
         std::string declared;  // header unit as written
+        // What its values must be in: the header's unit, the field's implied one, or the
+        // unit of the first value that carried one (line `from`, 0 for header or implied).
+        std::string canonical;
+        std::size_t from = 0;
     };
     std::vector<Col> cols;
     std::vector<std::size_t> first_row_fields;
@@ -135,7 +148,7 @@ TraceData readNvidiaSmi(const std::string& file, const Lines& lines, const Trace
                              names[c], units[c], knownUnits()));
         }
         if (u.canonical.empty()) u.canonical = impliedUnit(names[c]);
-        cols.push_back({c, u, units[c]});
+        cols.push_back({c, u, units[c], u.canonical, 0});
         data.columns.push_back({names[c], u.canonical, units[c]});
     }
     if (cols.empty()) {
@@ -174,7 +187,7 @@ TraceData readNvidiaSmi(const std::string& file, const Lines& lines, const Trace
                 }
             }
             if (dcol >= 0) r.device = trim(f[static_cast<std::size_t>(dcol)]);
-            for (const Col& c : cols) {
+            for (Col& c : cols) {
                 const std::string& raw = f[c.field];
                 if (isMissing(raw)) {
                     r.values.push_back(NAN);
@@ -195,11 +208,32 @@ TraceData readNvidiaSmi(const std::string& file, const Lines& lines, const Trace
                              fmt::format("field '{}': unknown unit '{}' in '{}'; known units: {}",
                                          names[c.field], unit, trim(raw), knownUnits()));
                     }
-                    if (!c.declared.empty() && vu.canonical != c.unit.canonical) {
+                    // A unit that contradicts the field's ("100 %" in power.draw: the
+                    // fields listed in another order than logged) is an error, not a value
+                    // read in the wrong unit.
+                    if (!c.canonical.empty() && vu.canonical != c.canonical) {
+                        const std::string why =
+                            !c.declared.empty()
+                                ? fmt::format("does not match the header's [{}]", c.declared)
+                            : c.from > 0
+                                ? fmt::format("but the field's values are in {} (line {})",
+                                              c.canonical, c.from)
+                                : fmt::format(
+                                      "but nvidia-smi logs {} in {}{}", names[c.field], c.canonical,
+                                      o.fields.empty() ? std::string()
+                                                       : "; check that \"fields\" lists the "
+                                                         "--query-gpu fields in the log's order");
                         fail(file, ln,
-                             fmt::format("field '{}': unit '{}' does not match the header's "
-                                         "[{}]",
-                                         names[c.field], unit, c.declared));
+                             fmt::format("field '{}' is '{}': unit '{}' {}", names[c.field],
+                                         trim(raw), unit, why));
+                    }
+                    if (c.canonical.empty()) {
+                        // The column's unit is its first value's (as the header comment says).
+                        c.canonical = vu.canonical;
+                        c.from = ln;
+                        data.columns[static_cast<std::size_t>(&c - cols.data())].unit =
+                            vu.canonical;
+                        data.columns[static_cast<std::size_t>(&c - cols.data())].source_unit = unit;
                     }
                     u = vu;
                 }

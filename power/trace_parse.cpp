@@ -122,6 +122,24 @@ bool leapYear(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
 }  // namespace
 
+// Unix seconds → "YYYY-MM-DDTHH:MM:SS.fffZ" (H. Hinnant's civil_from_days).
+std::string isoUtc(double epoch) {
+    const double day_s = std::floor(epoch / 86400.0);
+    long z = static_cast<long>(day_s) + 719468;
+    const long era = (z >= 0 ? z : z - 146096) / 146097;
+    const auto doe = static_cast<unsigned>(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    const unsigned d = doy - (153 * mp + 2) / 5 + 1;
+    const unsigned m = mp < 10 ? mp + 3 : mp - 9;
+    const long y = static_cast<long>(yoe) + era * 400 + (m <= 2);
+    const double sec_of_day = epoch - day_s * 86400.0;
+    const auto ms = static_cast<long long>(std::llround(sec_of_day * 1000.0));
+    return fmt::format("{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}.{:03d}Z", y, m, d, ms / 3600000,
+                       ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
+}
+
 bool looksLikeDateTime(const std::string& s) {
     std::size_t i = 0;
     int y;

@@ -35,6 +35,8 @@ bool parseNumber(const std::string& s, double& out);
 long daysFromCivil(long y, unsigned m, unsigned d);
 /// A datetime (see above) → Unix seconds; false if malformed.
 bool parseDateTime(const std::string& s, double utc_offset, double& out);
+/// Unix seconds → "YYYY-MM-DDTHH:MM:SS.fffZ".
+std::string isoUtc(double epoch);
 /// True if the text starts like a datetime (4 digits, then - or /).
 bool looksLikeDateTime(const std::string& s);
 

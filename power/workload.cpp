@@ -524,8 +524,9 @@ std::shared_ptr<const ObjectSpec> traceSpec() {
         .choice("format", formats, "auto",
                 "file format (power/trace.h); auto detects it from the first lines")
         .string("column", "",
-                "value column (empty: the first power column for power_W, the first % column "
-                "for utilization_pct, else the first)")
+                "value column (empty: the first power column for power_W, a limit only when "
+                "no other, the first % column for utilization_pct; an error when several "
+                "columns have none of that unit; the first for utilization)")
         .choice("quantity", {"utilization_pct", "utilization", "power_W"}, "utilization_pct",
                 "what the column holds")
         .add([] {
@@ -631,7 +632,9 @@ std::unique_ptr<Job> parseTraceJob(const SpecReader& r, const std::filesystem::p
 
     const std::string q = r.string("quantity");
     const bool power = q == "power_W";
-    // The column: named, or the first whose unit fits the quantity.
+    // The column: named, or the first whose unit fits the quantity. With several columns and
+    // none in that unit there is nothing to go by: the first column was taken, and a
+    // utilization.gpu column logged before power.draw was replayed as watts (100 % → 100 W).
     std::size_t col = 0;
     const std::string want_unit = power ? "W" : q == "utilization_pct" ? "%" : "";
     if (r.has("column") && !r.string("column").empty()) {
@@ -645,6 +648,22 @@ std::unique_ptr<Job> parseTraceJob(const SpecReader& r, const std::filesystem::p
     } else if (!want_unit.empty() &&
                data.columnWithUnit(want_unit) != static_cast<std::size_t>(-1)) {
         col = data.columnWithUnit(want_unit);
+    } else if (!want_unit.empty() && data.columns.size() > 1) {
+        std::vector<std::string> names;
+        std::string example = data.columns.front().name;
+        for (auto it = data.columns.rbegin(); it != data.columns.rend(); ++it) {
+            if (it->unit.empty()) example = it->name;  // the first column without a unit
+        }
+        for (const auto& c : data.columns) {
+            names.push_back(c.unit.empty() ? fmt::format("'{}' (no unit)", c.name)
+                                           : fmt::format("'{}' [{}]", c.name, c.unit));
+        }
+        r.fail("column", fmt::format("{}: no column is in {}, which \"quantity\": \"{}\" needs, "
+                                     "and there are {} to choose from: {}; name the one to replay "
+                                     "(\"column\": \"{}\"), or give its unit in the header or "
+                                     "in \"fields\" (\"power.draw [W]\", \"utilization.gpu [%]\")",
+                                     data.file, want_unit, q, data.columns.size(),
+                                     fmt::join(names, ", "), example));
     }
     const TraceColumn& c = data.columns[col];
     // A column with a unit must agree with the quantity: W for power, % for utilization_pct.
@@ -717,7 +736,10 @@ std::unique_ptr<Job> parseTraceJob(const SpecReader& r, const std::filesystem::p
         if (sum) {
             a.rule = TraceAggregate::Sum;
             series = aggregateTrace(data, a);
-            const double n = static_cast<double>(data.devices.size()) * (power ? per_row : 1);
+            // Per GPU that reports: a device without a single reading is left out of the sum
+            // (and named in the series' warnings), so it must not count in the divisor either
+            // (it read as 0 W, below idle: −10 % rack power for 1 dead GPU of 8).
+            const double n = static_cast<double>(series.devices) * (power ? per_row : 1);
             for (double& v : series.value) v = toUtil(v / n);
         } else {
             a.rule = TraceAggregate::Mean;
