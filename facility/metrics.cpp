@@ -780,6 +780,28 @@ std::vector<Metric> computeMetrics(const ScenarioSpec& sc, const StudyResults& r
 
 /// Utility loss (issue 10): what the run simulated (study.cpp utilityLossLog), seconds after
 /// the loss; NaN where it did not happen.
+/// Time within the study [0, D] the site's bus had a source [s]: the study less each utility
+/// loss's dead-bus window [at, generators online) (facility/plant.h SitePower: the other load
+/// is unserved there; "never" when no generator started). Windows are merged, so overlapping
+/// losses are not counted twice.
+double busEnergisedSeconds(const StudyResults& r, double D) {
+    std::vector<std::pair<double, double>> dead;
+    for (const auto& e : r.events) {
+        if (!e.contains("plan") || !e.contains("at_s") || !e["at_s"].is_number()) continue;
+        const Json& on = e["plan"].value("generators_online_at_s", Json());
+        const double a = std::clamp(e["at_s"].get<double>(), 0.0, D);
+        const double b = std::clamp(on.is_number() ? on.get<double>() : D, 0.0, D);
+        if (b > a) dead.emplace_back(a, b);
+    }
+    std::sort(dead.begin(), dead.end());
+    double off = 0.0, end = 0.0;
+    for (const auto& [a, b] : dead) {
+        off += std::max(0.0, b - std::max(a, end));
+        end = std::max(end, b);
+    }
+    return D - off;
+}
+
 std::vector<Metric> utilityLossMetrics(const StudyResults& r) {
     std::vector<Metric> m;
     for (const auto& e : r.events) {
@@ -1029,10 +1051,12 @@ static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyR
         m.push_back({p + "heat_rejection_fan_energy_MWh", meter("plant_fan_energy") / MWh, "MWh",
                      lead + "heat-rejection fans"});
         m.push_back({p + "chiller_energy_MWh", meter("chiller_energy") / MWh, "MWh",
-                     lead + "trim chiller"});
+                     lead + "trim chillers on the facility water only (the air side's chillers "
+                            "are in the campus's air_side_energy_MWh)"});
         m.push_back({p + "heat_rejected_MWh", meter("heat_rejected") / MWh, "MWh",
                      lead + "heat rejected by the plant"});
-        m.push_back({p + "water_m3", water, "m3", lead + "make-up and spray water"});
+        m.push_back({p + "water_m3", water, "m3",
+                     lead + "tower make-up (evaporation + drift + blowdown) + adiabatic spray"});
         m.push_back({p + "wue_L_per_kWh", water * 1000.0 / (E_it / units::kWh), "L/kWh",
                      lead + "water per IT energy"});
         m.push_back({p + "max_gpu_junction_C",
@@ -1096,18 +1120,27 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
     std::vector<Metric> m = {
         {"simulated_h", sc.study.duration_s / 3600.0, "h", "study length"},
         {"it_energy_MWh", E_it / MWh, "MWh", "IT energy (racks grid side + fabric)"},
-        {"facility_energy_MWh", E_fac / MWh, "MWh", "energy drawn from the utility"},
+        {"facility_energy_MWh", E_fac / MWh, "MWh",
+         "energy drawn at the MV incomer: from the utility, and from the generators while they "
+         "carry the site after a utility loss (none while no source feeds it; the UPS "
+         "battery's discharge is not in it)"},
         {"pue", E_fac / E_it, "1", "power usage effectiveness"},
         {"ppue_cooling", (E_it + r.meter("cooling_energy")) / E_it, "1", "partial PUE, cooling"},
         {"ppue_power", (E_it + r.meter("loss_energy")) / E_it, "1",
          "partial PUE, electrical losses"},
-        {"water_m3", water, "m3", "make-up and spray water"},
+        {"water_m3", water, "m3",
+         "all water used: tower make-up (evaporation + drift + blowdown) + adiabatic spray"},
         {"wue_L_per_kWh", water * 1000.0 / (E_it / units::kWh), "L/kWh",
          "water usage effectiveness"},
-        {"water_evaporation_m3", r.meter("evaporation"), "m3", "evaporation"},
-        {"water_drift_m3", r.meter("drift"), "m3", "drift"},
-        {"water_blowdown_m3", r.meter("blowdown"), "m3", "blowdown"},
-        {"water_spray_m3", r.meter("spray"), "m3", "adiabatic spray"},
+        {"water_evaporation_m3", r.meter("evaporation"), "m3",
+         "cooling-tower evaporation only (0 without towers); the adiabatic pads' water, which "
+         "is evaporated too, is water_spray_m3"},
+        {"water_drift_m3", r.meter("drift"), "m3", "cooling-tower drift"},
+        {"water_blowdown_m3", r.meter("blowdown"), "m3", "cooling-tower blowdown"},
+        {"water_spray_m3", r.meter("spray"), "m3",
+         "adiabatic pad/spray water of the dry coolers: the water the pads evaporate into the "
+         "air, plus the catalog's bleed/overspray share (spray_overhead, 0 in the shipped "
+         "catalog); not in water_evaporation_m3"},
         {"water_peak_day_m3", peakCalendarDay(rs, "water", "water_total", sc.study.start_s), "m3",
          "largest calendar day"},
         {"peak_it_kW", maxOf(ch("power", "it_power")) / 1e3, "kW", "largest IT power sampled"},
@@ -1123,9 +1156,12 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
         {"fws_pump_energy_MWh", r.meter("fws_pump_energy") / MWh, "MWh", "facility pumps"},
         {"heat_rejection_fan_energy_MWh", r.meter("plant_fan_energy") / MWh, "MWh",
          "heat-rejection fans"},
-        {"chiller_energy_MWh", r.meter("chiller_energy") / MWh, "MWh", "trim chiller"},
+        {"chiller_energy_MWh", r.meter("chiller_energy") / MWh, "MWh",
+         "trim chillers on the facility water only (0 without them); the air side's "
+         "air-cooled chillers (sizing row air_side_chiller) are in air_side_energy_MWh"},
         {"air_side_energy_MWh", r.meter("air_side_energy") / MWh, "MWh",
-         "air side: CRAH fans, air-cooled chillers, rear-door fans"},
+         "air side: CRAH fans, the air side's air-cooled chillers (sizing row "
+         "air_side_chiller), rear-door fans"},
         {"air_side_unmet_hours_h", air_unmet.seconds / 3600.0, "h",
          "CRAH plant short by more than 1 kW: room heat its fans at rated flow and its "
          "chillers at capacity cannot take (or the air side is off)"},
@@ -1136,8 +1172,10 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
          "outdoor air, integrated over time"},
         {"smoothing_burn_energy_MWh", r.meter("burn_energy") / MWh, "MWh",
          "burnt by the power-smoothing floor"},
-        {"other_energy_MWh", sc.site.other_power * sc.study.duration_s / MWh, "MWh",
-         "lighting, offices, security"},
+        {"other_energy_MWh",
+         sc.site.other_power * busEnergisedSeconds(r, sc.study.duration_s) / MWh, "MWh",
+         "lighting, offices, security (not on the UPS): served while a source feeds the bus, "
+         "none from a utility loss until the generators are online"},
         {"peak_ups_loading_pct", 100 * maxOf(ch("power", "ups_loading")), "%",
          "largest UPS unit loading sampled"},
         {"peak_transformer_loading_pct", 100 * maxOf(ch("power", "transformer_loading")), "%",

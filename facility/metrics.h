@@ -15,6 +15,11 @@
 ///   PUE = E_facility / E_IT;  pPUE_cooling = (E_IT + E_cooling) / E_IT;
 ///   pPUE_power = (E_IT + E_losses) / E_IT;  WUE = V_water [L] / E_IT [kWh];
 ///   energy balance = (E_facility − E_rejected − ΔU_stored) / E_facility;
+///   E_other = P_other · t_fed, t_fed = study length less each utility loss's dead-bus window
+///   [loss, generators online) (the whole rest of the study when no set starts): the other load
+///   is served only while a source feeds the bus (facility/plant.h SitePower). E_facility is
+///   drawn at the MV incomer — from the utility, or from the generators while they carry the
+///   site — and does not include the UPS battery's discharge (that energy is in ΔU_stored);
 ///   swing = max − min of a channel after the first 5 % of the run (controller start-up);
 ///   GPU thermal cycles: rainflow counting (ASTM E1049, thermal/rainflow.h) of each GPU
 ///   class's junction history (resolved workloads), changes < 0.5 K ignored, binned by range

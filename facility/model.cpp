@@ -771,12 +771,14 @@ void SiteModel::addUtilityLoss() {
     bp.walk_in_start = plan.walk_in_start;
     bp.walk_in_end = plan.walk_in_end;
     bp.it_restart = plan.it_restart_at;
+    bp.generators_online = plan.generators_online;
     ups_battery_ = make<UpsBattery>("ups_battery", bp);
     const ComponentHandle& b = *ups_battery_;
     connect(b, "mains", site_power_, "ups_mains");
     connect(b, "available", site_power_, "ups_battery_available");
     connect(b, "supply", site_power_, "ups_supply");
     connect(b, "charge_power", site_power_, "ups_charge_power");
+    connect(b, "bus_energised", site_power_, "bus_energised");  // dead bus: facility/plant.h
     connect(site_power_, "ups_battery_power", b, "battery_power");
     for (const auto& r : racks_) connect(b, "supply", r.power, "supply");
     // CDU pumps: on the UPS they stop when its supply does; on the generators they are off

@@ -270,7 +270,10 @@ SitePower::SitePower(std::string name, SitePowerDesign design)
     addInput(kAirSideAvailable, {"air_side_available", "1", 1.0, 1.0, "0: air side unpowered"});
     addInput(kDoorHeatToWater, {"rear_door_heat_to_water", "W", 0.1 * P, 0.0,
                                 "rear doors: rack air heat the facility water took"});
-    addOutput(kFacilityPower, {"facility_power", "W", P, 0.0, "drawn from the utility"});
+    addInput(kBusEnergised, {"bus_energised", "1", 1.0, 1.0,
+                             "0: no source feeds the MV bus (utility lost, generators not on)"});
+    addOutput(kFacilityPower, {"facility_power", "W", P, 0.0,
+                               "drawn at the MV incomer (utility, or generators after a loss)"});
     addOutput(kItPower, {"it_power", "W", P, 0.0, "racks + fabric"});
     addOutput(kCoolingPower,
               {"cooling_power", "W", 0.1 * P, 0.0, "CDU and FWS pumps, plant, air side"});
@@ -289,6 +292,8 @@ SitePower::SitePower(std::string name, SitePowerDesign design)
     addOutput(kUpsBatteryLoss, {"ups_battery_loss", "W", 0.01 * P, 0.0, "UPS battery losses"});
     addOutput(kAirSideUnmet, {"air_side_unmet", "W", 0.01 * P, 0.0,
                               "room heat the CRAH plant cannot take (all of it while off)"});
+    addOutput(kOtherPower, {"other_power", "W", std::max(1.0, design_.other_power), 0.0,
+                            "other load served (lighting, offices; 0 on a dead bus)"});
 }
 
 SitePower::Solution SitePower::solve(std::span<const double> u) const {
@@ -301,6 +306,10 @@ SitePower::Solution SitePower::solve(std::span<const double> u) const {
     const double from_battery = (1.0 - g) * std::clamp(u[kUpsAvailable], 0.0, 1.0);
     const double charge = std::max(0.0, u[kUpsCharge]);
     const double air_on = std::clamp(u[kAirSideAvailable], 0.0, 1.0);
+    // A dead bus (utility lost, generators not yet on) feeds nothing off the UPS: the other
+    // load is unserved and the transformers de-energised.
+    const double energised = std::clamp(u[kBusEnergised], 0.0, 1.0);
+    const double other = energised * d.other_power;
     const double pump_loss = std::max(0.0, u[kCduPumpPower] - u[kCduPumpHeat]);
     // Rear doors take the rack heat to air into the facility water (the plant's load); their
     // fans' work stays in the room air, and so does the rack heat the water did not take
@@ -313,7 +322,7 @@ SitePower::Solution SitePower::solve(std::span<const double> u) const {
     }
     const double untaken = std::max(0.0, u[kRackHeatAir] - u[kDoorHeatToWater]);
     const double base_air =
-        (doors ? door_fans + untaken : u[kRackHeatAir]) + fabric + d.other_power + pump_loss;
+        (doors ? door_fans + untaken : u[kRackHeatAir]) + fabric + other + pump_loss;
     double room = 0.0;  // chain heat into hall and electrical rooms
     for (int iter = 0; iter < 50; ++iter) {
         s.air_load = base_air + room;
@@ -330,8 +339,10 @@ SitePower::Solution SitePower::solve(std::span<const double> u) const {
         s.chain_cooling = s.cooling - on_ups_cooling;
         s.chain_upstream = 1.0 - from_battery;
         s.chain_charge = charge;
-        s.chain = chain_.flows(s.chain_it, s.chain_cooling, d.other_power, d.ups_mode,
-                               s.chain_upstream, s.chain_charge);
+        s.chain_other = other;
+        s.chain_energised = energised;
+        s.chain = chain_.flows(s.chain_it, s.chain_cooling, s.chain_other, d.ups_mode,
+                               s.chain_upstream, s.chain_charge, s.chain_energised);
         const double next = s.chain.hall_heat + s.chain.electrical_room_heat;
         if (std::abs(next - room) <= 1e-12 * std::max(1.0, s.chain.facility_power)) {
             room = next;
@@ -348,8 +359,8 @@ SitePower::Solution SitePower::solve(std::span<const double> u) const {
 
 power::ChainResult SitePower::chainAt(std::span<const double> u) const {
     const Solution s = solve(u);
-    return chain_.evaluate(s.chain_it, s.chain_cooling, design_.other_power, design_.ups_mode,
-                           s.chain_upstream, s.chain_charge);
+    return chain_.evaluate(s.chain_it, s.chain_cooling, s.chain_other, design_.ups_mode,
+                           s.chain_upstream, s.chain_charge, s.chain_energised);
 }
 
 void SitePower::computeOutputs(double, std::span<const double>, std::span<const double> u,
@@ -373,6 +384,7 @@ void SitePower::computeOutputs(double, std::span<const double>, std::span<const 
     y[kUpsBatteryPower] = s.battery;
     y[kUpsBatteryLoss] = s.battery_loss;
     y[kAirSideUnmet] = s.air_unmet;
+    y[kOtherPower] = s.chain_other;
 }
 
 }  // namespace dctwin::facility

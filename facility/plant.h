@@ -70,16 +70,31 @@
 //                  air_side_available = 0 (the hall air is not a state: its heat still leaves)
 //                  With the CDU pumps on the UPS (cdu_pumps_on_ups) the chain carries them on
 //                  the UPS path with the IT load.
+//     dead bus     bus_energised e [1] (UpsBattery's e(t): 0 from the loss until the
+//                  generators are online) — no source feeds the MV bus, so nothing is drawn:
+//                    other load served   P_other,s = e·P_other  [W] (lighting, offices and
+//                                        security are not on the UPS: unserved, and no heat)
+//                    transformers        de-energised, no no-load loss (power/chain.h)
+//                    facility_power      0 W (the other loads above the UPS are already off:
+//                                        UPS on battery, g = 0; generator-fed loads off by
+//                                        the plan's schedules until their blocks)
+//                  From the generators online on, the generators feed the MV bus:
+//                  facility_power is then what the site draws from them (the utility stays
+//                  lost), and the other load is served again.
 //   | input  | rack_power [W] (grid side), rack_heat_air [W], cdu_pump_power [W],
 //   |        | cdu_pump_heat [W], plant_power [W], dry_bulb [K], ups_mains [1] (g),
 //   |        | ups_battery_available [1] (a), ups_supply [1] (s), ups_charge_power [W],
-//   |        | air_side_available [1], rear_door_heat_to_water [W] (rear doors)             |
-//   | output | facility_power, it_power, cooling_power, air_side_power, losses,
+//   |        | air_side_available [1], rear_door_heat_to_water [W] (rear doors),
+//   |        | bus_energised [1] (e; default 1: normal supply)                              |
+//   | output | facility_power [W] (drawn at the MV incomer from the source feeding it: the
+//   |        | utility, or the generators after a utility loss; the UPS battery's share is
+//   |        | not in it; 0 on a dead bus), it_power, cooling_power, air_side_power, losses,
 //   |        | heat_to_ambient [W]; ups_loading, transformer_loading, busway_loading,
 //   |        | feed_loading [1]; economizer_share [1] (of the CRAH load carried by
 //   |        | outdoor air); ups_battery_power [W] (P_b), ups_battery_loss [W];
 //   |        | air_side_unmet [W] (room heat the CRAH plant cannot take: CrahPlant's Q_u
-//   |        | while it runs, the whole air load while it is off)
+//   |        | while it runs, the whole air load while it is off), other_power [W] (the other
+//   |        | load served, e·P_other)
 //   |        |                                                          all feedthrough |
 #include <map>
 #include <memory>
@@ -232,7 +247,8 @@ struct SitePowerDesign {
     power::ChainDesign chain;
     power::UpsMode ups_mode = power::UpsMode::DoubleConversion;
     double fabric_power = 0.0;        // [W] switches and optics outside the racks
-    double other_power = 0.0;         // [W] lighting, offices, security (no UPS)
+    double other_power = 0.0;         // [W] lighting, offices, security (no UPS): served
+                                      // while the bus is energised
     thermal::CrahPlantSpec air_side;  // CRAH units, economizer, air-cooled chiller curve
     double crah_units = 0.0;          // [1] installed; 0: Q_air/Q_r + 1 at the load at hand
     double air_chiller_units = 0.0;   // [1] installed; 0: the CRAH coils' rating in chillers
@@ -267,7 +283,8 @@ public:
         kUpsSupply,
         kUpsCharge,
         kAirSideAvailable,
-        kDoorHeatToWater
+        kDoorHeatToWater,
+        kBusEnergised
     };
     enum Output : std::size_t {
         kFacilityPower,
@@ -283,7 +300,8 @@ public:
         kEconomizerShare,
         kUpsBatteryPower,
         kUpsBatteryLoss,
-        kAirSideUnmet
+        kAirSideUnmet,
+        kOtherPower
     };
 
 private:
@@ -291,6 +309,7 @@ private:
         power::ChainFlows chain;
         // The chain's arguments at the solution (chainAt() names the stages from them).
         double chain_it = 0, chain_cooling = 0, chain_upstream = 1, chain_charge = 0;
+        double chain_other = 0, chain_energised = 1;
         double air_side = 0, cooling = 0, air_load = 0, economizer_share = 0, door_fans = 0;
         double air_unmet = 0;                  // [W] room heat the CRAH plant cannot take
         double battery = 0, battery_loss = 0;  // [W] UPS battery (utility loss)

@@ -736,6 +736,8 @@ void readPower(ScenarioSpec& sc, const SpecReader& v) {
     }
     readGrid(p.grid, v.object("grid"));
     p.bess = v.string("bess_mode") != "off";
+    // Sized (row "bess", check "bess_energy") only on a site that has one.
+    p.sizing.site_battery = p.bess;
     if (p.bess) {
         try {
             p.bess_params.spec = sc.catalog->bess(p.sizing.bess_model);

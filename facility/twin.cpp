@@ -172,6 +172,19 @@ Table studyWaterTable(const Table& design, const std::vector<Metric>& m, const R
 
 }  // namespace
 
+bool smoothingModelled(const ScenarioSpec& sc) {
+    return sc.power.smoothing && sc.study.workload_resolution == "resolved";
+}
+
+std::string smoothingNotModelledNote(const ScenarioSpec& sc) {
+    if (!sc.power.smoothing || smoothingModelled(sc) || sc.study.kind == "design_point") return {};
+    return fmt::format(
+        "power smoothing is enabled (power.smoothing) but not modelled in this {} study: it "
+        "acts within seconds and is modelled only with study.workload_resolution \"resolved\" "
+        "(this study's is \"{}\"), so the results are without smoothing",
+        sc.study.kind, sc.study.workload_resolution);
+}
+
 Json summaryJson(const ScenarioSpec& sc, const std::vector<Metric>& metrics,
                  const std::vector<Table>& tables) {
     Json j;
@@ -251,7 +264,12 @@ RunOutcome runScenario(const ScenarioSpec& sc, const RunControl& control) {
     // Whether the run modelled smoothing, not whether the scenario asks for it: smoothing acts
     // within seconds and exists in the model only with the workload resolved (model.cpp), so
     // a contingency at its default "mean" resolution printed "burnt 0.0 kWh, deferred nan".
-    r.summary["power_smoothing"] = sc.power.smoothing && sc.study.workload_resolution == "resolved";
+    // Asked for and not modelled, the summary says so: the reference year asked for it and
+    // its summary said only power_smoothing false.
+    r.summary["power_smoothing"] = smoothingModelled(sc);
+    if (const std::string note = smoothingNotModelledNote(sc); !note.empty()) {
+        r.summary["power_smoothing_note"] = note;
+    }
     r.summary["site_battery"] = sc.power.bess;
     r.stats = s.stats;
     r.linear_solver = s.linear_solver;

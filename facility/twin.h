@@ -34,6 +34,17 @@ RunOutcome sizeScenario(const ScenarioSpec& scenario);
 /// Sizes and builds every model a run would build, without running (dctwin validate).
 void validateModel(const ScenarioSpec& scenario);
 
+/// Whether a run of the scenario models power smoothing: the scenario asks for it
+/// (power.smoothing.enabled) and its study resolves the workload (study.workload_resolution
+/// "resolved"; smoothing acts within seconds, and an averaged workload has no swing to smooth,
+/// so the model has no smoothing then). The summary's `power_smoothing`.
+bool smoothingModelled(const ScenarioSpec& scenario);
+
+/// One line saying that the scenario asks for power smoothing that its study does not model
+/// (asked for, not modelled, not a design point), or empty. The summary has it as
+/// `power_smoothing_note`.
+std::string smoothingNotModelledNote(const ScenarioSpec& scenario);
+
 /// The summary JSON of a set of metrics and tables (flat metric values, a "units" map, the
 /// sizing tables), as `--summary-json` writes it.
 Json summaryJson(const ScenarioSpec& scenario, const std::vector<Metric>& metrics,

@@ -68,6 +68,14 @@ UpsBattery::UpsBattery(std::string name, UpsBatteryParams p) : Component(std::mo
                         "efficiency in (0, 1], charge ≥ 0 and τ > 0 expected",
                         this->name()));
     }
+    // The UPS can walk onto the generators only once they feed the bus.
+    if (!(p_.generators_online >= p_.t_loss) ||
+        (std::isfinite(p_.walk_in_start) && !(p_.generators_online <= p_.walk_in_start))) {
+        throw ModelError(
+            fmt::format("UpsBattery '{}': generators online at {} s expected between the loss "
+                        "({} s) and the UPS walk-in ({} s)",
+                        this->name(), p_.generators_online, p_.t_loss, p_.walk_in_start));
+    }
     addState(kEnergy, {"energy", "J", p_.energy_full, p_.soe_initial * p_.energy_full,
                        "UPS battery energy (all systems)", 1e-3 * p_.energy_full});
     addState(kDropped, {"it_dropped", "1", 1.0, 0.0, "IT supply lost (latch)", 1e-3});
@@ -78,6 +86,12 @@ UpsBattery::UpsBattery(std::string name, UpsBatteryParams p) : Component(std::mo
     addOutput(kSupply, {"supply", "1", 1.0, 1.0, "UPS output supply to its loads"});
     addOutput(kCharge, {"charge_power", "W", p_.energy_full / 3000.0, 0.0, "charger draw"});
     addOutput(kSoe, {"soe", "1", 1.0, 1.0, "battery state of energy"});
+    addOutput(kBus, {"bus_energised", "1", 1.0, 1.0,
+                     "a source (utility or generators) feeds the bus upstream of the UPS"});
+}
+
+double UpsBattery::bus(double t) const {
+    return t < p_.t_loss || t >= p_.generators_online ? 1.0 : 0.0;
 }
 
 double UpsBattery::mains(double t) const {
@@ -113,10 +127,12 @@ void UpsBattery::computeOutputs(double t, std::span<const double> x, std::span<c
     y[kSupply] = std::clamp(1.0 - x[kDropped], 0.0, 1.0);
     y[kCharge] = charge(t, x[kEnergy]);
     y[kSoe] = x[kEnergy] / p_.energy_full;
+    y[kBus] = bus(t);
 }
 
 void UpsBattery::discontinuities(double t0, double t1, std::vector<double>& times) const {
-    for (double s : {p_.t_loss, p_.walk_in_start, p_.walk_in_end, p_.it_restart}) {
+    for (double s :
+         {p_.t_loss, p_.generators_online, p_.walk_in_start, p_.walk_in_end, p_.it_restart}) {
         if (std::isfinite(s) && s > t0 && s <= t1) times.push_back(s);
     }
 }

@@ -19,7 +19,15 @@
 /// generators failing to start the UPS may then never be picked up). What follows from the
 /// plan — battery energy, when the IT load is lost, temperatures — is simulated.
 ///
-/// UpsBattery — all UPS systems lumped. Equations:
+/// UpsBattery — all UPS systems lumped, with the state of the bus upstream of them. Equations:
+///   bus           e(t) = 1 before the loss, 0 from the loss until the generators are online
+///                 (t_gen, the plan's generators_online; never when no set starts), then 1.
+///                 The generators parallel on the MV bus (catalog: 13.8 kV), so from t_gen the
+///                 transformers are energised again and the loads off the UPS can be fed.
+///                 While e = 0 nothing is drawn upstream (SitePower): no transformer no-load
+///                 loss, the other load (lighting, offices, security) unserved, the
+///                 generator-fed loads off (their blocks come at or after t_gen), the UPS on
+///                 battery (t_gen ≤ walk-in start, so g = 0).
 ///   mains share   g(t) = 1 before the loss, 0 from the loss until the walk-in starts, rising
 ///                 linearly to 1 over the walk-in, then 1            (UPS input from upstream)
 ///   available     a = step01(E/E_w)   (1 while the battery holds energy, E_w = 1e-4·E_full)
@@ -37,8 +45,8 @@
 /// fitted loss curve included (the same battery the sizing's autonomy check counts).
 ///   | state  | energy [J], it_dropped [1]                                          |
 ///   | input  | battery_power [W] (to the UPS DC bus; derivatives only)             |
-///   | output | mains [1], available [1], supply [1], charge_power [W], soe [1]
-///   |        | (no feedthrough: time and states only)                             |
+///   | output | mains [1], available [1], supply [1], charge_power [W], soe [1],
+///   |        | bus_energised [1] (e) (no feedthrough: time and states only)       |
 #include <limits>
 #include <string>
 #include <vector>
@@ -113,7 +121,10 @@ struct UpsBatteryParams {
     double charge_max = 0.0;   ///< [W]
     double t_loss = 0.0, walk_in_start = UtilityLossPlan::kNever,
            walk_in_end = UtilityLossPlan::kNever, it_restart = UtilityLossPlan::kNever;  ///< [s]
-    double latch_tau = 0.1;                                                              ///< [s]
+    /// [s] study time the generators are online and feed the bus (the plan's
+    /// generators_online; kNever: no set starts); at or before the walk-in start.
+    double generators_online = UtilityLossPlan::kNever;
+    double latch_tau = 0.1;  ///< [s]
 };
 
 class UpsBattery : public Component {
@@ -130,11 +141,13 @@ public:
     }
     /// UPS input share from upstream at t [1].
     double mains(double t) const;
+    /// 1 while a source (utility or generators) feeds the bus upstream of the UPS at t [1].
+    double bus(double t) const;
     const UpsBatteryParams& params() const { return p_; }
 
     enum State : std::size_t { kEnergy, kDropped };
     enum Input : std::size_t { kBatteryPower };
-    enum Output : std::size_t { kMains, kAvailable, kSupply, kCharge, kSoe };
+    enum Output : std::size_t { kMains, kAvailable, kSupply, kCharge, kSoe, kBus };
 
 private:
     double available(double E) const;

@@ -113,7 +113,8 @@ ChainFlows::StageFlow ChainModel::stage(const Conductors& c, double P_out) {
 }
 
 ChainFlows ChainModel::flows(double it_power, double cooling_power, double other_power,
-                             UpsMode mode, double ups_upstream, double ups_charge) const {
+                             UpsMode mode, double ups_upstream, double ups_charge,
+                             double energised) const {
     if (!(it_power >= 0) || !(cooling_power >= 0) || !(other_power >= 0)) {
         throw ModelError(
             fmt::format("electrical chain: loads must be ≥ 0 W (IT {} W, cooling "
@@ -143,7 +144,10 @@ ChainFlows ChainModel::flows(double it_power, double cooling_power, double other
     tr.output_power = lv.input_power;
     const double S_unit = lv.input_power * tr_va_per_W_;  // [VA]
     const double xt = S_unit * tr_per_va_;
-    tr.loss = d_.transformers * (d_.transformer.no_load_loss + xt * xt * d_.transformer.load_loss);
+    // De-energised (no source on the MV bus): no magnetising (no-load) loss.
+    const double e = std::clamp(energised, 0.0, 1.0);
+    tr.loss =
+        d_.transformers * (e * d_.transformer.no_load_loss + xt * xt * d_.transformer.load_loss);
     tr.input_power = tr.output_power + tr.loss;
     tr.current = S_unit * tr_amps_per_va_;
     tr.loading = xt;
@@ -162,9 +166,10 @@ ChainFlows ChainModel::flows(double it_power, double cooling_power, double other
 }
 
 ChainResult ChainModel::evaluate(double it_power, double cooling_power, double other_power,
-                                 UpsMode mode, double ups_upstream, double ups_charge) const {
+                                 UpsMode mode, double ups_upstream, double ups_charge,
+                                 double energised) const {
     const ChainFlows f =
-        flows(it_power, cooling_power, other_power, mode, ups_upstream, ups_charge);
+        flows(it_power, cooling_power, other_power, mode, ups_upstream, ups_charge, energised);
     ChainResult r;
     r.it_power = it_power;
     r.cooling_power = cooling_power;

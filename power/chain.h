@@ -24,6 +24,15 @@
 // still converts), but only the share `ups_upstream` of its input comes from upstream; the rest
 // comes from its batteries. A recharging battery adds `ups_charge` to the upstream draw.
 //
+// Dead bus (utility loss, before the generators are online): `energised` e [1] is 1 while a
+// source — the utility, or the standby generators, which parallel on the MV bus — feeds the
+// MV bus, 0 while none does. The transformers are then de-energised and draw no no-load loss:
+//   transformer P_loss = n·(e·P_NL + P_LL·(S/(n·S_r))²)
+// Nothing can be drawn from a dead bus, so the caller passes zero load above the UPS while
+// e = 0 (UPS on battery, ups_upstream = 0 and no charging; generator-fed cooling off; the other
+// load unserved: facility/plant.h SitePower); the chain does not check it. With every load
+// zero, the conductor and transformer load losses are zero, so facility_power = 0 [W].
+//
 // Transfer-sequence plan (analyzeUtilityLoss), used by the sizing (power/sizing.cpp) to check
 // the generators' step loads and the battery autonomy on design loads: the UPS batteries carry
 // the critical load from the loss until the generators (start delay) pick it up; mechanical
@@ -119,14 +128,16 @@ public:
     const ChainDesign& design() const { return d_; }
     const UpsLossCurve& upsCurve(UpsMode mode) const { return mode == UpsMode::Eco ? eco_ : dc_; }
     /// `ups_upstream` [1]: share of the UPS input drawn from upstream (1 − battery share);
-    /// `ups_charge` [W]: battery charging power drawn from upstream.
+    /// `ups_charge` [W]: battery charging power drawn from upstream; `energised` [1]: 1 while
+    /// a source feeds the MV bus, 0 while none does (transformers de-energised: no no-load
+    /// loss; the loads above the UPS must then be 0, see the header).
     ChainResult evaluate(double it_power, double cooling_power, double other_power,
                          UpsMode mode = UpsMode::DoubleConversion, double ups_upstream = 1.0,
-                         double ups_charge = 0.0) const;
+                         double ups_charge = 0.0, double energised = 1.0) const;
     /// The same numbers, unnamed (evaluate() is built on it).
     ChainFlows flows(double it_power, double cooling_power, double other_power,
                      UpsMode mode = UpsMode::DoubleConversion, double ups_upstream = 1.0,
-                     double ups_charge = 0.0) const;
+                     double ups_charge = 0.0, double energised = 1.0) const;
 
 private:
     /// One set of conductors' constants, made once: flows() multiplies where it divided (the

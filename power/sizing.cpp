@@ -291,6 +291,10 @@ void SizingInput::readJson(const JsonView& v) {
     group("bess", b, bess_redundancy, bess_model);
     bess_power_fraction = b.number("power_pct") / 100.0;
     bess_duty = b.number("duty_min") * 60.0;
+    // The /power/bess options size a battery only on a site that has one (bess_mode, read by
+    // the caller): the reference site (bess_mode off) listed a 4 MW battery at 74.5 % and a
+    // bess_energy check of 759 kWh it does not have.
+    site_battery = false;
 }
 
 const SizingRow& SizingResult::row(std::string_view element) const {
@@ -1070,8 +1074,10 @@ SizingResult sizeElectrical(const SizingInput& in, const Catalog& catalog) {
         addRow("mv_feeder", mv.name, mv.rating, "A", in.mv_redundancy, "hall", 1, in.mv_voltage,
                I_mv, mv.rating, lfc);
     }
+    // The model is looked up either way, so a misspelt /power/bess/model is reported; a site
+    // without a battery has no BESS row and no bess_energy check.
     const BessSpec bess = lookup("bess", [&] { return catalog.bess(in.bess_model); });
-    if (in.bess_power_fraction > 0) {
+    if (in.site_battery && in.bess_power_fraction > 0) {
         // Power as counted, then energy: usable energy per block E·(SoC_max − SoC_min)·√η_rt
         // (the discharge half of the round trip) against the duty P·t; blocks are added until
         // the blocks left after the covered failure hold it.

@@ -175,6 +175,11 @@ struct SizingInput {
     /// JSON path of each model name read from a scenario ("ups" → "/power/ups/model"), so an
     /// unknown name is reported where it was written; empty for the defaults.
     std::map<std::string, std::string, std::less<>> model_paths;
+    /// The site has a battery (BESS). Only then is one sized: a "bess" row and a bess_energy
+    /// check, at bess_power_fraction of the design IT power. A SizingInput built in code has
+    /// one (true); readJson, which reads a scenario's /power, sets false: a scenario's battery
+    /// is opt-in (/power/bess_mode, default "off"), and its reader sets this from bess_mode.
+    bool site_battery = true;
     double bess_power_fraction = 0.30;  // [1] of P_IT: the swing the battery must shave
     double bess_duty = 600.0;           // [s] the battery delivers its design power this long
     /// ISO 8528-1 rating basis of the generators: "standby" (ESP), "prime" (PRP) or
@@ -194,7 +199,8 @@ struct SizingInput {
     ///  "bess": {"topology", "model", "power_pct"}}. Absent keys take the declared defaults
     /// (a default SizingInput's values); cooling_power_kW and the transformer topology (which
     /// follows the UPS one) have none and leave the member as it is. The caller strips keys
-    /// that are not sizing options (ups_mode, smoothing, bess_mode) before calling.
+    /// that are not sizing options (ups_mode, smoothing, bess_mode) before calling, and sets
+    /// site_battery from bess_mode after it (readJson leaves it false: no battery).
     /// @param v the /power section without its non-sizing keys
     void readJson(const JsonView& v);
 };

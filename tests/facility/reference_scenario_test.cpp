@@ -158,6 +158,61 @@ double trapezoid(const ResultSet& ts, const char* group, const char* name) {
     return e;
 }
 
+// Audit F7: figures a reader misread on the reference site (adiabatic coolers, air-cooled
+// chillers on the air side, no site battery, smoothing enabled in an averaged study).
+TEST(ReferenceScenario, LabelsSayWhatEachFigureCounts) {
+    // One July day: the pads spray (the 0.4 % design dry bulb is 32.4 °C).
+    const RunOutcome r = run(reference({{"study", annualStudy("07-15", 1.0)}}));
+    auto described = [&](const std::string& name) {
+        for (const auto& m : r.report.summary) {
+            if (m.name == name) return m.description;
+        }
+        ADD_FAILURE() << "no metric " << name;
+        return std::string();
+    };
+    auto says = [](const std::string& text, const char* what) {
+        return text.find(what) != std::string::npos;
+    };
+    // (a) The pads' water is evaporated too but counted as spray, not as evaporation: the
+    // reference year had water_evaporation_m3 = 0 beside 503 m³ of spray.
+    EXPECT_EQ(num(r.summary, "water_evaporation_m3"), 0.0);
+    EXPECT_GT(num(r.summary, "water_spray_m3"), 0.0);
+    EXPECT_TRUE(says(described("water_evaporation_m3"), "cooling-tower evaporation only"));
+    EXPECT_TRUE(says(described("water_evaporation_m3"), "water_spray_m3"));
+    EXPECT_TRUE(says(described("water_spray_m3"), "evaporate"));
+    EXPECT_TRUE(says(described("water_spray_m3"), "not in water_evaporation_m3"));
+    // (b) No trim chillers: chiller_energy_MWh is 0 while the air side's air-cooled chillers
+    // run; their energy is in air_side_energy_MWh, and both labels say so.
+    EXPECT_EQ(num(r.summary, "chiller_energy_MWh"), 0.0);
+    EXPECT_GT(num(r.summary, "air_side_energy_MWh"), 0.0);
+    EXPECT_TRUE(says(described("chiller_energy_MWh"), "air_side_energy_MWh"));
+    EXPECT_TRUE(says(described("air_side_energy_MWh"), "air-cooled chillers"));
+    // (c) The scenario enables smoothing; an averaged (annual) study does not model it, and
+    // the summary says so beside power_smoothing false.
+    ASSERT_TRUE(r.summary.contains("power_smoothing"));
+    EXPECT_FALSE(r.summary["power_smoothing"].get<bool>());
+    EXPECT_TRUE(r.summary.contains("power_smoothing_note"));
+    const std::string note = r.summary.value("power_smoothing_note", std::string());
+    EXPECT_TRUE(says(note, "not modelled")) << note;
+    EXPECT_TRUE(says(note, "\"mean\"")) << note;
+    EXPECT_EQ(note, smoothingNotModelledNote(scenario(reference())));
+    // Resolved, or without smoothing, there is nothing to say.
+    EXPECT_TRUE(smoothingNotModelledNote(
+                    scenario(reference({{"study", {{"workload_resolution", "resolved"}}}})))
+                    .empty());
+    EXPECT_TRUE(smoothingNotModelledNote(
+                    scenario(reference({{"power", {{"smoothing", {{"enabled", false}}}}}})))
+                    .empty());
+    // (d) The site has no battery (bess_mode off): no BESS row in the power table and no
+    // bess_energy check (it listed a 4 MW battery at 74.5 % and 759 kWh ≥ 496 kWh).
+    EXPECT_FALSE(r.summary["site_battery"].get<bool>());
+    const Json& sizing = r.summary["sizing"];
+    ASSERT_TRUE(sizing.contains("power") && sizing.contains("power_checks"));
+    EXPECT_GE(sizing["power"].size(), 10u);
+    for (const Json& row : sizing["power"]) EXPECT_NE(row["element"], "bess") << row.dump();
+    for (const Json& c : sizing["power_checks"]) EXPECT_NE(c["item"], "bess_energy") << c.dump();
+}
+
 TEST(ReferenceScenario, ReferenceYearKeepsItsEdgesAndItsEnergy) {
     // Issue 10, "What it must show": IT energy of the annual reference run equals the integral
     // of the resolved workload within 0.05 %; no first- or last-sample step larger than 1 % of

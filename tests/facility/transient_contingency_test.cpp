@@ -198,6 +198,55 @@ TEST(Contingency, UtilityLossReportsItsSimulatedLogInTheSummaryAndTheReport) {
     EXPECT_LT(std::abs(num(r.summary, "energy_balance_rel_error")), 1e-3);
 }
 
+// Audit F6: while the utility is lost and the generators are not yet online, no source feeds
+// the MV bus, so nothing is drawn from it. The run drew 167.6 kW "from the utility" in that
+// window: the 150 kW other load and the 8 transformers' no-load loss (8 × 2.2 kW). Hand
+// values (scenarios/contingency_utility_loss.json: loss at 60 s, generators online at 70 s
+// — start delay 10 s — their first block at 70 s restarting the facility pumps at 75 s and the
+// fans at 80 s, the UPS on battery until its walk-in at 80 s):
+//   60 s < t < 70 s  facility power 0 W: the UPS on battery, the generator-fed cooling off,
+//                    the other load unserved, the transformers de-energised;
+//   70 s < t < 75 s  the generators feed the bus: the other load and the no-load loss come
+//                    back, 150 + 8 × 2.2 = 167.6 kW (+ ≈ 7 W of load loss at 0.8 % loading);
+//   other energy     150 kW × (120 − 10) s = 4.583 kWh over a 120 s study, not 150 kW ×
+//                    120 s = 5.000 kWh.
+// With every set failing to start the bus stays dead: facility power 0 from the loss on and
+// the other load served only for the first 60 s, 150 kW × 60 s = 2.5 kWh.
+TEST(Contingency, UtilityLossDrawsNothingWhileNoSourceFeedsTheBus) {
+    auto at = [](const RunOutcome& r, const char* name, double t) {
+        const auto& time = r.report.timeseries.time;
+        const auto& v = r.report.timeseries.at("power", name).values;
+        for (std::size_t i = 0; i < time.size(); ++i) {
+            if (std::abs(time[i] - t) < 1e-6) return v[i];
+        }
+        ADD_FAILURE() << "no sample at " << t << " s";
+        return std::nan("");
+    };
+    Json j = scenarioJson("contingency_utility_loss.json");
+    j["study"]["duration_s"] = 120.0;
+    const RunOutcome r = run(j);
+    EXPECT_GT(at(r, "facility_power", 59.5), 8e6);  // before the loss: the whole site
+    for (double t : {60.5, 62.0, 65.0, 69.5}) {
+        EXPECT_NEAR(at(r, "facility_power", t), 0.0, 1e-6) << t << " s";
+        EXPECT_NEAR(at(r, "grid_power", t), 0.0, 1e-6) << t << " s";
+    }
+    for (double t : {70.5, 72.0, 74.5}) {
+        EXPECT_NEAR(at(r, "facility_power", t), 167.6e3, 50.0) << t << " s";
+    }
+    EXPECT_NEAR(metric(r, "other_energy_MWh"), 150e3 * 110.0 / 3.6e9, 1e-12);
+    // The energy balance closes: what the bus and the UPS battery gave left as heat or is
+    // stored.
+    EXPECT_LT(std::abs(num(r.summary, "energy_balance_rel_error")), 1e-5);
+
+    j["events"][0]["generators_failing"] = 7;
+    const RunOutcome none = run(j);
+    for (double t : {60.5, 70.5, 90.0, 119.5}) {
+        EXPECT_NEAR(at(none, "facility_power", t), 0.0, 1e-6) << t << " s";
+    }
+    EXPECT_NEAR(metric(none, "other_energy_MWh"), 150e3 * 60.0 / 3.6e9, 1e-12);
+    EXPECT_LT(std::abs(num(none.summary, "energy_balance_rel_error")), 1e-5);
+}
+
 TEST(Contingency, DefaultToleranceSettlesTheReportedRampsAndMargins) {
     // The contingency scenarios leave rel_tol at the transient default. What they report must
     // not depend on it: against the same run at 1e-8, measured 2026-12-02 on the shipped

@@ -120,7 +120,7 @@ TEST(PdfReport, DesignPointExportHasTitleSummarySizingAndDiagram) {
     // Nothing elided: the electrical table's 18 columns were squeezed onto one page width, so
     // the models read "static_…" and the headers "redun…".
     EXPECT_FALSE(text.contains(QChar(0x2026))) << text.toStdString();
-    for (const char* whole : {"static_1500kw", "liion_4mw_15min", "york_ycal0033ee_air_cooled",
+    for (const char* whole : {"static_1500kw", "liquid_2500kva", "york_ycal0033ee_air_cooled",
                               "design loading [%]", "failure loading [%]", "redundancy",
                               "UPS system 2 lost: system 1 carries 37.5 % of the load"}) {
         EXPECT_TRUE(text.contains(QString::fromUtf8(whole))) << whole;

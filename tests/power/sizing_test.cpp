@@ -226,5 +226,42 @@ TEST(power_Sizing, OptionsDefaultsAndRangeErrors) {
                            {"/power", "smoothing"});
 }
 
+// A BESS is sized only on a site that has one (audit F7): the reference site (bess_mode off)
+// listed a 4 MW battery at 74.5 % loading and a bess_energy check of 759 kWh ≥ 496 kWh. A
+// scenario's /power read by readJson has no battery (bess_mode, read by the scenario, turns it
+// on); a SizingInput built in code keeps one, as the power week example sizes.
+TEST(power_Sizing, ASiteWithoutABatteryHasNoBessRowOrCheck) {
+    SizingInput in;
+    in.racks = 64;
+    in.rack = catalog().rack("gb300_nvl72");
+    EXPECT_TRUE(in.site_battery);
+    const Json none = parseJson("{}", "s");
+    in.readJson(JsonView(none, "/power"));
+    EXPECT_FALSE(in.site_battery);
+    const SizingResult r = sizeElectrical(in, catalog());
+    for (const auto& row : r.rows) EXPECT_NE(row.element, "bess");
+    for (const auto& c : r.checks) EXPECT_NE(c.item, "bess_energy");
+    EXPECT_GE(r.rows.size(), 10u);  // the rest of the one-line is still there
+    // A misspelt battery model is still reported on a site without one.
+    const Json typo = parseJson(R"({"bess": {"model": "liion_nope"}})", "s");
+    in.readJson(JsonView(typo, "/power"));
+    EXPECT_THROW(sizeElectrical(in, catalog()), InputError);
+
+    // With a battery: one row and its energy check, the duty 30 % of the design IT power for
+    // 10 min (the defaults), against 758.9 kWh usable per block (1 MWh × 0.8 × √0.9).
+    in.readJson(JsonView(none, "/power"));
+    in.site_battery = true;
+    const SizingResult b = sizeElectrical(in, catalog());
+    EXPECT_EQ(b.row("bess").model, "liion_4mw_15min");
+    int checks = 0;
+    for (const auto& c : b.checks) {
+        if (c.item != "bess_energy") continue;
+        ++checks;
+        EXPECT_NEAR(c.limit, 0.30 * b.it_design * 600.0 / 3.6e6, 1e-6);
+        EXPECT_NEAR(c.value, b.row("bess").count * 1000.0 * 0.8 * std::sqrt(0.9), 0.01);
+    }
+    EXPECT_EQ(checks, 1);
+}
+
 }  // namespace
 }  // namespace dctwin::power
