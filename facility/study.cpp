@@ -494,7 +494,8 @@ void recordPower(const SiteModel& m, Recorder& rec) {
         record(m, rec, p, g, n, w);
     };
     out(site.out("it_power"), "power", "it_power", "racks (grid side) + fabric");
-    out(site.out("facility_power"), "power", "facility_power", "drawn from the utility");
+    out(site.out("facility_power"), "power", "facility_power",
+        "drawn at the MV incomer (utility; generators after a utility loss)");
     out(site.out("cooling_power"), "power", "cooling_power",
         "CDU and FWS pumps, heat rejection, air side");
     out(site.out("losses"), "power", "electrical_losses", "electrical chain losses");
