@@ -580,10 +580,21 @@ void Cdu::derivatives(std::span<const double> x, std::span<const double> u, doub
     // load step moves the setpoint at once and the integral trims the rest.
     const double range = dp_hi - dp_lo;
     const double R_cmd = x[kReset] + spec.reset_gain * range * e_reset;
-    const double R = std::clamp(R_cmd, dp_lo, dp_hi);
+    const double R_reset = std::clamp(R_cmd, dp_lo, dp_hi);
+    // High-supply override: with the facility water lost the TCS supply rises toward the
+    // return, the racks' ΔT collapses and the reset read it as "less flow needed": in the
+    // utility loss the pumps on the UPS fell to 0.32 of speed for ~15 s while the supply rose
+    // 12 K (physics audit). A supply above its setpoint by more than kOverrideStart suspends
+    // the reset (full setpoint at kOverrideStart + kOverrideWidth), as a reset sequence holds
+    // its pumps when the loop runs hot; the reset's state tracks the setpoint meanwhile.
+    const double z = (x[kSupply] - u[kSetpoint] - kOverrideStart) / kOverrideWidth;
+    const double hot = z <= 0.0 ? 0.0 : z >= 1.0 ? 1.0 : z * z * (3.0 - 2.0 * z);  // C¹ step
+    const double R = R_reset + hot * (dp_hi - R_reset);
     const bool resets = reset_ != Reset::None;
     if (variable_ == Variable::DifferentialPressure && resets) {
-        dxdt[kReset] = range / spec.reset_time * e_reset + (R - R_cmd) / spec.reset_time;
+        dxdt[kReset] = (1.0 - hot) * (range / spec.reset_time * e_reset +
+                                      (R_reset - R_cmd) / spec.reset_time) +
+                       hot * (dp_hi - x[kReset]) / spec.reset_time;
     } else {
         dxdt[kReset] = (dp_hi - x[kReset]) / spec.reset_time;  // tracks the setpoint, unused
     }
