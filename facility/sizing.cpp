@@ -465,24 +465,94 @@ void sizeHeatRejection(const ScenarioSpec& sc, std::size_t hall, double growth_m
         }
         return hi;
     };
+    // Adiabatic pads run only above their switch-over dry bulb, so the hottest air the coils
+    // meet dry is the switch-over's lower band edge: when that lies below the design dry bulb,
+    // the count must hold the setpoint there too, dry. Sized at the design point alone (pads
+    // wet), the reference site's 13 + 1 units missed the setpoint in 189 hours of the TMY year
+    // at design heat, all of them dry hours of 27-28 °C, against the ~35 h a 0.4 % basis admits
+    // (decisions.md, 2026-12-07). The wet bulb does not matter to a dry coil; it is kept at
+    // the design air's (no higher than the dry bulb) so the pads' search sees a valid state.
+    std::optional<thermal::AmbientAir> dry_limit;
+    if (!h.tower && p.dry_cooler.adiabatic) {
+        const double T = p.dry_cooler.switch_over_temp - 0.5 * p.dry_cooler.switch_band;
+        if (T < air.dry_bulb) {
+            dry_limit = thermal::AmbientAir{T, std::min(air.wet_bulb, T), air.pressure};
+        }
+    }
+    auto holds = [&](int n) {
+        return unmet(n, air) < kSetpointTolerance &&
+               (!dry_limit || unmet(n, *dry_limit) < kSetpointTolerance);
+    };
     // Searched up to four times the count the capacity alone needs: beyond that the approach,
     // not the unit count, limits the plant (a dry cooler cannot cool below the dry bulb).
     const int n_cap = 4 * n_min;
     int units = h.units;
+    std::string dry_note;
+    if (units == 0 && dry_limit && unmet(n_cap, *dry_limit) >= kSetpointTolerance) {
+        // No count holds the setpoint dry just below the switch-over (the air is too close to
+        // the setpoint or above it). The switch-over that would let the design day's count
+        // hold it: the warmest dry air that count holds, by bisection (1 mK), plus half the
+        // band.
+        int n_day = n_cap;
+        for (int n = n_min; n <= n_cap; ++n) {
+            if (unmet(n, air) < kSetpointTolerance) {
+                n_day = n;
+                break;
+            }
+        }
+        auto dryAir = [&](double T) {
+            return thermal::AmbientAir{T, std::min(air.wet_bulb, T), air.pressure};
+        };
+        double lo = z.fws_supply_setpoint - 40.0, hi = dry_limit->dry_bulb;
+        while (hi - lo > 1e-3) {
+            const double mid = 0.5 * (lo + hi);
+            (unmet(n_day, dryAir(mid)) < kSetpointTolerance ? lo : hi) = mid;
+        }
+        const double suggested = lo + 0.5 * p.dry_cooler.switch_band;
+        const std::string what = fmt::format(
+            "{}/switch_over_temp_C: the pads run only above {:.1f} °C, and in the air just below "
+            "it ({:.1f} °C) the coils alone cannot hold the facility supply setpoint {:.1f} °C at "
+            "the design heat of {:.0f} kW with any count up to {} units",
+            h.where, units::kelvinToCelsius(p.dry_cooler.switch_over_temp),
+            units::kelvinToCelsius(dry_limit->dry_bulb),
+            units::kelvinToCelsius(z.fws_supply_setpoint), design_heat / 1e3, n_cap);
+        if (!h.accept_exceedance) {
+            throw InputError(fmt::format(
+                "{}. What would hold it: a switch-over at or below {:.1f} °C (the {} units the "
+                "design day needs hold the setpoint dry up to {:.1f} °C), or a warmer facility "
+                "supply; or accept the exceedance with {}/accept_setpoint_exceedance: true (the "
+                "units are then counted on the design day and the hours above the setpoint "
+                "reported)",
+                what, std::floor(units::kelvinToCelsius(suggested) * 10.0) / 10.0, n_day,
+                units::kelvinToCelsius(lo), h.where));
+        }
+        dry_note = fmt::format("; {} (accepted: counted on the design day alone)", what);
+        dry_limit.reset();
+    }
     if (units == 0) {
         units = n_cap;
         for (int n = n_min; n <= n_cap; ++n) {
-            if (unmet(n, air) < kSetpointTolerance) {
+            if (holds(n)) {
                 units = n;
                 break;
             }
         }
+        const bool dry_binds = dry_limit && unmet(units, air) < kSetpointTolerance &&
+                               (units == n_min || unmet(units - 1, air) < kSetpointTolerance);
+        const std::string where =
+            dry_limit ? fmt::format(
+                            "{} and, pads dry, at {:.1f} °C (their switch-over less half its "
+                            "band){}",
+                            z.design_weather_basis, units::kelvinToCelsius(dry_limit->dry_bulb),
+                            dry_binds ? ", which sets the count" : "")
+                      : z.design_weather_basis;
         z.heat_rejection_rule = fmt::format(
-            "N={}: the fewest holding {:.1f} °C at {} with {:.0f} kW = {:.2f} x {:.0f} kW racks "
-            "+ pump work (ceil(Q/{:.0f} kW rated)={}), +{} spare",
-            units, units::kelvinToCelsius(z.fws_supply_setpoint), z.design_weather_basis,
-            design_heat / 1e3, 1.0 + growth_margin, z.design_heat_liquid / 1e3,
-            h.unitCapacity() / 1e3, n_min, h.redundancy_units);
+            "N={}: the fewest holding {:.1f} °C with {:.0f} kW = {:.2f} x {:.0f} kW racks + pump "
+            "work (ceil(Q/{:.0f} kW rated)={}) at {}; +{} spare",
+            units, units::kelvinToCelsius(z.fws_supply_setpoint), design_heat / 1e3,
+            1.0 + growth_margin, z.design_heat_liquid / 1e3, h.unitCapacity() / 1e3, n_min, where,
+            h.redundancy_units);
+        z.heat_rejection_rule += dry_note;
         units += h.redundancy_units;
     } else {
         z.heat_rejection_rule = fmt::format("{} stated ({}/units)", units, h.where);

@@ -293,13 +293,20 @@ TEST(ReferenceScenario, ReferenceYearKeepsItsEdgesAndItsEnergy) {
     // water by −0.39 % (500.35 m³) through the step path alone: inside the bands, kept. The
     // run at 130693c (2026-12-06) reads IT 71,459.2, facility 76,989.7, PUE 1.07740, water
     // 503.30 m³, junction 76.025 °C; the water pin follows it (the energies are within 2e-5).
-    EXPECT_NEAR(num(s, "pue"), 1.07740, 0.0008);
+    // Re-derived on 2026-12-07: the adiabatic coolers are counted dry below the pads' 28 °C
+    // switch-over too, 17 + 1 instead of 13 + 1 (sizing.cpp; the design-day count missed the
+    // setpoint in 189 h of the year at design heat, and this year's run in 2.1 h). With the
+    // larger coil area the fans run slower and the pads spray less: heat-rejection fans
+    // 122.7 → 91.2 MWh, water 503.30 → 399.74 m³, facility 76,989.7 → 76,956.7 MWh, PUE
+    // 1.07740 → 1.07696, IT 71,459.2 → 71,457.3 MWh (the loop a little colder), fws hours
+    // above the setpoint 2.13 → 0.
+    EXPECT_NEAR(num(s, "pue"), 1.07696, 0.0008);
     EXPECT_NEAR(num(s, "it_energy_MWh"), 71457.8, 71.4);
-    EXPECT_NEAR(num(s, "facility_energy_MWh"), 76988.5, 77.0);
+    EXPECT_NEAR(num(s, "facility_energy_MWh"), 76956.7, 77.0);
     // Water: the spray switches on a threshold, so the solver's path moves it more than the
     // energies: one integrator restart fewer moved it 0.49 % (issue 12). The band is 0.6 %,
     // above that noise and below a 1 % model change.
-    EXPECT_NEAR(num(s, "water_m3"), 503.30, 3.0);
+    EXPECT_NEAR(num(s, "water_m3"), 399.74, 2.4);
     EXPECT_NEAR(num(s, "max_gpu_junction_C"), 76.025, 0.1);
     EXPECT_LT(std::abs(num(s, "energy_balance_rel_error")), 1e-6);
 }

@@ -31,6 +31,15 @@ inline Json reference(const Json& patch = Json::object()) {
     return mergePatch(scenarioJson("azure_gb300_64.json"), patch);
 }
 
+/// The reference with its adiabatic pads allowed from 20 °C instead of 28 °C, so that the
+/// design day sets the heat-rejection count (at 28 °C the coils' dry hours just below the
+/// switch-over set it; DesignPoint.AdiabaticCoolersAreCountedDryBelowTheirSwitchOver). For
+/// tests of what the design day does to the count.
+inline Json designDaySetsTheCount(Json j) {
+    j["cooling"]["heat_rejection"]["switch_over_temp_C"] = 20.0;
+    return j;
+}
+
 /// An annual study of `days` days from a calendar day, 10-minute output.
 inline Json annualStudy(const std::string& start, double days, double interval_s = 600.0) {
     return Json{
