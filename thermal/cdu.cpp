@@ -610,9 +610,15 @@ void Cdu::derivatives(std::span<const double> x, std::span<const double> u, doub
             e = (r - Q_s) / r;
             break;
         }
-        case Variable::DeltaT:
-            e = e_dT;
+        case Variable::DeltaT: {
+            // The same high-supply override: the racks' collapsing ΔT would slow the pumps
+            // (0.61 to 0.28 of speed in the utility loss, the junction throttling); while the
+            // loop runs hot they run for the design secondary flow instead, as the
+            // differential-pressure reset goes to its design setpoint.
+            const double r = spec.secondary_flow;
+            e = (1.0 - hot) * e_dT + hot * (r - Q_s) / r;
             break;
+        }
         case Variable::ConstantSpeed:
             break;
     }

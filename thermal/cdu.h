@@ -34,6 +34,8 @@
 // step from 1 K to 2 K above the supply setpoint, the setpoint is r + h·(Δp_max − r) and
 // dR/dt = (1 − h)·(the above) + h·(Δp_max − R)/T_reset. Without it a lost facility water
 // supply, which collapses the racks' ΔT while the supply rises, slowed the pumps by half.
+// Pumps on ΔT (delta_t) are overridden alike, toward the design secondary flow V̇_d:
+//   e = (1 − h)·(ΔT − ΔT_set)/ΔT_set + h·(V̇_d − V̇_s)/V̇_d
 // ΔT_r is the rise of the critical rack, T_ret,max − T_ss ("critical_rack", the catalog's
 // choice), or of the mixed return, T_ret − T_ss ("delta_t"). §6.5.4.2 resets on the zone that
 // needs the most pressure; the rack branches have no control valves to say which, so the
@@ -223,8 +225,9 @@ public:
         double valve_start = 0.8;  // [1] initial valve position (integral state)
     };
     enum State : std::size_t { kSupply, kFacReturn, kIntegral, kSpeed, kPumpIntegral, kReset };
-    /// [K] TCS supply above its setpoint where the high-supply override of the
-    /// differential-pressure reset starts, and the width over which it takes over fully.
+    /// [K] TCS supply above its setpoint where the high-supply override (of the
+    /// differential-pressure reset, or of ΔT control) starts, and the width over which it
+    /// takes over fully.
     static constexpr double kOverrideStart = 1.0;
     static constexpr double kOverrideWidth = 1.0;
     enum Input : std::size_t {
