@@ -497,9 +497,21 @@ public:
         }
     }
     bool empty() const { return t_.empty(); }
+    double front() const { return t_.front(); }
+    double back() const { return t_.back(); }
     double at(double t) const {
-        if (t <= t_.front()) return v_.front();
-        if (t >= t_.back()) return v_.back();
+        // Before a device's first reading or after its last (a GPU that joined the log late
+        // or left it early) is a gap like one between readings: filled with the idle value
+        // when that is the fill, else held at the nearest reading (nothing to interpolate
+        // toward). It was held at the edge whatever the fill said.
+        if (t <= t_.front() || t >= t_.back()) {
+            const bool before = t <= t_.front();
+            if (o_.fill == GapFill::Idle &&
+                (before ? t_.front() - t : t - t_.back()) > gap_limit_) {
+                return o_.transform ? o_.transform(o_.idle_value) : o_.idle_value;
+            }
+            return before ? v_.front() : v_.back();
+        }
         const auto i =
             static_cast<std::size_t>(std::upper_bound(t_.begin(), t_.end(), t) - t_.begin());
         const double a = t_[i - 1], b = t_[i];
@@ -673,6 +685,40 @@ TraceSeries aggregateTrace(const TraceData& data, const AggregateOptions& o) {
             fmt::format("{}: column '{}' has no values (all N/A)", data.file, out.column));
     }
     out.devices = signals.size();
+    // A device whose readings start after the log's first or end before its last leaves a gap
+    // at that end, judged as the others: longer than max_gap_h is an error, longer than the
+    // device's step is filled (DeviceSignal::at) and said.
+    if (signals.size() > 1) {
+        double first = INFINITY, last = -INFINITY;
+        for (const auto& sig : signals) {
+            first = std::min(first, sig.front());
+            last = std::max(last, sig.back());
+        }
+        std::size_t k = 0;
+        for (const auto& d : data.devices) {
+            if (std::find(unread.begin(), unread.end(), d.id) != unread.end()) continue;
+            const DeviceSignal& sig = signals[k++];
+            const double limit = 1.5 * traceSampling(d).nominal_step;
+            for (const bool head : {true, false}) {
+                const double len = head ? sig.front() - first : last - sig.back();
+                if (!(len > limit)) continue;
+                const std::string what = fmt::format(
+                    "{}: device '{}' has no reading in column '{}' for the {} {} of the log",
+                    data.file, d.id, out.column, head ? "first" : "last", duration(len));
+                if (len > o.max_gap) {
+                    throw InputError(fmt::format(
+                        "{}, longer than the maximum gap of {:.4g} h (raise max_gap_h to accept "
+                        "it)",
+                        what, o.max_gap / 3600.0));
+                }
+                out.warnings.push_back(fmt::format("{}: filled with {} there ('{}')", what,
+                                                   o.fill == GapFill::Idle ? "the idle value"
+                                                   : head                  ? "its first reading"
+                                                                           : "its last reading",
+                                                   fillName(o.fill)));
+            }
+        }
+    }
     if (!unread.empty()) {
         // Left out of the sum and the mean alike: counted as 0 W a dead GPU read as a GPU
         // below idle (a sum over 7 of 8 GPUs divided by 8).

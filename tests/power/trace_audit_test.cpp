@@ -200,6 +200,56 @@ TEST_F(TraceAudit, SumLeavesOutAGpuWithoutReadingsAndSaysSo) {
     EXPECT_NE(inspectionText(j).find("sum of 2 devices"), std::string::npos) << inspectionText(j);
 }
 
+// --- A GPU that joins the log late follows the gap fill ---------------------------------
+
+TEST_F(TraceAudit, AGpuThatJoinsLateIsAGapAtTheStartFilledAsTheFillSays) {
+    // GPUs 0 and 1 at 700 W from 12:00:00 for 10 s; GPU 2 at 385 W from 12:00:05 only (a node
+    // that came up late). Before 12:00:05 GPU 2 has no reading: a gap of 5 s at the start,
+    // which was held at its first reading (385 W) whatever gap_fill said.
+    std::string text = "timestamp, index, power.draw [W]\n";
+    for (int i = 0; i < 10; ++i) {
+        for (int g = 0; g < 3; ++g) {
+            if (g == 2 && i < 5) continue;
+            text +=
+                fmt::format("2025/01/31 12:00:{:02d}.000, {}, {}.00 W\n", i, g, g == 2 ? 385 : 700);
+        }
+    }
+    const auto log = write("late.csv", text);
+    // idle (the H100's 70 W): mean at t = 0 is (700 + 700 + 70)/3 = 490 W, at t = 5 s
+    // (700 + 700 + 385)/3 = 595 W.
+    const Workload idle =
+        load(log, R"("quantity": "power_W", "gpu_model": "h100_sxm", "gap_fill": "idle")");
+    EXPECT_NEAR(idle.utilization(0, 0.0), u(490.0), 1e-12);
+    EXPECT_NEAR(idle.utilization(0, 5.0), u(595.0), 1e-12);
+    const auto& w = series(idle).warnings;
+    ASSERT_EQ(w.size(), 1u) << joined(w);
+    EXPECT_NE(w[0].find("device '2' has no reading in column 'power.draw' for the first 5 s of "
+                        "the log: filled with the idle value there ('idle')"),
+              std::string::npos)
+        << w[0];
+    // hold: nothing earlier to hold, so its first reading, (700 + 700 + 385)/3 = 595 W; said.
+    const Workload hold =
+        load(log, R"("quantity": "power_W", "gpu_model": "h100_sxm", "gap_fill": "hold")");
+    EXPECT_NEAR(hold.utilization(0, 0.0), u(595.0), 1e-12);
+    EXPECT_NE(joined(series(hold).warnings).find("filled with its first reading there ('hold')"),
+              std::string::npos)
+        << joined(series(hold).warnings);
+    // Longer than max_gap_h: refused, as a gap between readings is.
+    expectInputError(
+        [&] { load(log, R"("quantity": "power_W", "gpu_model": "h100_sxm", "max_gap_h": 0.001)"); },
+        {"late.csv", "device '2'", "first 5 s of the log", "max_gap_h"});
+    // Devices that start within a step of each other are not a gap: no warning.
+    std::string close = "timestamp, index, power.draw [W]\n";
+    for (int i = 0; i < 10; ++i) {
+        for (int g = 0; g < 2; ++g) {
+            close += fmt::format("2025/01/31 12:00:{:02d}.{:03d}, {}, 700.00 W\n", i, g * 500, g);
+        }
+    }
+    EXPECT_TRUE(
+        series(load(write("close.csv", close), R"("quantity": "power_W", "gpu_model": "h100_sxm")"))
+            .warnings.empty());
+}
+
 // --- F5: gaps far longer than the step are warned of -------------------------------------
 
 /// One GPU at 0.1 s from 12:00:00 for `n` samples, then `n` more from `resume` (a stamp).
