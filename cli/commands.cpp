@@ -560,9 +560,51 @@ int schemaCommand(const std::optional<std::string>& output, bool markdown) {
     return 0;
 }
 
-int traceInspectCommand(const std::string& file, const std::string& format, bool as_json) {
+int traceInspectCommand(const std::string& file, const std::string& format,
+                        const std::vector<std::pair<std::string, std::string>>& read,
+                        bool as_json) {
+    // The options are the trace job's keys: read through its spec, so a value is checked
+    // (range, choices) and turned into options as the run does.
+    const ObjectSpec& spec = *power::traceReadSpec();
+    Json keys = Json::object();
+    keys["format"] = format;
+    for (const auto& [key, text] : read) {
+        std::string flag = "--" + key;
+        std::replace(flag.begin(), flag.end(), '_', '-');
+        const KeySpec& k = spec.at(key);
+        if (k.type == KeyType::Number || k.type == KeyType::Integer) {
+            std::size_t used = 0;
+            double v = NAN;
+            try {
+                v = std::stod(text, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != text.size() || !std::isfinite(v)) {
+                throw cli::UsageError(
+                    fmt::format("{} expects {}, got '{}'", flag,
+                                k.type == KeyType::Integer ? "a whole number" : "a number", text));
+            }
+            keys[key] = v;
+        } else {
+            keys[key] = text;
+        }
+    }
     power::TraceReadOptions o;
-    o.format = format;
+    try {
+        o = power::traceReadOptions(SpecReader(JsonView(keys, "trace inspect options"), spec));
+    } catch (const InputError& e) {
+        // "trace inspect options/interval_s: ..." reads as the option typed: "--interval-s: ...".
+        std::string m = e.what();
+        const std::string prefix = "trace inspect options/";
+        if (m.rfind(prefix, 0) == 0) {
+            const std::size_t end = m.find(':', prefix.size());
+            std::string flag = "--" + m.substr(prefix.size(), end - prefix.size());
+            std::replace(flag.begin(), flag.end(), '_', '-');
+            m = flag + m.substr(end);
+        }
+        throw cli::UsageError(m);
+    }
     const Json j = power::inspectTrace(power::readTrace(file, o));
     std::cout << (as_json ? j.dump(2) + "\n" : power::inspectionText(j));
     return 0;

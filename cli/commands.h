@@ -4,6 +4,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace dctwin::cli {
 
@@ -29,6 +31,8 @@ int validateCommand(const std::string& scenario, const Options& options);
 /// The scenario JSON Schema (or, with `markdown`, the scenario reference) to stdout or `output`.
 int schemaCommand(const std::optional<std::string>& output, bool markdown);
 /// What a telemetry log holds (power/trace_inspect.h), as text or JSON on stdout.
-int traceInspectCommand(const std::string& file, const std::string& format, bool as_json);
+/// `read`: how to read the log, as (trace job key, text) pairs (power::traceReadSpec).
+int traceInspectCommand(const std::string& file, const std::string& format,
+                        const std::vector<std::pair<std::string, std::string>>& read, bool as_json);
 
 }  // namespace dctwin::cli

@@ -5,7 +5,7 @@
 //   dctwin sweep SWEEP.json [-j THREADS] [-o DIR] [--quiet]
 //   dctwin validate SCENARIO.json | SWEEP.json
 //   dctwin schema [--markdown] [-o FILE]
-//   dctwin trace inspect FILE [--format F] [--json]
+//   dctwin trace inspect FILE [--format F] [reading options: --fields, --interval-s, ...] [--json]
 //   dctwin --help | --version
 //
 // Exit status: 0 success, 1 the simulation failed, 2 bad input or usage. Progress goes to
@@ -56,11 +56,14 @@ Usage:
   dctwin schema [--markdown] [-o FILE]
       Write the JSON Schema of scenario files, or with --markdown the scenario reference,
       both generated from the scenario specs.
-  dctwin trace inspect FILE [--format F] [--json]
+  dctwin trace inspect FILE [--format F] [--fields LIST] [--interval-s S] [--utc-offset-h H] [--time-unit U] [--time-column NAME] [--group-column NAME] [--gpus N] [--json]
       Read a GPU telemetry log (nvidia-smi CSV, dcgmi dmon, dcgm-exporter scrapes, delimited
       text, Cornell) and print its format, columns, devices, sampling, gaps and power
       statistics (swing, largest 1 s change, dominant period). F: auto (default), nvidia_smi,
-      dcgm_dmon, dcgm_prometheus, delimited, csv, cornell.
+      dcgm_dmon, dcgm_prometheus, delimited, csv, cornell. The other options say how to read
+      the log, as the trace job's keys of the same names do (fields, interval_s,
+      utc_offset_h, time_unit ms|s|min|h, time_column, group_column, gpus): --fields for
+      nvidia-smi logs without a header, --interval-s for dcgmi dmon.
   dctwin --help | --version
 
 A report's printable PDF (summary, sizing tables, charts, one-line diagram), no display
@@ -98,6 +101,8 @@ struct Args {
     int threads = 0;
     bool quiet = false, json = false, markdown = false;
     std::vector<std::string> given;  // the options as typed (value split off), in order
+    /// trace inspect: how to read the log, by the trace job's key (power::traceReadSpec).
+    std::vector<std::pair<std::string, std::string>> trace_read;
 };
 
 /// The commands, in the order --help gives them.
@@ -142,6 +147,14 @@ const std::vector<Option>& options() {
         {"--format",       nullptr, true,  "a trace format",      {"trace"},                  [](A a, S, S v) { a.format = v; }},
         {"--json",         nullptr, false, "",                    {"size", "trace"},          [](A a, S, S) { a.json = true; }},
         {"--markdown",     nullptr, false, "",                    {"schema"},                 [](A a, S, S) { a.markdown = true; }},
+        // How to read a log, as a trace job's keys of the same names (power::traceReadSpec).
+        {"--fields",       nullptr, true,  "a --query-gpu list",  {"trace"},                  [](A a, S, S v) { a.trace_read.emplace_back("fields", v); }},
+        {"--interval-s",   nullptr, true,  "seconds",             {"trace"},                  [](A a, S, S v) { a.trace_read.emplace_back("interval_s", v); }},
+        {"--utc-offset-h", nullptr, true,  "hours",               {"trace"},                  [](A a, S, S v) { a.trace_read.emplace_back("utc_offset_h", v); }},
+        {"--time-unit",    nullptr, true,  "a time unit",         {"trace"},                  [](A a, S, S v) { a.trace_read.emplace_back("time_unit", v); }},
+        {"--time-column",  nullptr, true,  "a column name",       {"trace"},                  [](A a, S, S v) { a.trace_read.emplace_back("time_column", v); }},
+        {"--group-column", nullptr, true,  "a column name",       {"trace"},                  [](A a, S, S v) { a.trace_read.emplace_back("group_column", v); }},
+        {"--gpus",         nullptr, true,  "a number of GPUs",    {"trace"},                  [](A a, S, S v) { a.trace_read.emplace_back("gpus", v); }},
     };
     // clang-format on
     return table;
@@ -305,12 +318,14 @@ int dispatch(const Args& a) {
     if (a.command == "trace") {
         if (a.positional.size() != 2 || a.positional[0] != "inspect") {
             usageError(
-                fmt::format("expected 'dctwin trace inspect FILE [--format F] [--json]'{}",
+                fmt::format("expected 'dctwin trace inspect FILE [--format F] [reading "
+                            "options] [--json]'{}",
                             !a.positional.empty() && a.positional[0] != "inspect"
                                 ? fmt::format(", got '{}' where 'inspect' goes", a.positional[0])
                                 : std::string()));
         }
-        return cli::traceInspectCommand(a.positional[1], a.format.value_or("auto"), a.json);
+        return cli::traceInspectCommand(a.positional[1], a.format.value_or("auto"), a.trace_read,
+                                        a.json);
     }
     throw std::logic_error("dctwin: command '" + a.command + "' is in kCommands but not here");
 }

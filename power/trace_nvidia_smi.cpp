@@ -91,7 +91,8 @@ TraceData readNvidiaSmi(const std::string& file, const Lines& lines, const Trace
             if (looksLikeDateTime(trim(f)) || parseValueWithUnit(f, x, u)) {
                 fail(file, first + 1,
                      "this nvidia-smi log has no header (--format=csv,noheader); give the "
-                     "--query-gpu list as \"fields\" (e.g. \"timestamp,index,power.draw\")");
+                     "--query-gpu list as \"fields\" (e.g. \"timestamp,index,power.draw\"; "
+                     "dctwin trace inspect: --fields timestamp,index,power.draw)");
             }
         }
         header = first_fields;

@@ -511,18 +511,32 @@ std::shared_ptr<const ObjectSpec> inferenceSpec() {
     return s;
 }
 
+/// How to read a log beyond its format (declared once: the trace job's keys and the options
+/// of `dctwin trace inspect`).
+void addTraceReadKeys(ObjectSpec& s) {
+    s.string("time_column", "", "delimited: time column by name (empty: detected)")
+        .string("group_column", "", "delimited long format: device column (empty: detected)")
+        .string("fields", "", "nvidia-smi logs without a header: the --query-gpu list")
+        .optionalNumber("interval_s", "s", 1e-3, 1e6,
+                        "dcgmi dmon, or scrapes without timestamps: the polling interval")
+        .optionalInteger("gpus", 1, 1e6,
+                         "nvidia-smi rows without index or bus id: GPUs per polling cycle "
+                         "(absent: inferred from the row times)")
+        .number("utc_offset_h", "h", -14.0, 14.0, 0.0,
+                "datetimes without a zone are local time this far ahead of UTC")
+        .choice("time_unit", {"ms", "s", "min", "h"}, "s", "unit of a numeric time column");
+}
+
 std::shared_ptr<const ObjectSpec> traceSpec() {
     auto s = std::make_shared<ObjectSpec>(
         "a replayed GPU log (nvidia-smi, DCGM, delimited, Cornell): power of a measured GPU "
         "model or utilization, per GPU or node, mapped onto the racks' GPUs");
-    std::vector<std::string> formats = traceFormats();
     s->optionalNumber("duration_h", "h", 1e-6, 1e6, "run time (absent: to the end of the study)")
         .string("file", std::nullopt,
                 "trace file: a relative path is looked for beside the scenario, in the data "
                 "folder and in the working folder (in a jobs_file row: beside the job list, then "
                 "in the data folder)")
-        .choice("format", formats, "auto",
-                "file format (power/trace.h); auto detects it from the first lines")
+        .add(traceReadSpec()->at("format"))
         .string("column", "",
                 "value column (empty: the first power column for power_W, a limit only when "
                 "no other, the first % column for utilization_pct; an error when several "
@@ -552,19 +566,9 @@ std::shared_ptr<const ObjectSpec> traceSpec() {
                         "step of the common time grid of several devices (absent: the most "
                         "common spacing of the device with the most samples)")
         .choice("gap_fill", {"interpolate", "hold", "idle"}, "interpolate",
-                "inside gaps: linear between samples, the last value, or idle")
-        .string("time_column", "", "delimited: time column by name (empty: detected)")
-        .string("group_column", "", "delimited long format: device column (empty: detected)")
-        .string("fields", "", "nvidia-smi logs without a header: the --query-gpu list")
-        .optionalNumber("interval_s", "s", 1e-3, 1e6,
-                        "dcgmi dmon, or scrapes without timestamps: the polling interval")
-        .optionalInteger("gpus", 1, 1e6,
-                         "nvidia-smi rows without index or bus id: GPUs per polling cycle "
-                         "(absent: inferred from the row times)")
-        .number("utc_offset_h", "h", -14.0, 14.0, 0.0,
-                "datetimes without a zone are local time this far ahead of UTC")
-        .choice("time_unit", {"ms", "s", "min", "h"}, "s", "unit of a numeric time column")
-        .number("offset_h", "h", 0.0, 1e6, 0.0, "trace time at the job start")
+                "inside gaps: linear between samples, the last value, or idle");
+    addTraceReadKeys(*s);
+    s->number("offset_h", "h", 0.0, 1e6, 0.0, "trace time at the job start")
         .number("max_gap_h", "h", 0.0, 1e5, 48.0, "longest gap in the trace that is bridged")
         .boolean("repeat", true, "wrap around at the end of the trace")
         .choice("desync", {"lockstep", "step", "spread", "random", "fixed"}, "lockstep",
@@ -600,6 +604,34 @@ std::shared_ptr<const ObjectSpec> jobSpec() {
     return spec;
 }
 
+std::shared_ptr<const ObjectSpec> traceReadSpec() {
+    static const std::shared_ptr<const ObjectSpec> spec = [] {
+        auto s = std::make_shared<ObjectSpec>("how to read a GPU log (a trace job's keys)");
+        s->choice("format", traceFormats(), "auto",
+                  "file format (power/trace.h); auto detects it from the first lines");
+        addTraceReadKeys(*s);
+        return s;
+    }();
+    return spec;
+}
+
+TraceReadOptions traceReadOptions(const SpecReader& r) {
+    TraceReadOptions ro;
+    ro.format = r.string("format");
+    ro.time_column = r.string("time_column");
+    ro.group_column = r.string("group_column");
+    ro.fields = r.string("fields");
+    if (r.has("interval_s")) ro.interval = r.number("interval_s");
+    if (r.has("gpus")) ro.gpus = r.count("gpus");
+    ro.utc_offset = r.number("utc_offset_h") * kHour;
+    const std::string tu = r.string("time_unit");
+    ro.time_unit = tu == "ms" ? 1e-3 : tu == "s" ? 1.0 : tu == "min" ? 60.0 : kHour;
+    if (ro.format == "cornell" && r.has("time_unit")) {
+        r.fail("time_unit", "Cornell traces carry timestamps; time_unit is for CSV");
+    }
+    return ro;
+}
+
 namespace {
 
 /// A trace job: read the log, choose the column, map it to utilization (gpu_catalog.h),
@@ -609,20 +641,7 @@ std::unique_ptr<Job> parseTraceJob(const SpecReader& r, const std::filesystem::p
     std::filesystem::path file = r.string("file");
     if (file.is_relative()) file = trace_dir.empty() ? dataFile(file) : trace_dir / file;
     j->file = file;
-    const std::string format = r.string("format");
-    TraceReadOptions ro;
-    ro.format = format;
-    ro.time_column = r.string("time_column");
-    ro.group_column = r.string("group_column");
-    ro.fields = r.string("fields");
-    if (r.has("interval_s")) ro.interval = r.number("interval_s");
-    if (r.has("gpus")) ro.gpus = r.count("gpus");
-    ro.utc_offset = hours(r, "utc_offset_h");
-    const std::string tu = r.string("time_unit");
-    ro.time_unit = tu == "ms" ? 1e-3 : tu == "s" ? 1.0 : tu == "min" ? 60.0 : kHour;
-    if (format == "cornell" && r.has("time_unit")) {
-        r.fail("time_unit", "Cornell traces carry timestamps; time_unit is for CSV");
-    }
+    const TraceReadOptions ro = traceReadOptions(r);
     TraceData data;
     try {
         data = readTrace(file, ro);

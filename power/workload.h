@@ -286,6 +286,11 @@ std::shared_ptr<const ObjectSpec> workloadSpec();
 /// @brief One entry of /workload/jobs (a tagged union on "type"); power/job_list.h reads CSV
 /// rows through it.
 std::shared_ptr<const ObjectSpec> jobSpec();
+/// The keys of a trace job that say how to read its file (format, fields, interval_s,
+/// utc_offset_h, time_unit, time_column, group_column, gpus): `dctwin trace inspect` takes
+/// the same as options, so a log inspects as the run reads it.
+std::shared_ptr<const ObjectSpec> traceReadSpec();
+TraceReadOptions traceReadOptions(const SpecReader& r);
 
 class Workload {
 public:

@@ -179,6 +179,58 @@ TEST_F(TraceInspect, BadInputExitsWithTwo) {
     EXPECT_EQ(r.status, 2);
 }
 
+TEST_F(TraceInspect, ReadingOptionsAreTheTraceJobsKeys) {
+    // A headerless nvidia-smi log (--format=csv,noheader,nounits) could be replayed with the
+    // job's "fields" but not inspected: inspect took no reading options. Utilization before
+    // power: with the fields the statistics are of power.draw (70, 385, 700 W: mean 385 W).
+    std::ofstream(dir_ / "nh.csv") << "2025/01/31 12:00:00.000, 0, 100, 700.00\n"
+                                      "2025/01/31 12:00:01.000, 0, 0, 70.00\n"
+                                      "2025/01/31 12:00:02.000, 0, 50, 385.00\n";
+    const std::string nh = (dir_ / "nh.csv").string();
+    Result r = dctwin(fmt::format("trace inspect '{}'", nh));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("dctwin trace inspect: --fields timestamp,index,power.draw"),
+              std::string::npos)
+        << r.err;
+    r = dctwin(fmt::format(
+        "trace inspect '{}' --fields timestamp,index,utilization.gpu,power.draw --json", nh));
+    ASSERT_EQ(r.status, 0) << r.err;
+    Json j = Json::parse(r.out);
+    EXPECT_EQ(j["statistic_column"]["name"], "power.draw");
+    EXPECT_DOUBLE_EQ(j["devices"][0]["mean"].get<double>(), 385.0);
+    // dcgmi dmon has no timestamps: --interval-s is its polling (-d). Two GPUs, 4 cycles at
+    // 0.5 s: a span of 1.5 s and a step of 0.5 s (1 s, the default, without it).
+    std::ofstream(dir_ / "dmon.txt") << "#Entity   POWER\nID        W\n"
+                                        "GPU 0     100.000\nGPU 1     200.000\n"
+                                        "GPU 0     300.000\nGPU 1     400.000\n"
+                                        "GPU 0     100.000\nGPU 1     200.000\n"
+                                        "GPU 0     300.000\nGPU 1     400.000\n";
+    const std::string dmon = (dir_ / "dmon.txt").string();
+    r = dctwin(fmt::format("trace inspect '{}' --interval-s 0.5 --json", dmon));
+    ASSERT_EQ(r.status, 0) << r.err;
+    j = Json::parse(r.out);
+    EXPECT_DOUBLE_EQ(j["devices"][0]["step_s"].get<double>(), 0.5);
+    EXPECT_DOUBLE_EQ(j["devices"][0]["span_s"].get<double>(), 1.5);
+    r = dctwin(fmt::format("trace inspect '{}' --json", dmon));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_DOUBLE_EQ(Json::parse(r.out)["devices"][0]["step_s"].get<double>(), 1.0);
+    // Values are checked as the scenario's keys are (range, choices, numbers), exit 2.
+    for (const auto& [args, want] :
+         {std::pair{"--interval-s 0", "--interval-s: value 0 s is out of range"},
+          std::pair{"--interval-s fast", "--interval-s expects a number, got 'fast'"},
+          std::pair{"--gpus 2.5", "gpus"}, std::pair{"--utc-offset-h 15", "--utc-offset-h"},
+          std::pair{"--time-unit days", "valid choices: ms, s, min, h"}}) {
+        r = dctwin(fmt::format("trace inspect '{}' {}", dmon, args));
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_NE(r.err.find(want), std::string::npos) << args << ": " << r.err;
+    }
+    // They are trace inspect's alone.
+    r = dctwin("validate x.json --fields a,b");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("'--fields' does not apply to 'dctwin validate'"), std::string::npos)
+        << r.err;
+}
+
 TEST_F(TraceInspect, NegativePowerIsAnInputErrorForInspectAndRun) {
     // A negative power reading was accepted silently by both commands; it is bad input (exit 2)
     // naming file, line, column and value, in inspect and in a scenario that replays the file.
