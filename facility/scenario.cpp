@@ -396,7 +396,12 @@ const std::vector<std::shared_ptr<const ObjectSpec>>& eventSpecs() {
     static const std::vector<std::shared_ptr<const ObjectSpec>> specs = [] {
         auto trip = eventBase("cdu_pump_trip", "Secondary pumps of one CDU fail.");
         trip->integer("cdu", 0, 100000, 0, "CDU index, 0-based")
-            .integer("pumps", 1, 16, 1, "pumps that fail");
+            .integer("pumps", 1, 16, 1, "pumps that fail")
+            .optionalNumber("standby_takeover_s", "s", 0, 86400,
+                            "seconds after the trip at which the hall's standby CDU (N+1, 2N) "
+                            "takes this CDU's racks: isolation valves and its pumps' start, no "
+                            "published figure (absent: no standby is switched in; an operator "
+                            "acts outside the study)");
         auto loss = eventBase("heat_rejection_unit_loss", "Heat-rejection units are lost.");
         loss->integer("units", 1, 10000, 1, "units lost");
         auto chiller = eventBase("chiller_trip", "The trim chiller trips.");
@@ -553,7 +558,9 @@ std::vector<EventSpec> readEvents(const JsonView& list, const StudySpec& study) 
         ev.where = e.where();
         if (type != "utility_loss") ev.hall_name = r.string("hall");
         if (type == "cdu_pump_trip") {
-            ev.what = CduPumpTrip{r.count("cdu"), r.count("pumps")};
+            CduPumpTrip trip{r.count("cdu"), r.count("pumps"), std::nullopt};
+            if (r.has("standby_takeover_s")) trip.standby_takeover = r.number("standby_takeover_s");
+            ev.what = trip;
         } else if (type == "heat_rejection_unit_loss") {
             ev.what = HeatRejectionUnitLoss{r.count("units")};
         } else if (type == "chiller_trip") {

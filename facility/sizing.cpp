@@ -203,6 +203,7 @@ void groupCdus(const ScenarioSpec& sc, std::size_t hall, const SiteSizing& site,
     // CDU indices name the hall's own CDUs; the message says which hall when there are several.
     const std::string of_hall = sc.namedHalls() ? fmt::format(" hall '{}'", hs.name) : "";
     std::vector<int> targeted;
+    int standbys_taken = 0;
     for (const auto& ev : sc.events) {
         if (ev.hall != static_cast<int>(hall)) continue;
         if (const auto* valve = std::get_if<RackValve>(&ev.what)) {
@@ -242,6 +243,18 @@ void groupCdus(const ScenarioSpec& sc, std::size_t hall, const SiteSizing& site,
             throw InputError(fmt::format("{}/pumps: value {} is out of range; '{}' has {} pumps",
                                          ev.where, trip->pumps, hs.cooling.cdu.name,
                                          hs.cooling.cdu.pumps_installed));
+        }
+        if (trip->standby_takeover) {
+            // Each takeover puts one standby CDU in service for the rest of the study.
+            if (++standbys_taken > z.cdu_spares) {
+                throw InputError(fmt::format(
+                    "{}/standby_takeover_s: the{} has {} standby CDU{} ({} redundancy){}; "
+                    "remove the key (no takeover) or install more (/cooling/cdu/redundancy: "
+                    "N+1 or 2N)",
+                    ev.where, of_hall.empty() ? " site" : of_hall, z.cdu_spares,
+                    z.cdu_spares == 1 ? "" : "s", hs.cooling.cdu_redundancy,
+                    z.cdu_spares > 0 ? ", taken by earlier trips" : ""));
+            }
         }
         targeted.push_back(trip->cdu);
     }

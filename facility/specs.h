@@ -56,6 +56,8 @@ struct StudySpec {
 struct CduPumpTrip {
     int cdu = 0;    ///< [1] physical CDU index, 0-based
     int pumps = 1;  ///< [1] pumps lost
+    /// [s] after the trip, the hall's standby CDU takes this CDU's racks (absent: none does)
+    std::optional<double> standby_takeover;
 };
 struct HeatRejectionUnitLoss {
     int units = 1;  ///< [1] units lost

@@ -298,9 +298,16 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             r["hall"] = sc.halls[hall].name;
         }
         if (const auto* trip = std::get_if<CduPumpTrip>(&ev.what)) {
-            he.pumps_failed[trip->cdu].emplace_back(ev.at_s, trip->pumps);
+            auto& sched = he.pumps_failed[trip->cdu];
+            sched.emplace_back(ev.at_s, trip->pumps);
             r["cdu"] = trip->cdu;
             r["pumps"] = trip->pumps;
+            if (trip->standby_takeover) {
+                // The standby is the same unit on the same headers: its racks get a CDU with
+                // every pump running again (earlier failures of the tripped one stay behind).
+                sched.emplace_back(ev.at_s + *trip->standby_takeover, 0.0);
+                r["standby_takeover_s"] = *trip->standby_takeover;
+            }
         } else if (const auto* loss = std::get_if<HeatRejectionUnitLoss>(&ev.what)) {
             units[hall] -= loss->units;
             he.units_available.emplace_back(ev.at_s, units[hall]);
@@ -318,7 +325,14 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             // One pump fewer runs during the transfer, then the standby carries the duty: the
             // failed count goes to installed − (running before − 1) and back.
             auto& sched = he.pumps_failed[co->cdu];
-            const double before = sched.empty() ? 0.0 : sched.back().second;
+            // Pumps failed at the changeover's time (a standby takeover may be scheduled later).
+            double before = 0.0, last = -std::numeric_limits<double>::infinity();
+            for (const auto& [t, failed] : sched) {
+                if (t <= ev.at_s && t >= last) {
+                    last = t;
+                    before = failed;
+                }
+            }
             const thermal::CduSpec& cdu = sc.halls[hall].cooling.cdu;
             const int running = thermal::runningPumps(cdu.pumps_installed, cdu.pumps_duty, before);
             sched.emplace_back(ev.at_s, cdu.pumps_installed - running + 1);
@@ -1505,6 +1519,13 @@ void contingencyLog(const ScenarioSpec& sc, const Conditions& c, StudyResults& r
     for (const Json& e : r.events) {
         if (e.value("type", "") != "utility_loss") {
             log.emplace_back(e.value("at_s", 0.0), eventText(e), "event");
+        }
+        if (e.contains("standby_takeover_s")) {
+            const double t = e.value("at_s", 0.0) + e["standby_takeover_s"].get<double>();
+            if (t <= sc.study.duration_s) {
+                log.emplace_back(
+                    t, fmt::format("standby CDU takes CDU {}'s racks", e["cdu"].dump()), "plan");
+            }
         }
     }
     if (r.crossings && std::isfinite(r.crossings->first_throttle)) {

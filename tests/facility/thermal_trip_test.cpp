@@ -471,6 +471,68 @@ TEST(ThermalTrip, PumpTripLogSaysWhenTheRacksWent) {
     }
 }
 
+TEST(ThermalTrip, AStandbyCduThatTakesOverInTimeSavesTheRacks) {
+    // The sizing counts an N+1 CDU as "a standby takes a failed one's racks"; the pump trip
+    // now says when (standby_takeover_s). Without it CDU 0's racks reach the throttle 11.3 s
+    // after the trip (11.6 s by hand, transient_contingency_test.cpp) and trip at 32.6 s. A
+    // standby in 5 s comes before either; in 20 s after the throttle but before the trip; in
+    // 40 s after both, and the racks stay down (restart: never), as without one. Until the
+    // takeover the runs are the same physics, so their crossings agree with the plain trip's.
+    const RunOutcome& none = pumpTripOnTwoGrids().fine;
+    const double t_thr = num(none.summary, "first_throttle_after_s");
+    const double t_trip = num(none.summary, "first_trip_after_s");
+    ASSERT_LT(5.0, t_thr);
+    ASSERT_LT(t_thr, 20.0);
+    ASSERT_LT(20.0, t_trip);
+    ASSERT_LT(t_trip, 40.0);
+    for (const double takeover : {5.0, 20.0, 40.0}) {
+        SCOPED_TRACE(takeover);
+        Json j = scenarioJson("contingency_cdu_pump_trip.json");
+        j["study"]["duration_s"] = 200.0;
+        j["events"][0]["standby_takeover_s"] = takeover;
+        const RunOutcome r = run(j);
+        const Json& s = r.summary;
+        if (takeover < t_thr) {
+            EXPECT_EQ(num(s, "gpu_throttle_hours_h"), 0.0);
+            EXPECT_LT(num(s, "max_gpu_junction_C"), gb300().throttle_temp - 273.15);
+        } else {
+            EXPECT_NEAR(num(s, "first_throttle_after_s"), t_thr, 0.05);
+        }
+        if (takeover < t_trip) {
+            EXPECT_EQ(num(s, "max_racks_tripped"), 0.0);
+        } else {
+            EXPECT_NEAR(num(s, "first_trip_after_s"), t_trip, 0.05);
+            EXPECT_EQ(num(s, "max_racks_tripped"), num(none.summary, "max_racks_tripped"));
+        }
+        // The log says when the standby took the racks.
+        bool logged = false;
+        for (const Json& e : s["contingency"]["log"]) {
+            if (e["event"] == "standby CDU takes CDU 0's racks") {
+                logged = true;
+                EXPECT_DOUBLE_EQ(e["t_s"].get<double>(), 60.0 + takeover);
+                EXPECT_EQ(e["source"], "plan");
+            }
+        }
+        EXPECT_TRUE(logged) << s["contingency"]["log"].dump();
+    }
+    // One standby (N+1) takes one CDU's racks; N has none to take them.
+    Json two = scenarioJson("contingency_cdu_pump_trip.json");
+    two["events"][0]["standby_takeover_s"] = 10.0;
+    two["events"].push_back({{"type", "cdu_pump_trip"},
+                             {"at_s", 90},
+                             {"cdu", 1},
+                             {"pumps", 2},
+                             {"standby_takeover_s", 10}});
+    expectInputError([&] { sizeSite(scenario(two)); }, {"/events/1/standby_takeover_s",
+                                                        "has 1 standby CDU (N+1 redundancy), taken "
+                                                        "by earlier trips"});
+    Json n = scenarioJson("contingency_cdu_pump_trip.json");
+    n["cooling"]["cdu"]["redundancy"] = "N";
+    n["events"][0]["standby_takeover_s"] = 10.0;
+    expectInputError([&] { sizeSite(scenario(n)); },
+                     {"/events/0/standby_takeover_s", "has 0 standby CDUs (N redundancy)"});
+}
+
 TEST(ThermalTrip, BadRestartPoliciesAreRejectedWithTheKeyAndTheChoices) {
     auto with = [](const Json& trip) {
         Json j = scenarioJson("contingency_cdu_pump_trip.json");
