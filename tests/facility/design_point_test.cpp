@@ -376,15 +376,9 @@ TEST(DesignPoint, AdiabaticCoolersAreCountedDryBelowTheirSwitchOver) {
     // says so, with the switch-over that would do, unless the exceedance is accepted.
     Json warm = reference();
     warm["cooling"]["heat_rejection"]["switch_over_temp_C"] = 32.0;
-    try {
-        sizeScenario(scenario(warm));
-        ADD_FAILURE() << "a switch-over above the setpoint was sized";
-    } catch (const InputError& e) {
-        const std::string m = e.what();
-        EXPECT_NE(m.find("/cooling/heat_rejection/switch_over_temp_C"), std::string::npos) << m;
-        EXPECT_NE(m.find("a switch-over at or below"), std::string::npos) << m;
-        EXPECT_NE(m.find("accept_setpoint_exceedance"), std::string::npos) << m;
-    }
+    expectInputError([&] { sizeScenario(scenario(warm)); },
+                     {"/cooling/heat_rejection/switch_over_temp_C", "a switch-over at or below",
+                      "accept_setpoint_exceedance"});
     warm["cooling"]["heat_rejection"]["accept_setpoint_exceedance"] = true;
     const RunOutcome r_warm = sizeScenario(scenario(warm));
     const Json& c_warm = r_warm.summary["sizing"]["cooling"];
