@@ -550,8 +550,9 @@ void sizeHeatRejection(const ScenarioSpec& sc, std::size_t hall, double growth_m
                 break;
             }
         }
-        const bool dry_binds = dry_limit && unmet(units, air) < kSetpointTolerance &&
-                               (units == n_min || unmet(units - 1, air) < kSetpointTolerance);
+        // The dry point sets the count when the design day alone would have taken fewer.
+        const bool dry_binds =
+            dry_limit && units > n_min && unmet(units - 1, air) < kSetpointTolerance;
         const std::string where =
             dry_limit ? fmt::format(
                             "{} and, pads dry, at {:.1f} °C (their switch-over less half its "
