@@ -1523,8 +1523,11 @@ void contingencyLog(const ScenarioSpec& sc, const Conditions& c, StudyResults& r
         if (e.contains("standby_takeover_s")) {
             const double t = e.value("at_s", 0.0) + e["standby_takeover_s"].get<double>();
             if (t <= sc.study.duration_s) {
+                const std::string hall =
+                    e.contains("hall") ? fmt::format(" (hall {})", e.value("hall", "")) : "";
                 log.emplace_back(
-                    t, fmt::format("standby CDU takes CDU {}'s racks", e["cdu"].dump()), "plan");
+                    t, fmt::format("standby CDU takes CDU {}'s racks{}", e["cdu"].dump(), hall),
+                    "plan");
             }
         }
     }
