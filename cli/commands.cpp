@@ -567,23 +567,20 @@ int traceInspectCommand(const std::string& file, const std::string& format,
     // The options are the trace job's keys: read through its spec, so a value is checked
     // (range, choices) and turned into options as the run does.
     const ObjectSpec& spec = *power::traceReadSpec();
+    auto flagOf = [](std::string key) {
+        std::replace(key.begin(), key.end(), '_', '-');
+        return "--" + key;
+    };
     Json keys = Json::object();
     keys["format"] = format;
     for (const auto& [key, text] : read) {
-        std::string flag = "--" + key;
-        std::replace(flag.begin(), flag.end(), '_', '-');
         const KeySpec& k = spec.at(key);
         if (k.type == KeyType::Number || k.type == KeyType::Integer) {
-            std::size_t used = 0;
-            double v = NAN;
-            try {
-                v = std::stod(text, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used == 0 || used != text.size() || !std::isfinite(v)) {
+            // A number as JSON writes one (no hex, no "inf"): the scenario's own reading.
+            const Json v = Json::parse(text, nullptr, false);
+            if (!v.is_number()) {
                 throw cli::UsageError(
-                    fmt::format("{} expects {}, got '{}'", flag,
+                    fmt::format("{} expects {}, got '{}'", flagOf(key),
                                 k.type == KeyType::Integer ? "a whole number" : "a number", text));
             }
             keys[key] = v;
@@ -600,9 +597,7 @@ int traceInspectCommand(const std::string& file, const std::string& format,
         const std::string prefix = "trace inspect options/";
         if (m.rfind(prefix, 0) == 0) {
             const std::size_t end = m.find(':', prefix.size());
-            std::string flag = "--" + m.substr(prefix.size(), end - prefix.size());
-            std::replace(flag.begin(), flag.end(), '_', '-');
-            m = flag + m.substr(end);
+            m = flagOf(m.substr(prefix.size(), end - prefix.size())) + m.substr(end);
         }
         throw cli::UsageError(m);
     }

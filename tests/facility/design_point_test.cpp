@@ -335,7 +335,7 @@ TEST(DesignPoint, ReferenceSiteHoldsItsDesignBasisOverTheWeatherYear) {
     // (which looks at two weather points only). Until 2026-12-07 the count looked only at the
     // design day, where the pads are wet, and the 13 + 1 units missed in 189 h, the dry hours
     // just below the pads' 28 °C switch-over (worst 1.98 K); 17 + 1 units now miss in 3 h
-    // (`dctwin size`, worst 0.33 K), all above the design dry bulb's coincident conditions.
+    // (`dctwin size`, worst 0.33 K).
     // Whatever the count, the hours are whole hours of the weather year.
     const double hours = designMetric(r, "design_hours_above_fws_setpoint_h");
     EXPECT_LE(hours, 0.004 * 8760.0);
