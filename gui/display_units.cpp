@@ -75,6 +75,22 @@ double maxAbs(const std::vector<std::span<const double>>& series) {
     return m;
 }
 
+double typicalAbs(const std::vector<std::span<const double>>& series) {
+    double m = 0.0;
+    std::vector<double> a;
+    for (const auto& s : series) {
+        a.clear();
+        for (double v : s) {
+            if (std::isfinite(v)) a.push_back(std::abs(v));
+        }
+        if (a.empty()) continue;
+        const auto mid = a.begin() + static_cast<std::ptrdiff_t>(a.size() / 2);
+        std::nth_element(a.begin(), mid, a.end());
+        m = std::max(m, *mid);
+    }
+    return m;
+}
+
 TimeAxis timeAxisFor(double span_s) {
     if (span_s > 3.0 * units::day) return {QStringLiteral("time [days]"), units::day};
     if (span_s > 3.0 * units::hour) return {QStringLiteral("time [h]"), units::hour};

@@ -78,6 +78,11 @@ display::TableDisplay tableDisplay(const Table& table);
 /// Largest |value| over all of `series` (0 when empty), to choose one unit for a chart.
 double maxAbs(const std::vector<std::span<const double>>& series);
 
+/// The level a quantity sits at most of the time: the largest of the series' medians of
+/// |value| (0 when empty). A chart judges which quantities are small by it, not by their peaks:
+/// a quantity that is small all year but for a few hours is still small.
+double typicalAbs(const std::vector<std::span<const double>>& series);
+
 /// The time axis: seconds since study start shown in s, min, h or days depending on the span.
 struct TimeAxis {
     QString label;         // "time [h]"

@@ -311,7 +311,10 @@ std::vector<double> timeAxis(ChartPanel* chart, const ResultSet& rs, QString* ca
 // A quantity this much smaller than the chart's largest goes on the right-hand axis in its own
 // unit: pumps in kW would be a flat line at zero beside MW of heat. Two axes only ever read in
 // two units (MW and kW, tons and kW): two axes of one unit at two scales read as two numbers
-// for the same height.
+// for the same height. Small and large are judged by the level a quantity sits at most of the
+// time (typicalAbs, its median), not by its peak: the two-hall campus's hall A draws 34 kW of
+// liquid cooling (median of the year) beside 4.2 MW of IT, but 232 kW on its hottest afternoon,
+// and judged by that peak it was drawn on the MW axis as a flat line at zero with spikes.
 constexpr double kSecondAxisRatio = 20.0;
 
 // Lines on one chart; all channels share an SI unit (the caller groups them by unit).
@@ -325,17 +328,19 @@ void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const C
     // Small or not by quantity (the channel's name), at its largest series: one quantity of
     // several halls stays on one axis. Per series, a campus's small hall went on the right,
     // its water in m³ beside the large hall's water in m³ on the left at another scale.
-    const auto quantityTop = [&](const Channel* c) {
+    const auto quantityLevel = [&](const Channel* c) {
         std::vector<std::span<const double>> same;
         for (const Channel* o : chans) {
             if (o->name == c->name) same.emplace_back(o->values);
         }
-        return maxAbs(same);
+        return typicalAbs(same);
     };
+    double top_level = 0.0;
+    for (const Channel* c : chans) top_level = std::max(top_level, quantityLevel(c));
     std::vector<const Channel*> left, right;
     for (const Channel* c : chans) {
-        const bool small =
-            chans.front()->unit != "K" && top > 0.0 && quantityTop(c) * kSecondAxisRatio < top;
+        const bool small = chans.front()->unit != "K" && top_level > 0.0 &&
+                           quantityLevel(c) * kSecondAxisRatio < top_level;
         (small ? right : left).push_back(c);
     }
     std::vector<std::span<const double>> small_values;

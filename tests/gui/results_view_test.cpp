@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QTableView>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -249,10 +250,15 @@ TEST(ResultsView, OneUnitOnOneAxisOnTheHallsCharts) {
     ASSERT_EQ(charts.size(), 3);
     EXPECT_EQ(charts[2]->seriesCount(), 2);
     EXPECT_FALSE(charts[2]->hasRightAxis()) << "water in m³ on two axes";
-    // IT beside the halls' liquid cooling: the cooling goes on a right-hand kW axis only when
-    // its largest value is under a twentieth of the largest IT (kSecondAxisRatio); the halls'
-    // figures decide which, read here from the report's own channels.
-    double it_top = 0.0, cooling_top = 0.0;
+    // IT beside the halls' liquid cooling: the cooling is a few percent of IT most of the year
+    // (checked below from the report's own channels, medians by hand) and goes on a right-hand
+    // kW axis. Its peak on summer afternoons is within a twentieth of IT's peak, and a rule on
+    // peaks drew it on the MW axis as a flat line at zero with spikes.
+    double it_level = 0.0, cooling_level = 0.0, it_top = 0.0, cooling_top = 0.0;
+    const auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
     for (const char* h : {"halls/A", "halls/B"}) {
         const Channel* it = r.timeseries.find(h, "it_power");
         ASSERT_NE(it, nullptr);
@@ -263,15 +269,17 @@ TEST(ResultsView, OneUnitOnOneAxisOnTheHallsCharts) {
                 for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += c->values[i];
             }
         }
+        it_level = std::max(it_level, median(it->values));
+        cooling_level = std::max(cooling_level, median(sum));
         for (double v : it->values) it_top = std::max(it_top, std::abs(v));
         for (double v : sum) cooling_top = std::max(cooling_top, std::abs(v));
     }
-    ASSERT_GT(cooling_top, 0.0);
+    ASSERT_LT(cooling_level * 20.0, it_level)
+        << "IT " << it_level / 1e3 << " kW, cooling " << cooling_level / 1e3 << " kW";
     EXPECT_EQ(charts[1]->seriesCount(), 4);
-    const bool small = cooling_top * 20.0 < it_top;
-    EXPECT_EQ(charts[1]->hasRightAxis(), small)
-        << "IT " << it_top / 1e3 << " kW, cooling " << cooling_top / 1e3 << " kW";
-    EXPECT_EQ(charts[1]->rightUnit().toStdString(), small ? "kW" : "");
+    EXPECT_TRUE(charts[1]->hasRightAxis())
+        << "cooling peak " << cooling_top / 1e3 << " kW beside IT peak " << it_top / 1e3 << " kW";
+    EXPECT_EQ(charts[1]->rightUnit().toStdString(), "kW");
 }
 
 // The Halls table's captions ("TCS hours above setpoint [h]") were cut off at 1280 pixels,
