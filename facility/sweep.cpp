@@ -18,6 +18,7 @@
 
 #include "core/errors.h"
 #include "core/io/report_writer.h"
+#include "dctwin/version.h"
 #include "facility/metrics.h"
 #include "facility/twin.h"
 #include "power/workload.h"
@@ -472,6 +473,7 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
     }
     SweepPlan plan;
     plan.name = v.string("name", "sweep");
+    plan.sweep = sweep;
     fs::path base = v.string("base");
     if (base.is_relative()) base = sweep_dir / base;
     if (!fs::exists(base)) {
@@ -939,8 +941,16 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
     index.addText("error", errors);
 
     Report report;
+    // What made the index and from what, as a single run's report says it (fillReportHeader):
+    // a folder of summaries read months later names the build and the sweep that wrote it.
     report.attributes["generator"] = "dctwin sweep";
+    report.attributes["version"] = kVersion;
+    report.attributes["git_commit"] = kGitCommit;
+    report.attributes["created_utc"] = isoNow();
     report.attributes["sweep"] = plan.name;
+    report.attributes["base_scenario"] = plan.base_file.string();
+    report.texts["sweep/input"] = plan.sweep.dump(2);
+    report.texts["sweep/base"] = plan.base.dump(2);
     report.texts["sweep/summaries"] = Json(result.summaries).dump(2);
     report.tables.push_back(std::move(index));
 

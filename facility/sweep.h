@@ -40,11 +40,12 @@
 // Output directory: <case>.summary.json per case, sweep_summary.json and sweep_summary.csv
 // with one row per case (the terminal table's nine metrics, then every other metric any case's
 // summary holds, a column each; the DESIGN §5.2 summary keys), sweep_summary.h5 (the same table,
-// and the percentiles, as an HDF5 index), <case>.error.txt for a case that failed (the others still
-// run), and for an ensemble sweep_percentiles.csv (metric, unit, members, P10, P50, P90, min,
-// mean, max). A sweep into a folder an earlier sweep wrote removes, once its tables are in
-// place, what would read as its own: the earlier member files of cases it does not have (named
-// by the earlier sweep_summary.json) and, if it is no ensemble, sweep_percentiles.csv. Other
+// and the percentiles, as an HDF5 index, with the build that wrote it, when, and the sweep
+// and base scenario as read: /sweep/input, /sweep/base), <case>.error.txt for a case that failed
+// (the others still run), and for an ensemble sweep_percentiles.csv (metric, unit, members, P10,
+// P50, P90, min, mean, max). A sweep into a folder an earlier sweep wrote removes, once its tables
+// are in place, what would read as its own: the earlier member files of cases it does not have
+// (named by the earlier sweep_summary.json) and, if it is no ensemble, sweep_percentiles.csv. Other
 // files in the folder are left alone. As `dctwin run` replaces an existing report, nothing
 // asks first; SweepResult::earlier_note says how many earlier case files were replaced and
 // removed.
@@ -77,6 +78,7 @@ struct SweepCase {
 
 struct SweepPlan {
     std::string name;
+    Json sweep;                       // the sweep file as read (the index's /texts/sweep/input)
     std::filesystem::path base_file;  // the base scenario as the sweep names it
     Json base;                        // and as read
     std::filesystem::path base_dir;   // folder of the base scenario

@@ -39,15 +39,6 @@ Json tableJson(const Table& t) {
     return rows;
 }
 
-std::string isoNow() {
-    std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
 /// The scenario as the twin resolved it: catalog records merged, defaults filled, counts
 /// sized — the report's /scenario/resolved.
 Json resolvedScenario(const ScenarioSpec& sc, const SiteSizing& z) {
@@ -297,6 +288,15 @@ void validateModel(const ScenarioSpec& sc) {
         buildModels(sc, sizeSite(sc));
         return 0;
     });
+}
+
+std::string isoNow() {
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
 }
 
 }  // namespace dctwin::facility

@@ -34,6 +34,9 @@ RunOutcome sizeScenario(const ScenarioSpec& scenario);
 /// Sizes and builds every model a run would build, without running (dctwin validate).
 void validateModel(const ScenarioSpec& scenario);
 
+/// The time now in UTC as ISO 8601 ("2026-12-07T04:55:00Z"), for the reports' created_utc.
+std::string isoNow();
+
 /// Whether a run of the scenario models power smoothing: the scenario asks for it
 /// (power.smoothing.enabled) and its study resolves the workload (study.workload_resolution
 /// "resolved"; smoothing acts within seconds, and an averaged workload has no swing to smooth,

@@ -11,6 +11,8 @@
 
 #include "core/data_dir.h"
 #include "core/errors.h"
+#include "core/io/hdf5_reader.h"
+#include "dctwin/version.h"
 #include "facility/sweep.h"
 #include "test_util.h"
 
@@ -372,6 +374,31 @@ TEST(Sweep, AnEnsembleRecordsWhatEachMemberDrew) {
         std::getline(csv, row);
         EXPECT_NE(row.find(fmt::format(",adiabatic_cooler,{},", drawn)), std::string::npos) << row;
     }
+}
+
+// The sweep's HDF5 index said which sweep it was by name alone: read months later it did not
+// say which build wrote it, when, or what the sweep and its base held (a single run's report
+// does: fillReportHeader). It now carries the same attributes and both inputs as written.
+TEST(SweepRunner, TheIndexNamesTheBuildTheSweepAndItsBase) {
+    const Json sweep = Json::parse(R"({"name": "provenance", "base": "azure_gb300_64.json",
+        "set": {"/study": {"kind": "annual", "start": "07-15", "days": 1,
+                           "output_interval_s": 3600}},
+        "vary": {"/site/other_load_kW": [150]}})");
+    TempDir out;
+    const SweepResult r = runSweep(parseSweep(sweep, scenariosDir(), "provenance"), out.path(), 1);
+    ASSERT_EQ(r.succeeded, 1u);
+    const std::filesystem::path index = out / "sweep_summary.h5";
+    EXPECT_EQ(hdf5::readStringAttribute(index, "/", "generator"), "dctwin sweep");
+    EXPECT_EQ(hdf5::readStringAttribute(index, "/", "sweep"), "provenance");
+    EXPECT_EQ(hdf5::readStringAttribute(index, "/", "version"), kVersion);
+    EXPECT_EQ(hdf5::readStringAttribute(index, "/", "git_commit"), kGitCommit);
+    EXPECT_TRUE(std::regex_match(hdf5::readStringAttribute(index, "/", "created_utc"),
+                                 std::regex("20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-9:]{8}Z")));
+    EXPECT_EQ(hdf5::readStringAttribute(index, "/", "base_scenario"),
+              (scenariosDir() / "azure_gb300_64.json").string());
+    EXPECT_EQ(Json::parse(hdf5::readStringDataset(index, "/sweep/input")), sweep);
+    EXPECT_EQ(Json::parse(hdf5::readStringDataset(index, "/sweep/base")),
+              readJsonFile(scenariosDir() / "azure_gb300_64.json"));
 }
 
 }  // namespace dctwin::facility::test
