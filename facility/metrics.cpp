@@ -51,6 +51,39 @@ double peakCalendarPeriod(const ResultSet& rs, std::string_view group, std::stri
     return peak;
 }
 
+double peakWindow(const std::vector<double>& time, const std::vector<double>& total,
+                  double window_s) {
+    const std::size_t n = time.size();
+    if (n < 2 || total.size() != n || !(window_s > 0.0) || time.back() - time.front() < window_s) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    // The running total at t, for t within the samples (linear between them); `k` is a hint
+    // that only moves forward, as both window ends do.
+    const auto at = [&](double t, std::size_t& k) {
+        while (k + 2 < n && time[k + 1] <= t) ++k;
+        const double dt = time[k + 1] - time[k];
+        const double f = dt > 0.0 ? std::clamp((t - time[k]) / dt, 0.0, 1.0) : 1.0;
+        return total[k] + f * (total[k + 1] - total[k]);
+    };
+    double peak = -std::numeric_limits<double>::infinity();
+    std::size_t k_end = 0, k_start = 0;
+    // Windows ending at a sample (from the first that has a whole window behind it), then
+    // windows starting at a sample (up to the last that has one ahead of it), merged in time
+    // order so both hints only move forward.
+    std::size_t i = 0, j = 0;
+    while (i < n && time[i] - time.front() < window_s) ++i;
+    while (i < n || (j < n && time[j] + window_s <= time.back())) {
+        const bool by_end =
+            j >= n || time[j] + window_s > time.back() || (i < n && time[i] <= time[j] + window_s);
+        const double end = by_end ? time[i] : time[j] + window_s;
+        const double w_end = by_end ? total[i] : at(end, k_end);
+        const double w_start = by_end ? at(end - window_s, k_start) : total[j];
+        peak = std::max(peak, w_end - w_start);
+        (by_end ? i : j) += 1;
+    }
+    return peak;
+}
+
 namespace {
 
 /// The time [s] during which `v` lies above `threshold`, and the largest sampled excess over
@@ -335,6 +368,20 @@ std::vector<std::string> notHeld(const std::vector<Metric>& metrics) {
             }
         }
     }
+    // A store sized for its hours at the design rate that the study's heaviest use over those
+    // hours would empty (a plant wet all year in a hot spell longer than the design day).
+    const auto storage = [&](const std::string& p, const std::string& whose) {
+        const double need = value(p + "water_storage_window_m3");
+        const double have = value(p + "water_storage_m3");
+        if (need > have * (1.0 + 1e-9)) {
+            out.push_back(fmt::format(
+                "make-up water storage{} ({:.0f} m³) short of the study's heaviest use over its "
+                "hours ({:.0f} m³)",
+                whose, have, need));
+        }
+    };
+    if (halls.empty()) storage("", "");
+    for (const std::string& hall : halls) storage("hall_" + hall + "_", " of hall " + hall);
     if (const double h = value("air_side_unmet_hours_h"); h > 0) {
         out.push_back(fmt::format("air side short for {} (up to {:.0f} kW of room heat)",
                                   durationText(h), value("max_air_side_unmet_kW")));
@@ -403,6 +450,9 @@ static std::vector<Metric> hallDesignMetrics(const SiteSizing& z, const DesignPo
                      lead + "hottest GPU junction at full utilization"});
         m.push_back({p + "design_water_m3_per_h", dh.water_rate * 3600.0, "m3/h",
                      lead + "make-up and spray water rate at the design point"});
+        m.push_back({p + "water_storage_m3", dh.water_rate * 3600.0 * hz.water_storage_hours, "m3",
+                     lead + fmt::format("make-up water storage for {:g} h at the design rate",
+                                        hz.water_storage_hours)});
         m.push_back({p + "cdus_installed", static_cast<double>(hz.cdus + hz.cdu_spares), "1",
                      lead + "CDUs (running + spares)"});
         m.push_back({p + "heat_rejection_units", static_cast<double>(hz.plant.units), "1",
@@ -1076,6 +1126,15 @@ static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyR
                      lead + "warmest CDU's TCS supply more than 0.05 K above its setpoint"});
         m.push_back(
             {p + "tcs_max_excess_K", tcs.worst, "K", lead + "largest TCS supply excess sampled"});
+        const double hours = hs.cooling.heat_rejection.water_storage_hours;
+        const double peak =
+            peakWindow(r.channels.time, r.channels.at(g, "water_total").values, hours * 3600.0);
+        if (std::isfinite(peak)) {
+            m.push_back({p + "water_storage_window_m3", peak, "m3",
+                         lead + fmt::format("largest water use in any {:g} h of the study (the "
+                                            "hall's make-up storage hours)",
+                                            hours)});
+        }
     }
     return m;
 }
@@ -1201,6 +1260,19 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
     for (auto& g : utilityLossMetrics(r)) m.push_back(std::move(g));
     for (auto& g : computeMetrics(sc, r)) m.push_back(std::move(g));
     for (auto& g : hallStudyMetrics(sc, r)) m.push_back(std::move(g));
+    // The make-up storage is sized at the design rate for its hours (sizing); what it must
+    // carry is the study's heaviest use over those hours, wherever they fall. A campus: each
+    // hall against its own store (hallStudyMetrics).
+    if (!sc.namedHalls()) {
+        const double hours = sc.halls.front().cooling.heat_rejection.water_storage_hours;
+        const double peak = peakWindow(rs.time, ch("water", "water_total"), hours * 3600.0);
+        if (std::isfinite(peak)) {
+            m.push_back({"water_storage_window_m3", peak, "m3",
+                         fmt::format("largest water use in any {:g} h of the study (the "
+                                     "make-up storage's hours), against water_storage_m3",
+                                     hours)});
+        }
+    }
     if (!sc.events.empty()) {
         m.push_back({"first_throttle_after_s", firstThrottle(sc, r), "s",
                      "first event to the first GPU at its throttle temperature (NaN: none)"});

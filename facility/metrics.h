@@ -94,6 +94,15 @@ inline double peakCalendarDay(const ResultSet& rs, std::string_view group, std::
     return peakCalendarPeriod(rs, group, total, start_s, 86400.0);
 }
 
+/// The largest increase of a running total (sampled at `time` [s], linear between samples)
+/// over any window of `window_s` [s] that lies inside the samples, wherever it starts: the
+/// heaviest use a store of that many hours must carry, as opposed to peakCalendarPeriod's
+/// clock periods. W(t) − W(t − window) is linear between the times where t or t − window is a
+/// sample, so its largest value is found at one of them (two pointers, O(n)). NaN when the
+/// samples span less than the window or the sizes differ.
+double peakWindow(const std::vector<double>& time, const std::vector<double>& total,
+                  double window_s);
+
 /// The value of a metric by name (std::out_of_range if absent).
 double metricValue(const std::vector<Metric>& metrics, std::string_view name);
 

@@ -92,6 +92,17 @@ TEST(Campus, HallMetricsSumToTheCampusTotals) {
     ASSERT_GT(metric(m, "hall_A_water_m3"), 0.0);
     ASSERT_GT(metric(m, "hall_B_water_m3"), 0.0);
     EXPECT_NEAR(metric(m, "hall_A_water_m3") + metric(m, "hall_B_water_m3"), water, 1e-4 * water);
+    // Each hall's store for its own hours at its own design rate; the campus holds both. Each
+    // hall's heaviest 48 h of these three days lie within its own water and hold at least half
+    // of it (the windows 0-48 h and 24-72 h cover the three days between them).
+    EXPECT_NEAR(metric(m, "hall_A_water_storage_m3") + metric(m, "hall_B_water_storage_m3"),
+                metric(m, "water_storage_m3"), 1e-9 * metric(m, "water_storage_m3"));
+    for (const std::string h : {"A", "B"}) {
+        const std::string p = "hall_" + h + "_";
+        const double w = metric(m, (p + "water_storage_window_m3").c_str());
+        EXPECT_LE(w, metric(m, (p + "water_m3").c_str()) * (1 + 1e-9)) << h;
+        EXPECT_GE(w, metric(m, (p + "water_m3").c_str()) / 2.0) << h;
+    }
     // The hottest GPU of the campus is the hotter hall's.
     EXPECT_NEAR(
         std::max(metric(m, "hall_A_max_gpu_junction_C"), metric(m, "hall_B_max_gpu_junction_C")),
@@ -157,7 +168,7 @@ TEST(Campus, HallMetricsSumToTheCampusTotals) {
             EXPECT_EQ(x.description.rfind("Hall " + h + ": ", 0), 0u) << x.name;
         }
     }
-    EXPECT_EQ(hall_rows, 2 * 27);  // 16 study and 11 design figures per hall
+    EXPECT_EQ(hall_rows, 2 * 29);  // 17 study and 12 design figures per hall
 }
 
 TEST(Campus, EachKindOfWaterHasItsOwnPeakDayAndHour) {

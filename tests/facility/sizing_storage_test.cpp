@@ -1,10 +1,15 @@
 // Issue 15 through the scenario: the reference site's UPS autonomy, fuel and fault levels in the
 // sizing tables of `dctwin size` (summary JSON "sizing"/"power_checks"), and Phoenix's derated
 // generators. Hand calculations in the comments.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
+#include "facility/metrics.h"
 #include "facility/sizing.h"
 #include "test_util.h"
 #include "tests/common/expect_error.h"
@@ -143,6 +148,67 @@ TEST(SizingWater, MakeUpStorageForTheStatedHours) {
     EXPECT_NEAR(metric(r48, "water_storage_m3"), 358.3, 0.5);
     j["cooling"]["heat_rejection"]["water_storage_h"] = 72;
     EXPECT_NEAR(metric(sizeScenario(scenario(j)), "water_storage_m3"), 72 * rate, 1e-6);
+}
+
+// The heaviest use over any window of the store's hours, by hand on running totals that are
+// linear between samples.
+TEST(SizingWater, PeakWindowIsTheHeaviestUseOverAnyWindowByHand) {
+    const double h = 3600.0;
+    // Samples every 2 h; 6 m³/h between 4 h and 6 h, nothing else: a 12 m³ pulse.
+    const std::vector<double> t2 = {0, 2 * h, 4 * h, 6 * h, 8 * h, 10 * h};
+    const std::vector<double> w2 = {0, 0, 0, 12, 12, 12};
+    EXPECT_NEAR(peakWindow(t2, w2, 3 * h), 12.0, 1e-12);  // the whole pulse fits
+    EXPECT_NEAR(peakWindow(t2, w2, 2 * h), 12.0, 1e-12);  // exactly
+    EXPECT_NEAR(peakWindow(t2, w2, 1 * h), 6.0, 1e-12);   // one hour of 6 m³/h
+    EXPECT_NEAR(peakWindow(t2, w2, 0.5 * h), 3.0, 1e-12);
+    // Hourly samples; 10 m³ in hour 2-3 and 4 m³/h in hour 5-6. A 3.5 h window holds the
+    // first hour and half the second only from a sample (2 h to 5.5 h: 10 + 2 = 12 m³); ending
+    // on a sample it holds less (2.5 h to 6 h: 5 + 4 = 9 m³).
+    std::vector<double> t1, w1;
+    double w = 0.0;
+    for (int i = 0; i <= 10; ++i) {
+        if (i == 3) w += 10.0;
+        if (i == 6) w += 4.0;
+        t1.push_back(i * h);
+        w1.push_back(w);
+    }
+    EXPECT_NEAR(peakWindow(t1, w1, 3.5 * h), 12.0, 1e-12);
+    EXPECT_NEAR(peakWindow(t1, w1, 4.0 * h), 14.0, 1e-12);  // 2 h to 6 h, both pulses
+    EXPECT_NEAR(peakWindow(t1, w1, 10.0 * h), 14.0, 1e-12);
+    // No window of the store's hours inside the samples: no figure (not the whole study's).
+    EXPECT_TRUE(std::isnan(peakWindow(t1, w1, 10.5 * h)));
+}
+
+TEST(SizingWater, TheStoreIsCheckedAgainstTheYearsHeaviestHours) {
+    // The reference year: storage 48 h × 7.465 m³/h = 358.3 m³ (above). The pads spray on hot
+    // afternoons only, so the year's heaviest 48 h hold its largest calendar day and at most
+    // three of them (a 48 h window touches three calendar days), and far less than the store.
+    Json j = reference();
+    const RunOutcome r = run(j);
+    const double window = metric(r, "water_storage_window_m3");
+    const double day = metric(r, "water_peak_day_m3");
+    EXPECT_GE(window, day * (1 - 1e-9));
+    EXPECT_LE(window, 3 * day);
+    EXPECT_LE(window, metric(r, "water_m3"));
+    EXPECT_LT(window, metric(r, "water_storage_m3"));
+    for (const std::string& line : notHeld(r.report.summary)) {
+        EXPECT_EQ(line.find("storage"), std::string::npos) << line;
+    }
+    // A store of one design hour (7.47 m³) against the year's heaviest hour: the pads spray
+    // 13.65 m³ in the largest clock hour (sizing/water study_peak_hour), so the store is short
+    // and the run says so. Any 1 h window holds at least a clock hour's use.
+    j["cooling"]["heat_rejection"]["water_storage_h"] = 1;
+    const RunOutcome one = run(j);
+    const double one_h = metric(one, "water_storage_window_m3");
+    EXPECT_GT(one_h, 13.0);
+    EXPECT_NEAR(metric(one, "water_storage_m3"), 7.465, 0.01);
+    const std::vector<std::string> lines = notHeld(one.report.summary);
+    const auto it = std::find_if(lines.begin(), lines.end(),
+                                 [](const std::string& l) { return l.find("storage") != l.npos; });
+    ASSERT_NE(it, lines.end());
+    EXPECT_EQ(*it, fmt::format("make-up water storage (7 m³) short of the study's heaviest use "
+                               "over its hours ({:.0f} m³)",
+                               one_h));
 }
 
 }  // namespace
