@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 
 #include "core/display.h"
 #include "core/units.h"
@@ -328,19 +329,24 @@ void plotLines(ChartPanel* chart, const ResultSet& rs, const std::vector<const C
     // Small or not by quantity (the channel's name), at its largest series: one quantity of
     // several halls stays on one axis. Per series, a campus's small hall went on the right,
     // its water in m³ beside the large hall's water in m³ on the left at another scale.
-    const auto quantityLevel = [&](const Channel* c) {
-        std::vector<std::span<const double>> same;
-        for (const Channel* o : chans) {
-            if (o->name == c->name) same.emplace_back(o->values);
+    // Temperatures share one axis whatever their levels; other quantities' levels once per
+    // name (a chart of many rack groups repeats one name).
+    std::map<std::string, double> level;
+    if (chans.front()->unit != "K") {
+        for (const Channel* c : chans) {
+            if (level.count(c->name)) continue;
+            std::vector<std::span<const double>> same;
+            for (const Channel* o : chans) {
+                if (o->name == c->name) same.emplace_back(o->values);
+            }
+            level[c->name] = typicalAbs(same);
         }
-        return typicalAbs(same);
-    };
+    }
     double top_level = 0.0;
-    for (const Channel* c : chans) top_level = std::max(top_level, quantityLevel(c));
+    for (const auto& [name, l] : level) top_level = std::max(top_level, l);
     std::vector<const Channel*> left, right;
     for (const Channel* c : chans) {
-        const bool small = chans.front()->unit != "K" && top_level > 0.0 &&
-                           quantityLevel(c) * kSecondAxisRatio < top_level;
+        const bool small = top_level > 0.0 && level[c->name] * kSecondAxisRatio < top_level;
         (small ? right : left).push_back(c);
     }
     std::vector<std::span<const double>> small_values;
