@@ -382,6 +382,21 @@ std::vector<std::string> notHeld(const std::vector<Metric>& metrics) {
     };
     if (halls.empty()) storage("", "");
     for (const std::string& hall : halls) storage("hall_" + hall + "_", " of hall " + hall);
+    // Outdoor coils whose liquid freezes above the winter design dry bulb: a pump stopped on
+    // such a night (a trip, a utility loss) freezes the tubes and splits them.
+    const double frost = value("heating_design_dry_bulb_C");
+    const auto freezing = [&](const std::string& p, const std::string& whose) {
+        const double fp = value(p + "fws_freezing_point_C");
+        if (fp > frost) {
+            out.push_back(fmt::format(
+                "facility loop{} freezes at {:.1f} °C, above the site's 99.6 % heating dry bulb "
+                "({:.1f} °C): its outdoor coils need a liquid freezing below that "
+                "(facility_loop/coolant)",
+                whose, fp, frost));
+        }
+    };
+    if (halls.empty()) freezing("", "");
+    for (const std::string& hall : halls) freezing("hall_" + hall + "_", " of hall " + hall);
     if (const double h = value("air_side_unmet_hours_h"); h > 0) {
         out.push_back(fmt::format("air side short for {} (up to {:.0f} kW of room heat)",
                                   durationText(h), value("max_air_side_unmet_kW")));
@@ -461,6 +476,10 @@ static std::vector<Metric> hallDesignMetrics(const SiteSizing& z, const DesignPo
                      lead + "one heat-rejection unit at its design weather, full duty"});
         m.push_back({p + "design_reachable_fws_supply_C", kelvinToCelsius(hz.reach.design_supply),
                      "C", lead + "facility supply the installed units hold on the design day"});
+        if (hz.coils_outdoors) {
+            m.push_back({p + "fws_freezing_point_C", kelvinToCelsius(hz.freezing_point), "C",
+                         lead + "freezing point of the facility loop's liquid (outdoor coils)"});
+        }
     }
     return m;
 }
@@ -470,6 +489,8 @@ std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
     // own design rate and hours, the most derated unit (one hall: its own figures).
     HeatRejectionReach reach;
     double storage = 0.0, unit_capacity = std::numeric_limits<double>::infinity();
+    // The outdoor coils' liquid that freezes first (halls with dry or adiabatic coolers).
+    double freezing_point = -std::numeric_limits<double>::infinity();
     for (std::size_t h = 0; h < z.halls.size(); ++h) {
         const HallSizing& hz = z.halls[h];
         reach.design_supply = std::max(reach.design_supply, hz.reach.design_supply);
@@ -478,6 +499,7 @@ std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
         reach.worst_excess = std::max(reach.worst_excess, hz.reach.worst_excess);
         storage += d.halls.at(h).water_rate * 3600.0 * hz.water_storage_hours;
         unit_capacity = std::min(unit_capacity, hz.unit_capacity_at_design);
+        if (hz.coils_outdoors) freezing_point = std::max(freezing_point, hz.freezing_point);
     }
     const double storage_h = z.halls.front().water_storage_hours;
     std::vector<Metric> m = {
@@ -527,6 +549,17 @@ std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
         {"fabric_power_kW", z.fabricPower() / 1e3, "kW", "fabric outside the racks"},
         {"fabric_switches", static_cast<double>(z.fabric.switches), "1", "fabric switches"},
     };
+    if (std::isfinite(freezing_point)) {
+        m.push_back({"heating_design_dry_bulb_C",
+                     kelvinToCelsius(z.halls.front().frost_design_dry_bulb), "C",
+                     "ASHRAE 99.6 % heating dry bulb: the frost the outdoor coils' liquid must "
+                     "take without freezing"});
+        m.push_back({"fws_freezing_point_C", kelvinToCelsius(freezing_point), "C",
+                     z.halls.size() == 1 ? "freezing point of the facility loop's liquid "
+                                           "(its dry coolers' coils stand outdoors)"
+                                         : "freezing point of the facility loop's liquid, the "
+                                           "highest of the halls with outdoor coils"});
+    }
     for (Metric& h : hallDesignMetrics(z, d)) m.push_back(std::move(h));
     return m;
 }

@@ -161,8 +161,8 @@ SiteModel::SiteModel(const ScenarioSpec& spec, const SiteSizing& sizing,
     cdu_models_.reserve(spec.halls.size());
     for (const HallSpec& h : spec.halls) {
         coolants_.push_back(thermal::Coolant::byName(h.cooling.coolant));
-        cdu_models_.push_back(
-            std::make_shared<const thermal::CduModel>(h.cooling.cdu, h.cooling.coolant));
+        cdu_models_.push_back(std::make_shared<const thermal::CduModel>(
+            h.cooling.cdu, h.cooling.coolant, h.cooling.facility_loop.coolant));
     }
     const double P_site = std::max(1e5, sizing_.design_rack_power * sizing_.racks);
     const std::vector<KindSource> sources = addBoundary();
@@ -228,9 +228,11 @@ std::vector<SiteModel::KindSource> SiteModel::addBoundary() {
     return sources;
 }
 
-/// A hall's facility water loop parts its CDUs refer to: return mixer, pipes, plant.
+/// A hall's facility water loop parts its CDUs refer to: return mixer, pipes, plant, all with
+/// the loop's liquid (`water` below: water or the glycol the scenario gives).
 void SiteModel::addFacilityLoopParts(std::size_t h) {
-    const thermal::Coolant water = thermal::Coolant::byName("water");
+    const thermal::Coolant water =
+        thermal::Coolant::byName(spec_.halls[h].cooling.facility_loop.coolant);
     const HallSizing& z = sizing_.halls[h];
     HallSlot hs;
     hs.name = spec_.halls[h].name;

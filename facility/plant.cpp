@@ -102,6 +102,11 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
     if (design.units < 1) {
         throw ModelError(fmt::format("{}: needs at least one heat rejection unit", this->name()));
     }
+    if (design.kind == PrimaryKind::CoolingTower && design.coolant != "water") {
+        // The scenario reader refuses this with the key's path; a hand-built design is a bug.
+        throw ModelError(fmt::format("{}: an open cooling tower cannot run on {}", this->name(),
+                                     design.coolant));
+    }
     std::vector<int> counts = design.unit_counts_needed;
     counts.push_back(design.units);
     for (int n : counts) {
@@ -111,7 +116,7 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
         }
         if (n == 0) continue;
         if (design.kind == PrimaryKind::DryCooler) {
-            dry_.try_emplace(n, design.dry_cooler, n);
+            dry_.try_emplace(n, design.dry_cooler, n, design.coolant);
         } else {
             tower_.try_emplace(n, design.tower, n);
         }

@@ -213,7 +213,13 @@ std::shared_ptr<const ObjectSpec> facilityLoopSpec() {
     s->optionalNumber("pipe_volume_m3", "m3", 1e-3, 1e5,
                       "water in the loop's pipes (default: 60 s of design flow)")
         .integer("pipe_segments", 1, 50, 4, "pipe sections (transport delay resolution)")
-        .number("pressure_drop_kPa", "kPa", 1, 2000, 250.0, "loop pressure drop at design flow",
+        .choice("coolant", thermal::Coolant::knownNames(), "water",
+                "liquid in the loop: water, or a propylene glycol where the dry coolers' coils "
+                "stand in frost (the freeze check compares its freezing point with the site's "
+                "99.6 % heating dry bulb); cooling towers run on water")
+        .number("pressure_drop_kPa", "kPa", 1, 2000, 250.0,
+                "loop pressure drop at design flow with water (a glycol's is scaled by its "
+                "density and viscosity)",
                 "pressure_drop")
         .optionalNumber("pressure_drop_bar", "bar", 0.01, 20, "the same in bar", "pressure_drop")
         .optionalNumber("pressure_drop_psi", "psi", 0.145, 290, "the same in psi", "pressure_drop")
@@ -787,6 +793,7 @@ void readCooling(CoolingSpec& c, const SpecReader& campus, const SpecReader* hal
         f.supply_setpoint = fl.quantity("supply_temp");
     }
     if (fl.has("pipe_volume_m3")) f.pipe_volume = fl.number("pipe_volume_m3");
+    f.coolant = fl.string("coolant");
     f.pipe_segments = fl.count("pipe_segments");
     f.pressure_drop = fl.quantity("pressure_drop");
     f.pump_efficiency = fl.number("pump_efficiency");
@@ -835,6 +842,14 @@ void readCooling(CoolingSpec& c, const SpecReader& campus, const SpecReader* hal
                                          model));
         }
         if (h.type == "dry_cooler") h.dry_cooler.adiabatic = false;
+    }
+    if (h.tower && f.coolant != "water") {
+        fl.fail("coolant",
+                fmt::format("'{}' cannot be the liquid of a loop whose heat rejection is a "
+                            "cooling tower ({}): an open tower's cells spray the loop's own "
+                            "water into the air; valid choice with cooling_tower: water (a "
+                            "tower is kept from frost by basin heaters and a winter bypass)",
+                            f.coolant, hr.view().where()));
     }
     h.redundancy_units = hr.count("redundancy_units");
     h.units = hr.count("units");

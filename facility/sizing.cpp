@@ -15,6 +15,7 @@
 #include "core/weather/psychrometrics.h"
 #include "power/rack.h"
 #include "thermal/coolant.h"
+#include "thermal/hydraulics.h"
 #include "thermal/rack_loop.h"
 
 namespace dctwin::facility {
@@ -127,7 +128,7 @@ void sizeCdus(const ScenarioSpec& sc, const HallSpec& hs, const SiteSizing& site
     }
     // The pumps' work at rated speed and design flow goes into the coolant the CDU cools (an
     // upper bound: under control they run slower).
-    const thermal::CduModel model(c.cdu, c.coolant);
+    const thermal::CduModel model(c.cdu, c.coolant, c.facility_loop.coolant);
     z.cdu_pump_heat = model.design().pump_power * c.cdu.pump_efficiency;
     // Campus rack index of the hall's i-th rack.
     auto entry = [&](int i) { return site.entry_of[static_cast<std::size_t>(hs.first_rack + i)]; };
@@ -296,9 +297,20 @@ void sizeFacilityLoop(const ScenarioSpec& sc, std::size_t hall, HallSizing& z) {
     z.pipe.segments = f.pipe_segments;
     z.pipe.initial_temp = z.fws_supply_setpoint;
     z.pipe.nominal_flow = z.design_fws_flow;
+    // The loop's pressure drop is given with water; a glycol's, through the same pipes at the
+    // same flow, is higher by its density and viscosity (turbulent, Blasius), at the supply
+    // setpoint, where the liquid is coldest and most viscous.
+    const thermal::Coolant water = thermal::Coolant::byName("water");
+    const thermal::Coolant liquid = thermal::Coolant::byName(f.coolant);
+    z.fws_pressure_drop_factor = f.coolant == "water"
+                                     ? 1.0
+                                     : thermal::turbulentPressureDropFactor(
+                                           thermal::FluidState::of(liquid, z.fws_supply_setpoint),
+                                           thermal::FluidState::of(water, z.fws_supply_setpoint));
+    const double head = f.pressure_drop * z.fws_pressure_drop_factor;
     thermal::PumpStationSpec& p = z.plant.fws_pumps;
     p.design_flow = z.design_fws_flow;
-    p.design_head = f.pressure_drop;
+    p.design_head = head;
     p.efficiency = f.pump_efficiency;
     p.duty = f.pumps_duty;
     p.standby = f.pumps_standby;
@@ -311,7 +323,12 @@ void sizeFacilityLoop(const ScenarioSpec& sc, std::size_t hall, HallSizing& z) {
         "{}+{} (pumps_duty + pumps_standby): the duty pumps share the {:.1f} L/s design flow of "
         "{} CDUs x {:.1f} L/s, {:.1f} L/s each at {:.0f} kPa",
         p.duty, p.standby, 1e3 * z.design_fws_flow, z.cdus, 1e3 * c.cdu.facility_flow,
-        1e3 * z.design_fws_flow / p.duty, f.pressure_drop / 1e3);
+        1e3 * z.design_fws_flow / p.duty, head / 1e3);
+    if (f.coolant != "water") {
+        z.fws_pump_rule += fmt::format(
+            " ({} through pipes of {:.0f} kPa with water: x{:.2f} for its density and viscosity)",
+            f.coolant, f.pressure_drop / 1e3, z.fws_pressure_drop_factor);
+    }
     int lost = 0;
     for (const auto& ev : sc.events) {
         if (ev.hall != static_cast<int>(hall)) continue;
@@ -382,6 +399,13 @@ void designWeather(const ScenarioSpec& sc, const CoolingSpec& c, HallSizing& z) 
         z.generator_ambient = a.dry_bulb;
     }
     a.wet_bulb = std::min(a.wet_bulb, a.dry_bulb);
+    // Freeze protection is designed to the winter design condition, the ASHRAE 99.6 % heating
+    // dry bulb (colder for 35 of the year's 8,760 hours); below it, a glycol at its freezing
+    // point turns to slush but does not burst a coil (burst protection reaches tens of kelvin
+    // lower, ASHRAE Handbook - Fundamentals ch. 31).
+    z.coils_outdoors = !h.tower;
+    z.freezing_point = thermal::Coolant::byName(c.facility_loop.coolant).freezingPoint();
+    z.frost_design_dry_bulb = dc.heating_db_99_6;
     z.design_weather.dry_bulb = a.dry_bulb;
     z.design_weather.wet_bulb = a.wet_bulb;
     z.design_weather.pressure = a.pressure;
@@ -436,15 +460,16 @@ void sizeHeatRejection(const ScenarioSpec& sc, std::size_t hall, double growth_m
     }
     const thermal::AmbientAir air{z.design_weather.dry_bulb, z.design_weather.wet_bulb,
                                   z.design_weather.pressure};
-    const thermal::CduModel cdu(cool.cdu, cool.coolant);
+    const thermal::CduModel cdu(cool.cdu, cool.coolant, cool.facility_loop.coolant);
     // The grown rack heat (growth margin, as the electrical chain) and the pumps at rated
     // speed: the installed units carry the load the site may grow to.
     const double design_heat = (1.0 + growth_margin) * z.design_heat_liquid +
                                z.cdus * cdu.design().pump_power +
-                               z.design_fws_flow * cool.facility_loop.pressure_drop;
+                               z.design_fws_flow * p.fws_pumps.design_head;
     z.design_heat_rejection = design_heat;
-    const thermal::Coolant water = thermal::Coolant::byName("water");
-    const double mdot = water.massFlow(z.design_fws_flow);
+    const std::string& liquid = cool.facility_loop.coolant;
+    const thermal::Coolant fluid = thermal::Coolant::byName(liquid);
+    const double mdot = fluid.massFlow(z.design_fws_flow);
     const int n_min = std::max(1, static_cast<int>(std::ceil(design_heat / h.unitCapacity())));
     // The miss [K] of n running units at design heat, for one hour's air, when the loop's
     // supply is held at T_supply (the return then follows from the design heat).
@@ -452,13 +477,13 @@ void sizeHeatRejection(const ScenarioSpec& sc, std::size_t hall, double growth_m
     std::map<int, thermal::CoolingTower> towers;
     std::map<int, thermal::DryCooler> coolers;
     auto missAt = [&](int n, const thermal::AmbientAir& a, double T_supply) {
-        const double T_in = water.heatedTemperature(T_supply, mdot, design_heat);
+        const double T_in = fluid.heatedTemperature(T_supply, mdot, design_heat);
         if (h.tower) {
             return towers.try_emplace(n, p.tower, n)
                 .first->second.evaluate({T_in, z.design_fws_flow, T_supply, a})
                 .setpoint_unmet;
         }
-        return coolers.try_emplace(n, p.dry_cooler, n)
+        return coolers.try_emplace(n, p.dry_cooler, n, liquid)
             .first->second.evaluate({T_in, z.design_fws_flow, T_supply, a})
             .setpoint_unmet;
     };
@@ -610,16 +635,18 @@ void sizeHeatRejection(const ScenarioSpec& sc, std::size_t hall, double growth_m
         // One unit's capacity at the design weather: full duty (a setpoint below the wet bulb
         // it cannot reach), water entering at the design return with its share of the flow
         // among the units the count needs (spares left out, as in the count's search).
-        const double T_in = water.heatedTemperature(z.fws_supply_setpoint, mdot, design_heat);
+        const double T_in = fluid.heatedTemperature(z.fws_supply_setpoint, mdot, design_heat);
         const int running = h.units == 0 ? std::max(1, units - h.redundancy_units) : units;
         const double q = z.design_fws_flow / running;
         const double below = air.wet_bulb - 5.0;
         z.unit_capacity_at_design =
             h.tower
                 ? thermal::CoolingTower(p.tower, 1).evaluate({T_in, q, below, air}).heat_rejected
-                : thermal::DryCooler(p.dry_cooler, 1).evaluate({T_in, q, below, air}).heat_rejected;
+                : thermal::DryCooler(p.dry_cooler, 1, liquid)
+                      .evaluate({T_in, q, below, air})
+                      .heat_rejected;
     }
-    p.coolant = "water";
+    p.coolant = liquid;
     if (h.trim_chiller) {
         p.chiller = h.trim_chiller;
         p.chiller_units = h.trim_chiller_units;

@@ -92,8 +92,10 @@ struct HallSizing {
     std::string heat_rejection_rule;       ///< how the heat-rejection count came about
     std::string fws_pump_rule;             ///< how the facility pumps came about
     std::vector<CduGroup> cdu_groups;
-    double fws_supply_setpoint = 304.15;    ///< [K]
-    double design_fws_flow = 0.0;           ///< [m³/s]
+    double fws_supply_setpoint = 304.15;  ///< [K]
+    double design_fws_flow = 0.0;         ///< [m³/s]
+    /// [1] the loop's pressure drop with its liquid over the one given for water (1: water)
+    double fws_pressure_drop_factor = 1.0;
     thermal::PipeParams pipe;               ///< each of supply and return
     PlantDesign plant;                      ///< heat-rejection units sized
     HeatRejectionReach reach;               ///< what those units hold, design day and year
@@ -107,6 +109,12 @@ struct HallSizing {
     double unit_capacity_at_design = 0.0;
     double design_heat_rejection = 0.0;  ///< [W] plant design heat the units are counted for
     double water_storage_hours = 48.0;   ///< [h] make-up storage (heat_rejection/water_storage_h)
+    /// Frost on the outdoor coils: a dry or adiabatic cooler's tubes hold the facility loop's
+    /// liquid outdoors, and a stopped pump in a winter night freezes it there (a cooling tower
+    /// is kept from frost by basin heaters and bypass instead; not checked).
+    bool coils_outdoors = false;
+    double freezing_point = 273.15;      ///< [K] the facility loop liquid's
+    double frost_design_dry_bulb = 0.0;  ///< [K] the site's ASHRAE 99.6 % heating dry bulb
 };
 
 struct SiteSizing {

@@ -156,7 +156,8 @@ struct FacilityLoopSpec {
     std::optional<double> supply_setpoint;     ///< [K] given; default: TCS supply − CDU approach
     std::optional<double> pipe_volume;         ///< [m³] given; default: 60 s of design flow
     int pipe_segments = 4;                     ///< [1] transport-delay resolution
-    double pressure_drop = 250e3;              ///< [Pa] loop at design flow (pump head)
+    std::string coolant = "water";             ///< liquid in the loop (thermal/coolant.h)
+    double pressure_drop = 250e3;              ///< [Pa] loop at design flow with water
     double pump_efficiency = 0.7;              ///< [1] wire to water
     int pumps_duty = 2;                        ///< [1] pumps carrying the design flow
     int pumps_standby = 1;                     ///< [1] installed spares

@@ -80,6 +80,7 @@ Json resolvedScenario(const ScenarioSpec& sc, const SiteSizing& z) {
                     {"cdu_model", c.cdu.name},
                     {"cdu_capacity_kW", c.cdu.capacity / 1e3},
                     {"cdu_approach_K", c.cdu.approach},
+                    {"fws_coolant", c.facility_loop.coolant},
                     {"racks", h.racks},
                     {"cdus_running", h.cdus},
                     {"cdus_installed", h.cdus + h.cdu_spares},

@@ -122,15 +122,19 @@ CduSpec CduSpec::fromCatalog(std::string_view name, const Json& overrides,
     return fromJson(recordView(entry, "cdus.json", name, overrides, user_path), std::string(name));
 }
 
-CduModel::CduModel(CduSpec spec, std::string_view operating_coolant)
+CduModel::CduModel(CduSpec spec, std::string_view operating_coolant,
+                   std::string_view operating_facility_coolant)
     : spec_(std::move(spec)),
       sec_(Coolant::byName(operating_coolant.empty() ? std::string_view(spec_.secondary_coolant)
                                                      : operating_coolant)),
-      fac_(Coolant::byName(spec_.facility_coolant)),
-      sec_rated_(Coolant::byName(spec_.secondary_coolant)) {
+      fac_(Coolant::byName(operating_facility_coolant.empty()
+                               ? std::string_view(spec_.facility_coolant)
+                               : operating_facility_coolant)),
+      sec_rated_(Coolant::byName(spec_.secondary_coolant)),
+      fac_rated_(Coolant::byName(spec_.facility_coolant)) {
     const double V_s = spec_.secondary_flow, V_f = spec_.facility_flow;
     const double dp = spec_.pump_pressure_rise;
-    const double mdot_s = sec_rated_.massFlow(V_s), mdot_f = fac_.massFlow(V_f);
+    const double mdot_s = sec_rated_.massFlow(V_s), mdot_f = fac_rated_.massFlow(V_f);
     const double Q = spec_.capacity;
     const double W = V_s * dp;  // hydraulic work into the coolant at design
     CduDesignPoint& d = design_;
@@ -138,9 +142,9 @@ CduModel::CduModel(CduSpec spec, std::string_view operating_coolant)
     d.facility_supply_temp = d.secondary_supply_temp - spec_.approach;
     d.secondary_hx_inlet_temp = sec_rated_.heatedTemperature(d.secondary_supply_temp, mdot_s, Q);
     d.secondary_return_temp = sec_rated_.heatedTemperature(d.secondary_hx_inlet_temp, mdot_s, -W);
-    d.facility_return_temp = fac_.heatedTemperature(d.facility_supply_temp, mdot_f, Q);
+    d.facility_return_temp = fac_rated_.heatedTemperature(d.facility_supply_temp, mdot_f, Q);
     const double C_s = mdot_s * sec_rated_.specificHeat(d.secondary_hx_inlet_temp);
-    const double C_f = mdot_f * fac_.specificHeat(d.facility_supply_temp);
+    const double C_f = mdot_f * fac_rated_.specificHeat(d.facility_supply_temp);
     const double C_min = std::min(C_s, C_f), C_r = C_min / std::max(C_s, C_f);
     const double eps = Q / (C_min * (d.secondary_hx_inlet_temp - d.facility_supply_temp));
     if (!(eps > 0.0 && eps < 1.0)) {
@@ -163,11 +167,13 @@ CduModel::CduModel(CduSpec spec, std::string_view operating_coolant)
     d.pump_power = spec_.pumps_duty * pump_.electricPower(V_s / spec_.pumps_duty, 1.0);
     // Film conductance of the secondary side with the operating coolant, relative to the
     // rated one at equal mass flow (plate channels: Nu ∝ Re^n·Pr^(1/3)).
-    const FluidState op = FluidState::of(sec_, T_mean), rt = FluidState::of(sec_rated_, T_mean);
+    // The facility side the same way at its own design mean temperature.
     const double n = spec_.ua_flow_exponent;
-    const double film = (op.conductivity / rt.conductivity) *
-                        std::pow(rt.viscosity / op.viscosity, n) *
-                        std::cbrt(op.prandtl() / rt.prandtl());
+    const double film = filmFactorAtEqualMassFlow(FluidState::of(sec_, T_mean),
+                                                  FluidState::of(sec_rated_, T_mean), n, 1.0 / 3.0);
+    const double T_fac = 0.5 * (d.facility_supply_temp + d.facility_return_temp);
+    const double fac_film = filmFactorAtEqualMassFlow(
+        FluidState::of(fac_, T_fac), FluidState::of(fac_rated_, T_fac), n, 1.0 / 3.0);
     ua_ = UaScaling{d.UA,
                     mdot_s,
                     mdot_f,
@@ -175,7 +181,7 @@ CduModel::CduModel(CduSpec spec, std::string_view operating_coolant)
                     spec_.ua_flow_exponent,
                     spec_.ua_flow_exponent,
                     film,
-                    1.0};
+                    fac_film};
     // Operating points at rated speed for every number of running pumps on the design system
     // curve (the steady-state helpers below use it).
     for (int running = 0; running <= spec_.pumps_installed; ++running) {

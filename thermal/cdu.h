@@ -12,6 +12,9 @@
 //   Exchangers, 3rd ed., ch. 10), at equal mass flow and the design mean temperature:
 //     hA/hA_rated = (k/k_r) · (μ_r/μ)^n · (Pr/Pr_r)^(1/3)
 //   (water in place of PG25 at 40 °C: ×1.72; PG30: below 1, tests/thermal/cdu_test.cpp).
+//   The facility side likewise when the facility loop carries another liquid than the one
+//   the CDU was rated with (a glycol against freezing outdoor coils, facility/specs.h), at
+//   the facility side's design mean temperature.
 // Secondary pumps (N duty + standby, "N+1") on a variable-speed drive push the total flow Q
 // through the CDU's own resistance and the rack branches (thermal/hydraulics.h RackManifold):
 //   Δp_pump(Q/N, s) = k_int·Q² + Δp_header,   Q = Σ w_i·q_i(Δp_header, x_i)
@@ -176,14 +179,20 @@ struct CduDesignPoint {
 /// Algebraic CDU model: derived UA, pumps, and steady solutions.
 class CduModel {
 public:
-    /// `spec` as rated (its secondary_coolant is the rating coolant); the unit runs with
-    /// `operating_coolant` ("" = the rated one), whose film conductance re-rates the UA.
-    explicit CduModel(CduSpec spec, std::string_view operating_coolant = "");
+    /// `spec` as rated (its secondary_coolant and facility_coolant are the rating coolants);
+    /// the unit runs with `operating_coolant` on the secondary side and
+    /// `operating_facility_coolant` on the facility side ("" = the rated one), whose film
+    /// conductances re-rate the UA.
+    explicit CduModel(CduSpec spec, std::string_view operating_coolant = "",
+                      std::string_view operating_facility_coolant = "");
     const CduSpec& spec() const { return spec_; }
     const Coolant& secondaryCoolant() const { return sec_; }
     const Coolant& ratedSecondaryCoolant() const { return sec_rated_; }
     /// Secondary hA with the operating coolant relative to the rated one (equal ṁ).     [1]
     double secondaryFilmFactor() const { return ua_.hot_factor; }
+    /// Facility-side hA with the operating facility coolant relative to the rated one.  [1]
+    double facilityFilmFactor() const { return ua_.cold_factor; }
+
     /// The CDU's own resistance k_int = Δp_internal/Q_design².               [Pa/(m³/s)²]
     double internalResistance() const;
     const Coolant& facilityCoolant() const { return fac_; }
@@ -208,7 +217,7 @@ public:
 
 private:
     CduSpec spec_;
-    Coolant sec_, fac_, sec_rated_;
+    Coolant sec_, fac_, sec_rated_, fac_rated_;
     PumpCurve pump_;
     SystemCurve system_;
     UaScaling ua_;

@@ -251,7 +251,9 @@ Coolant Coolant::fromFile(const std::filesystem::path& file) {
     return c.withReferenceTemperature(T_ref);
 }
 
-std::vector<std::string> Coolant::knownNames() { return {"water", "PG20", "PG25", "PG30"}; }
+std::vector<std::string> Coolant::knownNames() {
+    return {"water", "PG20", "PG25", "PG30", "PG40", "PG50"};
+}
 
 std::filesystem::path Coolant::dataDirectory() { return dataDir() / "coolants"; }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Coolant properties (DESIGN.md §3.3): density, specific heat, viscosity and thermal
-// conductivity of water and aqueous propylene glycol (PG20, PG25 = default, PG30) as
+// conductivity of water and aqueous propylene glycol (PG20, PG25 = default, PG30, PG40, PG50) as
 // functions of temperature, read from the tables in data/coolants/*.json (each with its
 // source).
 //
@@ -84,7 +84,7 @@ class Coolant {
 public:
     /// Reads a table file (keys in data/coolants/README in the file header of coolant.cpp).
     static Coolant fromFile(const std::filesystem::path& file);
-    /// "water", "PG20", "PG25", "PG30" (case-insensitive) from data/coolants/. InputError
+    /// "water", "PG20" … "PG50" (case-insensitive) from data/coolants/. InputError
     /// listing the choices for any other name.
     static Coolant byName(std::string_view name);
     /// The names byName() accepts.

@@ -11,6 +11,7 @@
 #include "core/units.h"
 #include "core/weather/psychrometrics.h"
 #include "thermal/catalog.h"
+#include "thermal/hydraulics.h"
 #include "thermal/water.h"
 
 namespace dctwin::thermal {
@@ -282,11 +283,13 @@ DryCoolerSpec DryCoolerSpec::fromCatalog(std::string_view name, const Json& over
                     std::string(name));
 }
 
-DryCooler::DryCooler(DryCoolerSpec spec, int units)
+DryCooler::DryCooler(DryCoolerSpec spec, int units, std::string_view operating_coolant)
     : spec_(std::move(spec)),
       units_(units),
-      coolant_(Coolant::byName(spec_.coolant)),
+      coolant_(Coolant::byName(operating_coolant.empty() ? std::string_view(spec_.coolant)
+                                                         : operating_coolant)),
       where_(fmt::format("dry cooler '{}'", spec_.name)) {
+    const Coolant rated = Coolant::byName(spec_.coolant);
     if (units_ < 1) {
         throw InputError(
             fmt::format("dry cooler '{}': {} units; expected ≥ 1", spec_.name, units_));
@@ -294,12 +297,12 @@ DryCooler::DryCooler(DryCoolerSpec spec, int units)
     // Rating point of one unit → UA by inverting the cross-flow ε(NTU).
     const double Q = spec_.capacity;
     const double T_in = spec_.rating_inlet_temp, T_out = spec_.rating_outlet_temp;
-    const double mdot_w = Q / (coolant_.enthalpy(T_in) - coolant_.enthalpy(T_out));
+    const double mdot_w = Q / (rated.enthalpy(T_in) - rated.enthalpy(T_out));
     const AmbientAir air{spec_.rating_dry_bulb, spec_.rating_wet_bulb, 101325.0};
     const double W = ambientHumidityRatio(air);
     const double mdot_a =
         spec_.air_flow / psychro::moistAirSpecificVolume(air.dry_bulb, W, air.pressure);
-    const double C_w = mdot_w * coolant_.specificHeat(T_in), C_a = mdot_a * cpMoist(W);
+    const double C_w = mdot_w * rated.specificHeat(T_in), C_a = mdot_a * cpMoist(W);
     const double C_min = std::min(C_w, C_a), C_r = C_min / std::max(C_w, C_a);
     const double eps = Q / (C_min * (T_in - air.dry_bulb));
     if (!(eps > 0.0 && eps < 1.0)) {
@@ -309,13 +312,22 @@ DryCooler::DryCooler(DryCoolerSpec spec, int units)
                         spec_.name, eps));
     }
     const double UA = ntuFromEffectiveness(HxArrangement::CrossflowUnmixed, eps, C_r) * C_min;
-    water_flow_design_ = units_ * mdot_w / coolant_.referenceDensity();
+    water_flow_design_ = units_ * mdot_w / rated.referenceDensity();
+    // Another liquid in the tubes than the rating's re-rates the tube-side film (Dittus–Boelter
+    // for a liquid being cooled, Nu = 0.023·Re^0.8·Pr^0.3, Incropera & DeWitt eq. 8.60; the
+    // flow exponent is the record's), at the rating's mean liquid temperature.
+    const double T_mean = 0.5 * (T_in + T_out);
+    const double film =
+        filmFactorAtEqualMassFlow(FluidState::of(coolant_, T_mean), FluidState::of(rated, T_mean),
+                                  spec_.water_flow_exponent, 0.3);
     ua_ = UaScaling{units_ * UA,
                     units_ * mdot_w,
                     units_ * mdot_a,
                     1.0 - spec_.air_resistance_fraction,
                     spec_.water_flow_exponent,
-                    spec_.air_flow_exponent};
+                    spec_.air_flow_exponent,
+                    film,
+                    1.0};
     fans_ = FanStaging{units_ * spec_.fans_per_unit, spec_.min_fan_speed,
                        spec_.fan_power / spec_.fans_per_unit};
 }

@@ -17,7 +17,11 @@
 //   C_a = ṁ_da·c_p,moist with ṁ_da = f·V̇_air,design / v(T_a,in, W_a,in, p), f = air-flow
 //   fraction; UA(ṁ_w, ṁ_a) series films, air side ∝ ṁ^0.6 holding 75 % of the design
 //   resistance, water side ∝ ṁ^0.8; UA_design from the catalog rating point (capacity, water
-//   in/out, ambient) by inverting ε(NTU).
+//   in/out, ambient) by inverting ε(NTU) with the liquid of the rating (`coolant`, water).
+//   Run with another liquid (a glycol against frost), the tube-side film is re-rated at equal
+//   mass flow by Dittus–Boelter for a cooled liquid, Nu = 0.023·Re^0.8·Pr^0.3:
+//     hA_w/hA_w,rated = (k/k_r)·(μ_r/μ)^n·(Pr/Pr_r)^0.3  (n = water_flow_exponent)
+//   at the rating's mean liquid temperature (PG40 in place of water at 40 °C: ×0.39).
 //   Control: f ∈ [0, 1] solved (inverse-Hermite and Newton steps on the heat and its slope,
 //   safeguarded by the bracket, to round-off; dQ/df = ΔT·dC_a/df at f = 0) so that
 //   T_w,out = setpoint (setpoint_unmet = 0 there, even where the outlet computed at the root
@@ -153,7 +157,10 @@ public:
         double setpoint_unmet = 0.0;      // [K] max(0, T_out − setpoint) at the limit, else 0
         double effectiveness = 0.0;       // [1]
     };
-    DryCooler(DryCoolerSpec spec, int units);
+    /// `spec` as rated: its `coolant` is the liquid of the rating point. The bank runs with
+    /// `operating_coolant` ("" = the rated one); another liquid re-rates the tube-side film
+    /// (see the header comment) and keeps the rated volume flow as the design flow.
+    DryCooler(DryCoolerSpec spec, int units, std::string_view operating_coolant = "");
     Outputs evaluate(const Inputs& in) const;
     /// At a fixed air-flow fraction f and pad wetting fraction `pads` (no control).
     Outputs evaluateAt(const Inputs& in, double f, double pads) const;
@@ -167,6 +174,8 @@ public:
     double designWaterFlow() const { return water_flow_design_; }  // [m³/s] bank
     double UAdesign() const { return ua_.UA_design; }              // [W/K] bank
     const Coolant& coolant() const { return coolant_; }
+    /// Tube-side hA with the operating liquid relative to the rated one (equal ṁ).      [1]
+    double liquidFilmFactor() const { return ua_.hot_factor; }
 
 private:
     /// What the trials of one evaluate() share: the water side and the ambient air do not

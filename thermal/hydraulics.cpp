@@ -136,6 +136,20 @@ FluidState FluidState::of(const Coolant& c, double T) {
     return FluidState{c.density(T), c.viscosity(T), c.conductivity(T), c.specificHeat(T)};
 }
 
+double filmFactorAtEqualMassFlow(const FluidState& op, const FluidState& rated, double n,
+                                 double m) {
+    const double pr = op.prandtl() / rated.prandtl();
+    // cbrt for the plate channels' Pr^(1/3): the CDU's factor as it was computed before this
+    // helper, to the bit.
+    return (op.conductivity / rated.conductivity) * std::pow(rated.viscosity / op.viscosity, n) *
+           (m == 1.0 / 3.0 ? std::cbrt(pr) : std::pow(pr, m));
+}
+
+double turbulentPressureDropFactor(const FluidState& op, const FluidState& rated) {
+    return std::pow(op.density / rated.density, 0.75) *
+           std::pow(op.viscosity / rated.viscosity, 0.25);
+}
+
 double frictionFactor(double Re, double rr) {
     if (!(Re > 0.0)) return 0.0;
     const double A = std::pow(-2.457 * std::log(std::pow(7.0 / Re, 0.9) + 0.27 * rr), 16.0);

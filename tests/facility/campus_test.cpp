@@ -168,7 +168,9 @@ TEST(Campus, HallMetricsSumToTheCampusTotals) {
             EXPECT_EQ(x.description.rfind("Hall " + h + ": ", 0), 0u) << x.name;
         }
     }
-    EXPECT_EQ(hall_rows, 2 * 29);  // 17 study and 12 design figures per hall
+    // 17 study and 12 design figures per hall, and hall A's freezing point of its facility
+    // loop (its adiabatic coolers stand outdoors; hall B's tower is not checked).
+    EXPECT_EQ(hall_rows, 2 * 29 + 1);
 }
 
 TEST(Campus, EachKindOfWaterHasItsOwnPeakDayAndHour) {
@@ -298,7 +300,16 @@ TEST(Campus, OneHallsPlantFailureHeatsOnlyThatHall) {
     EXPECT_EQ(metric(f.report.summary, "tcs_hours_above_setpoint_h"),
               metric(f.report.summary, "hall_A_tcs_hours_above_setpoint_h"));
     EXPECT_NEAR(metric(f.report.summary, "hall_A_fws_max_excess_K"), rise, 1.0);
-    EXPECT_TRUE(notHeld(n.report.summary).empty());
+    // Without the event only hall A's frost exposure: its adiabatic coolers hold water outdoors
+    // in Milwaukee (99.6 % heating dry bulb −20.0 °C, the EPW's DESIGN CONDITIONS); hall B's
+    // tower is not checked.
+    const std::vector<std::string> nominal = notHeld(n.report.summary);
+    ASSERT_EQ(nominal.size(), 1u);
+    EXPECT_EQ(nominal[0].rfind("facility loop of hall A freezes at 0.0 °C, above the site's "
+                               "99.6 % heating dry bulb (-20.0 °C)",
+                               0),
+              0u)
+        << nominal[0];
     // The same loss between two samples (62.5 s, outputs at 60 and 65 s): the sample at 65 s
     // shows the jump, held back to 62.5 s, so 900 − 62.5 = 837.5 s (a line from the 60 s
     // sample would count about 845 − 2.5 s of it).

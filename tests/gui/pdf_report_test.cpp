@@ -99,9 +99,11 @@ TEST(PdfReport, DesignPointExportHasTitleSummarySizingAndDiagram) {
     ASSERT_TRUE(pdf.startsWith("%PDF-")) << pdf.left(16).toStdString();
     // Title block and summary; electrical sizing (its 18 columns in three groups, one below
     // the other, onto a second page); cooling sizing; one-line diagram. A design point has no
-    // charts and no cooling chain (no sample to show).
-    EXPECT_EQ(pageObjects(pdf), 5);
-    EXPECT_EQ(pagesSaid(w.messagesText()), 5);
+    // charts and no cooling chain (no sample to show). Six pages: the summary's last row
+    // (the facility loop's freezing point, with the frost line in "not held" on the first
+    // page) runs onto a second page.
+    EXPECT_EQ(pageObjects(pdf), 6);
+    EXPECT_EQ(pagesSaid(w.messagesText()), 6);
     EXPECT_TRUE(pdf.contains(utf16be(QStringLiteral("dctwin report: %1").arg(kName))));
     EXPECT_TRUE(pdf.contains(utf16be(QStringLiteral("dctwin-gui"))));
     // Only the report in the folder: the temporary file was renamed, not left beside it.
@@ -150,7 +152,7 @@ TEST(PdfReport, DesignPointExportHasTitleSummarySizingAndDiagram) {
 
     // Exporting again replaces the file whole.
     ASSERT_TRUE(w.exportPdf(file));
-    EXPECT_EQ(pageObjects(readAll(file)), 5);
+    EXPECT_EQ(pageObjects(readAll(file)), 6);
     EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files), QStringList{"design.pdf"});
 }
 

@@ -500,6 +500,31 @@ TEST(Cdu, AnotherSecondaryCoolantReRatesTheHeatExchanger) {
     EXPECT_GT(approach(pg30), approach(pg25));
 }
 
+TEST(Cdu, AGlycolFacilityLoopReRatesTheFacilitySideAndWidensTheApproach) {
+    // The CDU is rated with water on its facility side. PG40 there: by the plate correlation at
+    // equal mass flow, at 40 °C from the coolant tables, k 0.415/0.6305, μ 2.21/0.6527 mPa·s,
+    // Pr 20.07/4.327: 0.658 × 0.3773 × 1.667 = 0.414 of water's facility-side film (at the
+    // design's mean facility temperature, ~33 °C for this unit, a little lower still).
+    const CduSpec spec = CduSpec::fromCatalog("vertiv_xdu1350");
+    const CduModel water(spec), pg40(spec, "", "PG40");
+    EXPECT_EQ(water.facilityFilmFactor(), 1.0);
+    EXPECT_EQ(CduModel(spec, "", "water").facilityFilmFactor(), 1.0);
+    EXPECT_GT(pg40.facilityFilmFactor(), 0.36);
+    EXPECT_LT(pg40.facilityFilmFactor(), 0.414);
+    EXPECT_EQ(pg40.facilityCoolant().name(), "PG40");
+    // The design point is the rating's (water) whatever runs in the unit.
+    EXPECT_EQ(pg40.design().UA, water.design().UA);
+    // At the rated flows and temperatures the glycol moves less heat per kelvin on a worse
+    // film: the approach widens (the unit holds its TCS setpoint only with colder facility
+    // water), and its facility water leaves warmer for the same heat per volume.
+    const CduDesignPoint& d = water.design();
+    auto at = [&](const CduModel& m) {
+        return m.steadyState(d.secondary_return_temp, d.facility_supply_temp, spec.facility_flow);
+    };
+    EXPECT_NEAR(at(water).approach, spec.approach, 1e-6 * spec.approach);
+    EXPECT_GT(at(pg40).approach, spec.approach + 0.3);
+}
+
 TEST(Cdu, StructureLetsRacksFeedThroughAndNoNanOverTheRange) {
     const CduModel m(CduSpec::fromCatalog("google_deschutes"));
     const auto cdu_ptr = makeCdu(m, 14);

@@ -109,7 +109,7 @@ TEST(Coolant, TemperatureFromEnthalpyIsTheRootOfEnthalpyToRoundOff) {
     // around the root. At every knot, its last-bit neighbours and 5,000 points per coolant,
     // the two agree within 1e-11 K (~200 ulps at 300 K; the enthalpy's own round-off, ~1e-11
     // J/kg at 300 kJ/kg over c_p ≈ 4,000 J/(kg K), moves the root by ~1e-14 K).
-    for (const std::string name : {"water", "PG20", "PG25", "PG30"}) {
+    for (const std::string& name : Coolant::knownNames()) {
         const Coolant c = Coolant::byName(name);
         const double lo = c.minTemperature(), hi = c.maxTemperature();
         auto bisect = [&](double h) {
@@ -146,6 +146,26 @@ TEST(Coolant, TemperatureFromEnthalpyIsTheRootOfEnthalpyToRoundOff) {
     }
 }
 
+TEST(Coolant, Pg40AndPg50FromTheAshraeTablesWithTheirFreezingPoints) {
+    // ASHRAE Fundamentals ch. 31 propylene glycol (by volume) as the EnergyPlus default glycol
+    // data tabulate it: 40 % at 40 °C c_p 3,768 J/(kg K), μ 2.21 mPa·s, ρ 1,025.30 kg/m³,
+    // k 0.415 W/(m K); 50 % at −20 °C ρ 1,060.49 kg/m³, c_p 3,378 J/(kg K). Freezing points
+    // −21.1 °C (40 %: also the Airedale DeltaChill manual) and −33.5 °C (50 %).
+    const Coolant pg40 = Coolant::byName("pg40"), pg50 = Coolant::byName("PG50");
+    const double T40 = celsiusToKelvin(40), Tm20 = celsiusToKelvin(-20);
+    EXPECT_NEAR(pg40.specificHeat(T40), 3768.0, 1e-9);
+    EXPECT_NEAR(pg40.viscosity(T40), 2.21e-3, 1e-15);
+    EXPECT_NEAR(pg40.density(T40), 1025.30, 1e-9);
+    EXPECT_NEAR(pg40.conductivity(T40), 0.415, 1e-12);
+    EXPECT_NEAR(pg50.density(Tm20), 1060.49, 1e-9);
+    EXPECT_NEAR(pg50.specificHeat(Tm20), 3378.0, 1e-9);
+    EXPECT_NEAR(pg40.freezingPoint(), celsiusToKelvin(-21.1), 1e-12);
+    EXPECT_NEAR(pg50.freezingPoint(), celsiusToKelvin(-33.5), 1e-12);
+    // Each table starts above its freezing point: PG40 at −15 °C, PG50 at −25 °C.
+    EXPECT_NEAR(pg40.minTemperature(), celsiusToKelvin(-15), 1e-12);
+    EXPECT_NEAR(pg50.minTemperature(), celsiusToKelvin(-25), 1e-12);
+}
+
 TEST(Coolant, OutsideTheTableIsAnErrorNamingFluidPropertyAndRange) {
     const Coolant pg = Coolant::byName("PG25");
     try {
@@ -162,7 +182,7 @@ TEST(Coolant, OutsideTheTableIsAnErrorNamingFluidPropertyAndRange) {
     EXPECT_THROW(Coolant::byName("water").specificHeat(celsiusToKelvin(95)), ModelError);
     EXPECT_THROW(pg.temperatureFromEnthalpy(1e9), ModelError);
     try {
-        Coolant::byName("PG40");
+        Coolant::byName("PG60");
         FAIL() << "no error";
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("PG25"), std::string::npos) << e.what();

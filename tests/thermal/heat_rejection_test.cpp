@@ -267,6 +267,37 @@ TEST(Chiller, Doe2CentrifugalGivesCop55AtTheAhriPoint) {
     EXPECT_THROW(ch.evaluate(-1.0, T_chw, T_cw), InputError);
 }
 
+TEST(DryCooler, AGlycolInTheTubesCostsCapacityAsManufacturersGlycolFactorsSay) {
+    // The water-rated unit run on PG40 at its rating point (45 °C in, the rated volume flow,
+    // 27 °C air, fans at full speed). Tube film 0.393 of water's (Dittus–Boelter at 40 °C,
+    // tests/thermal/hydraulics_test.cpp), holding a quarter of the rated resistance:
+    // UA/UA_rated = 1/(0.75 + 0.25/0.393) = 0.721; and ρ·c_p is 7 % lower. Independent: chiller
+    // makers' capacity factors for 40 % propylene glycol, 0.88 (Airedale DeltaChill manual) and
+    // 0.898 (York YCWL, 40 % by weight), for units whose liquid side holds a comparable share
+    // of the resistance. Band 0.83–0.93 around them.
+    const DryCoolerSpec spec = DryCoolerSpec::fromCatalog("generic_dry_cooler_1MW");
+    const DryCooler water(spec, 2), same(spec, 2, "water"), pg40(spec, 2, "PG40");
+    const DryCooler::Inputs in{celsiusToKelvin(45.0),
+                               water.designWaterFlow(),
+                               celsiusToKelvin(20.0),  // out of reach: full fans
+                               {celsiusToKelvin(27.0), celsiusToKelvin(19.0), 101325.0}};
+    const DryCooler::Outputs w = water.evaluate(in), s = same.evaluate(in), g = pg40.evaluate(in);
+    // Naming the rated liquid changes nothing, to the bit.
+    EXPECT_EQ(s.heat_rejected, w.heat_rejected);
+    EXPECT_EQ(s.outlet_temp, w.outlet_temp);
+    EXPECT_EQ(same.liquidFilmFactor(), 1.0);
+    EXPECT_NEAR(pg40.liquidFilmFactor(), 0.3931, 0.0005);
+    EXPECT_EQ(pg40.designWaterFlow(), water.designWaterFlow());
+    const double ratio = g.heat_rejected / w.heat_rejected;
+    std::printf("PG40 / water at the rating point: %.4f\n", ratio);
+    EXPECT_GT(ratio, 0.83);
+    EXPECT_LT(ratio, 0.93);
+    // The outlet follows from the glycol's own enthalpy: heat = ṁ·(h(45 °C) − h(T_out)).
+    const Coolant& pg = pg40.coolant();
+    EXPECT_NEAR(pg.massFlow(in.flow) * (pg.enthalpy(in.inlet_temp) - pg.enthalpy(g.outlet_temp)),
+                g.heat_rejected, 1e-9 * g.heat_rejected);
+}
+
 TEST(DryCooler, RatingPointFanLawsAndStaging) {
     const DryCooler dc(DryCoolerSpec::fromCatalog("generic_dry_cooler_1MW"), 2);
     DryCooler::Inputs in{celsiusToKelvin(45.0),

@@ -60,6 +60,33 @@ TEST(Pumps, NoOperatingPointAboveShutOffHead) {
 // Water at 20 °C (Incropera & DeWitt, 6th ed., Table A.6 at 293 K): ρ 998.2 kg/m³, μ 1.002e-3.
 const FluidState kWater20{998.2, 1.002e-3, 0.598, 4182.0};
 
+TEST(Glycol, PressureDropFactorsMatchTheManufacturersCorrectionsForTheirConcentration) {
+    // Blasius at equal volume flow, (ρ/ρ_w)^(3/4)·(μ/μ_w)^(1/4), at 30 °C from the coolant
+    // tables (water 995.65 kg/m³, 0.7973 mPa·s): PG30 1,023.64 kg/m³, 2.18 mPa·s →
+    // 1.0210 × 1.2859 = 1.313; PG40 1,031.03 kg/m³, 3.09 mPa·s → 1.0266 × 1.4031 = 1.440.
+    // Independent: the Airedale DeltaChill manual's glycol correction factors for pressure
+    // drop, 1.31 at 30 % and 1.45 at 40 % (domain-facts B1; for its evaporators, with its
+    // flow correction), within 3 %.
+    const double T = 303.15;
+    const FluidState water = FluidState::of(Coolant::byName("water"), T);
+    const double f30 =
+        turbulentPressureDropFactor(FluidState::of(Coolant::byName("PG30"), T), water);
+    const double f40 =
+        turbulentPressureDropFactor(FluidState::of(Coolant::byName("PG40"), T), water);
+    EXPECT_NEAR(f30, 1.313, 0.001);
+    EXPECT_NEAR(f40, 1.440, 0.001);
+    EXPECT_NEAR(f30, 1.31, 0.03 * 1.31);
+    EXPECT_NEAR(f40, 1.45, 0.03 * 1.45);
+    EXPECT_EQ(turbulentPressureDropFactor(water, water), 1.0);
+    // The film at equal mass flow, Dittus–Boelter for a cooled liquid (n 0.8, m 0.3), PG40 in
+    // place of water at 40 °C: k 0.415/0.6305, μ 2.21/0.6527 mPa·s, Pr 20.07/4.327:
+    // 0.6582 × 0.3773 × 1.5839 = 0.3931.
+    const double T40 = 313.15;
+    EXPECT_NEAR(filmFactorAtEqualMassFlow(FluidState::of(Coolant::byName("PG40"), T40),
+                                          FluidState::of(Coolant::byName("water"), T40), 0.8, 0.3),
+                0.3931, 0.0005);
+}
+
 TEST(Friction, ChurchillMatchesLaminarAndColebrookWithinOnePercent) {
     // Laminar: f = 64/Re exactly.
     for (double Re : {100.0, 1000.0, 2000.0}) {

@@ -1,0 +1,115 @@
+// The facility loop's liquid (/cooling/facility_loop/coolant): a glycol against frost on the
+// outdoor coils, what it costs the plant, and the freeze check against the site's winter
+// design dry bulb. Hand figures in the comments.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "facility/metrics.h"
+#include "facility/sizing.h"
+#include "test_util.h"
+#include "tests/common/expect_error.h"
+
+namespace dctwin::facility::test {
+namespace {
+
+/// The freeze line among what was not held ("" when there is none).
+std::string freezeLine(const Json& summary) {
+    for (const std::string& line : notHeldInSummary(summary)) {
+        if (line.find("freezes") != std::string::npos) return line;
+    }
+    return {};
+}
+
+Json oneSummerDay(Json j) {
+    j["study"] = annualStudy("07-15", 1, 3600);
+    return j;
+}
+
+TEST(FacilityCoolant, WaterInMilwaukeesOutdoorCoilsIsReportedAndPg40IsNot) {
+    // Milwaukee's EPW: "DESIGN CONDITIONS,…,Heating,1,-20,…": the 99.6 % heating dry bulb is
+    // −20.0 °C. Water freezes at 0 °C; PG40 at −21.1 °C (ASHRAE Fundamentals ch. 31; the Airedale
+    // DeltaChill manual's glycol table: −21.1 °C at 40 %), PG30 at −12.8 °C.
+    const RunOutcome water = run(oneSummerDay(reference()));
+    EXPECT_NEAR(num(water.summary, "heating_design_dry_bulb_C"), -20.0, 1e-9);
+    EXPECT_NEAR(num(water.summary, "fws_freezing_point_C"), 0.0, 1e-9);
+    EXPECT_EQ(freezeLine(water.summary),
+              "facility loop freezes at 0.0 °C, above the site's 99.6 % heating dry bulb "
+              "(-20.0 °C): its outdoor coils need a liquid freezing below that "
+              "(facility_loop/coolant)");
+    Json pg30 = reference(), pg40 = reference();
+    pg30["cooling"]["facility_loop"] = {{"coolant", "PG30"}};
+    pg40["cooling"]["facility_loop"] = {{"coolant", "PG40"}};
+    const RunOutcome r30 = run(oneSummerDay(pg30)), r40 = run(oneSummerDay(pg40));
+    EXPECT_NEAR(num(r30.summary, "fws_freezing_point_C"), -12.8, 1e-9);
+    EXPECT_NE(freezeLine(r30.summary).find("freezes at -12.8 °C"), std::string::npos);
+    EXPECT_NEAR(num(r40.summary, "fws_freezing_point_C"), -21.1, 1e-9);
+    EXPECT_EQ(freezeLine(r40.summary), "");
+    // What PG40 costs the CDUs: rated on water, their facility-side film is 0.41 of water's
+    // (tests/thermal/cdu_test.cpp), so at the facility supply the rated 4 K approach gives
+    // (31 °C) they no longer hold the 35 °C TCS supply on a July day, which water does.
+    const auto setpointLine = [](const Json& summary) {
+        for (const std::string& line : notHeldInSummary(summary)) {
+            if (line.rfind("TCS supply above its setpoint", 0) == 0) return true;
+        }
+        return false;
+    };
+    EXPECT_TRUE(setpointLine(r40.summary));
+    EXPECT_FALSE(setpointLine(water.summary));
+    EXPECT_GT(num(r40.summary, "tcs_max_excess_K"), 0.0);
+    EXPECT_EQ(num(water.summary, "tcs_max_excess_K"), 0.0);
+    EXPECT_GT(num(r40.summary, "design_tcs_supply_temp_C"),
+              num(water.summary, "design_tcs_supply_temp_C") + 0.3);
+    // Phoenix: 99.6 % heating dry bulb 4.0 °C in its EPW's DESIGN CONDITIONS, above water's
+    // freezing point, so water is no exposure there.
+    Json phoenix = reference();
+    phoenix["site"]["weather"] = weather("phoenix");
+    const RunOutcome hot = run(oneSummerDay(phoenix));
+    EXPECT_GT(num(hot.summary, "heating_design_dry_bulb_C"), 0.0);
+    EXPECT_EQ(freezeLine(hot.summary), "");
+}
+
+TEST(FacilityCoolant, ACoolingTowerRunsOnWaterAndSaysSo) {
+    Json j = reference();
+    j["cooling"]["heat_rejection"] = {{"type", "cooling_tower"}};
+    j["cooling"]["facility_loop"] = {{"coolant", "PG40"}};
+    expectInputError([&] { scenario(j); },
+                     {"/cooling/facility_loop/coolant", "'PG40'", "cooling tower",
+                      "valid choice with cooling_tower: water"});
+    // A tower's plant has no outdoor coils of the loop's liquid: no freeze figures, no line.
+    j["cooling"]["facility_loop"] = {{"coolant", "water"}};
+    j["site"]["weather"] = weather("phoenix");
+    const RunOutcome tower = run(oneSummerDay(j));
+    EXPECT_FALSE(tower.summary.contains("fws_freezing_point_C"));
+    EXPECT_EQ(freezeLine(tower.summary), "");
+}
+
+TEST(FacilityCoolant, Pg40CostsPumpHeadUnitsAndCapacityAtTheDesignPoint) {
+    Json j = reference();
+    j["cooling"]["facility_loop"] = {{"coolant", "PG40"}};
+    const SiteSizing water = sizeSite(scenario(reference())), glycol = sizeSite(scenario(j));
+    const HallSizing &w = water.halls.front(), &g = glycol.halls.front();
+    // Pump head: 250 kPa given with water, scaled by Blasius at the 31 °C supply setpoint,
+    // (ρ/ρ_w)^(3/4)·(μ/μ_w)^(1/4). From the coolant tables at 30 °C: ρ 1,031.03 / 995.65 kg/m³,
+    // μ 3.09 / 0.7973 mPa·s: 1.0264 × 1.4031 = 1.440; at 31 °C a little less (both viscosities
+    // fall, the glycol's faster). The Airedale DeltaChill manual's pressure-drop factor for 40 %
+    // glycol is 1.45 (for its evaporators, with its own flow correction).
+    EXPECT_EQ(w.fws_pressure_drop_factor, 1.0);
+    EXPECT_GT(g.fws_pressure_drop_factor, 1.40);
+    EXPECT_LT(g.fws_pressure_drop_factor, 1.44);
+    EXPECT_NEAR(g.plant.fws_pumps.design_head, 250e3 * g.fws_pressure_drop_factor, 1e-6);
+    EXPECT_NE(g.fws_pump_rule.find("PG40 through pipes of 250 kPa with water"), std::string::npos)
+        << g.fws_pump_rule;
+    // The same design flow (the CDUs' rated facility flow) carries less heat per kelvin
+    // (ρ·c_p 1,025 × 3,768 against 992 × 4,180 J/(m³ K) at 40 °C: −6.9 %) through a coil
+    // whose tube film is 0.39 of water's: each unit rejects less at the design weather and
+    // more units are needed.
+    EXPECT_EQ(w.design_fws_flow, g.design_fws_flow);
+    EXPECT_LT(g.unit_capacity_at_design, 0.9 * w.unit_capacity_at_design);
+    EXPECT_GT(g.plant.units, w.plant.units);
+    EXPECT_EQ(g.plant.coolant, "PG40");
+}
+
+}  // namespace
+}  // namespace dctwin::facility::test
