@@ -382,21 +382,6 @@ std::vector<std::string> notHeld(const std::vector<Metric>& metrics) {
     };
     if (halls.empty()) storage("", "");
     for (const std::string& hall : halls) storage("hall_" + hall + "_", " of hall " + hall);
-    // Outdoor coils whose liquid freezes above the winter design dry bulb: a pump stopped on
-    // such a night (a trip, a utility loss) freezes the tubes and splits them.
-    const double frost = value("heating_design_dry_bulb_C");
-    const auto freezing = [&](const std::string& p, const std::string& whose) {
-        const double fp = value(p + "fws_freezing_point_C");
-        if (fp > frost) {
-            out.push_back(fmt::format(
-                "facility loop{} freezes at {:.1f} °C, above the site's 99.6 % heating dry bulb "
-                "({:.1f} °C): its outdoor coils need a liquid freezing below that "
-                "(facility_loop/coolant)",
-                whose, fp, frost));
-        }
-    };
-    if (halls.empty()) freezing("", "");
-    for (const std::string& hall : halls) freezing("hall_" + hall + "_", " of hall " + hall);
     if (const double h = value("air_side_unmet_hours_h"); h > 0) {
         out.push_back(fmt::format("air side short for {} (up to {:.0f} kW of room heat)",
                                   durationText(h), value("max_air_side_unmet_kW")));
@@ -428,6 +413,22 @@ std::vector<std::string> notHeld(const std::vector<Metric>& metrics) {
             display::formatMeasurement(pct), display::formatMeasurement(value("gpu_hours_lost_h")),
             display::formatMeasurement(value("gpu_hours_lost_to_trips_h"))));
     }
+    // Outdoor coils whose liquid freezes above the winter design dry bulb: a pump stopped on
+    // such a night (a trip, a utility loss) freezes the tubes and splits them. A design
+    // exposure, not an outcome of the study: after what the study itself fell short of.
+    const double frost = value("heating_design_dry_bulb_C");
+    const auto freezing = [&](const std::string& p, const std::string& whose) {
+        const double fp = value(p + "fws_freezing_point_C");
+        if (fp > frost) {
+            out.push_back(fmt::format(
+                "facility loop{} freezes at {:.1f} °C, above the site's 99.6 % heating dry bulb "
+                "({:.1f} °C): its outdoor coils need a liquid freezing below that "
+                "(facility_loop/coolant)",
+                whose, fp, frost));
+        }
+    };
+    if (halls.empty()) freezing("", "");
+    for (const std::string& hall : halls) freezing("hall_" + hall + "_", " of hall " + hall);
     return out;
 }
 
