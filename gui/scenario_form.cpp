@@ -56,6 +56,7 @@ const char* const kFieldPointers[] = {"/name",
                                       "/cooling/cdu/dp_reset",
                                       "/cooling/heat_rejection/type",
                                       "/cooling/facility_loop/pump_control",
+                                      "/cooling/facility_loop/coolant",
                                       "/site/weather",
                                       "/study/kind",
                                       "/study/days",
@@ -265,6 +266,8 @@ QString ScenarioForm::fieldLabel(Field f) {
             return tr("Heat rejection");
         case FacilityPumpControl:
             return tr("Facility pump control");
+        case FacilityCoolant:
+            return tr("Facility loop liquid");
         case Weather:
             return tr("Weather file");
         case StudyKind:
@@ -970,6 +973,7 @@ void ScenarioForm::refresh() {
     showChoiceField(CduPumpReset);
     showChoiceField(HeatRejection);
     showChoiceField(FacilityPumpControl);
+    showChoiceField(FacilityCoolant);
     showTextField(Weather);
     showChoiceField(StudyKind);
     showNumberField(Length);

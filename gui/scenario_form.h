@@ -73,6 +73,7 @@ public:
         CduPumpReset,
         HeatRejection,
         FacilityPumpControl,
+        FacilityCoolant,
         Weather,
         StudyKind,
         Length,

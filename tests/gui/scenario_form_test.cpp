@@ -180,6 +180,14 @@ TEST(ScenarioForm, ListsOfferOnlyWhatTheModelAccepts) {
     EXPECT_EQ(m.toJson()["cooling"]["heat_rejection"]["units"], 4);  // siblings kept
     choose(f, F::FacilityPumpControl, QStringLiteral("differential_pressure"));
     EXPECT_EQ(m.toJson()["cooling"]["facility_loop"]["pump_control"], "differential_pressure");
+    // The facility loop's liquid (a glycol against frost on outdoor coils): the coolants the
+    // model knows; water until one is chosen; written beside the pump control.
+    EXPECT_EQ(offered(f.combo(F::FacilityCoolant)), declared("/cooling/facility_loop/coolant"));
+    EXPECT_TRUE(offered(f.combo(F::FacilityCoolant)).contains(QStringLiteral("PG40")));
+    EXPECT_TRUE(f.combo(F::FacilityCoolant)->currentText().startsWith(QStringLiteral("water")));
+    choose(f, F::FacilityCoolant, QStringLiteral("PG40"));
+    EXPECT_EQ(m.toJson()["cooling"]["facility_loop"]["coolant"], "PG40");
+    EXPECT_EQ(m.toJson()["cooling"]["facility_loop"]["pump_control"], "differential_pressure");
     // The CDU pumps' reset: the three the model knows, the catalog's own when not set.
     EXPECT_EQ(offered(f.combo(F::CduPumpReset)), declared("/cooling/cdu/dp_reset"));
     EXPECT_EQ(offered(f.combo(F::CduPumpReset)).size(), 3);
