@@ -477,7 +477,7 @@ static std::vector<Metric> hallDesignMetrics(const SiteSizing& z, const DesignPo
                      lead + "one heat-rejection unit at its design weather, full duty"});
         m.push_back({p + "design_reachable_fws_supply_C", kelvinToCelsius(hz.reach.design_supply),
                      "C", lead + "facility supply the installed units hold on the design day"});
-        if (hz.coils_outdoors) {
+        if (hz.coilsOutdoors()) {
             m.push_back({p + "fws_freezing_point_C", kelvinToCelsius(hz.freezing_point), "C",
                          lead + "freezing point of the facility loop's liquid (outdoor coils)"});
         }
@@ -500,7 +500,7 @@ std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
         reach.worst_excess = std::max(reach.worst_excess, hz.reach.worst_excess);
         storage += d.halls.at(h).water_rate * 3600.0 * hz.water_storage_hours;
         unit_capacity = std::min(unit_capacity, hz.unit_capacity_at_design);
-        if (hz.coils_outdoors) freezing_point = std::max(freezing_point, hz.freezing_point);
+        if (hz.coilsOutdoors()) freezing_point = std::max(freezing_point, hz.freezing_point);
     }
     const double storage_h = z.halls.front().water_storage_hours;
     std::vector<Metric> m = {

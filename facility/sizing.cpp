@@ -302,11 +302,10 @@ void sizeFacilityLoop(const ScenarioSpec& sc, std::size_t hall, HallSizing& z) {
     // setpoint, where the liquid is coldest and most viscous.
     const thermal::Coolant water = thermal::Coolant::byName("water");
     const thermal::Coolant liquid = thermal::Coolant::byName(f.coolant);
-    z.fws_pressure_drop_factor = f.coolant == "water"
-                                     ? 1.0
-                                     : thermal::turbulentPressureDropFactor(
-                                           thermal::FluidState::of(liquid, z.fws_supply_setpoint),
-                                           thermal::FluidState::of(water, z.fws_supply_setpoint));
+    // (1 exactly for water.)
+    z.fws_pressure_drop_factor =
+        thermal::turbulentPressureDropFactor(thermal::FluidState::of(liquid, z.fws_supply_setpoint),
+                                             thermal::FluidState::of(water, z.fws_supply_setpoint));
     const double head = f.pressure_drop * z.fws_pressure_drop_factor;
     thermal::PumpStationSpec& p = z.plant.fws_pumps;
     p.design_flow = z.design_fws_flow;
@@ -403,7 +402,6 @@ void designWeather(const ScenarioSpec& sc, const CoolingSpec& c, HallSizing& z) 
     // dry bulb (colder for 35 of the year's 8,760 hours); below it, a glycol at its freezing
     // point turns to slush but does not burst a coil (burst protection reaches tens of kelvin
     // lower, ASHRAE Handbook - Fundamentals ch. 31).
-    z.coils_outdoors = !h.tower;
     z.freezing_point = thermal::Coolant::byName(c.facility_loop.coolant).freezingPoint();
     z.frost_design_dry_bulb = dc.heating_db_99_6;
     z.design_weather.dry_bulb = a.dry_bulb;

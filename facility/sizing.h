@@ -112,7 +112,7 @@ struct HallSizing {
     /// Frost on the outdoor coils: a dry or adiabatic cooler's tubes hold the facility loop's
     /// liquid outdoors, and a stopped pump in a winter night freezes it there (a cooling tower
     /// is kept from frost by basin heaters and bypass instead; not checked).
-    bool coils_outdoors = false;
+    bool coilsOutdoors() const { return plant.kind == PrimaryKind::DryCooler; }
     double freezing_point = 273.15;      ///< [K] the facility loop liquid's
     double frost_design_dry_bulb = 0.0;  ///< [K] the site's ASHRAE 99.6 % heating dry bulb
 };
