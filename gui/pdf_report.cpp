@@ -273,19 +273,29 @@ void drawTable(PageFlow& flow, QPaintDevice* device, const QAbstractItemModel& m
             }
             return h;
         };
-        flow.ensure(header_h + row_h);
+        // No row alone on a page: a table starts where its header and first two rows fit (an
+        // orphan), and when the next-to-last row fits but the last would not, both go over
+        // (a widow: the design point's summary left its last row, the facility loop's
+        // freezing point, alone at the top of a page).
+        const int rows = m.rowCount();
+        flow.ensure(header_h + (rows > 1 ? rowHeight(0) + rowHeight(1) : row_h));
         header();
         p.save();
         p.setFont(body);
-        for (int r = 0; r < m.rowCount(); ++r) {
+        int on_page = 0;  // rows drawn below this page's header
+        for (int r = 0; r < rows; ++r) {
             const double h = rowHeight(r);
-            if (flow.y() + h > flow.bottom()) {
+            const bool widow =
+                r == rows - 2 && on_page > 1 && flow.y() + h + rowHeight(r + 1) > flow.bottom();
+            if (flow.y() + h > flow.bottom() || widow) {
                 p.restore();
                 flow.newPage();
                 header();
                 p.save();
                 p.setFont(body);
+                on_page = 0;
             }
+            ++on_page;
             double x = flow.left();
             for (std::size_t k = 0; k < g.size(); ++k) {
                 const QModelIndex idx = m.index(r, cols[g[k]]);
