@@ -61,8 +61,14 @@ private:
     /// evaluations read ~40 MB of identical tables at 5,560 racks, which no cache holds
     /// (issue 12: 17 ms per right-hand side against 1.7 ms at 1,390 racks).
     struct Data {
-        std::vector<double> x, y, m;       // knots, values, slopes
-        std::vector<double> cumulative;    // ∫ from x_0 to x_i
+        std::vector<double> x, y, m;     // knots, values, slopes
+        std::vector<double> cumulative;  // ∫ from x_0 to x_i
+        // Per interval i, the interpolant in t = (x − x_i)/h_i as a power series
+        // y = a0 + a1·t + a2·t² + a3·t³ and its integral from x_i as
+        // ∫ = t·(b1 + t·(b2 + t·(b3 + t·b4))) (b_k = h·a_{k−1}/k), with 1/h: kPoly numbers an
+        // interval, for the integral and its inverse (Horner instead of two Hermite
+        // evaluations per call).
+        std::vector<double> poly;
         std::vector<std::uint32_t> guide;  // uneven grids: interval at each bucket's left edge
         std::uint64_t id = 0;              // identity()
     };
@@ -70,6 +76,8 @@ private:
     double valueIn(std::size_t i, double x) const;
     double derivativeIn(std::size_t i, double x) const;
     double partialIntegral(std::size_t i, double x) const;
+    static constexpr std::size_t kPoly = 9;  // a0..a3, b1..b4, 1/h
+    const double* poly_ = nullptr;           // view into data_->poly
     std::shared_ptr<const Data> data_;
     // Views into *data_ for the lookups (valid while data_ lives, i.e. in every copy).
     const double *x_ = nullptr, *y_ = nullptr, *m_ = nullptr, *cumulative_ = nullptr;
