@@ -203,15 +203,13 @@ double MonotoneTable::integralInverse(double I) const {
         std::min(static_cast<std::size_t>(I / total * static_cast<double>(n_ - 1)), last);
     while (i > 0 && I < cumulative_[i]) --i;
     while (i < last && I >= cumulative_[i + 1]) ++i;
-    // Newton on F(x) = ∫_{x_i}^{x} y − r inside interval i, from the secant of F across the
-    // interval. F is convex or concave as y rises or falls, with F'' = y', so each step
-    // leaves an error e' ≤ (|y'|/2y)·e²: the secant start is off by at most
-    // |Δy|·Δx/(8 y) (PG25: 2e-3 K on a 5 K interval), the first step leaves ~1e-9 K and the
-    // second, below 1e-8 of the interval, is the last (its successor is below 1e-16 K for
-    // any |y'|/y < 1/K, i.e. under the round-off of the result). Two steps with no lookup,
-    // against three lookups and evaluations from a constant-slope start.
-    // In t = (x − x_i)/h, with the interval's power series (the integral's quartic P(t) and
-    // dP/dt = h·y(t)): two Horner evaluations a step.
+    // Newton on F = ∫_{x_i}^{x} y − r inside interval i, in t = (x − x_i)/h on the interval's
+    // quartic P(t) (dP/dt = h·y(t)), from the secant of F across the interval. F is convex or
+    // concave as y rises or falls, with F'' = y', so each step leaves an error
+    // e' ≤ (|y'|/2y)·e²: the secant start is off by at most |Δy|·Δx/(8 y) (PG25: 2e-3 K on a
+    // 5 K interval), the first step leaves ~1e-9 K and the second, below 1e-8 of the interval,
+    // is the last (its successor is below 1e-16 K for any |y'|/y < 1/K, i.e. under the
+    // round-off of the result). Two steps of two Horner evaluations each, no lookup.
     const double* c = poly_ + kPoly * i;
     const double r = I - cumulative_[i];
     const double span = cumulative_[i + 1] - cumulative_[i];
