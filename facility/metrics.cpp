@@ -423,8 +423,17 @@ std::vector<std::string> notHeld(const std::vector<Metric>& metrics) {
             out.push_back(fmt::format(
                 "facility loop{} freezes at {:.1f} °C, above the site's 99.6 % heating dry bulb "
                 "({:.1f} °C): its outdoor coils need a liquid freezing below that "
-                "(facility_loop/coolant)",
+                "(facility_loop/coolant, or a glycol loop outdoors behind a plate heat "
+                "exchanger: heat_rejection/outdoor_loop)",
                 whose, fp, frost));
+        }
+        const double fo = value(p + "outdoor_loop_freezing_point_C");
+        if (fo > frost) {
+            out.push_back(fmt::format(
+                "outdoor loop{} freezes at {:.1f} °C, above the site's 99.6 % heating dry bulb "
+                "({:.1f} °C): its coils need a liquid freezing below that "
+                "(heat_rejection/outdoor_loop/coolant)",
+                whose, fo, frost));
         }
     };
     if (halls.empty()) freezing("", "");
@@ -477,7 +486,10 @@ static std::vector<Metric> hallDesignMetrics(const SiteSizing& z, const DesignPo
                      lead + "one heat-rejection unit at its design weather, full duty"});
         m.push_back({p + "design_reachable_fws_supply_C", kelvinToCelsius(hz.reach.design_supply),
                      "C", lead + "facility supply the installed units hold on the design day"});
-        if (hz.coilsOutdoors()) {
+        if (hz.coilsOutdoors() && hz.outdoor_loop) {
+            m.push_back({p + "outdoor_loop_freezing_point_C", kelvinToCelsius(hz.freezing_point),
+                         "C", lead + "freezing point of the outdoor loop's liquid (its coils)"});
+        } else if (hz.coilsOutdoors()) {
             m.push_back({p + "fws_freezing_point_C", kelvinToCelsius(hz.freezing_point), "C",
                          lead + "freezing point of the facility loop's liquid (outdoor coils)"});
         }
@@ -490,8 +502,10 @@ std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
     // own design rate and hours, the most derated unit (one hall: its own figures).
     HeatRejectionReach reach;
     double storage = 0.0, unit_capacity = std::numeric_limits<double>::infinity();
-    // The outdoor coils' liquid that freezes first (halls with dry or adiabatic coolers).
+    // The outdoor coils' liquid that freezes first (halls with dry or adiabatic coolers):
+    // the facility loop's, and the outdoor loops' where a plate exchanger isolates them.
     double freezing_point = -std::numeric_limits<double>::infinity();
+    double outdoor_freezing_point = -std::numeric_limits<double>::infinity();
     for (std::size_t h = 0; h < z.halls.size(); ++h) {
         const HallSizing& hz = z.halls[h];
         reach.design_supply = std::max(reach.design_supply, hz.reach.design_supply);
@@ -500,7 +514,10 @@ std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
         reach.worst_excess = std::max(reach.worst_excess, hz.reach.worst_excess);
         storage += d.halls.at(h).water_rate * 3600.0 * hz.water_storage_hours;
         unit_capacity = std::min(unit_capacity, hz.unit_capacity_at_design);
-        if (hz.coilsOutdoors()) freezing_point = std::max(freezing_point, hz.freezing_point);
+        if (hz.coilsOutdoors()) {
+            double& fp = hz.outdoor_loop ? outdoor_freezing_point : freezing_point;
+            fp = std::max(fp, hz.freezing_point);
+        }
     }
     const double storage_h = z.halls.front().water_storage_hours;
     std::vector<Metric> m = {
@@ -550,11 +567,20 @@ std::vector<Metric> designMetrics(const SiteSizing& z, const DesignPoint& d) {
         {"fabric_power_kW", z.fabricPower() / 1e3, "kW", "fabric outside the racks"},
         {"fabric_switches", static_cast<double>(z.fabric.switches), "1", "fabric switches"},
     };
-    if (std::isfinite(freezing_point)) {
+    if (std::isfinite(freezing_point) || std::isfinite(outdoor_freezing_point)) {
         m.push_back({"heating_design_dry_bulb_C",
                      kelvinToCelsius(z.halls.front().frost_design_dry_bulb), "C",
                      "ASHRAE 99.6 % heating dry bulb: the frost the outdoor coils' liquid must "
                      "take without freezing"});
+    }
+    if (std::isfinite(outdoor_freezing_point)) {
+        m.push_back({"outdoor_loop_freezing_point_C", kelvinToCelsius(outdoor_freezing_point), "C",
+                     z.halls.size() == 1 ? "freezing point of the outdoor loop's liquid (in the "
+                                           "coils, behind the plate heat exchanger)"
+                                         : "freezing point of the outdoor loops' liquid, the "
+                                           "highest of the halls that have one"});
+    }
+    if (std::isfinite(freezing_point)) {
         m.push_back({"fws_freezing_point_C", kelvinToCelsius(freezing_point), "C",
                      z.halls.size() == 1 ? "freezing point of the facility loop's liquid "
                                            "(its dry coolers' coils stand outdoors)"

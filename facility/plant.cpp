@@ -102,10 +102,10 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
     if (design.units < 1) {
         throw ModelError(fmt::format("{}: needs at least one heat rejection unit", this->name()));
     }
-    if (design.kind == PrimaryKind::CoolingTower && design.coolant != "water") {
+    if (design.kind == PrimaryKind::CoolingTower && design.bankCoolant() != "water") {
         // The scenario reader refuses this with the key's path; a hand-built design is a bug.
         throw ModelError(fmt::format("{}: an open cooling tower cannot run on {}", this->name(),
-                                     design.coolant));
+                                     design.bankCoolant()));
     }
     std::vector<int> counts = design.unit_counts_needed;
     counts.push_back(design.units);
@@ -116,7 +116,7 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
         }
         if (n == 0) continue;
         if (design.kind == PrimaryKind::DryCooler) {
-            dry_.try_emplace(n, design.dry_cooler, n, design.coolant);
+            dry_.try_emplace(n, design.dry_cooler, n, design.bankCoolant());
         } else {
             tower_.try_emplace(n, design.tower, n);
         }
@@ -169,6 +169,10 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
     // it in the room air).
     addOutput(kExtraHeatTaken,
               {"extra_heat_taken", "W", 0.1 * qn, 0.0, "rear-door heat the water took"});
+    addOutput(kOutdoorSupplyTemp, {"outdoor_supply_temp", "K", 300.0, 0.0,
+                                   "outdoor loop's liquid entering the plate heat exchanger"});
+    addOutput(kHxHeat,
+              {"hx_heat", "W", qn, 0.0, "plate heat exchanger: heat from the facility water"});
 }
 
 void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y) const {
@@ -193,12 +197,48 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
         mdot > 0.0 ? water_.heatedTemperature(u[kInletTemp], mdot, work + extra) : u[kInletTemp];
 
     double T1 = T_in;
+    double outdoor_work = 0.0;  // [W] outdoor loop pumps' work (rejected with the bank's heat)
     // How far the supply misses its setpoint: what the bank reports (0 while its fans or pads
     // modulate to the setpoint), the chiller's shortfall where it trims, and all of the
     // return's excess when nothing runs. Not recomputed from T_out − T_set, which reads a
     // bank's or chiller's root a few ulps above the setpoint as a miss.
     double unmet = std::max(0.0, T_in - T_set);
-    if (n > 0 && flow > 0.0) {
+    if (n > 0 && flow > 0.0 && design_.outdoor) {
+        // The bank cools the outdoor loop's glycol; the plate exchanger cools the water.
+        const thermal::OutdoorLoop& loop = *design_.outdoor;
+        thermal::OutdoorLoop::State s;
+        if (design_.kind == PrimaryKind::DryCooler) {
+            const thermal::DryCooler& bank = dry_.at(n);
+            auto run = [&](double T, double q, double T_set_o) {
+                thermal::DryCooler::Inputs in{T, q, T_set_o, air, u[kFanLimit]};
+                return fans ? bank.evaluate(in) : bank.evaluateAt(in, 0.0, 0.0);
+            };
+            const auto [st, o] = loop.operate(T_in, mdot, T_set, run);
+            s = st;
+            y[kFanPower] = o.fan_power;
+            y[kSpray] = o.spray_water_rate;
+        } else {
+            const thermal::CoolingTower& cells = tower_.at(n);
+            auto run = [&](double T, double q, double T_set_o) {
+                thermal::CoolingTower::Inputs in{T, q, T_set_o, air, u[kFanLimit]};
+                return fans ? cells.evaluate(in) : cells.evaluateAt(in, 0.0);
+            };
+            const auto [st, o] = loop.operate(T_in, mdot, T_set, run);
+            s = st;
+            y[kFanPower] = o.fan_power;
+            y[kEvaporation] = o.evaporation_rate;
+            y[kDrift] = o.drift_rate;
+            y[kBlowdown] = o.blowdown_rate;
+        }
+        y[kFwsPumpPower] += s.pump_power;
+        y[kFwsPumpLoss] += s.pump_power - s.pump_work;
+        T1 = s.inner_outlet;
+        unmet = s.unmet;
+        y[kOutdoorSupplyTemp] = s.outer_supply;
+        y[kHxHeat] = s.heat;
+        // The outdoor pumps' work leaves through the bank with the exchanger's heat.
+        outdoor_work = s.pump_work;
+    } else if (n > 0 && flow > 0.0) {
         if (design_.kind == PrimaryKind::DryCooler) {
             const thermal::DryCooler& bank = dry_.at(n);
             thermal::DryCooler::Inputs in{T_in, flow, T_set, air, u[kFanLimit]};
@@ -244,7 +284,8 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
         unmet = c.cooling < load ? std::max(0.0, T_out - T_set) : 0.0;
     }
     y[kOutletTemp] = T_out;
-    y[kHeat] = mdot * (water_.enthalpy(u[kInletTemp]) - water_.enthalpy(T_out)) + work + extra;
+    y[kHeat] = mdot * (water_.enthalpy(u[kInletTemp]) - water_.enthalpy(T_out)) + work + extra +
+               outdoor_work;
     y[kUnmet] = unmet;
     y[kExtraHeatTaken] = extra;
 }

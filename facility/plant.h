@@ -19,7 +19,12 @@
 //   without adiabatic pads, or cooling-tower cells; thermal/heat_rejection.h) controlled to the
 //   facility supply setpoint, and an optional air-cooled trim chiller after it (water-side
 //   economizer logic: the bank pre-cools, the chiller trims the rest to the setpoint):
-//     primary      T_1 = bank(n_available units, T_in, V̇, T_set, ambient, fans on/off)
+//     primary      T_1 = bank(n_available units, T_in, V̇, T_set, ambient, fans on/off), or
+//                  with an outdoor loop (thermal/outdoor_loop.h) the bank cools that loop's
+//                  glycol and a plate heat exchanger cools the facility water: T_1 is the
+//                  exchanger's facility outlet; the outdoor pumps run while the facility
+//                  water flows, their power and losses counted with the facility pumps' and
+//                  their work rejected by the bank with the exchanger's heat
 //     chiller      L = ṁ·(h(T_1) − h(T_set))⁺, Q_ch = min(L, capacity(T_out)), P_ch from the
 //                  chiller model at the leaving water T_out (the setpoint while it holds it)
 //                  with its condenser at the dry bulb; T_out = h⁻¹(h(T_1) − Q_ch/ṁ)
@@ -43,7 +48,9 @@
 //   |        | spray_rate [m3/s], setpoint_unmet [K], chiller_cooling [W],
 //   |        | fws_pump_power [W], fws_pump_loss [W], fws_pump_speed [1],
 //   |        | fws_pumps_running [1], fws_pump_head [Pa], fws_remote_dp [Pa],
-//   |        | extra_heat_taken [W] (the rear doors' heat the water took: 0 at zero flow)
+//   |        | extra_heat_taken [W] (the rear doors' heat the water took: 0 at zero flow),
+//   |        | outdoor_supply_temp [K], hx_heat [W] (outdoor loop: the glycol entering the
+//   |        | exchanger, the heat it takes from the facility water; 0 without one)
 //   |        |                                                          all feedthrough |
 //
 // SitePower — everything electrical above the racks, and where the non-liquid heat goes:
@@ -108,6 +115,7 @@
 #include "thermal/air_side.h"
 #include "thermal/coolant.h"
 #include "thermal/heat_rejection.h"
+#include "thermal/outdoor_loop.h"
 #include "thermal/pump_station.h"
 
 namespace dctwin::facility {
@@ -185,8 +193,13 @@ struct PlantDesign {
     std::vector<int> unit_counts_needed;          // other counts events will ask for
     std::optional<thermal::ChillerSpec> chiller;  // air-cooled trim chiller
     int chiller_units = 0;                        // [1]
-    std::string coolant = "water";
-    thermal::PumpStationSpec fws_pumps;  // facility water pumps
+    std::string coolant = "water";                // facility loop's liquid
+    thermal::PumpStationSpec fws_pumps;           // facility water pumps
+    /// Glycol loop between the bank and a plate heat exchanger (the bank then runs on its
+    /// liquid); none: the facility water runs through the bank.
+    std::optional<thermal::OutdoorLoop> outdoor;
+    /// The liquid in the bank's coils or cells.
+    const std::string& bankCoolant() const { return outdoor ? outdoor->spec().coolant : coolant; }
 };
 
 class HeatRejectionPlant : public Component {
@@ -228,7 +241,9 @@ public:
         kFwsPumpsRunning,
         kFwsPumpHead,
         kFwsRemoteDp,
-        kExtraHeatTaken
+        kExtraHeatTaken,
+        kOutdoorSupplyTemp,
+        kHxHeat
     };
     const PlantDesign& design() const { return design_; }
     /// Steady plant outputs for given inputs (the design-point sizing uses it directly).

@@ -248,6 +248,28 @@ std::shared_ptr<const ObjectSpec> trimChillerSpec() {
     return s;
 }
 
+std::shared_ptr<const ObjectSpec> outdoorLoopSpec() {
+    auto s = spec(
+        "Glycol loop between the heat-rejection units and a counterflow plate heat exchanger "
+        "that isolates the facility loop: only this loop's liquid stands in frost in the "
+        "coils, and the facility loop and CDUs keep their own liquid indoors.");
+    s->choice("coolant", thermal::Coolant::knownNames(), "PG40",
+              "liquid in the outdoor loop and the units' coils (the freeze check compares its "
+              "freezing point with the site's 99.6 % heating dry bulb); cooling towers: water")
+        .number("approach_K", "K", 0.5, 10.0, 2.0,
+                "plate exchanger: facility supply less the outdoor loop's supply at the design "
+                "heat (balanced flows; plates reach below 1 K, 2 K is a common selection)")
+        .number("pressure_drop_kPa", "kPa", 1, 2000, 150.0,
+                "outdoor loop (coils, exchanger, pipes) at its design flow, with its liquid",
+                "pressure_drop")
+        .number("pump_efficiency", "", 0.1, 0.95, 0.7, "outdoor loop pumps, wire to liquid")
+        .choice("pump_control", {"track_facility_flow", "constant_speed"}, "track_facility_flow",
+                "outdoor pumps: variable speed keeping the glycol's flow in proportion to the "
+                "facility water's (power by the cube of the speed), or rated speed")
+        .number("pump_min_speed_pct", "%", 0, 90, 30.0, "outdoor pumps' minimum speed");
+    return s;
+}
+
 std::shared_ptr<const ObjectSpec> heatRejectionSpec() {
     auto s = spec("Heat rejection: dry coolers, adiabatic coolers or cooling-tower cells.");
     std::vector<std::string> models = thermalNames("dry_coolers.json");
@@ -262,6 +284,8 @@ std::shared_ptr<const ObjectSpec> heatRejectionSpec() {
     s->integer("units", 0, 10000, 0, "units installed (0: sized for the design day)")
         .integer("redundancy_units", 0, 100, 1, "spare units added to the sized count")
         .object("trim_chiller", trimChillerSpec(), false, "optional trim chiller")
+        .object("outdoor_loop", outdoorLoopSpec(), false,
+                "optional glycol loop behind a plate heat exchanger (facility loop indoors)")
         .boolean("accept_setpoint_exceedance", false,
                  "size the plant even when it cannot hold the facility supply setpoint on the "
                  "design day (the expected hours above it are reported); otherwise sizing "
@@ -843,13 +867,33 @@ void readCooling(CoolingSpec& c, const SpecReader& campus, const SpecReader* hal
         }
         if (h.type == "dry_cooler") h.dry_cooler.adiabatic = false;
     }
-    if (h.tower && f.coolant != "water") {
+    if (hr.has("outdoor_loop")) {
+        const SpecReader ol = hr.object("outdoor_loop");
+        thermal::OutdoorLoopSpec o;
+        o.coolant = ol.string("coolant");
+        o.approach = ol.number("approach_K");
+        o.pressure_drop = ol.quantity("pressure_drop");
+        o.pump_efficiency = ol.number("pump_efficiency");
+        o.track_flow = ol.string("pump_control") == "track_facility_flow";
+        o.pump_min_speed = ol.number("pump_min_speed_pct") / 100.0;
+        if (h.tower && o.coolant != "water") {
+            ol.fail("coolant",
+                    fmt::format("'{}' cannot be the liquid of an outdoor loop whose units are "
+                                "cooling towers: an open tower's cells spray the loop's own "
+                                "water into the air; valid choice with cooling_tower: water",
+                                o.coolant));
+        }
+        h.outdoor_loop = o;
+    }
+    if (h.tower && f.coolant != "water" && !h.outdoor_loop) {
         fl.fail("coolant",
                 fmt::format("'{}' cannot be the liquid of a loop whose heat rejection is a "
                             "cooling tower ({}): an open tower's cells spray the loop's own "
                             "water into the air; valid choice with cooling_tower: water (a "
-                            "tower is kept from frost by basin heaters and a winter bypass)",
-                            f.coolant, hr.view().where()));
+                            "tower is kept from frost by basin heaters and a winter bypass), "
+                            "or a glycol facility loop behind a plate heat exchanger ({}/"
+                            "outdoor_loop with coolant water)",
+                            f.coolant, hr.view().where(), hr.view().where()));
     }
     h.redundancy_units = hr.count("redundancy_units");
     h.units = hr.count("units");

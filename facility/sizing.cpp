@@ -402,7 +402,12 @@ void designWeather(const ScenarioSpec& sc, const CoolingSpec& c, HallSizing& z) 
     // dry bulb (colder for 35 of the year's 8,760 hours); below it, a glycol at its freezing
     // point turns to slush but does not burst a coil (burst protection reaches tens of kelvin
     // lower, ASHRAE Handbook - Fundamentals ch. 31).
-    z.freezing_point = thermal::Coolant::byName(c.facility_loop.coolant).freezingPoint();
+    // The liquid in the outdoor coils: the outdoor loop's where one isolates the facility loop.
+    z.outdoor_loop = c.heat_rejection.outdoor_loop.has_value();
+    z.freezing_point =
+        thermal::Coolant::byName(z.outdoor_loop ? c.heat_rejection.outdoor_loop->coolant
+                                                : c.facility_loop.coolant)
+            .freezingPoint();
     z.frost_design_dry_bulb = dc.heating_db_99_6;
     z.design_weather.dry_bulb = a.dry_bulb;
     z.design_weather.wet_bulb = a.wet_bulb;
@@ -465,25 +470,44 @@ void sizeHeatRejection(const ScenarioSpec& sc, std::size_t hall, double growth_m
                                z.cdus * cdu.design().pump_power +
                                z.design_fws_flow * p.fws_pumps.design_head;
     z.design_heat_rejection = design_heat;
-    const std::string& liquid = cool.facility_loop.coolant;
-    const thermal::Coolant fluid = thermal::Coolant::byName(liquid);
+    p.coolant = cool.facility_loop.coolant;
+    const thermal::Coolant fluid = thermal::Coolant::byName(p.coolant);
     const double mdot = fluid.massFlow(z.design_fws_flow);
+    // With an outdoor loop the units cool its glycol at its flow, and the plate exchanger is
+    // sized for the design heat at the facility supply setpoint (thermal/outdoor_loop.h).
+    if (h.outdoor_loop) {
+        p.outdoor.emplace(*h.outdoor_loop, fluid, z.design_fws_flow, design_heat,
+                          z.fws_supply_setpoint);
+    }
+    const std::string& liquid = p.bankCoolant();
+    const double bank_flow = p.outdoor ? p.outdoor->flow() : z.design_fws_flow;
     const int n_min = std::max(1, static_cast<int>(std::ceil(design_heat / h.unitCapacity())));
     // The miss [K] of n running units at design heat, for one hour's air, when the loop's
     // supply is held at T_supply (the return then follows from the design heat).
     // One bank per unit count, built once: the hour-by-hour year below asks ~10^4 times.
     std::map<int, thermal::CoolingTower> towers;
     std::map<int, thermal::DryCooler> coolers;
+    struct BankRun {
+        double heat_rejected, setpoint_unmet;
+    };
+    auto bankAt = [&](int n, const thermal::AmbientAir& a, double T_in, double q,
+                      double T_set) -> BankRun {
+        if (h.tower) {
+            const auto o =
+                towers.try_emplace(n, p.tower, n).first->second.evaluate({T_in, q, T_set, a});
+            return {o.heat_rejected, o.setpoint_unmet};
+        }
+        const auto o = coolers.try_emplace(n, p.dry_cooler, n, liquid)
+                           .first->second.evaluate({T_in, q, T_set, a});
+        return {o.heat_rejected, o.setpoint_unmet};
+    };
     auto missAt = [&](int n, const thermal::AmbientAir& a, double T_supply) {
         const double T_in = fluid.heatedTemperature(T_supply, mdot, design_heat);
-        if (h.tower) {
-            return towers.try_emplace(n, p.tower, n)
-                .first->second.evaluate({T_in, z.design_fws_flow, T_supply, a})
-                .setpoint_unmet;
-        }
-        return coolers.try_emplace(n, p.dry_cooler, n, liquid)
-            .first->second.evaluate({T_in, z.design_fws_flow, T_supply, a})
-            .setpoint_unmet;
+        if (!p.outdoor) return bankAt(n, a, T_in, z.design_fws_flow, T_supply).setpoint_unmet;
+        auto bank = [&](double T_o_in, double q, double T_o_set) {
+            return bankAt(n, a, T_o_in, q, T_o_set);
+        };
+        return p.outdoor->operate(T_in, mdot, T_supply, bank).first.unmet;
     };
     auto unmet = [&](int n, const thermal::AmbientAir& a) {
         return missAt(n, a, z.fws_supply_setpoint);
@@ -633,9 +657,11 @@ void sizeHeatRejection(const ScenarioSpec& sc, std::size_t hall, double growth_m
         // One unit's capacity at the design weather: full duty (a setpoint below the wet bulb
         // it cannot reach), water entering at the design return with its share of the flow
         // among the units the count needs (spares left out, as in the count's search).
-        const double T_in = fluid.heatedTemperature(z.fws_supply_setpoint, mdot, design_heat);
+        const double T_in = p.outdoor
+                                ? p.outdoor->designReturn()
+                                : fluid.heatedTemperature(z.fws_supply_setpoint, mdot, design_heat);
         const int running = h.units == 0 ? std::max(1, units - h.redundancy_units) : units;
-        const double q = z.design_fws_flow / running;
+        const double q = bank_flow / running;
         const double below = air.wet_bulb - 5.0;
         z.unit_capacity_at_design =
             h.tower
@@ -644,7 +670,6 @@ void sizeHeatRejection(const ScenarioSpec& sc, std::size_t hall, double growth_m
                       .evaluate({T_in, q, below, air})
                       .heat_rejected;
     }
-    p.coolant = liquid;
     if (h.trim_chiller) {
         p.chiller = h.trim_chiller;
         p.chiller_units = h.trim_chiller_units;

@@ -113,7 +113,8 @@ struct HallSizing {
     /// liquid outdoors, and a stopped pump in a winter night freezes it there (a cooling tower
     /// is kept from frost by basin heaters and bypass instead; not checked).
     bool coilsOutdoors() const { return plant.kind == PrimaryKind::DryCooler; }
-    double freezing_point = 273.15;      ///< [K] the facility loop liquid's
+    double freezing_point = 273.15;      ///< [K] the liquid's in the outdoor coils
+    bool outdoor_loop = false;           ///< the coils hold an outdoor loop's glycol
     double frost_design_dry_bulb = 0.0;  ///< [K] the site's ASHRAE 99.6 % heating dry bulb
 };
 

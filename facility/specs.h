@@ -31,6 +31,7 @@
 #include "thermal/air_side.h"
 #include "thermal/cdu.h"
 #include "thermal/heat_rejection.h"
+#include "thermal/outdoor_loop.h"
 #include "thermal/rack_loop.h"
 
 namespace dctwin::facility {
@@ -177,7 +178,9 @@ struct HeatRejectionSpec {
     int units = 0;                         ///< [1] installed; 0 = sized
     int redundancy_units = 1;              ///< [1] spares added to the sized count
     std::optional<thermal::ChillerSpec> trim_chiller;
-    int trim_chiller_units = 0;      ///< [1]
+    int trim_chiller_units = 0;  ///< [1]
+    /// A glycol loop between the units and a plate heat exchanger to the facility loop.
+    std::optional<thermal::OutdoorLoopSpec> outdoor_loop;
     bool accept_exceedance = false;  ///< size even if the design day's setpoint is out of reach
     /// Design weather the units are counted at: "0.4%", "1%" (ASHRAE annual cooling or
     /// evaporation design conditions) or "5-year" … "50-year" (the EPW's n-year extreme dry

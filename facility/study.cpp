@@ -151,6 +151,18 @@ void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const
             rows.failure("one unit lost (the others reject the heat)",
                          100.0 * heat_rejected / (unit_design * (z.plant.units - 1)));
         }
+        if (const auto& loop = z.plant.outdoor) {
+            // The plate exchanger and the outdoor loop's pumps: rated at the design heat and
+            // flow, loaded at the design point's heat through the exchanger.
+            rows.add(hn, "outdoor_hx", "plate heat exchanger", loop->designDuty(), "W", 1, "N",
+                     fmt::format(
+                         "design heat at a {:.1f} K approach (UA {:.0f} kW/K); {} "
+                         "outdoor loop {:.3f} m3/s, pumps {:.0f} kW at {:.0f} kPa ({})",
+                         loop->spec().approach, loop->designUa() / 1e3, loop->spec().coolant,
+                         loop->flow(), loop->pumpPower() / 1e3, loop->spec().pressure_drop / 1e3,
+                         loop->spec().track_flow ? "tracking the facility flow" : "constant speed"),
+                     at(m, y, plant.out("hx_heat")));
+        }
         rows.add(hn, "fws_pumps", "facility water pumps", fws_pump_flow, "m3/s",
                  fp.duty + fp.standby, fmt::format("{}+{}", fp.duty, fp.standby), z.fws_pump_rule,
                  fws_flow / fws_running);
@@ -895,6 +907,11 @@ void recordHalls(const SiteModel& m, Recorder& rec) {
         out(hs.pipe_supply.out("outlet_temp"), "fws_supply_temp", "the hall's facility supply");
         out(hs.pipe_return.out("outlet_temp"), "fws_return_temp", "the hall's facility return");
         out(hs.fws_flow, "fws_flow", "the hall's facility water flow");
+        if (m.sizing().halls[h].plant.outdoor) {
+            out(hs.plant.out("outdoor_supply_temp"), "outdoor_supply_temp",
+                "the hall's outdoor loop entering its plate heat exchanger");
+            out(hs.plant.out("hx_heat"), "hx_heat", "the hall's plate heat exchanger");
+        }
         // The hall's own rack loops, as the cooling group gives them for the campus, so the
         // cooling chain of each hall reads its own temperatures, flows and heat (a campus's
         // chain read hall A's equipment beside the campus's heat). Weighted by the CDUs each
@@ -1015,6 +1032,12 @@ std::shared_ptr<const StepCrossings> recordCooling(const SiteModel& m, const Sce
         out(plant.out("fws_pump_head"), "cooling", "fws_pump_head", "facility pump pressure rise");
         out(plant.out("fws_remote_dp"), "cooling", "fws_remote_dp",
             "differential-pressure setpoint at the remote CDU");
+        if (m.sizing().halls.front().plant.outdoor) {
+            out(plant.out("outdoor_supply_temp"), "cooling", "outdoor_supply_temp",
+                "outdoor loop's glycol entering the plate heat exchanger");
+            out(plant.out("hx_heat"), "cooling", "hx_heat",
+                "plate heat exchanger, heat from the facility water");
+        }
         return crossings;
     }
     auto indices = [](const Terms& t) {

@@ -37,7 +37,8 @@ TEST(FacilityCoolant, WaterInMilwaukeesOutdoorCoilsIsReportedAndPg40IsNot) {
     EXPECT_EQ(freezeLine(water.summary),
               "facility loop freezes at 0.0 °C, above the site's 99.6 % heating dry bulb "
               "(-20.0 °C): its outdoor coils need a liquid freezing below that "
-              "(facility_loop/coolant)");
+              "(facility_loop/coolant, or a glycol loop outdoors behind a plate heat exchanger: "
+              "heat_rejection/outdoor_loop)");
     Json pg30 = reference(), pg40 = reference();
     pg30["cooling"]["facility_loop"] = {{"coolant", "PG30"}};
     pg40["cooling"]["facility_loop"] = {{"coolant", "PG40"}};
@@ -109,6 +110,59 @@ TEST(FacilityCoolant, Pg40CostsPumpHeadUnitsAndCapacityAtTheDesignPoint) {
     EXPECT_LT(g.unit_capacity_at_design, 0.9 * w.unit_capacity_at_design);
     EXPECT_GT(g.plant.units, w.plant.units);
     EXPECT_EQ(g.plant.coolant, "PG40");
+}
+
+TEST(FacilityCoolant, AnOutdoorGlycolLoopKeepsTheFacilityWaterIndoors) {
+    // The reference's adiabatic coolers on PG40 behind a plate exchanger (2 K approach), the
+    // facility loop and CDUs on water. The coolers must now make glycol 2 K below the 31 °C
+    // facility supply: dry in the 27.5 °C air below the default 28 °C switch-over they cannot
+    // (sizing says so and names a switch-over of 25.9 °C), so the pads come in at 25 °C.
+    Json j = reference();
+    j["cooling"]["heat_rejection"]["outdoor_loop"] = {{"coolant", "PG40"}};
+    expectInputError([&] { sizeSite(scenario(j)); },
+                     {"/cooling/heat_rejection/switch_over_temp_C", "at or below 25.9"});
+    j["cooling"]["heat_rejection"]["switch_over_temp_C"] = 25;
+    const SiteSizing water = sizeSite(scenario(reference())), iso = sizeSite(scenario(j));
+    const HallSizing &w = water.halls.front(), &g = iso.halls.front();
+    ASSERT_TRUE(g.plant.outdoor.has_value());
+    EXPECT_EQ(g.plant.coolant, "water");
+    EXPECT_EQ(g.plant.bankCoolant(), "PG40");
+    EXPECT_NEAR(g.plant.outdoor->designSupply(), g.fws_supply_setpoint - 2.0, 1e-12);
+    // The facility loop's own pumps and head are water's; the exchanger is sized on the
+    // same design heat the units are counted on.
+    EXPECT_EQ(g.fws_pressure_drop_factor, 1.0);
+    EXPECT_NEAR(g.plant.outdoor->designDuty(), g.design_heat_rejection, 1e-6);
+    // Glycol 2 K colder through the same coils (and a glycol tube film): each unit rejects
+    // less at the design weather, and more units are needed.
+    EXPECT_LT(g.unit_capacity_at_design, 0.9 * w.unit_capacity_at_design);
+    EXPECT_GT(g.plant.units, w.plant.units);
+
+    const RunOutcome r = run(oneSummerDay(j)), rw = run(oneSummerDay(reference()));
+    // Only the outdoor loop's liquid stands in frost, and it freezes below −20.0 °C.
+    EXPECT_NEAR(num(r.summary, "outdoor_loop_freezing_point_C"), -21.1, 1e-9);
+    EXPECT_FALSE(r.summary.contains("fws_freezing_point_C"));
+    EXPECT_EQ(freezeLine(r.summary), "");
+    // The CDUs keep water on their facility side: no TCS miss, unlike PG40 through them
+    // (the test above).
+    EXPECT_EQ(num(r.summary, "tcs_max_excess_K"), 0.0);
+    // The outdoor pumps' work goes out through the coolers, their losses to the air: the
+    // site's energy balance closes as the water-only plant's does.
+    EXPECT_LT(std::abs(num(r.summary, "energy_balance_rel_error")), 1e-6);
+    EXPECT_GT(num(r.summary, "fws_pump_energy_MWh"), num(rw.summary, "fws_pump_energy_MWh"));
+}
+
+TEST(FacilityCoolant, ATowerBehindAPlateExchangerSpraysWater) {
+    Json j = reference();
+    j["cooling"]["heat_rejection"] = {{"type", "cooling_tower"},
+                                      {"outdoor_loop", {{"coolant", "PG40"}}}};
+    expectInputError([&] { scenario(j); }, {"/cooling/heat_rejection/outdoor_loop/coolant",
+                                            "'PG40'", "valid choice with cooling_tower: water"});
+    // Water in the tower's loop; the facility loop behind the exchanger may hold glycol.
+    j["cooling"]["heat_rejection"]["outdoor_loop"] = {{"coolant", "water"}};
+    j["cooling"]["facility_loop"] = {{"coolant", "PG40"}};
+    const SiteSizing z = sizeSite(scenario(j));
+    EXPECT_EQ(z.halls.front().plant.bankCoolant(), "water");
+    EXPECT_EQ(z.halls.front().plant.coolant, "PG40");
 }
 
 }  // namespace

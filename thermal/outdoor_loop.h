@@ -1,0 +1,203 @@
+#pragma once
+// Outdoor loop: a closed loop of glycol between the heat-rejection bank (dry or adiabatic
+// coolers, or a tower's water) and a counterflow plate heat exchanger that isolates the
+// facility loop. The facility loop then stays water indoors while only the outdoor loop's
+// liquid stands in frost in the coils (a pump stopped on a winter night freezes water there).
+//
+// Design (sizing), at the facility loop's design flow ṁ_i, duty Q_d and supply T_s:
+//   C_i = ṁ_i·c_p,i(T̄_i), the outdoor flow balanced to it: ṁ_o = C_i/c_p,o(T̄_o) (C_r = 1),
+//   T_r = h_i⁻¹(h_i(T_s) + Q_d/ṁ_i),  T_o,s = T_s − approach,
+//   ε_d = Q_d / (C_i·(T_r − T_o,s)),  NTU_d = ε_d/(1 − ε_d),  UA_d = NTU_d·C_i.
+//   (T̄ the stream's mean temperature at design; c_p is held at it in operation, so ε depends
+//   on the flows alone.)
+// Operation at facility inflow ṁ_i, T_in, setpoint T_set. The outdoor pumps track the
+// facility flow (variable speed, the flows kept balanced) down to their minimum speed, or
+// run at rated speed (constant_speed):
+//   r = clamp(ṁ_i/ṁ_i,d, s_min, 1) (tracking) or 1,  ṁ_o = r·ṁ_o,d,
+//   W = W_d·r³, P = P_d·r³ (affinity laws in a loop of friction only; W_d = Δp_d·V̇_o,d),
+//   UA = UaScaling(UA_d; ṁ_i, ṁ_o; n = 0.8 each side, half the resistance on each),
+//   k = ε(NTU = UA/C_min, C_r)·C_min   [W/K],   Q = k·(T_in − T_o,s)   (heat out of the
+//   facility water; negative, into it, when the outdoor supply is the warmer),
+//   h_o(T_o,r) = h_o(T_o,s) + (Q + W)/ṁ_o.
+//   The bank's controller holds the outdoor supply at T*_o,s = T_in − max(Q*, 0)/k with
+//   Q* = ṁ_i·(h_i(T_in) − h_i(T_set)): the facility water then leaves at T_set exactly. A bank
+//   that cannot reach T*_o,s runs at its limit, and the loop settles where it rejects what the
+//   exchanger passes: F(T_o,s) = Q_bank(T_o,r) − Q − W = 0, F increasing in T_o,s (Q falls,
+//   T_o,r and Q_bank rise), bracketed by T*_o,s (F < 0) and T_in + W/k (Q + W = 0, F ≥ 0).
+//   Illinois on that bracket, to 1e-12 K.
+//   Facility outlet: h_i(T_out) = h_i(T_in) − Q/ṁ_i.
+// Electric input P = W/η; W ends as heat in the outdoor liquid, P − W in the air.
+//
+// | kind | name               | unit | |
+// |------|--------------------|------|------------------------------------------------------|
+// | in   | T_in, ṁ_i, T_set   | K, kg/s, K | facility water entering, its flow, its setpoint |
+// | in   | bank(T, V̇, T_set,o) | —   | the bank at outdoor inflow T and flow V̇ [m³/s],
+// |      |                    |      | asked for T_set,o                                     |
+// | out  | inner_outlet       | K    | facility water leaving the exchanger                  |
+// | out  | heat               | W    | from the facility water                               |
+// | out  | outer_supply/return| K    | outdoor liquid into / out of the exchanger            |
+// | out  | unmet              | K    | facility outlet above T_set (0 while the bank holds)  |
+// | out  | flow, pump_power, pump_work | m³/s, W, W | outdoor loop                          |
+// No states: the loop's liquid is algebraic (its hold-up is small beside the facility loop's).
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "thermal/coolant.h"
+#include "thermal/heat_exchanger.h"
+
+namespace dctwin::thermal {
+
+/// /cooling/heat_rejection/outdoor_loop; SI.
+struct OutdoorLoopSpec {
+    std::string coolant = "PG40";  ///< liquid in the outdoor loop
+    double approach = 2.0;         ///< [K] facility supply − outdoor supply at design duty
+    double pressure_drop = 150e3;  ///< [Pa] loop (coils, exchanger, pipes) at design flow
+    double pump_efficiency = 0.7;  ///< [1] wire to liquid at design
+    bool track_flow = true;        ///< pumps follow the facility flow (else rated speed)
+    double pump_min_speed = 0.3;   ///< [1] of rated, when tracking
+};
+
+class OutdoorLoop {
+public:
+    /// Sized for the facility loop's liquid `inner` at its design volume flow [m³/s], duty [W]
+    /// and supply [K]. InputError for a design the exchanger cannot take (no flow or duty, an
+    /// approach ≤ 0, an outdoor supply outside the outdoor liquid's table).
+    OutdoorLoop(OutdoorLoopSpec spec, const Coolant& inner, double design_flow, double design_duty,
+                double design_supply);
+
+    const OutdoorLoopSpec& spec() const { return spec_; }
+    const Coolant& liquid() const { return outer_; }
+    double flow() const { return flow_; }        ///< [m³/s] outdoor, design
+    double massFlow() const { return mdot_o_; }  ///< [kg/s] design
+    double pumpWork() const { return work_; }    ///< [W] into the liquid, design
+    double pumpPower() const { return work_ / spec_.pump_efficiency; }  ///< [W] electric, design
+    /// The pumps' speed (= outdoor flow) as a fraction of design at facility inflow ṁ_i.
+    double speed(double mdot_inner) const;
+    double designUa() const { return ua_.UA_design; }     ///< [W/K]
+    double designDuty() const { return duty_; }           ///< [W]
+    double designSupply() const { return T_os_design_; }  ///< [K] outdoor supply
+    double designReturn() const { return T_or_design_; }  ///< [K] outdoor return
+    /// k = ε·C_min of the exchanger at facility inflow ṁ_i [kg/s] (the outdoor flow as the
+    /// pumps run at it).                                                   [W/K]
+    double conductance(double mdot_inner) const;
+
+    struct State {
+        double inner_outlet = 0.0;  ///< [K]
+        double heat = 0.0;          ///< [W] from the facility water
+        double outer_supply = 0.0;  ///< [K]
+        double outer_return = 0.0;  ///< [K]
+        double unmet = 0.0;         ///< [K]
+        double flow = 0.0;          ///< [m³/s] outdoor liquid
+        double pump_power = 0.0;    ///< [W] electric
+        double pump_work = 0.0;     ///< [W] into the outdoor liquid
+    };
+    /// The loop with the bank `bank(T_in_outdoor, flow_outdoor, setpoint_outdoor)` (returning its
+    /// outputs with .heat_rejected [W] and .setpoint_unmet [K]) at facility inflow T_in [K], ṁ_i >
+    /// 0 [kg/s] and setpoint T_set [K]. Returns the loop's state and the bank's outputs where it
+    /// runs.
+    template <class Bank>
+    auto operate(double T_in, double mdot_in, double T_set, Bank&& bank) const
+        -> std::pair<State, decltype(bank(0.0, 0.0, 0.0))>;
+
+private:
+    OutdoorLoopSpec spec_;
+    Coolant inner_, outer_;
+    UaScaling ua_;
+    double cp_i_ = 0.0, cp_o_ = 0.0;  // [J/(kg·K)] at the design mean temperatures
+    double flow_ = 0.0, mdot_o_ = 0.0, work_ = 0.0, duty_ = 0.0;
+    double T_os_design_ = 0.0, T_or_design_ = 0.0;
+    /// The outdoor return [K] when the exchanger passes Q [W] from an outdoor supply T [K]
+    /// and the pumps add W [W] to ṁ [kg/s].
+    double outerReturn(double T, double Q, double W, double mdot) const {
+        return outer_.temperatureFromEnthalpy(outer_.enthalpy(T) + (Q + W) / mdot);
+    }
+};
+
+template <class Bank>
+auto OutdoorLoop::operate(double T_in, double mdot_in, double T_set, Bank&& bank) const
+    -> std::pair<State, decltype(bank(0.0, 0.0, 0.0))> {
+    const double r = speed(mdot_in);
+    const double mdot_o = r * mdot_o_, q = r * flow_, work = work_ * r * r * r;
+    const double k = conductance(mdot_in);
+    const double h_in = inner_.enthalpy(T_in);
+    const double Q_set = std::max(0.0, mdot_in * (h_in - inner_.enthalpy(T_set)));
+    // The outdoor supply the bank is asked for; no colder than the outdoor liquid's table.
+    const double T_lo = std::max(T_in - Q_set / k, outer_.minTemperature());
+    State s;
+    s.flow = q;
+    s.pump_work = work;
+    s.pump_power = work / spec_.pump_efficiency;
+    auto finish = [&](double T_os, double Q) {
+        s.outer_supply = T_os;
+        s.heat = Q;
+        s.outer_return = outerReturn(T_os, Q, work, mdot_o);
+        s.inner_outlet = inner_.temperatureFromEnthalpy(h_in - Q / mdot_in);
+    };
+    {
+        const double Q = k * (T_in - T_lo);
+        auto out = bank(outerReturn(T_lo, Q, work, mdot_o), q, T_lo);
+        if (!(out.setpoint_unmet > 0.0)) {
+            // Held: the facility water leaves at the setpoint (or as it came, below it).
+            finish(T_lo, Q);
+            return {s, out};
+        }
+    }
+    // The bank at its limit: the supply where it rejects what the exchanger passes.
+    auto F = [&](double T) {
+        const double Q = k * (T_in - T);
+        return std::pair{bank(outerReturn(T, Q, work, mdot_o), q, T_lo), Q};
+    };
+    const double per_K = 1.0 / (mdot_o * cp_o_);  // [K/W] a residual in kelvin
+    double a = T_lo, b = T_in + work / k;
+    double fa = -1.0, fb = 0.0;  // only the signs at the ends are known: F(a) < 0 ≤ F(b)
+    {
+        auto [ob, Qb] = F(b);
+        fb = (ob.heat_rejected - Qb - work) * per_K;
+        // A bank that rejects nothing (air warmer than the liquid) is still ≥ 0 here; guard
+        // against a bank that takes heat back by widening the bracket.
+        for (int i = 0; i < 20 && fb < 0.0; ++i) {
+            b += 10.0;
+            auto [o2, Q2] = F(b);
+            fb = (o2.heat_rejected - Q2 - work) * per_K;
+        }
+        auto [oa, Qa] = F(a);
+        fa = (oa.heat_rejected - Qa - work) * per_K;
+        if (!(fa < 0.0)) {
+            finish(a, Qa);
+            s.unmet = std::max(0.0, s.inner_outlet - T_set);
+            return {s, oa};
+        }
+    }
+    int side = 0;
+    double T = b;
+    for (int i = 0; i < 100; ++i) {
+        T = (a * fb - b * fa) / (fb - fa);
+        if (!(T > a && T < b)) T = 0.5 * (a + b);
+        auto [o, Q] = F(T);
+        const double f = (o.heat_rejected - Q - work) * per_K;
+        if (std::abs(f) < 1e-12 || b - a < 1e-12) {
+            finish(T, Q);
+            s.unmet = std::max(0.0, s.inner_outlet - T_set);
+            return {s, o};
+        }
+        if (f < 0.0) {
+            a = T;
+            fa = f;
+            if (side == -1) fb *= 0.5;
+            side = -1;
+        } else {
+            b = T;
+            fb = f;
+            if (side == 1) fa *= 0.5;
+            side = 1;
+        }
+    }
+    auto [o, Q] = F(T);
+    finish(T, Q);
+    s.unmet = std::max(0.0, s.inner_outlet - T_set);
+    return {s, o};
+}
+
+}  // namespace dctwin::thermal
