@@ -55,8 +55,8 @@ double OutdoorLoop::speed(double mdot_inner) const {
     return std::clamp(mdot_inner / ua_.mdot_hot_design, spec_.pump_min_speed, 1.0);
 }
 
-double OutdoorLoop::conductance(double mdot_inner) const {
-    const double mdot_o = speed(mdot_inner) * mdot_o_;
+double OutdoorLoop::conductanceAt(double mdot_inner, double r) const {
+    const double mdot_o = r * mdot_o_;
     const double C_i = mdot_inner * cp_i_, C_o = mdot_o * cp_o_;
     const double C_min = std::min(C_i, C_o), C_max = std::max(C_i, C_o);
     if (!(C_min > 0.0)) return 0.0;

@@ -20,11 +20,15 @@
 //   facility water; negative, into it, when the outdoor supply is the warmer),
 //   h_o(T_o,r) = h_o(T_o,s) + (Q + W)/ṁ_o.
 //   The bank's controller holds the outdoor supply at T*_o,s = T_in − max(Q*, 0)/k with
-//   Q* = ṁ_i·(h_i(T_in) − h_i(T_set)): the facility water then leaves at T_set exactly. A bank
-//   that cannot reach T*_o,s runs at its limit, and the loop settles where it rejects what the
-//   exchanger passes: F(T_o,s) = Q_bank(T_o,r) − Q − W = 0, F increasing in T_o,s (Q falls,
-//   T_o,r and Q_bank rise), bracketed by T*_o,s (F < 0) and T_in + W/k (Q + W = 0, F ≥ 0).
-//   Illinois on that bracket, to 1e-12 K.
+//   Q* = ṁ_i·(h_i(T_in) − h_i(T_set)): the facility water then leaves at T_set exactly.
+//   Tracking pumps whose bank cannot reach T*_o,s at the tracked speed r_t speed up first
+//   (more glycol: a larger k, a warmer T*_o,s, a better coil film), to the least r in
+//   (r_t, 1] at which the bank holds (bisection to 1e-9 of rated speed: P stays continuous
+//   where the override starts), as the CDUs' ΔT control is overridden when hot. A bank that
+//   cannot reach T*_o,s at rated speed runs at its limit, and the loop settles where it
+//   rejects what the exchanger passes: F(T_o,s) = Q_bank(T_o,r) − Q − W = 0, F increasing in
+//   T_o,s (Q falls, T_o,r and Q_bank rise), bracketed by T*_o,s (F < 0) and T_in + W/k
+//   (Q + W = 0, F ≥ 0). Illinois on that bracket, to 1e-12 K.
 //   Facility outlet: h_i(T_out) = h_i(T_in) − Q/ṁ_i.
 // Electric input P = W/η; W ends as heat in the outdoor liquid, P − W in the air.
 //
@@ -41,6 +45,7 @@
 // No states: the loop's liquid is algebraic (its hold-up is small beside the facility loop's).
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -81,7 +86,11 @@ public:
     double designReturn() const { return T_or_design_; }  ///< [K] outdoor return
     /// k = ε·C_min of the exchanger at facility inflow ṁ_i [kg/s] (the outdoor flow as the
     /// pumps run at it).                                                   [W/K]
-    double conductance(double mdot_inner) const;
+    double conductance(double mdot_inner) const {
+        return conductanceAt(mdot_inner, speed(mdot_inner));
+    }
+    /// The same with the pumps at speed r (fraction of rated).
+    double conductanceAt(double mdot_inner, double r) const;
 
     struct State {
         double inner_outlet = 0.0;  ///< [K]
@@ -118,86 +127,107 @@ private:
 template <class Bank>
 auto OutdoorLoop::operate(double T_in, double mdot_in, double T_set, Bank&& bank) const
     -> std::pair<State, decltype(bank(0.0, 0.0, 0.0))> {
-    const double r = speed(mdot_in);
-    const double mdot_o = r * mdot_o_, q = r * flow_, work = work_ * r * r * r;
-    const double k = conductance(mdot_in);
+    using Out = decltype(bank(0.0, 0.0, 0.0));
     const double h_in = inner_.enthalpy(T_in);
     const double Q_set = std::max(0.0, mdot_in * (h_in - inner_.enthalpy(T_set)));
-    // The outdoor supply the bank is asked for; no colder than the outdoor liquid's table.
-    const double T_lo = std::max(T_in - Q_set / k, outer_.minTemperature());
-    State s;
-    s.flow = q;
-    s.pump_work = work;
-    s.pump_power = work / spec_.pump_efficiency;
-    auto finish = [&](double T_os, double Q) {
+    // The loop at pump speed r: its flow, work, conductance and the outdoor supply the bank
+    // is asked for (no colder than the outdoor liquid's table).
+    struct AtSpeed {
+        double r, mdot_o, q, work, k, T_lo;
+    };
+    auto atSpeed = [&](double r) {
+        AtSpeed a{r, r * mdot_o_, r * flow_, work_ * r * r * r, conductanceAt(mdot_in, r), 0.0};
+        a.T_lo = std::max(T_in - Q_set / a.k, outer_.minTemperature());
+        return a;
+    };
+    auto state = [&](const AtSpeed& a, double T_os, double Q) {
+        State s;
+        s.flow = a.q;
+        s.pump_work = a.work;
+        s.pump_power = a.work / spec_.pump_efficiency;
         s.outer_supply = T_os;
         s.heat = Q;
-        s.outer_return = outerReturn(T_os, Q, work, mdot_o);
+        s.outer_return = outerReturn(T_os, Q, a.work, a.mdot_o);
         s.inner_outlet = inner_.temperatureFromEnthalpy(h_in - Q / mdot_in);
+        return s;
     };
-    {
-        const double Q = k * (T_in - T_lo);
-        auto out = bank(outerReturn(T_lo, Q, work, mdot_o), q, T_lo);
-        if (!(out.setpoint_unmet > 0.0)) {
-            // Held: the facility water leaves at the setpoint (or as it came, below it).
-            finish(T_lo, Q);
-            return {s, out};
+    // Held at speed r: the bank reaches T*_o,s and the water leaves at its setpoint (or as it
+    // came, below it).
+    auto held = [&](const AtSpeed& a) -> std::optional<std::pair<State, Out>> {
+        const double Q = a.k * (T_in - a.T_lo);
+        auto out = bank(outerReturn(a.T_lo, Q, a.work, a.mdot_o), a.q, a.T_lo);
+        if (out.setpoint_unmet > 0.0) return std::nullopt;
+        return std::pair{state(a, a.T_lo, Q), out};
+    };
+    const AtSpeed tracked = atSpeed(speed(mdot_in));
+    if (auto h = held(tracked)) return *h;
+    AtSpeed a = tracked;
+    if (tracked.r < 1.0) {
+        a = atSpeed(1.0);
+        if (auto best = held(a)) {
+            double lo = tracked.r, hi = 1.0;
+            while (hi - lo > 1e-9) {
+                const double mid = 0.5 * (lo + hi);
+                if (auto h = held(atSpeed(mid))) {
+                    hi = mid;
+                    best = std::move(h);
+                } else {
+                    lo = mid;
+                }
+            }
+            return *best;
         }
     }
-    // The bank at its limit: the supply where it rejects what the exchanger passes.
+    // The bank at its limit (at rated speed where the pumps track): the supply where it
+    // rejects what the exchanger passes and the pumps' work.
     auto F = [&](double T) {
-        const double Q = k * (T_in - T);
-        return std::pair{bank(outerReturn(T, Q, work, mdot_o), q, T_lo), Q};
+        const double Q = a.k * (T_in - T);
+        return std::pair{bank(outerReturn(T, Q, a.work, a.mdot_o), a.q, a.T_lo), Q};
     };
-    const double per_K = 1.0 / (mdot_o * cp_o_);  // [K/W] a residual in kelvin
-    double a = T_lo, b = T_in + work / k;
-    double fa = -1.0, fb = 0.0;  // only the signs at the ends are known: F(a) < 0 ≤ F(b)
+    auto finish = [&](double T, double Q, Out o) {
+        State s = state(a, T, Q);
+        s.unmet = std::max(0.0, s.inner_outlet - T_set);
+        return std::pair{s, o};
+    };
+    const double per_K = 1.0 / (a.mdot_o * cp_o_);  // [K/W] a residual in kelvin
+    double lo = a.T_lo, hi = T_in + a.work / a.k;
+    double f_lo = -1.0, f_hi = 0.0;  // F(lo) < 0 ≤ F(hi)
     {
-        auto [ob, Qb] = F(b);
-        fb = (ob.heat_rejected - Qb - work) * per_K;
+        auto [o_hi, Q_hi] = F(hi);
+        f_hi = (o_hi.heat_rejected - Q_hi - a.work) * per_K;
         // A bank that rejects nothing (air warmer than the liquid) is still ≥ 0 here; guard
         // against a bank that takes heat back by widening the bracket.
-        for (int i = 0; i < 20 && fb < 0.0; ++i) {
-            b += 10.0;
-            auto [o2, Q2] = F(b);
-            fb = (o2.heat_rejected - Q2 - work) * per_K;
+        for (int i = 0; i < 20 && f_hi < 0.0; ++i) {
+            hi += 10.0;
+            auto [o2, Q2] = F(hi);
+            f_hi = (o2.heat_rejected - Q2 - a.work) * per_K;
         }
-        auto [oa, Qa] = F(a);
-        fa = (oa.heat_rejected - Qa - work) * per_K;
-        if (!(fa < 0.0)) {
-            finish(a, Qa);
-            s.unmet = std::max(0.0, s.inner_outlet - T_set);
-            return {s, oa};
-        }
+        auto [o_lo, Q_lo] = F(lo);
+        f_lo = (o_lo.heat_rejected - Q_lo - a.work) * per_K;
+        if (!(f_lo < 0.0)) return finish(lo, Q_lo, o_lo);
     }
     int side = 0;
-    double T = b;
+    double T = hi;
     for (int i = 0; i < 100; ++i) {
-        T = (a * fb - b * fa) / (fb - fa);
-        if (!(T > a && T < b)) T = 0.5 * (a + b);
+        T = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
+        if (!(T > lo && T < hi)) T = 0.5 * (lo + hi);
         auto [o, Q] = F(T);
-        const double f = (o.heat_rejected - Q - work) * per_K;
-        if (std::abs(f) < 1e-12 || b - a < 1e-12) {
-            finish(T, Q);
-            s.unmet = std::max(0.0, s.inner_outlet - T_set);
-            return {s, o};
-        }
+        const double f = (o.heat_rejected - Q - a.work) * per_K;
+        if (std::abs(f) < 1e-12 || hi - lo < 1e-12) return finish(T, Q, o);
         if (f < 0.0) {
-            a = T;
-            fa = f;
-            if (side == -1) fb *= 0.5;
+            lo = T;
+            f_lo = f;
+            if (side == -1) f_hi *= 0.5;
             side = -1;
         } else {
-            b = T;
-            fb = f;
-            if (side == 1) fa *= 0.5;
+            hi = T;
+            f_hi = f;
+            if (side == 1) f_lo *= 0.5;
             side = 1;
         }
     }
     auto [o, Q] = F(T);
-    finish(T, Q);
-    s.unmet = std::max(0.0, s.inner_outlet - T_set);
-    return {s, o};
+    return finish(T, Q, o);
 }
 
 }  // namespace dctwin::thermal

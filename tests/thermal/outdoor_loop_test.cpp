@@ -148,6 +148,68 @@ TEST(OutdoorLoop, BankAtItsLimitSettlesWhereItRejectsWhatTheExchangerPasses) {
     EXPECT_NEAR(s.unmet, s.inner_outlet - kSupply, 1e-12);
 }
 
+/// A coil in air of unlimited capacity rate: Q ≤ C_w·(1 − e^(−UA/C_w))·(T_in − T_air), its
+/// tube film (UA) ∝ ṁ^0.8 as the dry coolers' liquid side.
+struct CoilBank {
+    const Coolant& liquid;
+    double UA_d, mdot_d, T_air;
+    double capacity(double T_in, double mdot) const {
+        const double C = mdot * liquid.specificHeat(T_in);
+        const double UA = UA_d * std::pow(mdot / mdot_d, 0.8);
+        return C * -std::expm1(-UA / C) * (T_in - T_air);
+    }
+    LinearBank::Out operator()(double T_in, double flow, double T_set) const {
+        const double mdot = liquid.massFlow(flow);
+        const double need = std::max(0.0, mdot * (liquid.enthalpy(T_in) - liquid.enthalpy(T_set)));
+        const double cap = std::max(0.0, capacity(T_in, mdot));
+        if (need <= cap) return {need, 0.0};
+        const double T_out = liquid.temperatureFromEnthalpy(liquid.enthalpy(T_in) - cap / mdot);
+        return {cap, T_out - T_set};
+    }
+};
+
+TEST(OutdoorLoop, TrackingPumpsSpeedUpBeforeTheSetpointIsLost) {
+    // Half the design water flow at the full design heat (a hot hour with the CDU valves
+    // throttled): the tracked glycol pumps run at half speed. By hand (c_p 4.18 and 3.7
+    // kJ/(kg·K), ṁ_w 249 kg/s, UA_d 4.0 MW/K): at half speed k = 0.42 MW/K, the glycol must
+    // enter at 27.5 °C and returns at 42.9 °C, and a coil of 0.8 MW/K at rated glycol flow
+    // (0.46 MW/K at half) in 20 °C air rejects ~6.4 MW of the 8 MW; at rated speed k =
+    // 0.50 MW/K, 30.5 °C in and 38.2 °C out, it could reject ~10 MW. The pumps speed up to
+    // where the coil just holds: its capacity there is the exchanger's heat plus the pumps'
+    // work, and their power is P_d·r³.
+    const Coolant water = Coolant::byName("water");
+    const OutdoorLoop loop(OutdoorLoopSpec{}, water, kFlow, kDuty, kSupply);
+    const double mdot = 0.5 * water.massFlow(kFlow);
+    const double T_in = water.heatedTemperature(kSupply, mdot, kDuty);
+    const CoilBank bank{loop.liquid(), 0.8e6, loop.massFlow(), 293.15};
+    const auto [s, o] = loop.operate(T_in, mdot, kSupply, bank);
+    EXPECT_EQ(s.unmet, 0.0);
+    EXPECT_NEAR(s.inner_outlet, kSupply, 1e-9);
+    const double r = s.flow / loop.flow();
+    EXPECT_GT(r, 0.55);
+    EXPECT_LT(r, 0.95);
+    EXPECT_NEAR(s.pump_power, loop.pumpPower() * r * r * r, 1e-9 * loop.pumpPower());
+    // At the least speed that holds, the coil is at its limit (to the 1e-9 bisection).
+    EXPECT_NEAR(bank.capacity(s.outer_return, loop.liquid().massFlow(s.flow)), s.heat + s.pump_work,
+                1e-4 * kDuty);
+    // The premise: at half speed the coil falls short of what holding the setpoint needs.
+    {
+        const Coolant& pg = loop.liquid();
+        const double k = loop.conductanceAt(mdot, 0.5), W = loop.pumpWork() / 8.0;
+        const double mdot_o = 0.5 * loop.massFlow();
+        const double T_os = T_in - kDuty / k;
+        const double T_or = pg.temperatureFromEnthalpy(pg.enthalpy(T_os) + (kDuty + W) / mdot_o);
+        EXPECT_LT(bank.capacity(T_or, mdot_o), 0.9 * (kDuty + W));
+    }
+    // Constant-speed pumps hold it too, at rated power.
+    OutdoorLoopSpec constant;
+    constant.track_flow = false;
+    const OutdoorLoop fixed(constant, water, kFlow, kDuty, kSupply);
+    const auto [sc, oc] = fixed.operate(T_in, mdot, kSupply, bank);
+    EXPECT_EQ(sc.unmet, 0.0);
+    EXPECT_NEAR(sc.pump_power, fixed.pumpPower(), 1e-9);
+}
+
 TEST(OutdoorLoop, ABankThatRejectsNothingLeavesThePumpWorkInTheWater) {
     // Fans stopped: the loop warms until the exchanger hands the pumps' work to the water,
     // Q = −W, at T_os = T_in + W/k.
