@@ -94,6 +94,9 @@ namespace {
 /// a sample at the event shows the value after it, so the line from the sample before counted
 /// nearly a whole output interval before the event as "above" (845 s for a plant lost 840 s
 /// before the end at 5 s output).
+/// `worst` is the largest sample above the threshold itself (the excess over the setpoint a
+/// "not held" line quotes), 0 when none is: it read the excess beyond the 0.05 K tolerance, so
+/// "up to 0.0 K" stood beside 324 s above the setpoint in a run whose TCS reached +0.068 K.
 struct Excess {
     double seconds = 0.0;
     double worst = 0.0;
@@ -103,7 +106,7 @@ Excess timeAbove(const std::vector<double>& time, const std::vector<double>& v, 
     Excess e;
     auto jump = jumps.begin();  // sorted: the first jump not before the current interval
     for (std::size_t i = 0; i < v.size(); ++i) {
-        e.worst = std::max(e.worst, v[i] - threshold);
+        if (v[i] > threshold) e.worst = std::max(e.worst, v[i]);
         if (i == 0) continue;
         const double a = v[i - 1] - threshold, b = v[i] - threshold, dt = time[i] - time[i - 1];
         while (jump != jumps.end() && *jump <= time[i - 1]) ++jump;
@@ -1178,14 +1181,14 @@ static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyR
         m.push_back({p + "fws_hours_above_setpoint_h", fws.seconds / 3600.0, "h",
                      lead + "facility supply more than 0.05 K above its setpoint"});
         m.push_back({p + "fws_max_excess_K", fws.worst, "K",
-                     lead + "largest facility supply excess sampled"});
+                     lead + "largest facility supply excess over its setpoint sampled"});
         std::vector<double> tcs_excess = r.channels.at(g, "tcs_supply_temp_max").values;
         for (double& v : tcs_excess) v -= hs.cooling.tcs_supply_setpoint;
         const Excess tcs = timeAbove(r.channels.time, tcs_excess, kSetpointTolerance);
         m.push_back({p + "tcs_hours_above_setpoint_h", tcs.seconds / 3600.0, "h",
                      lead + "warmest CDU's TCS supply more than 0.05 K above its setpoint"});
-        m.push_back(
-            {p + "tcs_max_excess_K", tcs.worst, "K", lead + "largest TCS supply excess sampled"});
+        m.push_back({p + "tcs_max_excess_K", tcs.worst, "K",
+                     lead + "largest TCS supply excess over its setpoint sampled"});
         const double hours = hs.cooling.heat_rejection.water_storage_hours;
         const double peak =
             peakWindow(r.channels.time, r.channels.at(g, "water_total").values, hours * 3600.0);
@@ -1303,10 +1306,12 @@ std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) 
          "largest busway loading sampled"},
         {"fws_hours_above_setpoint_h", fws.seconds / 3600.0, "h",
          "facility supply more than 0.05 K above its setpoint (plant short)"},
-        {"fws_max_excess_K", fws.worst, "K", "largest facility supply excess sampled"},
+        {"fws_max_excess_K", fws.worst, "K",
+         "largest facility supply excess over its setpoint sampled (0 while within 0.05 K)"},
         {"tcs_hours_above_setpoint_h", tcs.seconds / 3600.0, "h",
          "warmest CDU's TCS supply more than 0.05 K above its setpoint"},
-        {"tcs_max_excess_K", tcs.worst, "K", "largest TCS supply excess sampled"},
+        {"tcs_max_excess_K", tcs.worst, "K",
+         "largest TCS supply excess over its setpoint sampled (0 while within 0.05 K)"},
         {"rack_demand_swing_kW", swing(ch("power", "rack_demand"), skip) / 1e3, "kW",
          "rack power before smoothing, max − min"},
         {"it_grid_swing_kW", swing(ch("power", "it_power"), skip) / 1e3, "kW",

@@ -60,6 +60,14 @@ TEST(FacilityCoolant, WaterInMilwaukeesOutdoorCoilsIsReportedAndPg40IsNot) {
     EXPECT_FALSE(setpointLine(water.summary));
     EXPECT_GT(num(r40.summary, "tcs_max_excess_K"), 0.0);
     EXPECT_EQ(num(water.summary, "tcs_max_excess_K"), 0.0);
+    // The excess quoted ("up to … K") is over the 35 °C setpoint, the warmest CDU's sampled
+    // supply less 308.15 K (not over the setpoint plus the 0.05 K the hours are counted from).
+    double warmest = 0.0;
+    for (double v : r40.report.timeseries.at("cooling", "tcs_supply_temp_max").values) {
+        warmest = std::max(warmest, v - 308.15);
+    }
+    EXPECT_GT(warmest, 0.05);
+    EXPECT_NEAR(num(r40.summary, "tcs_max_excess_K"), warmest, 1e-9);
     EXPECT_GT(num(r40.summary, "design_tcs_supply_temp_C"),
               num(water.summary, "design_tcs_supply_temp_C") + 0.3);
     // Phoenix: 99.6 % heating dry bulb 4.0 °C in its EPW's DESIGN CONDITIONS, above water's
