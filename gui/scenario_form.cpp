@@ -57,6 +57,7 @@ const char* const kFieldPointers[] = {"/name",
                                       "/cooling/heat_rejection/type",
                                       "/cooling/facility_loop/pump_control",
                                       "/cooling/facility_loop/coolant",
+                                      "/cooling/heat_rejection/outdoor_loop/coolant",
                                       "/site/weather",
                                       "/study/kind",
                                       "/study/days",
@@ -69,6 +70,9 @@ std::optional<double> numberAt(const ScenarioTreeModel& m, const std::string& po
 }
 
 QString numberText(double v) { return QString::number(v, 'g', 10); }
+
+// The optional glycol loop behind a plate heat exchanger (its liquid is a form field).
+constexpr const char* kOutdoorLoop = "/cooling/heat_rejection/outdoor_loop";
 
 // The TCS setpoint's two spellings (the scenario accepts either, facility/scenario.cpp).
 constexpr const char* kSupplyTempC = "/cooling/tcs_supply_temp_C";
@@ -268,6 +272,8 @@ QString ScenarioForm::fieldLabel(Field f) {
             return tr("Facility pump control");
         case FacilityCoolant:
             return tr("Facility loop liquid");
+        case OutdoorLoopCoolant:
+            return tr("Outdoor glycol loop");
         case Weather:
             return tr("Weather file");
         case StudyKind:
@@ -573,8 +579,9 @@ void ScenarioForm::writeChoice(Field f) {
     const std::string pointer = kFieldPointers[f];
     setError(f, {});
     if (!data.isValid()) {
-        // "(default)": the key goes and the model's default applies.
-        remove(pointer);
+        // "(default)": the key goes and the model's default applies. "none" of the outdoor
+        // loop: the whole loop goes (the facility water runs through the units again).
+        remove(f == OutdoorLoopCoolant ? std::string(kOutdoorLoop) : pointer);
         return;
     }
     const std::string value = data.toString().toStdString();
@@ -777,8 +784,13 @@ void ScenarioForm::showChoiceField(Field f) {
     const auto v = model_->value(kFieldPointers[f]);
     const QSignalBlocker block(s.combo);
     s.combo->clear();
-    // Absent: the model's default, or a prompt when the key has none.
-    if (spec->fallback.is_string()) {
+    // Absent: the model's default, or a prompt when the key has none. The outdoor loop's
+    // liquid is optional with its loop: absent loop, "none"; a loop without the key, its
+    // default liquid (selected below).
+    const bool outdoor = f == OutdoorLoopCoolant;
+    if (outdoor) {
+        s.combo->addItem(tr("none"));
+    } else if (spec->fallback.is_string()) {
         s.combo->addItem(
             tr("%1 (default)").arg(QString::fromStdString(spec->fallback.get<std::string>())));
     } else if (spec->required) {
@@ -787,7 +799,15 @@ void ScenarioForm::showChoiceField(Field f) {
         s.combo->addItem(tr("(default)"));  // the description says whose default
     }
     for (const std::string& c : spec->choices) {
-        s.combo->addItem(QString::fromStdString(c), QString::fromStdString(c));
+        const QString name = QString::fromStdString(c);
+        const bool is_default = outdoor && spec->fallback == c;
+        s.combo->addItem(is_default ? tr("%1 (default)").arg(name) : name, name);
+    }
+    if (!v && outdoor && model_->value(kOutdoorLoop) && spec->fallback.is_string()) {
+        s.combo->setCurrentIndex(
+            s.combo->findData(QString::fromStdString(spec->fallback.get<std::string>())));
+        if (!s.error.isEmpty()) setError(f, {});
+        return;
     }
     if (!v) {
         s.combo->setCurrentIndex(0);
@@ -974,6 +994,7 @@ void ScenarioForm::refresh() {
     showChoiceField(HeatRejection);
     showChoiceField(FacilityPumpControl);
     showChoiceField(FacilityCoolant);
+    showChoiceField(OutdoorLoopCoolant);
     showTextField(Weather);
     showChoiceField(StudyKind);
     showNumberField(Length);

@@ -74,6 +74,7 @@ public:
         HeatRejection,
         FacilityPumpControl,
         FacilityCoolant,
+        OutdoorLoopCoolant,
         Weather,
         StudyKind,
         Length,

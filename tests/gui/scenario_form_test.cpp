@@ -188,6 +188,28 @@ TEST(ScenarioForm, ListsOfferOnlyWhatTheModelAccepts) {
     choose(f, F::FacilityCoolant, QStringLiteral("PG40"));
     EXPECT_EQ(m.toJson()["cooling"]["facility_loop"]["coolant"], "PG40");
     EXPECT_EQ(m.toJson()["cooling"]["facility_loop"]["pump_control"], "differential_pressure");
+    // The outdoor glycol loop behind a plate heat exchanger: none until a liquid is chosen;
+    // choosing one creates the loop beside the units' other keys, "none" removes it whole, and
+    // a loop without the key shows the model's default liquid.
+    EXPECT_EQ(offered(f.combo(F::OutdoorLoopCoolant)),
+              declared("/cooling/heat_rejection/outdoor_loop/coolant"));
+    EXPECT_TRUE(f.combo(F::OutdoorLoopCoolant)->currentText().startsWith(QStringLiteral("none")));
+    choose(f, F::OutdoorLoopCoolant, QStringLiteral("PG50"));
+    EXPECT_EQ(m.toJson()["cooling"]["heat_rejection"]["outdoor_loop"]["coolant"], "PG50");
+    EXPECT_EQ(m.toJson()["cooling"]["heat_rejection"]["type"], "cooling_tower");  // kept
+    f.combo(F::OutdoorLoopCoolant)->setCurrentIndex(0);
+    EXPECT_FALSE(m.toJson()["cooling"]["heat_rejection"].contains("outdoor_loop"));
+    {
+        Json j = m.toJson();
+        j["cooling"]["heat_rejection"]["outdoor_loop"] = {{"approach_K", 1.5}};
+        m.setJson(j);
+        f.reset();
+        EXPECT_EQ(f.combo(F::OutdoorLoopCoolant)->currentText(), QStringLiteral("PG40 (default)"));
+        choose(f, F::OutdoorLoopCoolant, QStringLiteral("PG30"));
+        EXPECT_EQ(m.toJson()["cooling"]["heat_rejection"]["outdoor_loop"]["approach_K"], 1.5);
+        f.combo(F::OutdoorLoopCoolant)->setCurrentIndex(0);
+        EXPECT_FALSE(m.toJson()["cooling"]["heat_rejection"].contains("outdoor_loop"));
+    }
     // The CDU pumps' reset: the three the model knows, the catalog's own when not set.
     EXPECT_EQ(offered(f.combo(F::CduPumpReset)), declared("/cooling/cdu/dp_reset"));
     EXPECT_EQ(offered(f.combo(F::CduPumpReset)).size(), 3);
