@@ -12,6 +12,7 @@
 #include "core/weather/psychrometrics.h"
 #include "thermal/catalog.h"
 #include "thermal/hydraulics.h"
+#include "thermal/illinois.h"
 #include "thermal/water.h"
 
 namespace dctwin::thermal {
@@ -28,27 +29,8 @@ double celsius(double K) { return units::kelvinToCelsius(K); }
 /// finite-difference Jacobians of the caller stay clean.
 template <class G>
 double solveFraction(G&& g, double g_at_1) {
-    double a = 0.0, b = 1.0;
-    double ga = g(a), gb = g_at_1;  // ga > 0 > gb
-    int side = 0;
-    for (int i = 0; i < 100; ++i) {
-        double c = (a * gb - b * ga) / (gb - ga);
-        if (!(c > a && c < b)) c = 0.5 * (a + b);
-        const double gc = g(c);
-        if (gc == 0.0 || b - a < 1e-15 || std::abs(gc) < 1e-12) return c;
-        if (gc > 0.0) {
-            a = c;
-            ga = gc;
-            if (side == -1) gb *= 0.5;
-            side = -1;
-        } else {
-            b = c;
-            gb = gc;
-            if (side == 1) ga *= 0.5;
-            side = 1;
-        }
-    }
-    return 0.5 * (a + b);
+    const double g_at_0 = g(0.0);  // > 0 > g_at_1
+    return illinois(g, 0.0, 1.0, g_at_0, g_at_1, 1e-12, 1e-15);
 }
 
 /// One point of a fraction search: the fraction, g there and its slope dg/df (NaN where not

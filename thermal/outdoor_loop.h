@@ -51,6 +51,7 @@
 
 #include "thermal/coolant.h"
 #include "thermal/heat_exchanger.h"
+#include "thermal/illinois.h"
 
 namespace dctwin::thermal {
 
@@ -190,44 +191,29 @@ auto OutdoorLoop::operate(double T_in, double mdot_in, double T_set, Bank&& bank
         return std::pair{s, o};
     };
     const double per_K = 1.0 / (a.mdot_o * cp_o_);  // [K/W] a residual in kelvin
-    double lo = a.T_lo, hi = T_in + a.work / a.k;
-    double f_lo = -1.0, f_hi = 0.0;  // F(lo) < 0 ≤ F(hi)
-    {
-        auto [o_hi, Q_hi] = F(hi);
-        f_hi = (o_hi.heat_rejected - Q_hi - a.work) * per_K;
-        // A bank that rejects nothing (air warmer than the liquid) is still ≥ 0 here; guard
-        // against a bank that takes heat back by widening the bracket.
-        for (int i = 0; i < 20 && f_hi < 0.0; ++i) {
-            hi += 10.0;
-            auto [o2, Q2] = F(hi);
-            f_hi = (o2.heat_rejected - Q2 - a.work) * per_K;
-        }
-        auto [o_lo, Q_lo] = F(lo);
-        f_lo = (o_lo.heat_rejected - Q_lo - a.work) * per_K;
-        if (!(f_lo < 0.0)) return finish(lo, Q_lo, o_lo);
-    }
-    int side = 0;
-    double T = hi;
-    for (int i = 0; i < 100; ++i) {
-        T = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
-        if (!(T > lo && T < hi)) T = 0.5 * (lo + hi);
+    // F at a trial in kelvin, keeping the trial's bank outputs: the trial that ends the search
+    // is the answer.
+    double last_T = std::numeric_limits<double>::quiet_NaN(), last_Q = 0.0;
+    Out last_o{};
+    auto residual = [&](double T) {
         auto [o, Q] = F(T);
-        const double f = (o.heat_rejected - Q - a.work) * per_K;
-        if (std::abs(f) < 1e-12 || hi - lo < 1e-12) return finish(T, Q, o);
-        if (f < 0.0) {
-            lo = T;
-            f_lo = f;
-            if (side == -1) f_hi *= 0.5;
-            side = -1;
-        } else {
-            hi = T;
-            f_hi = f;
-            if (side == 1) f_lo *= 0.5;
-            side = 1;
-        }
-    }
-    auto [o, Q] = F(T);
-    return finish(T, Q, o);
+        last_T = T;
+        last_Q = Q;
+        last_o = o;
+        return (o.heat_rejected - Q - a.work) * per_K;
+    };
+    double hi = T_in + a.work / a.k;
+    double f_hi = residual(hi);  // F(T*_o,s) < 0 ≤ F(hi)
+    // A bank that rejects nothing (air warmer than the liquid) is still ≥ 0 there; guard
+    // against a bank that takes heat back by widening the bracket.
+    for (int i = 0; i < 20 && f_hi < 0.0; ++i) f_hi = residual(hi += 10.0);
+    const double lo = a.T_lo;
+    const double f_lo = residual(lo);
+    if (!(f_lo < 0.0)) return finish(lo, last_Q, last_o);
+    // A search that runs out of trials ends on the bracket's midpoint, evaluated once more.
+    const double T = illinois(residual, lo, hi, f_lo, f_hi, 1e-12, 1e-12);
+    if (T != last_T) residual(T);
+    return finish(T, last_Q, last_o);
 }
 
 }  // namespace dctwin::thermal
