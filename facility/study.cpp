@@ -154,14 +154,15 @@ void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const
         if (const auto& loop = z.plant.outdoor) {
             // The plate exchanger and the outdoor loop's pumps: rated at the design heat and
             // flow, loaded at the design point's heat through the exchanger.
-            rows.add(hn, "outdoor_hx", "plate heat exchanger", loop->designDuty(), "W", 1, "N",
-                     fmt::format(
-                         "design heat at a {:.1f} K approach (UA {:.0f} kW/K); {} "
-                         "outdoor loop {:.3f} m3/s, pumps {:.0f} kW at {:.0f} kPa ({})",
-                         loop->spec().approach, loop->designUa() / 1e3, loop->spec().coolant,
-                         loop->flow(), loop->pumpPower() / 1e3, loop->spec().pressure_drop / 1e3,
-                         loop->spec().track_flow ? "tracking the facility flow" : "constant speed"),
-                     at(m, y, plant.out("hx_heat")));
+            rows.add(
+                hn, "outdoor_hx", "plate heat exchanger", loop->designDuty(), "W", 1, "N",
+                fmt::format(
+                    "design heat at a {:.1f} K approach (UA {:.0f} kW/K); {} "
+                    "outdoor loop {:.1f} L/s, pumps {:.0f} kW at {:.0f} kPa ({})",
+                    loop->spec().approach, loop->designUa() / 1e3, loop->spec().coolant,
+                    loop->flow() * 1e3, loop->pumpPower() / 1e3, loop->spec().pressure_drop / 1e3,
+                    loop->spec().track_flow ? "tracking the facility flow" : "constant speed"),
+                at(m, y, plant.out("hx_heat")));
         }
         rows.add(hn, "fws_pumps", "facility water pumps", fws_pump_flow, "m3/s",
                  fp.duty + fp.standby, fmt::format("{}+{}", fp.duty, fp.standby), z.fws_pump_rule,
