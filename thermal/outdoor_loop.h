@@ -43,6 +43,7 @@
 // | out  | unmet              | K    | facility outlet above T_set (0 while the bank holds)  |
 // | out  | flow, pump_power, pump_work | m³/s, W, W | outdoor loop                          |
 // No states: the loop's liquid is algebraic (its hold-up is small beside the facility loop's).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
