@@ -203,60 +203,53 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
     // return's excess when nothing runs. Not recomputed from T_out − T_set, which reads a
     // bank's or chiller's root a few ulps above the setpoint as a miss.
     double unmet = std::max(0.0, T_in - T_set);
-    if (n > 0 && flow > 0.0 && design_.outdoor) {
-        // The bank cools the outdoor loop's glycol; the plate exchanger cools the water.
-        const thermal::OutdoorLoop& loop = *design_.outdoor;
-        thermal::OutdoorLoop::State s;
+    if (n > 0 && flow > 0.0) {
+        // The bank `run(T_in, flow, setpoint)` cools the facility water itself or, with an
+        // outdoor loop, its glycol, and the plate exchanger cools the water; `record` keeps the
+        // bank's own outputs.
+        auto primary = [&](auto&& run, auto&& record) {
+            if (!design_.outdoor) {
+                const auto o = run(T_in, flow, T_set);
+                T1 = o.outlet_temp;
+                unmet = o.setpoint_unmet;
+                record(o);
+                return;
+            }
+            const auto [s, o] = design_.outdoor->operate(T_in, mdot, T_set, run);
+            record(o);
+            y[kFwsPumpPower] += s.pump_power;
+            y[kFwsPumpLoss] += s.pump_power - s.pump_work;
+            T1 = s.inner_outlet;
+            unmet = s.unmet;
+            y[kOutdoorSupplyTemp] = s.outer_supply;
+            y[kHxHeat] = s.heat;
+            // The outdoor pumps' work leaves through the bank with the exchanger's heat.
+            outdoor_work = s.pump_work;
+        };
         if (design_.kind == PrimaryKind::DryCooler) {
             const thermal::DryCooler& bank = dry_.at(n);
-            auto run = [&](double T, double q, double T_set_o) {
-                thermal::DryCooler::Inputs in{T, q, T_set_o, air, u[kFanLimit]};
-                return fans ? bank.evaluate(in) : bank.evaluateAt(in, 0.0, 0.0);
-            };
-            const auto [st, o] = loop.operate(T_in, mdot, T_set, run);
-            s = st;
-            y[kFanPower] = o.fan_power;
-            y[kSpray] = o.spray_water_rate;
+            primary(
+                [&](double T, double q, double T_s) {
+                    const thermal::DryCooler::Inputs in{T, q, T_s, air, u[kFanLimit]};
+                    return fans ? bank.evaluate(in) : bank.evaluateAt(in, 0.0, 0.0);
+                },
+                [&](const thermal::DryCooler::Outputs& o) {
+                    y[kFanPower] = o.fan_power;
+                    y[kSpray] = o.spray_water_rate;
+                });
         } else {
             const thermal::CoolingTower& cells = tower_.at(n);
-            auto run = [&](double T, double q, double T_set_o) {
-                thermal::CoolingTower::Inputs in{T, q, T_set_o, air, u[kFanLimit]};
-                return fans ? cells.evaluate(in) : cells.evaluateAt(in, 0.0);
-            };
-            const auto [st, o] = loop.operate(T_in, mdot, T_set, run);
-            s = st;
-            y[kFanPower] = o.fan_power;
-            y[kEvaporation] = o.evaporation_rate;
-            y[kDrift] = o.drift_rate;
-            y[kBlowdown] = o.blowdown_rate;
-        }
-        y[kFwsPumpPower] += s.pump_power;
-        y[kFwsPumpLoss] += s.pump_power - s.pump_work;
-        T1 = s.inner_outlet;
-        unmet = s.unmet;
-        y[kOutdoorSupplyTemp] = s.outer_supply;
-        y[kHxHeat] = s.heat;
-        // The outdoor pumps' work leaves through the bank with the exchanger's heat.
-        outdoor_work = s.pump_work;
-    } else if (n > 0 && flow > 0.0) {
-        if (design_.kind == PrimaryKind::DryCooler) {
-            const thermal::DryCooler& bank = dry_.at(n);
-            thermal::DryCooler::Inputs in{T_in, flow, T_set, air, u[kFanLimit]};
-            const auto o = fans ? bank.evaluate(in) : bank.evaluateAt(in, 0.0, 0.0);
-            T1 = o.outlet_temp;
-            unmet = o.setpoint_unmet;
-            y[kFanPower] = o.fan_power;
-            y[kSpray] = o.spray_water_rate;
-        } else {
-            const thermal::CoolingTower& cells = tower_.at(n);
-            thermal::CoolingTower::Inputs in{T_in, flow, T_set, air, u[kFanLimit]};
-            const auto o = fans ? cells.evaluate(in) : cells.evaluateAt(in, 0.0);
-            T1 = o.outlet_temp;
-            unmet = o.setpoint_unmet;
-            y[kFanPower] = o.fan_power;
-            y[kEvaporation] = o.evaporation_rate;
-            y[kDrift] = o.drift_rate;
-            y[kBlowdown] = o.blowdown_rate;
+            primary(
+                [&](double T, double q, double T_s) {
+                    const thermal::CoolingTower::Inputs in{T, q, T_s, air, u[kFanLimit]};
+                    return fans ? cells.evaluate(in) : cells.evaluateAt(in, 0.0);
+                },
+                [&](const thermal::CoolingTower::Outputs& o) {
+                    y[kFanPower] = o.fan_power;
+                    y[kEvaporation] = o.evaporation_rate;
+                    y[kDrift] = o.drift_rate;
+                    y[kBlowdown] = o.blowdown_rate;
+                });
         }
     }
     double T_out = T1;

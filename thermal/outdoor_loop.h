@@ -182,26 +182,21 @@ auto OutdoorLoop::operate(double T_in, double mdot_in, double T_set, Bank&& bank
     }
     // The bank at its limit (at rated speed where the pumps track): the supply where it
     // rejects what the exchanger passes and the pumps' work.
-    auto F = [&](double T) {
-        const double Q = a.k * (T_in - T);
-        return std::pair{bank(outerReturn(T, Q, a.work, a.mdot_o), a.q, a.T_lo), Q};
-    };
     auto finish = [&](double T, double Q, Out o) {
         State s = state(a, T, Q);
         s.unmet = std::max(0.0, s.inner_outlet - T_set);
         return std::pair{s, o};
     };
     const double per_K = 1.0 / (a.mdot_o * cp_o_);  // [K/W] a residual in kelvin
-    // F at a trial in kelvin, keeping the trial's bank outputs: the trial that ends the search
-    // is the answer.
+    // F at a trial in kelvin (the bank still asked for T*_o,s, which it cannot reach), keeping
+    // the trial's bank outputs: the trial that ends the search is the answer.
     double last_T = std::numeric_limits<double>::quiet_NaN(), last_Q = 0.0;
     Out last_o{};
     auto residual = [&](double T) {
-        auto [o, Q] = F(T);
         last_T = T;
-        last_Q = Q;
-        last_o = o;
-        return (o.heat_rejected - Q - a.work) * per_K;
+        last_Q = a.k * (T_in - T);
+        last_o = bank(outerReturn(T, last_Q, a.work, a.mdot_o), a.q, a.T_lo);
+        return (last_o.heat_rejected - last_Q - a.work) * per_K;
     };
     double hi = T_in + a.work / a.k;
     double f_hi = residual(hi);  // F(T*_o,s) < 0 ≤ F(hi)
