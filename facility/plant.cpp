@@ -173,6 +173,7 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
                                    "outdoor loop's liquid entering the plate heat exchanger"});
     addOutput(kHxHeat,
               {"hx_heat", "W", qn, 0.0, "plate heat exchanger: heat from the facility water"});
+    addOutput(kOutdoorFlow, {"outdoor_flow", "m3/s", 0.1, 0.0, "outdoor loop's liquid flow"});
 }
 
 void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y) const {
@@ -223,6 +224,7 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
             unmet = s.unmet;
             y[kOutdoorSupplyTemp] = s.outer_supply;
             y[kHxHeat] = s.heat;
+            y[kOutdoorFlow] = s.flow;
             // The outdoor pumps' work leaves through the bank with the exchanger's heat.
             outdoor_work = s.pump_work;
         };

@@ -49,8 +49,9 @@
 //   |        | fws_pump_power [W], fws_pump_loss [W], fws_pump_speed [1],
 //   |        | fws_pumps_running [1], fws_pump_head [Pa], fws_remote_dp [Pa],
 //   |        | extra_heat_taken [W] (the rear doors' heat the water took: 0 at zero flow),
-//   |        | outdoor_supply_temp [K], hx_heat [W] (outdoor loop: the glycol entering the
-//   |        | exchanger, the heat it takes from the facility water; 0 without one)
+//   |        | outdoor_supply_temp [K], hx_heat [W], outdoor_flow [m3/s] (outdoor loop: the
+//   |        | glycol entering the exchanger, the heat it takes from the facility water, the
+//   |        | glycol's flow; 0 without one)
 //   |        |                                                          all feedthrough |
 //
 // SitePower — everything electrical above the racks, and where the non-liquid heat goes:
@@ -243,7 +244,8 @@ public:
         kFwsRemoteDp,
         kExtraHeatTaken,
         kOutdoorSupplyTemp,
-        kHxHeat
+        kHxHeat,
+        kOutdoorFlow
     };
     const PlantDesign& design() const { return design_; }
     /// Steady plant outputs for given inputs (the design-point sizing uses it directly).

@@ -266,7 +266,13 @@ std::shared_ptr<const ObjectSpec> outdoorLoopSpec() {
         .choice("pump_control", {"track_facility_flow", "constant_speed"}, "track_facility_flow",
                 "outdoor pumps: variable speed keeping the glycol's flow in proportion to the "
                 "facility water's (power by the cube of the speed), or rated speed")
-        .number("pump_min_speed_pct", "%", 0, 90, 30.0, "outdoor pumps' minimum speed");
+        .number("pump_min_speed_pct", "%", 0, 90, 30.0, "outdoor pumps' minimum speed")
+        .integer("exchangers", 1, 20, 1,
+                 "duty plate heat exchangers in parallel, sharing the design heat equally")
+        .integer("exchangers_standby", 0, 20, 1,
+                 "spare plate exchangers, valved off (1: N+1, concurrently maintainable)")
+        .integer("pumps_duty", 1, 20, 2, "outdoor loop pumps sharing its design flow")
+        .integer("pumps_standby", 0, 20, 1, "spare outdoor loop pumps");
     return s;
 }
 
@@ -876,6 +882,10 @@ void readCooling(CoolingSpec& c, const SpecReader& campus, const SpecReader* hal
         o.pump_efficiency = ol.number("pump_efficiency");
         o.track_flow = ol.string("pump_control") == "track_facility_flow";
         o.pump_min_speed = ol.number("pump_min_speed_pct") / 100.0;
+        o.exchangers = ol.count("exchangers");
+        o.exchangers_standby = ol.count("exchangers_standby");
+        o.pumps_duty = ol.count("pumps_duty");
+        o.pumps_standby = ol.count("pumps_standby");
         if (h.tower && o.coolant != "water") {
             ol.fail("coolant",
                     fmt::format("'{}' cannot be the liquid of an outdoor loop whose units are "

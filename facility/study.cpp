@@ -152,17 +152,40 @@ void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const
                          100.0 * heat_rejected / (unit_design * (z.plant.units - 1)));
         }
         if (const auto& loop = z.plant.outdoor) {
-            // The plate exchanger and the outdoor loop's pumps: rated at the design heat and
-            // flow, loaded at the design point's heat through the exchanger.
-            rows.add(
-                hn, "outdoor_hx", "plate heat exchanger", loop->designDuty(), "W", 1, "N",
-                fmt::format(
-                    "design heat at a {:.1f} K approach (UA {:.0f} kW/K); {} "
-                    "outdoor loop {:.1f} L/s, pumps {:.0f} kW at {:.0f} kPa ({})",
-                    loop->spec().approach, loop->designUa() / 1e3, loop->spec().coolant,
-                    loop->flow() * 1e3, loop->pumpPower() / 1e3, loop->spec().pressure_drop / 1e3,
-                    loop->spec().track_flow ? "tracking the facility flow" : "constant speed"),
-                at(m, y, plant.out("hx_heat")));
+            // The plate exchangers and the outdoor loop's pumps: rated at their share of the
+            // design heat and flow, loaded at the design point's heat through the exchangers
+            // and the glycol flow the pumps run at. Spares stand by, as the CDUs' and the
+            // facility pumps' do, so a failure leaves the duty units' loading as it is.
+            const thermal::OutdoorLoopSpec& ol = loop->spec();
+            const int ex = ol.exchangers, ex_spare = ol.exchangers_standby;
+            rows.add(hn, "outdoor_hx", "plate heat exchanger", loop->designDuty() / ex, "W",
+                     ex + ex_spare, ex_spare == 0 ? "N" : fmt::format("N+{}", ex_spare),
+                     fmt::format("{} duty x {:.2f} MW of the {:.2f} MW design heat at a {:.1f} K "
+                                 "approach (UA {:.0f} kW/K in all), +{} standby",
+                                 ex, loop->designDuty() / ex / 1e6, loop->designDuty() / 1e6,
+                                 ol.approach, loop->designUa() / 1e3, ex_spare),
+                     at(m, y, plant.out("hx_heat")) / ex);
+            if (ex_spare > 0) {
+                rows.failure("one exchanger lost (a standby is valved in)", rows.loading.back());
+            } else if (ex > 1) {
+                rows.failure("one exchanger lost (the others pass the heat)",
+                             rows.loading.back() * ex / (ex - 1));
+            }
+            const int pd = ol.pumps_duty, ps = ol.pumps_standby;
+            rows.add(hn, "outdoor_pumps", "outdoor loop pumps", loop->flow() / pd, "m3/s", pd + ps,
+                     fmt::format("{}+{}", pd, ps),
+                     fmt::format("{}+{} (outdoor_loop/pumps_duty + pumps_standby): {} {:.1f} L/s "
+                                 "at {:.0f} kPa, {:.1f} L/s and {:.0f} kW each ({})",
+                                 pd, ps, ol.coolant, loop->flow() * 1e3, ol.pressure_drop / 1e3,
+                                 loop->flow() / pd * 1e3, loop->pumpPower() / pd / 1e3,
+                                 ol.track_flow ? "tracking the facility flow" : "constant speed"),
+                     at(m, y, plant.out("outdoor_flow")) / pd);
+            if (ps > 0) {
+                rows.failure("one pump lost (the standby runs)", rows.loading.back());
+            } else if (pd > 1) {
+                rows.failure("one pump lost (the others carry the flow)",
+                             rows.loading.back() * pd / (pd - 1));
+            }
         }
         rows.add(hn, "fws_pumps", "facility water pumps", fws_pump_flow, "m3/s",
                  fp.duty + fp.standby, fmt::format("{}+{}", fp.duty, fp.standby), z.fws_pump_rule,

@@ -64,6 +64,15 @@ struct OutdoorLoopSpec {
     double pump_efficiency = 0.7;  ///< [1] wire to liquid at design
     bool track_flow = true;        ///< pumps follow the facility flow (else rated speed)
     double pump_min_speed = 0.3;   ///< [1] of rated, when tracking
+    // Installed units. They change no physics here: duty units in parallel share the flow
+    // equally (N plates of UA_d/N are one plate of UA_d; N pumps of V̇/N at Δp make the
+    // loop's W), and spares stand by valved off. Sizing counts and loads them, as it does the
+    // CDUs and the facility pumps (a Tier III site is concurrently maintainable: N+1 on the
+    // cooling path, domain-facts D2).
+    int exchangers = 1;          ///< [1] duty plate exchangers sharing the design heat
+    int exchangers_standby = 1;  ///< [1] spare plates, valved off until one is taken out
+    int pumps_duty = 2;          ///< [1] pumps sharing the outdoor design flow
+    int pumps_standby = 1;       ///< [1] spare pumps
 };
 
 class OutdoorLoop {

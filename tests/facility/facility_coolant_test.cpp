@@ -159,6 +159,73 @@ TEST(FacilityCoolant, AnOutdoorGlycolLoopKeepsTheFacilityWaterIndoors) {
     EXPECT_GT(num(r.summary, "fws_pump_energy_MWh"), num(rw.summary, "fws_pump_energy_MWh"));
 }
 
+const Json& coolingRow(const Json& summary, const std::string& element) {
+    for (const Json& row : summary["sizing"]["cooling"]) {
+        if (row.value("element", "") == element) return row;
+    }
+    ADD_FAILURE() << "no " << element << " row: " << summary["sizing"]["cooling"];
+    static const Json none = Json::object();
+    return none;
+}
+
+TEST(FacilityCoolant, TheOutdoorLoopsExchangersAndPumpsAreCountedWithTheirSpares) {
+    // Defaults: one duty plate and a standby (N+1), two duty pumps and a standby (2+1), as
+    // the CDUs and the facility pumps are counted (domain-facts D2: Tier III, concurrently
+    // maintainable, is N+1 on the cooling path; without a spare the one plate carrying all
+    // of the hall's heat is a single point of failure).
+    Json j = reference();
+    j["cooling"]["heat_rejection"]["outdoor_loop"] = {{"coolant", "PG40"}};
+    j["cooling"]["heat_rejection"]["switch_over_temp_C"] = 25;
+    const RunOutcome one = sizeScenario(scenario(j));
+    const Json& hx = coolingRow(one.summary, "outdoor_hx");
+    const Json& pumps = coolingRow(one.summary, "outdoor_pumps");
+    EXPECT_EQ(hx.value("count", 0.0), 2.0);
+    EXPECT_EQ(hx.value("redundancy", ""), "N+1");
+    EXPECT_EQ(pumps.value("count", 0.0), 3.0);
+    EXPECT_EQ(pumps.value("redundancy", ""), "2+1");
+    // A standby takes a failed unit's duty: the N-1 loading is the design loading.
+    EXPECT_EQ(hx.value("failure_loading_pct", 0.0), hx.value("design_loading_pct", 1.0));
+    EXPECT_EQ(pumps.value("failure_loading_pct", 0.0), pumps.value("design_loading_pct", 1.0));
+
+    // Three plates and four pumps with no spare: each carries a third (a quarter) of what one
+    // did, and losing one puts its share on the others: N/(N − 1) = 3/2 (4/3) of the loading.
+    Json k = j;
+    k["cooling"]["heat_rejection"]["outdoor_loop"].update(
+        {{"exchangers", 3}, {"exchangers_standby", 0}, {"pumps_duty", 4}, {"pumps_standby", 0}});
+    const RunOutcome three = sizeScenario(scenario(k));
+    const Json& hx3 = coolingRow(three.summary, "outdoor_hx");
+    const Json& p4 = coolingRow(three.summary, "outdoor_pumps");
+    EXPECT_EQ(hx3.value("count", 0.0), 3.0);
+    EXPECT_EQ(hx3.value("redundancy", ""), "N");
+    EXPECT_EQ(p4.value("redundancy", ""), "4+0");
+    EXPECT_NEAR(hx3.value("rating", 0.0), hx.value("rating", 0.0) / 3.0,
+                1e-9 * hx.value("rating", 0.0));
+    EXPECT_NEAR(p4.value("rating", 0.0), pumps.value("rating", 0.0) / 2.0,
+                1e-12 * pumps.value("rating", 0.0));
+    EXPECT_NEAR(hx3.value("design_load_per_unit", 0.0), hx.value("design_load_per_unit", 0.0) / 3.0,
+                1e-6 * hx.value("design_load_per_unit", 0.0));
+    EXPECT_NEAR(hx3.value("failure_loading_pct", 0.0), 1.5 * hx3.value("design_loading_pct", 0.0),
+                1e-9);
+    EXPECT_NEAR(p4.value("failure_loading_pct", 0.0),
+                4.0 / 3.0 * p4.value("design_loading_pct", 0.0), 1e-9);
+    // The loading is the heat and flow at the design point: the exchangers pass the design
+    // point's heat (less than the 8,960 kW design heat they are rated for: the design point's
+    // racks and the CDUs' margins), and the tracking pumps run at the facility flow's share of
+    // its design, as the facility pumps do.
+    EXPECT_NEAR(pumps.value("design_loading_pct", 0.0),
+                coolingRow(one.summary, "fws_pumps").value("design_loading_pct", 1.0), 1e-6);
+    // At least one duty exchanger and pump; the error names the key and its range.
+    Json bad = j;
+    bad["cooling"]["heat_rejection"]["outdoor_loop"]["exchangers"] = 0;
+    expectInputError([&] { scenario(bad); },
+                     {"/cooling/heat_rejection/outdoor_loop/exchangers", "1"});
+    // Counting changes no physics: parallel duty units are one unit of their sum.
+    for (const char* metric :
+         {"design_facility_power_kW", "design_setpoint_unmet_K", "design_heat_rejected_kW"}) {
+        EXPECT_EQ(num(three.summary, metric), num(one.summary, metric)) << metric;
+    }
+}
+
 TEST(FacilityCoolant, ATowerBehindAPlateExchangerSpraysWater) {
     Json j = reference();
     j["cooling"]["heat_rejection"] = {{"type", "cooling_tower"},
