@@ -620,6 +620,8 @@ void SiteModel::wireFacilityLoop(std::size_t h) {
     scheduled("fans_available", 1.0, events.fans_available);
     scheduled("chiller_available", 1.0, events.chiller_available);
     scheduled("fws_pumps_failed", 0.0, events.fws_pumps_failed);
+    scheduled("outdoor_hx_running", z.plant.outdoor ? z.plant.outdoor->spec().exchangers : 0.0,
+              events.outdoor_hx_running);
     // The facility pumps' valve reset reads the most-open CDU valve of the hall.
     if (z.plant.fws_pumps.control == "valve_reset") {
         std::vector<std::string> names;

@@ -68,6 +68,7 @@ struct Conditions {
         std::vector<std::pair<double, double>> chiller_available;
         std::map<int, std::vector<std::pair<double, double>>> pumps_failed;  // per physical CDU
         std::vector<std::pair<double, double>> fws_pumps_failed;             // facility water pumps
+        std::vector<std::pair<double, double>> outdoor_hx_running;  // outdoor loop's duty plates
         /// Branch-valve openings of the first rack of a physical CDU.
         std::map<int, std::vector<std::pair<double, double>>> valve_openings;
     };

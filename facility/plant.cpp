@@ -143,6 +143,9 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
     addInput(kFanLimit, {"fan_limit", "1", 1.0, 1.0, "operator's cap on the units' fan speed"});
     addInput(kFwsPumpsFailed, {"fws_pumps_failed", "1", 1.0, 0.0, "facility pumps out of service"});
     addInput(kValveMax, {"cdu_valve_max", "1", 1.0, 1.0, "most-open CDU primary valve"});
+    const double plates = design.outdoor ? design.outdoor->spec().exchangers : 0.0;
+    addInput(kOutdoorHxRunning, {"outdoor_hx_running", "1", 1.0, plates,
+                                 "outdoor loop's duty plate exchangers in service"});
     addOutput(kOutletTemp, {"outlet_temp", "K", 305.0, 0.0, "water leaving the plant"});
     addOutput(kHeat, {"heat_rejected", "W", qn, 0.0, "heat taken from the water"});
     addOutput(kFanPower, {"fan_power", "W", 0.02 * qn, 0.0, "fans of the primary units"});
@@ -216,7 +219,9 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
                 record(o);
                 return;
             }
-            const auto [s, o] = design_.outdoor->operate(T_in, mdot, T_set, run);
+            const auto [s, o] = design_.outdoor->operate(
+                T_in, mdot, T_set, run,
+                std::max(0, static_cast<int>(std::lround(u[kOutdoorHxRunning]))));
             record(o);
             y[kFwsPumpPower] += s.pump_power;
             y[kFwsPumpLoss] += s.pump_power - s.pump_work;

@@ -43,6 +43,7 @@
 //   | input  | units_available [1], fans_available [1], chiller_available [1],
 //   |        | extra_heat [W] (rear doors: rack heat to air, added ahead of the bank),
 //   |        | fan_limit [1], fws_pumps_failed [1], cdu_valve_max [1] (most-open CDU valve) |
+//   |        | outdoor_hx_running [1] (the outdoor loop's duty plates in service)             |
 //   | output | outlet_temp [K], heat_rejected [W] (from the water, pump work included),
 //   |        | fan_power [W], chiller_power [W], evaporation_rate, drift_rate, blowdown_rate,
 //   |        | spray_rate [m3/s], setpoint_unmet [K], chiller_cooling [W],
@@ -223,7 +224,8 @@ public:
         kExtraHeat,
         kFanLimit,
         kFwsPumpsFailed,
-        kValveMax
+        kValveMax,
+        kOutdoorHxRunning
     };
     enum Output : std::size_t {
         kOutletTemp,

@@ -415,8 +415,8 @@ std::shared_ptr<const ObjectSpec> studySpec() {
 }
 
 const std::vector<std::string> kEventTypes = {
-    "cdu_pump_trip", "heat_rejection_unit_loss", "chiller_trip", "utility_loss", "rack_valve",
-    "fws_pump_trip", "cdu_pump_changeover"};
+    "cdu_pump_trip", "heat_rejection_unit_loss", "chiller_trip",   "utility_loss", "rack_valve",
+    "fws_pump_trip", "cdu_pump_changeover",      "outdoor_hx_loss"};
 
 std::shared_ptr<ObjectSpec> eventBase(const std::string& type, std::string description) {
     auto s = spec(std::move(description));
@@ -488,14 +488,22 @@ const std::vector<std::shared_ptr<const ObjectSpec>>& eventSpecs() {
             .number("transfer_s", "s", 0.01, 600, 0.25,
                     "time with one pump fewer running (Vertiv CoolChip CDU 600 O&M guide: "
                     "250 ms)");
+        auto hx = eventBase("outdoor_hx_loss",
+                            "Plate heat exchangers of the outdoor glycol loop are taken out of "
+                            "service (a leak, fouling): the others pass the heat, or none does.");
+        hx->integer("exchangers", 1, 40, 1, "plate exchangers lost")
+            .optionalNumber("standby_takeover_s", "s", 0, 86400,
+                            "seconds after the loss at which a standby plate "
+                            "(outdoor_loop/exchangers_standby) is valved in, if one is left "
+                            "(absent: none is; an operator acts outside the study)");
         // Cooling events act in one hall of a campus (/halls); a utility loss on all of them.
-        for (const auto& e : {trip, loss, chiller, valve, fws, changeover}) {
+        for (const auto& e : {trip, loss, chiller, valve, fws, changeover, hx}) {
             e->string("hall", "",
                       "hall the event acts in (a /halls name; required on a campus of several "
                       "halls)");
         }
-        return std::vector<std::shared_ptr<const ObjectSpec>>{trip,  loss, chiller,   utility,
-                                                              valve, fws,  changeover};
+        return std::vector<std::shared_ptr<const ObjectSpec>>{trip,  loss, chiller,    utility,
+                                                              valve, fws,  changeover, hx};
     }();
     return specs;
 }
@@ -607,6 +615,10 @@ std::vector<EventSpec> readEvents(const JsonView& list, const StudySpec& study) 
             ev.what = FwsPumpTrip{r.count("pumps")};
         } else if (type == "cdu_pump_changeover") {
             ev.what = CduPumpChangeover{r.count("cdu"), r.number("transfer_s")};
+        } else if (type == "outdoor_hx_loss") {
+            OutdoorHxLoss hx{r.count("exchangers"), std::nullopt};
+            if (r.has("standby_takeover_s")) hx.standby_takeover = r.number("standby_takeover_s");
+            ev.what = hx;
         } else {
             UtilityLoss u;
             u.generators_failing = r.count("generators_failing");

@@ -95,6 +95,12 @@ struct CduPumpChangeover {
     int cdu = 0;             ///< [1] physical CDU index, 0-based
     double transfer = 0.25;  ///< [s]
 };
+/// Plate exchangers of a hall's outdoor loop are taken out of service (cumulative over
+/// events); a standby one is valved in after `standby_takeover` when given and one is left.
+struct OutdoorHxLoss {
+    int exchangers = 1;                      ///< [1]
+    std::optional<double> standby_takeover;  ///< [s] after the loss; absent: none valved in
+};
 struct EventSpec {
     double at_s = 0.0;  ///< [s] since study start
     std::string where;  ///< JSON path of the event ("/events/0"), for messages
@@ -103,7 +109,7 @@ struct EventSpec {
     int hall = 0;
     std::string hall_name;  ///< the "hall" key as given ("": absent)
     std::variant<CduPumpTrip, HeatRejectionUnitLoss, ChillerTrip, UtilityLoss, RackValve,
-                 FwsPumpTrip, CduPumpChangeover>
+                 FwsPumpTrip, CduPumpChangeover, OutdoorHxLoss>
         what;
     std::string type() const;  ///< the scenario's name of the event type
 };

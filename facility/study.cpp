@@ -324,7 +324,12 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
     Json report = Json::array();
     // Per hall: units still running, facility pumps lost so far.
     std::vector<int> units, fws_lost(z.halls.size(), 0);
-    for (const HallSizing& h : z.halls) units.push_back(h.plant.units);
+    // Per hall: outdoor-loop plates lost so far and duty plates in service.
+    std::vector<int> hx_lost(z.halls.size(), 0), hx_running;
+    for (const HallSizing& h : z.halls) {
+        units.push_back(h.plant.units);
+        hx_running.push_back(h.plant.outdoor ? h.plant.outdoor->spec().exchangers : 0);
+    }
     for (const auto& ev : sc.events) {
         Json r = {{"type", ev.type()}, {"at_s", ev.at_s}};
         const auto hall = static_cast<std::size_t>(ev.hall);
@@ -376,6 +381,36 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             r["cdu"] = co->cdu;
             r["transfer_s"] = co->transfer;
             r["pumps_running_during"] = running - 1;
+        } else if (const auto* hx = std::get_if<OutdoorHxLoss>(&ev.what)) {
+            if (!plant.outdoor) {
+                throw InputError(fmt::format(
+                    "{}: an outdoor_hx_loss needs an outdoor loop in the{} plant "
+                    "(/cooling/heat_rejection/outdoor_loop); valid events for its plant: "
+                    "heat_rejection_unit_loss, fws_pump_trip, chiller_trip",
+                    ev.where, sc.namedHalls() ? " hall's" : ""));
+            }
+            const thermal::OutdoorLoopSpec& ol = plant.outdoor->spec();
+            const int installed = ol.exchangers + ol.exchangers_standby;
+            hx_lost[hall] += hx->exchangers;
+            if (hx_lost[hall] > installed) {
+                throw InputError(fmt::format(
+                    "{}/exchangers: {} plate exchangers lost in all is more than the {} installed "
+                    "(outdoor_loop/exchangers + exchangers_standby)",
+                    ev.where, hx_lost[hall], installed));
+            }
+            // The lost plates are taken from those in service first; a standby is valved in
+            // only by the takeover.
+            hx_running[hall] = std::max(0, hx_running[hall] - hx->exchangers);
+            he.outdoor_hx_running.emplace_back(ev.at_s, hx_running[hall]);
+            r["exchangers"] = hx->exchangers;
+            r["exchangers_running"] = hx_running[hall];
+            if (hx->standby_takeover) {
+                hx_running[hall] = std::min(ol.exchangers, installed - hx_lost[hall]);
+                he.outdoor_hx_running.emplace_back(ev.at_s + *hx->standby_takeover,
+                                                   hx_running[hall]);
+                r["standby_takeover_s"] = *hx->standby_takeover;
+                r["exchangers_running_after_takeover"] = hx_running[hall];
+            }
         } else if (std::holds_alternative<ChillerTrip>(ev.what)) {
             he.chiller_available.emplace_back(ev.at_s, 0.0);
         } else {  // utility loss: the plan here, its consequences in the simulation
@@ -1572,9 +1607,12 @@ void contingencyLog(const ScenarioSpec& sc, const Conditions& c, StudyResults& r
             if (t <= sc.study.duration_s) {
                 const std::string hall =
                     e.contains("hall") ? fmt::format(" (hall {})", e.value("hall", "")) : "";
-                log.emplace_back(
-                    t, fmt::format("standby CDU takes CDU {}'s racks{}", e["cdu"].dump(), hall),
-                    "plan");
+                const std::string what =
+                    e.value("type", "") == "outdoor_hx_loss"
+                        ? fmt::format("standby plate exchanger valved in: {} in service{}",
+                                      e.value("exchangers_running_after_takeover", 0), hall)
+                        : fmt::format("standby CDU takes CDU {}'s racks{}", e["cdu"].dump(), hall);
+                log.emplace_back(t, what, "plan");
             }
         }
     }

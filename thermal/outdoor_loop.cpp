@@ -55,12 +55,14 @@ double OutdoorLoop::speed(double mdot_inner) const {
     return std::clamp(mdot_inner / ua_.mdot_hot_design, spec_.pump_min_speed, 1.0);
 }
 
-double OutdoorLoop::conductanceAt(double mdot_inner, double r) const {
+double OutdoorLoop::conductanceAt(double mdot_inner, double r, int plates) const {
     const double mdot_o = r * mdot_o_;
     const double C_i = mdot_inner * cp_i_, C_o = mdot_o * cp_o_;
     const double C_min = std::min(C_i, C_o), C_max = std::max(C_i, C_o);
-    if (!(C_min > 0.0)) return 0.0;
-    const double UA = ua_(mdot_inner, mdot_o);
+    if (!(C_min > 0.0) || plates <= 0) return 0.0;
+    // k of N plates, each taking ṁ/k: (k/N)·UA(ṁ·N/k). Both factors are 1 exactly at k = N.
+    const double share = static_cast<double>(plates) / spec_.exchangers;
+    const double UA = share * ua_(mdot_inner / share, mdot_o / share);
     return effectivenessCounterflow(UA / C_min, C_min / C_max) * C_min;
 }
 

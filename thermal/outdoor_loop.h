@@ -16,6 +16,11 @@
 //   r = clamp(ṁ_i/ṁ_i,d, s_min, 1) (tracking) or 1,  ṁ_o = r·ṁ_o,d,
 //   W = W_d·r³, P = P_d·r³ (affinity laws in a loop of friction only; W_d = Δp_d·V̇_o,d),
 //   UA = UaScaling(UA_d; ṁ_i, ṁ_o; n = 0.8 each side, half the resistance on each),
+//   with k of the N duty plates in service (a plate lost, a standby not yet valved in), each
+//   plate of UA_d/N takes ṁ/k of both streams: UA = (k/N)·UaScaling(UA_d; ṁ_i·N/k, ṁ_o·N/k)
+//   (exactly the above at k = N). With none in service the loop is valved off and its pumps
+//   stop: Q = 0, the facility water passes as it came, and the glycol's temperatures read the
+//   facility water's (nothing flows to set them).
 //   k = ε(NTU = UA/C_min, C_r)·C_min   [W/K],   Q = k·(T_in − T_o,s)   (heat out of the
 //   facility water; negative, into it, when the outdoor supply is the warmer),
 //   h_o(T_o,r) = h_o(T_o,s) + (Q + W)/ṁ_o.
@@ -100,8 +105,12 @@ public:
     double conductance(double mdot_inner) const {
         return conductanceAt(mdot_inner, speed(mdot_inner));
     }
-    /// The same with the pumps at speed r (fraction of rated).
-    double conductanceAt(double mdot_inner, double r) const;
+    /// The same with the pumps at speed r (fraction of rated), every duty plate in service.
+    double conductanceAt(double mdot_inner, double r) const {
+        return conductanceAt(mdot_inner, r, spec_.exchangers);
+    }
+    /// The same with `plates` of the duty plates in service (0 ≤ plates ≤ exchangers).
+    double conductanceAt(double mdot_inner, double r, int plates) const;
 
     struct State {
         double inner_outlet = 0.0;  ///< [K]
@@ -115,10 +124,10 @@ public:
     };
     /// The loop with the bank `bank(T_in_outdoor, flow_outdoor, setpoint_outdoor)` (returning its
     /// outputs with .heat_rejected [W] and .setpoint_unmet [K]) at facility inflow T_in [K], ṁ_i >
-    /// 0 [kg/s] and setpoint T_set [K]. Returns the loop's state and the bank's outputs where it
-    /// runs.
+    /// 0 [kg/s] and setpoint T_set [K], with `plates` of the duty plates in service (< 0: all).
+    /// Returns the loop's state and the bank's outputs where it runs.
     template <class Bank>
-    auto operate(double T_in, double mdot_in, double T_set, Bank&& bank) const
+    auto operate(double T_in, double mdot_in, double T_set, Bank&& bank, int plates = -1) const
         -> std::pair<State, decltype(bank(0.0, 0.0, 0.0))>;
 
 private:
@@ -136,9 +145,17 @@ private:
 };
 
 template <class Bank>
-auto OutdoorLoop::operate(double T_in, double mdot_in, double T_set, Bank&& bank) const
+auto OutdoorLoop::operate(double T_in, double mdot_in, double T_set, Bank&& bank, int plates) const
     -> std::pair<State, decltype(bank(0.0, 0.0, 0.0))> {
     using Out = decltype(bank(0.0, 0.0, 0.0));
+    plates = plates < 0 ? spec_.exchangers : std::min(plates, spec_.exchangers);
+    if (plates == 0) {
+        // Valved off, pumps stopped: the bank sees no flow (and rejects nothing).
+        State s;
+        s.inner_outlet = s.outer_supply = s.outer_return = T_in;
+        s.unmet = std::max(0.0, T_in - T_set);
+        return {s, bank(T_in, 0.0, T_set)};
+    }
     const double h_in = inner_.enthalpy(T_in);
     const double Q_set = std::max(0.0, mdot_in * (h_in - inner_.enthalpy(T_set)));
     // The loop at pump speed r: its flow, work, conductance and the outdoor supply the bank
@@ -147,7 +164,8 @@ auto OutdoorLoop::operate(double T_in, double mdot_in, double T_set, Bank&& bank
         double r, mdot_o, q, work, k, T_lo;
     };
     auto atSpeed = [&](double r) {
-        AtSpeed a{r, r * mdot_o_, r * flow_, work_ * r * r * r, conductanceAt(mdot_in, r), 0.0};
+        AtSpeed a{r,  r * mdot_o_, r * flow_, work_ * r * r * r, conductanceAt(mdot_in, r, plates),
+                  0.0};
         a.T_lo = std::max(T_in - Q_set / a.k, outer_.minTemperature());
         return a;
     };

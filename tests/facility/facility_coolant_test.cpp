@@ -226,6 +226,55 @@ TEST(FacilityCoolant, TheOutdoorLoopsExchangersAndPumpsAreCountedWithTheirSpares
     }
 }
 
+TEST(FacilityCoolant, LosingOutdoorPlatesCostsApproachThenEverything) {
+    // The CDU-trip contingency's July afternoon, its plant behind a PG40 loop of two duty
+    // plates and one standby. One plate lost at 60 s, the standby valved in 300 s later: the
+    // remaining plate takes the whole flow (UA 0.87 of the pair's, thermal/outdoor_loop.h),
+    // so the coolers make the glycol colder and the facility supply holds; with the standby
+    // in, the loop is back where it was.
+    Json j = scenarioJson("contingency_cdu_pump_trip.json");
+    j["cooling"]["heat_rejection"]["outdoor_loop"] = {{"exchangers", 2}};
+    j["cooling"]["heat_rejection"]["switch_over_temp_C"] = 25;
+    j["study"]["duration_s"] = 900.0;
+    j["study"]["output_interval_s"] = 10.0;
+    j["events"] = Json::array({{{"type", "outdoor_hx_loss"},
+                                {"at_s", 60.0},
+                                {"exchangers", 1},
+                                {"standby_takeover_s", 300.0}}});
+    const RunOutcome r = run(j);
+    const auto& ts = r.report.timeseries;
+    const auto& glycol = ts.at("cooling", "outdoor_supply_temp").values;
+    const auto& fws = ts.at("cooling", "fws_supply_temp").values;
+    const std::size_t before = 5, during = 20, after = 60;  // 50 s, 200 s, 600 s
+    EXPECT_LT(glycol[during], glycol[before] - 0.1);
+    EXPECT_NEAR(glycol[after], glycol[before], 1e-6);
+    EXPECT_EQ(num(r.summary, "fws_max_excess_K"), 0.0);
+    bool logged = false;
+    for (const Json& e : r.summary["contingency"]["log"]) {
+        logged |= e.value("event", "") == "standby plate exchanger valved in: 2 in service";
+    }
+    EXPECT_TRUE(logged) << r.summary["contingency"]["log"].dump();
+
+    // Both plates lost and no standby valved in: nothing passes, the glycol pumps stop and the
+    // facility supply climbs (the CDUs' valves open and the facility pumps speed up).
+    j["events"] = Json::array({{{"type", "outdoor_hx_loss"}, {"at_s", 60.0}, {"exchangers", 2}}});
+    const RunOutcome lost = run(j);
+    const auto& lt = lost.report.timeseries;
+    EXPECT_EQ(lt.at("cooling", "hx_heat").values[during], 0.0);
+    EXPECT_GT(lt.at("cooling", "hx_heat").values[before], 1e6);
+    const auto& supply = lt.at("cooling", "fws_supply_temp").values;
+    EXPECT_GT(supply.back(), supply[before] + 5.0);
+    EXPECT_GT(num(lost.summary, "fws_max_excess_K"), 5.0);
+    EXPECT_NEAR(fws[before], supply[before], 1e-9);
+
+    // The event needs an outdoor loop, and no more plates than are installed.
+    Json none = j;
+    none["cooling"]["heat_rejection"].erase("outdoor_loop");
+    expectInputError([&] { run(none); }, {"/events/0", "outdoor_hx_loss needs an outdoor loop"});
+    j["events"] = Json::array({{{"type", "outdoor_hx_loss"}, {"at_s", 60.0}, {"exchangers", 4}}});
+    expectInputError([&] { run(j); }, {"/events/0/exchangers", "more than the 3 installed"});
+}
+
 TEST(FacilityCoolant, ATowerBehindAPlateExchangerSpraysWater) {
     Json j = reference();
     j["cooling"]["heat_rejection"] = {{"type", "cooling_tower"},

@@ -117,6 +117,44 @@ TEST(OutdoorLoop, OffDesignFlowFollowsTheSeriesFilms) {
     }
 }
 
+TEST(OutdoorLoop, PlatesOutOfServiceLeaveTheOthersTheWholeFlow) {
+    // Two duty plates, design flows. One lost: the other takes both streams whole, twice its
+    // design flow on each side, so its films scale by 2^0.8 and UA = ½·UA_d·2^0.8 = 0.871·UA_d
+    // (not half); balanced, ε = NTU/(1 + NTU).
+    const Coolant water = Coolant::byName("water");
+    OutdoorLoopSpec two;
+    two.exchangers = 2;
+    two.track_flow = false;
+    const OutdoorLoop loop(two, water, kFlow, kDuty, kSupply);
+    const OutdoorLoop one(OutdoorLoopSpec{}, water, kFlow, kDuty, kSupply);
+    const double mdot_i = water.massFlow(kFlow);
+    const double T_r = water.heatedTemperature(kSupply, mdot_i, kDuty);
+    const double C = mdot_i * water.specificHeat(0.5 * (kSupply + T_r));
+    // The pair is sized as one plate of the whole duty: the same design UA, bit for bit.
+    EXPECT_EQ(loop.designUa(), one.designUa());
+    EXPECT_EQ(loop.conductanceAt(mdot_i, 1.0, 2), one.conductance(mdot_i));
+    const double ntu = 0.5 * loop.designUa() * std::pow(2.0, 0.8) / C;
+    const double k1 = ntu / (1.0 + ntu) * C;
+    EXPECT_NEAR(loop.conductanceAt(mdot_i, 1.0, 1), k1, 1e-9 * k1);
+    EXPECT_EQ(loop.conductanceAt(mdot_i, 1.0, 0), 0.0);
+    // Operated on one plate with a bank that can do what is asked: the setpoint holds, the
+    // glycol colder by hand: T_in − T_os = Q/k.
+    const LinearBank bank{loop.liquid(), 5e6, 288.15};
+    const auto [s, o] = loop.operate(T_r, mdot_i, kSupply, bank, 1);
+    EXPECT_NEAR(s.inner_outlet, kSupply, 1e-9);
+    EXPECT_NEAR(s.outer_supply, T_r - kDuty / k1, 1e-6);
+    EXPECT_LT(s.outer_supply, kSupply - 2.0);
+    // None in service: nothing passes, the pumps stop, the water leaves as it came and its
+    // excess over the setpoint is unmet.
+    const auto [n, no] = loop.operate(T_r, mdot_i, kSupply, bank, 0);
+    EXPECT_EQ(n.heat, 0.0);
+    EXPECT_EQ(n.pump_power, 0.0);
+    EXPECT_EQ(n.flow, 0.0);
+    EXPECT_EQ(n.inner_outlet, T_r);
+    EXPECT_NEAR(n.unmet, T_r - kSupply, 1e-12);
+    EXPECT_EQ(no.heat_rejected, 0.0);
+}
+
 TEST(OutdoorLoop, BankAtItsLimitSettlesWhereItRejectsWhatTheExchangerPasses) {
     const Coolant water = Coolant::byName("water");
     const OutdoorLoop loop(OutdoorLoopSpec{}, water, kFlow, kDuty, kSupply);
