@@ -68,6 +68,18 @@ struct CoolingRows {
         failure_case.back() = what;
         failure_loading.back() = pct;
     }
+    /// The last row's units lost one at a time, `sharing` of them carrying the load and
+    /// `spares` standing by: a standby takes the failed unit's duty and the loading stays;
+    /// without one the others take its share, ×n/(n − 1). No case with one unit and no spare.
+    void oneLost(std::string_view unit, double sharing, int spares, std::string_view standby,
+                 std::string_view others) {
+        if (spares > 0) {
+            failure(fmt::format("one {} lost ({})", unit, standby), loading.back());
+        } else if (sharing > 1.0) {
+            failure(fmt::format("one {} lost ({})", unit, others),
+                    loading.back() * sharing / (sharing - 1.0));
+        }
+    }
 };
 
 /// Which of a hall's rows: its equipment (CDUs, their pumps, the rack loops, heat rejection,
@@ -125,12 +137,8 @@ void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const
         rows.add(hn, "cdu_pump", cdu.name + " pump", pump_flow, "m3/s", cdu.pumps_installed * cdus,
                  fmt::format("{}+{}", cdu.pumps_duty, standby),
                  fmt::format("{} per CDU x {} CDUs", cdu.pumps_installed, cdus), pump_flow_actual);
-        if (standby > 0) {
-            rows.failure("one pump per CDU lost (the standby runs)", rows.loading.back());
-        } else if (cdu.pumps_duty > 1) {
-            rows.failure("one pump per CDU lost (the others carry the flow)",
-                         rows.loading.back() * cdu.pumps_duty / (cdu.pumps_duty - 1));
-        }
+        rows.oneLost("pump per CDU", cdu.pumps_duty, standby, "the standby runs",
+                     "the others carry the flow");
         rows.add(hn, "rack_loop_flow", "rack loop", rack_flow_design, "m3/s", z.racks, "-", "-",
                  rack_flow_min);
         // Rated and loaded at the design weather, as the air-cooled chillers are (rated x
@@ -165,12 +173,8 @@ void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const
                                  ex, loop->designDuty() / ex / 1e6, loop->designDuty() / 1e6,
                                  ol.approach, loop->designUa() / 1e3, ex_spare),
                      at(m, y, plant.out("hx_heat")) / ex);
-            if (ex_spare > 0) {
-                rows.failure("one exchanger lost (a standby is valved in)", rows.loading.back());
-            } else if (ex > 1) {
-                rows.failure("one exchanger lost (the others pass the heat)",
-                             rows.loading.back() * ex / (ex - 1));
-            }
+            rows.oneLost("exchanger", ex, ex_spare, "a standby is valved in",
+                         "the others pass the heat");
             const int pd = ol.pumps_duty, ps = ol.pumps_standby;
             rows.add(hn, "outdoor_pumps", "outdoor loop pumps", loop->flow() / pd, "m3/s", pd + ps,
                      fmt::format("{}+{}", pd, ps),
@@ -180,22 +184,13 @@ void hallCoolingRows(const ScenarioSpec& sc, const SiteModel& m, std::span<const
                                  loop->flow() / pd * 1e3, loop->pumpPower() / pd / 1e3,
                                  ol.track_flow ? "tracking the facility flow" : "constant speed"),
                      at(m, y, plant.out("outdoor_flow")) / pd);
-            if (ps > 0) {
-                rows.failure("one pump lost (the standby runs)", rows.loading.back());
-            } else if (pd > 1) {
-                rows.failure("one pump lost (the others carry the flow)",
-                             rows.loading.back() * pd / (pd - 1));
-            }
+            rows.oneLost("pump", pd, ps, "the standby runs", "the others carry the flow");
         }
         rows.add(hn, "fws_pumps", "facility water pumps", fws_pump_flow, "m3/s",
                  fp.duty + fp.standby, fmt::format("{}+{}", fp.duty, fp.standby), z.fws_pump_rule,
                  fws_flow / fws_running);
-        if (fp.standby > 0) {
-            rows.failure("one pump lost (the standby runs)", rows.loading.back());
-        } else if (fws_running > 1.0) {
-            rows.failure("one pump lost (the others carry the flow)",
-                         rows.loading.back() * fws_running / (fws_running - 1.0));
-        }
+        rows.oneLost("pump", fws_running, fp.standby, "the standby runs",
+                     "the others carry the flow");
         return;
     }
     // The secondary pumps under control (issue 9): the fastest CDU's speed against rated, the
