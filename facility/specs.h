@@ -96,7 +96,8 @@ struct CduPumpChangeover {
     double transfer = 0.25;  ///< [s]
 };
 /// Plate exchangers of a hall's outdoor loop are taken out of service (cumulative over
-/// events); a standby one is valved in after `standby_takeover` when given and one is left.
+/// events); standbys are valved in after `standby_takeover` when given, as many as are left
+/// and needed (none left: the event's report says so, and nothing is valved in).
 struct OutdoorHxLoss {
     int exchangers = 1;                      ///< [1]
     std::optional<double> standby_takeover;  ///< [s] after the loss; absent: none valved in

@@ -380,8 +380,9 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             if (!plant.outdoor) {
                 throw InputError(fmt::format(
                     "{}: an outdoor_hx_loss needs an outdoor loop in the{} plant "
-                    "(/cooling/heat_rejection/outdoor_loop); valid events for its plant: "
-                    "heat_rejection_unit_loss, fws_pump_trip, chiller_trip",
+                    "(/cooling/heat_rejection/outdoor_loop), and it has none: its coolers "
+                    "take the facility water themselves (their loss is a "
+                    "heat_rejection_unit_loss)",
                     ev.where, sc.namedHalls() ? " hall's" : ""));
             }
             const thermal::OutdoorLoopSpec& ol = plant.outdoor->spec();
@@ -399,7 +400,10 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             he.outdoor_hx_running.emplace_back(ev.at_s, hx_running[hall]);
             r["exchangers"] = hx->exchangers;
             r["exchangers_running"] = hx_running[hall];
-            if (hx->standby_takeover) {
+            // Healthy plates not in service: the standbys a takeover can valve in.
+            const int standby_left = installed - hx_lost[hall] - hx_running[hall];
+            r["standby_left"] = standby_left;
+            if (hx->standby_takeover && standby_left > 0) {
                 hx_running[hall] = std::min(ol.exchangers, installed - hx_lost[hall]);
                 he.outdoor_hx_running.emplace_back(ev.at_s + *hx->standby_takeover,
                                                    hx_running[hall]);

@@ -259,6 +259,8 @@ TEST(FacilityCoolant, LosingOutdoorPlatesCostsApproachThenEverything) {
     // facility supply climbs (the CDUs' valves open and the facility pumps speed up).
     j["events"] = Json::array({{{"type", "outdoor_hx_loss"}, {"at_s", 60.0}, {"exchangers", 2}}});
     const RunOutcome lost = run(j);
+    // The one standby is left; no takeover was asked for.
+    EXPECT_EQ(lost.summary["contingency"]["events"][0].value("standby_left", -1), 1);
     const auto& lt = lost.report.timeseries;
     EXPECT_EQ(lt.at("cooling", "hx_heat").values[during], 0.0);
     EXPECT_GT(lt.at("cooling", "hx_heat").values[before], 1e6);
@@ -267,6 +269,23 @@ TEST(FacilityCoolant, LosingOutdoorPlatesCostsApproachThenEverything) {
     EXPECT_GT(num(lost.summary, "fws_max_excess_K"), 5.0);
     EXPECT_NEAR(fws[before], supply[before], 1e-9);
 
+    // A takeover with no standby left valves nothing in and logs nothing: one plate and no
+    // spare, lost.
+    Json bare = j;
+    bare["cooling"]["heat_rejection"]["outdoor_loop"] = {{"exchangers", 1},
+                                                         {"exchangers_standby", 0}};
+    bare["events"] = Json::array({{{"type", "outdoor_hx_loss"},
+                                   {"at_s", 60.0},
+                                   {"exchangers", 1},
+                                   {"standby_takeover_s", 60.0}}});
+    const RunOutcome alone = run(bare);
+    const Json& ev = alone.summary["contingency"]["events"][0];
+    EXPECT_EQ(ev.value("standby_left", -1), 0);
+    EXPECT_FALSE(ev.contains("exchangers_running_after_takeover"));
+    for (const Json& e : alone.summary["contingency"]["log"]) {
+        EXPECT_EQ(e.value("event", "").find("valved in"), std::string::npos) << e.dump();
+    }
+    EXPECT_EQ(alone.report.timeseries.at("cooling", "hx_heat").values.back(), 0.0);
     // The event needs an outdoor loop, and no more plates than are installed.
     Json none = j;
     none["cooling"]["heat_rejection"].erase("outdoor_loop");
