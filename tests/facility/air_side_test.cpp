@@ -17,13 +17,6 @@ namespace {
 using units::celsiusToKelvin;
 using units::kelvinToCelsius;
 
-const Json* findRow(const Json& table, const std::string& element) {
-    for (const Json& row : table) {
-        if (row.value("element", "") == element) return &row;
-    }
-    return nullptr;
-}
-
 /// Hourly means of a 10-minute series over a 365-day year (sample k stands for the interval
 /// ending at time[k]).
 std::vector<double> hourlyMeans(const ResultSet& ts, const Channel& c) {

@@ -13,13 +13,6 @@
 namespace dctwin::facility::test {
 namespace {
 
-const Json* findRow(const Json& table, const std::string& element) {
-    for (const Json& row : table) {
-        if (row.value("element", "") == element) return &row;
-    }
-    return nullptr;
-}
-
 double designMetric(const RunOutcome& r, const std::string& name) {
     for (const auto& m : r.report.summary) {
         if (m.name == name) return m.value;

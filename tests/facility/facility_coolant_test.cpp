@@ -159,10 +159,9 @@ TEST(FacilityCoolant, AnOutdoorGlycolLoopKeepsTheFacilityWaterIndoors) {
     EXPECT_GT(num(r.summary, "fws_pump_energy_MWh"), num(rw.summary, "fws_pump_energy_MWh"));
 }
 
+/// A row of the summary's cooling table; a test failure (and an empty row) if it is missing.
 const Json& coolingRow(const Json& summary, const std::string& element) {
-    for (const Json& row : summary["sizing"]["cooling"]) {
-        if (row.value("element", "") == element) return row;
-    }
+    if (const Json* row = findRow(summary["sizing"]["cooling"], element)) return *row;
     ADD_FAILURE() << "no " << element << " row: " << summary["sizing"]["cooling"];
     static const Json none = Json::object();
     return none;

@@ -18,6 +18,15 @@
 
 namespace dctwin::facility::test {
 
+/// The row of a sizing table (a JSON array of rows, as in summary["sizing"]["cooling"]) whose
+/// "element" is `element`; nullptr if there is none.
+inline const Json* findRow(const Json& table, const std::string& element) {
+    for (const Json& row : table) {
+        if (row.value("element", "") == element) return &row;
+    }
+    return nullptr;
+}
+
 inline std::filesystem::path scenariosDir() {
     return std::filesystem::path(DCTWIN_SOURCE_DIR) / "scenarios";
 }
