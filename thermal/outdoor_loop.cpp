@@ -48,6 +48,28 @@ OutdoorLoop::OutdoorLoop(OutdoorLoopSpec spec, const Coolant& inner, double desi
     ua_.mdot_hot_design = mdot_i;
     ua_.mdot_cold_design = mdot_o_;
     T_or_design_ = outerReturn(T_os_design_, design_duty, work_, mdot_o_);
+    if (spec_.pumps_duty < 1 || spec_.pumps_standby < 0) {
+        throw InputError(fmt::format(
+            "outdoor loop: {} duty and {} standby pumps; expected at least one duty pump and no "
+            "negative standby",
+            spec_.pumps_duty, spec_.pumps_standby));
+    }
+    // The top speed with n of the duty pumps left at rated speed against the loop (header).
+    const PumpCurve curve = PumpCurve::fromDesignPoint(flow_ / spec_.pumps_duty,
+                                                       spec_.pressure_drop, spec_.pump_efficiency);
+    const SystemCurve loop = SystemCurve::throughPoint(flow_, spec_.pressure_drop);
+    top_speed_.assign(static_cast<std::size_t>(spec_.pumps_duty) + 1, 1.0);
+    top_speed_[0] = 0.0;
+    for (int n = 1; n < spec_.pumps_duty; ++n) {
+        top_speed_[static_cast<std::size_t>(n)] =
+            pumpOperatingPoint(curve, n, 1.0, loop, "outdoor loop pumps").flow / flow_;
+    }
+}
+
+double OutdoorLoop::maxSpeed(int pumps_failed) const {
+    const int n = runningPumps(spec_.pumps_duty + spec_.pumps_standby, spec_.pumps_duty,
+                               static_cast<double>(pumps_failed));
+    return top_speed_[static_cast<std::size_t>(n)];
 }
 
 double OutdoorLoop::speed(double mdot_inner) const {

@@ -21,6 +21,16 @@
 //   (exactly the above at k = N). With none in service the loop is valved off and its pumps
 //   stop: Q = 0, the facility water passes as it came, and the glycol's temperatures read the
 //   facility water's (nothing flows to set them).
+//   Pumps lost: a standby starts in place of a failed duty pump (lead/lag, as the facility
+//   pumps'), so the flow is cut only when fewer than the duty pumps are left. Then the n left
+//   run at rated speed against the loop, a system curve of friction only through the design
+//   point (Δp = Δp_d·(V̇/V̇_o,d)²), each pump a quadratic through its design point (V̇_o,d/N_p,
+//   Δp_d) with a shut-off head of 1.25·Δp_d (PumpCurve::fromDesignPoint):
+//   r_max = V̇(n)/V̇_o,d with Δp_pump(V̇/n, 1) = Δp_d·(V̇/V̇_o,d)²; for n = 1 of 2,
+//   1.25 − 0.25·x² = 0.25·x² with x = V̇/(V̇_o,d/2): r_max = √2.5/2 = 0.791. The speed r above
+//   is then capped at r_max (W = W_d·r³ still: the loop's friction sets the work; the pumps'
+//   efficiency is held at design, the loop's pump energy being small). With none left the
+//   loop stops as with no plate in service.
 //   k = ε(NTU = UA/C_min, C_r)·C_min   [W/K],   Q = k·(T_in − T_o,s)   (heat out of the
 //   facility water; negative, into it, when the outdoor supply is the warmer),
 //   h_o(T_o,r) = h_o(T_o,s) + (Q + W)/ṁ_o.
@@ -28,9 +38,9 @@
 //   Q* = ṁ_i·(h_i(T_in) − h_i(T_set)): the facility water then leaves at T_set exactly.
 //   Tracking pumps whose bank cannot reach T*_o,s at the tracked speed r_t speed up first
 //   (more glycol: a larger k, a warmer T*_o,s, a better coil film), to the least r in
-//   (r_t, 1] at which the bank holds (bisection to 1e-9 of rated speed: P stays continuous
+//   (r_t, r_max] at which the bank holds (bisection to 1e-9 of rated speed: P stays continuous
 //   where the override starts), as the CDUs' ΔT control is overridden when hot. A bank that
-//   cannot reach T*_o,s at rated speed runs at its limit, and the loop settles where it
+//   cannot reach T*_o,s at the pumps' top speed runs at its limit, and the loop settles where it
 //   rejects what the exchanger passes: F(T_o,s) = Q_bank(T_o,r) − Q − W = 0, F increasing in
 //   T_o,s (Q falls, T_o,r and Q_bank rise), bracketed by T*_o,s (F < 0) and T_in + W/k
 //   (Q + W = 0, F ≥ 0). Illinois on that bracket, to 1e-12 K.
@@ -40,6 +50,7 @@
 // | kind | name               | unit | |
 // |------|--------------------|------|------------------------------------------------------|
 // | in   | T_in, ṁ_i, T_set   | K, kg/s, K | facility water entering, its flow, its setpoint |
+// | in   | plates, pumps lost | 1    | duty plates in service, outdoor pumps out of service  |
 // | in   | bank(T, V̇, T_set,o) | —   | the bank at outdoor inflow T and flow V̇ [m³/s],
 // |      |                    |      | asked for T_set,o                                     |
 // | out  | inner_outlet       | K    | facility water leaving the exchanger                  |
@@ -54,9 +65,11 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "thermal/coolant.h"
 #include "thermal/heat_exchanger.h"
+#include "thermal/hydraulics.h"
 #include "thermal/illinois.h"
 
 namespace dctwin::thermal {
@@ -111,6 +124,10 @@ public:
     }
     /// The same with `plates` of the duty plates in service (0 ≤ plates ≤ exchangers).
     double conductanceAt(double mdot_inner, double r, int plates) const;
+    /// The pumps' top speed (= flow) as a fraction of design with `pumps_failed` of the
+    /// installed pumps out of service: 1 while the duty pumps are left, r_max(n) for n fewer,
+    /// 0 with none.                                                                     [1]
+    double maxSpeed(int pumps_failed) const;
 
     struct State {
         double inner_outlet = 0.0;  ///< [K]
@@ -124,11 +141,12 @@ public:
     };
     /// The loop with the bank `bank(T_in_outdoor, flow_outdoor, setpoint_outdoor)` (returning its
     /// outputs with .heat_rejected [W] and .setpoint_unmet [K]) at facility inflow T_in [K], ṁ_i >
-    /// 0 [kg/s] and setpoint T_set [K], with `plates` of the duty plates in service (< 0: all).
-    /// Returns the loop's state and the bank's outputs where it runs.
+    /// 0 [kg/s] and setpoint T_set [K], with `plates` of the duty plates in service (< 0: all)
+    /// and `pumps_failed` of the installed pumps out of service. Returns the loop's state and
+    /// the bank's outputs where it runs.
     template <class Bank>
-    auto operate(double T_in, double mdot_in, double T_set, Bank&& bank, int plates = -1) const
-        -> std::pair<State, decltype(bank(0.0, 0.0, 0.0))>;
+    auto operate(double T_in, double mdot_in, double T_set, Bank&& bank, int plates = -1,
+                 int pumps_failed = 0) const -> std::pair<State, decltype(bank(0.0, 0.0, 0.0))>;
 
 private:
     OutdoorLoopSpec spec_;
@@ -137,6 +155,7 @@ private:
     double cp_i_ = 0.0, cp_o_ = 0.0;  // [J/(kg·K)] at the design mean temperatures
     double flow_ = 0.0, mdot_o_ = 0.0, work_ = 0.0, duty_ = 0.0;
     double T_os_design_ = 0.0, T_or_design_ = 0.0;
+    std::vector<double> top_speed_;  // [1] r_max with n = 0..pumps_duty pumps left
     /// The outdoor return [K] when the exchanger passes Q [W] from an outdoor supply T [K]
     /// and the pumps add W [W] to ṁ [kg/s].
     double outerReturn(double T, double Q, double W, double mdot) const {
@@ -145,12 +164,14 @@ private:
 };
 
 template <class Bank>
-auto OutdoorLoop::operate(double T_in, double mdot_in, double T_set, Bank&& bank, int plates) const
+auto OutdoorLoop::operate(double T_in, double mdot_in, double T_set, Bank&& bank, int plates,
+                          int pumps_failed) const
     -> std::pair<State, decltype(bank(0.0, 0.0, 0.0))> {
     using Out = decltype(bank(0.0, 0.0, 0.0));
     plates = plates < 0 ? spec_.exchangers : std::min(plates, spec_.exchangers);
-    if (plates == 0) {
-        // Valved off, pumps stopped: the bank sees no flow (and rejects nothing).
+    const double r_max = maxSpeed(pumps_failed);
+    if (plates == 0 || r_max <= 0.0) {
+        // Valved off or no pump left: the bank sees no flow (and rejects nothing).
         State s;
         s.inner_outlet = s.outer_supply = s.outer_return = T_in;
         s.unmet = std::max(0.0, T_in - T_set);
@@ -188,13 +209,13 @@ auto OutdoorLoop::operate(double T_in, double mdot_in, double T_set, Bank&& bank
         if (out.setpoint_unmet > 0.0) return std::nullopt;
         return std::pair{state(a, a.T_lo, Q), out};
     };
-    const AtSpeed tracked = atSpeed(speed(mdot_in));
+    const AtSpeed tracked = atSpeed(std::min(speed(mdot_in), r_max));
     if (auto h = held(tracked)) return *h;
     AtSpeed a = tracked;
-    if (tracked.r < 1.0) {
-        a = atSpeed(1.0);
+    if (tracked.r < r_max) {
+        a = atSpeed(r_max);
         if (auto best = held(a)) {
-            double lo = tracked.r, hi = 1.0;
+            double lo = tracked.r, hi = r_max;
             while (hi - lo > 1e-9) {
                 const double mid = 0.5 * (lo + hi);
                 if (auto h = held(atSpeed(mid))) {
@@ -207,7 +228,7 @@ auto OutdoorLoop::operate(double T_in, double mdot_in, double T_set, Bank&& bank
             return *best;
         }
     }
-    // The bank at its limit (at rated speed where the pumps track): the supply where it
+    // The bank at its limit (at the pumps' top speed where they track): the supply where it
     // rejects what the exchanger passes and the pumps' work.
     auto finish = [&](double T, double Q, Out o) {
         State s = state(a, T, Q);

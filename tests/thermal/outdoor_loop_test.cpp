@@ -155,6 +155,51 @@ TEST(OutdoorLoop, PlatesOutOfServiceLeaveTheOthersTheWholeFlow) {
     EXPECT_EQ(no.heat_rejected, 0.0);
 }
 
+TEST(OutdoorLoop, PumpsLostBeyondTheStandbyCapTheGlycolFlow) {
+    // Quadratic pumps through their design point with a shut-off of 1.25·Δp_d, against a loop
+    // of friction only through the design point. n of N duty pumps at rated speed, with
+    // x = V̇/V̇_d: Δp_d·(1.25 − 0.25·(N·x/n)²) = Δp_d·x², so x = √(1.25/(1 + 0.25·(N/n)²)):
+    // one of two √(1.25/2) = 0.7906, two of three √0.8 = 0.8944.
+    const Coolant water = Coolant::byName("water");
+    OutdoorLoopSpec spec;  // 2 duty + 1 standby
+    spec.track_flow = false;
+    const OutdoorLoop loop(spec, water, kFlow, kDuty, kSupply);
+    EXPECT_EQ(loop.maxSpeed(0), 1.0);
+    EXPECT_EQ(loop.maxSpeed(1), 1.0);  // the standby runs in its place
+    EXPECT_NEAR(loop.maxSpeed(2), std::sqrt(1.25 / 2.0), 1e-9);
+    EXPECT_EQ(loop.maxSpeed(3), 0.0);
+    OutdoorLoopSpec three = spec;
+    three.pumps_duty = 3;
+    three.pumps_standby = 0;
+    EXPECT_NEAR(OutdoorLoop(three, water, kFlow, kDuty, kSupply).maxSpeed(1), std::sqrt(0.8), 1e-9);
+
+    // Operated with one pump left and a bank that can do what is asked: the glycol flows at
+    // 0.79 of design, the pumps' work falls with its cube (friction only), the exchanger's k
+    // is the one at that flow, and the glycol is made colder by hand (T_in − T_os = Q/k) so
+    // that the setpoint holds.
+    const double mdot_i = water.massFlow(kFlow);
+    const double T_r = water.heatedTemperature(kSupply, mdot_i, kDuty);
+    const LinearBank bank{loop.liquid(), 5e6, 288.15};
+    const double r = std::sqrt(1.25 / 2.0);
+    const auto [full, fo] = loop.operate(T_r, mdot_i, kSupply, bank, -1, 1);
+    const auto [s, o] = loop.operate(T_r, mdot_i, kSupply, bank, -1, 2);
+    EXPECT_NEAR(full.flow, loop.flow(), 1e-12);
+    EXPECT_NEAR(s.flow, r * loop.flow(), 1e-12);
+    EXPECT_NEAR(s.pump_work, loop.pumpWork() * r * r * r, 1e-6);
+    const double k = loop.conductanceAt(mdot_i, r);
+    EXPECT_LT(k, loop.conductanceAt(mdot_i, 1.0));
+    EXPECT_NEAR(s.inner_outlet, kSupply, 1e-9);
+    EXPECT_NEAR(s.outer_supply, T_r - kDuty / k, 1e-6);
+    EXPECT_LT(s.outer_supply, full.outer_supply - 0.1);
+    // None left: the loop stops as with no plate in service.
+    const auto [n, no] = loop.operate(T_r, mdot_i, kSupply, bank, -1, 3);
+    EXPECT_EQ(n.heat, 0.0);
+    EXPECT_EQ(n.flow, 0.0);
+    EXPECT_EQ(n.pump_power, 0.0);
+    EXPECT_EQ(n.inner_outlet, T_r);
+    EXPECT_EQ(no.heat_rejected, 0.0);
+}
+
 TEST(OutdoorLoop, BankAtItsLimitSettlesWhereItRejectsWhatTheExchangerPasses) {
     const Coolant water = Coolant::byName("water");
     const OutdoorLoop loop(OutdoorLoopSpec{}, water, kFlow, kDuty, kSupply);
@@ -246,6 +291,28 @@ TEST(OutdoorLoop, TrackingPumpsSpeedUpBeforeTheSetpointIsLost) {
     const auto [sc, oc] = fixed.operate(T_in, mdot, kSupply, bank);
     EXPECT_EQ(sc.unmet, 0.0);
     EXPECT_NEAR(sc.pump_power, fixed.pumpPower(), 1e-9);
+}
+
+TEST(OutdoorLoop, TrackingPumpsSpeedUpOnlyToTheTopSpeedLeft) {
+    // The case above in 23 °C air: with every pump the tracked pumps speed up past 0.79 of
+    // rated speed to hold the setpoint (0.88 here); with one of the two duty pumps left they
+    // stop at 0.79 (the test above), and the coil, at its limit there, lets the facility
+    // water leave above its setpoint (0.53 K here).
+    const Coolant water = Coolant::byName("water");
+    const OutdoorLoop loop(OutdoorLoopSpec{}, water, kFlow, kDuty, kSupply);
+    const double mdot = 0.5 * water.massFlow(kFlow);
+    const double T_in = water.heatedTemperature(kSupply, mdot, kDuty);
+    const CoilBank bank{loop.liquid(), 0.8e6, loop.massFlow(), 296.65};
+    const auto [all, ao] = loop.operate(T_in, mdot, kSupply, bank);
+    const auto [one, oo] = loop.operate(T_in, mdot, kSupply, bank, -1, 2);
+    const double r_max = std::sqrt(1.25 / 2.0);
+    EXPECT_EQ(all.unmet, 0.0);
+    EXPECT_GT(all.flow, r_max * loop.flow());
+    EXPECT_NEAR(one.flow, r_max * loop.flow(), 1e-12);
+    EXPECT_GT(one.unmet, 0.0);
+    // At its limit the coil rejects what the exchanger passes plus the pumps' work.
+    EXPECT_NEAR(bank.capacity(one.outer_return, loop.liquid().massFlow(one.flow)),
+                one.heat + one.pump_work, 1e-6 * kDuty);
 }
 
 TEST(OutdoorLoop, ABankThatRejectsNothingLeavesThePumpWorkInTheWater) {
