@@ -622,6 +622,7 @@ void SiteModel::wireFacilityLoop(std::size_t h) {
     scheduled("fws_pumps_failed", 0.0, events.fws_pumps_failed);
     scheduled("outdoor_hx_running", z.plant.outdoor ? z.plant.outdoor->spec().exchangers : 0.0,
               events.outdoor_hx_running);
+    scheduled("outdoor_pumps_failed", 0.0, events.outdoor_pumps_failed);
     // The facility pumps' valve reset reads the most-open CDU valve of the hall.
     if (z.plant.fws_pumps.control == "valve_reset") {
         std::vector<std::string> names;

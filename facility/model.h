@@ -68,7 +68,8 @@ struct Conditions {
         std::vector<std::pair<double, double>> chiller_available;
         std::map<int, std::vector<std::pair<double, double>>> pumps_failed;  // per physical CDU
         std::vector<std::pair<double, double>> fws_pumps_failed;             // facility water pumps
-        std::vector<std::pair<double, double>> outdoor_hx_running;  // outdoor loop's duty plates
+        std::vector<std::pair<double, double>> outdoor_hx_running;    // outdoor loop's duty plates
+        std::vector<std::pair<double, double>> outdoor_pumps_failed;  // outdoor loop's pumps lost
         /// Branch-valve openings of the first rack of a physical CDU.
         std::map<int, std::vector<std::pair<double, double>>> valve_openings;
     };

@@ -146,6 +146,8 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
     const double plates = design.outdoor ? design.outdoor->spec().exchangers : 0.0;
     addInput(kOutdoorHxRunning, {"outdoor_hx_running", "1", 1.0, plates,
                                  "outdoor loop's duty plate exchangers in service"});
+    addInput(kOutdoorPumpsFailed,
+             {"outdoor_pumps_failed", "1", 1.0, 0.0, "outdoor loop's pumps out of service"});
     addOutput(kOutletTemp, {"outlet_temp", "K", 305.0, 0.0, "water leaving the plant"});
     addOutput(kHeat, {"heat_rejected", "W", qn, 0.0, "heat taken from the water"});
     addOutput(kFanPower, {"fan_power", "W", 0.02 * qn, 0.0, "fans of the primary units"});
@@ -221,7 +223,8 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
             }
             const auto [s, o] = design_.outdoor->operate(
                 T_in, mdot, T_set, run,
-                std::max(0, static_cast<int>(std::lround(u[kOutdoorHxRunning]))));
+                std::max(0, static_cast<int>(std::lround(u[kOutdoorHxRunning]))),
+                std::max(0, static_cast<int>(std::lround(u[kOutdoorPumpsFailed]))));
             record(o);
             y[kFwsPumpPower] += s.pump_power;
             y[kFwsPumpLoss] += s.pump_power - s.pump_work;

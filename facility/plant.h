@@ -43,7 +43,8 @@
 //   | input  | units_available [1], fans_available [1], chiller_available [1],
 //   |        | extra_heat [W] (rear doors: rack heat to air, added ahead of the bank),
 //   |        | fan_limit [1], fws_pumps_failed [1], cdu_valve_max [1] (most-open CDU valve) |
-//   |        | outdoor_hx_running [1] (the outdoor loop's duty plates in service)             |
+//   |        | outdoor_hx_running [1] (the outdoor loop's duty plates in service),            |
+//   |        | outdoor_pumps_failed [1] (the outdoor loop's pumps out of service)             |
 //   | output | outlet_temp [K], heat_rejected [W] (from the water, pump work included),
 //   |        | fan_power [W], chiller_power [W], evaporation_rate, drift_rate, blowdown_rate,
 //   |        | spray_rate [m3/s], setpoint_unmet [K], chiller_cooling [W],
@@ -225,7 +226,8 @@ public:
         kFanLimit,
         kFwsPumpsFailed,
         kValveMax,
-        kOutdoorHxRunning
+        kOutdoorHxRunning,
+        kOutdoorPumpsFailed
     };
     enum Output : std::size_t {
         kOutletTemp,

@@ -414,9 +414,11 @@ std::shared_ptr<const ObjectSpec> studySpec() {
     return s;
 }
 
-const std::vector<std::string> kEventTypes = {
-    "cdu_pump_trip", "heat_rejection_unit_loss", "chiller_trip",   "utility_loss", "rack_valve",
-    "fws_pump_trip", "cdu_pump_changeover",      "outdoor_hx_loss"};
+const std::vector<std::string> kEventTypes = {"cdu_pump_trip",       "heat_rejection_unit_loss",
+                                              "chiller_trip",        "utility_loss",
+                                              "rack_valve",          "fws_pump_trip",
+                                              "cdu_pump_changeover", "outdoor_hx_loss",
+                                              "outdoor_pump_trip"};
 
 std::shared_ptr<ObjectSpec> eventBase(const std::string& type, std::string description) {
     auto s = spec(std::move(description));
@@ -496,14 +498,20 @@ const std::vector<std::shared_ptr<const ObjectSpec>>& eventSpecs() {
                             "seconds after the loss at which a standby plate "
                             "(outdoor_loop/exchangers_standby) is valved in, if one is left "
                             "(absent: none is; an operator acts outside the study)");
+        auto outdoor_pumps = eventBase(
+            "outdoor_pump_trip",
+            "Pumps of the outdoor glycol loop fail: the standby pumps start in their place; "
+            "beyond them the pumps left run at rated speed and the glycol's flow falls (none "
+            "left: the loop stops).");
+        outdoor_pumps->integer("pumps", 1, 40, 1, "pumps that fail");
         // Cooling events act in one hall of a campus (/halls); a utility loss on all of them.
-        for (const auto& e : {trip, loss, chiller, valve, fws, changeover, hx}) {
+        for (const auto& e : {trip, loss, chiller, valve, fws, changeover, hx, outdoor_pumps}) {
             e->string("hall", "",
                       "hall the event acts in (a /halls name; required on a campus of several "
                       "halls)");
         }
-        return std::vector<std::shared_ptr<const ObjectSpec>>{trip,  loss, chiller,    utility,
-                                                              valve, fws,  changeover, hx};
+        return std::vector<std::shared_ptr<const ObjectSpec>>{
+            trip, loss, chiller, utility, valve, fws, changeover, hx, outdoor_pumps};
     }();
     return specs;
 }
@@ -619,6 +627,8 @@ std::vector<EventSpec> readEvents(const JsonView& list, const StudySpec& study) 
             OutdoorHxLoss hx{r.count("exchangers"), std::nullopt};
             if (r.has("standby_takeover_s")) hx.standby_takeover = r.number("standby_takeover_s");
             ev.what = hx;
+        } else if (type == "outdoor_pump_trip") {
+            ev.what = OutdoorPumpTrip{r.count("pumps")};
         } else {
             UtilityLoss u;
             u.generators_failing = r.count("generators_failing");

@@ -102,6 +102,11 @@ struct OutdoorHxLoss {
     int exchangers = 1;                      ///< [1]
     std::optional<double> standby_takeover;  ///< [s] after the loss; absent: none valved in
 };
+/// Pumps of a hall's outdoor loop fail (cumulative over events); the standby pumps start in
+/// their place, as the facility pumps' do.
+struct OutdoorPumpTrip {
+    int pumps = 1;  ///< [1]
+};
 struct EventSpec {
     double at_s = 0.0;  ///< [s] since study start
     std::string where;  ///< JSON path of the event ("/events/0"), for messages
@@ -110,7 +115,7 @@ struct EventSpec {
     int hall = 0;
     std::string hall_name;  ///< the "hall" key as given ("": absent)
     std::variant<CduPumpTrip, HeatRejectionUnitLoss, ChillerTrip, UtilityLoss, RackValve,
-                 FwsPumpTrip, CduPumpChangeover, OutdoorHxLoss>
+                 FwsPumpTrip, CduPumpChangeover, OutdoorHxLoss, OutdoorPumpTrip>
         what;
     std::string type() const;  ///< the scenario's name of the event type
 };

@@ -319,8 +319,8 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
     Json report = Json::array();
     // Per hall: units still running, facility pumps lost so far.
     std::vector<int> units, fws_lost(z.halls.size(), 0);
-    // Per hall: outdoor-loop plates lost so far and duty plates in service.
-    std::vector<int> hx_lost(z.halls.size(), 0), hx_running;
+    // Per hall: outdoor-loop plates lost so far and duty plates in service; its pumps lost.
+    std::vector<int> hx_lost(z.halls.size(), 0), hx_running, outdoor_pumps_lost(z.halls.size(), 0);
     for (const HallSizing& h : z.halls) {
         units.push_back(h.plant.units);
         hx_running.push_back(h.plant.outdoor ? h.plant.outdoor->spec().exchangers : 0);
@@ -410,6 +410,29 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
                 r["standby_takeover_s"] = *hx->standby_takeover;
                 r["exchangers_running_after_takeover"] = hx_running[hall];
             }
+        } else if (const auto* op = std::get_if<OutdoorPumpTrip>(&ev.what)) {
+            if (!plant.outdoor) {
+                throw InputError(fmt::format(
+                    "{}: an outdoor_pump_trip needs an outdoor loop in the{} plant "
+                    "(/cooling/heat_rejection/outdoor_loop), and it has none: the facility "
+                    "pumps move the water through its coolers (their loss is an fws_pump_trip)",
+                    ev.where, sc.namedHalls() ? " hall's" : ""));
+            }
+            const thermal::OutdoorLoopSpec& ol = plant.outdoor->spec();
+            const int installed = ol.pumps_duty + ol.pumps_standby;
+            int& lost = outdoor_pumps_lost[hall];
+            lost += op->pumps;
+            if (lost > installed) {
+                throw InputError(fmt::format(
+                    "{}/pumps: {} outdoor loop pumps lost in all is more than the {} installed "
+                    "(outdoor_loop/pumps_duty + pumps_standby)",
+                    ev.where, lost, installed));
+            }
+            he.outdoor_pumps_failed.emplace_back(ev.at_s, lost);
+            r["pumps"] = op->pumps;
+            r["pumps_running"] = thermal::runningPumps(installed, ol.pumps_duty, lost);
+            // To 0.01 % for the log line; the flow itself is in the series.
+            r["flow_available_pct"] = std::round(1e4 * plant.outdoor->maxSpeed(lost)) / 100.0;
         } else if (std::holds_alternative<ChillerTrip>(ev.what)) {
             he.chiller_available.emplace_back(ev.at_s, 0.0);
         } else {  // utility loss: the plan here, its consequences in the simulation
@@ -969,6 +992,7 @@ void recordHalls(const SiteModel& m, Recorder& rec) {
             out(hs.plant.out("outdoor_supply_temp"), "outdoor_supply_temp",
                 "the hall's outdoor loop entering its plate heat exchanger");
             out(hs.plant.out("hx_heat"), "hx_heat", "the hall's plate heat exchanger");
+            out(hs.plant.out("outdoor_flow"), "outdoor_flow", "the hall's outdoor loop flow");
         }
         // The hall's own rack loops, as the cooling group gives them for the campus, so the
         // cooling chain of each hall reads its own temperatures, flows and heat (a campus's
@@ -1095,6 +1119,7 @@ std::shared_ptr<const StepCrossings> recordCooling(const SiteModel& m, const Sce
                 "outdoor loop's glycol entering the plate heat exchanger");
             out(plant.out("hx_heat"), "cooling", "hx_heat",
                 "plate heat exchanger, heat from the facility water");
+            out(plant.out("outdoor_flow"), "cooling", "outdoor_flow", "outdoor loop's glycol flow");
         }
         return crossings;
     }

@@ -293,6 +293,63 @@ TEST(FacilityCoolant, LosingOutdoorPlatesCostsApproachThenEverything) {
     expectInputError([&] { run(j); }, {"/events/0/exchangers", "more than the 3 installed"});
 }
 
+TEST(FacilityCoolant, LosingOutdoorPumpsCutsTheGlycolFlowOnlyBeyondTheStandby) {
+    // The July afternoon above behind a PG40 loop with constant-speed pumps, 2 duty + 1
+    // standby. One pump lost at 60 s: the standby runs in its place and nothing moves. Two
+    // lost: the one left runs against the loop at √2.5/2 = 0.791 of the design flow
+    // (thermal/outdoor_loop.h), the exchanger passes less per kelvin and the coolers make the
+    // glycol colder to hold the facility supply. All three: the loop stops.
+    Json j = scenarioJson("contingency_cdu_pump_trip.json");
+    j["cooling"]["heat_rejection"]["outdoor_loop"] = {{"pump_control", "constant_speed"}};
+    j["cooling"]["heat_rejection"]["switch_over_temp_C"] = 25;
+    j["study"]["duration_s"] = 900.0;
+    j["study"]["output_interval_s"] = 10.0;
+    auto lose = [&](int pumps) {
+        Json k = j;
+        k["events"] =
+            Json::array({{{"type", "outdoor_pump_trip"}, {"at_s", 60.0}, {"pumps", pumps}}});
+        return run(k);
+    };
+    const std::size_t before = 5, during = 30;  // 50 s, 300 s
+    const RunOutcome one = lose(1);
+    const auto& flow1 = one.report.timeseries.at("cooling", "outdoor_flow").values;
+    const double design = flow1[before];
+    EXPECT_GT(design, 0.1);
+    for (double q : flow1) EXPECT_EQ(q, design);
+    const Json& ev1 = one.summary["contingency"]["events"][0];
+    EXPECT_EQ(ev1.value("pumps_running", -1), 2);
+    EXPECT_EQ(ev1.value("flow_available_pct", -1.0), 100.0);
+
+    const RunOutcome two = lose(2);
+    const auto& ts = two.report.timeseries;
+    const double r = std::sqrt(1.25 / 2.0);
+    EXPECT_NEAR(ts.at("cooling", "outdoor_flow").values[during], r * design, 1e-9 * design);
+    const Json& ev2 = two.summary["contingency"]["events"][0];
+    EXPECT_EQ(ev2.value("pumps_running", -1), 1);
+    EXPECT_NEAR(ev2.value("flow_available_pct", -1.0), 100.0 * r, 0.005);  // to 0.01 %
+    const auto& glycol = ts.at("cooling", "outdoor_supply_temp").values;
+    const auto& glycol1 = one.report.timeseries.at("cooling", "outdoor_supply_temp").values;
+    EXPECT_LT(glycol[during], glycol1[during] - 0.1);
+    EXPECT_EQ(num(two.summary, "fws_max_excess_K"), 0.0);
+
+    const RunOutcome all = lose(3);
+    const auto& at = all.report.timeseries;
+    EXPECT_EQ(at.at("cooling", "outdoor_flow").values[during], 0.0);
+    EXPECT_EQ(at.at("cooling", "hx_heat").values[during], 0.0);
+    EXPECT_GT(num(all.summary, "fws_max_excess_K"), 5.0);
+
+    // The event needs an outdoor loop, and no more pumps than are installed.
+    Json none = j;
+    none["cooling"]["heat_rejection"].erase("outdoor_loop");
+    none["events"] = Json::array({{{"type", "outdoor_pump_trip"}, {"at_s", 60.0}}});
+    expectInputError([&] { run(none); },
+                     {"/events/0", "outdoor_pump_trip needs an outdoor loop", "fws_pump_trip"});
+    j["events"] = Json::array({{{"type", "outdoor_pump_trip"}, {"at_s", 60.0}, {"pumps", 2}},
+                               {{"type", "outdoor_pump_trip"}, {"at_s", 90.0}, {"pumps", 2}}});
+    expectInputError([&] { run(j); }, {"/events/1/pumps", "4 outdoor loop pumps lost in all",
+                                       "more than the 3 installed"});
+}
+
 TEST(FacilityCoolant, ATowerBehindAPlateExchangerSpraysWater) {
     Json j = reference();
     j["cooling"]["heat_rejection"] = {{"type", "cooling_tower"},

@@ -387,7 +387,7 @@ TEST(ScenarioSchema, GeneratedFromTheSpecsWithUnitsRangesAndChoices) {
     EXPECT_TRUE(cdu.contains("capacity_kW"));
     for (const auto& [key, v] : cdu.items()) EXPECT_EQ(key.find("_source"), std::string::npos);
     // Events: one shape per type.
-    EXPECT_EQ(s["properties"]["events"]["items"]["oneOf"].size(), 8u);
+    EXPECT_EQ(s["properties"]["events"]["items"]["oneOf"].size(), 9u);
 }
 
 }  // namespace
