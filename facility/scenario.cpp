@@ -958,6 +958,67 @@ void readCooling(CoolingSpec& c, const SpecReader& campus, const SpecReader* hal
     }
 }
 
+/// "a cdu_pump_trip", "an outdoor_pump_trip".
+std::string withArticle(const std::string& type) {
+    return fmt::format(
+        "{} {}",
+        std::string_view("aeiou").find(type.front()) == std::string_view::npos ? "a" : "an", type);
+}
+
+/// The outdoor loop's events against the hall they act in: it has a loop, and no more plates
+/// or pumps are lost in all than it installs. Checked as the scenario is read, so `validate`
+/// and `size` refuse what `run` would (they said "valid" to 4 pumps lost of 3).
+void checkOutdoorLoopEvents(const ScenarioSpec& sc) {
+    std::vector<int> plates(sc.halls.size(), 0), pumps(sc.halls.size(), 0);
+    for (const EventSpec& ev : sc.events) {
+        const auto* hx = std::get_if<OutdoorHxLoss>(&ev.what);
+        const auto* pt = std::get_if<OutdoorPumpTrip>(&ev.what);
+        if (!hx && !pt) continue;
+        const auto hall = static_cast<std::size_t>(ev.hall);
+        const HeatRejectionSpec& hr = sc.halls[hall].cooling.heat_rejection;
+        if (!hr.outdoor_loop) {
+            const std::string instead =
+                hx ? "its coolers take the facility water themselves (their loss is a "
+                     "heat_rejection_unit_loss)"
+                   : "the facility pumps move the water through its coolers (their loss is an "
+                     "fws_pump_trip)";
+            if (!sc.namedHalls()) {
+                throw InputError(fmt::format(
+                    "{}: {} needs an outdoor loop in the plant ({}/outdoor_loop), and it has "
+                    "none: {}",
+                    ev.where, withArticle(ev.type()), hr.where, instead));
+            }
+            std::vector<std::string> with;
+            for (const HallSpec& h : sc.halls) {
+                if (h.cooling.heat_rejection.outdoor_loop) with.push_back(h.name);
+            }
+            throw InputError(fmt::format(
+                "{}/hall: hall '{}' has no outdoor loop ({}/outdoor_loop), which {} needs: {}; "
+                "{}",
+                ev.where, sc.halls[hall].name, hr.where, withArticle(ev.type()), instead,
+                with.empty() ? std::string("no hall has one")
+                             : fmt::format("halls with one: {}", fmt::join(with, ", "))));
+        }
+        const thermal::OutdoorLoopSpec& ol = *hr.outdoor_loop;
+        auto lose = [&](int& lost, int n, int installed, std::string_view key,
+                        std::string_view what, std::string_view keys) {
+            lost += n;
+            if (lost > installed) {
+                throw InputError(fmt::format(
+                    "{}/{}: {} {} lost in all is more than the {} installed ({}/outdoor_loop/{})",
+                    ev.where, key, lost, what, installed, hr.where, keys));
+            }
+        };
+        if (hx) {
+            lose(plates[hall], hx->exchangers, ol.exchangers + ol.exchangers_standby, "exchangers",
+                 "plate exchangers", "exchangers + exchangers_standby");
+        } else {
+            lose(pumps[hall], pt->pumps, ol.pumps_duty + ol.pumps_standby, "pumps",
+                 "outdoor loop pumps", "pumps_duty + pumps_standby");
+        }
+    }
+}
+
 /// /halls (or the one hall of a scenario without it), then the hall each cooling event names.
 void readHalls(ScenarioSpec& sc, const SpecReader& v, const SpecReader& cooling) {
     const int total = sc.it.totalRacks();
@@ -1019,9 +1080,9 @@ void readHalls(ScenarioSpec& sc, const SpecReader& v, const SpecReader& cooling)
         if (ev.hall_name.empty()) {
             if (sc.halls.size() > 1) {
                 throw InputError(fmt::format(
-                    "{}/hall: a {} on a campus of {} halls needs the hall it acts in; valid "
+                    "{}/hall: {} on a campus of {} halls needs the hall it acts in; valid "
                     "choices: {}",
-                    ev.where, ev.type(), sc.halls.size(), fmt::join(names, ", ")));
+                    ev.where, withArticle(ev.type()), sc.halls.size(), fmt::join(names, ", ")));
             }
             continue;
         }
@@ -1034,6 +1095,7 @@ void readHalls(ScenarioSpec& sc, const SpecReader& v, const SpecReader& cooling)
         }
         ev.hall = static_cast<int>(it - names.begin());
     }
+    checkOutdoorLoopEvents(sc);
 }
 
 ScenarioSpec readScenario(const Json& input, const fs::path& base_dir) {

@@ -325,27 +325,6 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
         units.push_back(h.plant.units);
         hx_running.push_back(h.plant.outdoor ? h.plant.outdoor->spec().exchangers : 0);
     }
-    // An outdoor-loop event's loop, or the error naming what the plant has instead.
-    auto outdoorLoop = [&](const EventSpec& ev, const PlantDesign& plant,
-                           std::string_view instead) -> const thermal::OutdoorLoop& {
-        if (!plant.outdoor) {
-            throw InputError(
-                fmt::format("{}: an {} needs an outdoor loop in the{} plant "
-                            "(/cooling/heat_rejection/outdoor_loop), and it has none: {}",
-                            ev.where, ev.type(), sc.namedHalls() ? " hall's" : "", instead));
-        }
-        return *plant.outdoor;
-    };
-    // Units lost so far in all, `n` more by this event, against those installed.
-    auto loseUnits = [](const EventSpec& ev, int& lost, int n, int installed, std::string_view key,
-                        std::string_view what, std::string_view keys) {
-        lost += n;
-        if (lost > installed) {
-            throw InputError(
-                fmt::format("{}/{}: {} {} lost in all is more than the {} installed ({})", ev.where,
-                            key, lost, what, installed, keys));
-        }
-    };
     for (const auto& ev : sc.events) {
         Json r = {{"type", ev.type()}, {"at_s", ev.at_s}};
         const auto hall = static_cast<std::size_t>(ev.hall);
@@ -398,14 +377,11 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             r["transfer_s"] = co->transfer;
             r["pumps_running_during"] = running - 1;
         } else if (const auto* hx = std::get_if<OutdoorHxLoss>(&ev.what)) {
-            const thermal::OutdoorLoopSpec& ol =
-                outdoorLoop(ev, plant,
-                            "its coolers take the facility water themselves (their loss is a "
-                            "heat_rejection_unit_loss)")
-                    .spec();
+            // The hall has a loop and the plates lost fit those installed (checkOutdoorLoopEvents,
+            // as the scenario is read).
+            const thermal::OutdoorLoopSpec& ol = plant.outdoor.value().spec();
             const int installed = ol.exchangers + ol.exchangers_standby;
-            loseUnits(ev, hx_lost[hall], hx->exchangers, installed, "exchangers",
-                      "plate exchangers", "outdoor_loop/exchangers + exchangers_standby");
+            hx_lost[hall] += hx->exchangers;
             // The lost plates are taken from those in service first; a standby is valved in
             // only by the takeover.
             hx_running[hall] = std::max(0, hx_running[hall] - hx->exchangers);
@@ -423,15 +399,11 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
                 r["exchangers_running_after_takeover"] = hx_running[hall];
             }
         } else if (const auto* op = std::get_if<OutdoorPumpTrip>(&ev.what)) {
-            const thermal::OutdoorLoop& loop =
-                outdoorLoop(ev, plant,
-                            "the facility pumps move the water through its coolers (their loss "
-                            "is an fws_pump_trip)");
+            const thermal::OutdoorLoop& loop = plant.outdoor.value();  // checked as read
             const thermal::OutdoorLoopSpec& ol = loop.spec();
             const int installed = ol.pumps_duty + ol.pumps_standby;
             int& lost = outdoor_pumps_lost[hall];
-            loseUnits(ev, lost, op->pumps, installed, "pumps", "outdoor loop pumps",
-                      "outdoor_loop/pumps_duty + pumps_standby");
+            lost += op->pumps;
             he.outdoor_pumps_failed.emplace_back(ev.at_s, lost);
             r["pumps"] = op->pumps;
             r["pumps_running"] = thermal::runningPumps(installed, ol.pumps_duty, lost);

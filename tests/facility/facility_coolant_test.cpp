@@ -348,6 +348,25 @@ TEST(FacilityCoolant, LosingOutdoorPumpsCutsTheGlycolFlowOnlyBeyondTheStandby) {
                                {{"type", "outdoor_pump_trip"}, {"at_s", 90.0}, {"pumps", 2}}});
     expectInputError([&] { run(j); }, {"/events/1/pumps", "4 outdoor loop pumps lost in all",
                                        "more than the 3 installed"});
+    // Refused as the scenario is read, so `validate` and `size` say what `run` says (they
+    // called these "valid").
+    expectInputError([&] { scenario(j); }, {"/events/1/pumps", "more than the 3 installed"});
+    expectInputError([&] { scenario(none); }, {"/events/0", "an outdoor_pump_trip needs"});
+
+    // On a campus the error names the hall and the halls that have a loop: hall A takes the
+    // campus's plant with its loop, hall B its own tower without one.
+    Json campus = scenarioJson("campus_two_halls.json");
+    campus["cooling"]["heat_rejection"]["outdoor_loop"] = Json::object();
+    campus["events"] =
+        Json::array({{{"type", "outdoor_pump_trip"}, {"at_s", 60.0}, {"hall", "B"}}});
+    expectInputError([&] { scenario(campus); },
+                     {"/events/0/hall", "hall 'B' has no outdoor loop",
+                      "/halls/1/cooling/heat_rejection/outdoor_loop", "halls with one: A"});
+    campus["events"][0]["hall"] = "A";
+    EXPECT_NO_THROW(scenario(campus));
+    campus["events"][0].erase("hall");
+    expectInputError([&] { scenario(campus); },
+                     {"/events/0/hall", "an outdoor_pump_trip on a campus of 2 halls"});
 }
 
 TEST(FacilityCoolant, ATowerBehindAPlateExchangerSpraysWater) {
