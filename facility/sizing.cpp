@@ -205,6 +205,15 @@ void groupCdus(const ScenarioSpec& sc, std::size_t hall, const SiteSizing& site,
     const std::string of_hall = sc.namedHalls() ? fmt::format(" hall '{}'", hs.name) : "";
     std::vector<int> targeted;
     int standbys_taken = 0;
+    // CDU trips add up (applyEvents): a trip's pumps (> 0), or a standby CDU taking the racks
+    // (0: a CDU with every pump again), per CDU in time order.
+    struct TripStep {
+        double t;
+        int pumps;
+        const EventSpec* ev;
+        int cdu;
+    };
+    std::vector<TripStep> trips;
     for (const auto& ev : sc.events) {
         if (ev.hall != static_cast<int>(hall)) continue;
         if (const auto* valve = std::get_if<RackValve>(&ev.what)) {
@@ -245,6 +254,9 @@ void groupCdus(const ScenarioSpec& sc, std::size_t hall, const SiteSizing& site,
                                          ev.where, trip->pumps, hs.cooling.cdu.name,
                                          hs.cooling.cdu.pumps_installed));
         }
+        trips.push_back({ev.at_s, trip->pumps, &ev, trip->cdu});
+        if (trip->standby_takeover)
+            trips.push_back({ev.at_s + *trip->standby_takeover, 0, &ev, trip->cdu});
         if (trip->standby_takeover) {
             // Each takeover puts one standby CDU in service for the rest of the study.
             if (++standbys_taken > z.cdu_spares) {
@@ -258,6 +270,19 @@ void groupCdus(const ScenarioSpec& sc, std::size_t hall, const SiteSizing& site,
             }
         }
         targeted.push_back(trip->cdu);
+    }
+    std::stable_sort(trips.begin(), trips.end(),
+                     [](const TripStep& a, const TripStep& b) { return a.t < b.t; });
+    std::map<int, int> lost;  // per CDU, pumps lost by now
+    for (const TripStep& step : trips) {
+        int& n = lost[step.cdu];
+        n = step.pumps == 0 ? 0 : n + step.pumps;
+        if (n > hs.cooling.cdu.pumps_installed) {
+            throw InputError(fmt::format(
+                "{}/pumps: {} pumps of CDU {} lost by then in all (its earlier trips with no "
+                "standby CDU taking its racks between) is more than the {} '{}' has",
+                step.ev->where, n, step.cdu, hs.cooling.cdu.pumps_installed, hs.cooling.cdu.name));
+        }
     }
     const int per_cdu = z.racks_per_cdu;
     std::map<std::vector<std::pair<std::size_t, int>>, std::size_t> index;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -325,8 +326,30 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
         units.push_back(h.plant.units);
         hx_running.push_back(h.plant.outdoor ? h.plant.outdoor->spec().exchangers : 0);
     }
-    for (const auto& ev : sc.events) {
-        Json r = {{"type", ev.type()}, {"at_s", ev.at_s}};
+    // The events in time order: losses add up over the events before them in time, whatever
+    // their order in the file (a trip listed after a later one counted the later one's pumps).
+    // The report keeps the file's order.
+    std::vector<std::size_t> order(sc.events.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return sc.events[a].at_s < sc.events[b].at_s;
+    });
+    // A schedule's value at t: the latest change at or before t (0 before any).
+    auto valueAt = [](const std::vector<std::pair<double, double>>& sched, double t) {
+        double v = 0.0, last = -std::numeric_limits<double>::infinity();
+        for (const auto& [tc, value] : sched) {
+            if (tc <= t && tc >= last) {
+                last = tc;
+                v = value;
+            }
+        }
+        return v;
+    };
+    std::vector<Json> reports(sc.events.size());
+    for (const std::size_t idx : order) {
+        const EventSpec& ev = sc.events[idx];
+        Json& r = reports[idx];
+        r = {{"type", ev.type()}, {"at_s", ev.at_s}};
         const auto hall = static_cast<std::size_t>(ev.hall);
         Conditions::HallEvents& he = c.hall(hall);
         const PlantDesign& plant = z.halls[hall].plant;
@@ -334,8 +357,10 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             r["hall"] = sc.halls[hall].name;
         }
         if (const auto* trip = std::get_if<CduPumpTrip>(&ev.what)) {
+            // On top of the pumps this CDU has lost by then (none again once a standby CDU
+            // has taken its racks).
             auto& sched = he.pumps_failed[trip->cdu];
-            sched.emplace_back(ev.at_s, trip->pumps);
+            sched.emplace_back(ev.at_s, valueAt(sched, ev.at_s) + trip->pumps);
             r["cdu"] = trip->cdu;
             r["pumps"] = trip->pumps;
             if (trip->standby_takeover) {
@@ -362,13 +387,7 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             // failed count goes to installed − (running before − 1) and back.
             auto& sched = he.pumps_failed[co->cdu];
             // Pumps failed at the changeover's time (a standby takeover may be scheduled later).
-            double before = 0.0, last = -std::numeric_limits<double>::infinity();
-            for (const auto& [t, failed] : sched) {
-                if (t <= ev.at_s && t >= last) {
-                    last = t;
-                    before = failed;
-                }
-            }
+            const double before = valueAt(sched, ev.at_s);
             const thermal::CduSpec& cdu = sc.halls[hall].cooling.cdu;
             const int running = thermal::runningPumps(cdu.pumps_installed, cdu.pumps_duty, before);
             sched.emplace_back(ev.at_s, cdu.pumps_installed - running + 1);
@@ -476,8 +495,8 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             r["overload"] = std::any_of(plan.blocks.begin(), plan.blocks.end(),
                                         [](const GeneratorBlock& b) { return !b.applied; });
         }
-        report.push_back(r);
     }
+    for (Json& r : reports) report.push_back(std::move(r));
     return report;
 }
 

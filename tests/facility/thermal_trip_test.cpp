@@ -533,6 +533,39 @@ TEST(ThermalTrip, AStandbyCduThatTakesOverInTimeSavesTheRacks) {
                      {"/events/0/standby_takeover_s", "has 0 standby CDUs (N redundancy)"});
 }
 
+TEST(ThermalTrip, TripsOfOneCduAddUpInTimeOrder) {
+    // An audit: a second trip of CDU 0 set its failed pumps to the second trip's count, so two
+    // one-pump trips left it with a pump. They add up now, in time order whatever the file's.
+    // Both at 60 s: the plain two-pump trip, to the bit.
+    const RunOutcome& both = pumpTripOnTwoGrids().fine;
+    Json j = scenarioJson("contingency_cdu_pump_trip.json");
+    j["study"]["duration_s"] = 200.0;
+    j["events"] =
+        Json::array({{{"type", "cdu_pump_trip"}, {"at_s", 60.0}, {"cdu", 0}, {"pumps", 1}},
+                     {{"type", "cdu_pump_trip"}, {"at_s", 60.0}, {"cdu", 0}, {"pumps", 1}}});
+    const RunOutcome split = run(j);
+    EXPECT_EQ(num(split.summary, "first_throttle_after_s"),
+              num(both.summary, "first_throttle_after_s"));
+    EXPECT_EQ(num(split.summary, "max_racks_tripped"), num(both.summary, "max_racks_tripped"));
+    // The second pump at 100 s, listed first: the racks go ~11 s after 100 s, not after 60 s.
+    j["events"][0]["at_s"] = 100.0;
+    const RunOutcome late = run(j);
+    double throttle = -1.0;
+    for (const Json& e : late.summary["contingency"]["log"]) {
+        if (e["event"] == "first GPU at its throttle temperature") throttle = e["t_s"];
+    }
+    EXPECT_NEAR(throttle, 100.0 + num(both.summary, "first_throttle_after_s"), 1.0);
+    EXPECT_EQ(late.summary["contingency"]["events"][0].value("at_s", 0.0), 100.0);  // file order
+    // Three pumps of two lost by then: refused by sizing (validate and size too), unless a
+    // standby CDU took the racks between.
+    j["events"][0] = {{"type", "cdu_pump_trip"}, {"at_s", 70.0}, {"cdu", 0}, {"pumps", 1}};
+    j["events"][1]["pumps"] = 2;
+    expectInputError([&] { sizeSite(scenario(j)); },
+                     {"/events/0/pumps", "3 pumps of CDU 0 lost by then", "more than the 2"});
+    j["events"][1]["standby_takeover_s"] = 5.0;
+    EXPECT_NO_THROW(sizeSite(scenario(j)));
+}
+
 TEST(ThermalTrip, BadRestartPoliciesAreRejectedWithTheKeyAndTheChoices) {
     auto with = [](const Json& trip) {
         Json j = scenarioJson("contingency_cdu_pump_trip.json");
