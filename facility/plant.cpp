@@ -179,6 +179,8 @@ HeatRejectionPlant::HeatRejectionPlant(std::string name, const PlantDesign& desi
     addOutput(kHxHeat,
               {"hx_heat", "W", qn, 0.0, "plate heat exchanger: heat from the facility water"});
     addOutput(kOutdoorFlow, {"outdoor_flow", "m3/s", 0.1, 0.0, "outdoor loop's liquid flow"});
+    addOutput(kOutdoorPumpPower, {"outdoor_pump_power", "W", 0.002 * qn, 0.0,
+                                  "outdoor loop's pumps, electric (also in fws_pump_power)"});
 }
 
 void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y) const {
@@ -233,6 +235,7 @@ void HeatRejectionPlant::evaluate(std::span<const double> u, std::span<double> y
             y[kOutdoorSupplyTemp] = s.outer_supply;
             y[kHxHeat] = s.heat;
             y[kOutdoorFlow] = s.flow;
+            y[kOutdoorPumpPower] = s.pump_power;
             // The outdoor pumps' work leaves through the bank with the exchanger's heat.
             outdoor_work = s.pump_work;
         };

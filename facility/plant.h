@@ -53,7 +53,8 @@
 //   |        | extra_heat_taken [W] (the rear doors' heat the water took: 0 at zero flow),
 //   |        | outdoor_supply_temp [K], hx_heat [W], outdoor_flow [m3/s] (outdoor loop: the
 //   |        | glycol entering the exchanger, the heat it takes from the facility water, the
-//   |        | glycol's flow; 0 without one)
+//   |        | glycol's flow; 0 without one), outdoor_pump_power [W] (the outdoor loop's
+//   |        | pumps, electric: also in fws_pump_power, which carries every pump of the plant)
 //   |        |                                                          all feedthrough |
 //
 // SitePower — everything electrical above the racks, and where the non-liquid heat goes:
@@ -249,7 +250,8 @@ public:
         kExtraHeatTaken,
         kOutdoorSupplyTemp,
         kHxHeat,
-        kOutdoorFlow
+        kOutdoorFlow,
+        kOutdoorPumpPower
     };
     const PlantDesign& design() const { return design_; }
     /// Steady plant outputs for given inputs (the design-point sizing uses it directly).

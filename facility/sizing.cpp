@@ -633,11 +633,16 @@ void sizeHeatRejection(const ScenarioSpec& sc, std::size_t hall, double growth_m
                             dry_binds ? ", which sets the count" : "")
                       : z.design_weather_basis;
         z.heat_rejection_rule = fmt::format(
-            "N={}: the fewest holding {:.1f} °C with {:.0f} kW = {:.2f} x {:.0f} kW racks + pump "
-            "work (ceil(Q/{:.0f} kW rated)={}) at {}; +{} spare",
-            units, units::kelvinToCelsius(z.fws_supply_setpoint), design_heat / 1e3,
-            1.0 + growth_margin, z.design_heat_liquid / 1e3, h.unitCapacity() / 1e3, n_min, where,
-            h.redundancy_units);
+            "N={}: the fewest holding {:.1f} °C{} with {:.0f} kW = {:.2f} x {:.0f} kW racks + "
+            "pump work (ceil(Q/{:.0f} kW rated)={}) at {}; +{} spare",
+            units, units::kelvinToCelsius(z.fws_supply_setpoint),
+            p.outdoor ? fmt::format(" (their {} at {:.1f} °C, the plate exchanger's {:.1f} K "
+                                    "approach below)",
+                                    liquid, units::kelvinToCelsius(p.outdoor->designSupply()),
+                                    p.outdoor->spec().approach)
+                      : std::string(),
+            design_heat / 1e3, 1.0 + growth_margin, z.design_heat_liquid / 1e3,
+            h.unitCapacity() / 1e3, n_min, where, h.redundancy_units);
         z.heat_rejection_rule += dry_note;
         units += h.redundancy_units;
     } else {

@@ -975,7 +975,8 @@ void recordHalls(const SiteModel& m, Recorder& rec) {
         };
         out(*hs.it_power, "it_power", "the hall's racks (grid side)");
         out(*hs.cdu_pump_power, "cdu_pump_power", "the hall's CDU pumps");
-        out(hs.plant.out("fws_pump_power"), "fws_pump_power", "the hall's facility pumps");
+        out(hs.plant.out("fws_pump_power"), "fws_pump_power",
+            "the hall's facility pumps (and its outdoor loop's, where installed)");
         out(hs.plant.out("fan_power"), "heat_rejection_fan_power", "the hall's plant fans");
         out(hs.plant.out("chiller_power"), "chiller_power", "the hall's trim chiller");
         out(hs.plant.out("heat_rejected"), "heat_rejected", "the hall's plant, water side");
@@ -988,6 +989,8 @@ void recordHalls(const SiteModel& m, Recorder& rec) {
                 "the hall's outdoor loop entering its plate heat exchanger");
             out(hs.plant.out("hx_heat"), "hx_heat", "the hall's plate heat exchanger");
             out(hs.plant.out("outdoor_flow"), "outdoor_flow", "the hall's outdoor loop flow");
+            out(hs.plant.out("outdoor_pump_power"), "outdoor_pump_power",
+                "the hall's outdoor loop pumps (also in its fws_pump_power)");
         }
         // The hall's own rack loops, as the cooling group gives them for the campus, so the
         // cooling chain of each hall reads its own temperatures, flows and heat (a campus's
@@ -1090,7 +1093,8 @@ std::shared_ptr<const StepCrossings> recordCooling(const SiteModel& m, const Sce
     out(m.sums().heat_to_liquid, "cooling", "heat_to_liquid", "racks to coolant");
     out(m.sums().rack_heat_air, "cooling", "heat_to_air", "rack heat to air");
     out(m.sums().cdu_pump_power, "cooling", "cdu_pump_power", "CDU pumps");
-    out(m.plantTotal("fws_pump_power"), "cooling", "fws_pump_power", "facility pumps");
+    out(m.plantTotal("fws_pump_power"), "cooling", "fws_pump_power",
+        "facility pumps (and the outdoor loop's, where installed)");
     out(m.plantTotal("fan_power"), "cooling", "heat_rejection_fan_power", "plant fans");
     out(m.plantTotal("chiller_power"), "cooling", "chiller_power", "trim chiller");
     out(m.sitePower().out("air_side_power"), "cooling", "air_side_power", "CRAH plant");
@@ -1115,6 +1119,8 @@ std::shared_ptr<const StepCrossings> recordCooling(const SiteModel& m, const Sce
             out(plant.out("hx_heat"), "cooling", "hx_heat",
                 "plate heat exchanger, heat from the facility water");
             out(plant.out("outdoor_flow"), "cooling", "outdoor_flow", "outdoor loop's glycol flow");
+            out(plant.out("outdoor_pump_power"), "cooling", "outdoor_pump_power",
+                "outdoor loop's glycol pumps (also in fws_pump_power)");
         }
         return crossings;
     }

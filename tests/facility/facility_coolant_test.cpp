@@ -331,6 +331,11 @@ TEST(FacilityCoolant, LosingOutdoorPumpsCutsTheGlycolFlowOnlyBeyondTheStandby) {
     const auto& glycol1 = one.report.timeseries.at("cooling", "outdoor_supply_temp").values;
     EXPECT_LT(glycol[during], glycol1[during] - 0.1);
     EXPECT_EQ(num(two.summary, "fws_max_excess_K"), 0.0);
+    // The loop's pump power on its own channel, by the cube of the flow (friction only, the
+    // efficiency held at design): 0.791³ = 0.494 of the design's.
+    const double p1 = one.report.timeseries.at("cooling", "outdoor_pump_power").values[during];
+    EXPECT_GT(p1, 10e3);
+    EXPECT_NEAR(ts.at("cooling", "outdoor_pump_power").values[during], r * r * r * p1, 1e-6 * p1);
 
     const RunOutcome all = lose(3);
     const auto& at = all.report.timeseries;
