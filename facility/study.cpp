@@ -346,8 +346,34 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
         return v;
     };
     std::vector<Json> reports(sc.events.size());
+    // Standby plates to valve in later: (time, hall, the event asking). Each is applied when
+    // the events reach its time, so a plate lost meanwhile counts before it.
+    struct Takeover {
+        double t;
+        std::size_t hall, event;
+    };
+    std::vector<Takeover> takeovers;
+    auto valveInStandbys = [&](double until) {
+        std::stable_sort(takeovers.begin(), takeovers.end(),
+                         [](const Takeover& a, const Takeover& b) { return a.t < b.t; });
+        while (!takeovers.empty() && takeovers.front().t <= until) {
+            const Takeover k = takeovers.front();
+            takeovers.erase(takeovers.begin());
+            const thermal::OutdoorLoopSpec& ol = z.halls[k.hall].plant.outdoor.value().spec();
+            const int healthy = ol.exchangers + ol.exchangers_standby - hx_lost[k.hall];
+            Json& r = reports[k.event];
+            if (healthy <= hx_running[k.hall]) {  // lost meanwhile: none left to valve in
+                r["standby_left_at_takeover"] = 0;
+                continue;
+            }
+            hx_running[k.hall] = std::min(ol.exchangers, healthy);
+            c.hall(k.hall).outdoor_hx_running.emplace_back(k.t, hx_running[k.hall]);
+            r["exchangers_running_after_takeover"] = hx_running[k.hall];
+        }
+    };
     for (const std::size_t idx : order) {
         const EventSpec& ev = sc.events[idx];
+        valveInStandbys(ev.at_s);
         Json& r = reports[idx];
         r = {{"type", ev.type()}, {"at_s", ev.at_s}};
         const auto hall = static_cast<std::size_t>(ev.hall);
@@ -411,11 +437,8 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             const int standby_left = installed - hx_lost[hall] - hx_running[hall];
             r["standby_left"] = standby_left;
             if (hx->standby_takeover && standby_left > 0) {
-                hx_running[hall] = std::min(ol.exchangers, installed - hx_lost[hall]);
-                he.outdoor_hx_running.emplace_back(ev.at_s + *hx->standby_takeover,
-                                                   hx_running[hall]);
                 r["standby_takeover_s"] = *hx->standby_takeover;
-                r["exchangers_running_after_takeover"] = hx_running[hall];
+                takeovers.push_back({ev.at_s + *hx->standby_takeover, hall, idx});
             }
         } else if (const auto* op = std::get_if<OutdoorPumpTrip>(&ev.what)) {
             const thermal::OutdoorLoop& loop = plant.outdoor.value();  // checked as read
@@ -496,6 +519,7 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
                                         [](const GeneratorBlock& b) { return !b.applied; });
         }
     }
+    valveInStandbys(std::numeric_limits<double>::infinity());
     for (Json& r : reports) report.push_back(std::move(r));
     return report;
 }
@@ -1633,10 +1657,12 @@ void contingencyLog(const ScenarioSpec& sc, const Conditions& c, StudyResults& r
                 const std::string hall =
                     e.contains("hall") ? fmt::format(" (hall {})", e.value("hall", "")) : "";
                 const std::string what =
-                    e.value("type", "") == "outdoor_hx_loss"
+                    e.value("type", "") != "outdoor_hx_loss"
+                        ? fmt::format("standby CDU takes CDU {}'s racks{}", e["cdu"].dump(), hall)
+                    : e.contains("exchangers_running_after_takeover")
                         ? fmt::format("standby plate exchanger valved in: {} in service{}",
                                       e.value("exchangers_running_after_takeover", 0), hall)
-                        : fmt::format("standby CDU takes CDU {}'s racks{}", e["cdu"].dump(), hall);
+                        : fmt::format("no standby plate exchanger left to valve in{}", hall);
                 log.emplace_back(t, what, "plan");
             }
         }

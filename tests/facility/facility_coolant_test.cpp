@@ -285,6 +285,33 @@ TEST(FacilityCoolant, LosingOutdoorPlatesCostsApproachThenEverything) {
         EXPECT_EQ(e.value("event", "").find("valved in"), std::string::npos) << e.dump();
     }
     EXPECT_EQ(alone.report.timeseries.at("cooling", "hx_heat").values.back(), 0.0);
+    // A plate lost while a takeover is pending counts before it: one lost at 60 s (the standby
+    // due at 360 s), the other at 100 s. Between, nothing passes; the standby then valves in
+    // the one healthy plate left. With the standby lost too, there is none to valve in.
+    Json pending = j;
+    pending["events"] = Json::array({{{"type", "outdoor_hx_loss"},
+                                      {"at_s", 60.0},
+                                      {"exchangers", 1},
+                                      {"standby_takeover_s", 300.0}},
+                                     {{"type", "outdoor_hx_loss"}, {"at_s", 100.0}}});
+    const RunOutcome meanwhile = run(pending);
+    const auto& hx = meanwhile.report.timeseries.at("cooling", "hx_heat").values;
+    EXPECT_GT(hx[8], 1e6);   // 80 s: one plate
+    EXPECT_EQ(hx[20], 0.0);  // 200 s: none
+    EXPECT_GT(hx[60], 1e6);  // 600 s: the standby
+    EXPECT_EQ(meanwhile.summary["contingency"]["events"][0].value(
+                  "exchangers_running_after_takeover", -1),
+              1);
+    pending["events"][1]["exchangers"] = 2;
+    const RunOutcome gone = run(pending);
+    EXPECT_EQ(gone.report.timeseries.at("cooling", "hx_heat").values[60], 0.0);
+    bool none_left = false;
+    for (const Json& e : gone.summary["contingency"]["log"]) {
+        none_left |= e.value("event", "") == "no standby plate exchanger left to valve in";
+        EXPECT_EQ(e.value("event", "").find("valved in:"), std::string::npos) << e.dump();
+    }
+    EXPECT_TRUE(none_left) << gone.summary["contingency"]["log"].dump();
+
     // The event needs an outdoor loop, and no more plates than are installed.
     Json none = j;
     none["cooling"]["heat_rejection"].erase("outdoor_loop");
