@@ -434,7 +434,9 @@ const std::vector<std::shared_ptr<const ObjectSpec>>& eventSpecs() {
     static const std::vector<std::shared_ptr<const ObjectSpec>> specs = [] {
         auto trip = eventBase("cdu_pump_trip", "Secondary pumps of one CDU fail.");
         trip->integer("cdu", 0, 100000, 0, "CDU index, 0-based")
-            .integer("pumps", 1, 16, 1, "pumps that fail")
+            .integer("pumps", 1, 16, 1,
+                     "pumps that fail, on top of the CDU's earlier trips (none again once a "
+                     "standby CDU has taken its racks)")
             .optionalNumber("standby_takeover_s", "s", 0, 86400,
                             "seconds after the trip at which the hall's standby CDU (N+1, 2N) "
                             "takes this CDU's racks: isolation valves and its pumps' start, no "
@@ -482,7 +484,7 @@ const std::vector<std::shared_ptr<const ObjectSpec>>& eventSpecs() {
         auto fws = eventBase("fws_pump_trip",
                              "Facility water pumps fail (beyond the standby the CDUs get less "
                              "than their design flow).");
-        fws->integer("pumps", 1, 60, 1, "pumps that fail");
+        fws->integer("pumps", 1, 60, 1, "pumps that fail, on top of earlier trips");
         auto changeover = eventBase("cdu_pump_changeover",
                                     "Run-and-standby changeover of one CDU's secondary pumps: a "
                                     "running pump stops and the standby takes over.");
@@ -493,7 +495,7 @@ const std::vector<std::shared_ptr<const ObjectSpec>>& eventSpecs() {
         auto hx = eventBase("outdoor_hx_loss",
                             "Plate heat exchangers of the outdoor glycol loop are taken out of "
                             "service (a leak, fouling): the others pass the heat, or none does.");
-        hx->integer("exchangers", 1, 40, 1, "plate exchangers lost")
+        hx->integer("exchangers", 1, 40, 1, "plate exchangers lost, on top of earlier losses")
             .optionalNumber("standby_takeover_s", "s", 0, 86400,
                             "seconds after the loss at which a standby plate "
                             "(outdoor_loop/exchangers_standby) is valved in, if one is left "
@@ -503,7 +505,7 @@ const std::vector<std::shared_ptr<const ObjectSpec>>& eventSpecs() {
             "Pumps of the outdoor glycol loop fail: the standby pumps start in their place; "
             "beyond them the pumps left run at rated speed and the glycol's flow falls (none "
             "left: the loop stops).");
-        outdoor_pumps->integer("pumps", 1, 40, 1, "pumps that fail");
+        outdoor_pumps->integer("pumps", 1, 40, 1, "pumps that fail, on top of earlier trips");
         // Cooling events act in one hall of a campus (/halls); a utility loss on all of them.
         for (const auto& e : {trip, loss, chiller, valve, fws, changeover, hx, outdoor_pumps}) {
             e->string("hall", "",
