@@ -205,15 +205,6 @@ void groupCdus(const ScenarioSpec& sc, std::size_t hall, const SiteSizing& site,
     const std::string of_hall = sc.namedHalls() ? fmt::format(" hall '{}'", hs.name) : "";
     std::vector<int> targeted;
     int standbys_taken = 0;
-    // CDU trips add up (applyEvents): a trip's pumps (> 0), or a standby CDU taking the racks
-    // (0: a CDU with every pump again), per CDU in time order.
-    struct TripStep {
-        double t;
-        int pumps;
-        const EventSpec* ev;
-        int cdu;
-    };
-    std::vector<TripStep> trips;
     for (const auto& ev : sc.events) {
         if (ev.hall != static_cast<int>(hall)) continue;
         if (const auto* valve = std::get_if<RackValve>(&ev.what)) {
@@ -254,9 +245,6 @@ void groupCdus(const ScenarioSpec& sc, std::size_t hall, const SiteSizing& site,
                                          ev.where, trip->pumps, hs.cooling.cdu.name,
                                          hs.cooling.cdu.pumps_installed));
         }
-        trips.push_back({ev.at_s, trip->pumps, &ev, trip->cdu});
-        if (trip->standby_takeover)
-            trips.push_back({ev.at_s + *trip->standby_takeover, 0, &ev, trip->cdu});
         if (trip->standby_takeover) {
             // Each takeover puts one standby CDU in service for the rest of the study.
             if (++standbys_taken > z.cdu_spares) {
@@ -271,19 +259,7 @@ void groupCdus(const ScenarioSpec& sc, std::size_t hall, const SiteSizing& site,
         }
         targeted.push_back(trip->cdu);
     }
-    std::stable_sort(trips.begin(), trips.end(),
-                     [](const TripStep& a, const TripStep& b) { return a.t < b.t; });
-    std::map<int, int> lost;  // per CDU, pumps lost by now
-    for (const TripStep& step : trips) {
-        int& n = lost[step.cdu];
-        n = step.pumps == 0 ? 0 : n + step.pumps;
-        if (n > hs.cooling.cdu.pumps_installed) {
-            throw InputError(fmt::format(
-                "{}/pumps: {} pumps of CDU {} lost by then in all (its earlier trips with no "
-                "standby CDU taking its racks between) is more than the {} '{}' has",
-                step.ev->where, n, step.cdu, hs.cooling.cdu.pumps_installed, hs.cooling.cdu.name));
-        }
-    }
+    cduPumpSchedules(sc, hall);  // the trips and changeovers over time, checked
     const int per_cdu = z.racks_per_cdu;
     std::map<std::vector<std::pair<std::size_t, int>>, std::size_t> index;
     for (int c = 0; c < z.cdus; ++c) {
@@ -785,6 +761,87 @@ int SiteSizing::cdusInstalled() const {
     int n = 0;
     for (const HallSizing& h : halls) n += h.cdus + h.cdu_spares;
     return n;
+}
+
+std::map<int, std::vector<std::pair<double, double>>> cduPumpSchedules(const ScenarioSpec& sc,
+                                                                       std::size_t hall) {
+    const thermal::CduSpec& cdu = sc.halls[hall].cooling.cdu;
+    const int installed = cdu.pumps_installed, duty = cdu.pumps_duty;
+    enum Kind { kTrip, kTakeover, kTransferEnd, kChangeover };
+    struct Step {
+        double t;
+        Kind kind;
+        const EventSpec* ev;
+        int cdu, pumps;
+    };
+    std::vector<Step> steps;
+    for (const EventSpec& ev : sc.events) {
+        if (ev.hall != static_cast<int>(hall)) continue;
+        if (const auto* trip = std::get_if<CduPumpTrip>(&ev.what)) {
+            steps.push_back({ev.at_s, kTrip, &ev, trip->cdu, trip->pumps});
+            if (trip->standby_takeover) {
+                steps.push_back({ev.at_s + *trip->standby_takeover, kTakeover, &ev, trip->cdu, 0});
+            }
+        } else if (const auto* co = std::get_if<CduPumpChangeover>(&ev.what)) {
+            steps.push_back({ev.at_s, kChangeover, &ev, co->cdu, 0});
+            steps.push_back({ev.at_s + co->transfer, kTransferEnd, &ev, co->cdu, 0});
+        }
+    }
+    // In time order; at one time a transfer ends before a changeover starts.
+    std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+        return a.t < b.t || (a.t == b.t && a.kind == kTransferEnd && b.kind != kTransferEnd);
+    });
+    struct State {
+        int failed = 0;
+        const EventSpec* transfer = nullptr;  // the changeover under way
+    };
+    std::map<int, State> state;
+    std::map<int, std::vector<std::pair<double, double>>> schedules;
+    for (const Step& s : steps) {
+        State& c = state[s.cdu];
+        const int running = thermal::runningPumps(installed, duty, c.failed);
+        switch (s.kind) {
+            case kTrip:
+                c.failed += s.pumps;
+                if (c.failed > installed) {
+                    throw InputError(fmt::format(
+                        "{}/pumps: {} pumps of CDU {} lost by then in all (its earlier trips "
+                        "with no standby CDU taking its racks between) is more than the {} '{}' "
+                        "has",
+                        s.ev->where, c.failed, s.cdu, installed, cdu.name));
+                }
+                break;
+            case kTakeover:
+                c.failed = 0;
+                break;
+            case kTransferEnd:
+                if (c.transfer == s.ev) c.transfer = nullptr;
+                break;
+            case kChangeover:
+                if (c.transfer) {
+                    throw InputError(fmt::format(
+                        "{}/at: CDU {} is still changing over at {:g} s (the changeover of {} "
+                        "ends at {:g} s); a changeover starts once the last has ended",
+                        s.ev->where, s.cdu, s.t, c.transfer->where,
+                        c.transfer->at_s + std::get<CduPumpChangeover>(c.transfer->what).transfer));
+                }
+                if (running < 1 || installed - c.failed - running < 1) {
+                    throw InputError(fmt::format(
+                        "{}/cdu: CDU {} has {} at {:g} s ({} of its {} pumps lost by then, {} "
+                        "running); a changeover stops a running pump for a healthy standby",
+                        s.ev->where, s.cdu,
+                        running < 1 ? "no running pump" : "no healthy standby pump", s.t, c.failed,
+                        installed, running));
+                }
+                c.transfer = s.ev;
+                break;
+        }
+        // The failed count the CDU's running pumps follow (one fewer during a transfer).
+        const int run =
+            std::max(0, thermal::runningPumps(installed, duty, c.failed) - (c.transfer ? 1 : 0));
+        schedules[s.cdu].emplace_back(s.t, c.transfer ? installed - run : c.failed);
+    }
+    return schedules;
 }
 
 SiteSizing sizeSite(const ScenarioSpec& sc) {

@@ -34,6 +34,7 @@
 /// units share the load, the facility pumps carry the grown design flow at part speed).
 /// The electrical one-line is sized by power::sizeElectrical from `electrical`; the design
 /// point study (facility/study.h) refines it with the cooling power the plant draws.
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -167,6 +168,18 @@ CoolingCount countCrahs(const ScenarioSpec& spec, const SiteSizing& sizing, doub
 /// its catalog capacity times CAPFT(T_chw, T_db,design): n = ⌈Q_coil / Q_unit⌉ + 1.
 CoolingCount countAirChillers(const ScenarioSpec& spec, const SiteSizing& sizing, double crah_load,
                               int crah_units);
+
+/// The pumps out of service of each physical CDU of hall `hall` over time (the CDU's
+/// pumps_failed input: changes (time [s], pumps), keyed by CDU index), from the hall's
+/// cdu_pump_trip and cdu_pump_changeover events walked in time order:
+///   trip           failed += pumps (on top of the CDU's earlier trips)
+///   takeover       failed = 0 (a standby CDU, every pump healthy, takes the racks)
+///   changeover     one pump fewer runs for transfer_s: the schedule reads
+///                  installed − (min(duty, installed − failed) − 1) meanwhile
+/// InputError naming the event for more pumps lost than installed, a changeover while one is
+/// under way on the same CDU, or one with no running pump or no healthy standby left.
+std::map<int, std::vector<std::pair<double, double>>> cduPumpSchedules(const ScenarioSpec& spec,
+                                                                       std::size_t hall);
 
 /// Sizes the site from its specs. InputError naming the scenario key when the specs cannot
 /// be sized (racks per CDU over the CDU's capacity, an event naming CDU 9 of 8, a facility

@@ -345,6 +345,12 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
         }
         return v;
     };
+    // Each CDU's pumps over time, from its trips and changeovers together (checked by sizing).
+    std::vector<std::map<int, std::vector<std::pair<double, double>>>> cdu_schedules;
+    for (std::size_t h = 0; h < z.halls.size(); ++h) {
+        cdu_schedules.push_back(cduPumpSchedules(sc, h));
+        if (!cdu_schedules.back().empty()) c.hall(h).pumps_failed = cdu_schedules.back();
+    }
     std::vector<Json> reports(sc.events.size());
     // Standby plates to valve in later: (time, hall, the event asking). Each is applied when
     // the events reach its time, so a plate lost meanwhile counts before it.
@@ -383,18 +389,10 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             r["hall"] = sc.halls[hall].name;
         }
         if (const auto* trip = std::get_if<CduPumpTrip>(&ev.what)) {
-            // On top of the pumps this CDU has lost by then (none again once a standby CDU
-            // has taken its racks).
-            auto& sched = he.pumps_failed[trip->cdu];
-            sched.emplace_back(ev.at_s, valueAt(sched, ev.at_s) + trip->pumps);
+            // The schedule is the hall's cduPumpSchedules (below the loop).
             r["cdu"] = trip->cdu;
             r["pumps"] = trip->pumps;
-            if (trip->standby_takeover) {
-                // The standby is the same unit on the same headers: its racks get a CDU with
-                // every pump running again (earlier failures of the tripped one stay behind).
-                sched.emplace_back(ev.at_s + *trip->standby_takeover, 0.0);
-                r["standby_takeover_s"] = *trip->standby_takeover;
-            }
+            if (trip->standby_takeover) r["standby_takeover_s"] = *trip->standby_takeover;
         } else if (const auto* loss = std::get_if<HeatRejectionUnitLoss>(&ev.what)) {
             units[hall] -= loss->units;
             he.units_available.emplace_back(ev.at_s, units[hall]);
@@ -409,18 +407,14 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             r["pumps"] = fws->pumps;
             r["pumps_remaining"] = plant.fws_pumps.duty + plant.fws_pumps.standby - fws_lost[hall];
         } else if (const auto* co = std::get_if<CduPumpChangeover>(&ev.what)) {
-            // One pump fewer runs during the transfer, then the standby carries the duty: the
-            // failed count goes to installed − (running before − 1) and back.
-            auto& sched = he.pumps_failed[co->cdu];
-            // Pumps failed at the changeover's time (a standby takeover may be scheduled later).
-            const double before = valueAt(sched, ev.at_s);
+            // One pump fewer runs during the transfer (cduPumpSchedules), then the standby
+            // carries the duty.
+            const auto& sched = cdu_schedules[hall].at(co->cdu);
             const thermal::CduSpec& cdu = sc.halls[hall].cooling.cdu;
-            const int running = thermal::runningPumps(cdu.pumps_installed, cdu.pumps_duty, before);
-            sched.emplace_back(ev.at_s, cdu.pumps_installed - running + 1);
-            sched.emplace_back(ev.at_s + co->transfer, before);
             r["cdu"] = co->cdu;
             r["transfer_s"] = co->transfer;
-            r["pumps_running_during"] = running - 1;
+            r["pumps_running_during"] =
+                thermal::runningPumps(cdu.pumps_installed, cdu.pumps_duty, valueAt(sched, ev.at_s));
         } else if (const auto* hx = std::get_if<OutdoorHxLoss>(&ev.what)) {
             // The hall has a loop and the plates lost fit those installed (checkOutdoorLoopEvents,
             // as the scenario is read).

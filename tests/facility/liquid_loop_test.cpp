@@ -385,5 +385,39 @@ TEST(LiquidLoop, PumpChangeoverDipsOneCdusFlowForItsTransferOnly) {
     EXPECT_EQ(e["pumps_running_during"], 0);
 }
 
+TEST(LiquidLoop, APumpLostDuringAChangeoverStaysLostAfterItsTransfer) {
+    // An audit: the changeover restored the pumps it found at its start when its transfer
+    // ended, erasing a trip in between; two overlapping changeovers left no pump running for
+    // good and logged "pumps_running_during -1". CDU 0 (1 duty + 1 standby) changes over at
+    // 60 s with a 30 s transfer, loses a pump at 70 s (the standby runs from 90 s) and the other
+    // at 120 s: its racks then trip, as the same two trips without the changeover trip them.
+    Json j = scenarioJson("contingency_cdu_pump_trip.json");
+    j["study"]["duration_s"] = 300.0;
+    j["study"]["output_interval_s"] = 1.0;
+    j["events"] = Json::array(
+        {{{"type", "cdu_pump_changeover"}, {"at_s", 60.0}, {"cdu", 0}, {"transfer_s", 30.0}},
+         {{"type", "cdu_pump_trip"}, {"at_s", 70.0}, {"cdu", 0}, {"pumps", 1}},
+         {{"type", "cdu_pump_trip"}, {"at_s", 120.0}, {"cdu", 0}, {"pumps", 1}}});
+    const RunOutcome r = run(j);
+    double first_trip = -1.0;
+    for (const Json& e : r.summary["contingency"]["log"]) {
+        if (e["event"] == "first rack tripped on GPU temperature") first_trip = e["t_s"];
+    }
+    EXPECT_GT(first_trip, 120.0) << r.summary["contingency"]["log"].dump();
+    EXPECT_EQ(num(r.summary, "max_racks_tripped"), 8.0);  // CDU 0's racks
+    // A changeover needs a running pump, a healthy standby and no transfer under way.
+    j["events"] = Json::array({{{"type", "cdu_pump_changeover"}, {"at_s", 60.0}, {"cdu", 0}},
+                               {{"type", "cdu_pump_changeover"}, {"at_s", 60.0}, {"cdu", 0}}});
+    expectInputError([&] { sizeSite(scenario(j)); },
+                     {"/events/1/at", "CDU 0 is still changing over at 60 s", "/events/0"});
+    j["events"] =
+        Json::array({{{"type", "cdu_pump_trip"}, {"at_s", 30.0}, {"cdu", 0}, {"pumps", 1}},
+                     {{"type", "cdu_pump_changeover"}, {"at_s", 60.0}, {"cdu", 0}}});
+    expectInputError([&] { sizeSite(scenario(j)); },
+                     {"/events/1/cdu", "no healthy standby pump at 60 s", "1 of its 2 pumps"});
+    j["events"][0]["pumps"] = 2;
+    expectInputError([&] { sizeSite(scenario(j)); }, {"/events/1/cdu", "no running pump"});
+}
+
 }  // namespace
 }  // namespace dctwin::facility::test
