@@ -316,7 +316,7 @@ void checkEventsAgainstSizing(const ScenarioSpec& sc, const power::SizingResult&
 /// Event schedules for the study model; a utility loss's generator plan (facility/
 /// utility_loss.h) decides when generator-fed loads return, the run what follows from it.
 Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint& d, Conditions& c) {
-    checkEventsAgainstSizing(sc, d.electrical);
+    // (checkEventsAgainstSizing ran in designPoint, which made d.)
     Json report = Json::array();
     // Per hall: units still running, facility pumps lost so far.
     std::vector<int> units, fws_lost(z.halls.size(), 0);
@@ -334,9 +334,10 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return sc.events[a].at_s < sc.events[b].at_s;
     });
-    // A schedule's value at t: the latest change at or before t (0 before any).
-    auto valueAt = [](const std::vector<std::pair<double, double>>& sched, double t) {
-        double v = 0.0, last = -std::numeric_limits<double>::infinity();
+    // A schedule's value at t: the latest change at or before t (`normal` before any).
+    auto valueAt = [](const std::vector<std::pair<double, double>>& sched, double t,
+                      double normal = 0.0) {
+        double v = normal, last = -std::numeric_limits<double>::infinity();
         for (const auto& [tc, value] : sched) {
             if (tc <= t && tc >= last) {
                 last = tc;
@@ -351,6 +352,14 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
         cdu_schedules.push_back(cduPumpSchedules(sc, h));
         if (!cdu_schedules.back().empty()) c.hall(h).pumps_failed = cdu_schedules.back();
     }
+    // A utility loss's outages: the schedule forced to `off` from the loss until the load is
+    // back, then to what the other events leave it at by then (laid over them once all are
+    // in: a chiller tripped before the loss stays tripped, a pump lost during it stays lost).
+    struct Outage {
+        std::vector<std::pair<double, double>>* sched;
+        double normal, off, from, until;
+    };
+    std::vector<Outage> outages;
     std::vector<Json> reports(sc.events.size());
     // Standby plates to valve in later: (time, hall, the event asking). Each is applied when
     // the events reach its time, so a plate lost meanwhile counts before it.
@@ -469,23 +478,21 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
                                        gen.step_interval};
             const UtilityLossPlan plan = planUtilityLoss(o, fleet, d.utility_loads);
             c.utility = plan;
-            auto outage = [&](std::vector<std::pair<double, double>>& sched, double off,
-                              double on_at, double on) {
-                sched.emplace_back(ev.at_s, off);
-                if (std::isfinite(on_at)) sched.emplace_back(on_at, on);
+            auto outage = [&](std::vector<std::pair<double, double>>& sched, double normal,
+                              double off, double on_at) {
+                outages.push_back({&sched, normal, off, ev.at_s, on_at});
             };
             // Every hall's plant is on the campus's generators.
             for (std::size_t h = 0; h < z.halls.size(); ++h) {
                 Conditions::HallEvents& e = c.hall(h);
                 const thermal::PumpStationSpec& fp = z.halls[h].plant.fws_pumps;
-                outage(e.fans_available, 0.0, plan.fans_on, 1.0);
-                outage(e.chiller_available, 0.0, plan.chillers_on, 1.0);
+                outage(e.fans_available, 1.0, 0.0, plan.fans_on);
+                outage(e.chiller_available, 1.0, 0.0, plan.chillers_on);
                 if (!ul.fws_pumps_on_ups) {
-                    outage(e.fws_pumps_failed, fp.duty + fp.standby, plan.fws_pumps_on,
-                           fws_lost[h]);
+                    outage(e.fws_pumps_failed, 0.0, fp.duty + fp.standby, plan.fws_pumps_on);
                 }
             }
-            outage(c.air_side_available, 0.0, plan.air_side_on, 1.0);
+            outage(c.air_side_available, 1.0, 0.0, plan.air_side_on);
             Json blocks = Json::array();
             for (const auto& b : plan.blocks) {
                 blocks.push_back({{"t_s", b.time},
@@ -514,6 +521,14 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
         }
     }
     valveInStandbys(std::numeric_limits<double>::infinity());
+    for (const Outage& o : outages) {
+        auto& sched = *o.sched;
+        const double back = valueAt(sched, o.until, o.normal);
+        std::erase_if(sched,
+                      [&](const auto& ch) { return ch.first > o.from && ch.first < o.until; });
+        sched.emplace_back(o.from, o.off);
+        if (std::isfinite(o.until)) sched.emplace_back(o.until, back);
+    }
     for (Json& r : reports) report.push_back(std::move(r));
     return report;
 }
@@ -1467,6 +1482,9 @@ DesignPoint designPoint(const ScenarioSpec& sc, const SiteSizing& z) {
     d.air_chiller_units = countAirChillers(sc, z, crah_load, static_cast<int>(d.crah_units)).count;
     d.cooling = coolingTable(sc, z, m, y, crah_load);
     d.water = waterTable(m, y, d.water_rate);
+    // What the events ask of the sized site, here so that `size` refuses what `run` would
+    // (it printed the sizing of 8 generator sets failing of 7).
+    checkEventsAgainstSizing(sc, d.electrical);
     return d;
 }
 

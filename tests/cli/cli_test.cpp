@@ -321,13 +321,16 @@ TEST_F(Cli, ValidateRefusesWhatTheRunRefuses) {
     // failing of the 7 installed, and to two utility losses in one study.
     Json j = dctwin::readJsonFile(kSource / "scenarios/contingency_utility_loss.json");
     j["events"][0]["generators_failing"] = 1000;
-    expectInputError(dctwin("validate " + quote(scenarioFile("gens.json", j).string())),
-                     {"gens.json", "/events/0/generators_failing", "the site has 7"});
-    Json two = dctwin::readJsonFile(kSource / "scenarios/contingency_utility_loss.json");
-    two["events"].push_back(two["events"][0]);
-    two["events"][1]["at_s"] = 90;
-    expectInputError(dctwin("validate " + quote(scenarioFile("two.json", two).string())),
-                     {"two.json", "/events/1", "one utility_loss event"});
+    // `size` too (an audit: it printed the sizing of both).
+    for (const std::string cmd : {"validate ", "size "}) {
+        expectInputError(dctwin(cmd + quote(scenarioFile("gens.json", j).string())),
+                         {"gens.json", "/events/0/generators_failing", "the site has 7"});
+        Json two = dctwin::readJsonFile(kSource / "scenarios/contingency_utility_loss.json");
+        two["events"].push_back(two["events"][0]);
+        two["events"][1]["at_s"] = 90;
+        expectInputError(dctwin(cmd + quote(scenarioFile("two.json", two).string())),
+                         {"two.json", "/events/1", "one utility_loss event"});
+    }
 }
 
 TEST_F(Cli, AModelErrorNamesTheFileAndWhereTheModelGaveOut) {

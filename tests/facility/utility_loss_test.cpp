@@ -344,6 +344,31 @@ TEST(UtilityLoss, BatteryStateOfEnergyAtThePickupMatchesHandIntegration) {
                 89.0 * 0.1 * 0.95 * 0.95 * 0.97 / kTr, 0.02 * 89.0 * 2.92e-4);
 }
 
+TEST(UtilityLoss, WhatFailedBeforeOrDuringTheOutageStaysFailedAfterIt) {
+    // An audit: the generators' restart put the trim chiller back although it had tripped
+    // before the loss, and a facility pump lost while the pumps stood (a trip during the
+    // outage) came back with them. The restart now returns each schedule to what the other
+    // events leave it at by then. Three units of 18 left (15 lost at 10 s) so that the chiller
+    // trims, the chiller tripped at 30 s, the utility lost at 60 s (chillers back at 85 s on
+    // this plan), all three facility pumps lost at 65 s (their block restarts them at 75 s).
+    Json j = utilityLoss(300.0, {{"chillers_restart_s", 10.0}});
+    j["cooling"]["heat_rejection"]["trim_chiller"] = {{"units", 4},
+                                                      {"model", "york_ycal0033ee_air_cooled"}};
+    j["study"]["output_interval_s"] = 1.0;
+    const Json loss = j["events"][0];
+    j["events"] =
+        Json::array({{{"type", "heat_rejection_unit_loss"}, {"at_s", 10.0}, {"units", 15}}, loss});
+    const RunOutcome trims = run(j);
+    EXPECT_GT(at(trims, "cooling", "chiller_power", 20.0), 50e3);   // the premise: it trims
+    EXPECT_GT(at(trims, "cooling", "chiller_power", 200.0), 50e3);  // and is back after
+    j["events"].push_back({{"type", "chiller_trip"}, {"at_s", 30.0}});
+    j["events"].push_back({{"type", "fws_pump_trip"}, {"at_s", 65.0}, {"pumps", 3}});
+    const RunOutcome r = run(j);
+    EXPECT_EQ(at(r, "cooling", "chiller_power", 200.0), 0.0);
+    EXPECT_EQ(at(r, "cooling", "fws_pumps_running", 200.0), 0.0);
+    EXPECT_EQ(at(r, "cooling", "fws_flow", 200.0), 0.0);
+}
+
 TEST(UtilityLoss, GeneratorsFailingToStart) {
     // 7 sets installed (N+1), 2.5 MW each. One fails: the 6 left (15 MW, step limit 7.5 MW)
     // take every block, the ride-through is unchanged.
