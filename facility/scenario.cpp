@@ -649,8 +649,9 @@ std::vector<EventSpec> readEvents(const JsonView& list, const StudySpec& study) 
         }
         if (study.kind != "design_point" && ev.at_s >= study.duration_s) {
             r.fail(r.presentKey("at"),
-                   fmt::format("event time {} s is outside the study (0 to {} s)", ev.at_s,
-                               study.duration_s));
+                   fmt::format("event time {} s is outside the study: expected at least 0 "
+                               "and less than its {} s",
+                               ev.at_s, study.duration_s));
         }
         events.push_back(std::move(ev));
     }

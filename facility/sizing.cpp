@@ -250,11 +250,14 @@ void groupCdus(const ScenarioSpec& sc, std::size_t hall, const SiteSizing& site,
             if (++standbys_taken > z.cdu_spares) {
                 throw InputError(fmt::format(
                     "{}/standby_takeover_s: the{} has {} standby CDU{} ({} redundancy){}; "
-                    "remove the key (no takeover) or install more (/cooling/cdu/redundancy: "
-                    "N+1 or 2N)",
+                    "remove the key (no takeover){}",
                     ev.where, of_hall.empty() ? " site" : of_hall, z.cdu_spares,
                     z.cdu_spares == 1 ? "" : "s", hs.cooling.cdu_redundancy,
-                    z.cdu_spares > 0 ? ", taken by earlier trips" : ""));
+                    z.cdu_spares > 0 ? ", taken by earlier trips" : "",
+                    hs.cooling.cdu_redundancy == "2N"
+                        ? std::string()
+                        : fmt::format(" or install more (/cooling/cdu/redundancy: {})",
+                                      hs.cooling.cdu_redundancy == "N" ? "N+1 or 2N" : "2N")));
             }
         }
         targeted.push_back(trip->cdu);

@@ -405,6 +405,7 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
         } else if (const auto* loss = std::get_if<HeatRejectionUnitLoss>(&ev.what)) {
             units[hall] -= loss->units;
             he.units_available.emplace_back(ev.at_s, units[hall]);
+            r["units"] = loss->units;
             r["units_remaining"] = units[hall];
         } else if (const auto* valve = std::get_if<RackValve>(&ev.what)) {
             he.valve_openings[valve->cdu].emplace_back(ev.at_s, valve->opening);
