@@ -355,8 +355,10 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
     // A utility loss's outages: the schedule forced to `off` from the loss until the load is
     // back, then to what the other events leave it at by then (laid over them once all are
     // in: a chiller tripped before the loss stays tripped, a pump lost during it stays lost).
+    using Changes = std::vector<std::pair<double, double>>;
     struct Outage {
-        std::vector<std::pair<double, double>>* sched;
+        std::size_t hall;                         // of `member`; ignored for the air side
+        Changes Conditions::HallEvents::*member;  // nullptr: the site's air side
         double normal, off, from, until;
     };
     std::vector<Outage> outages;
@@ -479,21 +481,20 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
                                        gen.step_interval};
             const UtilityLossPlan plan = planUtilityLoss(o, fleet, d.utility_loads);
             c.utility = plan;
-            auto outage = [&](std::vector<std::pair<double, double>>& sched, double normal,
-                              double off, double on_at) {
-                outages.push_back({&sched, normal, off, ev.at_s, on_at});
-            };
-            // Every hall's plant is on the campus's generators.
+            // Every hall's plant is on the campus's generators. (A hall and a member, not a
+            // pointer: c.hall() may grow the halls' vector until all events are in.)
+            using HE = Conditions::HallEvents;
             for (std::size_t h = 0; h < z.halls.size(); ++h) {
-                Conditions::HallEvents& e = c.hall(h);
                 const thermal::PumpStationSpec& fp = z.halls[h].plant.fws_pumps;
-                outage(e.fans_available, 1.0, 0.0, plan.fans_on);
-                outage(e.chiller_available, 1.0, 0.0, plan.chillers_on);
+                outages.push_back({h, &HE::fans_available, 1.0, 0.0, ev.at_s, plan.fans_on});
+                outages.push_back({h, &HE::chiller_available, 1.0, 0.0, ev.at_s, plan.chillers_on});
                 if (!ul.fws_pumps_on_ups) {
-                    outage(e.fws_pumps_failed, 0.0, fp.duty + fp.standby, plan.fws_pumps_on);
+                    outages.push_back({h, &HE::fws_pumps_failed, 0.0,
+                                       static_cast<double>(fp.duty + fp.standby), ev.at_s,
+                                       plan.fws_pumps_on});
                 }
             }
-            outage(c.air_side_available, 1.0, 0.0, plan.air_side_on);
+            outages.push_back({0, nullptr, 1.0, 0.0, ev.at_s, plan.air_side_on});
             Json blocks = Json::array();
             for (const auto& b : plan.blocks) {
                 blocks.push_back({{"t_s", b.time},
@@ -523,7 +524,7 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
     }
     valveInStandbys(std::numeric_limits<double>::infinity());
     for (const Outage& o : outages) {
-        auto& sched = *o.sched;
+        Changes& sched = o.member ? c.hall(o.hall).*o.member : c.air_side_available;
         const double back = valueAt(sched, o.until, o.normal);
         std::erase_if(sched,
                       [&](const auto& ch) { return ch.first > o.from && ch.first < o.until; });
