@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/sample_storage.h"
+
 namespace dctwin {
 
 struct Channel {
@@ -17,7 +19,7 @@ struct Channel {
     std::string name;   // "it_power"
     std::string unit;   // SI unit string, e.g. "W", "K", "m3/s", "1"
     std::string description;
-    std::vector<double> values;
+    SampleVector values;  ///< one per sample of the set's time
 };
 
 /// Channels that the HDF5 report stores together as 2-D `[time, dimension]` datasets (issue
@@ -52,7 +54,7 @@ struct ChannelArray {
 /// Samples on a common time grid.
 class ResultSet {
 public:
-    std::vector<double> time;   // [s] since study start
+    SampleVector time;          // [s] since study start
     std::string start_iso8601;  // wall-clock start of the study, e.g. "2026-07-01T00:00:00"
     std::vector<Channel> channels;
     std::vector<ChannelArray> arrays;  ///< channels the HDF5 report stores as 2-D arrays

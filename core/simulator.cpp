@@ -3,8 +3,6 @@
 #include "core/simulator.h"
 
 #include <fmt/format.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <array>
 #include <cmath>
@@ -13,29 +11,6 @@
 #include "core/errors.h"
 
 namespace dctwin {
-
-namespace {
-/// Maps the reserved capacity of `v` now, in one system call (Linux ≥ 5.14; elsewhere the
-/// call fails and nothing happens), instead of one page fault per page as the samples arrive.
-/// Every reserved sample is written before the run ends, so nothing is mapped that would not
-/// be. Bench case 2 (80 channels of 52,561 samples, 34 MB): the first-touch faults in
-/// Recorder::flush were ~6 % of the run on this project's VMs; 0.50 -> 0.47 s (seven runs
-/// each, alternating).
-void prefault(std::vector<double>& v) {
-#ifdef MADV_POPULATE_WRITE
-    static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    const auto begin = reinterpret_cast<std::uintptr_t>(v.data() + v.size());
-    const auto end = reinterpret_cast<std::uintptr_t>(v.data() + v.capacity());
-    const std::uintptr_t first = (begin + page - 1) & ~(page - 1);
-    const std::uintptr_t last = end & ~(page - 1);
-    if (last > first) {
-        (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE);
-    }
-#else
-    (void)v;
-#endif
-}
-}  // namespace
 
 // ---------------------------------------------------------------------------------------------
 // Recorder
@@ -92,12 +67,20 @@ void Recorder::addProbeSet(ProbeSet fill, std::vector<ProbeChannel> channels) {
 }
 
 void Recorder::reserve(std::size_t samples) {
-    results_.time.reserve(results_.time.size() + samples);
-    prefault(results_.time);
-    for (Channel& c : results_.channels) {
-        c.values.reserve(c.values.size() + samples);
-        prefault(c.values);
-    }
+    // One arena for the time and every channel (core/sample_storage.h): mapped, in huge
+    // pages where the kernel gives them, and populated now rather than page by page as the
+    // samples arrive. The time holds every sample so far, flushed or not.
+    const std::size_t rows = results_.time.size() + samples;
+    const std::size_t bytes = (results_.channels.size() + 1) * rows * sizeof(double);
+    auto arena = std::make_shared<SampleArena>(bytes);
+    auto move_in = [&](SampleVector& v) {
+        SampleVector w{SampleAllocator<double>(arena)};
+        w.reserve(rows);
+        w.assign(v.begin(), v.end());
+        v = std::move(w);
+    };
+    move_in(results_.time);
+    for (Channel& c : results_.channels) move_in(c.values);
 }
 
 void Recorder::sample(double t, std::span<const double> x, std::span<const double> y,
@@ -169,7 +152,7 @@ void Recorder::flush() const {
         // block: 1.2 % of bench case 5 in memset).
         std::array<double, kBlock> column;
         for (std::size_t i = 0; i < pending_samples_; ++i) column[i] = pending_[i * n + k];
-        std::vector<double>& values = results_.channels[k].values;
+        SampleVector& values = results_.channels[k].values;
         values.insert(values.end(), column.begin(),
                       column.begin() + static_cast<std::ptrdiff_t>(pending_samples_));
     }

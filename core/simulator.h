@@ -80,9 +80,10 @@ public:
         flush();
         return results_;
     }
-    /// Room for `samples` more samples in every channel. The simulator calls it with the
-    /// output grid's size: a campus run records ~22,000 channels (four per job), and vectors
-    /// grown by doubling would hold up to twice their samples (issue 12: memory).
+    /// Room for `samples` more samples in every channel, all in one arena mapped now
+    /// (core/sample_storage.h); samples already taken are moved into it. The simulator calls
+    /// it with the output grid's size: a campus run records ~22,000 channels (four per job),
+    /// and vectors grown by doubling would hold up to twice their samples (issue 12: memory).
     void reserve(std::size_t samples);
 
 private:

@@ -26,10 +26,10 @@ constexpr double kSetpointTolerance = 0.05;
 /// [W] an air side short by less than this counts as holding the room.
 constexpr double kAirUnmetTolerance = 1e3;
 
-double maxOf(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
+double maxOf(std::span<const double> v) { return *std::max_element(v.begin(), v.end()); }
 
 /// max − min after `from` samples.
-double swing(const std::vector<double>& v, std::size_t from) {
+double swing(std::span<const double> v, std::size_t from) {
     if (from >= v.size()) return 0.0;
     const auto [lo, hi] = std::minmax_element(v.begin() + from, v.end());
     return *hi - *lo;
@@ -51,8 +51,7 @@ double peakCalendarPeriod(const ResultSet& rs, std::string_view group, std::stri
     return peak;
 }
 
-double peakWindow(const std::vector<double>& time, const std::vector<double>& total,
-                  double window_s) {
+double peakWindow(std::span<const double> time, std::span<const double> total, double window_s) {
     const std::size_t n = time.size();
     if (n < 2 || total.size() != n || !(window_s > 0.0) || time.back() - time.front() < window_s) {
         return std::numeric_limits<double>::quiet_NaN();
@@ -101,8 +100,8 @@ struct Excess {
     double seconds = 0.0;
     double worst = 0.0;
 };
-Excess timeAbove(const std::vector<double>& time, const std::vector<double>& v, double threshold,
-                 const std::vector<double>& jumps = {}) {
+Excess timeAbove(std::span<const double> time, std::span<const double> v, double threshold,
+                 std::span<const double> jumps = {}) {
     Excess e;
     auto jump = jumps.begin();  // sorted: the first jump not before the current interval
     for (std::size_t i = 0; i < v.size(); ++i) {
@@ -1182,7 +1181,8 @@ static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyR
                      lead + "facility supply more than 0.05 K above its setpoint"});
         m.push_back({p + "fws_max_excess_K", fws.worst, "K",
                      lead + "largest facility supply excess over its setpoint sampled"});
-        std::vector<double> tcs_excess = r.channels.at(g, "tcs_supply_temp_max").values;
+        const auto& tcs_max = r.channels.at(g, "tcs_supply_temp_max").values;
+        std::vector<double> tcs_excess(tcs_max.begin(), tcs_max.end());
         for (double& v : tcs_excess) v -= hs.cooling.tcs_supply_setpoint;
         const Excess tcs = timeAbove(r.channels.time, tcs_excess, kSetpointTolerance);
         m.push_back({p + "tcs_hours_above_setpoint_h", tcs.seconds / 3600.0, "h",
@@ -1204,7 +1204,7 @@ static std::vector<Metric> hallStudyMetrics(const ScenarioSpec& sc, const StudyR
 
 std::vector<Metric> studyMetrics(const ScenarioSpec& sc, const StudyResults& r) {
     const ResultSet& rs = r.channels;
-    auto ch = [&](const char* g, const char* n) -> const std::vector<double>& {
+    auto ch = [&](const char* g, const char* n) -> std::span<const double> {
         return rs.at(g, n).values;
     };
     const double MWh = units::MWh;

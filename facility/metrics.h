@@ -46,6 +46,7 @@
 /// shares and band swings of power/grid_metrics.h on the rack demand, the IT power after
 /// smoothing and the utility draw (same 5 % skip); grid_limits_pass checks the utility draw
 /// against the scenario's limits; bess_throughput = ∫ |P_facility − P_grid| dt.
+#include <span>
 #include <vector>
 
 #include "core/results.h"
@@ -100,8 +101,7 @@ inline double peakCalendarDay(const ResultSet& rs, std::string_view group, std::
 /// clock periods. W(t) − W(t − window) is linear between the times where t or t − window is a
 /// sample, so its largest value is found at one of them (two pointers, O(n)). NaN when the
 /// samples span less than the window or the sizes differ.
-double peakWindow(const std::vector<double>& time, const std::vector<double>& total,
-                  double window_s);
+double peakWindow(std::span<const double> time, std::span<const double> total, double window_s);
 
 /// The value of a metric by name (std::out_of_range if absent).
 double metricValue(const std::vector<Metric>& metrics, std::string_view name);

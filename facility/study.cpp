@@ -10,6 +10,7 @@
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <tuple>
 #include <utility>
 
@@ -1546,7 +1547,7 @@ std::string describeFailure(const ScenarioSpec& sc, const SimulationRangeError& 
 
 /// First time after t0 at which `v` crosses `level` going down (or up), linearly
 /// interpolated between samples; NaN if it never does.
-double crossing(const ResultSet& rs, const std::vector<double>& v, double t0, double level,
+double crossing(const ResultSet& rs, std::span<const double> v, double t0, double level,
                 bool down) {
     for (std::size_t i = 1; i < rs.time.size(); ++i) {
         if (rs.time[i] < t0) continue;

@@ -6,8 +6,8 @@
 
 namespace dctwin::gui {
 
-LoadDurationCurve loadDurationCurve(const std::vector<double>& time_s,
-                                    const std::vector<double>& values) {
+LoadDurationCurve loadDurationCurve(std::span<const double> time_s,
+                                    std::span<const double> values) {
     LoadDurationCurve out;
     const std::size_t n = std::min(time_s.size(), values.size());
     if (n < 2) return out;

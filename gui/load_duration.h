@@ -7,6 +7,7 @@
 // Each sample stands for the time the report's energy integral gives it (trapezoid rule: half
 // the interval on each side, half an interval at the ends), so the area under the curve is the
 // study's energy, the same number the Summary shows, and uneven sampling does not bias it.
+#include <span>
 #include <vector>
 
 namespace dctwin::gui {
@@ -21,7 +22,6 @@ struct LoadDurationCurve {
 /// Non-finite samples are left out (with their time). Empty when fewer than two samples.
 /// @param time_s [s] sample times
 /// @param values samples, any unit
-LoadDurationCurve loadDurationCurve(const std::vector<double>& time_s,
-                                    const std::vector<double>& values);
+LoadDurationCurve loadDurationCurve(std::span<const double> time_s, std::span<const double> values);
 
 }  // namespace dctwin::gui

@@ -125,7 +125,8 @@ void readChannels(const hdf5::Reader& r, const std::string& group_path, const st
                                         hasAttribute(r, path, "description")
                                             ? r.readStringAttribute(path, "description")
                                             : std::string());
-            c.values = r.readDataset(path);
+            const std::vector<double> values = r.readDataset(path);
+            c.values.assign(values.begin(), values.end());
             if (c.values.size() != out.time.size()) {
                 throw InputError(fmt::format("{}: {} has {} samples but /timeseries/time has {}",
                                              r.file().string(), path, c.values.size(),
@@ -181,7 +182,8 @@ Report loadReportFile(const std::filesystem::path& file) {
         }
     }
     ResultSet& ts = report.timeseries;
-    ts.time = r.readDataset("/timeseries/time");
+    const std::vector<double> time = r.readDataset("/timeseries/time");
+    ts.time.assign(time.begin(), time.end());
     if (hasAttribute(r, "/timeseries/time", "start")) {
         ts.start_iso8601 = r.readStringAttribute("/timeseries/time", "start");
     }

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <span>
 
 #include "core/display.h"
 #include "core/units.h"
@@ -223,7 +224,7 @@ std::vector<const Channel*> pick(const ResultSet& rs, const std::string& group,
     return out;
 }
 
-std::vector<double> scaled(const std::vector<double>& v, double divisor) {
+std::vector<double> scaled(std::span<const double> v, double divisor) {
     std::vector<double> out(v.size());
     std::transform(v.begin(), v.end(), out.begin(), [divisor](double x) { return x / divisor; });
     return out;
@@ -302,7 +303,7 @@ std::vector<double> timeAxis(ChartPanel* chart, const ResultSet& rs, QString* ca
             QDateTime::fromString(QString::fromStdString(rs.start_iso8601), Qt::ISODate);
         chart->setCalendarStart(start);
         *caption = QString();
-        return rs.time;
+        return {rs.time.begin(), rs.time.end()};
     }
     const TimeAxis ta = timeAxisFor(rs.time.back() - rs.time.front());
     *caption = ta.label;

@@ -56,14 +56,14 @@ std::vector<MonthSpan> monthsCovering(const CivilTime& start, double t0, double 
     return out;
 }
 
-void checkAxis(const std::vector<double>& t, const std::vector<double>& v, const char* what) {
+void checkAxis(std::span<const double> t, std::span<const double> v, const char* what) {
     if (t.size() != v.size()) {
         throw ModelError(
             fmt::format("{}: {} samples on a time axis of {} samples", what, v.size(), t.size()));
     }
 }
 
-double interpolate(const std::vector<double>& t, const std::vector<double>& v, double x) {
+double interpolate(std::span<const double> t, std::span<const double> v, double x) {
     if (x <= t.front()) return v.front();
     if (x >= t.back()) return v.back();
     const auto it = std::upper_bound(t.begin(), t.end(), x);
@@ -117,8 +117,8 @@ QString monthAxisTitle(const std::vector<MonthTotal>& months, bool has_year) {
     return a == b ? QObject::tr("month of %1").arg(a) : QObject::tr("month, %1–%2").arg(a).arg(b);
 }
 
-std::vector<MonthTotal> monthlyFromCumulative(const std::vector<double>& time_s,
-                                              const std::vector<double>& total,
+std::vector<MonthTotal> monthlyFromCumulative(std::span<const double> time_s,
+                                              std::span<const double> total,
                                               const CivilTime& start) {
     checkAxis(time_s, total, "water/water_total");
     std::vector<MonthTotal> out;
@@ -133,8 +133,8 @@ std::vector<MonthTotal> monthlyFromCumulative(const std::vector<double>& time_s,
     return out;
 }
 
-std::vector<MonthTotal> monthlyFromRate(const std::vector<double>& time_s,
-                                        const std::vector<double>& rate, const CivilTime& start) {
+std::vector<MonthTotal> monthlyFromRate(std::span<const double> time_s,
+                                        std::span<const double> rate, const CivilTime& start) {
     checkAxis(time_s, rate, "water/water_rate");
     std::vector<MonthTotal> out;
     if (time_s.size() < 2) return out;
@@ -181,7 +181,7 @@ MonthlyWater monthlyWaterUse(const ResultSet& results) {
     return w;
 }
 
-double integrate(const std::vector<double>& time_s, const std::vector<double>& y) {
+double integrate(std::span<const double> time_s, std::span<const double> y) {
     double s = 0.0;
     const std::size_t n = std::min(time_s.size(), y.size());
     for (std::size_t i = 0; i + 1 < n; ++i) {

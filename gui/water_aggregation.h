@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,13 +33,13 @@ struct MonthTotal {
 
 /// Month totals from a cumulative series (m3 since study start), linearly interpolated at the
 /// month boundaries. Months with no overlap with the time axis are left out.
-std::vector<MonthTotal> monthlyFromCumulative(const std::vector<double>& time_s,
-                                              const std::vector<double>& total,
+std::vector<MonthTotal> monthlyFromCumulative(std::span<const double> time_s,
+                                              std::span<const double> total,
                                               const CivilTime& start);
 /// Month totals from a rate (m3/s), integrated with the trapezoidal rule between samples and
 /// split exactly at month boundaries.
-std::vector<MonthTotal> monthlyFromRate(const std::vector<double>& time_s,
-                                        const std::vector<double>& rate, const CivilTime& start);
+std::vector<MonthTotal> monthlyFromRate(std::span<const double> time_s,
+                                        std::span<const double> rate, const CivilTime& start);
 
 struct MonthlyWater {
     std::vector<MonthTotal> months;
@@ -61,6 +62,6 @@ QStringList monthCategories(const std::vector<MonthTotal>& months, bool has_year
 QString monthAxisTitle(const std::vector<MonthTotal>& months, bool has_year);
 
 /// ∫ y dt over the whole time axis (trapezoidal), in the channel's unit × s.
-double integrate(const std::vector<double>& time_s, const std::vector<double>& y);
+double integrate(std::span<const double> time_s, std::span<const double> y);
 
 }  // namespace dctwin::gui

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "core/data_dir.h"
@@ -99,7 +100,7 @@ std::shared_ptr<const facility::ScenarioSpec> scenarioOf(const py::handle& obj) 
                     py::str(obj.get_type()).cast<std::string>()));
 }
 
-py::array_t<double> toArray(const std::vector<double>& v) {
+py::array_t<double> toArray(std::span<const double> v) {
     py::array_t<double> a(static_cast<py::ssize_t>(v.size()));
     std::copy(v.begin(), v.end(), a.mutable_data());
     return a;

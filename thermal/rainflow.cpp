@@ -5,7 +5,7 @@
 
 namespace dctwin::thermal {
 
-std::vector<double> reversals(const std::vector<double>& h, double hysteresis) {
+std::vector<double> reversals(std::span<const double> h, double hysteresis) {
     std::vector<double> r;
     if (h.empty()) return r;
     r.push_back(h.front());
@@ -30,7 +30,7 @@ std::vector<double> reversals(const std::vector<double>& h, double hysteresis) {
     return r;
 }
 
-std::vector<RainflowCycle> rainflowCycles(const std::vector<double>& history, double hysteresis) {
+std::vector<RainflowCycle> rainflowCycles(std::span<const double> history, double hysteresis) {
     std::vector<RainflowCycle> cycles;
     const std::vector<double> rev = reversals(history, hysteresis);
     std::vector<double> stack;

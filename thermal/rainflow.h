@@ -20,6 +20,7 @@
 /// | reversals()        | history [any unit]               | peaks and valleys [same unit]   |
 /// | rainflowCycles()   | history [any unit]               | (range [same unit], count [1])  |
 /// | histogram()        | cycles, bin edges [same unit]    | cycles per bin [1]              |
+#include <span>
 #include <vector>
 
 namespace dctwin::thermal {
@@ -35,13 +36,12 @@ struct RainflowCycle {
 /// @param history samples in time order; the first and last samples are kept as reversals
 /// @param hysteresis changes smaller than this do not make a reversal (0: every change does);
 /// it keeps sampling noise from counting as cycles
-std::vector<double> reversals(const std::vector<double>& history, double hysteresis = 0.0);
+std::vector<double> reversals(std::span<const double> history, double hysteresis = 0.0);
 
 /// @brief Rainflow counting of a history (ASTM E1049 §5.4.4), in the order cycles close.
 /// @param history samples in time order
 /// @param hysteresis see reversals()
-std::vector<RainflowCycle> rainflowCycles(const std::vector<double>& history,
-                                          double hysteresis = 0.0);
+std::vector<RainflowCycle> rainflowCycles(std::span<const double> history, double hysteresis = 0.0);
 
 /// @brief Cycles per range bin: bin i counts ranges in [edges[i], edges[i+1]) (the last bin
 /// also takes ranges ≥ its upper edge when `open_top`); ranges below edges[0] are not counted.

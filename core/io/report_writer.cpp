@@ -19,6 +19,7 @@
 #include <cstring>
 #include <fstream>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -629,7 +630,7 @@ private:
         return dcpl;
     }
 
-    void writeSeries(hid_t loc, const std::string& name, const std::vector<double>& values,
+    void writeSeries(hid_t loc, const std::string& name, std::span<const double> values,
                      const std::string& unit, const std::string& description,
                      const std::string& where) {
         const std::string ctx = fmt::format("writing dataset '{}'", where);

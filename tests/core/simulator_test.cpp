@@ -322,6 +322,38 @@ TEST(Recorder, SamplesHeldInABlockReachTheChannelsAndAFailedSampleLeavesNone) {
     EXPECT_DOUBLE_EQ(rec.results().at("g", "x").values.back(), 2.0);
 }
 
+TEST(Recorder, ReserveMovesTheSamplesSoFarIntoOneArenaForAllChannels) {
+    System sys;
+    sys.add(std::make_shared<const StepLag>("lag", 1.0, 1e9, 0.0, 0.0, 1.0));
+    sys.finalize();
+    Recorder rec(sys);
+    rec.addState("lag.x", "g", "x");
+    rec.addProbe([](double t, std::span<const double>, std::span<const double>) { return t; }, "g",
+                 "t", "s");
+    const std::vector<double> x{2.0}, y(sys.outputCount(), 0.0);
+    for (int k = 0; k < 70; ++k) rec.sample(k, x, y);  // one block flushed, six pending
+    rec.reserve(100);
+    for (int k = 70; k < 170; ++k) rec.sample(k, x, y);
+    const ResultSet& r = rec.results();
+    const std::shared_ptr<SampleArena> arena = r.time.get_allocator().arena();
+    ASSERT_NE(arena, nullptr);
+    // Room for all 170 samples of the time and both channels: nothing moved to the heap.
+    EXPECT_TRUE(arena->owns(r.time.data()));
+    for (const Channel& c : r.channels) {
+        EXPECT_EQ(c.values.get_allocator().arena(), arena) << c.name;
+        EXPECT_TRUE(arena->owns(c.values.data())) << c.name;
+        EXPECT_TRUE(arena->owns(&c.values.back())) << c.name;
+    }
+    const auto& t = r.at("g", "t").values;
+    ASSERT_EQ(t.size(), 170u);
+    for (std::size_t i = 0; i < t.size(); ++i) ASSERT_EQ(t[i], static_cast<double>(i)) << i;
+    EXPECT_EQ(r.at("g", "x").values.back(), 2.0);
+    // A copy of the results stands on its own.
+    ResultSet copy = r;
+    EXPECT_EQ(copy.time.get_allocator().arena(), nullptr);
+    EXPECT_EQ(copy.at("g", "t").values, t);
+}
+
 TEST(Recorder, RejectsUnknownNamesAndDuplicates) {
     System sys;
     sys.add(std::make_shared<const StepLag>("lag", 1.0, 1e9, 0.0, 0.0, 1.0));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <string>
 
 #include "test_util.h"
@@ -12,7 +13,7 @@
 namespace dctwin::facility::test {
 namespace {
 
-double mean(const std::vector<double>& v) {
+double mean(std::span<const double> v) {
     double s = 0.0;
     for (double x : v) s += x;
     return v.empty() ? NAN : s / static_cast<double>(v.size());

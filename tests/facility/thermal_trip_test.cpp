@@ -14,6 +14,7 @@
 #include <fstream>
 #include <memory>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -60,7 +61,7 @@ thermal::RackLoopParams loopParams(double T0) {
 }
 
 struct TripRun {
-    std::vector<double> t, junction, tripped, throughput;
+    SampleVector t, junction, tripped, throughput;
 };
 
 /// One GB300 rack at full utilization, supply T_sup at the design flow, every node at T0 at
@@ -126,7 +127,7 @@ Cooling handCooling() {
 }
 
 /// First sample index at which v crosses `level` in the given direction (npos: never).
-std::size_t crossing(const std::vector<double>& v, double level, bool downward) {
+std::size_t crossing(std::span<const double> v, double level, bool downward) {
     for (std::size_t i = 1; i < v.size(); ++i) {
         if (downward ? (v[i - 1] > level && v[i] <= level) : (v[i - 1] < level && v[i] >= level)) {
             return i;
@@ -135,7 +136,7 @@ std::size_t crossing(const std::vector<double>& v, double level, bool downward) 
     return std::string::npos;
 }
 
-std::size_t crossings(const std::vector<double>& v, double level) {
+std::size_t crossings(std::span<const double> v, double level) {
     std::size_t n = 0;
     for (std::size_t i = 1; i < v.size(); ++i) {
         if ((v[i - 1] - level) * (v[i] - level) < 0) ++n;
@@ -638,7 +639,7 @@ TEST(ThermalTrip, JobTableIsTheSameWithoutPerJobSeries) {
         for (const auto& [col, ch] :
              {std::pair{"lost_gpu_h", "gpus_lost"}, std::pair{"tripped_gpu_h", "gpus_tripped"},
               std::pair{"throttled_gpu_h", "gpus_throttled"}}) {
-            const std::vector<double>& v = ts.at(g, ch).values;
+            const auto& v = ts.at(g, ch).values;
             double a = 0.0;
             for (std::size_t i = 1; i < ts.time.size(); ++i) {
                 a += 0.5 * (v[i] + v[i - 1]) * (ts.time[i] - ts.time[i - 1]);

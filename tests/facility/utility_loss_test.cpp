@@ -36,7 +36,7 @@ Json utilityLoss(double duration_s, const Json& event_patch = Json::object()) {
     return j;
 }
 
-const std::vector<double>& channel(const RunOutcome& r, const char* g, const char* n) {
+const SampleVector& channel(const RunOutcome& r, const char* g, const char* n) {
     return r.report.timeseries.at(g, n).values;
 }
 

@@ -19,7 +19,7 @@ Report plant() {
     ts.start_iso8601 = "2026-07-01T00:00:00";
     ts.time = {0.0, 3600.0, 7200.0};
     const auto add = [&](const char* g, const char* n, const char* u, std::vector<double> v) {
-        ts.addChannel(g, n, u).values = std::move(v);
+        ts.addChannel(g, n, u).values.assign(v.begin(), v.end());
     };
     add("cooling", "heat_to_liquid", "W", {7.0e6, 8.0e6, 7.5e6});
     add("cooling", "heat_rejected", "W", {7.2e6, 8.3e6, 7.7e6});
@@ -77,7 +77,9 @@ Report campus() {
     ts.start_iso8601 = "2026-07-01T00:00:00";
     ts.time = {0.0, 3600.0};
     const auto add = [&](const std::string& g, const char* n, const char* u,
-                         std::vector<double> v) { ts.addChannel(g, n, u).values = std::move(v); };
+                         std::vector<double> v) {
+        ts.addChannel(g, n, u).values.assign(v.begin(), v.end());
+    };
     add("cooling", "heat_to_liquid", "W", {7.0e6, 7.5e6});  // peaks at the second sample
     add("cooling", "heat_rejected", "W", {7.2e6, 7.6e6});
     add("cooling", "tcs_supply_temp", "K", {308.15, 308.15});

@@ -37,7 +37,8 @@ TEST(LoadDuration, AreaIsTheStudyEnergyAndUnevenSamplingCounts) {
     EXPECT_DOUBLE_EQ(area, 10.0);
     // Samples 2, 6, 6 at 0, 1 h and 4 h: the middle one holds half of each interval beside it
     // (0.5 + 1.5 = 2 h), the last half of the 3-h interval (1.5 h), the first 0.5 h.
-    const LoadDurationCurve u = loadDurationCurve({0, 3600, 14400}, {2, 6, 6});
+    const LoadDurationCurve u =
+        loadDurationCurve(std::vector<double>{0, 3600, 14400}, std::vector<double>{2, 6, 6});
     ASSERT_EQ(u.hours.size(), 4u);
     EXPECT_DOUBLE_EQ(u.hours[1], 2.0);  // the first 6 in sample order (stable sort)
     EXPECT_DOUBLE_EQ(u.hours[2], 3.5);
@@ -46,13 +47,14 @@ TEST(LoadDuration, AreaIsTheStudyEnergyAndUnevenSamplingCounts) {
 }
 
 TEST(LoadDuration, GapsAreLeftOutAndShortSeriesGiveNothing) {
-    const LoadDurationCurve c = loadDurationCurve({0, 3600, 7200}, {1, NAN, 2});
+    const LoadDurationCurve c =
+        loadDurationCurve(std::vector<double>{0, 3600, 7200}, std::vector<double>{1, NAN, 2});
     ASSERT_EQ(c.value.size(), 3u);  // start + two finite samples
     EXPECT_EQ(c.value[0], 2.0);
     EXPECT_EQ(c.value[2], 1.0);
     EXPECT_DOUBLE_EQ(c.hours.back(), 1.0);  // 0.5 h + 0.5 h; the gap's hour is not counted
-    EXPECT_TRUE(loadDurationCurve({0}, {1}).hours.empty());
-    EXPECT_TRUE(loadDurationCurve({}, {}).hours.empty());
+    EXPECT_TRUE(loadDurationCurve(std::vector<double>{0}, std::vector<double>{1}).hours.empty());
+    EXPECT_TRUE(loadDurationCurve(std::vector<double>{}, std::vector<double>{}).hours.empty());
 }
 
 }  // namespace

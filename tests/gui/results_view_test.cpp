@@ -269,7 +269,7 @@ TEST(ResultsView, OneUnitOnOneAxisOnTheHallsCharts) {
                 for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += c->values[i];
             }
         }
-        it_level = std::max(it_level, median(it->values));
+        it_level = std::max(it_level, median({it->values.begin(), it->values.end()}));
         cooling_level = std::max(cooling_level, median(sum));
         for (double v : it->values) it_top = std::max(it_top, std::abs(v));
         for (double v : sum) cooling_top = std::max(cooling_top, std::abs(v));

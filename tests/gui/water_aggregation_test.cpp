@@ -105,7 +105,8 @@ TEST(WaterAggregation, MonthCategoriesAreUniqueAndTheAxisNamesTheYear) {
 
 TEST(WaterAggregation, PrefersTheTotalChannelAndChecksUnits) {
     ResultSet rs;
-    rs.time = hourlyAxis(31);
+    const std::vector<double> axis = hourlyAxis(31);
+    rs.time.assign(axis.begin(), axis.end());
     rs.start_iso8601 = "2026-01-01T00:00:00";
     Channel& rate = rs.addChannel("water", "water_rate", "m3/s");
     rate.values.assign(rs.time.size(), 1e-3);

@@ -52,8 +52,8 @@ struct Profile : Component {
 };
 
 struct SmoothRun {
-    std::vector<double> t, grid, deferred, stored;   // sampled [s], [W], [W], [J]
-    std::vector<double> floor, burnt_e, deferred_e;  // sampled [W], [J], [J]
+    SampleVector t, grid, deferred, stored;   // sampled [s], [W], [W], [J]
+    SampleVector floor, burnt_e, deferred_e;  // sampled [W], [J], [J]
     double E_grid = 0, E_load = 0, E_burn = 0, E_def = 0, E_s0 = 0, E_s1 = 0;  // [J]
 };
 

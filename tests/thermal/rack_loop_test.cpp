@@ -29,7 +29,7 @@ RackBranchSpec negligibleFilm() {
 }
 
 struct StepRun {
-    std::vector<double> t, outlet;
+    SampleVector t, outlet;
 };
 
 /// A rack from rest (both nodes at the supply temperature) given heat Q at t = 0.
@@ -129,7 +129,7 @@ TEST(RackLoop, StepResponseHasTimeConstantCOverMdotCp) {
 
 /// The rack's GPUs given q per GPU at t = 0 (and no other heat): junction, plate and outlet.
 struct JunctionRun {
-    std::vector<double> t, junction, plate, outlet, heat_out;
+    SampleVector t, junction, plate, outlet, heat_out;
 };
 JunctionRun junctionStep(const Coolant& c, const RackLoopParams& p, double q, double T_sup,
                          double t_end, double dt) {

@@ -33,10 +33,11 @@ TEST(Rainflow, AstmE1049WorkedExample) {
 TEST(Rainflow, ReversalsDropIntermediatePointsAndSmallWiggles) {
     // Points on a monotonic stretch are not reversals; with a hysteresis of 0.5, a 0.2 dip is
     // not either.
-    EXPECT_EQ(reversals({0, 1, 2, 3, 2, 1, 4}), (std::vector<double>{0, 3, 1, 4}));
-    EXPECT_EQ(reversals({0, 2, 1.8, 3, 0}, 0.5), (std::vector<double>{0, 3, 0}));
-    EXPECT_EQ(reversals({5, 5, 5}), (std::vector<double>{5}));
-    EXPECT_TRUE(rainflowCycles({5, 5, 5}).empty());
+    EXPECT_EQ(reversals(std::vector<double>{0, 1, 2, 3, 2, 1, 4}),
+              (std::vector<double>{0, 3, 1, 4}));
+    EXPECT_EQ(reversals(std::vector<double>{0, 2, 1.8, 3, 0}, 0.5), (std::vector<double>{0, 3, 0}));
+    EXPECT_EQ(reversals(std::vector<double>{5, 5, 5}), (std::vector<double>{5}));
+    EXPECT_TRUE(rainflowCycles(std::vector<double>{5, 5, 5}).empty());
 }
 
 TEST(Rainflow, SquareWaveGivesOneFullCyclePerPeriod) {
@@ -63,12 +64,13 @@ TEST(Rainflow, SmallCyclesRideOnALargeOne) {
     // nothing counted. Read 0: X = 9 ≥ Y = 1, Y does not hold the start: one cycle of range 1,
     // drop 8 and 9. Stack {0, 10, 0}: X = 10 ≥ Y = 10, Y holds the start: half a cycle of 10,
     // drop the start. {10, 0} left: half a cycle of 10. So 1 cycle of 1 and 1 cycle of 10.
-    const auto m = byRange(rainflowCycles({0, 10, 8, 9, 0}));
+    const auto m = byRange(rainflowCycles(std::vector<double>{0, 10, 8, 9, 0}));
     const std::map<double, double> expect = {{1, 1.0}, {10, 1.0}};
     EXPECT_EQ(m, expect);
     // Ranges below the first bin edge are not counted; the open top bin takes the 10.
-    EXPECT_EQ(histogram(rainflowCycles({0, 10, 8, 9, 0}), {2, 5}), (std::vector<double>{1.0}));
-    EXPECT_EQ(histogram(rainflowCycles({0, 10, 8, 9, 0}), {2, 5}, false),
+    EXPECT_EQ(histogram(rainflowCycles(std::vector<double>{0, 10, 8, 9, 0}), {2, 5}),
+              (std::vector<double>{1.0}));
+    EXPECT_EQ(histogram(rainflowCycles(std::vector<double>{0, 10, 8, 9, 0}), {2, 5}, false),
               (std::vector<double>{0.0}));
 }
 
