@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/errors.h"
 
@@ -56,13 +57,19 @@ Schedule::Schedule(std::string name, std::string unit, double nominal, double in
     addOutput({"value", std::move(unit), nominal, initial, "scheduled value"});
 }
 
-double Schedule::valueAt(double t) const {
-    double v = initial_;
-    for (const auto& [time, value] : changes_) {
-        if (t >= time) v = value;
+double scheduledValue(std::span<const std::pair<double, double>> changes, double t,
+                      double initial) {
+    double v = initial, last = -std::numeric_limits<double>::infinity();
+    for (const auto& [time, value] : changes) {
+        if (time <= t && time >= last) {
+            last = time;
+            v = value;
+        }
     }
     return v;
 }
+
+double Schedule::valueAt(double t) const { return scheduledValue(changes_, t, initial_); }
 
 void Schedule::computeOutputs(double t, std::span<const double>, std::span<const double>,
                               std::span<double> y) const {

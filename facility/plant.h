@@ -110,6 +110,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -154,6 +155,11 @@ public:
                         std::span<double> y) const override;
     bool outputDependsOnState(std::size_t, std::size_t) const override { return false; }
 };
+
+/// The value a list of changes (time [s], new value), in any order, holds at t: the latest
+/// change at or before t, of two at the same time the one listed later; `initial` before any.
+/// One rule for the plant's Schedule and for the event walk that builds its changes.
+double scheduledValue(std::span<const std::pair<double, double>> changes, double t, double initial);
 
 class Schedule : public Component {
 public:

@@ -18,6 +18,7 @@
 #include "core/simulator.h"
 #include "core/units.h"
 #include "facility/metrics.h"
+#include "facility/plant.h"
 #include "power/rack.h"
 #include "thermal/cdu.h"
 #include "thermal/rack_loop.h"
@@ -335,18 +336,6 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return sc.events[a].at_s < sc.events[b].at_s;
     });
-    // A schedule's value at t: the latest change at or before t (`normal` before any).
-    auto valueAt = [](const std::vector<std::pair<double, double>>& sched, double t,
-                      double normal = 0.0) {
-        double v = normal, last = -std::numeric_limits<double>::infinity();
-        for (const auto& [tc, value] : sched) {
-            if (tc <= t && tc >= last) {
-                last = tc;
-                v = value;
-            }
-        }
-        return v;
-    };
     // Each CDU's pumps over time, from its trips and changeovers together (checked by sizing).
     std::vector<std::map<int, std::vector<std::pair<double, double>>>> cdu_schedules;
     for (std::size_t h = 0; h < z.halls.size(); ++h) {
@@ -426,8 +415,8 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
             const thermal::CduSpec& cdu = sc.halls[hall].cooling.cdu;
             r["cdu"] = co->cdu;
             r["transfer_s"] = co->transfer;
-            r["pumps_running_during"] =
-                thermal::runningPumps(cdu.pumps_installed, cdu.pumps_duty, valueAt(sched, ev.at_s));
+            r["pumps_running_during"] = thermal::runningPumps(cdu.pumps_installed, cdu.pumps_duty,
+                                                              scheduledValue(sched, ev.at_s, 0.0));
         } else if (const auto* hx = std::get_if<OutdoorHxLoss>(&ev.what)) {
             // The hall has a loop and the plates lost fit those installed (checkOutdoorLoopEvents,
             // as the scenario is read).
@@ -526,7 +515,7 @@ Json applyEvents(const ScenarioSpec& sc, const SiteSizing& z, const DesignPoint&
     valveInStandbys(std::numeric_limits<double>::infinity());
     for (const Outage& o : outages) {
         Changes& sched = o.member ? c.hall(o.hall).*o.member : c.air_side_available;
-        const double back = valueAt(sched, o.until, o.normal);
+        const double back = scheduledValue(sched, o.until, o.normal);
         std::erase_if(sched,
                       [&](const auto& ch) { return ch.first > o.from && ch.first < o.until; });
         sched.emplace_back(o.from, o.off);

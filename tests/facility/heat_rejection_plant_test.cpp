@@ -93,5 +93,22 @@ TEST(HeatRejectionPlant, TheChillersPowerIsContinuousWhereItJustHoldsTheSetpoint
                 1e-5 * held[P::kChillerPower]);
 }
 
+TEST(Schedule, HoldsTheLatestChangeAtOrBeforeTheTimeAndOfTwoAtOnceTheOneListedLater) {
+    // Listed out of time order, as an event walk appends them; two changes at 100 s.
+    const std::vector<std::pair<double, double>> changes{
+        {300.0, 3.0}, {100.0, 1.0}, {200.0, 2.0}, {100.0, 4.0}};
+    EXPECT_EQ(scheduledValue(changes, 99.0, 7.0), 7.0);   // before any change: the initial
+    EXPECT_EQ(scheduledValue(changes, 100.0, 7.0), 4.0);  // at a change; the later-listed of two
+    EXPECT_EQ(scheduledValue(changes, 250.0, 7.0), 2.0);
+    EXPECT_EQ(scheduledValue(changes, 1e9, 7.0), 3.0);
+    EXPECT_EQ(scheduledValue({}, 5.0, 7.0), 7.0);
+    // The plant's Schedule follows the same rule (the values by hand, as above).
+    const Schedule s("s", "1", 1.0, 7.0, changes);
+    EXPECT_EQ(s.valueAt(99.0), 7.0);
+    EXPECT_EQ(s.valueAt(100.0), 4.0);
+    EXPECT_EQ(s.valueAt(250.0), 2.0);
+    EXPECT_EQ(s.valueAt(300.0), 3.0);
+}
+
 }  // namespace
 }  // namespace dctwin::facility::test
