@@ -72,7 +72,8 @@ needed: dctwin-gui REPORT.h5 --pdf OUT.pdf (built with the app, GUI=ON).
 An option's value may follow it or be attached: -j 2, -j2, --threads=2, -o DIR, --output=DIR.
 An option with a value is given once; a value spelled as an option (-o --quiet) is refused.
 
-Exit status: 0 success, 1 the simulation failed, 2 bad input or usage.
+Exit status: 0 success, 1 the simulation failed (sweep: a case failed, after the others
+ran), 2 bad input or usage.
 )";
 
 /// The usage text of one command (its block of kUsage), or all of it for an unknown one.

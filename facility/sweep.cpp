@@ -8,12 +8,15 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <mutex>
+#include <new>
 #include <numbers>
 #include <set>
+#include <system_error>
 #include <thread>
 
 #include "core/errors.h"
@@ -43,6 +46,16 @@ std::string kindOf(const Json& v) {
                             : "a number";
 }
 
+/// Whether `p` names a value in `doc`; false, not an exception, for an array index too large
+/// for a number ("/it/racks/99999999999999999999").
+bool has(const Json& doc, const Json::json_pointer& p) {
+    try {
+        return doc.contains(p);
+    } catch (const Json::exception&) {
+        return false;
+    }
+}
+
 /// Sets `pointer` in `doc` (the base scenario, with what the sweep set before). The parent
 /// must exist, so a typo in a pointer is an error, not a new key the scenario reader refuses
 /// far from its cause; the message says which part is missing, the nearest key that exists, and
@@ -60,25 +73,36 @@ void setPointer(Json& doc, const std::string& pointer, const Json& value, const 
     }
     if (ptr.empty()) throw InputError(fmt::format("{}: cannot replace the whole scenario", where));
     const Json::json_pointer parent = ptr.parent_pointer();
-    if (doc.contains(parent) && doc.at(parent).is_object()) {
+    if (has(doc, parent) && doc.at(parent).is_object()) {
         doc[ptr] = value;
         return;
     }
     // The deepest part of the parent that exists, and what is missing below it.
     Json::json_pointer found = parent;
     std::string missing;
-    while (!found.empty() && !doc.contains(found)) {
+    while (!found.empty() && !has(doc, found)) {
         missing = found.back();
         found = found.parent_pointer();
     }
     const Json& at = doc.at(found);
     const std::string base = base_name.empty() ? std::string("the base scenario")
                                                : fmt::format("the base scenario '{}'", base_name);
-    if (doc.contains(parent)) {
+    if (has(doc, parent)) {
         throw InputError(fmt::format(
             "{}: '{}' sets a key in '{}', which in {} is {}, not an object; set '{}' as a whole "
             "instead",
             where, pointer, parent.to_string(), base, kindOf(doc.at(parent)), parent.to_string()));
+    }
+    if (at.is_array()) {
+        // An array cannot take a new entry by pointer: neither "add the object" nor a "set"
+        // of {} would help (a set of an index is refused the same way).
+        throw InputError(fmt::format(
+            "{}: '{}' goes through '{}', which in {} is an array of {} {}, and '{}' is not "
+            "one of its indices (0 to {}); set '{}' as a whole instead (\"{}\": [...])",
+            where, pointer, found.to_string(), base, at.size(),
+            at.size() == 1 ? "entry" : "entries", missing,
+            at.empty() ? std::string("none") : std::to_string(at.size() - 1), found.to_string(),
+            found.to_string()));
     }
     std::string why;
     if (!at.is_object()) {
@@ -98,10 +122,17 @@ void setPointer(Json& doc, const std::string& pointer, const Json& value, const 
         where, pointer, p, base, why, p, p, pointer, p, pointer));
 }
 
-std::string label(const Json& v) {
+/// A case's name part for a varied value: the value, a file by its name without ".epw" and
+/// with the last `folders` of its folders (-1: all of them; more for files of one name in
+/// several folders), other characters than letters, digits and '-' as '_'.
+std::string label(const Json& v, int folders = 0) {
     std::string s = v.is_string() ? v.get<std::string>() : v.dump();
     // Weather files: the station part of the name is the informative bit.
-    if (auto slash = s.find_last_of('/'); slash != std::string::npos) s = s.substr(slash + 1);
+    std::size_t cut = s.size();
+    for (int k = 0; folders >= 0 && k <= folders && cut != std::string::npos && cut > 0; ++k) {
+        cut = s.find_last_of('/', cut - 1);
+    }
+    if (folders >= 0 && cut != std::string::npos && cut < s.size()) s = s.substr(cut + 1);
     if (s.size() > 4 && s.ends_with(".epw")) s.resize(s.size() - 4);
     std::string out;
     for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
@@ -262,6 +293,8 @@ Draw parseDraw(const std::string& pointer, const JsonView& d) {
         draw.a = finite("min");
         draw.b = finite("max");
         if (!(draw.a < draw.b)) d.at("max").fail(fmt::format("expected max > min ({})", draw.a));
+        // The draw is min + u·(max − min): a span past the largest double drew inf.
+        if (!std::isfinite(draw.b - draw.a)) d.fail("max − min is beyond a finite number");
     } else if (draw.kind == "normal") {
         d.checkKeys({"distribution", "mean", "sd", "min", "max"});
         draw.a = finite("mean");
@@ -295,6 +328,7 @@ Draw parseDraw(const std::string& pointer, const JsonView& d) {
             d.fail(fmt::format("expected min ≤ mode ≤ max and min < max (got {}, {}, {})", draw.a,
                                draw.b, draw.c));
         }
+        if (!std::isfinite(draw.c - draw.a)) d.fail("max − min is beyond a finite number");
     } else if (draw.kind == "choice") {
         d.checkKeys({"distribution", "values"});
         JsonView values = d.at("values");
@@ -389,8 +423,10 @@ double percentile(std::vector<double> values, double p) {
 
 SweepPlan loadSweep(const fs::path& file, const std::atomic<bool>* cancel) {
     Json j = readJsonFile(file);
-    return parseSweep(j, file.has_parent_path() ? file.parent_path() : fs::path("."), file.string(),
-                      cancel);
+    SweepPlan plan = parseSweep(j, file.has_parent_path() ? file.parent_path() : fs::path("."),
+                                file.string(), cancel);
+    plan.input_files.insert(plan.input_files.begin(), {file, "the sweep file"});
+    return plan;
 }
 
 std::string baseScenarioError(const SweepPlan& plan, const std::string& error,
@@ -428,6 +464,9 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
             "(scenarios/sweep_heat_rejection_climate.json is an example)");
     }
     v.checkKeys({"name", "description", "base", "set", "vary", "cases", "ensemble"});
+    if (auto d = v.find("description"); d && !d->json().is_string()) {
+        d->fail("expected a text saying what the sweep is for");
+    }
     // Every pointer the sweep sets, by where: "vary" and "draw" may share none with the rest.
     std::vector<PointerUse> set_uses, vary_uses, draw_uses;
     // Each pointer with the values it may set: a vary's list, a choice draw's values (other
@@ -436,6 +475,13 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
         std::vector<PointerUse> u;
         if (!obj.isObject()) return u;
         for (const auto& key : obj.keys()) {
+            // Checked before the overlaps: "" lies over every pointer, and was reported as
+            // "also set by /set".
+            if (key.empty()) {
+                obj.fail(
+                    "\"\" would replace the whole scenario; a pointer names a value inside it, "
+                    "as \"/study/days\"");
+            }
             const Json& value = obj.json()[key];
             std::vector<Json> values;
             if (stage == 2 && value.is_array()) {
@@ -490,6 +536,7 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
     plan.base_dir = base.has_parent_path() ? base.parent_path() : fs::path(".");
     plan.base_file = base;
     plan.base = base_json;
+    plan.input_files.emplace_back(base, "the base scenario");
     const std::string base_name = base.string();
 
     Json common = base_json;
@@ -508,10 +555,17 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
         if (!list->isArray() || list->size() == 0) {
             list->fail("expected a non-empty list of cases ({\"name\": ..., \"set\": {...}})");
         }
+        std::map<std::string, std::string> named;  // name → where it was first given
         for (const auto& c : list->elements()) {
             c.checkKeys({"name", "set"});
             SweepCase sc{c.string("name"), common};
             checkCaseName(sc.name, fmt::format("{}: {}/name", origin, c.where()));
+            if (auto [it, fresh] = named.emplace(sc.name, c.where()); !fresh) {
+                c.at("name").fail(
+                    fmt::format("'{}' is already the name of {}; each case needs "
+                                "a name of its own (it names the case's files)",
+                                quoteValue(sc.name), it->second));
+            }
             if (auto set = c.find("set")) {
                 for (const auto& key : set->keys()) {
                     setPointer(sc.scenario, key, set->json()[key], set->where(), base_name);
@@ -523,6 +577,10 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
         cases.push_back({"", common});
     }
     if (auto vary = v.find("vary")) {
+        // An empty object ran the base alone, as if there were no "vary".
+        if (!vary->isObject() || vary->keys().empty()) {
+            vary->fail("expected an object of JSON pointer → list of values, not empty");
+        }
         // The product is counted before it is built: 1,000 × 30 × 100 values made 3 million
         // scenario copies and ended in std::bad_alloc (exit 1) or the kernel's OOM killer.
         double product = static_cast<double>(cases.size());
@@ -543,12 +601,30 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
         }
         for (const auto& key : vary->keys()) {
             JsonView values = vary->at(key);
+            // Each value's part of the case names; files of one name in several folders
+            // (weather/2019/phoenix.epw, weather/2020/phoenix.epw) keep their folders.
+            std::vector<std::string> labels;
+            for (int folders : {0, 1, -1}) {
+                labels.clear();
+                for (const Json& x : values.json()) labels.push_back(label(x, folders));
+                std::set<std::string> seen(labels.begin(), labels.end());
+                if (seen.size() == labels.size()) break;
+            }
+            for (std::size_t i = 0; i < labels.size(); ++i) {
+                for (std::size_t j = 0; j < i; ++j) {
+                    if (labels[i] != labels[j]) continue;
+                    values.fail(fmt::format(
+                        "values {} ({}) and {} ({}) would both name their cases '{}'; list each "
+                        "value once, or give the cases names of their own in \"cases\"",
+                        j, values.json()[j].dump(), i, values.json()[i].dump(), labels[i]));
+                }
+            }
             std::vector<SweepCase> next;
             for (const auto& c : cases) {
                 for (std::size_t i = 0; i < values.size(); ++i) {
                     SweepCase sc = c;
                     setPointer(sc.scenario, key, values.json()[i], vary->where(), base_name);
-                    sc.name += (sc.name.empty() ? "" : "__") + label(values.json()[i]);
+                    sc.name += (sc.name.empty() ? "" : "__") + labels[i];
                     next.push_back(std::move(sc));
                 }
             }
@@ -584,9 +660,17 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
                     members, cases.size(), members * static_cast<double>(cases.size()),
                     kMaxSweepCases));
             }
-            const double seed = ens->find("seed") ? ens->number("seed") : 1.0;
-            if (!(seed >= 0 && seed <= 9007199254740992.0) || seed != std::floor(seed)) {
-                ens->at("seed").fail("expected a whole number ≥ 0");
+            // Up to 2^53: a seed is read as a number, and above that two seeds read alike
+            // (9007199254740993 drew what 9007199254740992 drew).
+            constexpr std::uint64_t kMaxSeed = std::uint64_t{1} << 53;
+            const Json* raw = ens->find("seed") ? &ens->at("seed").json() : nullptr;
+            const double seed = raw ? ens->number("seed") : 1.0;
+            const bool too_big =
+                raw && raw->is_number_unsigned() && raw->get<std::uint64_t>() > kMaxSeed;
+            if (!(seed >= 0 && seed <= static_cast<double>(kMaxSeed)) || seed != std::floor(seed) ||
+                too_big) {
+                ens->at("seed").fail(
+                    fmt::format("expected a whole number from 0 to {} (2^53)", kMaxSeed));
             }
             undrawn_base = cases.front().scenario;
             draw_seed = static_cast<std::uint64_t>(seed);
@@ -617,6 +701,13 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
                 "\"members\" and \"seed\" apply to draws; without \"draw\" the members are "
                 "the sweep's cases");
         }
+        // One member gave P10 = P50 = P90, a spread that says nothing.
+        if (cases.size() < 2) {
+            ens->fail(
+                "an ensemble needs at least 2 members for its percentiles: without \"draw\" "
+                "its members are the sweep's cases (\"vary\" or \"cases\"), and this sweep "
+                "has one");
+        }
     }
     std::set<std::string> names;
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -635,6 +726,14 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
         // member ("case 'x': /study/kind: ...").
         try {
             const ScenarioSpec spec = parseScenario(cases[i].scenario, plan.base_dir, "");
+            for (auto& [file, what] : spec.inputFiles()) {
+                const bool known = std::any_of(plan.input_files.begin(), plan.input_files.end(),
+                                               [&](const auto& f) { return f.first == file; });
+                if (!known) {
+                    plan.input_files.emplace_back(
+                        file, fmt::format("{} of case '{}'", what, quoteValue(cases[i].name)));
+                }
+            }
             for (std::string& w : scenarioWarnings(spec)) {
                 if (std::find(plan.warnings.begin(), plan.warnings.end(), w) ==
                     plan.warnings.end()) {
@@ -650,12 +749,18 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
             const std::string in_case =
                 fmt::format("{}: case '{}': {}", origin, quoteValue(cases[i].name), e.what());
             if (drawn.size() != cases.size()) throw InputError(in_case);
-            // A drawn member: say what it drew, and how to keep the draws in range.
+            // A drawn member: say what it drew, and how to keep the draws in range. A key that
+            // takes whole numbers or names cannot be drawn from a range at all.
+            const bool numbers_only = std::all_of(draws.begin(), draws.end(),
+                                                  [](const Draw& d) { return d.kind != "choice"; });
             throw InputError(fmt::format(
                 "{}\n  (this member drew {}; every member is checked before any runs: give a "
                 "normal draw \"min\"/\"max\" to keep it inside the valid range, or narrow "
-                "the distribution)",
-                in_case, drawn[i]));
+                "the distribution{})",
+                in_case, drawn[i],
+                numbers_only ? "; a key that takes whole numbers or names is drawn with "
+                               "\"distribution\": \"choice\" and its \"values\""
+                             : ""));
         }
     }
     for (const Draw& d : draws) {
@@ -850,7 +955,7 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
     for (const auto& k : shown) width.push_back(std::max<std::size_t>(9, std::strlen(k.header)));
     result.table_text = fmt::format("{:<{}}", "case", case_width);
     for (std::size_t k = 0; k < keys.size(); ++k) {
-        csv += "," + keys[k];
+        csv += "," + csvField(keys[k]);
         if (k < shown.size())
             result.table_text += fmt::format("  {:>{}}", shown[k].header, width[k]);
     }
@@ -860,7 +965,7 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
     if (!plan.cases.empty() && plan.cases.front().drawn.is_object()) {
         for (const auto& item : plan.cases.front().drawn.items()) drawn_keys.push_back(item.key());
     }
-    for (const std::string& d : drawn_keys) csv += ",drawn:" + d;
+    for (const std::string& d : drawn_keys) csv += "," + csvField("drawn:" + d);
     csv += ",error\n";
     result.table_text += "\n";
     Table index;
@@ -871,7 +976,7 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
         const bool ok = !s.contains("error");
         if (ok) ++result.succeeded;
         names.push_back(s.value("case", std::string()));
-        csv += names.back();
+        csv += csvField(names.back());
         result.table_text += fmt::format("{:<{}}", names.back(), case_width);
         for (std::size_t k = 0; k < keys.size(); ++k) {
             const bool has = ok && s.contains(keys[k]) && s[keys[k]].is_number();
@@ -887,15 +992,14 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
         const std::size_t row = names.size() - 1;
         for (const std::string& d : drawn_keys) {
             const Json& v = plan.cases[row].drawn.value(d, Json());
-            std::string text = v.is_string() ? v.get<std::string>() : v.dump();
-            std::replace(text.begin(), text.end(), ',', ';');
-            csv += "," + text;
+            csv += "," + csvField(v.is_string() ? v.get<std::string>() : v.dump());
         }
         std::string err = ok ? "" : s["error"].get<std::string>();
         errors.push_back(err);
+        // One line per case (a reader that splits on lines still sees the rows); the commas
+        // stay, quoted, as the message wrote them.
         std::replace(err.begin(), err.end(), '\n', ' ');
-        std::replace(err.begin(), err.end(), ',', ';');
-        csv += "," + err + "\n";
+        csv += "," + csvField(err) + "\n";
         result.table_text += ok ? "\n" : "  FAILED: " + err + "\n";
     }
     // What each case's plant did not hold, in the single run's words (facility::notHeld): the
@@ -959,8 +1063,9 @@ void writeSweepTables(const SweepPlan& plan, const fs::path& out_dir, SweepResul
         result.percentiles = ensemblePercentiles(result.summaries);
         percentile_csv = "metric,unit,members,p10,p50,p90,min,mean,max";
         for (const auto& p : result.percentiles) {
-            percentile_csv += fmt::format("\n{},{},{},{},{},{},{},{},{}", p.metric, p.unit,
-                                          p.members, p.p10, p.p50, p.p90, p.min, p.mean, p.max);
+            percentile_csv +=
+                fmt::format("\n{},{},{},{},{},{},{},{},{}", csvField(p.metric), csvField(p.unit),
+                            p.members, p.p10, p.p50, p.p90, p.min, p.mean, p.max);
         }
         report.tables.push_back(percentilesTable(result.percentiles));
         result.table_text += fmt::format("\nensemble of {} members that succeeded (of {}):\n",
@@ -1073,11 +1178,26 @@ void checkOutputPaths(const SweepPlan& plan, const fs::path& out_dir) {
     }
     std::error_code ec;
     for (const fs::path& p : paths) {
-        if (fs::exists(fs::symlink_status(p, ec)) && !fs::is_regular_file(p, ec)) {
+        const fs::file_status st = fs::symlink_status(p, ec);
+        if (!fs::exists(st)) continue;
+        // A link is refused as the report writer refuses it (OutputTransaction), and now, not
+        // after the runs: it was found only when the tables were written, and a member's
+        // link was deleted on the way.
+        if (fs::is_symlink(st) || !fs::is_regular_file(st)) {
             throw InputError(fmt::format(
-                "'{}' is in the way of the sweep's output: it exists and is not a file (a folder "
-                "or a device); move it, or give another output folder with -o",
+                "'{}' is in the way of the sweep's output: it exists and is not a file (a "
+                "folder, a device or a symbolic link); move it, or give another output folder "
+                "with -o",
                 p.string()));
+        }
+        // `sweep s.json -o .` wrote sweep_summary.json over a sweep file of that name.
+        for (const auto& [input, what] : plan.input_files) {
+            if (fs::equivalent(p, input, ec)) {
+                throw InputError(fmt::format(
+                    "the sweep's output '{}' would overwrite {} ('{}'); give another output "
+                    "folder with -o",
+                    p.string(), what, input.string()));
+            }
         }
     }
 }
@@ -1093,6 +1213,7 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
     const std::size_t replaced = existingMemberFiles(plan, out_dir);
     std::mutex mutex;
     std::size_t next = 0, done = 0;
+    std::exception_ptr failure;
 
     auto worker = [&] {
         for (;;) {
@@ -1102,7 +1223,18 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
                 if (next >= plan.cases.size()) return;
                 i = next++;
             }
-            Json summary = runMember(plan, i, out_dir, cancel);
+            Json summary;
+            try {
+                summary = runMember(plan, i, out_dir, cancel);
+            } catch (...) {
+                // runMember turns a case's failure into its summary; what escapes is the
+                // process failing (out of memory while reporting one). An exception leaving a
+                // thread ends the program, so it is kept for the caller, and no more cases start.
+                std::lock_guard lock(mutex);
+                if (!failure) failure = std::current_exception();
+                next = plan.cases.size();
+                return;
+            }
             std::lock_guard lock(mutex);
             // A cancelled case is not done: the bar read "100 %" after a Ctrl-C.
             const bool counted = !summary.contains("cancelled");
@@ -1114,8 +1246,27 @@ SweepResult runSweep(const SweepPlan& plan, const fs::path& out_dir, int threads
     };
     const int n = std::max(1, std::min<int>(threads, static_cast<int>(plan.cases.size())));
     std::vector<std::thread> pool;
-    for (int t = 0; t < n; ++t) pool.emplace_back(worker);
+    try {
+        for (int t = 0; t < n; ++t) pool.emplace_back(worker);
+    } catch (const std::exception&) {
+        // A thread the system would not give (std::system_error at a process limit,
+        // std::bad_alloc for its state at a memory limit): the threads that
+        // started take every case between them. With none, this thread runs them. A thread
+        // left joinable here would end the program (std::terminate).
+        if (pool.empty()) worker();
+    }
     for (auto& t : pool) t.join();
+    if (failure) {
+        try {
+            std::rethrow_exception(failure);
+        } catch (const std::bad_alloc&) {
+            throw Error(fmt::format(
+                "the sweep ran out of memory with {} case{} at a time; the cases that finished "
+                "are in '{}', and no summary tables were written: run it again with fewer at a "
+                "time (-j)",
+                n, n == 1 ? "" : "s", out_dir.string()));
+        }
+    }
     throwIfCancelled(result, out_dir, cancel);
     writeSweepTables(plan, out_dir, result, replaced);
     return result;

@@ -86,6 +86,10 @@ struct SweepPlan {
     bool ensemble = false;  // report percentiles over the cases
     /// What reading the cases' inputs warned about (scenarioWarnings), each once.
     std::vector<std::string> warnings;
+    /// The files the sweep reads, each once, with what it is: the sweep file (when read from
+    /// one), the base scenario, and the weather files, job lists and traces of its cases. No
+    /// output of the sweep may replace one.
+    std::vector<std::pair<std::filesystem::path, std::string>> input_files;
 };
 
 /// The message for a case's error `error` (without its origin) when it is the base scenario's

@@ -135,8 +135,10 @@ std::vector<std::vector<std::vector<unsigned char>>> packChunks(
     std::vector<std::thread> pool;
     try {
         for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work);
-    } catch (const std::system_error&) {
-        // No more threads to be had: the ones running and this one share the tasks.
+    } catch (const std::exception&) {
+        // No more threads to be had (std::system_error at a process limit, std::bad_alloc for
+        // a thread's state at a memory limit): the ones running and this one share the tasks.
+        // Left uncaught, the running threads would be destroyed joinable: std::terminate.
     }
     work();  // the calling thread is one of the workers
     for (std::thread& t : pool) t.join();

@@ -940,6 +940,8 @@ private:
 
 // ---- CSV ---------------------------------------------------------------------------------------
 
+}  // namespace
+
 std::string csvField(std::string_view s) {
     if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
     std::string out = "\"";
@@ -950,6 +952,8 @@ std::string csvField(std::string_view s) {
     out += '"';
     return out;
 }
+
+namespace {
 
 std::string headerWithUnit(std::string_view name, std::string_view unit) {
     return csvField(unit.empty() ? std::string(name) : fmt::format("{} [{}]", name, unit));

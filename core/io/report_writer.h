@@ -143,6 +143,10 @@ std::unique_ptr<ReportWriter> makeHdf5Writer(const Hdf5Options& options = {});
 /// round-trip precision; no value (NaN) is an empty cell.
 std::unique_ptr<ReportWriter> makeCsvWriter();
 
+/// One CSV field as RFC 4180 writes it: as it is, or in double quotes (a quote doubled) when
+/// it holds a comma, a quote or a line break.
+std::string csvField(std::string_view s);
+
 /// Writes nothing.
 std::unique_ptr<ReportWriter> makeNullWriter();
 

@@ -368,7 +368,7 @@ TEST_F(Reliability, SweepCaseNamesMustBeFileNames) {
                quote(textFile("dup.json",
                               R"({"base": "base.json", "cases": [{"name": "x"}, {"name": "x"}]})")
                          .string()));
-    expectInputError(dup, {"two sweep cases are named 'x'"});
+    expectInputError(dup, {"dup.json: /cases/1/name: 'x' is already the name of /cases/0"});
 }
 
 TEST_F(Reliability, BrokenSweepMemberIsNamed) {

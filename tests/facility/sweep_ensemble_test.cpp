@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -512,4 +513,92 @@ TEST(SweepEnsemble, ASweepAsTheBaseIsNamedAsSuch) {
     dctwin::test::expectInputError(
         [&] { parseSweep(j, facility::test::scenariosDir(), "s.json"); },
         {"s.json: /base: ", "sweep_heat_rejection_climate.json' is a sweep file, not a scenario"});
+}
+
+// A helper audit of `dctwin sweep` (2026-12-08) found these inputs accepted, or refused with
+// the wrong words; each was run against the build before the fix and went wrong there.
+TEST(SweepEnsemble, PointersIntoArraysSayWhatTheArrayHolds) {
+    // An index past any number ended in nlohmann's own "unresolved reference token" (exit 1),
+    // and an index past the end was told to "add the object", which cannot be done.
+    for (const char* index : {"99999999999999999999", "5", "-"}) {
+        const Json sweep = {{"base", "azure_gb300_64.json"},
+                            {"vary", {{fmt::format("/it/racks/{}/count", index), {1, 2}}}}};
+        dctwin::test::expectInputError(
+            [&] { parseSweep(sweep, facility::test::scenariosDir(), "s.json"); },
+            {"s.json: /vary: ", "goes through '/it/racks', which in the base scenario",
+             "is an array of 1 entry",
+             fmt::format("and '{}' is not one of its indices (0 to 0)", index),
+             "set '/it/racks' as a whole instead"});
+    }
+}
+
+TEST(SweepEnsemble, EmptyOrSingleSweepsAndUndrawableSpansAreRefused) {
+    const Json base = {{"base", "azure_gb300_64.json"}, {"set", {{"/study/days", 1}}}};
+    auto refused = [&](const Json& extra, const std::string& part) {
+        Json sweep = base;
+        sweep.update(extra);
+        dctwin::test::expectInputError(
+            [&] { parseSweep(sweep, facility::test::scenariosDir(), "s.json"); },
+            {"s.json: ", part});
+    };
+    // "vary": {} ran the base alone.
+    refused({{"vary", Json::object()}}, "/vary: expected an object of JSON pointer");
+    // An ensemble of one case reported P10 = P50 = P90.
+    refused({{"ensemble", Json::object()}}, "/ensemble: an ensemble needs at least 2 members");
+    // "" lay over every pointer and was reported as set twice.
+    refused({{"vary", {{"", {1, 2}}}}}, "/vary: \"\" would replace the whole scenario");
+    // A description that is no text passed.
+    refused({{"description", {{"x", 1}}}}, "/description: expected a text");
+    // Above 2^53 two seeds read alike; the bound is stated.
+    refused(
+        {{"ensemble",
+          {{"members", 2},
+           {"seed", 9007199254740993ULL},
+           {"draw",
+            {{"/site/other_load_kW", {{"distribution", "uniform"}, {"min", 1}, {"max", 2}}}}}}}},
+        "/ensemble/seed: expected a whole number from 0 to 9007199254740992 (2^53)");
+    // max − min past the largest double drew inf.
+    refused({{"ensemble",
+              {{"members", 2},
+               {"draw",
+                {{"/site/other_load_kW",
+                  {{"distribution", "uniform"}, {"min", -1e308}, {"max", 1e308}}}}}}}},
+            "max − min is beyond a finite number");
+    // Two values that would name their cases alike.
+    refused({{"vary", {{"/site/other_load_kW", {1.5, "1.5"}}}}},
+            "values 0 (1.5) and 1 (\"1.5\") would both name their cases '1_5'");
+    // Two explicit cases of one name: where both are.
+    refused({{"cases", {{{"name", "a"}}, {{"name", "a"}}}}},
+            "/cases/1/name: 'a' is already the name of /cases/0");
+}
+
+TEST(SweepEnsemble, FilesOfOneNameInSeveralFoldersKeepTheirFoldersInTheCaseNames) {
+    // Weather years kept as <year>/<station>.epw were refused as "two cases named 'phoenix'".
+    const facility::test::TempDir dir;
+    const std::filesystem::path epw =
+        std::filesystem::path(DCTWIN_SOURCE_DIR) / facility::test::weather("phoenix");
+    for (const char* year : {"2019", "2020"}) {
+        std::filesystem::create_directories(dir / year);
+        std::filesystem::copy_file(epw, dir / year / "phoenix.epw");
+    }
+    const Json years = {
+        {"base", "azure_gb300_64.json"},
+        {"set", {{"/study/days", 1}}},
+        {"vary",
+         {{"/site/weather",
+           {(dir / "2019" / "phoenix.epw").string(), (dir / "2020" / "phoenix.epw").string()}}}}};
+    const SweepPlan y = parseSweep(years, facility::test::scenariosDir(), "s.json");
+    ASSERT_EQ(y.cases.size(), 2u);
+    EXPECT_EQ(y.cases[0].name, "2019_phoenix");
+    EXPECT_EQ(y.cases[1].name, "2020_phoenix");
+    // A file whose name is unique keeps its name alone (the shipped weather ensemble's).
+    const Json one = {
+        {"base", "azure_gb300_64.json"},
+        {"set", {{"/study/days", 1}}},
+        {"vary",
+         {{"/site/weather",
+           {facility::test::weather("phoenix"), facility::test::weather("dallas")}}}}};
+    const SweepPlan o = parseSweep(one, facility::test::scenariosDir(), "s.json");
+    ASSERT_EQ(o.cases.size(), 2u);
+    EXPECT_EQ(o.cases[0].name, "USA_AZ_Phoenix-Sky_Harbor");
 }

@@ -343,6 +343,65 @@ TEST(Sweep, WhatIsInTheWayOfTheOutputIsFoundBeforeAnyCaseRuns) {
                      {"/cases", "non-empty list"});
 }
 
+TEST(Sweep, ALinkOrAnInputInTheWayOfTheOutputIsFoundBeforeAnyCaseRuns) {
+    // Found by a helper audit (2026-12-08): a link named like a table was found only after
+    // every case had run, and a member's link was deleted on the way; `sweep s.json -o .`
+    // wrote sweep_summary.json over a sweep file of that name.
+    const TempDir out;
+    std::filesystem::create_directories(out / "x");
+    std::filesystem::create_symlink(out / "x", out / "100.summary.json");
+    const Json sweep = Json::parse(R"({
+        "name": "tiny", "base": "azure_gb300_64.json", "set": { "/study/days": 1 },
+        "vary": { "/site/other_load_kW": [100, 200] }
+    })");
+    const SweepPlan plan = parseSweep(sweep, scenariosDir(), "tiny sweep");
+    const std::atomic<bool> never{false};
+    expectInputError([&] { runSweep(plan, out.path(), 1, {}, &never); },
+                     {"100.summary.json", "is in the way", "a symbolic link"});
+    EXPECT_TRUE(std::filesystem::is_symlink(out / "100.summary.json"));
+    EXPECT_FALSE(std::filesystem::exists(out / "200.summary.json"));  // nothing ran
+
+    const TempDir self;
+    Json here = sweep;  // the base named wherever the sweep file is
+    here["base"] = (scenariosDir() / "azure_gb300_64.json").string();
+    const std::filesystem::path file = self.write("sweep_summary.json", here.dump());
+    const SweepPlan own = loadSweep(file);
+    expectInputError([&] { runSweep(own, self.path(), 1, {}, &never); },
+                     {"sweep_summary.json' would overwrite the sweep file"});
+    EXPECT_EQ(readJsonFile(file), here);
+}
+
+TEST(Sweep, TheTableQuotesNamesAndErrorsThatHoldCommasOrQuotes) {
+    // A case named "a,b" gave its row one field more than the header; errors had their commas
+    // turned into semicolons.
+    const Json sweep = Json::parse(R"({
+        "name": "names", "base": "azure_gb300_64.json", "set": { "/study/days": 1 },
+        "cases": [ { "name": "a,b" }, { "name": "c\"d", "set": { "/site/other_load_kW": 200 } } ]
+    })");
+    const TempDir out;
+    const SweepResult r = runSweep(parseSweep(sweep, scenariosDir(), "names"), out.path(), 1);
+    ASSERT_EQ(r.succeeded, 2u);
+    std::ifstream in(out / "sweep_summary.csv");
+    std::string header, row1, row2;
+    std::getline(in, header);
+    std::getline(in, row1);
+    std::getline(in, row2);
+    EXPECT_EQ(row1.rfind("\"a,b\",", 0), 0u) << row1;
+    EXPECT_EQ(row2.rfind("\"c\"\"d\",", 0), 0u) << row2;
+    // Outside the quotes a row has as many commas as the header.
+    auto fields = [](const std::string& line) {
+        std::size_t n = 1;
+        bool quoted = false;
+        for (char c : line) {
+            if (c == '"') quoted = !quoted;
+            if (c == ',' && !quoted) ++n;
+        }
+        return n;
+    };
+    EXPECT_EQ(fields(row1), fields(header));
+    EXPECT_EQ(fields(row2), fields(header));
+}
+
 TEST(Sweep, AnEnsembleRecordsWhatEachMemberDrew) {
     // Each member's draws are in its summary ("drawn") and in the tables' "drawn:" columns;
     // they were in no output, so a member's result could not be tied to its inputs.
