@@ -726,12 +726,15 @@ SweepPlan parseSweepIn(const Json& sweep, const fs::path& sweep_dir, const std::
         // member ("case 'x': /study/kind: ...").
         try {
             const ScenarioSpec spec = parseScenario(cases[i].scenario, plan.base_dir, "");
-            for (auto& [file, what] : spec.inputFiles()) {
-                const bool known = std::any_of(plan.input_files.begin(), plan.input_files.end(),
-                                               [&](const auto& f) { return f.first == file; });
+            // Not a structured binding: clang 14 (the fuzz build) cannot capture one.
+            for (const auto& input : spec.inputFiles()) {
+                const bool known =
+                    std::any_of(plan.input_files.begin(), plan.input_files.end(),
+                                [&](const auto& f) { return f.first == input.first; });
                 if (!known) {
                     plan.input_files.emplace_back(
-                        file, fmt::format("{} of case '{}'", what, quoteValue(cases[i].name)));
+                        input.first,
+                        fmt::format("{} of case '{}'", input.second, quoteValue(cases[i].name)));
                 }
             }
             for (std::string& w : scenarioWarnings(spec)) {
